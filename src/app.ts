@@ -1,0 +1,92 @@
+// buildApp(deps): the HTTP application. It registers plugins and modules and never listens; main.ts
+// (or a test) decides what to do with it.
+import fastifySwagger from "@fastify/swagger";
+import fastifySwaggerUi from "@fastify/swagger-ui";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import Fastify, { type FastifyBaseLogger, LogController } from "fastify";
+import type { Logger } from "pino";
+import type { Config } from "./config.js";
+import { createApiKeysModule } from "./modules/api-keys/index.js";
+import { createRegistrationModule } from "./modules/registration/index.js";
+import type { Clock } from "./platform/clock.js";
+import type { Database } from "./platform/db/client.js";
+import type { EventRecorder } from "./platform/events/outbox.js";
+import { installAccessControl } from "./platform/http/access-hook.js";
+import { registerDocsRoutes } from "./platform/http/docs-routes.js";
+import { ActorSchema, ErrorDetailSchema, ErrorEnvelopeSchema } from "./platform/http/envelope.js";
+import { installErrorHandling } from "./platform/http/error-handler.js";
+import { openApiDocumentOptions } from "./platform/http/openapi.js";
+import { registerOpsRoutes } from "./platform/http/ops-routes.js";
+import type { AppInstance } from "./platform/http/types.js";
+import { createValidatorCompiler } from "./platform/http/validation.js";
+import type { IdGenerator } from "./platform/ids.js";
+import type { JobStore } from "./platform/jobs/job-store.js";
+import type { Metrics } from "./platform/metrics.js";
+import type { RateLimiter } from "./platform/rate-limit.js";
+
+export interface AppDeps {
+  readonly config: Config;
+  readonly database: Database;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly logger: Logger;
+  readonly jobStore: JobStore;
+  readonly events: EventRecorder;
+  readonly metrics: Metrics;
+  readonly tenantLimiter: RateLimiter;
+  readonly clientAddressLimiter: RateLimiter;
+  readonly isAcceptingTraffic: () => boolean;
+}
+
+export async function buildApp(deps: AppDeps): Promise<AppInstance> {
+  const { config, database, clock, ids } = deps;
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    genReqId: () => ids.newId(),
+    requestIdHeader: false,
+    // One log line per request is written by the onResponse hook below, with the route template.
+    logController: new LogController({ requestIdLogLabel: "request_id", disableRequestLogging: true }),
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    // Requests on connections still open during shutdown are served normally; the listener is already closed.
+    return503OnClosing: false,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(createValidatorCompiler());
+
+  for (const schema of [ActorSchema, ErrorDetailSchema, ErrorEnvelopeSchema]) app.addSchema(schema);
+
+  const apiKeys = createApiKeysModule({ db: database.db, clock, ids });
+  const registration = createRegistrationModule({ db: database.db, clock, ids, apiKeys });
+  for (const schema of apiKeys.sharedSchemas) app.addSchema(schema);
+
+  installErrorHandling(app, { clock, docsBaseUrl: config.docsBaseUrl });
+
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+  installAccessControl(app, {
+    authenticate: apiKeys.service.authenticate,
+    tenantLimiter: deps.tenantLimiter,
+    clientAddressLimiter: deps.clientAddressLimiter,
+  });
+  app.addHook("onResponse", async (request, reply) => {
+    const route = request.routeOptions.url ?? "unmatched";
+    deps.metrics.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+    request.log.info(
+      { method: request.method, route, status: reply.statusCode, duration_ms: Math.round(reply.elapsedTime * 10) / 10 },
+      "request completed",
+    );
+  });
+
+  await app.register(fastifySwagger, openApiDocumentOptions(config));
+  await app.register(fastifySwaggerUi, { routePrefix: "/docs", uiConfig: { url: "/v1/openapi.json" } as Record<string, unknown> });
+
+  registerOpsRoutes(app, { database, metrics: deps.metrics, isAcceptingTraffic: deps.isAcceptingTraffic });
+  registerDocsRoutes(app);
+  registration.registerRoutes(app);
+  apiKeys.registerRoutes(app);
+
+  await app.ready();
+  return app;
+}

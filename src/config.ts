@@ -1,0 +1,131 @@
+// The only reader of process.env. Everything is validated once at start-up; a bad value stops the
+// process with a message naming the variable, instead of surfacing later as a confusing runtime error.
+import path from "node:path";
+
+export type ProcessRole = "all" | "api" | "worker";
+export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+
+export interface RateLimitConfig {
+  /** Requests allowed per Business and environment within one window. */
+  readonly points: number;
+  readonly windowSeconds: number;
+}
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  /** Where the service is reachable from outside; used in printed URLs and links. */
+  readonly publicBaseUrl: string;
+  /** `{docs_base}` of the spec: error `docs_url` values are `${docsBaseUrl}/errors#<code>`. */
+  readonly docsBaseUrl: string;
+  readonly dataDir: string;
+  /** PostgreSQL connection string; when absent the embedded PGlite database under dataDir is used. */
+  readonly databaseUrl: string | null;
+  readonly databasePoolSize: number;
+  /** 32-byte key for AES-256-GCM encryption at rest; null means "derive/persist one under dataDir" (embedded only). */
+  readonly encryptionKey: Buffer | null;
+  readonly logLevel: LogLevel;
+  readonly bodyLimitBytes: number;
+  readonly trustProxy: boolean;
+  readonly rateLimit: RateLimitConfig;
+  readonly registrationRateLimit: RateLimitConfig;
+  readonly jobs: {
+    readonly pollIntervalMs: number;
+    readonly leaseSeconds: number;
+    readonly concurrency: number;
+    readonly maxAttempts: number;
+  };
+  readonly shutdownTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function readInt(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function readBool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (["1", "true", "yes", "on"].includes(raw.toLowerCase())) return true;
+  if (["0", "false", "no", "off"].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function readUrl(env: Env, name: string, fallback: string): string {
+  const raw = env[name] || fallback;
+  try {
+    const url = new URL(raw);
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("scheme");
+    return url.toString().replace(/\/$/, "");
+  } catch {
+    throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
+  }
+}
+
+function readEncryptionKey(env: Env): Buffer | null {
+  const raw = env.ENCRYPTION_KEY;
+  if (raw === undefined || raw === "") return null;
+  const key = Buffer.from(raw, "base64");
+  if (key.length !== 32) throw new ConfigError("ENCRYPTION_KEY must be 32 bytes, base64-encoded (openssl rand -base64 32)");
+  return key;
+}
+
+const LOG_LEVELS: readonly LogLevel[] = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = readInt(env, "PORT", 3000, 0, 65535);
+  const host = env.HOST || "127.0.0.1";
+  const publicBaseUrl = readUrl(env, "PUBLIC_BASE_URL", `http://localhost:${port}`);
+  const databaseUrl = env.DATABASE_URL || null;
+  const encryptionKey = readEncryptionKey(env);
+  if (databaseUrl !== null && encryptionKey === null) {
+    // Several processes share one PostgreSQL: they must agree on the key, so it cannot be generated locally.
+    throw new ConfigError("ENCRYPTION_KEY is required when DATABASE_URL is set (openssl rand -base64 32)");
+  }
+  const logLevel = (env.LOG_LEVEL || "info") as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}`);
+  return {
+    port,
+    host,
+    publicBaseUrl,
+    docsBaseUrl: readUrl(env, "DOCS_BASE_URL", `${publicBaseUrl}/docs`),
+    dataDir: path.resolve(env.DATA_DIR || "./data"),
+    databaseUrl,
+    databasePoolSize: readInt(env, "DATABASE_POOL_SIZE", 10, 1, 500),
+    encryptionKey,
+    logLevel,
+    bodyLimitBytes: readInt(env, "BODY_LIMIT_BYTES", 2 * 1024 * 1024, 1024, 64 * 1024 * 1024),
+    trustProxy: readBool(env, "TRUST_PROXY", false),
+    rateLimit: {
+      points: readInt(env, "RATE_LIMIT_REQUESTS", 6000, 1, 10_000_000),
+      windowSeconds: readInt(env, "RATE_LIMIT_WINDOW_SECONDS", 60, 1, 86_400),
+    },
+    registrationRateLimit: {
+      points: readInt(env, "REGISTRATION_RATE_LIMIT_REQUESTS", 10, 1, 1_000_000),
+      windowSeconds: readInt(env, "REGISTRATION_RATE_LIMIT_WINDOW_SECONDS", 3600, 1, 86_400),
+    },
+    jobs: {
+      pollIntervalMs: readInt(env, "JOB_POLL_INTERVAL_MS", 250, 10, 60_000),
+      leaseSeconds: readInt(env, "JOB_LEASE_SECONDS", 60, 1, 3600),
+      concurrency: readInt(env, "WORKER_CONCURRENCY", 4, 1, 256),
+      maxAttempts: readInt(env, "JOB_MAX_ATTEMPTS", 10, 1, 1000),
+    },
+    shutdownTimeoutMs: readInt(env, "SHUTDOWN_TIMEOUT_MS", 15_000, 0, 600_000),
+  };
+}
+
+export function parseProcessRole(arg: string | undefined): ProcessRole {
+  if (arg === undefined || arg === "all") return "all";
+  if (arg === "api" || arg === "worker") return arg;
+  throw new ConfigError(`unknown process role "${arg}": use all, api or worker`);
+}

@@ -1,0 +1,78 @@
+// Process entry: `node dist/main.js [all|api|worker|migrate]`.
+//   all      API and worker in one process (the default, and what `npm start` runs)
+//   api      HTTP only; run several behind a load balancer against one PostgreSQL
+//   worker   background jobs only; run several against one PostgreSQL
+//   migrate  apply database migrations and exit
+import { buildApp } from "./app.js";
+import { ConfigError, loadConfig, parseProcessRole } from "./config.js";
+import { createLogger } from "./platform/logger.js";
+import { createRuntime } from "./runtime.js";
+
+async function main(): Promise<void> {
+  const arg = process.argv[2];
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const runtime = await createRuntime(config, { logger });
+  if (arg === "migrate") {
+    logger.info("migrations are up to date");
+    await runtime.close();
+    return;
+  }
+  const role = parseProcessRole(arg);
+  const app = role === "worker" ? null : await buildApp(runtime.deps);
+  const worker = role === "api" ? null : runtime.createWorker();
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) {
+      logger.warn({ signal }, "second signal: exiting immediately");
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, "shutting down: no new connections or jobs; finishing in-flight work");
+    runtime.beginShutdown();
+    const deadline = setTimeout(() => {
+      logger.error("shutdown timed out; exiting");
+      process.exit(1);
+    }, config.shutdownTimeoutMs + 5_000);
+    deadline.unref();
+    await Promise.all([app?.close(), worker?.stop(config.shutdownTimeoutMs)]);
+    await runtime.close();
+    logger.info("stopped");
+    process.exit(0);
+  };
+  process.on("SIGINT", (signal) => void shutdown(signal));
+  process.on("SIGTERM", (signal) => void shutdown(signal));
+
+  if (app !== null) {
+    await app.listen({ port: config.port, host: config.host });
+    const address = app.server.address();
+    const port = typeof address === "object" && address !== null ? address.port : config.port;
+    const base = config.publicBaseUrl.replace(`:${config.port}`, `:${port}`);
+    const database = config.databaseUrl === null ? `embedded PGlite in ${config.dataDir}` : "PostgreSQL (DATABASE_URL)";
+    process.stdout.write(
+      [
+        "",
+        `Payout orchestration service (${role}) listening on ${config.host}:${port}, database: ${database}`,
+        `  API:            ${base}/v1/`,
+        `  API reference:  ${base}/docs`,
+        `  Health check:   ${base}/healthz  (readiness: ${base}/readyz)`,
+        "  Start here:     POST /v1/registration to create a Business and get API keys",
+        "",
+      ].join("\n"),
+    );
+  }
+  if (worker !== null) {
+    worker.start();
+    logger.info("worker started");
+  }
+}
+
+main().catch((error) => {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`Configuration error: ${error.message}\n`);
+  } else {
+    process.stderr.write(`Failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,99 @@
+// Drizzle queries for API keys. Every query that reads tenant data is scoped by (business, environment).
+import { and, desc, eq, isNull, lt, or } from "drizzle-orm";
+import type { Tenant } from "../../platform/auth/actor.js";
+import type { Db } from "../../platform/db/client.js";
+import { apiKeys, memberships } from "../../platform/db/schema.js";
+
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
+export type NewApiKeyRow = typeof apiKeys.$inferInsert;
+
+export async function insertApiKey(db: Db, row: NewApiKeyRow): Promise<ApiKeyRow> {
+  const [inserted] = await db.insert(apiKeys).values(row).returning();
+  if (inserted === undefined) throw new Error("insert returned no row");
+  return inserted;
+}
+
+export interface ApiKeyWithUser extends ApiKeyRow {
+  readonly userId: string;
+}
+
+/** The authentication lookup: one indexed read by primary key. */
+export async function findApiKeyForAuth(db: Db, id: string): Promise<ApiKeyWithUser | null> {
+  const [row] = await db
+    .select({ key: apiKeys, userId: memberships.userId })
+    .from(apiKeys)
+    .innerJoin(memberships, eq(memberships.id, apiKeys.membershipId))
+    .where(eq(apiKeys.id, id))
+    .limit(1);
+  return row === undefined ? null : { ...row.key, userId: row.userId };
+}
+
+export async function listApiKeys(db: Db, tenant: Tenant, afterId: string | null, limit: number): Promise<ApiKeyRow[]> {
+  return db
+    .select()
+    .from(apiKeys)
+    .where(
+      and(
+        eq(apiKeys.businessId, tenant.businessId),
+        eq(apiKeys.environment, tenant.environment),
+        afterId === null ? undefined : lt(apiKeys.id, afterId),
+      ),
+    )
+    .orderBy(desc(apiKeys.id))
+    .limit(limit);
+}
+
+export async function findApiKey(db: Db, tenant: Tenant, id: string): Promise<ApiKeyRow | null> {
+  const [row] = await db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.businessId, tenant.businessId), eq(apiKeys.environment, tenant.environment)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Locks the tenant's active admin keys (serialises concurrent revocations) and returns their ids. */
+export async function lockActiveAdminKeyIds(db: Db, tenant: Tenant): Promise<string[]> {
+  const rows = await db
+    .select({ id: apiKeys.id })
+    .from(apiKeys)
+    .where(
+      and(
+        eq(apiKeys.businessId, tenant.businessId),
+        eq(apiKeys.environment, tenant.environment),
+        eq(apiKeys.role, "business_admin"),
+        isNull(apiKeys.revokedAt),
+      ),
+    )
+    .for("update");
+  return rows.map((row) => row.id);
+}
+
+/** Conditional revocation: only an active key changes; returns the row as it is afterwards. */
+export async function revokeApiKey(db: Db, tenant: Tenant, id: string, at: Date): Promise<void> {
+  await db
+    .update(apiKeys)
+    .set({ revokedAt: at })
+    .where(
+      and(
+        eq(apiKeys.id, id),
+        eq(apiKeys.businessId, tenant.businessId),
+        eq(apiKeys.environment, tenant.environment),
+        isNull(apiKeys.revokedAt),
+      ),
+    );
+}
+
+/**
+ * Records use of a key at most once per `granularityMs`, so a busy key does not turn every read into a
+ * write. The condition makes concurrent requests update once.
+ */
+export async function touchApiKeyLastUsed(db: Db, id: string, at: Date, granularityMs: number): Promise<void> {
+  const threshold = new Date(at.getTime() - granularityMs);
+  await db
+    .update(apiKeys)
+    .set({ lastUsedAt: at })
+    .where(and(eq(apiKeys.id, id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, threshold))));
+}
+
+export const LAST_USED_GRANULARITY_MS = 60_000;

@@ -1,0 +1,18 @@
+import type { Clock } from "../../platform/clock.js";
+import type { Db } from "../../platform/db/client.js";
+import type { AppInstance } from "../../platform/http/types.js";
+import type { IdGenerator } from "../../platform/ids.js";
+import { registerApiKeyRoutes } from "./api-keys.routes.js";
+import { ApiKeySchema, IssuedApiKeySchema } from "./api-keys.schemas.js";
+import { createApiKeyService } from "./api-keys.service.js";
+
+export type ApiKeysModule = ReturnType<typeof createApiKeysModule>;
+
+export function createApiKeysModule(deps: { db: Db; clock: Clock; ids: IdGenerator }) {
+  const service = createApiKeyService(deps);
+  return {
+    service,
+    sharedSchemas: [ApiKeySchema, IssuedApiKeySchema],
+    registerRoutes: (app: AppInstance) => registerApiKeyRoutes(app, service),
+  };
+}

@@ -1,0 +1,82 @@
+// One database code path, two engines: PGlite (real PostgreSQL compiled to WASM, in-process) persisted
+// under DATA_DIR by default, or a PostgreSQL server through a pg pool when DATABASE_URL is set.
+// Both are handed to the rest of the code as the same Drizzle `Db` type, so queries cannot diverge.
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { type SQL, sql } from "drizzle-orm";
+import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import pg from "pg";
+import * as schema from "./schema.js";
+
+export type Schema = typeof schema;
+/** A database handle or an open transaction: repositories accept either and never care which. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type DbEngine = "pglite" | "postgres";
+
+export interface Database {
+  readonly db: Db;
+  readonly engine: DbEngine;
+  /** The pg pool when on PostgreSQL (shared stores such as the rate limiter use it); null on PGlite. */
+  readonly pool: pg.Pool | null;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  readonly databaseUrl: string | null;
+  readonly dataDir: string;
+  readonly poolSize?: number;
+  /** PGlite only: keep the database in memory (tests). */
+  readonly inMemory?: boolean;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.databaseUrl !== null) {
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+      // A dead server must fail requests quickly (503) instead of queueing them forever.
+      connectionTimeoutMillis: 5_000,
+    });
+    // An idle client losing its connection emits 'error' on the pool; unhandled, it would kill the process.
+    pool.on("error", () => {});
+    const db = drizzleNodePg({ client: pool, schema }) as unknown as Db;
+    return {
+      db,
+      engine: "postgres",
+      pool,
+      close: () => pool.end(),
+    };
+  }
+  let client: PGlite;
+  if (options.inMemory) {
+    client = new PGlite();
+  } else {
+    const dir = path.join(options.dataDir, "pgdata");
+    await mkdir(dir, { recursive: true });
+    client = new PGlite(dir);
+  }
+  await client.waitReady;
+  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  return {
+    db,
+    engine: "pglite",
+    pool: null,
+    close: () => client.close(),
+  };
+}
+
+/** Rows of a raw SQL statement; both drivers return `{ rows }`. Prefer the query builder where it can express the query. */
+export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+export async function pingDatabase(db: Db): Promise<void> {
+  await db.execute(sql`select 1`);
+}
+
+/** The transaction callback's handle type, named so services can pass it to repositories. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];

@@ -1,0 +1,151 @@
+// The database schema. drizzle-kit generates the SQL migrations under drizzle/ from this file;
+// those committed migrations, not this file, are what runs against a database.
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  bigserial,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  varchar,
+} from "drizzle-orm/pg-core";
+
+export const environmentEnum = pgEnum("environment", ["sandbox", "production"]);
+export const roleEnum = pgEnum("member_role", ["business_admin", "business_read_only"]);
+export const jobStatusEnum = pgEnum("job_status", ["pending", "running", "succeeded", "dead"]);
+
+const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull();
+
+export const businesses = pgTable("businesses", {
+  id: uuid("id").primaryKey(),
+  name: text("name").notNull(),
+  createdAt: createdAt(),
+});
+
+export const users = pgTable(
+  "users",
+  {
+    id: uuid("id").primaryKey(),
+    /** Stored lower-cased; uniqueness is case-insensitive by construction. */
+    email: text("email").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("users_email_key").on(t.email)],
+);
+
+export const memberships = pgTable(
+  "memberships",
+  {
+    id: uuid("id").primaryKey(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businesses.id),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id),
+    role: roleEnum("role").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("memberships_business_user_key").on(t.businessId, t.userId)],
+);
+
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: uuid("id").primaryKey(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businesses.id),
+    membershipId: uuid("membership_id")
+      .notNull()
+      .references(() => memberships.id),
+    environment: environmentEnum("environment").notNull(),
+    role: roleEnum("role").notNull(),
+    label: text("label"),
+    /** SHA-256 (hex) of the secret segment; the secret itself is never stored. */
+    secretHash: text("secret_hash").notNull(),
+    /** Last four characters of the secret, so a person can tell keys apart. */
+    secretLast4: varchar("secret_last4", { length: 4 }).notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [index("api_keys_business_env_idx").on(t.businessId, t.environment, t.id)],
+);
+
+/**
+ * The events outbox: written in the same transaction as the change that causes it, so an event exists
+ * exactly when its change committed. Holds everything the webhook envelope needs.
+ */
+export const events = pgTable(
+  "events",
+  {
+    id: uuid("id").primaryKey(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businesses.id),
+    environment: environmentEnum("environment").notNull(),
+    type: text("type").notNull(),
+    apiVersion: text("api_version").notNull(),
+    /** `data.payout_id` for payout.*, `data.beneficiary_id` for beneficiary.*: the ordering subject. */
+    subjectId: uuid("subject_id").notNull(),
+    data: jsonb("data").notNull(),
+    occurredAt: timestamp("occurred_at", { withTimezone: true, mode: "date" }).notNull(),
+    /** Tiebreaker for equal occurred_at: a database sequence, so it orders across processes. Never a count. */
+    sequence: bigserial("sequence", { mode: "number" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("events_sequence_key").on(t.sequence),
+    index("events_business_env_seq_idx").on(t.businessId, t.environment, t.sequence),
+    index("events_subject_idx").on(t.subjectId, t.occurredAt, t.sequence),
+  ],
+);
+
+/**
+ * Durable jobs. Enqueued inside the caller's transaction; claimed with FOR UPDATE SKIP LOCKED under a
+ * lease whose token fences late writes from a worker that lost its lease.
+ */
+export const jobs = pgTable(
+  "jobs",
+  {
+    id: uuid("id").primaryKey(),
+    type: text("type").notNull(),
+    payload: jsonb("payload").notNull(),
+    status: jobStatusEnum("status").notNull().default("pending"),
+    runAt: timestamp("run_at", { withTimezone: true, mode: "date" }).notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    maxAttempts: integer("max_attempts").notNull(),
+    /** Fencing token of the current lease; a completion must present it. */
+    leaseToken: uuid("lease_token"),
+    leaseExpiresAt: timestamp("lease_expires_at", { withTimezone: true, mode: "date" }),
+    lockedBy: text("locked_by"),
+    lastError: text("last_error"),
+    /** Optional caller-chosen key: a second enqueue with the same key is a no-op. */
+    dedupeKey: text("dedupe_key"),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
+    completedAt: timestamp("completed_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [
+    index("jobs_due_idx").on(t.runAt).where(sql`status = 'pending'`),
+    index("jobs_lease_idx").on(t.leaseExpiresAt).where(sql`status = 'running'`),
+    uniqueIndex("jobs_dedupe_key").on(t.dedupeKey),
+    check("jobs_attempts_nonnegative", sql`${t.attempts} >= 0`),
+  ],
+);
+
+/** Counters of rate-limiter-flexible's PostgreSQL store (its own table layout), shared across API processes. */
+export const rateLimits = pgTable("rate_limits", {
+  key: varchar("key", { length: 255 }).primaryKey(),
+  points: integer("points").notNull().default(0),
+  expire: bigint("expire", { mode: "number" }),
+});

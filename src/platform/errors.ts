@@ -1,0 +1,144 @@
+// One error type and one code table. Only the HTTP layer turns a code into a status; the docs page
+// /docs/errors is generated from ERROR_CODES, so a code cannot exist without its documentation.
+
+export interface ErrorCodeInfo {
+  readonly status: number;
+  /** Default human-readable message; a throw site may give a more specific one. */
+  readonly message: string;
+  /** When a client meets this code and what to do about it (rendered on /docs/errors). */
+  readonly description: string;
+}
+
+export const ERROR_CODES = {
+  validation_failed: {
+    status: 400,
+    message: "The request failed validation.",
+    description:
+      "The body or query did not match the schema. `details` lists each problem with the field path, a stable code (required, invalid_type, invalid_uuid, invalid_enum, invalid_format, too_long, too_short, out_of_range, unknown_field, too_many_items, too_few_items) and a message.",
+  },
+  bad_request: {
+    status: 400,
+    message: "The request is malformed.",
+    description: "For example a path id that is not a UUID, or a body that is not valid JSON.",
+  },
+  unauthorized: {
+    status: 401,
+    message: "A valid API key is required.",
+    description:
+      "The `Authorization: Bearer <API_KEY>` header is missing, malformed, or names an unknown or revoked key. `actor` is null.",
+  },
+  forbidden: {
+    status: 403,
+    message: "This API key's role cannot make this request.",
+    description: "The key authenticated, but its role does not allow the call (a `business_read_only` key never writes).",
+  },
+  not_found: {
+    status: 404,
+    message: "The resource does not exist.",
+    description:
+      "No such resource for the caller's Business and environment. A resource of another Business or of the other environment answers exactly the same way.",
+  },
+  method_not_allowed: {
+    status: 405,
+    message: "This method is not allowed on this path.",
+    description: "The path exists but not with this HTTP method; the `Allow` header lists the methods it accepts.",
+  },
+  EMAIL_ALREADY_REGISTERED: {
+    status: 409,
+    message: "This e-mail address is already registered.",
+    description: "Registration names an admin e-mail that already belongs to a user. Sign in with it, or use another address.",
+  },
+  LAST_ACTIVE_ADMIN_KEY: {
+    status: 409,
+    message: "This is the last active business_admin key of this environment and cannot be revoked.",
+    description: "Create another business_admin key for the environment first, then revoke this one.",
+  },
+  payload_too_large: {
+    status: 413,
+    message: "The request body is too large.",
+    description: "The body exceeds the configured size limit (BODY_LIMIT_BYTES, 2 MiB by default).",
+  },
+  unsupported_media_type: {
+    status: 415,
+    message: "The request body must be JSON (Content-Type: application/json).",
+    description: "A body was sent with a content type other than `application/json`.",
+  },
+  BANK_ACCOUNT_NOT_FOUND: {
+    status: 404,
+    message: "No such destination for this Beneficiary.",
+    description: "The bank account or card id does not name a destination of the Beneficiary.",
+  },
+  BANK_ACCOUNT_NOT_VALIDATED: {
+    status: 422,
+    message: "The destination's routing details are not validated, so it cannot receive payouts.",
+    description: "Register a destination whose routing details pass validation, or correct this one.",
+  },
+  DESTINATION_HAS_PENDING_PAYOUT: {
+    status: 409,
+    message: "A payout awaiting approval is headed to this destination.",
+    description: "Reject that payout first (`POST /v1/payouts/{payoutId}/reject`), then delete the destination.",
+  },
+  BENEFICIARY_ARCHIVED: {
+    status: 422,
+    message: "The Beneficiary is archived and accepts no new payouts, links or bank details.",
+    description: "Archived Beneficiaries stay readable by id but accept no new work.",
+  },
+  RATE_LIMITED: {
+    status: 429,
+    message: "Too many requests. Retry after the time given in Retry-After.",
+    description:
+      "The request rate of this Business and environment (or, for registration, of this client address) exceeded the limit. `Retry-After` gives the seconds to wait; `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` describe the window.",
+  },
+  internal_error: {
+    status: 500,
+    message: "An unexpected error occurred. Quote the request_id when contacting support.",
+    description: "Something failed on our side. Nothing of the request was stored. Retrying is safe.",
+  },
+  service_unavailable: {
+    status: 503,
+    message: "The service is temporarily unavailable.",
+    description: "The database is unreachable or the process is shutting down. Retry shortly.",
+  },
+} as const satisfies Record<string, ErrorCodeInfo>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface ErrorDetail {
+  readonly field: string;
+  readonly code: string;
+  readonly message: string;
+}
+
+export interface AppErrorOptions {
+  readonly message?: string;
+  readonly details?: readonly ErrorDetail[];
+  /** Extra response headers, e.g. Retry-After for RATE_LIMITED. */
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly cause?: unknown;
+}
+
+export class AppError extends Error {
+  override readonly name = "AppError";
+  readonly code: ErrorCode;
+  readonly details: readonly ErrorDetail[] | undefined;
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(code: ErrorCode, options: AppErrorOptions = {}) {
+    super(options.message ?? ERROR_CODES[code].message, { cause: options.cause });
+    this.code = code;
+    this.details = options.details;
+    this.headers = options.headers ?? {};
+  }
+
+  get status(): number {
+    return ERROR_CODES[this.code].status;
+  }
+}
+
+export function isAppError(value: unknown): value is AppError {
+  return value instanceof AppError;
+}
+
+export function docsAnchor(code: string): string {
+  return code.toLowerCase();
+}

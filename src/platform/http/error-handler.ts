@@ -1,0 +1,146 @@
+// Every failure leaves the service as the spec's envelope: AppErrors with their code, framework errors
+// (bad JSON, wrong content type, oversized body, unknown route, wrong method) mapped onto the code
+// table, and anything unexpected as a 500 that carries the request id and nothing internal.
+import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import FindMyWay, { type HTTPMethod } from "find-my-way";
+import type { Actor } from "../auth/actor.js";
+import type { Clock } from "../clock.js";
+import { AppError, ERROR_CODES, type ErrorCode, type ErrorDetail } from "../errors.js";
+import { type ActorBody, buildErrorBody } from "./envelope.js";
+import type { AppInstance } from "./types.js";
+import { ajvErrorsToDetails, RequestValidationError } from "./validation.js";
+
+export function actorBody(actor: Actor | null): ActorBody | null {
+  if (actor === null) return null;
+  return { user_id: actor.userId, membership_id: actor.membershipId, role: actor.role, environment: actor.environment };
+}
+
+export interface ErrorHandlingDeps {
+  readonly clock: Clock;
+  readonly docsBaseUrl: string;
+}
+
+export function sendError(
+  deps: ErrorHandlingDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  code: ErrorCode,
+  options: { message?: string; details?: readonly ErrorDetail[]; headers?: Readonly<Record<string, string>> } = {},
+) {
+  const info = ERROR_CODES[code];
+  reply.code(info.status);
+  if (options.headers) reply.headers(options.headers);
+  return reply.send(
+    buildErrorBody({
+      code,
+      message: options.message ?? info.message,
+      requestId: String(request.id),
+      occurredAt: deps.clock.now(),
+      actor: actorBody(request.actor ?? null),
+      details: options.details,
+      docsBaseUrl: deps.docsBaseUrl,
+    }),
+  );
+}
+
+const DATABASE_UNAVAILABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "57P01", "57P02", "57P03", "53300"]);
+
+function isDatabaseUnavailable(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && DATABASE_UNAVAILABLE_CODES.has(code)) return true;
+    if (/timeout exceeded when trying to connect|Connection terminated/i.test(current.message)) return true;
+    current = current.cause;
+  }
+  return false;
+}
+
+/** Maps framework error codes to our table. */
+function classifyFrameworkError(error: FastifyError): { code: ErrorCode; message?: string } | null {
+  switch (error.code) {
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+      return { code: "unsupported_media_type" };
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      return { code: "payload_too_large" };
+    case "FST_ERR_CTP_EMPTY_JSON_BODY":
+      return { code: "bad_request", message: "The body is empty but Content-Type says JSON." };
+    case "FST_ERR_CTP_INVALID_JSON_BODY":
+      return { code: "bad_request", message: "The body is not valid JSON." };
+    case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
+      return { code: "bad_request", message: "Content-Length does not match the body." };
+    default:
+      break;
+  }
+  if (error instanceof SyntaxError && error.statusCode === 400) return { code: "bad_request", message: "The body is not valid JSON." };
+  if (typeof error.statusCode === "number" && error.statusCode >= 400 && error.statusCode < 500) {
+    if (error.statusCode === 404) return { code: "not_found" };
+    if (error.statusCode === 413) return { code: "payload_too_large" };
+    if (error.statusCode === 415) return { code: "unsupported_media_type" };
+    return { code: "bad_request" };
+  }
+  return null;
+}
+
+export function installErrorHandling(app: AppInstance, deps: ErrorHandlingDeps): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) {
+      return sendError(deps, request, reply, error.code, {
+        message: error.message,
+        ...(error.details ? { details: error.details } : {}),
+        headers: error.headers,
+      });
+    }
+    if (error instanceof RequestValidationError) {
+      const details = ajvErrorsToDetails(error.ajvErrors);
+      const context = (error as { validationContext?: string }).validationContext;
+      if (context === "params") {
+        const field = details[0]?.field ?? "id";
+        return sendError(deps, request, reply, "bad_request", {
+          message: `Path parameter ${field} is malformed: ${details[0]?.message ?? "invalid value"}`,
+          details,
+        });
+      }
+      return sendError(deps, request, reply, "validation_failed", { details });
+    }
+    const framework = classifyFrameworkError(error);
+    if (framework !== null) {
+      return sendError(deps, request, reply, framework.code, framework.message ? { message: framework.message } : {});
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.error({ err: error }, "database unavailable");
+      return sendError(deps, request, reply, "service_unavailable", { headers: { "retry-after": "5" } });
+    }
+    request.log.error({ err: error }, "unhandled error");
+    return sendError(deps, request, reply, "internal_error");
+  });
+
+  // Fastify has no 405: keep our own router of every registered path so an unknown method on a known
+  // path answers 405 with Allow, and only a truly unknown path answers 404.
+  const knownPaths = FindMyWay({ ignoreTrailingSlash: true });
+  const methodsByPath = new Map<string, Set<string>>();
+  app.addHook("onRoute", (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const existing = methodsByPath.get(route.url);
+    if (existing === undefined) {
+      const set = new Set<string>();
+      methodsByPath.set(route.url, set);
+      knownPaths.on("GET", route.url, () => {}, { url: route.url });
+    }
+    for (const method of methods) methodsByPath.get(route.url)?.add(String(method));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split("?")[0] ?? "/";
+    const match = knownPaths.find("GET" as HTTPMethod, path);
+    const routeUrl = (match?.store as { url?: string } | undefined)?.url;
+    const allowed = routeUrl === undefined ? undefined : methodsByPath.get(routeUrl);
+    if (allowed !== undefined && allowed.size > 0) {
+      return sendError(deps, request, reply, "method_not_allowed", {
+        message: `${request.method} is not allowed on ${path}. Allowed: ${[...allowed].join(", ")}.`,
+        headers: { allow: [...allowed].join(", ") },
+      });
+    }
+    return sendError(deps, request, reply, "not_found", { message: `No route ${request.method} ${path}.` });
+  });
+}

@@ -1,0 +1,46 @@
+// OpenAPI 3.1 generated from the route schemas by @fastify/swagger. Shared schemas ($id) become named
+// components; public routes are marked with an empty security requirement.
+import type { SwaggerOptions } from "@fastify/swagger";
+import type { Config } from "../../config.js";
+
+export const API_DESCRIPTION_VERSION = "0.0.1";
+
+export function openApiDocumentOptions(config: Config): SwaggerOptions {
+  return {
+    openapi: {
+      openapi: "3.1.0",
+      info: {
+        title: "Payout Orchestration API",
+        version: API_DESCRIPTION_VERSION,
+        description:
+          "Register Beneficiaries and their destinations, create Payouts, approve or reject them, and follow every change through signed webhooks. " +
+          `Every /v1/ endpoint except registration (and this document) needs \`Authorization: Bearer <API_KEY>\`; the key decides the Business, the environment (sandbox or production) and the role. Errors: ${config.docsBaseUrl}/errors`,
+      },
+      servers: [{ url: config.publicBaseUrl }],
+      components: {
+        securitySchemes: {
+          bearerAuth: {
+            type: "http",
+            scheme: "bearer",
+            bearerFormat: "pok_<environment>_<id>_<secret>",
+            description: "An API key. Its environment segment (sandbox or production) selects the environment of every resource touched.",
+          },
+        },
+      },
+      security: [{ bearerAuth: [] }],
+      tags: [
+        { name: "Registration", description: "Self-registration of a Business." },
+        { name: "API keys", description: "Keys of the caller's Business and environment." },
+      ],
+    },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === "string" ? json.$id : `def-${i}`),
+    },
+    transform: ({ schema, url, route }) => {
+      const transformed = { ...(schema as Record<string, unknown>) };
+      const access = (route.config as { access?: string } | undefined)?.access;
+      if (access === "public") transformed.security = [];
+      return { schema: transformed as typeof schema, url };
+    },
+  };
+}

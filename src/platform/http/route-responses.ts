@@ -1,0 +1,46 @@
+// Builds a route's `response` schema: its success shapes plus every error status the route can return,
+// each pointing at the shared error envelope. Declaring them here is what puts them in the OpenAPI
+// document, and what lets the serializer emit the envelope for each status.
+import { type TSchema, Type } from "@sinclair/typebox";
+import type { Access } from "../auth/actor.js";
+import { ERROR_CODES, type ErrorCode } from "../errors.js";
+
+export interface ErrorResponseOptions {
+  readonly access: Access;
+  /** The route accepts a JSON body (so 413 and 415 apply). */
+  readonly hasBody?: boolean;
+  /** The route has path parameters or a query (so bad_request / validation_failed apply). */
+  readonly hasInput?: boolean;
+  /** Further codes this route can answer with. */
+  readonly codes?: readonly ErrorCode[];
+}
+
+export function routeResponses<S extends Record<number, TSchema>>(success: S, options: ErrorResponseOptions): S & Record<number, TSchema> {
+  const codes = new Set<ErrorCode>(["internal_error", "service_unavailable", "RATE_LIMITED"]);
+  if (options.access !== "public") codes.add("unauthorized");
+  if (options.access === "write") codes.add("forbidden");
+  if (options.hasBody) {
+    codes.add("validation_failed");
+    codes.add("bad_request");
+    codes.add("payload_too_large");
+    codes.add("unsupported_media_type");
+  }
+  if (options.hasInput) {
+    codes.add("validation_failed");
+    codes.add("bad_request");
+  }
+  for (const code of options.codes ?? []) codes.add(code);
+
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const status = ERROR_CODES[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const responses: Record<number, TSchema> = { ...success };
+  for (const [status, statusCodes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    responses[status] = Type.Ref("ErrorEnvelope", {
+      description: `Error envelope; code ${statusCodes.map((c) => `\`${c}\``).join(" or ")}.`,
+    });
+  }
+  return responses as S & Record<number, TSchema>;
+}

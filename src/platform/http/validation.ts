@@ -1,0 +1,153 @@
+// Request validation with Ajv, and the translation of Ajv's errors into the envelope's stable detail
+// codes. Bodies are validated strictly (no type coercion: "12" is not an integer); query strings and
+// path parameters arrive as text, so they are coerced.
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import addFormatsModule from "ajv-formats";
+import type { FastifySchemaCompiler } from "fastify";
+import type { ErrorDetail } from "../errors.js";
+
+// ajv-formats is CommonJS with a default export; under NodeNext the callable sits on `.default`.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+function createAjv(coerce: boolean): Ajv {
+  const ajv = new Ajv({
+    allErrors: true,
+    coerceTypes: coerce ? "array" : false,
+    removeAdditional: false,
+    useDefaults: true,
+    strict: false,
+    messages: true,
+  });
+  addFormats(ajv);
+  return ajv;
+}
+
+export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
+  const strictAjv = createAjv(false);
+  const coercingAjv = createAjv(true);
+  return ({ schema, httpPart }) => {
+    const ajv = httpPart === "body" ? strictAjv : coercingAjv;
+    const validate: ValidateFunction = ajv.compile(schema as object);
+    return (data: unknown) => (validate(data) ? { value: data } : { error: toValidationError(validate.errors ?? []) });
+  };
+}
+
+/** Carries Ajv's errors to the error handler, which maps them to details. */
+export class RequestValidationError extends Error {
+  readonly ajvErrors: readonly ErrorObject[];
+  constructor(errors: readonly ErrorObject[]) {
+    super("request validation failed");
+    this.ajvErrors = errors;
+  }
+}
+
+function toValidationError(errors: readonly ErrorObject[]): Error {
+  return new RequestValidationError(errors);
+}
+
+/** `/rows/0/email` -> `rows[0].email` */
+export function toFieldPath(instancePath: string, child?: string): string {
+  const parts = instancePath.split("/").slice(1);
+  if (child !== undefined) parts.push(child);
+  let out = "";
+  for (const raw of parts) {
+    const part = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (/^\d+$/.test(part)) out += `[${part}]`;
+    else out += out === "" ? part : `.${part}`;
+  }
+  return out;
+}
+
+function describeType(expected: unknown): string {
+  return Array.isArray(expected) ? expected.join(" or ") : String(expected);
+}
+
+/** One detail per offending field, in a stable vocabulary. Union branches collapse into one entry per field. */
+export function ajvErrorsToDetails(errors: readonly ErrorObject[]): ErrorDetail[] {
+  const details: ErrorDetail[] = [];
+  const seen = new Set<string>();
+  const push = (detail: ErrorDetail) => {
+    const key = `${detail.field}|${detail.code}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    details.push(detail);
+  };
+  // A failed union ("anyOf") reports each branch; if a branch was an enum of literals, say invalid_enum once.
+  const anyOfPaths = new Set(errors.filter((e) => e.keyword === "anyOf").map((e) => e.instancePath));
+  for (const error of errors) {
+    const field = toFieldPath(error.instancePath);
+    const params = error.params as Record<string, unknown>;
+    if (anyOfPaths.has(error.instancePath) && error.keyword !== "anyOf") continue;
+    switch (error.keyword) {
+      case "required": {
+        const missing = String(params.missingProperty);
+        push({ field: toFieldPath(error.instancePath, missing), code: "required", message: `${missing} is required.` });
+        break;
+      }
+      case "additionalProperties": {
+        const extra = String(params.additionalProperty);
+        push({ field: toFieldPath(error.instancePath, extra), code: "unknown_field", message: `${extra} is not a known field.` });
+        break;
+      }
+      case "type":
+        push({ field, code: "invalid_type", message: `Expected ${describeType(params.type)}.` });
+        break;
+      case "format":
+        push(
+          params.format === "uuid"
+            ? { field, code: "invalid_uuid", message: "Expected a UUID." }
+            : { field, code: "invalid_format", message: `Expected a valid ${String(params.format)}.` },
+        );
+        break;
+      case "pattern":
+        push({ field, code: "invalid_format", message: error.message ? `Invalid format: ${error.message}.` : "Invalid format." });
+        break;
+      case "enum":
+      case "const":
+      case "anyOf": {
+        const allowed = collectAllowedValues(errors, error.instancePath, params);
+        push({
+          field,
+          code: "invalid_enum",
+          message: allowed.length > 0 ? `Expected one of: ${allowed.join(", ")}.` : "Value is not one of the allowed values.",
+        });
+        break;
+      }
+      case "maxLength":
+        push({ field, code: "too_long", message: `At most ${String(params.limit)} characters.` });
+        break;
+      case "minLength":
+        push({ field, code: "too_short", message: `At least ${String(params.limit)} characters.` });
+        break;
+      case "minimum":
+      case "maximum":
+      case "exclusiveMinimum":
+      case "exclusiveMaximum":
+        push({ field, code: "out_of_range", message: `Must be ${String(params.comparison)} ${String(params.limit)}.` });
+        break;
+      case "multipleOf":
+        push({ field, code: "invalid_type", message: "Expected an integer." });
+        break;
+      case "maxItems":
+        push({ field, code: "too_many_items", message: `At most ${String(params.limit)} items.` });
+        break;
+      case "minItems":
+        push({ field, code: "too_few_items", message: `At least ${String(params.limit)} items.` });
+        break;
+      case "maxProperties":
+      case "minProperties":
+        push({ field, code: "out_of_range", message: error.message ?? "Wrong number of fields." });
+        break;
+      default:
+        push({ field, code: "invalid", message: error.message ?? "Invalid value." });
+    }
+  }
+  return details;
+}
+
+function collectAllowedValues(errors: readonly ErrorObject[], path: string, params: Record<string, unknown>): string[] {
+  if (Array.isArray(params.allowedValues)) return params.allowedValues.map(String);
+  return errors
+    .filter((e) => e.instancePath === path && e.keyword === "const")
+    .map((e) => String((e.params as { allowedValue?: unknown }).allowedValue));
+}

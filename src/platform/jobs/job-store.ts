@@ -1,0 +1,187 @@
+// Durable jobs in the service's own database. See README.md in this folder for the guarantees.
+import { and, eq, sql } from "drizzle-orm";
+import type { Clock } from "../clock.js";
+import { type Db, queryRows } from "../db/client.js";
+import { jobs } from "../db/schema.js";
+import type { IdGenerator } from "../ids.js";
+
+export interface EnqueueJob {
+  readonly type: string;
+  readonly payload: unknown;
+  /** Earliest time the job may run; defaults to now. */
+  readonly runAt?: Date;
+  readonly maxAttempts?: number;
+  /** A second enqueue with the same key is ignored (returns null). */
+  readonly dedupeKey?: string;
+}
+
+export interface ClaimedJob {
+  readonly id: string;
+  readonly type: string;
+  readonly payload: unknown;
+  /** 1 on the first run. */
+  readonly attempt: number;
+  readonly maxAttempts: number;
+  /** Fencing token: only the holder of the current lease may complete or reschedule the job. */
+  readonly leaseToken: string;
+  readonly leaseExpiresAt: Date;
+}
+
+export interface JobStore {
+  /** Call with the transaction of the change that needs the job: a rolled-back change leaves no job. */
+  enqueue(tx: Db, job: EnqueueJob): Promise<string | null>;
+  claim(workerId: string, limit: number, leaseMs: number): Promise<ClaimedJob[]>;
+  /** Marks the job done if the lease is still ours; pass the handler's transaction to commit both together. */
+  complete(job: ClaimedJob, tx?: Db): Promise<boolean>;
+  /** Schedules a retry at `retryAt`, or buries the job once its attempts are used up. */
+  fail(job: ClaimedJob, error: string, retryAt: Date): Promise<"retrying" | "dead" | "lease_lost">;
+  /** Returns jobs whose worker died (lease expired) to the queue. */
+  reclaimExpired(): Promise<number>;
+  stats(): Promise<{ pending: number; running: number; dead: number; oldestPendingAgeSeconds: number }>;
+}
+
+export const DEFAULT_MAX_ATTEMPTS = 10;
+
+interface ClaimedRow {
+  id: string;
+  type: string;
+  payload: unknown;
+  attempts: number;
+  max_attempts: number;
+  lease_token: string;
+  lease_expires_at: Date | string;
+}
+
+export function createJobStore(deps: { db: Db; clock: Clock; ids: IdGenerator; defaultMaxAttempts?: number }): JobStore {
+  const { db, clock, ids } = deps;
+  const defaultMaxAttempts = deps.defaultMaxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+
+  return {
+    async enqueue(tx, job) {
+      const now = clock.now();
+      const id = ids.newId();
+      const inserted = await tx
+        .insert(jobs)
+        .values({
+          id,
+          type: job.type,
+          payload: job.payload ?? null,
+          status: "pending",
+          runAt: job.runAt ?? now,
+          maxAttempts: job.maxAttempts ?? defaultMaxAttempts,
+          dedupeKey: job.dedupeKey ?? null,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .onConflictDoNothing({ target: jobs.dedupeKey })
+        .returning({ id: jobs.id });
+      return inserted[0]?.id ?? null;
+    },
+
+    async claim(workerId, limit, leaseMs) {
+      const now = clock.now();
+      const leaseExpiresAt = new Date(now.getTime() + leaseMs);
+      // One statement: pick due jobs no other worker holds (SKIP LOCKED), and lease them.
+      const rows = await queryRows<ClaimedRow>(
+        db,
+        sql`
+          update jobs set
+            status = 'running',
+            attempts = attempts + 1,
+            lease_token = gen_random_uuid(),
+            lease_expires_at = ${leaseExpiresAt.toISOString()}::timestamptz,
+            locked_by = ${workerId},
+            updated_at = ${now.toISOString()}::timestamptz
+          where id in (
+            select id from jobs
+            where status = 'pending' and run_at <= ${now.toISOString()}::timestamptz
+            order by run_at, id
+            limit ${limit}
+            for update skip locked
+          )
+          returning id, type, payload, attempts, max_attempts, lease_token, lease_expires_at`,
+      );
+      return rows.map((row) => ({
+        id: row.id,
+        type: row.type,
+        payload: row.payload,
+        attempt: row.attempts,
+        maxAttempts: row.max_attempts,
+        leaseToken: row.lease_token,
+        leaseExpiresAt: new Date(row.lease_expires_at),
+      }));
+    },
+
+    async complete(job, tx) {
+      const now = clock.now();
+      const updated = await (tx ?? db)
+        .update(jobs)
+        .set({ status: "succeeded", completedAt: now, updatedAt: now, leaseToken: null, leaseExpiresAt: null, lastError: null })
+        .where(and(eq(jobs.id, job.id), eq(jobs.leaseToken, job.leaseToken), eq(jobs.status, "running")))
+        .returning({ id: jobs.id });
+      return updated.length === 1;
+    },
+
+    async fail(job, error, retryAt) {
+      const now = clock.now();
+      const dead = job.attempt >= job.maxAttempts;
+      const updated = await db
+        .update(jobs)
+        .set({
+          status: dead ? "dead" : "pending",
+          runAt: dead ? undefined : retryAt,
+          completedAt: dead ? now : null,
+          updatedAt: now,
+          leaseToken: null,
+          leaseExpiresAt: null,
+          lockedBy: null,
+          lastError: error.slice(0, 2000),
+        })
+        .where(and(eq(jobs.id, job.id), eq(jobs.leaseToken, job.leaseToken), eq(jobs.status, "running")))
+        .returning({ id: jobs.id });
+      if (updated.length === 0) return "lease_lost";
+      return dead ? "dead" : "retrying";
+    },
+
+    async reclaimExpired() {
+      const now = clock.now().toISOString();
+      // A job whose worker died has used an attempt; if that was its last, it is buried instead of rerun.
+      const rows = await queryRows<{ id: string }>(
+        db,
+        sql`
+          update jobs set
+            status = case when attempts >= max_attempts then 'dead'::job_status else 'pending'::job_status end,
+            completed_at = case when attempts >= max_attempts then ${now}::timestamptz else null end,
+            run_at = ${now}::timestamptz,
+            lease_token = null,
+            lease_expires_at = null,
+            locked_by = null,
+            last_error = coalesce(last_error, 'lease expired: worker stopped before finishing'),
+            updated_at = ${now}::timestamptz
+          where status = 'running' and lease_expires_at < ${now}::timestamptz
+          returning id`,
+      );
+      return rows.length;
+    },
+
+    async stats() {
+      const now = clock.now().toISOString();
+      const [row] = await queryRows<{ pending: string | number; running: string | number; dead: string | number; oldest: string | number | null }>(
+        db,
+        sql`
+          select
+            count(*) filter (where status = 'pending') as pending,
+            count(*) filter (where status = 'running') as running,
+            count(*) filter (where status = 'dead') as dead,
+            extract(epoch from (${now}::timestamptz - min(run_at) filter (where status = 'pending' and run_at <= ${now}::timestamptz))) as oldest
+          from jobs where status <> 'succeeded'`,
+      );
+      return {
+        pending: Number(row?.pending ?? 0),
+        running: Number(row?.running ?? 0),
+        dead: Number(row?.dead ?? 0),
+        oldestPendingAgeSeconds: Math.max(0, Number(row?.oldest ?? 0)),
+      };
+    },
+  };
+}

@@ -1,0 +1,174 @@
+// The worker loop: claim due jobs, run their handlers after the enqueuing transaction committed, record
+// the outcome. Any number of workers (in any number of processes) may share one database.
+import type { FastifyBaseLogger } from "fastify";
+import type { Clock } from "../clock.js";
+import type { Db } from "../db/client.js";
+import type { ClaimedJob, JobStore } from "./job-store.js";
+
+export interface JobContext {
+  readonly job: ClaimedJob;
+  /**
+   * Marks the job done inside the handler's own transaction, so its database effects and its completion
+   * commit together. Returns false when the lease was lost (another worker owns the job now): the
+   * handler must then throw to roll its transaction back.
+   */
+  completeWithin(tx: Db): Promise<boolean>;
+}
+
+/** Handlers may run more than once (a worker can die after the effect, before recording it): make them idempotent. */
+export type JobHandler = (payload: unknown, context: JobContext) => Promise<void>;
+export type JobHandlers = Readonly<Record<string, JobHandler>>;
+
+/** Throw from a handler to choose when the next attempt runs. */
+export class RetryJobError extends Error {
+  readonly delayMs: number;
+  constructor(message: string, delayMs: number) {
+    super(message);
+    this.delayMs = delayMs;
+  }
+}
+
+/** Lease-lost signal from completeWithin callers. */
+export class LeaseLostError extends Error {
+  constructor() {
+    super("job lease lost");
+  }
+}
+
+export interface WorkerOptions {
+  readonly store: JobStore;
+  readonly handlers: JobHandlers;
+  readonly clock: Clock;
+  readonly logger: FastifyBaseLogger;
+  readonly workerId: string;
+  readonly concurrency: number;
+  readonly pollIntervalMs: number;
+  readonly leaseMs: number;
+}
+
+export interface Worker {
+  start(): void;
+  /** Stops claiming, waits for claimed jobs to finish (bounded by timeoutMs). */
+  stop(timeoutMs: number): Promise<void>;
+  /** Claims and runs due jobs until none is due. For tests and scripts; the loop uses the same path. */
+  drain(): Promise<number>;
+  readonly running: boolean;
+}
+
+/** Default retry delay: 5 s, doubling per attempt, capped at 15 minutes. */
+export function defaultRetryDelayMs(attempt: number): number {
+  return Math.min(5_000 * 2 ** Math.max(0, attempt - 1), 15 * 60_000);
+}
+
+export function createWorker(options: WorkerOptions): Worker {
+  const { store, handlers, clock, logger, workerId, concurrency, pollIntervalMs, leaseMs } = options;
+  const inFlight = new Set<Promise<void>>();
+  let running = false;
+  let timer: NodeJS.Timeout | null = null;
+  let lastSweepAt = 0;
+
+  async function runJob(job: ClaimedJob): Promise<void> {
+    const handler = handlers[job.type];
+    const log = logger.child({ job_id: job.id, job_type: job.type, attempt: job.attempt });
+    if (handler === undefined) {
+      await store.fail(job, `no handler for job type ${job.type}`, clock.now());
+      log.error("no handler for job type");
+      return;
+    }
+    let completedInTx = false;
+    const context: JobContext = {
+      job,
+      completeWithin: async (tx) => {
+        completedInTx = await store.complete(job, tx);
+        return completedInTx;
+      },
+    };
+    try {
+      await handler(job.payload, context);
+      if (!completedInTx) {
+        const completed = await store.complete(job);
+        if (!completed) log.warn("job finished after its lease was taken over; outcome not recorded");
+      }
+    } catch (error) {
+      if (error instanceof LeaseLostError) {
+        log.warn("job lease lost; another worker owns it");
+        return;
+      }
+      const delay = error instanceof RetryJobError ? error.delayMs : defaultRetryDelayMs(job.attempt);
+      const message = error instanceof Error ? error.message : String(error);
+      const outcome = await store.fail(job, message, new Date(clock.now().getTime() + delay));
+      log.warn({ err: error, outcome }, "job failed");
+    }
+  }
+
+  async function claimAndRun(limit: number): Promise<number> {
+    if (limit <= 0) return 0;
+    const claimed = await store.claim(workerId, limit, leaseMs);
+    for (const job of claimed) {
+      const promise: Promise<void> = runJob(job)
+        .catch((error) => logger.error({ err: error, job_id: job.id }, "job bookkeeping failed"))
+        .finally(() => inFlight.delete(promise));
+      inFlight.add(promise);
+    }
+    return claimed.length;
+  }
+
+  async function maybeSweep(): Promise<void> {
+    const now = clock.now().getTime();
+    if (now - lastSweepAt < Math.min(leaseMs / 2, 30_000)) return;
+    lastSweepAt = now;
+    const reclaimed = await store.reclaimExpired();
+    if (reclaimed > 0) logger.warn({ reclaimed }, "reclaimed jobs whose lease expired");
+  }
+
+  async function tick(): Promise<void> {
+    timer = null;
+    if (!running) return;
+    let claimed = 0;
+    try {
+      await maybeSweep();
+      claimed = await claimAndRun(concurrency - inFlight.size);
+    } catch (error) {
+      logger.error({ err: error }, "worker poll failed");
+    }
+    if (!running) return;
+    // Full batch: look again at once; otherwise wait for the poll interval or a free slot.
+    const delay = claimed > 0 && inFlight.size < concurrency ? 0 : pollIntervalMs;
+    timer = setTimeout(() => void tick(), delay);
+  }
+
+  return {
+    get running() {
+      return running;
+    },
+    start() {
+      if (running) return;
+      running = true;
+      timer = setTimeout(() => void tick(), 0);
+    },
+    async stop(timeoutMs) {
+      running = false;
+      if (timer !== null) clearTimeout(timer);
+      timer = null;
+      if (inFlight.size === 0) return;
+      let timeout: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled([...inFlight]),
+        new Promise<void>((resolve) => {
+          timeout = setTimeout(resolve, timeoutMs);
+        }),
+      ]);
+      if (timeout) clearTimeout(timeout);
+    },
+    async drain() {
+      let total = 0;
+      for (;;) {
+        await store.reclaimExpired();
+        const claimed = await claimAndRun(concurrency);
+        await Promise.allSettled([...inFlight]);
+        if (claimed === 0) return total;
+        total += claimed;
+      }
+    },
+  };
+}

@@ -1,0 +1,59 @@
+// Prometheus metrics: requests by route and status, and the job queue's depth and oldest due job age,
+// read from the database at scrape time so every process reports the shared queue.
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import type { JobStore } from "./jobs/job-store.js";
+
+export interface Metrics {
+  readonly registry: Registry;
+  observeRequest(method: string, route: string, statusCode: number, seconds: number): void;
+}
+
+export function createMetrics(deps: { jobStore: JobStore }): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({
+    name: "http_requests_total",
+    help: "HTTP requests by method, route template and status code.",
+    labelNames: ["method", "route", "status_code"],
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: "http_request_duration_seconds",
+    help: "HTTP request duration by method, route template and status code.",
+    labelNames: ["method", "route", "status_code"],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  let lastStats: Promise<Awaited<ReturnType<JobStore["stats"]>>> | null = null;
+  // One query per scrape feeds all four gauges.
+  const statsForScrape = () => {
+    lastStats ??= deps.jobStore.stats().finally(() => {
+      setTimeout(() => {
+        lastStats = null;
+      }, 100).unref();
+    });
+    return lastStats;
+  };
+  const gauge = (name: string, help: string, pick: (s: Awaited<ReturnType<JobStore["stats"]>>) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      async collect() {
+        this.set(pick(await statsForScrape()));
+      },
+    });
+  gauge("jobs_pending", "Jobs waiting to run (due or scheduled).", (s) => s.pending);
+  gauge("jobs_running", "Jobs currently leased by a worker.", (s) => s.running);
+  gauge("jobs_dead", "Jobs that used up their attempts.", (s) => s.dead);
+  gauge("jobs_oldest_pending_age_seconds", "How long the oldest due job has been waiting.", (s) => s.oldestPendingAgeSeconds);
+
+  return {
+    registry,
+    observeRequest(method, route, statusCode, seconds) {
+      const labels = { method, route, status_code: String(statusCode) };
+      requests.inc(labels);
+      duration.observe(labels, seconds);
+    },
+  };
+}

@@ -1,0 +1,121 @@
+// createRuntime(config): opens the database, applies migrations and wires the shared dependencies that
+// the API (buildApp) and the worker both use. Tests call it with a manual clock and their own database.
+import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
+import { hostname } from "node:os";
+import path from "node:path";
+import type { Logger } from "pino";
+import type { AppDeps } from "./app.js";
+import type { Config } from "./config.js";
+import { type Clock, systemClock } from "./platform/clock.js";
+import { createFieldCipher, type FieldCipher } from "./platform/crypto.js";
+import { type Database, openDatabase } from "./platform/db/client.js";
+import { runMigrations } from "./platform/db/migrate.js";
+import { createEventRecorder } from "./platform/events/outbox.js";
+import { type IdGenerator, uuidV7Generator } from "./platform/ids.js";
+import { createJobStore } from "./platform/jobs/job-store.js";
+import { createWorker, type JobHandlers, type Worker } from "./platform/jobs/worker.js";
+import { createLogger } from "./platform/logger.js";
+import { createMetrics } from "./platform/metrics.js";
+import { createRateLimiter, type RateLimitStore } from "./platform/rate-limit.js";
+import { createJobHandlers } from "./worker/handlers.js";
+
+export interface RuntimeOptions {
+  readonly clock?: Clock;
+  readonly ids?: IdGenerator;
+  readonly logger?: Logger;
+  /** An already open database (tests); otherwise one is opened from the config. */
+  readonly database?: Database;
+  /** Extra job handlers (tests register probes here). */
+  readonly extraJobHandlers?: JobHandlers;
+}
+
+export interface Runtime {
+  readonly deps: AppDeps & { readonly cipher: FieldCipher };
+  readonly handlers: JobHandlers;
+  createWorker(workerId?: string): Worker;
+  /** Marks the process as shutting down (readiness turns 503). */
+  beginShutdown(): void;
+  close(): Promise<void>;
+}
+
+/** Embedded mode only: a key generated on first start and kept beside the data it protects. */
+async function loadOrCreateEmbeddedKey(dataDir: string): Promise<Buffer> {
+  const file = path.join(dataDir, "encryption.key");
+  try {
+    const key = Buffer.from((await readFile(file, "utf8")).trim(), "base64");
+    if (key.length === 32) return key;
+    throw new Error(`${file} does not hold a 32-byte base64 key`);
+  } catch (error) {
+    if ((error as { code?: string }).code !== "ENOENT") throw error;
+  }
+  const { randomBytes } = await import("node:crypto");
+  const key = randomBytes(32);
+  await mkdir(dataDir, { recursive: true });
+  await writeFile(file, `${key.toString("base64")}\n`, { mode: 0o600, flag: "wx" });
+  await chmod(file, 0o600);
+  return key;
+}
+
+export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
+  const clock = options.clock ?? systemClock;
+  const ids = options.ids ?? uuidV7Generator;
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const database =
+    options.database ??
+    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize }));
+  const ownsDatabase = options.database === undefined;
+  try {
+    const outcome = await runMigrations(database.db);
+    if (outcome.applied > 0) logger.info(outcome, "database migrations applied");
+  } catch (error) {
+    if (ownsDatabase) await database.close().catch(() => {});
+    throw error;
+  }
+
+  const encryptionKey = config.encryptionKey ?? (await loadOrCreateEmbeddedKey(config.dataDir));
+  const cipher = createFieldCipher(encryptionKey);
+  const jobStore = createJobStore({ db: database.db, clock, ids, defaultMaxAttempts: config.jobs.maxAttempts });
+  const events = createEventRecorder({ clock, ids });
+  const metrics = createMetrics({ jobStore });
+  const store: RateLimitStore = database.pool === null ? { kind: "memory" } : { kind: "postgres", pool: database.pool };
+  let accepting = true;
+
+  const deps = {
+    config,
+    database,
+    clock,
+    ids,
+    logger,
+    jobStore,
+    events,
+    metrics,
+    cipher,
+    tenantLimiter: createRateLimiter(config.rateLimit, store, "tenant"),
+    clientAddressLimiter: createRateLimiter(config.registrationRateLimit, store, "client"),
+    isAcceptingTraffic: () => accepting,
+  };
+  const handlers: JobHandlers = { ...createJobHandlers(deps), ...(options.extraJobHandlers ?? {}) };
+
+  return {
+    deps,
+    handlers,
+    createWorker: (workerId) =>
+      createWorker({
+        store: jobStore,
+        handlers,
+        clock,
+        logger,
+        workerId: workerId ?? `${hostname()}:${process.pid}:${ids.newId().slice(-8)}`,
+        concurrency: config.jobs.concurrency,
+        pollIntervalMs: config.jobs.pollIntervalMs,
+        leaseMs: config.jobs.leaseSeconds * 1000,
+      }),
+    beginShutdown: () => {
+      accepting = false;
+    },
+    close: async () => {
+      accepting = false;
+      if (ownsDatabase) await database.close();
+    },
+  };
+}
