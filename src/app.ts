@@ -80,7 +80,10 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   });
 
   await app.register(fastifySwagger, openApiDocumentOptions(config));
-  await app.register(fastifySwaggerUi, { routePrefix: "/docs", uiConfig: { url: "/v1/openapi.json" } as Record<string, unknown> });
+  await app.register(fastifySwaggerUi, {
+    routePrefix: "/docs",
+    uiConfig: { url: "/v1/openapi.json" } as Record<string, unknown>,
+  });
 
   registerOpsRoutes(app, { database, metrics: deps.metrics, isAcceptingTraffic: deps.isAcceptingTraffic });
   registerDocsRoutes(app);

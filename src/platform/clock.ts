@@ -4,7 +4,6 @@ export interface Clock {
 }
 
 export const systemClock: Clock = {
-  // biome-ignore lint/style/noRestrictedGlobals: the one sanctioned reader of wall-clock time
   now: () => new Date(),
 };
 

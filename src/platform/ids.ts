@@ -1,6 +1,6 @@
 // Every id in the service is a UUIDv7 from one generator: time-ordered (good index locality, stable
 // pagination order) and a UUID as the spec requires.
-import { v7 as uuidv7, validate as uuidValidate } from "uuid";
+import { validate as uuidValidate, v7 as uuidv7 } from "uuid";
 
 export interface IdGenerator {
   newId(): string;

@@ -1,6 +1,6 @@
 // Prometheus metrics: requests by route and status, and the job queue's depth and oldest due job age,
 // read from the database at scrape time so every process reports the shared queue.
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { JobStore } from "./jobs/job-store.js";
 
 export interface Metrics {

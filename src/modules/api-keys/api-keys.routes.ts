@@ -1,9 +1,9 @@
-import { routeResponses } from "../../platform/http/route-responses.js";
+import { Type } from "@sinclair/typebox";
 import { requireActor } from "../../platform/http/require-actor.js";
+import { routeResponses } from "../../platform/http/route-responses.js";
 import type { AppInstance } from "../../platform/http/types.js";
 import { ApiKeyIdParamsSchema, ApiKeyListSchema, CreateApiKeyBodySchema, ListApiKeysQuerySchema } from "./api-keys.schemas.js";
 import type { ApiKeyService } from "./api-keys.service.js";
-import { Type } from "@sinclair/typebox";
 
 const tags = ["API keys"];
 
@@ -15,7 +15,8 @@ export function registerApiKeyRoutes(app: AppInstance, service: ApiKeyService): 
       schema: {
         tags,
         summary: "Create an API key",
-        description: "Creates a key for the caller's Business and environment, owned by the caller's membership. The full key is in `key`, shown only here.",
+        description:
+          "Creates a key for the caller's Business and environment, owned by the caller's membership. The full key is in `key`, shown only here.",
         body: CreateApiKeyBodySchema,
         response: routeResponses({ 201: Type.Ref("IssuedApiKey") }, { access: "write", hasBody: true }),
       },
@@ -30,7 +31,8 @@ export function registerApiKeyRoutes(app: AppInstance, service: ApiKeyService): 
       schema: {
         tags,
         summary: "List API keys",
-        description: "Keys of the caller's Business and environment, newest first, revoked ones included. Secrets are never returned.",
+        description:
+          "Keys of the caller's Business and environment, newest first, revoked ones included. Secrets are never returned.",
         querystring: ListApiKeysQuerySchema,
         response: routeResponses({ 200: ApiKeyListSchema }, { access: "read", hasInput: true }),
       },
@@ -48,7 +50,10 @@ export function registerApiKeyRoutes(app: AppInstance, service: ApiKeyService): 
         description:
           "Revokes the key; the next request made with it answers 401. Revoking a revoked key succeeds unchanged. The last active `business_admin` key of an environment cannot be revoked (409 `LAST_ACTIVE_ADMIN_KEY`).",
         params: ApiKeyIdParamsSchema,
-        response: routeResponses({ 200: Type.Ref("ApiKey") }, { access: "write", hasInput: true, codes: ["not_found", "LAST_ACTIVE_ADMIN_KEY"] }),
+        response: routeResponses(
+          { 200: Type.Ref("ApiKey") },
+          { access: "write", hasInput: true, codes: ["not_found", "LAST_ACTIVE_ADMIN_KEY"] },
+        ),
       },
     },
     async (request) => service.revokeKey(requireActor(request), request.params.id),

@@ -12,7 +12,9 @@ export const ApiKeySchema = Type.Object(
     environment: EnvironmentSchema,
     role: RoleSchema,
     label: Type.Union([Type.String(), Type.Null()]),
-    key_hint: Type.String({ description: "Prefix, environment, id and the last four characters of the secret: tells keys apart without revealing them." }),
+    key_hint: Type.String({
+      description: "Prefix, environment, id and the last four characters of the secret: tells keys apart without revealing them.",
+    }),
     membership_id: Type.String({ format: "uuid", description: "The membership that created the key." }),
     created_at: Type.String({ format: "date-time" }),
     last_used_at: Type.Union([Type.String({ format: "date-time" }), Type.Null()], {

@@ -16,3 +16,6 @@ export function createApiKeysModule(deps: { db: Db; clock: Clock; ids: IdGenerat
     registerRoutes: (app: AppInstance) => registerApiKeyRoutes(app, service),
   };
 }
+
+export type { IssuedApiKeyBody } from "./api-keys.schemas.js";
+export type { IssueApiKeyInput } from "./api-keys.service.js";

@@ -7,7 +7,12 @@ import { registerRegistrationRoutes } from "./registration.routes.js";
 import { createRegistrationService } from "./registration.service.js";
 
 export function createRegistrationModule(deps: { db: Db; clock: Clock; ids: IdGenerator; apiKeys: ApiKeysModule }) {
-  const service = createRegistrationService({ db: deps.db, clock: deps.clock, ids: deps.ids, issueApiKey: deps.apiKeys.service.issueApiKey });
+  const service = createRegistrationService({
+    db: deps.db,
+    clock: deps.clock,
+    ids: deps.ids,
+    issueApiKey: deps.apiKeys.service.issueApiKey,
+  });
   return {
     service,
     registerRoutes: (app: AppInstance) => registerRegistrationRoutes(app, service),

@@ -1,5 +1,5 @@
-import type { AppInstance } from "../../platform/http/types.js";
 import { routeResponses } from "../../platform/http/route-responses.js";
+import type { AppInstance } from "../../platform/http/types.js";
 import { RegistrationBodySchema, RegistrationResponseSchema } from "./registration.schemas.js";
 import type { RegistrationService } from "./registration.service.js";
 
@@ -14,7 +14,10 @@ export function registerRegistrationRoutes(app: AppInstance, service: Registrati
         description:
           "Creates the Business, its admin user and membership (role `business_admin`), and issues one `sandbox` and one `production` API key, each shown only in this response. No API key needed; rate-limited per client address.",
         body: RegistrationBodySchema,
-        response: routeResponses({ 201: RegistrationResponseSchema }, { access: "public", hasBody: true, codes: ["EMAIL_ALREADY_REGISTERED"] }),
+        response: routeResponses(
+          { 201: RegistrationResponseSchema },
+          { access: "public", hasBody: true, codes: ["EMAIL_ALREADY_REGISTERED"] },
+        ),
       },
     },
     async (request, reply) => {

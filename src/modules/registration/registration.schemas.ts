@@ -3,8 +3,16 @@ import { type Static, Type } from "@sinclair/typebox";
 export const RegistrationBodySchema = Type.Object(
   {
     business_name: Type.String({ minLength: 1, maxLength: 200, description: "Legal or trading name of the Business." }),
-    email: Type.String({ format: "email", maxLength: 254, description: "The admin user's e-mail; case-insensitive and unique across the service." }),
-    password: Type.String({ minLength: 12, maxLength: 200, description: "For the dashboard to come; stored only as an scrypt hash." }),
+    email: Type.String({
+      format: "email",
+      maxLength: 254,
+      description: "The admin user's e-mail; case-insensitive and unique across the service.",
+    }),
+    password: Type.String({
+      minLength: 12,
+      maxLength: 200,
+      description: "For the dashboard to come; stored only as an scrypt hash.",
+    }),
   },
   { additionalProperties: false },
 );

@@ -7,8 +7,7 @@ import type { Db } from "../../platform/db/client.js";
 import { isUniqueViolation } from "../../platform/db/errors.js";
 import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
-import type { IssueApiKeyInput } from "../api-keys/api-keys.service.js";
-import type { IssuedApiKeyBody } from "../api-keys/api-keys.schemas.js";
+import type { IssueApiKeyInput, IssuedApiKeyBody } from "../api-keys/index.js";
 import { insertBusiness, insertMembership, insertUser, userEmailExists } from "./registration.repo.js";
 import type { RegistrationBody, RegistrationResponse } from "./registration.schemas.js";
 
@@ -44,7 +43,13 @@ export function createRegistrationService(deps: RegistrationServiceDeps) {
         const apiKeys: IssuedApiKeyBody[] = [];
         for (const environment of ENVIRONMENTS) {
           apiKeys.push(
-            await issueApiKey(tx, { businessId: business.id, environment, membershipId: membership.id, role: "business_admin", label: "Issued at registration" }),
+            await issueApiKey(tx, {
+              businessId: business.id,
+              environment,
+              membershipId: membership.id,
+              role: "business_admin",
+              label: "Issued at registration",
+            }),
           );
         }
         return {

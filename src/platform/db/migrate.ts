@@ -30,9 +30,7 @@ export async function runMigrations(db: Db, folder: string = MIGRATIONS_FOLDER):
         folder_millis bigint not null,
         applied_at timestamptz not null default now()
       )`);
-    const done = new Set(
-      (await queryRows<{ hash: string }>(tx, sql`select hash from schema_migrations`)).map((row) => row.hash),
-    );
+    const done = new Set((await queryRows<{ hash: string }>(tx, sql`select hash from schema_migrations`)).map((row) => row.hash));
     let applied = 0;
     for (const migration of migrations) {
       if (done.has(migration.hash)) continue;

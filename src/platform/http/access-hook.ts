@@ -32,7 +32,10 @@ export function installAccessControl(app: AppInstance, deps: AccessDeps): void {
       const match = header === undefined ? null : BEARER.exec(header);
       if (match === null || match[1] === undefined) {
         throw new AppError("unauthorized", {
-          message: header === undefined ? "Missing Authorization header: send `Authorization: Bearer <API_KEY>`." : "Malformed Authorization header: expected `Bearer <API_KEY>`.",
+          message:
+            header === undefined
+              ? "Missing Authorization header: send `Authorization: Bearer <API_KEY>`."
+              : "Malformed Authorization header: expected `Bearer <API_KEY>`.",
         });
       }
       const actor = await deps.authenticate(match[1]);

@@ -72,7 +72,8 @@ function classifyFrameworkError(error: FastifyError): { code: ErrorCode; message
     default:
       break;
   }
-  if (error instanceof SyntaxError && error.statusCode === 400) return { code: "bad_request", message: "The body is not valid JSON." };
+  if (error instanceof SyntaxError && error.statusCode === 400)
+    return { code: "bad_request", message: "The body is not valid JSON." };
   if (typeof error.statusCode === "number" && error.statusCode >= 400 && error.statusCode < 500) {
     if (error.statusCode === 404) return { code: "not_found" };
     if (error.statusCode === 413) return { code: "payload_too_large" };

@@ -23,7 +23,8 @@ export function openApiDocumentOptions(config: Config): SwaggerOptions {
             type: "http",
             scheme: "bearer",
             bearerFormat: "pok_<environment>_<id>_<secret>",
-            description: "An API key. Its environment segment (sandbox or production) selects the environment of every resource touched.",
+            description:
+              "An API key. Its environment segment (sandbox or production) selects the environment of every resource touched.",
           },
         },
       },

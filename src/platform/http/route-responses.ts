@@ -15,7 +15,10 @@ export interface ErrorResponseOptions {
   readonly codes?: readonly ErrorCode[];
 }
 
-export function routeResponses<S extends Record<number, TSchema>>(success: S, options: ErrorResponseOptions): S & Record<number, TSchema> {
+export function routeResponses<S extends Record<number, TSchema>>(
+  success: S,
+  options: ErrorResponseOptions,
+): S & Record<number, TSchema> {
   const codes = new Set<ErrorCode>(["internal_error", "service_unavailable", "RATE_LIMITED"]);
   if (options.access !== "public") codes.add("unauthorized");
   if (options.access === "write") codes.add("forbidden");

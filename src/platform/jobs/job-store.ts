@@ -166,7 +166,12 @@ export function createJobStore(deps: { db: Db; clock: Clock; ids: IdGenerator; d
 
     async stats() {
       const now = clock.now().toISOString();
-      const [row] = await queryRows<{ pending: string | number; running: string | number; dead: string | number; oldest: string | number | null }>(
+      const [row] = await queryRows<{
+        pending: string | number;
+        running: string | number;
+        dead: string | number;
+        oldest: string | number | null;
+      }>(
         db,
         sql`
           select

@@ -1,0 +1,76 @@
+// buildTestApp(): the real application on a real database (PGlite, or PostgreSQL when TEST_DATABASE_URL
+// is set) with a manual clock, driven through inject(). Each test file builds its own.
+import { Writable } from "node:stream";
+import { buildApp } from "../../src/app.js";
+import { type Config, loadConfig } from "../../src/config.js";
+import { createManualClock, type ManualClock } from "../../src/platform/clock.js";
+import type { AppInstance } from "../../src/platform/http/types.js";
+import type { JobHandlers } from "../../src/platform/jobs/worker.js";
+import { createLogger } from "../../src/platform/logger.js";
+import { createRuntime, type Runtime } from "../../src/runtime.js";
+import { openTestDatabase, type TestDatabase } from "./test-database.js";
+
+export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString("base64");
+export const TEST_START = new Date("2026-05-27T12:00:00.000Z");
+
+export interface TestApp {
+  readonly app: AppInstance;
+  readonly runtime: Runtime;
+  readonly clock: ManualClock;
+  readonly config: Config;
+  readonly testDatabase: TestDatabase;
+  /** Every log line the service wrote, as raw JSON text (for "nothing sensitive in logs" assertions). */
+  readonly logLines: string[];
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  /** Environment variables layered over the test defaults (e.g. RATE_LIMIT_REQUESTS). */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly extraJobHandlers?: JobHandlers;
+}
+
+export function testConfig(env: Readonly<Record<string, string>> = {}): Config {
+  return loadConfig({
+    LOG_LEVEL: "info",
+    ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+    DATA_DIR: "/nonexistent-test-data-dir",
+    PUBLIC_BASE_URL: "http://service.test",
+    RATE_LIMIT_REQUESTS: "100000",
+    REGISTRATION_RATE_LIMIT_REQUESTS: "100000",
+    ...env,
+  });
+}
+
+export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const config = testConfig(options.env);
+  const clock = createManualClock(TEST_START);
+  const logLines: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, callback) {
+      logLines.push(String(chunk));
+      callback();
+    },
+  });
+  const testDatabase = await openTestDatabase();
+  const runtime = await createRuntime(config, {
+    clock,
+    logger: createLogger(config.logLevel, sink),
+    database: testDatabase.database,
+    ...(options.extraJobHandlers ? { extraJobHandlers: options.extraJobHandlers } : {}),
+  });
+  const app = await buildApp(runtime.deps);
+  return {
+    app,
+    runtime,
+    clock,
+    config,
+    testDatabase,
+    logLines,
+    close: async () => {
+      await app.close();
+      await runtime.close();
+      await testDatabase.close();
+    },
+  };
+}
