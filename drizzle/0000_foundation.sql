@@ -61,7 +61,7 @@ CREATE TABLE "memberships" (
 	"created_at" timestamp with time zone NOT NULL
 );
 --> statement-breakpoint
-CREATE TABLE "rate_limits" (
+CREATE UNLOGGED TABLE "rate_limits" (
 	"key" varchar(255) PRIMARY KEY NOT NULL,
 	"points" integer DEFAULT 0 NOT NULL,
 	"expire" bigint

@@ -15,6 +15,7 @@ import { installAccessControl } from "./platform/http/access-hook.js";
 import { registerDocsRoutes } from "./platform/http/docs-routes.js";
 import { ActorSchema, ErrorDetailSchema, ErrorEnvelopeSchema } from "./platform/http/envelope.js";
 import { installErrorHandling } from "./platform/http/error-handler.js";
+import { installJsonBodyParsing } from "./platform/http/json-body.js";
 import { openApiDocumentOptions } from "./platform/http/openapi.js";
 import { registerOpsRoutes } from "./platform/http/ops-routes.js";
 import type { AppInstance } from "./platform/http/types.js";
@@ -53,6 +54,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(createValidatorCompiler());
+  installJsonBodyParsing(app);
 
   for (const schema of [ActorSchema, ErrorDetailSchema, ErrorEnvelopeSchema]) app.addSchema(schema);
 
