@@ -14,7 +14,7 @@ import type { EventRecorder } from "./platform/events/outbox.js";
 import { installAccessControl } from "./platform/http/access-hook.js";
 import { registerDocsRoutes } from "./platform/http/docs-routes.js";
 import { ActorSchema, ErrorDetailSchema, ErrorEnvelopeSchema } from "./platform/http/envelope.js";
-import { installErrorHandling } from "./platform/http/error-handler.js";
+import { createFrameworkErrorHandler, installErrorHandling } from "./platform/http/error-handler.js";
 import { installJsonBodyParsing } from "./platform/http/json-body.js";
 import { openApiDocumentOptions } from "./platform/http/openapi.js";
 import { registerOpsRoutes } from "./platform/http/ops-routes.js";
@@ -52,6 +52,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     // Requests on connections still open during shutdown are served normally; the listener is already closed.
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors: createFrameworkErrorHandler({ clock, docsBaseUrl: config.docsBaseUrl }),
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(createValidatorCompiler());
   installJsonBodyParsing(app);

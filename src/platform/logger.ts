@@ -35,10 +35,34 @@ export const REDACT_PATHS = [
   ...SENSITIVE_KEYS.map((key) => `*.*.${key}`),
 ];
 
+/**
+ * Database errors carry the values of the failed statement (Drizzle's `params` and "params: …" in its
+ * message, PostgreSQL's `detail` such as "Key (email)=(…) already exists"). Those can be personal or
+ * account data, so they are dropped from logged errors, however deeply the error is wrapped.
+ */
+function scrubError(value: unknown, depth = 0): unknown {
+  if (depth > 5 || value === null || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value as Record<string, unknown>)) {
+    if (key === "params" || key === "detail" || key === "where") continue;
+    if ((key === "message" || key === "stack") && typeof field === "string") {
+      out[key] = field.replace(/\nparams: [\s\S]*?(?=\n {4}at |$)/, "\nparams: [redacted]");
+    } else {
+      out[key] = scrubError(field, depth + 1);
+    }
+  }
+  return out;
+}
+
+export function serializeError(error: unknown): unknown {
+  return scrubError(pino.stdSerializers.errWithCause(error as Error));
+}
+
 export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
   return pino(
     {
       level,
+      serializers: { err: serializeError },
       redact: { paths: REDACT_PATHS, censor: "[redacted]" },
       base: { service: "payout-orchestration" },
     },

@@ -2,7 +2,13 @@ import { type Static, Type } from "@sinclair/typebox";
 
 export const RegistrationBodySchema = Type.Object(
   {
-    business_name: Type.String({ minLength: 1, maxLength: 200, description: "Legal or trading name of the Business." }),
+    business_name: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      pattern: "\\S",
+      patternMessage: "Must contain a visible character.",
+      description: "Legal or trading name of the Business.",
+    }),
     email: Type.String({
       format: "email",
       maxLength: 254,

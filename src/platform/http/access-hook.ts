@@ -19,7 +19,8 @@ function routeAccess(request: FastifyRequest): Access {
   return request.url.startsWith("/v1/") ? "write" : "public";
 }
 
-const BEARER = /^Bearer ([^\s]+)$/;
+// The auth-scheme name is case-insensitive (RFC 9110 section 11.1): "bearer <key>" is as valid as "Bearer <key>".
+const BEARER = /^Bearer ([^\s]+)$/i;
 
 export function installAccessControl(app: AppInstance, deps: AccessDeps): void {
   app.decorateRequest("actor", null);

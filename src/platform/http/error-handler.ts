@@ -83,6 +83,22 @@ function classifyFrameworkError(error: FastifyError): { code: ErrorCode; message
   return null;
 }
 
+/**
+ * Fastify's `frameworkErrors`: failures raised before routing (a path that does not percent-decode, a path
+ * parameter longer than the router's maxParamLength), for which no hook runs. Without this they would
+ * leave as Fastify's own JSON with no request id.
+ */
+export function createFrameworkErrorHandler(deps: ErrorHandlingDeps) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    reply.header("x-request-id", request.id);
+    if (error.code === "FST_ERR_BAD_URL" || error.code === "FST_ERR_MAX_PARAM_LENGTH") {
+      return sendError(deps, request, reply, "bad_request", { message: "The request path is malformed." });
+    }
+    request.log.error({ err: error }, "framework error");
+    return sendError(deps, request, reply, "internal_error");
+  };
+}
+
 export function installErrorHandling(app: AppInstance, deps: ErrorHandlingDeps): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {

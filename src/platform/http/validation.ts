@@ -17,6 +17,8 @@ function createAjv(coerce: boolean): Ajv {
     useDefaults: true,
     strict: false,
     messages: true,
+    // parentSchema in errors lets a schema carry its own message for a pattern (`patternMessage`).
+    verbose: true,
   });
   addFormats(ajv);
   return ajv;
@@ -100,7 +102,11 @@ export function ajvErrorsToDetails(errors: readonly ErrorObject[]): ErrorDetail[
         );
         break;
       case "pattern":
-        push({ field, code: "invalid_format", message: error.message ? `Invalid format: ${error.message}.` : "Invalid format." });
+        push({
+          field,
+          code: "invalid_format",
+          message: (error.parentSchema as { patternMessage?: string } | undefined)?.patternMessage ?? "Invalid format.",
+        });
         break;
       case "enum":
       case "const":
