@@ -1,7 +1,7 @@
 // Drizzle queries for API keys. Every query that reads tenant data is scoped by (business, environment).
-import { and, desc, eq, isNull, lt, or } from "drizzle-orm";
+import { and, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
-import type { Db } from "../../platform/db/client.js";
+import { type Db, preparedQuery } from "../../platform/db/client.js";
 import { apiKeys, memberships } from "../../platform/db/schema.js";
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
@@ -17,30 +17,40 @@ export interface ApiKeyWithUser extends ApiKeyRow {
   readonly userId: string;
 }
 
-/** The authentication lookup: one indexed read by primary key. */
+/** The authentication lookup: one indexed read by primary key, on every authenticated request (so prepared). */
 export async function findApiKeyForAuth(db: Db, id: string): Promise<ApiKeyWithUser | null> {
-  const [row] = await db
-    .select({ key: apiKeys, userId: memberships.userId })
-    .from(apiKeys)
-    .innerJoin(memberships, eq(memberships.id, apiKeys.membershipId))
-    .where(eq(apiKeys.id, id))
-    .limit(1);
+  const query = preparedQuery(db, "api_keys_find_for_auth", (d) =>
+    d
+      .select({ key: apiKeys, userId: memberships.userId })
+      .from(apiKeys)
+      .innerJoin(memberships, eq(memberships.id, apiKeys.membershipId))
+      .where(eq(apiKeys.id, sql.placeholder("id")))
+      .limit(1),
+  );
+  const [row] = await query.execute({ id });
   return row === undefined ? null : { ...row.key, userId: row.userId };
 }
 
+/** Prepared: the list is the typical read. The first page and the pages after a cursor are two statements. */
 export async function listApiKeys(db: Db, tenant: Tenant, afterId: string | null, limit: number): Promise<ApiKeyRow[]> {
-  return db
-    .select()
-    .from(apiKeys)
-    .where(
-      and(
-        eq(apiKeys.businessId, tenant.businessId),
-        eq(apiKeys.environment, tenant.environment),
-        afterId === null ? undefined : lt(apiKeys.id, afterId),
-      ),
-    )
-    .orderBy(desc(apiKeys.id))
-    .limit(limit);
+  const scope = () =>
+    and(eq(apiKeys.businessId, sql.placeholder("businessId")), eq(apiKeys.environment, sql.placeholder("environment")));
+  const values = { businessId: tenant.businessId, environment: tenant.environment, limit };
+  if (afterId === null) {
+    const firstPage = preparedQuery(db, "api_keys_list_first_page", (d) =>
+      d.select().from(apiKeys).where(scope()).orderBy(desc(apiKeys.id)).limit(sql.placeholder("limit")),
+    );
+    return firstPage.execute(values);
+  }
+  const nextPage = preparedQuery(db, "api_keys_list_after_cursor", (d) =>
+    d
+      .select()
+      .from(apiKeys)
+      .where(and(scope(), lt(apiKeys.id, sql.placeholder("afterId"))))
+      .orderBy(desc(apiKeys.id))
+      .limit(sql.placeholder("limit")),
+  );
+  return nextPage.execute({ ...values, afterId });
 }
 
 export async function findApiKey(db: Db, tenant: Tenant, id: string): Promise<ApiKeyRow | null> {

@@ -5,7 +5,7 @@ export const RegistrationBodySchema = Type.Object(
     business_name: Type.String({
       minLength: 1,
       maxLength: 200,
-      pattern: "\\S",
+      pattern: "^$|\\S", // empty is already too_short; only spaces is invalid_format
       patternMessage: "Must contain a visible character.",
       description: "Legal or trading name of the Business.",
     }),

@@ -30,7 +30,11 @@ export interface ClaimedJob {
 export interface JobStore {
   /** Call with the transaction of the change that needs the job: a rolled-back change leaves no job. */
   enqueue(tx: Db, job: EnqueueJob): Promise<string | null>;
-  claim(workerId: string, limit: number, leaseMs: number): Promise<ClaimedJob[]>;
+  /**
+   * Leases up to `limit` due jobs of the given types. A worker claims only types it has handlers for, so
+   * during a rolling deploy an older worker leaves a newer job type to the workers that know it.
+   */
+  claim(workerId: string, limit: number, leaseMs: number, types: readonly string[]): Promise<ClaimedJob[]>;
   /** Marks the job done if the lease is still ours; pass the handler's transaction to commit both together. */
   complete(job: ClaimedJob, tx?: Db): Promise<boolean>;
   /** Schedules a retry at `retryAt`, or buries the job once its attempts are used up. */
@@ -78,7 +82,8 @@ export function createJobStore(deps: { db: Db; clock: Clock; ids: IdGenerator; d
       return inserted[0]?.id ?? null;
     },
 
-    async claim(workerId, limit, leaseMs) {
+    async claim(workerId, limit, leaseMs, types) {
+      if (types.length === 0 || limit <= 0) return [];
       const now = clock.now();
       const leaseExpiresAt = new Date(now.getTime() + leaseMs);
       // One statement: pick due jobs no other worker holds (SKIP LOCKED), and lease them.
@@ -95,6 +100,10 @@ export function createJobStore(deps: { db: Db; clock: Clock; ids: IdGenerator; d
           where id in (
             select id from jobs
             where status = 'pending' and run_at <= ${now.toISOString()}::timestamptz
+              and type in (${sql.join(
+                types.map((type) => sql`${type}`),
+                sql`, `,
+              )})
             order by run_at, id
             limit ${limit}
             for update skip locked

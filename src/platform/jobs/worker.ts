@@ -62,9 +62,12 @@ export function defaultRetryDelayMs(attempt: number): number {
 
 export function createWorker(options: WorkerOptions): Worker {
   const { store, handlers, clock, logger, workerId, concurrency, pollIntervalMs, leaseMs } = options;
+  const handledTypes = Object.keys(handlers);
   const inFlight = new Set<Promise<void>>();
   let running = false;
   let timer: NodeJS.Timeout | null = null;
+  /** The poll under way, if any: stop() waits for it, since the jobs it is claiming must be awaited too. */
+  let polling: Promise<void> | null = null;
   let lastSweepAt = 0;
 
   async function runJob(job: ClaimedJob): Promise<void> {
@@ -103,7 +106,7 @@ export function createWorker(options: WorkerOptions): Worker {
 
   async function claimAndRun(limit: number): Promise<number> {
     if (limit <= 0) return 0;
-    const claimed = await store.claim(workerId, limit, leaseMs);
+    const claimed = await store.claim(workerId, limit, leaseMs, handledTypes);
     for (const job of claimed) {
       const promise: Promise<void> = runJob(job)
         .catch((error) => logger.error({ err: error, job_id: job.id }, "job bookkeeping failed"))
@@ -134,7 +137,13 @@ export function createWorker(options: WorkerOptions): Worker {
     if (!running) return;
     // Full batch: look again at once; otherwise wait for the poll interval or a free slot.
     const delay = claimed > 0 && inFlight.size < concurrency ? 0 : pollIntervalMs;
-    timer = setTimeout(() => void tick(), delay);
+    timer = setTimeout(poll, delay);
+  }
+
+  function poll(): void {
+    polling = tick().finally(() => {
+      polling = null;
+    });
   }
 
   return {
@@ -144,16 +153,21 @@ export function createWorker(options: WorkerOptions): Worker {
     start() {
       if (running) return;
       running = true;
-      timer = setTimeout(() => void tick(), 0);
+      timer = setTimeout(poll, 0);
     },
     async stop(timeoutMs) {
       running = false;
       if (timer !== null) clearTimeout(timer);
       timer = null;
-      if (inFlight.size === 0) return;
+      const pollUnderWay = polling;
+      if (pollUnderWay === null && inFlight.size === 0) return;
       let timeout: NodeJS.Timeout | undefined;
       await Promise.race([
-        Promise.allSettled([...inFlight]),
+        // A poll under way may still add claimed jobs to inFlight: wait for it first.
+        (async () => {
+          await pollUnderWay;
+          await Promise.allSettled([...inFlight]);
+        })(),
         new Promise<void>((resolve) => {
           timeout = setTimeout(resolve, timeoutMs);
         }),

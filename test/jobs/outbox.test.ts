@@ -1,0 +1,126 @@
+// The events outbox on whichever engine this pass runs: an event exists exactly when the transaction that
+// recorded it committed, and committed events carry an ordering sequence, the API version and their time.
+import { eq, inArray, sql } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { Tenant } from "../../src/platform/auth/actor.js";
+import { createManualClock, type ManualClock } from "../../src/platform/clock.js";
+import type { Db } from "../../src/platform/db/client.js";
+import { runMigrations } from "../../src/platform/db/migrate.js";
+import { businesses, events } from "../../src/platform/db/schema.js";
+import { createEventRecorder, EVENT_API_VERSION, type EventRecorder } from "../../src/platform/events/outbox.js";
+import { uuidV7Generator } from "../../src/platform/ids.js";
+import { TEST_START } from "../helpers/test-app.js";
+import { openTestDatabase, type TestDatabase } from "../helpers/test-database.js";
+
+class Rollback extends Error {}
+
+describe("events outbox", () => {
+  let testDatabase: TestDatabase;
+  let db: Db;
+  let clock: ManualClock;
+  let recorder: EventRecorder;
+  let tenant: Tenant;
+
+  const subjectId = () => uuidV7Generator.newId();
+
+  beforeAll(async () => {
+    testDatabase = await openTestDatabase();
+    db = testDatabase.database.db;
+    await runMigrations(db);
+    const businessId = uuidV7Generator.newId();
+    await db.insert(businesses).values({ id: businessId, name: "Outbox Test Co", createdAt: TEST_START });
+    tenant = { businessId, environment: "sandbox" };
+  });
+  afterAll(async () => {
+    await testDatabase?.close();
+  });
+  beforeEach(async () => {
+    await db.execute(sql`truncate events`);
+    clock = createManualClock(TEST_START);
+    recorder = createEventRecorder({ clock, ids: uuidV7Generator });
+  });
+
+  it("keeps no event recorded in a transaction that rolled back", async () => {
+    let recordedId: string | undefined;
+    await expect(
+      db.transaction(async (tx) => {
+        recordedId = (await recorder.record(tx, { tenant, type: "payout.failed", subjectId: subjectId(), data: { a: 1 } })).id;
+        throw new Rollback("the change failed");
+      }),
+    ).rejects.toBeInstanceOf(Rollback);
+
+    expect(recordedId).toBeDefined();
+    expect(
+      await db
+        .select()
+        .from(events)
+        .where(eq(events.id, recordedId ?? "")),
+    ).toEqual([]);
+    expect(await db.select().from(events)).toEqual([]);
+  });
+
+  it("gives committed events strictly increasing sequences, the API version and the clock's time", async () => {
+    const subject = subjectId();
+    const recorded = [];
+    for (let i = 0; i < 5; i += 1) {
+      // Several events in one millisecond: the sequence, not occurred_at, orders them.
+      recorded.push(
+        await db.transaction((tx) =>
+          recorder.record(tx, { tenant, type: "payout.acknowledged", subjectId: subject, data: { i } }),
+        ),
+      );
+    }
+    // A rolled-back event in between may use up a sequence value but must not break the order.
+    await expect(
+      db.transaction(async (tx) => {
+        await recorder.record(tx, { tenant, type: "payout.failed", subjectId: subject, data: {} });
+        throw new Rollback();
+      }),
+    ).rejects.toBeInstanceOf(Rollback);
+    clock.advance(1_500);
+    recorded.push(
+      await db.transaction((tx) => recorder.record(tx, { tenant, type: "payout.disbursed", subjectId: subject, data: { i: 5 } })),
+    );
+
+    for (const event of recorded) expect(typeof event.sequence).toBe("number");
+    for (let i = 1; i < recorded.length; i += 1) {
+      expect(recorded[i]?.sequence).toBeGreaterThan(recorded[i - 1]?.sequence ?? Number.POSITIVE_INFINITY);
+    }
+
+    const rows = await db
+      .select()
+      .from(events)
+      .where(
+        inArray(
+          events.id,
+          recorded.map((event) => event.id),
+        ),
+      )
+      .orderBy(events.sequence);
+    expect(rows.map((row) => row.id)).toEqual(recorded.map((event) => event.id));
+    expect(rows.map((row) => row.sequence)).toEqual(recorded.map((event) => event.sequence));
+    expect(rows.map((row) => row.data)).toEqual([0, 1, 2, 3, 4, 5].map((i) => ({ i })));
+    for (const row of rows) {
+      expect(row.apiVersion).toBe("2026-05-27");
+      expect(row.apiVersion).toBe(EVENT_API_VERSION);
+      expect(row.businessId).toBe(tenant.businessId);
+      expect(row.environment).toBe("sandbox");
+      expect(row.subjectId).toBe(subject);
+    }
+    expect(rows.slice(0, 5).map((row) => row.occurredAt.toISOString())).toEqual(Array(5).fill(TEST_START.toISOString()));
+    expect(rows[5]?.occurredAt.toISOString()).toBe(new Date(TEST_START.getTime() + 1_500).toISOString());
+    expect(rows[5]?.createdAt.toISOString()).toBe(new Date(TEST_START.getTime() + 1_500).toISOString());
+    expect(await db.select().from(events)).toHaveLength(6);
+  });
+
+  it("uses an explicit occurredAt instead of the clock", async () => {
+    const arrivedAt = new Date("2026-05-26T08:30:00.250Z");
+    const recorded = await db.transaction((tx) =>
+      recorder.record(tx, { tenant, type: "payout.delivered", subjectId: subjectId(), data: {}, occurredAt: arrivedAt }),
+    );
+    const [row] = await db.select().from(events).where(eq(events.id, recorded.id));
+    expect(row?.occurredAt.toISOString()).toBe(arrivedAt.toISOString());
+    // created_at still says when we wrote it.
+    expect(row?.createdAt.toISOString()).toBe(TEST_START.toISOString());
+  });
+});
