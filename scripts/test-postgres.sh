@@ -33,4 +33,4 @@ if ! reachable; then
 fi
 
 echo "PostgreSQL pass: running the suite against ${TEST_DATABASE_URL}"
-npx vitest run
+npx vitest run "$@"
