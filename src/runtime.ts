@@ -115,6 +115,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     },
     close: async () => {
       accepting = false;
+      await Promise.all([deps.tenantLimiter.close(), deps.clientAddressLimiter.close()]);
       if (ownsDatabase) await database.close();
     },
   };
