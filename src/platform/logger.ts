@@ -1,5 +1,5 @@
-// pino, with every path that could carry a credential or account data redacted. Request logs carry the
-// request id (Fastify's reqId). Fastify's default request serializer logs no headers or bodies.
+// pino, with every key that could carry a credential or account data censored at any depth. Request logs
+// carry the request id. Fastify's own request logging is off; app.ts writes one line per request.
 import { type DestinationStream, type Logger, pino } from "pino";
 import type { LogLevel } from "../config.js";
 
@@ -26,14 +26,44 @@ const SENSITIVE_KEYS = [
   "signing_secret",
 ];
 
-export const REDACT_PATHS = [
-  "req.headers.authorization",
-  "req.headers.cookie",
-  "headers.authorization",
-  ...SENSITIVE_KEYS,
-  ...SENSITIVE_KEYS.map((key) => `*.${key}`),
-  ...SENSITIVE_KEYS.map((key) => `*.*.${key}`),
-];
+const SENSITIVE = new Set(SENSITIVE_KEYS.map((key) => key.toLowerCase()));
+const CENSOR = "[redacted]";
+
+function isPlainContainer(value: unknown): value is Record<string, unknown> | unknown[] {
+  if (value === null || typeof value !== "object") return false;
+  if (Array.isArray(value)) return true;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * Censors sensitive keys at any depth of a log object. Returns the same object when nothing changed, so a
+ * flat log line (the common case) costs a few set lookups, far less than pino's wildcard redaction paths.
+ * Errors are left to the `err` serializer.
+ */
+export function redactSensitive<T>(value: T, depth = 0): T {
+  if (depth > 8 || !isPlainContainer(value)) return value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | null = null;
+    value.forEach((item, index) => {
+      const scrubbed = redactSensitive(item, depth + 1);
+      if (scrubbed !== item) {
+        copy ??= [...value];
+        copy[index] = scrubbed;
+      }
+    });
+    return (copy ?? value) as T;
+  }
+  let copy: Record<string, unknown> | null = null;
+  for (const [key, field] of Object.entries(value)) {
+    const scrubbed = SENSITIVE.has(key.toLowerCase()) ? CENSOR : redactSensitive(field, depth + 1);
+    if (scrubbed !== field) {
+      copy ??= { ...value };
+      copy[key] = scrubbed;
+    }
+  }
+  return (copy ?? value) as T;
+}
 
 /**
  * Database errors carry the values of the failed statement (Drizzle's `params` and "params: …" in its
@@ -63,7 +93,7 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
     {
       level,
       serializers: { err: serializeError },
-      redact: { paths: REDACT_PATHS, censor: "[redacted]" },
+      formatters: { log: (object) => redactSensitive(object) },
       base: { service: "payout-orchestration" },
     },
     destination,

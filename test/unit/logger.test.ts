@@ -52,4 +52,16 @@ describe("logger", () => {
       expect(text).not.toContain(value);
     expect(text).toContain("[redacted]");
   });
+
+  it("censors sensitive keys at any depth and in arrays, in any letter case", () => {
+    const { logger, lines } = capture();
+    logger.info(
+      { a: { b: { c: { d: { Token: "tok_deep_secret" } } } }, list: [{ account_number: "000123456789" }], fine: "visible" },
+      "nested",
+    );
+    const text = lines.join("");
+    expect(text).not.toContain("tok_deep_secret");
+    expect(text).not.toContain("000123456789");
+    expect(text).toContain("visible");
+  });
 });
