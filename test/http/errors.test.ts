@@ -1,10 +1,10 @@
 // Every error class through real requests: each answer is the spec's envelope, with the request id of
 // the X-Request-Id header, the caller (or null), and a docs_url pointing at the error reference.
 import { randomBytes, randomUUID } from "node:crypto";
-import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ERROR_CODES } from "../../src/platform/errors.js";
 import { bearer, createApiKey, type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
+import { withFailingInsert } from "../helpers/failing-insert.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import { detailCodes, type ExpectedActor, expectErrorEnvelope } from "./error-envelope.js";
 
@@ -282,27 +282,14 @@ describe("error envelope", () => {
 
   describe("unexpected failures", () => {
     it("an unexpected exception answers 500 internal_error with nothing internal, and stores nothing", async () => {
-      const db = t.runtime.deps.database.db;
-      await db.execute(
-        sql.raw(
-          "create function errors_test_boom() returns trigger language plpgsql as $$ begin raise exception 'internal detail: boom in trigger'; end $$",
-        ),
-      );
-      await db.execute(
-        sql.raw("create trigger errors_test_boom before insert on api_keys for each row execute function errors_test_boom()"),
-      );
-      let res: Awaited<ReturnType<typeof t.app.inject>>;
-      try {
-        res = await t.app.inject({
+      const res = await withFailingInsert(t.runtime.deps.database.db, "api_keys", "internal detail: boom in trigger", () =>
+        t.app.inject({
           method: "POST",
           url: "/v1/api-keys",
           headers: bearer(biz.keys.production),
           payload: { role: "business_admin", label: "will fail" },
-        });
-      } finally {
-        await db.execute(sql.raw("drop trigger errors_test_boom on api_keys"));
-        await db.execute(sql.raw("drop function errors_test_boom()"));
-      }
+        }),
+      );
       const error = expectErrorEnvelope(res, {
         status: 500,
         code: "internal_error",

@@ -1,10 +1,10 @@
 // Logs never carry credentials: no API key, no key secret, no password, no Authorization header value,
 // even when requests fail. Each request's log line carries its request id.
 import { randomBytes } from "node:crypto";
-import { sql } from "drizzle-orm";
 import type { InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer } from "../helpers/factories.js";
+import { withFailingInsert } from "../helpers/failing-insert.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 
 const PASSWORD = "log-canary password 8d1e";
@@ -99,27 +99,10 @@ describe("logging", () => {
     ).toBe(401);
 
     // An unexpected failure while a key is being created: the error is logged, the new secret must not be.
-    const db = t.runtime.deps.database.db;
-    await db.execute(
-      sql.raw(
-        "create function logging_test_boom() returns trigger language plpgsql as $$ begin raise exception 'logging test failure'; end $$",
-      ),
+    const failed = await withFailingInsert(t.runtime.deps.database.db, "api_keys", "logging test failure", () =>
+      inject({ method: "POST", url: "/v1/api-keys", headers: bearer(production), payload: { role: "business_admin" } }),
     );
-    await db.execute(
-      sql.raw("create trigger logging_test_boom before insert on api_keys for each row execute function logging_test_boom()"),
-    );
-    try {
-      const failed = await inject({
-        method: "POST",
-        url: "/v1/api-keys",
-        headers: bearer(production),
-        payload: { role: "business_admin" },
-      });
-      expect(failed.statusCode).toBe(500);
-    } finally {
-      await db.execute(sql.raw("drop trigger logging_test_boom on api_keys"));
-      await db.execute(sql.raw("drop function logging_test_boom()"));
-    }
+    expect(failed.statusCode).toBe(500);
   });
   afterAll(async () => t.close());
 
