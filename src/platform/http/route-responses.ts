@@ -15,6 +15,13 @@ export interface ErrorResponseOptions {
   readonly codes?: readonly ErrorCode[];
 }
 
+const SUCCESS_DESCRIPTIONS: Readonly<Record<number, string>> = {
+  200: "Success.",
+  201: "Created.",
+  202: "Accepted.",
+  204: "Done; no body.",
+};
+
 export function routeResponses<S extends Record<number, TSchema>>(
   success: S,
   options: ErrorResponseOptions,
@@ -39,7 +46,12 @@ export function routeResponses<S extends Record<number, TSchema>>(
     const status = ERROR_CODES[code].status;
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
-  const responses: Record<number, TSchema> = { ...success };
+  const responses: Record<number, TSchema> = {};
+  for (const [status, schema] of Object.entries(success)) {
+    // The response description in the OpenAPI document; a schema may carry its own.
+    responses[Number(status)] =
+      schema.description === undefined ? { ...schema, description: SUCCESS_DESCRIPTIONS[Number(status)] ?? "Success." } : schema;
+  }
   for (const [status, statusCodes] of [...byStatus].sort(([a], [b]) => a - b)) {
     responses[status] = Type.Ref("ErrorEnvelope", {
       description: `Error envelope; code ${statusCodes.map((c) => `\`${c}\``).join(" or ")}.`,
