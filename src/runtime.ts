@@ -1,5 +1,6 @@
 // createRuntime(config): opens the database, applies migrations and wires the shared dependencies that
 // the API (buildApp) and the worker both use. Tests call it with a manual clock and their own database.
+import { randomBytes } from "node:crypto";
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import path from "node:path";
@@ -48,7 +49,6 @@ async function loadOrCreateEmbeddedKey(dataDir: string): Promise<Buffer> {
   } catch (error) {
     if ((error as { code?: string }).code !== "ENOENT") throw error;
   }
-  const { randomBytes } = await import("node:crypto");
   const key = randomBytes(32);
   await mkdir(dataDir, { recursive: true });
   await writeFile(file, `${key.toString("base64")}\n`, { mode: 0o600, flag: "wx" });
