@@ -7,8 +7,10 @@ import Fastify, { type FastifyBaseLogger, LogController } from "fastify";
 import type { Logger } from "pino";
 import type { Config } from "./config.js";
 import { createApiKeysModule } from "./modules/api-keys/index.js";
+import { createBeneficiariesModule } from "./modules/beneficiaries/index.js";
 import { createRegistrationModule } from "./modules/registration/index.js";
 import type { Clock } from "./platform/clock.js";
+import type { FieldCipher } from "./platform/crypto.js";
 import type { Database } from "./platform/db/client.js";
 import type { EventRecorder } from "./platform/events/outbox.js";
 import { installAccessControl } from "./platform/http/access-hook.js";
@@ -36,6 +38,7 @@ export interface AppDeps {
   readonly metrics: Metrics;
   readonly tenantLimiter: RateLimiter;
   readonly clientAddressLimiter: RateLimiter;
+  readonly cipher: FieldCipher;
   readonly isAcceptingTraffic: () => boolean;
 }
 
@@ -54,14 +57,27 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     routerOptions: { ignoreTrailingSlash: true },
     frameworkErrors: createFrameworkErrorHandler({ clock, docsBaseUrl: config.docsBaseUrl }),
   }).withTypeProvider<TypeBoxTypeProvider>();
-  app.setValidatorCompiler(createValidatorCompiler());
   installJsonBodyParsing(app);
-
-  for (const schema of [ActorSchema, ErrorDetailSchema, ErrorEnvelopeSchema]) app.addSchema(schema);
 
   const apiKeys = createApiKeysModule({ db: database.db, clock, ids });
   const registration = createRegistrationModule({ db: database.db, clock, ids, apiKeys });
-  for (const schema of apiKeys.sharedSchemas) app.addSchema(schema);
+  const beneficiaries = createBeneficiariesModule({
+    db: database.db,
+    clock,
+    ids,
+    cipher: deps.cipher,
+    identityRequirements: config.identityRequirements,
+  });
+  // Schemas with an $id: named components in OpenAPI, $ref targets for validation and serialization.
+  const sharedSchemas = [
+    ActorSchema,
+    ErrorDetailSchema,
+    ErrorEnvelopeSchema,
+    ...apiKeys.sharedSchemas,
+    ...beneficiaries.sharedSchemas,
+  ];
+  for (const schema of sharedSchemas) app.addSchema(schema);
+  app.setValidatorCompiler(createValidatorCompiler(sharedSchemas));
 
   installErrorHandling(app, { clock, docsBaseUrl: config.docsBaseUrl });
 
@@ -92,6 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   registerDocsRoutes(app);
   registration.registerRoutes(app);
   apiKeys.registerRoutes(app);
+  beneficiaries.registerRoutes(app);
 
   await app.ready();
   return app;

@@ -1,6 +1,13 @@
 // The only reader of process.env. Everything is validated once at start-up; a bad value stops the
 // process with a message naming the variable, instead of surfacing later as a confusing runtime error.
 import path from "node:path";
+import {
+  BUSINESS_IDENTITY_FIELDS,
+  DEFAULT_IDENTITY_REQUIREMENTS,
+  type IdentityRequirements,
+  PERSON_IDENTITY_FIELDS,
+} from "./modules/beneficiaries/index.js";
+import { parseMailbox } from "./platform/mail/address.js";
 
 export type ProcessRole = "all" | "api" | "worker";
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
@@ -36,6 +43,14 @@ export interface Config {
     readonly maxAttempts: number;
   };
   readonly shutdownTimeoutMs: number;
+  /** Identity fields a Beneficiary needs for `identity_complete`, per type; evaluated at read time. */
+  readonly identityRequirements: IdentityRequirements;
+  readonly mail: {
+    /** smtp:// or smtps:// URL of the outgoing relay; null writes each message as an .eml file under dataDir/mail. */
+    readonly smtpUrl: string | null;
+    /** The From header of every message, e.g. `Payouts <no-reply@example.com>`. */
+    readonly from: string;
+  };
 }
 
 export class ConfigError extends Error {
@@ -80,6 +95,46 @@ function readEncryptionKey(env: Env): Buffer | null {
   return key;
 }
 
+/** The value may carry the relay's password, so no message quotes it. */
+function readSmtpUrl(env: Env): string | null {
+  const raw = env.SMTP_URL;
+  if (raw === undefined || raw === "") return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError("SMTP_URL must be a URL such as smtp://user:pass@host:587 or smtps://user:pass@host:465");
+  }
+  if (url.protocol !== "smtp:" && url.protocol !== "smtps:") {
+    throw new ConfigError(`SMTP_URL must use the smtp or smtps scheme, got "${url.protocol.replace(/:$/, "")}"`);
+  }
+  if (url.hostname === "") throw new ConfigError("SMTP_URL must name a host, e.g. smtp://user:pass@host:587");
+  return raw;
+}
+
+function readMailFrom(env: Env): string {
+  const raw = env.MAIL_FROM || "Payouts <no-reply@localhost>";
+  if (parseMailbox(raw) === null) {
+    throw new ConfigError(`MAIL_FROM must hold one e-mail address, e.g. "Payouts <no-reply@example.com>", got "${raw}"`);
+  }
+  return raw;
+}
+
+function readFieldList<F extends string>(env: Env, name: string, allowed: readonly F[], fallback: readonly F[]): readonly F[] {
+  const raw = env[name];
+  if (raw === undefined) return fallback;
+  const fields = raw
+    .split(",")
+    .map((field) => field.trim())
+    .filter((field) => field !== "");
+  for (const field of fields) {
+    if (!(allowed as readonly string[]).includes(field)) {
+      throw new ConfigError(`${name} may list only ${allowed.join(", ")}; got "${field}"`);
+    }
+  }
+  return fields as F[];
+}
+
 const LOG_LEVELS: readonly LogLevel[] = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 
 export function loadConfig(env: Env = process.env): Config {
@@ -121,6 +176,16 @@ export function loadConfig(env: Env = process.env): Config {
       maxAttempts: readInt(env, "JOB_MAX_ATTEMPTS", 10, 1, 1000),
     },
     shutdownTimeoutMs: readInt(env, "SHUTDOWN_TIMEOUT_MS", 15_000, 0, 600_000),
+    identityRequirements: {
+      person: readFieldList(env, "IDENTITY_REQUIRED_PERSON", PERSON_IDENTITY_FIELDS, DEFAULT_IDENTITY_REQUIREMENTS.person),
+      business: readFieldList(
+        env,
+        "IDENTITY_REQUIRED_BUSINESS",
+        BUSINESS_IDENTITY_FIELDS,
+        DEFAULT_IDENTITY_REQUIREMENTS.business,
+      ),
+    },
+    mail: { smtpUrl: readSmtpUrl(env), from: readMailFrom(env) },
   };
 }
 

@@ -16,6 +16,7 @@ import { type IdGenerator, uuidV7Generator } from "./platform/ids.js";
 import { createJobStore } from "./platform/jobs/job-store.js";
 import { createWorker, type JobHandlers, type Worker } from "./platform/jobs/worker.js";
 import { createLogger } from "./platform/logger.js";
+import { createMailer, type Mailer } from "./platform/mail/mailer.js";
 import { createMetrics } from "./platform/metrics.js";
 import { createRateLimiter, type RateLimitStore } from "./platform/rate-limit.js";
 import { createJobHandlers } from "./worker/handlers.js";
@@ -31,7 +32,7 @@ export interface RuntimeOptions {
 }
 
 export interface Runtime {
-  readonly deps: AppDeps & { readonly cipher: FieldCipher };
+  readonly deps: AppDeps & { readonly cipher: FieldCipher; readonly mailer: Mailer };
   readonly handlers: JobHandlers;
   createWorker(workerId?: string): Worker;
   /** Marks the process as shutting down (readiness turns 503). */
@@ -78,6 +79,14 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const events = createEventRecorder({ clock, ids });
   const metrics = createMetrics({ jobStore });
   const store: RateLimitStore = database.pool === null ? { kind: "memory" } : { kind: "postgres", pool: database.pool };
+  // Creating it opens no connection and touches no file: that happens on the first send, in a job.
+  const mailer = createMailer({
+    smtpUrl: config.mail.smtpUrl,
+    dataDir: config.dataDir,
+    from: config.mail.from,
+    ids,
+    logger: logger.child({ component: "mailer" }),
+  });
   let accepting = true;
 
   const deps = {
@@ -90,6 +99,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     events,
     metrics,
     cipher,
+    mailer,
     tenantLimiter: createRateLimiter(config.rateLimit, store, "tenant"),
     clientAddressLimiter: createRateLimiter(config.registrationRateLimit, store, "client"),
     isAcceptingTraffic: () => accepting,
@@ -115,7 +125,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     },
     close: async () => {
       accepting = false;
-      await Promise.all([deps.tenantLimiter.close(), deps.clientAddressLimiter.close()]);
+      await Promise.all([deps.tenantLimiter.close(), deps.clientAddressLimiter.close(), mailer.close()]);
       if (ownsDatabase) await database.close();
     },
   };

@@ -53,6 +53,17 @@ export const ERROR_CODES = {
     message: "This is the last active business_admin key of this environment and cannot be revoked.",
     description: "Create another business_admin key for the environment first, then revoke this one.",
   },
+  BENEFICIARY_EMAIL_TAKEN: {
+    status: 409,
+    message: "Another active Beneficiary of this Business and environment has this e-mail address.",
+    description:
+      "E-mail addresses are unique among the active Beneficiaries of a Business in one environment. Update that Beneficiary, or archive it first.",
+  },
+  BENEFICIARY_SUSPENDED: {
+    status: 409,
+    message: "The Beneficiary's compliance status is suspended.",
+    description: "A suspended Beneficiary cannot be acknowledged or paid until the suspension is lifted.",
+  },
   payload_too_large: {
     status: 413,
     message: "The request body is too large.",

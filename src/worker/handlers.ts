@@ -1,8 +1,15 @@
-// The job handlers of every module, by job type. Later modules add theirs here (e-mail, disbursement,
-// webhook delivery); each must be idempotent because a job can run more than once.
+// The job handlers of every module, by job type. Later modules add theirs here (disbursement, webhook
+// delivery); each must be idempotent because a job can run more than once.
 import type { AppDeps } from "../app.js";
 import type { JobHandlers } from "../platform/jobs/worker.js";
+import { createMailJobHandler, MAIL_SEND_JOB } from "../platform/mail/mail-job.js";
+import type { Mailer } from "../platform/mail/mailer.js";
 
-export function createJobHandlers(_deps: AppDeps): JobHandlers {
-  return {};
+/** What the handlers need beyond the API's dependencies: the mailer is used only from jobs. */
+export type WorkerDeps = AppDeps & { readonly mailer: Mailer };
+
+export function createJobHandlers(deps: WorkerDeps): JobHandlers {
+  return {
+    [MAIL_SEND_JOB]: createMailJobHandler(deps.mailer),
+  };
 }

@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import {
   bigint,
   bigserial,
+  boolean,
   check,
   index,
   integer,
@@ -153,3 +154,120 @@ export const rateLimits = pgTable("rate_limits", {
   points: integer("points").notNull().default(0),
   expire: bigint("expire", { mode: "number" }),
 });
+
+export const beneficiaryTypeEnum = pgEnum("beneficiary_type", ["person", "business"]);
+export const complianceStatusEnum = pgEnum("compliance_status", ["pending", "compliant", "suspended"]);
+export const collectionStatusEnum = pgEnum("collection_status", ["not_invited", "invited", "details_submitted"]);
+export const enrollmentStatusEnum = pgEnum("enrollment_status", ["pending", "verified", "rejected", "suspended", "closed"]);
+
+export interface PostalAddressValue {
+  line1: string;
+  line2?: string;
+  city: string;
+  state?: string;
+  postal_code?: string;
+  country: string;
+}
+
+/** A payee of one Business in one environment. `status` and `identity_complete` are derived, never stored. */
+export const beneficiaries = pgTable(
+  "beneficiaries",
+  {
+    id: uuid("id").primaryKey(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businesses.id),
+    environment: environmentEnum("environment").notNull(),
+    beneficiaryType: beneficiaryTypeEnum("beneficiary_type").notNull(),
+    name: text("name").notNull(),
+    nickname: text("nickname"),
+    /** As given; `email_normalized` (lower case) is what lookups and import de-duplication use. */
+    email: text("email").notNull(),
+    emailNormalized: text("email_normalized").notNull(),
+    phone: text("phone"),
+    firstName: text("first_name"),
+    lastName: text("last_name"),
+    countryOfResidence: varchar("country_of_residence", { length: 2 }),
+    dateOfBirth: text("date_of_birth"),
+    businessName: text("business_name"),
+    countryOfIncorporation: varchar("country_of_incorporation", { length: 2 }),
+    registrationNumber: text("registration_number"),
+    /** Encrypted at rest (AES-256-GCM); only the last four characters are ever shown. */
+    taxIdEncrypted: text("tax_id_encrypted"),
+    taxIdLast4: varchar("tax_id_last4", { length: 4 }),
+    postalAddress: jsonb("postal_address").$type<PostalAddressValue>(),
+    complianceStatus: complianceStatusEnum("compliance_status").notNull().default("pending"),
+    acknowledgedAt: timestamp("acknowledged_at", { withTimezone: true, mode: "date" }),
+    reacknowledgmentRequired: boolean("reacknowledgment_required").notNull().default(false),
+    collectionStatus: collectionStatusEnum("collection_status").notNull().default("not_invited"),
+    detailsSubmittedAt: timestamp("details_submitted_at", { withTimezone: true, mode: "date" }),
+    declaredDestinationId: uuid("declared_destination_id"),
+    enrollmentStatus: enrollmentStatusEnum("enrollment_status"),
+    enrollmentFailureDetail: text("enrollment_failure_detail"),
+    enrollmentFailureBankAccountId: uuid("enrollment_failure_bank_account_id"),
+    archivedAt: timestamp("archived_at", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [
+    index("beneficiaries_tenant_list_idx").on(t.businessId, t.environment, t.id).where(sql`archived_at is null`),
+    // One active Beneficiary per e-mail in a tenant: makes a repeated import recognisable, and a collection
+    // link's recipient unambiguous. Archiving frees the address.
+    uniqueIndex("beneficiaries_tenant_email_key")
+      .on(t.businessId, t.environment, t.emailNormalized)
+      .where(sql`archived_at is null`),
+  ],
+);
+
+export const destinationKindEnum = pgEnum("destination_kind", ["bank_account", "card"]);
+export const destinationValidationEnum = pgEnum("destination_validation_status", ["validated", "unvalidated"]);
+export const destinationVerificationEnum = pgEnum("destination_verification_status", ["unverified", "verified", "rejected"]);
+
+/**
+ * Where a payout can go: a bank account or a card. Full account numbers, IBANs, CLABEs, Pix keys and card
+ * numbers are encrypted at rest; `last4` (or a masked Pix key) is all that is ever shown.
+ */
+export const destinations = pgTable(
+  "destinations",
+  {
+    id: uuid("id").primaryKey(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businesses.id),
+    environment: environmentEnum("environment").notNull(),
+    beneficiaryId: uuid("beneficiary_id")
+      .notNull()
+      .references(() => beneficiaries.id),
+    kind: destinationKindEnum("kind").notNull(),
+    /** Which validation scheme accepted it: iban, us_aba, gb_sort_code, mx_clabe, br_pix, swift, card, … */
+    scheme: text("scheme").notNull(),
+    accountHolderName: text("account_holder_name").notNull(),
+    country: varchar("country", { length: 2 }).notNull(),
+    currency: varchar("currency", { length: 3 }).notNull(),
+    accountType: text("account_type").notNull(),
+    bankName: text("bank_name"),
+    routingCode: text("routing_code"),
+    swiftBic: text("swift_bic"),
+    /** Encrypted JSON of the sensitive routing values (account_number, iban, clabe, pix_key, card_number). */
+    sensitiveEncrypted: text("sensitive_encrypted").notNull(),
+    /** Keyed hash of the normalised account identifier: recognises the same account without decrypting. */
+    fingerprint: text("fingerprint").notNull(),
+    last4: varchar("last4", { length: 64 }).notNull(),
+    pixKeyType: text("pix_key_type"),
+    cardNetwork: text("card_network"),
+    cardExpiryMonth: integer("card_expiry_month"),
+    cardExpiryYear: integer("card_expiry_year"),
+    validationStatus: destinationValidationEnum("validation_status").notNull(),
+    status: destinationVerificationEnum("status").notNull().default("unverified"),
+    railRejectionReason: text("rail_rejection_reason"),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
+    deletedAt: timestamp("deleted_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [
+    index("destinations_beneficiary_idx").on(t.beneficiaryId, t.id),
+    // The same account registered twice for one Beneficiary is the same destination.
+    uniqueIndex("destinations_beneficiary_fingerprint_key").on(t.beneficiaryId, t.fingerprint).where(sql`deleted_at is null`),
+    index("destinations_tenant_idx").on(t.businessId, t.environment, t.id),
+  ],
+);

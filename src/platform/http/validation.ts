@@ -1,6 +1,8 @@
 // Request validation with Ajv, and the translation of Ajv's errors into the envelope's stable detail
 // codes. Bodies are validated strictly (no type coercion: "12" is not an integer); query strings and
 // path parameters arrive as text, so they are coerced.
+
+import type { TSchema } from "@sinclair/typebox";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
 import type { FastifySchemaCompiler } from "fastify";
@@ -24,9 +26,14 @@ function createAjv(coerce: boolean): Ajv {
   return ajv;
 }
 
-export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
+/** `sharedSchemas` are the schemas with an `$id` that request schemas may `$ref` (e.g. PostalAddress). */
+export function createValidatorCompiler(sharedSchemas: readonly TSchema[] = []): FastifySchemaCompiler<unknown> {
   const strictAjv = createAjv(false);
   const coercingAjv = createAjv(true);
+  for (const schema of sharedSchemas) {
+    strictAjv.addSchema(schema);
+    coercingAjv.addSchema(schema);
+  }
   return ({ schema, httpPart }) => {
     const ajv = httpPart === "body" ? strictAjv : coercingAjv;
     const validate: ValidateFunction = ajv.compile(schema as object);
@@ -74,12 +81,24 @@ export function ajvErrorsToDetails(errors: readonly ErrorObject[]): ErrorDetail[
     seen.add(key);
     details.push(detail);
   };
-  // A failed union ("anyOf") reports each branch; if a branch was an enum of literals, say invalid_enum once.
-  const anyOfPaths = new Set(errors.filter((e) => e.keyword === "anyOf").map((e) => e.instancePath));
+  // A failed union ("anyOf", e.g. a nullable field) reports every branch. Errors inside a union are
+  // reported through the union: as invalid_enum for a union of literals, else as the failure of the branch
+  // that was meant (the non-null one), so `phone: "0151"` says invalid_format rather than "not null".
+  const unions = errors.filter((e) => e.keyword === "anyOf");
+  const insideUnion = (e: ErrorObject) => unions.some((u) => u !== e && e.schemaPath.startsWith(`${u.schemaPath}/`));
   for (const error of errors) {
     const field = toFieldPath(error.instancePath);
     const params = error.params as Record<string, unknown>;
-    if (anyOfPaths.has(error.instancePath) && error.keyword !== "anyOf") continue;
+    if (insideUnion(error)) continue;
+    if (error.keyword === "anyOf") {
+      const branches = errors.filter((e) => e.schemaPath.startsWith(`${error.schemaPath}/`));
+      const enumLike = branches.some((e) => e.keyword === "const" || e.keyword === "enum");
+      const meant = branches.filter((e) => !(e.keyword === "type" && (e.params as { type?: unknown }).type === "null"));
+      if (!enumLike && meant.length > 0) {
+        for (const detail of ajvErrorsToDetails(meant)) push(detail);
+        continue;
+      }
+    }
     switch (error.keyword) {
       case "required": {
         const missing = String(params.missingProperty);

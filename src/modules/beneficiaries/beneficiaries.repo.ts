@@ -1,0 +1,169 @@
+// Drizzle queries for Beneficiaries. Every read is scoped by (business, environment). Reads also return the
+// count of payout-usable destinations, which the derived `status` needs.
+import { and, desc, eq, gte, isNull, lt, type SQL, sql } from "drizzle-orm";
+import type { Tenant } from "../../platform/auth/actor.js";
+import type { Db } from "../../platform/db/client.js";
+import { beneficiaries, destinations } from "../../platform/db/schema.js";
+import type { BeneficiaryStatus, IdentityRequirements } from "./beneficiaries.state.js";
+
+export type BeneficiaryRow = typeof beneficiaries.$inferSelect;
+export type NewBeneficiaryRow = typeof beneficiaries.$inferInsert;
+export type BeneficiaryPatch = Partial<Omit<NewBeneficiaryRow, "id" | "businessId" | "environment" | "createdAt">>;
+
+export interface BeneficiaryWithCounts {
+  readonly row: BeneficiaryRow;
+  readonly payoutUsableDestinations: number;
+}
+
+/** Destinations a payout may be sent to: not deleted, routing validated, not refused by the rail. */
+export const usableDestinationCount = sql<number>`(
+  select count(*)::int from ${destinations} d
+  where d.beneficiary_id = ${beneficiaries.id} and d.deleted_at is null
+    and d.validation_status = 'validated' and d.status <> 'rejected')`;
+
+const COLUMN_OF_FIELD: Readonly<Record<string, SQL>> = {
+  first_name: sql`${beneficiaries.firstName}`,
+  last_name: sql`${beneficiaries.lastName}`,
+  country_of_residence: sql`${beneficiaries.countryOfResidence}`,
+  date_of_birth: sql`${beneficiaries.dateOfBirth}`,
+  business_name: sql`${beneficiaries.businessName}`,
+  country_of_incorporation: sql`${beneficiaries.countryOfIncorporation}`,
+  registration_number: sql`${beneficiaries.registrationNumber}`,
+  tax_id: sql`${beneficiaries.taxIdEncrypted}`,
+  postal_address: sql`${beneficiaries.postalAddress}`,
+  phone: sql`${beneficiaries.phone}`,
+};
+
+function allPresent(fields: readonly string[]): SQL {
+  if (fields.length === 0) return sql`true`;
+  return sql.join(
+    fields.map((field) => {
+      const column = COLUMN_OF_FIELD[field];
+      if (column === undefined) throw new Error(`no column for identity field ${field}`);
+      return sql`(${column} is not null)`;
+    }),
+    sql` and `,
+  );
+}
+
+/**
+ * The SQL twin of deriveBeneficiaryStatus (beneficiaries.state.ts), used only to filter lists by status.
+ * A test runs both over every combination of inputs, so they cannot drift apart.
+ */
+export function statusExpression(requirements: IdentityRequirements): SQL<BeneficiaryStatus> {
+  const identityComplete = sql`(case when ${beneficiaries.beneficiaryType} = 'person'
+    then ${allPresent(requirements.person)} else ${allPresent(requirements.business)} end)`;
+  return sql<BeneficiaryStatus>`(case
+    when ${beneficiaries.complianceStatus} = 'suspended' then 'suspended'
+    when ${beneficiaries.reacknowledgmentRequired} then 'reacknowledgment_required'
+    when not ${identityComplete} then 'pending_details'
+    when ${beneficiaries.complianceStatus} = 'pending' then 'pending_kyc'
+    when ${usableDestinationCount} = 0 or ${beneficiaries.enrollmentStatus} is not distinct from 'rejected' then 'action_required'
+    else 'ready' end)`;
+}
+
+export async function insertBeneficiary(db: Db, row: NewBeneficiaryRow): Promise<BeneficiaryRow> {
+  const [inserted] = await db.insert(beneficiaries).values(row).returning();
+  if (inserted === undefined) throw new Error("insert returned no row");
+  return inserted;
+}
+
+export async function findBeneficiary(db: Db, tenant: Tenant, id: string): Promise<BeneficiaryWithCounts | null> {
+  const [found] = await db
+    .select({ row: beneficiaries, payoutUsableDestinations: usableDestinationCount })
+    .from(beneficiaries)
+    .where(
+      and(
+        eq(beneficiaries.id, id),
+        eq(beneficiaries.businessId, tenant.businessId),
+        eq(beneficiaries.environment, tenant.environment),
+      ),
+    )
+    .limit(1);
+  return found ?? null;
+}
+
+/** Locks the row for the rest of the transaction (concurrent updates of one Beneficiary take turns). */
+export async function lockBeneficiary(db: Db, tenant: Tenant, id: string): Promise<BeneficiaryRow | null> {
+  const [row] = await db
+    .select()
+    .from(beneficiaries)
+    .where(
+      and(
+        eq(beneficiaries.id, id),
+        eq(beneficiaries.businessId, tenant.businessId),
+        eq(beneficiaries.environment, tenant.environment),
+      ),
+    )
+    .for("update")
+    .limit(1);
+  return row ?? null;
+}
+
+export async function updateBeneficiary(db: Db, tenant: Tenant, id: string, patch: BeneficiaryPatch): Promise<void> {
+  await db
+    .update(beneficiaries)
+    .set(patch)
+    .where(
+      and(
+        eq(beneficiaries.id, id),
+        eq(beneficiaries.businessId, tenant.businessId),
+        eq(beneficiaries.environment, tenant.environment),
+      ),
+    );
+}
+
+export async function findActiveBeneficiaryIdByEmail(db: Db, tenant: Tenant, emailNormalized: string): Promise<string | null> {
+  const [row] = await db
+    .select({ id: beneficiaries.id })
+    .from(beneficiaries)
+    .where(
+      and(
+        eq(beneficiaries.businessId, tenant.businessId),
+        eq(beneficiaries.environment, tenant.environment),
+        eq(beneficiaries.emailNormalized, emailNormalized),
+        isNull(beneficiaries.archivedAt),
+      ),
+    )
+    .limit(1);
+  return row?.id ?? null;
+}
+
+export interface BeneficiaryFilters {
+  readonly status?: BeneficiaryStatus;
+  readonly complianceStatus?: "pending" | "compliant" | "suspended";
+  readonly beneficiaryType?: "person" | "business";
+  readonly emailNormalized?: string;
+  readonly createdFrom?: Date;
+  readonly createdTo?: Date;
+}
+
+/** Newest first, archived omitted. */
+export async function listBeneficiaries(
+  db: Db,
+  tenant: Tenant,
+  filters: BeneficiaryFilters,
+  requirements: IdentityRequirements,
+  afterId: string | null,
+  limit: number,
+): Promise<BeneficiaryWithCounts[]> {
+  return db
+    .select({ row: beneficiaries, payoutUsableDestinations: usableDestinationCount })
+    .from(beneficiaries)
+    .where(
+      and(
+        eq(beneficiaries.businessId, tenant.businessId),
+        eq(beneficiaries.environment, tenant.environment),
+        isNull(beneficiaries.archivedAt),
+        afterId === null ? undefined : lt(beneficiaries.id, afterId),
+        filters.complianceStatus === undefined ? undefined : eq(beneficiaries.complianceStatus, filters.complianceStatus),
+        filters.beneficiaryType === undefined ? undefined : eq(beneficiaries.beneficiaryType, filters.beneficiaryType),
+        filters.emailNormalized === undefined ? undefined : eq(beneficiaries.emailNormalized, filters.emailNormalized),
+        filters.createdFrom === undefined ? undefined : gte(beneficiaries.createdAt, filters.createdFrom),
+        filters.createdTo === undefined ? undefined : lt(beneficiaries.createdAt, filters.createdTo),
+        filters.status === undefined ? undefined : sql`${statusExpression(requirements)} = ${filters.status}`,
+      ),
+    )
+    .orderBy(desc(beneficiaries.id))
+    .limit(limit);
+}

@@ -1,0 +1,173 @@
+// TypeBox schemas of the Beneficiary resource: request validation, response serialization (only the
+// fields listed here can ever leave the service) and the OpenAPI document, from one source.
+import { type Static, type TSchema, Type } from "@sinclair/typebox";
+import { PageQuerySchema } from "../../platform/pagination/cursor.js";
+
+const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const CountryCodeSchema = Type.String({
+  pattern: "^[A-Z]{2}$",
+  patternMessage: "Expected an ISO 3166-1 alpha-2 country code in capitals, e.g. DE.",
+  description: "ISO 3166-1 alpha-2 country code, e.g. `DE`.",
+});
+const DateOfBirthSchema = Type.String({
+  format: "date",
+  description: "`YYYY-MM-DD`; a real date in the past.",
+});
+const PhoneSchema = Type.String({
+  pattern: "^\\+[1-9][0-9]{6,14}$",
+  patternMessage: "Expected an E.164 phone number, e.g. +4915123456789.",
+  description: "E.164, e.g. `+4915123456789`.",
+});
+const EmailSchema = Type.String({ format: "email", maxLength: 254 });
+const text = (maxLength: number, description?: string) =>
+  Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
+const TaxIdSchema = Type.String({
+  minLength: 2,
+  maxLength: 40,
+  pattern: "^[A-Za-z0-9][A-Za-z0-9 ./-]*$",
+  patternMessage: "Letters, digits, spaces, dots, slashes and dashes only.",
+});
+
+export const PostalAddressSchema = Type.Object(
+  {
+    line1: text(200, "Street line 1"),
+    line2: Type.Optional(text(200, "Suite, unit and so on")),
+    city: text(100),
+    state: Type.Optional(text(100)),
+    postal_code: Type.Optional(text(20)),
+    country: CountryCodeSchema,
+  },
+  { additionalProperties: false, $id: "PostalAddress" },
+);
+export type PostalAddressBody = Static<typeof PostalAddressSchema>;
+
+export const BeneficiaryTypeSchema = Type.Union([Type.Literal("person"), Type.Literal("business")]);
+
+/** Identity fields shared by create and update. */
+const identityFields = {
+  name: Type.Optional(text(200, "Legal display name; derived from first and last name, or the business name, when omitted.")),
+  nickname: Type.Optional(nullable(text(100, "Business-facing label; `display_name` shows it when set."))),
+  phone: Type.Optional(nullable(PhoneSchema)),
+  first_name: Type.Optional(nullable(text(100))),
+  last_name: Type.Optional(nullable(text(100))),
+  country_of_residence: Type.Optional(nullable(CountryCodeSchema)),
+  date_of_birth: Type.Optional(nullable(DateOfBirthSchema)),
+  business_name: Type.Optional(nullable(text(200))),
+  country_of_incorporation: Type.Optional(nullable(CountryCodeSchema)),
+  registration_number: Type.Optional(nullable(text(50))),
+  tax_id: Type.Optional(nullable(TaxIdSchema)),
+  postal_address: Type.Optional(nullable(Type.Ref(PostalAddressSchema))),
+};
+
+export const CreateBeneficiaryBodySchema = Type.Object(
+  {
+    beneficiary_type: BeneficiaryTypeSchema,
+    email: EmailSchema,
+    ...identityFields,
+  },
+  { additionalProperties: false },
+);
+export type CreateBeneficiaryBody = Static<typeof CreateBeneficiaryBodySchema>;
+
+export const UpdateBeneficiaryBodySchema = Type.Object(
+  { email: Type.Optional(EmailSchema), ...identityFields },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    description: "Fields sent replace the stored ones; `null` clears an optional field; fields not sent are kept.",
+  },
+);
+export type UpdateBeneficiaryBody = Static<typeof UpdateBeneficiaryBodySchema>;
+
+export const PendingCollectionRequestSchema = Type.Object(
+  {
+    id: Type.String({ format: "uuid" }),
+    scope: Type.Union([Type.Literal("full_onboarding"), Type.Literal("payout_destination"), Type.Literal("tax_documents")]),
+    expires_at: Type.String({ format: "date-time" }),
+  },
+  { $id: "PendingCollectionRequest" },
+);
+
+const timestamp = Type.String({ format: "date-time" });
+
+export const BeneficiarySchema = Type.Object(
+  {
+    id: Type.String({ format: "uuid" }),
+    beneficiary_type: BeneficiaryTypeSchema,
+    name: Type.String(),
+    nickname: nullable(Type.String()),
+    display_name: Type.String({ description: "The nickname when set, else the legal name." }),
+    email: Type.String(),
+    phone: nullable(Type.String()),
+    first_name: nullable(Type.String()),
+    last_name: nullable(Type.String()),
+    country_of_residence: nullable(Type.String()),
+    date_of_birth: nullable(Type.String({ format: "date" })),
+    business_name: nullable(Type.String()),
+    country_of_incorporation: nullable(Type.String()),
+    registration_number: nullable(Type.String()),
+    tax_id: nullable(Type.String({ description: "Masked: only the last four characters are shown, e.g. `•••••6789`." })),
+    postal_address: nullable(Type.Ref(PostalAddressSchema)),
+    bank_details: Type.Null({
+      description: "Deprecated and always null: list destinations with `GET /v1/beneficiaries/{id}/bank-accounts`.",
+    }),
+    compliance_status: Type.Union([Type.Literal("pending"), Type.Literal("compliant"), Type.Literal("suspended")]),
+    identity_complete: Type.Boolean(),
+    missing_identity_fields: Type.Array(Type.String(), {
+      description: "Required identity fields still missing (empty when `identity_complete`).",
+    }),
+    acknowledged_at: nullable(timestamp),
+    reacknowledgment_required: Type.Boolean(),
+    collection_status: Type.Union([Type.Literal("not_invited"), Type.Literal("invited"), Type.Literal("details_submitted")]),
+    details_submitted_at: nullable(timestamp),
+    declared_destination_id: nullable(Type.String({ format: "uuid" })),
+    status: Type.Union([
+      Type.Literal("suspended"),
+      Type.Literal("reacknowledgment_required"),
+      Type.Literal("pending_details"),
+      Type.Literal("pending_kyc"),
+      Type.Literal("action_required"),
+      Type.Literal("ready"),
+    ]),
+    enrollment_status: nullable(
+      Type.Union([
+        Type.Literal("pending"),
+        Type.Literal("verified"),
+        Type.Literal("rejected"),
+        Type.Literal("suspended"),
+        Type.Literal("closed"),
+      ]),
+    ),
+    enrollment_failure_detail: nullable(Type.String()),
+    enrollment_failure_bank_account_id: nullable(Type.String()),
+    pending_requests: Type.Array(Type.Ref("PendingCollectionRequest")),
+    archived_at: nullable(timestamp),
+    environment: Type.Union([Type.Literal("sandbox"), Type.Literal("production")]),
+    created_at: timestamp,
+    updated_at: timestamp,
+  },
+  { $id: "Beneficiary" },
+);
+export type BeneficiaryBody = Static<typeof BeneficiarySchema>;
+
+export const BeneficiaryIdParamsSchema = Type.Object({ id: Type.String({ format: "uuid" }) });
+
+export const ListBeneficiariesQuerySchema = Type.Object(
+  {
+    ...PageQuerySchema,
+    status: Type.Optional(BeneficiarySchema.properties.status),
+    compliance_status: Type.Optional(BeneficiarySchema.properties.compliance_status),
+    beneficiary_type: Type.Optional(BeneficiaryTypeSchema),
+    email: Type.Optional(Type.String({ maxLength: 254, description: "Exact e-mail, case-insensitive." })),
+    created_from: Type.Optional(Type.String({ format: "date-time", description: "Created at or after." })),
+    created_to: Type.Optional(Type.String({ format: "date-time", description: "Created before." })),
+  },
+  { additionalProperties: false },
+);
+export type ListBeneficiariesQuery = Static<typeof ListBeneficiariesQuerySchema>;
+
+export const BeneficiaryListSchema = Type.Object({
+  beneficiaries: Type.Array(Type.Ref("Beneficiary")),
+  next_cursor: nullable(Type.String()),
+});

@@ -1,0 +1,366 @@
+// Use cases of the Beneficiary resource. Each owns its transaction.
+import type { Actor, Tenant } from "../../platform/auth/actor.js";
+import { tenantOf } from "../../platform/auth/actor.js";
+import type { Clock } from "../../platform/clock.js";
+import type { FieldCipher } from "../../platform/crypto.js";
+import type { Db } from "../../platform/db/client.js";
+import { isUniqueViolation } from "../../platform/db/errors.js";
+import { AppError, type ErrorDetail } from "../../platform/errors.js";
+import type { IdGenerator } from "../../platform/ids.js";
+import { decodeCursor, toPage } from "../../platform/pagination/cursor.js";
+import { isCountryCode } from "../../platform/reference/iso-codes.js";
+import {
+  type BeneficiaryPatch,
+  type BeneficiaryRow,
+  type BeneficiaryWithCounts,
+  findBeneficiary,
+  insertBeneficiary,
+  listBeneficiaries,
+  lockBeneficiary,
+  updateBeneficiary,
+} from "./beneficiaries.repo.js";
+import type {
+  BeneficiaryBody,
+  CreateBeneficiaryBody,
+  ListBeneficiariesQuery,
+  PostalAddressBody,
+  UpdateBeneficiaryBody,
+} from "./beneficiaries.schemas.js";
+import {
+  deriveBeneficiaryStatus,
+  type IdentityRequirements,
+  missingIdentityFields,
+  REACKNOWLEDGMENT_TRIGGER_FIELDS,
+} from "./beneficiaries.state.js";
+
+export interface BeneficiaryServiceDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly cipher: FieldCipher;
+  readonly identityRequirements: IdentityRequirements;
+}
+
+export type BeneficiaryService = ReturnType<typeof createBeneficiaryService>;
+
+const notFound = () => new AppError("not_found", { message: "No such Beneficiary." });
+
+/** The identity values as the API names them (tax_id as its last four only). */
+function identityView(row: BeneficiaryRow): Record<string, unknown> {
+  return {
+    name: row.name,
+    first_name: row.firstName,
+    last_name: row.lastName,
+    country_of_residence: row.countryOfResidence,
+    date_of_birth: row.dateOfBirth,
+    business_name: row.businessName,
+    country_of_incorporation: row.countryOfIncorporation,
+    registration_number: row.registrationNumber,
+    tax_id: row.taxIdLast4,
+    postal_address: row.postalAddress,
+    phone: row.phone,
+  };
+}
+
+export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
+  const { db, clock, ids, cipher, identityRequirements } = deps;
+
+  function present({ row, payoutUsableDestinations }: BeneficiaryWithCounts): BeneficiaryBody {
+    const missing = missingIdentityFields(row.beneficiaryType, identityView(row), identityRequirements);
+    const iso = (value: Date | null) => value?.toISOString() ?? null;
+    return {
+      id: row.id,
+      beneficiary_type: row.beneficiaryType,
+      name: row.name,
+      nickname: row.nickname,
+      display_name: row.nickname ?? row.name,
+      email: row.email,
+      phone: row.phone,
+      first_name: row.firstName,
+      last_name: row.lastName,
+      country_of_residence: row.countryOfResidence,
+      date_of_birth: row.dateOfBirth,
+      business_name: row.businessName,
+      country_of_incorporation: row.countryOfIncorporation,
+      registration_number: row.registrationNumber,
+      tax_id: row.taxIdLast4 === null ? null : `•••••${row.taxIdLast4}`,
+      postal_address: row.postalAddress ?? null,
+      bank_details: null,
+      compliance_status: row.complianceStatus,
+      identity_complete: missing.length === 0,
+      missing_identity_fields: missing,
+      acknowledged_at: iso(row.acknowledgedAt),
+      reacknowledgment_required: row.reacknowledgmentRequired,
+      collection_status: row.collectionStatus,
+      details_submitted_at: iso(row.detailsSubmittedAt),
+      declared_destination_id: row.declaredDestinationId,
+      status: deriveBeneficiaryStatus({
+        identityComplete: missing.length === 0,
+        complianceStatus: row.complianceStatus,
+        reacknowledgmentRequired: row.reacknowledgmentRequired,
+        payoutUsableDestinations,
+        enrollmentRejected: row.enrollmentStatus === "rejected",
+      }),
+      enrollment_status: row.enrollmentStatus,
+      enrollment_failure_detail: row.enrollmentStatus === "rejected" ? row.enrollmentFailureDetail : null,
+      enrollment_failure_bank_account_id: row.enrollmentStatus === "rejected" ? row.enrollmentFailureBankAccountId : null,
+      pending_requests: [],
+      archived_at: iso(row.archivedAt),
+      environment: row.environment,
+      created_at: row.createdAt.toISOString(),
+      updated_at: row.updatedAt.toISOString(),
+    };
+  }
+
+  /** Checks JSON Schema cannot express: real country codes, a date of birth in the past. */
+  function checkIdentityValues(body: UpdateBeneficiaryBody): void {
+    const details: ErrorDetail[] = [];
+    const country = (field: string, value: string | null | undefined) => {
+      if (value !== null && value !== undefined && !isCountryCode(value)) {
+        details.push({ field, code: "invalid_country", message: `${value} is not an ISO 3166-1 alpha-2 country code.` });
+      }
+    };
+    country("country_of_residence", body.country_of_residence);
+    country("country_of_incorporation", body.country_of_incorporation);
+    country("postal_address.country", body.postal_address?.country);
+    if (body.date_of_birth !== null && body.date_of_birth !== undefined) {
+      const today = clock.now().toISOString().slice(0, 10);
+      if (body.date_of_birth >= today || body.date_of_birth < "1900-01-01") {
+        details.push({ field: "date_of_birth", code: "out_of_range", message: "Must be a date in the past, after 1900-01-01." });
+      }
+    }
+    if (details.length > 0) throw new AppError("validation_failed", { details });
+  }
+
+  function legalName(
+    type: "person" | "business",
+    values: { first?: string | null; last?: string | null; business?: string | null },
+  ) {
+    if (type === "business") return values.business ?? null;
+    const parts = [values.first, values.last].filter((part): part is string => typeof part === "string" && part !== "");
+    return parts.length > 0 ? parts.join(" ") : null;
+  }
+
+  /** Maps API identity fields onto columns; only fields present in the body appear in the patch. */
+  function identityPatch(body: UpdateBeneficiaryBody): BeneficiaryPatch {
+    const patch: BeneficiaryPatch = {};
+    if (body.nickname !== undefined) patch.nickname = body.nickname;
+    if (body.phone !== undefined) patch.phone = body.phone;
+    if (body.first_name !== undefined) patch.firstName = body.first_name;
+    if (body.last_name !== undefined) patch.lastName = body.last_name;
+    if (body.country_of_residence !== undefined) patch.countryOfResidence = body.country_of_residence;
+    if (body.date_of_birth !== undefined) patch.dateOfBirth = body.date_of_birth;
+    if (body.business_name !== undefined) patch.businessName = body.business_name;
+    if (body.country_of_incorporation !== undefined) patch.countryOfIncorporation = body.country_of_incorporation;
+    if (body.registration_number !== undefined) patch.registrationNumber = body.registration_number;
+    if (body.postal_address !== undefined)
+      patch.postalAddress = body.postal_address === null ? null : normalizeAddress(body.postal_address);
+    if (body.tax_id !== undefined) {
+      const taxId = normalizeTaxId(body.tax_id);
+      patch.taxIdEncrypted = taxId === null ? null : cipher.encrypt(taxId);
+      patch.taxIdLast4 = taxId === null ? null : taxId.slice(-4);
+    }
+    if (body.email !== undefined) {
+      patch.email = body.email.trim();
+      patch.emailNormalized = body.email.trim().toLowerCase();
+    }
+    if (body.name !== undefined) patch.name = body.name.trim();
+    return patch;
+  }
+
+  function emailTaken() {
+    return new AppError("BENEFICIARY_EMAIL_TAKEN");
+  }
+
+  async function readOrFail(tx: Db, tenant: Tenant, id: string): Promise<BeneficiaryBody> {
+    const found = await findBeneficiary(tx, tenant, id);
+    if (found === null) throw notFound();
+    return present(found);
+  }
+
+  async function create(actor: Actor, body: CreateBeneficiaryBody): Promise<BeneficiaryBody> {
+    checkIdentityValues(body);
+    const patch = identityPatch(body);
+    const name =
+      patch.name ??
+      legalName(body.beneficiary_type, {
+        first: body.first_name ?? null,
+        last: body.last_name ?? null,
+        business: body.business_name ?? null,
+      });
+    if (name === null) {
+      throw new AppError("validation_failed", {
+        details: [
+          {
+            field: "name",
+            code: "required",
+            message:
+              body.beneficiary_type === "person" ? "Give name, or first_name and last_name." : "Give name, or business_name.",
+          },
+        ],
+      });
+    }
+    const now = clock.now();
+    const tenant = tenantOf(actor);
+    try {
+      return await db.transaction(async (tx) => {
+        const row = await insertBeneficiary(tx, {
+          ...patch,
+          id: ids.newId(),
+          businessId: tenant.businessId,
+          environment: tenant.environment,
+          beneficiaryType: body.beneficiary_type,
+          name,
+          email: body.email.trim(),
+          emailNormalized: body.email.trim().toLowerCase(),
+          createdAt: now,
+          updatedAt: now,
+        });
+        return present({ row, payoutUsableDestinations: 0 });
+      });
+    } catch (error) {
+      if (isUniqueViolation(error, "beneficiaries_tenant_email_key")) throw emailTaken();
+      throw error;
+    }
+  }
+
+  async function get(actor: Actor, id: string): Promise<BeneficiaryBody> {
+    return readOrFail(db, tenantOf(actor), id);
+  }
+
+  async function list(actor: Actor, query: ListBeneficiariesQuery) {
+    const limit = query.limit ?? 50;
+    const rows = await listBeneficiaries(
+      db,
+      tenantOf(actor),
+      {
+        ...(query.status !== undefined ? { status: query.status } : {}),
+        ...(query.compliance_status !== undefined ? { complianceStatus: query.compliance_status } : {}),
+        ...(query.beneficiary_type !== undefined ? { beneficiaryType: query.beneficiary_type } : {}),
+        ...(query.email !== undefined ? { emailNormalized: query.email.trim().toLowerCase() } : {}),
+        ...(query.created_from !== undefined ? { createdFrom: new Date(query.created_from) } : {}),
+        ...(query.created_to !== undefined ? { createdTo: new Date(query.created_to) } : {}),
+      },
+      identityRequirements,
+      decodeCursor(query.cursor),
+      limit + 1,
+    );
+    const page = toPage(
+      rows.map((r) => ({ ...r, id: r.row.id })),
+      limit,
+    );
+    return { beneficiaries: page.items.map(present), next_cursor: page.nextCursor };
+  }
+
+  /** Locks the Beneficiary, refuses archived ones, runs `change`, and returns the fresh representation. */
+  async function changeActive(
+    actor: Actor,
+    id: string,
+    change: (tx: Db, row: BeneficiaryRow, tenant: Tenant) => Promise<BeneficiaryPatch | null>,
+  ): Promise<BeneficiaryBody> {
+    const tenant = tenantOf(actor);
+    try {
+      return await db.transaction(async (tx) => {
+        const row = await lockBeneficiary(tx, tenant, id);
+        if (row === null) throw notFound();
+        if (row.archivedAt !== null) throw new AppError("BENEFICIARY_ARCHIVED");
+        const patch = await change(tx, row, tenant);
+        if (patch !== null) await updateBeneficiary(tx, tenant, id, { ...patch, updatedAt: clock.now() });
+        return readOrFail(tx, tenant, id);
+      });
+    } catch (error) {
+      if (isUniqueViolation(error, "beneficiaries_tenant_email_key")) throw emailTaken();
+      throw error;
+    }
+  }
+
+  /**
+   * PUT: fields sent replace the stored ones, null clears, omitted fields are kept. A change of a trigger
+   * identity field after acknowledgment sets reacknowledgment_required (compliance status stays).
+   */
+  async function update(actor: Actor, id: string, body: UpdateBeneficiaryBody): Promise<BeneficiaryBody> {
+    checkIdentityValues(body);
+    return changeActive(actor, id, async (_tx, row) => {
+      const patch = identityPatch(body);
+      if (
+        body.name === undefined &&
+        (body.first_name !== undefined || body.last_name !== undefined || body.business_name !== undefined)
+      ) {
+        const derived = legalName(row.beneficiaryType, {
+          first: body.first_name !== undefined ? body.first_name : row.firstName,
+          last: body.last_name !== undefined ? body.last_name : row.lastName,
+          business: body.business_name !== undefined ? body.business_name : row.businessName,
+        });
+        if (derived !== null) patch.name = derived;
+      }
+      if (row.acknowledgedAt !== null && changesTriggerField(row, patch, body)) patch.reacknowledgmentRequired = true;
+      return patch;
+    });
+  }
+
+  /** Whether the update changes a field the compliance acknowledgment was about (tax id compared in full). */
+  function changesTriggerField(row: BeneficiaryRow, patch: BeneficiaryPatch, body: UpdateBeneficiaryBody): boolean {
+    const before: Record<string, unknown> = {
+      ...identityView(row),
+      tax_id: row.taxIdEncrypted === null ? null : cipher.decrypt(row.taxIdEncrypted),
+    };
+    const after: Record<string, unknown> = { ...before };
+    if (patch.name !== undefined) after.name = patch.name;
+    for (const field of REACKNOWLEDGMENT_TRIGGER_FIELDS) {
+      if (field === "name" || field === "tax_id") continue;
+      const value = body[field];
+      if (value !== undefined) after[field] = value;
+    }
+    if (body.tax_id !== undefined) after.tax_id = normalizeTaxId(body.tax_id);
+    return REACKNOWLEDGMENT_TRIGGER_FIELDS.some((field) => (before[field] ?? null) !== (after[field] ?? null));
+  }
+
+  /**
+   * The Business states it has checked the Beneficiary: compliance becomes `compliant` and any pending
+   * re-acknowledgment is cleared. A suspended Beneficiary cannot be acknowledged.
+   */
+  async function acknowledge(actor: Actor, id: string): Promise<BeneficiaryBody> {
+    return changeActive(actor, id, async (_tx, row) => {
+      if (row.complianceStatus === "suspended") throw new AppError("BENEFICIARY_SUSPENDED");
+      return { complianceStatus: "compliant", acknowledgedAt: clock.now(), reacknowledgmentRequired: false };
+    });
+  }
+
+  async function archive(actor: Actor, id: string): Promise<BeneficiaryBody> {
+    const tenant = tenantOf(actor);
+    return db.transaction(async (tx) => {
+      const row = await lockBeneficiary(tx, tenant, id);
+      if (row === null) throw notFound();
+      if (row.archivedAt === null) await updateBeneficiary(tx, tenant, id, { archivedAt: clock.now(), updatedAt: clock.now() });
+      return readOrFail(tx, tenant, id);
+    });
+  }
+
+  /** Un-archiving is refused while another active Beneficiary holds the same e-mail. */
+  async function unarchive(actor: Actor, id: string): Promise<BeneficiaryBody> {
+    const tenant = tenantOf(actor);
+    try {
+      return await db.transaction(async (tx) => {
+        const row = await lockBeneficiary(tx, tenant, id);
+        if (row === null) throw notFound();
+        if (row.archivedAt !== null) await updateBeneficiary(tx, tenant, id, { archivedAt: null, updatedAt: clock.now() });
+        return readOrFail(tx, tenant, id);
+      });
+    } catch (error) {
+      if (isUniqueViolation(error, "beneficiaries_tenant_email_key")) throw emailTaken();
+      throw error;
+    }
+  }
+
+  return { create, get, list, update, acknowledge, archive, unarchive, present };
+}
+
+function normalizeTaxId(value: string | null): string | null {
+  return value === null ? null : value.replace(/\s+/g, "").toUpperCase();
+}
+
+function normalizeAddress(address: PostalAddressBody): PostalAddressBody {
+  return Object.fromEntries(
+    Object.entries(address).map(([key, value]) => [key, typeof value === "string" ? value.trim() : value]),
+  ) as PostalAddressBody;
+}

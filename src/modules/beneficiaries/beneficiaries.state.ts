@@ -1,0 +1,98 @@
+// Derived, read-only projections of a Beneficiary: `identity_complete` and `status`. Nothing here is
+// stored, so growing the list of required identity fields changes what existing Beneficiaries read
+// without touching their compliance state (spec: identity_complete).
+
+export type BeneficiaryType = "person" | "business";
+export type ComplianceStatus = "pending" | "compliant" | "suspended";
+export type BeneficiaryStatus =
+  | "suspended"
+  | "reacknowledgment_required"
+  | "pending_details"
+  | "pending_kyc"
+  | "action_required"
+  | "ready";
+
+/** Identity fields a Beneficiary can be required to have, per type. */
+export const PERSON_IDENTITY_FIELDS = [
+  "first_name",
+  "last_name",
+  "country_of_residence",
+  "date_of_birth",
+  "tax_id",
+  "postal_address",
+  "phone",
+] as const;
+export const BUSINESS_IDENTITY_FIELDS = [
+  "business_name",
+  "country_of_incorporation",
+  "registration_number",
+  "tax_id",
+  "postal_address",
+  "phone",
+] as const;
+export type PersonIdentityField = (typeof PERSON_IDENTITY_FIELDS)[number];
+export type BusinessIdentityField = (typeof BUSINESS_IDENTITY_FIELDS)[number];
+
+export interface IdentityRequirements {
+  readonly person: readonly PersonIdentityField[];
+  readonly business: readonly BusinessIdentityField[];
+}
+
+/** The default configuration (IDENTITY_REQUIRED_PERSON / IDENTITY_REQUIRED_BUSINESS override it). */
+export const DEFAULT_IDENTITY_REQUIREMENTS: IdentityRequirements = {
+  person: ["first_name", "last_name", "country_of_residence"],
+  business: ["business_name", "country_of_incorporation"],
+};
+
+/**
+ * Fields whose change after acknowledgment sets `reacknowledgment_required`: the ones the Business's
+ * compliance check was about (who the payee legally is, where, and their tax identity). Contact details
+ * (e-mail, phone, postal address) and the nickname are not triggers.
+ */
+export const REACKNOWLEDGMENT_TRIGGER_FIELDS = [
+  "name",
+  "first_name",
+  "last_name",
+  "date_of_birth",
+  "country_of_residence",
+  "business_name",
+  "country_of_incorporation",
+  "registration_number",
+  "tax_id",
+] as const;
+
+export function missingIdentityFields(
+  type: BeneficiaryType,
+  present: Readonly<Record<string, unknown>>,
+  requirements: IdentityRequirements,
+): string[] {
+  const required: readonly string[] = type === "person" ? requirements.person : requirements.business;
+  return required.filter((field) => present[field] === null || present[field] === undefined || present[field] === "");
+}
+
+export interface StatusInputs {
+  readonly identityComplete: boolean;
+  readonly complianceStatus: ComplianceStatus;
+  readonly reacknowledgmentRequired: boolean;
+  /** Destinations that pass validation and were not refused by the rail. */
+  readonly payoutUsableDestinations: number;
+  readonly enrollmentRejected: boolean;
+}
+
+/**
+ * Precedence, first match wins (docs/decisions.md):
+ *   1. suspended                  compliance suspended: nothing else matters until it is lifted
+ *   2. reacknowledgment_required  a trigger field changed after acknowledgment: payouts are blocked
+ *   3. pending_details            identity still deferred: the Business (or a collection link) must supply it
+ *   4. pending_kyc                identity complete, compliance acknowledgment not yet given
+ *   5. action_required            compliant, but no payout-usable destination, or the rail refused enrollment
+ *   6. ready                      a payout can be created
+ */
+export function deriveBeneficiaryStatus(inputs: StatusInputs): BeneficiaryStatus {
+  if (inputs.complianceStatus === "suspended") return "suspended";
+  if (inputs.reacknowledgmentRequired) return "reacknowledgment_required";
+  if (!inputs.identityComplete) return "pending_details";
+  if (inputs.complianceStatus === "pending") return "pending_kyc";
+  if (inputs.payoutUsableDestinations === 0 || inputs.enrollmentRejected) return "action_required";
+  return "ready";
+}

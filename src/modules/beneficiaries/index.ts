@@ -1,0 +1,32 @@
+import type { Clock } from "../../platform/clock.js";
+import type { FieldCipher } from "../../platform/crypto.js";
+import type { Db } from "../../platform/db/client.js";
+import type { AppInstance } from "../../platform/http/types.js";
+import type { IdGenerator } from "../../platform/ids.js";
+import { registerBeneficiaryRoutes } from "./beneficiaries.routes.js";
+import { BeneficiarySchema, PendingCollectionRequestSchema, PostalAddressSchema } from "./beneficiaries.schemas.js";
+import { createBeneficiaryService } from "./beneficiaries.service.js";
+import type { IdentityRequirements } from "./beneficiaries.state.js";
+
+export type BeneficiariesModule = ReturnType<typeof createBeneficiariesModule>;
+export {
+  BUSINESS_IDENTITY_FIELDS,
+  DEFAULT_IDENTITY_REQUIREMENTS,
+  type IdentityRequirements,
+  PERSON_IDENTITY_FIELDS,
+} from "./beneficiaries.state.js";
+
+export function createBeneficiariesModule(deps: {
+  db: Db;
+  clock: Clock;
+  ids: IdGenerator;
+  cipher: FieldCipher;
+  identityRequirements: IdentityRequirements;
+}) {
+  const service = createBeneficiaryService(deps);
+  return {
+    service,
+    sharedSchemas: [PostalAddressSchema, PendingCollectionRequestSchema, BeneficiarySchema],
+    registerRoutes: (app: AppInstance) => registerBeneficiaryRoutes(app, service),
+  };
+}

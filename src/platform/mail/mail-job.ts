@@ -1,0 +1,90 @@
+// E-mail as a durable job. A use case calls enqueueMail() inside its own transaction: the message exists
+// exactly when the change that wants it committed, and a worker sends it afterwards (never inside a
+// request or a transaction). Two guards against sending twice:
+//  - enqueue: the job's dedupe key is `mail:<idempotency_key>`, so a retried use case enqueues nothing new;
+//  - send: a worker can die after the relay accepted the message and before the job is marked done, and the
+//    job then runs again. That second send cannot be undone, but it carries the same Message-ID (derived
+//    from the idempotency key), so receivers and their clients recognise it as the same message.
+import { createHash } from "node:crypto";
+import type { Db } from "../db/client.js";
+import type { JobStore } from "../jobs/job-store.js";
+import type { JobHandler } from "../jobs/worker.js";
+import { parseMailbox } from "./address.js";
+import type { Mailer } from "./mailer.js";
+
+export const MAIL_SEND_JOB = "mail.send";
+
+/** The job payload (stored as JSON in the jobs table, hence snake_case). */
+export interface MailJobPayload {
+  /** One recipient mailbox. */
+  readonly to: string;
+  readonly subject: string;
+  readonly text: string;
+  readonly html: string;
+  /**
+   * Names the message for good: the same key is sent at most once per deployment, ever. Build it from the
+   * business fact the message reports, e.g. `beneficiary-destination-changed:<event id>`, so that a retried
+   * use case produces the same key and two distinct facts never share one.
+   */
+  readonly idempotency_key: string;
+}
+
+const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+
+function isMailJobPayload(value: unknown): value is MailJobPayload {
+  if (typeof value !== "object" || value === null) return false;
+  const record = value as Record<string, unknown>;
+  return ["to", "subject", "text", "html", "idempotency_key"].every((field) => typeof record[field] === "string");
+}
+
+/** Refuses a payload that could never be sent, at enqueue time, where the caller's bug is visible. */
+function assertSendable(message: MailJobPayload): void {
+  if (parseMailbox(message.to) === null) throw new Error("enqueueMail: `to` must hold exactly one e-mail address");
+  if (message.idempotency_key === "" || message.idempotency_key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+    throw new Error(`enqueueMail: idempotency_key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
+  }
+  if (message.subject.trim() === "") throw new Error("enqueueMail: subject is empty");
+}
+
+/**
+ * Enqueues one message inside the caller's transaction. Returns the job id, or null when a message with
+ * this idempotency key was enqueued before (nothing new will be sent).
+ */
+export async function enqueueMail(jobStore: Pick<JobStore, "enqueue">, tx: Db, message: MailJobPayload): Promise<string | null> {
+  assertSendable(message);
+  const payload: MailJobPayload = {
+    to: message.to,
+    subject: message.subject,
+    text: message.text,
+    html: message.html,
+    idempotency_key: message.idempotency_key,
+  };
+  return jobStore.enqueue(tx, { type: MAIL_SEND_JOB, payload, dedupeKey: `mail:${message.idempotency_key}` });
+}
+
+/**
+ * The Message-ID of the message with this idempotency key: stable across attempts. The key is hashed, so
+ * whatever it contains (ids, characters a msg-id cannot hold) stays out of the header.
+ */
+export function mailMessageId(idempotencyKey: string, domain: string): string {
+  const digest = createHash("sha256").update(`mail:${idempotencyKey}`, "utf8").digest("hex").slice(0, 32);
+  return `<${digest}@${domain}>`;
+}
+
+export function createMailJobHandler(mailer: Pick<Mailer, "send" | "senderDomain">): JobHandler {
+  return async (payload) => {
+    // A malformed payload fails the job (and ends up dead, with this message) instead of sending garbage.
+    if (!isMailJobPayload(payload)) throw new Error("mail.send payload is not a mail message");
+    await mailer.send({
+      to: payload.to,
+      subject: payload.subject,
+      text: payload.text,
+      html: payload.html,
+      headers: {
+        "Message-ID": mailMessageId(payload.idempotency_key, mailer.senderDomain),
+        // RFC 3834: machine-generated, so auto-responders (out-of-office) do not answer it.
+        "Auto-Submitted": "auto-generated",
+      },
+    });
+  };
+}

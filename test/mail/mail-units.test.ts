@@ -1,0 +1,142 @@
+// The pieces of outbound mail that need no server: configuration, the layout's escaping, enqueue checks.
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../../src/config.js";
+import type { Db } from "../../src/platform/db/client.js";
+import type { EnqueueJob } from "../../src/platform/jobs/job-store.js";
+import { enqueueMail, MAIL_SEND_JOB, mailMessageId } from "../../src/platform/mail/mail-job.js";
+import { maskAddresses } from "../../src/platform/mail/mailer.js";
+import { renderEmail } from "../../src/platform/mail/templates.js";
+
+describe("mail configuration", () => {
+  it("defaults to the file transport and a localhost sender", () => {
+    const config = loadConfig({});
+    expect(config.mail).toEqual({ smtpUrl: null, from: "Payouts <no-reply@localhost>" });
+  });
+
+  it("accepts smtp and smtps URLs and a sender with or without a display name", () => {
+    expect(loadConfig({ SMTP_URL: "smtp://user:pass@mail.example.com:587" }).mail.smtpUrl).toBe(
+      "smtp://user:pass@mail.example.com:587",
+    );
+    expect(loadConfig({ SMTP_URL: "smtps://mail.example.com" }).mail.smtpUrl).toBe("smtps://mail.example.com");
+    expect(loadConfig({ MAIL_FROM: "payouts@example.com" }).mail.from).toBe("payouts@example.com");
+    expect(loadConfig({ MAIL_FROM: '"Acme, Payouts" <payouts@example.com>' }).mail.from).toBe(
+      '"Acme, Payouts" <payouts@example.com>',
+    );
+  });
+
+  it.each([
+    [{ SMTP_URL: "https://mail.example.com" }, /SMTP_URL must use the smtp or smtps scheme/],
+    [{ SMTP_URL: "mail.example.com:587" }, /SMTP_URL must/],
+    [{ SMTP_URL: "not a url" }, /SMTP_URL must be a URL/],
+    [{ MAIL_FROM: "Payouts" }, /MAIL_FROM must hold one e-mail address/],
+    [{ MAIL_FROM: "a@example.com, b@example.com" }, /MAIL_FROM must hold one e-mail address/],
+    [{ MAIL_FROM: "Payouts <no-reply@example.com>\r\nBcc: x@example.com" }, /MAIL_FROM must hold one e-mail address/],
+  ])("refuses %o with a message naming the variable", (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it("never quotes the SMTP password in a configuration error", () => {
+    expect(() => loadConfig({ SMTP_URL: "imap://user:hunter2secret@mail.example.com" })).toThrow(
+      expect.objectContaining({ message: expect.not.stringContaining("hunter2secret") }),
+    );
+  });
+});
+
+describe("renderEmail", () => {
+  const content = {
+    businessName: "<script>alert(1)</script> Ltd",
+    heading: "Heading with \"quotes\" & 'apostrophes'",
+    paragraphs: ["First <b>paragraph</b>.", "Second line one\nsecond line two"],
+    footer: "Footer <img src=x onerror=alert(1)>",
+  };
+
+  it("escapes every interpolated value in the HTML body", () => {
+    const { html } = renderEmail(content);
+    expect(html).not.toContain("<script>");
+    expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt; Ltd");
+    expect(html).toContain("Heading with &quot;quotes&quot; &amp; &#39;apostrophes&#39;");
+    expect(html).toContain("First &lt;b&gt;paragraph&lt;/b&gt;.");
+    expect(html).not.toContain("<img");
+    expect(html).toContain("Second line one<br>\nsecond line two");
+  });
+
+  it("loads nothing remote", () => {
+    const { html } = renderEmail({
+      businessName: "Acme",
+      heading: "You are invited",
+      paragraphs: ["Join Acme on the payout service."],
+      action: { label: "Accept the invitation", url: "https://pay.example.com/i/abc" },
+      footer: "Sent because an administrator of Acme invited you.",
+    });
+    expect(html).not.toMatch(/<(img|link|script|iframe|style)\b/i);
+    expect(html).not.toMatch(/\bsrc=/i);
+    expect(html).not.toMatch(/url\(/i);
+  });
+
+  it("gives a readable text body with the same content, unescaped", () => {
+    const { text } = renderEmail(content);
+    expect(text).toContain("<script>alert(1)</script> Ltd");
+    expect(text).toContain("First <b>paragraph</b>.");
+    expect(text).toContain("\n-- \nFooter");
+    expect(text).not.toContain("&lt;");
+  });
+
+  it("renders an action link, refusing anything but http(s)", () => {
+    const url = 'https://pay.example.com/invitations/abc?x=1&y="2"';
+    const { text, html } = renderEmail({ ...content, action: { label: "Open <it>", url } });
+    expect(html).toContain('href="https://pay.example.com/invitations/abc?x=1&amp;y=%222%22"');
+    expect(html).toContain("Open &lt;it&gt;");
+    expect(text).toContain("Open <it>:\nhttps://pay.example.com/invitations/abc?x=1&y=%222%22");
+    expect(() => renderEmail({ ...content, action: { label: "x", url: "javascript:alert(1)" } })).toThrow(/http/);
+  });
+});
+
+describe("enqueueMail", () => {
+  const tx = {} as Db;
+  const recording = () => {
+    const enqueued: EnqueueJob[] = [];
+    return {
+      enqueued,
+      store: {
+        enqueue: async (_tx: Db, job: EnqueueJob) => {
+          enqueued.push(job);
+          return "job-id";
+        },
+      },
+    };
+  };
+  const valid = { to: "a@example.com", subject: "Hello", text: "t", html: "<p>h</p>", idempotency_key: "k-1" };
+
+  it("enqueues a mail.send job deduplicated by the idempotency key", async () => {
+    const { store, enqueued } = recording();
+    expect(await enqueueMail(store, tx, valid)).toBe("job-id");
+    expect(enqueued).toEqual([{ type: MAIL_SEND_JOB, payload: valid, dedupeKey: "mail:k-1" }]);
+  });
+
+  it.each([
+    [{ to: "a@example.com, b@example.com" }, /exactly one e-mail address/],
+    [{ to: "nobody" }, /exactly one e-mail address/],
+    [{ idempotency_key: "" }, /idempotency_key/],
+    [{ subject: " " }, /subject/],
+  ])("refuses %o before anything is enqueued", async (override, error) => {
+    const { store, enqueued } = recording();
+    await expect(enqueueMail(store, tx, { ...valid, ...override })).rejects.toThrow(error);
+    expect(enqueued).toEqual([]);
+  });
+
+  it("derives a stable Message-ID that does not reveal the key", () => {
+    const id = mailMessageId("invitation:secret-ish-id", "example.com");
+    expect(id).toBe(mailMessageId("invitation:secret-ish-id", "example.com"));
+    expect(id).toMatch(/^<[0-9a-f]{32}@example\.com>$/);
+    expect(id).not.toContain("secret-ish-id");
+  });
+});
+
+describe("maskAddresses", () => {
+  it("masks addresses in an SMTP reply", () => {
+    expect(maskAddresses("550 5.1.1 <ana@example.com>: Recipient address rejected")).toBe(
+      "550 5.1.1 <[address]>: Recipient address rejected",
+    );
+  });
+});
