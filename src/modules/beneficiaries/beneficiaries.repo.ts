@@ -15,10 +15,14 @@ export interface BeneficiaryWithCounts {
   readonly payoutUsableDestinations: number;
 }
 
-/** Destinations a payout may be sent to: not deleted, routing validated, not refused by the rail. */
+/**
+ * Destinations a payout may be sent to: not deleted, routing validated, not refused by the rail. The outer
+ * row is named explicitly: Drizzle renders a column unqualified in a single-table select, where "id" would
+ * bind to the subquery's own table.
+ */
 export const usableDestinationCount = sql<number>`(
   select count(*)::int from ${destinations} d
-  where d.beneficiary_id = ${beneficiaries.id} and d.deleted_at is null
+  where d.beneficiary_id = "beneficiaries"."id" and d.deleted_at is null
     and d.validation_status = 'validated' and d.status <> 'rejected')`;
 
 const COLUMN_OF_FIELD: Readonly<Record<string, SQL>> = {
