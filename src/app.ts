@@ -8,6 +8,7 @@ import type { Logger } from "pino";
 import type { Config } from "./config.js";
 import { createApiKeysModule } from "./modules/api-keys/index.js";
 import { createBeneficiariesModule } from "./modules/beneficiaries/index.js";
+import { createDestinationsModule } from "./modules/destinations/index.js";
 import { createRegistrationModule } from "./modules/registration/index.js";
 import type { Clock } from "./platform/clock.js";
 import type { FieldCipher } from "./platform/crypto.js";
@@ -68,6 +69,15 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     cipher: deps.cipher,
     identityRequirements: config.identityRequirements,
   });
+  const destinations = createDestinationsModule({
+    db: database.db,
+    clock,
+    ids,
+    cipher: deps.cipher,
+    events: deps.events,
+    jobStore: deps.jobStore,
+    beneficiaries: beneficiaries.service,
+  });
   // Schemas with an $id: named components in OpenAPI, $ref targets for validation and serialization.
   const sharedSchemas = [
     ActorSchema,
@@ -75,6 +85,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     ErrorEnvelopeSchema,
     ...apiKeys.sharedSchemas,
     ...beneficiaries.sharedSchemas,
+    ...destinations.sharedSchemas,
   ];
   for (const schema of sharedSchemas) app.addSchema(schema);
   app.setValidatorCompiler(createValidatorCompiler(sharedSchemas));
@@ -109,6 +120,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   registration.registerRoutes(app);
   apiKeys.registerRoutes(app);
   beneficiaries.registerRoutes(app);
+  destinations.registerRoutes(app);
 
   await app.ready();
   return app;

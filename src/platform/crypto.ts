@@ -1,6 +1,15 @@
 // Secrets we only need to recognise (API-key secrets, link tokens, passwords) are stored as hashes;
 // values we must reuse later (webhook secrets, account numbers) are encrypted with AES-256-GCM.
-import { createCipheriv, createDecipheriv, createHash, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  hkdfSync,
+  randomBytes,
+  scrypt,
+  timingSafeEqual,
+} from "node:crypto";
 
 /** SHA-256 of a high-entropy secret. A salt adds nothing when the secret itself is 256 random bits. */
 export function hashSecret(secret: string): string {
@@ -47,12 +56,21 @@ export async function verifyPassword(password: string, stored: string): Promise<
 export interface FieldCipher {
   encrypt(plaintext: string): string;
   decrypt(ciphertext: string): string;
+  /**
+   * Keyed hash (HMAC-SHA256 under a key derived from the encryption key) of a sensitive value: recognises
+   * the same account number again without decrypting anything, and is useless without the key.
+   */
+  fingerprint(value: string): string;
 }
 
 /** AES-256-GCM; the stored form is `v1.<iv>.<tag>.<ciphertext>` in base64url, so the key can be rotated later by version. */
 export function createFieldCipher(key: Buffer): FieldCipher {
   if (key.length !== 32) throw new Error("encryption key must be 32 bytes");
+  const fingerprintKey = Buffer.from(hkdfSync("sha256", key, Buffer.alloc(0), "payout-orchestration fingerprint v1", 32));
   return {
+    fingerprint(value) {
+      return createHmac("sha256", fingerprintKey).update(value, "utf8").digest("hex");
+    },
     encrypt(plaintext) {
       const iv = randomBytes(12);
       const cipher = createCipheriv("aes-256-gcm", key, iv);

@@ -84,6 +84,11 @@ export const ERROR_CODES = {
     message: "The destination's routing details are not validated, so it cannot receive payouts.",
     description: "Register a destination whose routing details pass validation, or correct this one.",
   },
+  BANK_ACCOUNT_REJECTED: {
+    status: 422,
+    message: "The payout rail refused this destination, so it cannot receive payouts.",
+    description: "See the destination's `rail_rejection_reason`; register a corrected destination.",
+  },
   DESTINATION_HAS_PENDING_PAYOUT: {
     status: 409,
     message: "A payout awaiting approval is headed to this destination.",

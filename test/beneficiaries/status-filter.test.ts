@@ -22,7 +22,7 @@ describe("status filter agrees with the derived status", () => {
       for (const compliance of ["pending", "compliant", "suspended"] as const)
         for (const reack of [false, true])
           for (const complete of [false, true])
-            for (const usable of ["none", "validated", "unvalidated", "rejected"] as const)
+            for (const usable of ["none", "validated", "unvalidated", "unvalidated_verified", "rejected"] as const)
               for (const enrollment of [null, "verified", "rejected"] as const) {
                 i += 1;
                 const id = uuidV7Generator.newId();
@@ -60,8 +60,8 @@ describe("status filter agrees with the derived status", () => {
                     sensitiveEncrypted: "x",
                     fingerprint: `fp${i}`,
                     last4: "3000",
-                    validationStatus: usable === "unvalidated" ? "unvalidated" : "validated",
-                    status: usable === "rejected" ? "rejected" : "unverified",
+                    validationStatus: usable.startsWith("unvalidated") ? "unvalidated" : "validated",
+                    status: usable === "rejected" ? "rejected" : usable === "unvalidated_verified" ? "verified" : "unverified",
                     createdAt: now,
                     updatedAt: now,
                   });

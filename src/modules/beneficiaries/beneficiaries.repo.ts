@@ -16,14 +16,15 @@ export interface BeneficiaryWithCounts {
 }
 
 /**
- * Destinations a payout may be sent to: not deleted, routing validated, not refused by the rail. The outer
+ * Destinations a payout may be sent to: not deleted, routing validated (or verified by the rail), not
+ * refused by the rail; the SQL twin of isPayoutUsable in the destinations module. The outer
  * row is named explicitly: Drizzle renders a column unqualified in a single-table select, where "id" would
  * bind to the subquery's own table.
  */
 export const usableDestinationCount = sql<number>`(
   select count(*)::int from ${destinations} d
   where d.beneficiary_id = "beneficiaries"."id" and d.deleted_at is null
-    and d.validation_status = 'validated' and d.status <> 'rejected')`;
+    and (d.validation_status = 'validated' or d.status = 'verified') and d.status <> 'rejected')`;
 
 const COLUMN_OF_FIELD: Readonly<Record<string, SQL>> = {
   first_name: sql`${beneficiaries.firstName}`,

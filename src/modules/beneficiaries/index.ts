@@ -30,3 +30,13 @@ export function createBeneficiariesModule(deps: {
     registerRoutes: (app: AppInstance) => registerBeneficiaryRoutes(app, service),
   };
 }
+export {
+  type BeneficiaryRow,
+  type BeneficiaryWithCounts,
+  findActiveBeneficiaryIdByEmail,
+  findBeneficiary,
+  lockBeneficiary,
+  updateBeneficiary,
+} from "./beneficiaries.repo.js";
+export type { BeneficiaryBody } from "./beneficiaries.schemas.js";
+export type { BeneficiaryService } from "./beneficiaries.service.js";

@@ -18,3 +18,5 @@ export function createRegistrationModule(deps: { db: Db; clock: Clock; ids: IdGe
     registerRoutes: (app: AppInstance) => registerRegistrationRoutes(app, service),
   };
 }
+
+export { findBusinessName } from "./registration.repo.js";

@@ -28,3 +28,8 @@ export async function userEmailExists(db: Db, email: string): Promise<boolean> {
   const rows = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
   return rows.length > 0;
 }
+
+export async function findBusinessName(db: Db, businessId: string): Promise<string | null> {
+  const rows = await db.select({ name: businesses.name }).from(businesses).where(eq(businesses.id, businessId)).limit(1);
+  return rows[0]?.name ?? null;
+}

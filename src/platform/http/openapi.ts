@@ -32,6 +32,8 @@ export function openApiDocumentOptions(config: Config): SwaggerOptions {
       tags: [
         { name: "Registration", description: "Self-registration of a Business." },
         { name: "API keys", description: "Keys of the caller's Business and environment." },
+        { name: "Beneficiaries", description: "Payees of the Business: people and companies." },
+        { name: "Destinations", description: "Bank accounts and cards of a Beneficiary, always masked." },
       ],
     },
     refResolver: {

@@ -1,0 +1,136 @@
+import { Type } from "@sinclair/typebox";
+import { requireActor } from "../../platform/http/require-actor.js";
+import { routeResponses } from "../../platform/http/route-responses.js";
+import type { AppInstance } from "../../platform/http/types.js";
+import {
+  BeneficiaryParamsSchema,
+  DeclaredDestinationBodySchema,
+  DestinationListSchema,
+  DestinationParamsSchema,
+  RegisterBankAccountBodySchema,
+  RegisterCardBodySchema,
+} from "./destinations.schemas.js";
+import type { DestinationService } from "./destinations.service.js";
+
+const tags = ["Destinations"];
+const destination = Type.Ref("Destination");
+
+export function registerDestinationRoutes(app: AppInstance, service: DestinationService): void {
+  app.post(
+    "/v1/beneficiaries/:id/bank-accounts",
+    {
+      config: { access: "write" },
+      schema: {
+        tags,
+        summary: "Register a bank account",
+        description:
+          "Validates the routing details for the country and currency (IBAN and BIC, US ABA, UK sort code, Mexican CLABE, Brazilian Pix key or branch, Canadian transit, Australian BSB, Indian IFSC, else SWIFT); each failed check is a `validation_failed` detail naming the field. Numbers are encrypted at rest and never returned. Registering the same account again answers 200 with the existing destination. Records `beneficiary.bank_account.registered`.",
+        params: BeneficiaryParamsSchema,
+        body: RegisterBankAccountBodySchema,
+        response: routeResponses(
+          { 201: destination, 200: destination },
+          { access: "write", hasBody: true, hasInput: true, codes: ["not_found", "BENEFICIARY_ARCHIVED"] },
+        ),
+      },
+    },
+    async (request, reply) => {
+      const result = await service.registerBankAccount(requireActor(request), request.params.id, request.body);
+      return reply.code(result.created ? 201 : 200).send(result.destination);
+    },
+  );
+
+  app.post(
+    "/v1/beneficiaries/:id/cards",
+    {
+      config: { access: "write" },
+      schema: {
+        tags,
+        summary: "Register a card",
+        description:
+          "A card destination: Luhn-checked, not expired, network detected. The number is encrypted at rest; only `last4`, the network and the expiry are ever shown. Listed with the bank accounts; a Payout names it as `bank_account_id`.",
+        params: BeneficiaryParamsSchema,
+        body: RegisterCardBodySchema,
+        response: routeResponses(
+          { 201: destination, 200: destination },
+          { access: "write", hasBody: true, hasInput: true, codes: ["not_found", "BENEFICIARY_ARCHIVED"] },
+        ),
+      },
+    },
+    async (request, reply) => {
+      const result = await service.registerCard(requireActor(request), request.params.id, request.body);
+      return reply.code(result.created ? 201 : 200).send(result.destination);
+    },
+  );
+
+  app.get(
+    "/v1/beneficiaries/:id/bank-accounts",
+    {
+      config: { access: "read" },
+      schema: {
+        tags,
+        summary: "List destinations",
+        description: "Every live destination of the Beneficiary (bank accounts and cards), in every status, masked.",
+        params: BeneficiaryParamsSchema,
+        response: routeResponses({ 200: DestinationListSchema }, { access: "read", hasInput: true, codes: ["not_found"] }),
+      },
+    },
+    async (request) => service.list(requireActor(request), request.params.id),
+  );
+
+  app.delete(
+    "/v1/beneficiaries/:id/bank-accounts/:accountId",
+    {
+      config: { access: "write" },
+      schema: {
+        tags,
+        summary: "Delete a destination",
+        description:
+          "Answers 204. Idempotent: deleting a deleted destination succeeds. The destination leaves the listing and can no longer be named by a payout; payouts already created keep its last four. When it was the declared destination, `declared_destination_id` is cleared and the Beneficiary is told by e-mail.",
+        params: DestinationParamsSchema,
+        response: routeResponses(
+          { 204: Type.Null({ description: "Deleted." }) },
+          {
+            access: "write",
+            hasInput: true,
+            codes: ["not_found", "BANK_ACCOUNT_NOT_FOUND", "BENEFICIARY_ARCHIVED", "DESTINATION_HAS_PENDING_PAYOUT"],
+          },
+        ),
+      },
+    },
+    async (request, reply) => {
+      await service.remove(requireActor(request), request.params.id, request.params.accountId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.put(
+    "/v1/beneficiaries/:id/declared-destination",
+    {
+      config: { access: "write" },
+      schema: {
+        tags: ["Beneficiaries"],
+        summary: "Set the declared destination",
+        description:
+          "The destination a payout goes to when it names none. Must be a payout-usable destination of the Beneficiary. Idempotent; the last write (Business or collection link) wins. A change is announced to the Beneficiary by e-mail.",
+        params: BeneficiaryParamsSchema,
+        body: DeclaredDestinationBodySchema,
+        response: routeResponses(
+          { 200: Type.Ref("Beneficiary") },
+          {
+            access: "write",
+            hasBody: true,
+            hasInput: true,
+            codes: [
+              "not_found",
+              "BANK_ACCOUNT_NOT_FOUND",
+              "BANK_ACCOUNT_NOT_VALIDATED",
+              "BANK_ACCOUNT_REJECTED",
+              "BENEFICIARY_ARCHIVED",
+            ],
+          },
+        ),
+      },
+    },
+    async (request) => service.declare(requireActor(request), request.params.id, request.body),
+  );
+}

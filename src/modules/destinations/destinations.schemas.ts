@@ -1,0 +1,99 @@
+// Destinations (bank accounts and cards) as the API shows them: masked, never a full number.
+import { type Static, Type } from "@sinclair/typebox";
+
+const text = (maxLength: number, description?: string) =>
+  Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
+
+export const AccountTypeSchema = Type.Union([Type.Literal("checking"), Type.Literal("savings"), Type.Literal("card")], {
+  description: "`checking` or `savings` for bank accounts (default `checking`); `card` for cards.",
+});
+
+/** The spec's BankDetails (API registration accepts CLABE and Pix keys too, as the import does). */
+export const RegisterBankAccountBodySchema = Type.Object(
+  {
+    account_holder_name: text(140),
+    country: Type.String({ minLength: 2, maxLength: 2, description: "ISO 3166-1 alpha-2 country of the bank." }),
+    currency: Type.String({ minLength: 3, maxLength: 3, description: "ISO 4217 code." }),
+    account_number: Type.Optional(text(34, "Domestic account number.")),
+    routing_code: Type.Optional(text(20, "US ABA number, UK sort code, Brazilian branch code and so on.")),
+    iban: Type.Optional(text(42)),
+    swift_bic: Type.Optional(text(11)),
+    bank_name: Type.Optional(text(140)),
+    clabe: Type.Optional(text(18)),
+    pix_key: Type.Optional(text(77)),
+    account_type: Type.Optional(Type.Union([Type.Literal("checking"), Type.Literal("savings")])),
+  },
+  { additionalProperties: false },
+);
+export type RegisterBankAccountBody = Static<typeof RegisterBankAccountBodySchema>;
+
+export const RegisterCardBodySchema = Type.Object(
+  {
+    card_number: Type.String({
+      minLength: 12,
+      maxLength: 23,
+      description: "Digits, spaces or dashes; Luhn-checked; stored encrypted, never returned.",
+    }),
+    expiry_month: Type.Integer({ minimum: 1, maximum: 12 }),
+    expiry_year: Type.Integer({ minimum: 2000, maximum: 2100 }),
+    cardholder_name: text(140),
+    country: Type.String({ minLength: 2, maxLength: 2 }),
+    currency: Type.String({ minLength: 3, maxLength: 3 }),
+  },
+  { additionalProperties: false },
+);
+export type RegisterCardBody = Static<typeof RegisterCardBodySchema>;
+
+const nullableString = Type.Union([Type.String(), Type.Null()]);
+
+export const DestinationSchema = Type.Object(
+  {
+    id: Type.String({ format: "uuid", description: "The id a Payout names as `bank_account_id`." }),
+    kind: Type.Union([Type.Literal("bank_account"), Type.Literal("card")]),
+    beneficiary_id: Type.String({ format: "uuid" }),
+    account_holder_name: Type.String(),
+    currency: Type.String(),
+    country: Type.String(),
+    status: Type.Union([Type.Literal("unverified"), Type.Literal("verified"), Type.Literal("rejected")], {
+      description:
+        "Verification by the payout rail: `unverified` until the rail has seen it, `verified`, or `rejected` (see `rail_rejection_reason`).",
+    }),
+    validation_status: Type.Union([Type.Literal("validated"), Type.Literal("unvalidated")], {
+      description:
+        "`validated` when the routing details passed a scheme check (IBAN, ABA, sort code, CLABE, Pix, BSB, transit, IFSC, card Luhn); `unvalidated` when only a generic SWIFT shape could be checked.",
+    }),
+    payout_usable: Type.Boolean({ description: "Validated (or verified by the rail) and not refused by the rail." }),
+    last4: Type.String({
+      description: "Last four characters of the account identifier or card number; a Pix key masked by its type.",
+    }),
+    account_type: AccountTypeSchema,
+    scheme: Type.String({
+      description:
+        "Routing scheme: iban, us_aba, gb_sort_code, mx_clabe, br_pix, br_bank_account, ca_eft, au_bsb, in_ifsc, swift, card.",
+    }),
+    bank_name: nullableString,
+    swift_bic: nullableString,
+    pix_key_type: nullableString,
+    card_network: nullableString,
+    card_expiry_month: Type.Union([Type.Integer(), Type.Null()]),
+    card_expiry_year: Type.Union([Type.Integer(), Type.Null()]),
+    rail_rejection_reason: nullableString,
+    created_at: Type.String({ format: "date-time" }),
+  },
+  { $id: "Destination" },
+);
+export type DestinationBody = Static<typeof DestinationSchema>;
+
+export const BeneficiaryParamsSchema = Type.Object({ id: Type.String({ format: "uuid" }) });
+export const DestinationParamsSchema = Type.Object({
+  id: Type.String({ format: "uuid" }),
+  accountId: Type.String({ format: "uuid" }),
+});
+
+export const DestinationListSchema = Type.Object({ bank_accounts: Type.Array(Type.Ref("Destination")) });
+
+export const DeclaredDestinationBodySchema = Type.Object(
+  { destination_id: Type.String({ format: "uuid", description: "A payout-usable destination the Beneficiary holds." }) },
+  { additionalProperties: false },
+);
+export type DeclaredDestinationBody = Static<typeof DeclaredDestinationBodySchema>;

@@ -1,0 +1,323 @@
+// Use cases of destinations: register a bank account or a card, list, delete, and set the declared
+// destination. Each owns its transaction; events and e-mails are written in that same transaction.
+import type { Actor, Tenant } from "../../platform/auth/actor.js";
+import { tenantOf } from "../../platform/auth/actor.js";
+import type { Clock } from "../../platform/clock.js";
+import type { FieldCipher } from "../../platform/crypto.js";
+import type { Db } from "../../platform/db/client.js";
+import { isUniqueViolation } from "../../platform/db/errors.js";
+import { AppError, type ErrorDetail } from "../../platform/errors.js";
+import type { EventRecorder } from "../../platform/events/outbox.js";
+import type { IdGenerator } from "../../platform/ids.js";
+import type { JobStore } from "../../platform/jobs/job-store.js";
+import { enqueueMail } from "../../platform/mail/mail-job.js";
+import { renderEmail } from "../../platform/mail/templates.js";
+import {
+  type BeneficiaryBody,
+  type BeneficiaryRow,
+  findBeneficiary,
+  lockBeneficiary,
+  updateBeneficiary,
+} from "../beneficiaries/index.js";
+import { findBusinessName } from "../registration/index.js";
+import {
+  type DestinationRow,
+  findDestination,
+  findLiveByFingerprint,
+  insertDestination,
+  listLiveDestinations,
+  markDestinationDeleted,
+  type NewDestinationRow,
+} from "./destinations.repo.js";
+import type {
+  DeclaredDestinationBody,
+  DestinationBody,
+  RegisterBankAccountBody,
+  RegisterCardBody,
+} from "./destinations.schemas.js";
+import { type BankDetailsInput, validateBankDetails, validateCard } from "./validation/index.js";
+
+export interface DestinationServiceDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly cipher: FieldCipher;
+  readonly events: EventRecorder;
+  readonly jobStore: Pick<JobStore, "enqueue">;
+  readonly presentBeneficiary: (found: { row: BeneficiaryRow; payoutUsableDestinations: number }) => BeneficiaryBody;
+}
+
+export type DestinationService = ReturnType<typeof createDestinationService>;
+
+/** Validated or verified by the rail, and not refused by it. SQL twin: usableDestinationCount (beneficiaries repo). */
+export function isPayoutUsable(row: Pick<DestinationRow, "validationStatus" | "status" | "deletedAt">): boolean {
+  return (
+    row.deletedAt === null && (row.validationStatus === "validated" || row.status === "verified") && row.status !== "rejected"
+  );
+}
+
+export function presentDestination(row: DestinationRow): DestinationBody {
+  return {
+    id: row.id,
+    kind: row.kind,
+    beneficiary_id: row.beneficiaryId,
+    account_holder_name: row.accountHolderName,
+    currency: row.currency,
+    country: row.country,
+    status: row.status,
+    validation_status: row.validationStatus,
+    payout_usable: isPayoutUsable(row),
+    last4: row.last4,
+    account_type: row.accountType as DestinationBody["account_type"],
+    scheme: row.scheme,
+    bank_name: row.bankName,
+    swift_bic: row.swiftBic,
+    pix_key_type: row.pixKeyType,
+    card_network: row.cardNetwork,
+    card_expiry_month: row.cardExpiryMonth,
+    card_expiry_year: row.cardExpiryYear,
+    rail_rejection_reason: row.railRejectionReason,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+/** What a validated destination contributes to its row; ids, tenant and timestamps are added on insert. */
+export type PreparedDestination = Omit<
+  NewDestinationRow,
+  "id" | "businessId" | "environment" | "beneficiaryId" | "createdAt" | "updatedAt"
+>;
+
+/** Schemes validated only by shape (a generic SWIFT corridor) are `unvalidated` until the rail verifies them. */
+const SHAPE_ONLY_SCHEMES = new Set(["swift"]);
+
+export function createDestinationService(deps: DestinationServiceDeps) {
+  const { db, clock, ids, cipher, events, jobStore, presentBeneficiary } = deps;
+
+  /** Validates bank details; the failures name the request's fields (`prefix` for nested ones, e.g. `rows[3].bank`). */
+  function prepareBankAccount(
+    input: BankDetailsInput & { account_type?: string | undefined },
+    prefix = "",
+  ): { ok: true; value: PreparedDestination } | { ok: false; details: ErrorDetail[] } {
+    const result = validateBankDetails(input);
+    if (!result.ok) {
+      return {
+        ok: false,
+        details: result.failures.map((f) => ({ field: `${prefix}${f.field}`, code: f.code, message: f.message })),
+      };
+    }
+    const v = result.value;
+    const sensitive: Record<string, string> = {};
+    if ("iban" in v) sensitive.iban = v.iban;
+    if ("account_number" in v && v.account_number !== undefined) sensitive.account_number = v.account_number;
+    if ("clabe" in v) sensitive.clabe = v.clabe;
+    if ("pix_key" in v) sensitive.pix_key = v.pix_key;
+    return {
+      ok: true,
+      value: {
+        kind: "bank_account",
+        scheme: v.scheme,
+        accountHolderName: v.account_holder_name,
+        country: v.country,
+        currency: v.currency,
+        accountType: input.account_type ?? "checking",
+        bankName: v.bank_name ?? null,
+        routingCode: "routing_code" in v ? (v.routing_code ?? null) : null,
+        swiftBic: v.swift_bic ?? null,
+        sensitiveEncrypted: cipher.encrypt(JSON.stringify(sensitive)),
+        fingerprint: cipher.fingerprint(v.fingerprint_input),
+        last4: v.last4,
+        pixKeyType: "pix_key_type" in v ? v.pix_key_type : null,
+        validationStatus: SHAPE_ONLY_SCHEMES.has(v.scheme) ? "unvalidated" : "validated",
+      },
+    };
+  }
+
+  function prepareCard(body: RegisterCardBody): { ok: true; value: PreparedDestination } | { ok: false; details: ErrorDetail[] } {
+    const result = validateCard(body, clock.now());
+    if (!result.ok)
+      return { ok: false, details: result.failures.map((f) => ({ field: f.field, code: f.code, message: f.message })) };
+    const v = result.value;
+    return {
+      ok: true,
+      value: {
+        kind: "card",
+        scheme: "card",
+        accountHolderName: v.cardholder_name,
+        country: v.country,
+        currency: v.currency,
+        accountType: "card",
+        sensitiveEncrypted: cipher.encrypt(JSON.stringify({ card_number: v.card_number })),
+        fingerprint: cipher.fingerprint(`card:${v.fingerprint_input}`),
+        last4: v.last4,
+        cardNetwork: v.network,
+        cardExpiryMonth: v.expiry_month,
+        cardExpiryYear: v.expiry_year,
+        validationStatus: "validated",
+      },
+    };
+  }
+
+  /**
+   * Inserts a prepared destination for a locked, active Beneficiary. The same account registered again
+   * (same keyed fingerprint) returns the existing destination instead of a duplicate. `announce` records
+   * `beneficiary.bank_account.registered` (every channel except import).
+   */
+  async function insertPrepared(
+    tx: Db,
+    tenant: Tenant,
+    beneficiaryId: string,
+    prepared: PreparedDestination,
+    announce: boolean,
+  ): Promise<{ row: DestinationRow; created: boolean }> {
+    const existing = await findLiveByFingerprint(tx, tenant, beneficiaryId, prepared.fingerprint);
+    if (existing !== null) return { row: existing, created: false };
+    const now = clock.now();
+    const row = await insertDestination(tx, {
+      ...prepared,
+      id: ids.newId(),
+      businessId: tenant.businessId,
+      environment: tenant.environment,
+      beneficiaryId,
+      createdAt: now,
+      updatedAt: now,
+    });
+    if (announce) {
+      await events.record(tx, {
+        tenant,
+        type: "beneficiary.bank_account.registered",
+        subjectId: beneficiaryId,
+        data: {
+          bank_account_id: row.id,
+          beneficiary_id: beneficiaryId,
+          last4: row.last4,
+          country: row.country,
+          currency: row.currency,
+        },
+      });
+    }
+    return { row, created: true };
+  }
+
+  async function lockActive(tx: Db, tenant: Tenant, beneficiaryId: string): Promise<BeneficiaryRow> {
+    const beneficiary = await lockBeneficiary(tx, tenant, beneficiaryId);
+    if (beneficiary === null) throw new AppError("not_found", { message: "No such Beneficiary." });
+    if (beneficiary.archivedAt !== null) throw new AppError("BENEFICIARY_ARCHIVED");
+    return beneficiary;
+  }
+
+  async function register(
+    actor: Actor,
+    beneficiaryId: string,
+    prepared: { ok: true; value: PreparedDestination } | { ok: false; details: ErrorDetail[] },
+  ) {
+    if (!prepared.ok) throw new AppError("validation_failed", { details: prepared.details });
+    const tenant = tenantOf(actor);
+    try {
+      return await db.transaction(async (tx) => {
+        await lockActive(tx, tenant, beneficiaryId);
+        const { row, created } = await insertPrepared(tx, tenant, beneficiaryId, prepared.value, true);
+        return { destination: presentDestination(row), created };
+      });
+    } catch (error) {
+      // Two identical registrations racing: the partial unique index decides; answer with the winner's row.
+      if (isUniqueViolation(error, "destinations_beneficiary_fingerprint_key")) {
+        const existing = await findLiveByFingerprint(db, tenant, beneficiaryId, prepared.value.fingerprint);
+        if (existing !== null) return { destination: presentDestination(existing), created: false };
+      }
+      throw error;
+    }
+  }
+
+  async function registerBankAccount(actor: Actor, beneficiaryId: string, body: RegisterBankAccountBody) {
+    return register(actor, beneficiaryId, prepareBankAccount(body));
+  }
+
+  async function registerCard(actor: Actor, beneficiaryId: string, body: RegisterCardBody) {
+    return register(actor, beneficiaryId, prepareCard(body));
+  }
+
+  async function list(actor: Actor, beneficiaryId: string): Promise<{ bank_accounts: DestinationBody[] }> {
+    const tenant = tenantOf(actor);
+    if ((await findBeneficiary(db, tenant, beneficiaryId)) === null)
+      throw new AppError("not_found", { message: "No such Beneficiary." });
+    return { bank_accounts: (await listLiveDestinations(db, tenant, beneficiaryId)).map(presentDestination) };
+  }
+
+  /** Tells the Beneficiary that the Business changed or cleared where their payouts go. */
+  async function mailDeclaredDestinationChange(
+    tx: Db,
+    tenant: Tenant,
+    beneficiary: BeneficiaryRow,
+    destination: DestinationRow | null,
+  ) {
+    const businessName = (await findBusinessName(tx, tenant.businessId)) ?? "Your payer";
+    const paragraphs =
+      destination === null
+        ? [
+            `${businessName} removed the account your payouts were sent to.`,
+            "Until a new one is chosen, payouts that name no account cannot be sent to you. If you did not expect this, contact them.",
+          ]
+        : [
+            `${businessName} changed where your payouts are sent.`,
+            `From now on they go to the ${destination.kind === "card" ? "card" : "account"} ending in ${destination.last4} (${destination.currency}, ${destination.country}).`,
+            "If you did not expect this change, contact them before your next payout.",
+          ];
+    const mail = renderEmail({
+      businessName,
+      heading: destination === null ? "Your payout account was removed" : "Your payout account changed",
+      paragraphs,
+      footer: `You receive this because ${businessName} pays you through this service.`,
+    });
+    await enqueueMail(jobStore, tx, {
+      to: beneficiary.email,
+      subject:
+        destination === null
+          ? `${businessName}: your payout account was removed`
+          : `${businessName}: your payout account changed`,
+      text: mail.text,
+      html: mail.html,
+      idempotency_key: `declared-destination:${beneficiary.id}:${ids.newId()}`,
+    });
+  }
+
+  /**
+   * Idempotent: deleting a deleted destination succeeds. Clears the declared destination when it was this
+   * one, and tells the Beneficiary. (Refusal while a payout awaiting approval heads to it comes with payouts.)
+   */
+  async function remove(actor: Actor, beneficiaryId: string, accountId: string): Promise<void> {
+    const tenant = tenantOf(actor);
+    await db.transaction(async (tx) => {
+      const beneficiary = await lockActive(tx, tenant, beneficiaryId);
+      const destination = await findDestination(tx, tenant, beneficiaryId, accountId);
+      if (destination === null) throw new AppError("BANK_ACCOUNT_NOT_FOUND");
+      if (destination.deletedAt !== null) return;
+      const now = clock.now();
+      await markDestinationDeleted(tx, tenant, beneficiaryId, accountId, now);
+      if (beneficiary.declaredDestinationId === accountId) {
+        await updateBeneficiary(tx, tenant, beneficiaryId, { declaredDestinationId: null, updatedAt: now });
+        await mailDeclaredDestinationChange(tx, tenant, beneficiary, null);
+      }
+    });
+  }
+
+  /** Sets the declared destination (spec). Naming the current one changes nothing and sends nothing. */
+  async function declare(actor: Actor, beneficiaryId: string, body: DeclaredDestinationBody): Promise<BeneficiaryBody> {
+    const tenant = tenantOf(actor);
+    return db.transaction(async (tx) => {
+      const beneficiary = await lockActive(tx, tenant, beneficiaryId);
+      const destination = await findDestination(tx, tenant, beneficiaryId, body.destination_id);
+      if (destination === null || destination.deletedAt !== null) throw new AppError("BANK_ACCOUNT_NOT_FOUND");
+      if (destination.status === "rejected") throw new AppError("BANK_ACCOUNT_REJECTED");
+      if (!isPayoutUsable(destination)) throw new AppError("BANK_ACCOUNT_NOT_VALIDATED");
+      if (beneficiary.declaredDestinationId !== destination.id) {
+        await updateBeneficiary(tx, tenant, beneficiaryId, { declaredDestinationId: destination.id, updatedAt: clock.now() });
+        await mailDeclaredDestinationChange(tx, tenant, beneficiary, destination);
+      }
+      const found = await findBeneficiary(tx, tenant, beneficiaryId);
+      if (found === null) throw new Error("beneficiary vanished inside its own transaction");
+      return presentBeneficiary(found);
+    });
+  }
+
+  return { prepareBankAccount, prepareCard, insertPrepared, registerBankAccount, registerCard, list, remove, declare };
+}

@@ -1,0 +1,31 @@
+import type { Clock } from "../../platform/clock.js";
+import type { FieldCipher } from "../../platform/crypto.js";
+import type { Db } from "../../platform/db/client.js";
+import type { EventRecorder } from "../../platform/events/outbox.js";
+import type { AppInstance } from "../../platform/http/types.js";
+import type { IdGenerator } from "../../platform/ids.js";
+import type { JobStore } from "../../platform/jobs/job-store.js";
+import type { BeneficiaryService } from "../beneficiaries/index.js";
+import { registerDestinationRoutes } from "./destinations.routes.js";
+import { DestinationSchema } from "./destinations.schemas.js";
+import { createDestinationService } from "./destinations.service.js";
+
+export type DestinationsModule = ReturnType<typeof createDestinationsModule>;
+export { isPayoutUsable, type PreparedDestination, presentDestination } from "./destinations.service.js";
+
+export function createDestinationsModule(deps: {
+  db: Db;
+  clock: Clock;
+  ids: IdGenerator;
+  cipher: FieldCipher;
+  events: EventRecorder;
+  jobStore: Pick<JobStore, "enqueue">;
+  beneficiaries: BeneficiaryService;
+}) {
+  const service = createDestinationService({ ...deps, presentBeneficiary: deps.beneficiaries.present });
+  return {
+    service,
+    sharedSchemas: [DestinationSchema],
+    registerRoutes: (app: AppInstance) => registerDestinationRoutes(app, service),
+  };
+}
