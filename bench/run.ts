@@ -12,6 +12,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { apiKeysListBenchmark } from "./api-keys-list.bench.js";
+import { beneficiariesListBenchmark } from "./beneficiaries-list.bench.js";
 import { runPendingCleanups } from "./lib/cleanup.js";
 import { machineInfo } from "./lib/machine.js";
 import { checkPostgres, postgresVersion } from "./lib/scratch-postgres.js";
@@ -20,7 +21,7 @@ import { round } from "./lib/stats.js";
 import type { Benchmark, BenchSettings, Engine, Json } from "./lib/types.js";
 
 /** Every benchmark, in the order they run. Add new modules here. */
-const BENCHMARKS: readonly Benchmark[] = [apiKeysListBenchmark];
+const BENCHMARKS: readonly Benchmark[] = [apiKeysListBenchmark, beneficiariesListBenchmark];
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 

@@ -1,6 +1,6 @@
 // Drizzle queries for Beneficiaries. Every read is scoped by (business, environment). Reads also return the
 // count of payout-usable destinations, which the derived `status` needs.
-import { and, desc, eq, gte, isNull, lt, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, isNull, lt, ne, type SQL, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/client.js";
 import { beneficiaries, destinations } from "../../platform/db/schema.js";
@@ -143,7 +143,10 @@ export interface BeneficiaryFilters {
   readonly createdTo?: Date;
 }
 
-/** Newest first, archived omitted. */
+/**
+ * Newest first, archived omitted. The usable-destination counts of the page come from one grouped query
+ * over the page's ids (an index lookup), not from a correlated subquery per row.
+ */
 export async function listBeneficiaries(
   db: Db,
   tenant: Tenant,
@@ -152,8 +155,8 @@ export async function listBeneficiaries(
   afterId: string | null,
   limit: number,
 ): Promise<BeneficiaryWithCounts[]> {
-  return db
-    .select({ row: beneficiaries, payoutUsableDestinations: usableDestinationCount })
+  const rows = await db
+    .select()
     .from(beneficiaries)
     .where(
       and(
@@ -171,4 +174,27 @@ export async function listBeneficiaries(
     )
     .orderBy(desc(beneficiaries.id))
     .limit(limit);
+  const counts = await countUsableDestinations(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => ({ row, payoutUsableDestinations: counts.get(row.id) ?? 0 }));
+}
+
+/** Payout-usable destinations per Beneficiary id (absent ids have none). Same rule as usableDestinationCount. */
+export async function countUsableDestinations(db: Db, beneficiaryIds: readonly string[]): Promise<Map<string, number>> {
+  if (beneficiaryIds.length === 0) return new Map();
+  const rows = await db
+    .select({ beneficiaryId: destinations.beneficiaryId, count: sql<number>`count(*)::int` })
+    .from(destinations)
+    .where(
+      and(
+        inArray(destinations.beneficiaryId, [...beneficiaryIds]),
+        isNull(destinations.deletedAt),
+        sql`(${destinations.validationStatus} = 'validated' or ${destinations.status} = 'verified')`,
+        ne(destinations.status, "rejected"),
+      ),
+    )
+    .groupBy(destinations.beneficiaryId);
+  return new Map(rows.map((row) => [row.beneficiaryId, row.count]));
 }

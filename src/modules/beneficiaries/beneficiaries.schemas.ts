@@ -1,9 +1,8 @@
 // TypeBox schemas of the Beneficiary resource: request validation, response serialization (only the
 // fields listed here can ever leave the service) and the OpenAPI document, from one source.
-import { type Static, type TSchema, Type } from "@sinclair/typebox";
+import { type Static, Type } from "@sinclair/typebox";
+import { nullable, stringEnum } from "../../platform/http/schema-types.js";
 import { PageQuerySchema } from "../../platform/pagination/cursor.js";
-
-const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const CountryCodeSchema = Type.String({
   pattern: "^[A-Z]{2}$",
@@ -42,7 +41,7 @@ export const PostalAddressSchema = Type.Object(
 );
 export type PostalAddressBody = Static<typeof PostalAddressSchema>;
 
-export const BeneficiaryTypeSchema = Type.Union([Type.Literal("person"), Type.Literal("business")]);
+export const BeneficiaryTypeSchema = stringEnum(["person", "business"]);
 
 /** Identity fields shared by create and update. */
 const identityFields = {
@@ -57,7 +56,7 @@ const identityFields = {
   country_of_incorporation: Type.Optional(nullable(CountryCodeSchema)),
   registration_number: Type.Optional(nullable(text(50))),
   tax_id: Type.Optional(nullable(TaxIdSchema)),
-  postal_address: Type.Optional(nullable(Type.Ref(PostalAddressSchema))),
+  postal_address: Type.Optional(Type.Union([Type.Ref(PostalAddressSchema), Type.Null()])),
 };
 
 export const CreateBeneficiaryBodySchema = Type.Object(
@@ -83,7 +82,7 @@ export type UpdateBeneficiaryBody = Static<typeof UpdateBeneficiaryBodySchema>;
 export const PendingCollectionRequestSchema = Type.Object(
   {
     id: Type.String({ format: "uuid" }),
-    scope: Type.Union([Type.Literal("full_onboarding"), Type.Literal("payout_destination"), Type.Literal("tax_documents")]),
+    scope: stringEnum(["full_onboarding", "payout_destination", "tax_documents"]),
     expires_at: Type.String({ format: "date-time" }),
   },
   { $id: "PendingCollectionRequest" },
@@ -108,42 +107,30 @@ export const BeneficiarySchema = Type.Object(
     country_of_incorporation: nullable(Type.String()),
     registration_number: nullable(Type.String()),
     tax_id: nullable(Type.String({ description: "Masked: only the last four characters are shown, e.g. `•••••6789`." })),
-    postal_address: nullable(Type.Ref(PostalAddressSchema)),
+    postal_address: Type.Union([Type.Ref(PostalAddressSchema), Type.Null()]),
     bank_details: Type.Null({
       description: "Deprecated and always null: list destinations with `GET /v1/beneficiaries/{id}/bank-accounts`.",
     }),
-    compliance_status: Type.Union([Type.Literal("pending"), Type.Literal("compliant"), Type.Literal("suspended")]),
+    compliance_status: stringEnum(["pending", "compliant", "suspended"]),
     identity_complete: Type.Boolean(),
     missing_identity_fields: Type.Array(Type.String(), {
       description: "Required identity fields still missing (empty when `identity_complete`).",
     }),
     acknowledged_at: nullable(timestamp),
     reacknowledgment_required: Type.Boolean(),
-    collection_status: Type.Union([Type.Literal("not_invited"), Type.Literal("invited"), Type.Literal("details_submitted")]),
+    collection_status: stringEnum(["not_invited", "invited", "details_submitted"]),
     details_submitted_at: nullable(timestamp),
     declared_destination_id: nullable(Type.String({ format: "uuid" })),
-    status: Type.Union([
-      Type.Literal("suspended"),
-      Type.Literal("reacknowledgment_required"),
-      Type.Literal("pending_details"),
-      Type.Literal("pending_kyc"),
-      Type.Literal("action_required"),
-      Type.Literal("ready"),
-    ]),
-    enrollment_status: nullable(
-      Type.Union([
-        Type.Literal("pending"),
-        Type.Literal("verified"),
-        Type.Literal("rejected"),
-        Type.Literal("suspended"),
-        Type.Literal("closed"),
-      ]),
-    ),
+    status: stringEnum(["suspended", "reacknowledgment_required", "pending_details", "pending_kyc", "action_required", "ready"], {
+      description:
+        "Derived at read time; first match wins: suspended, reacknowledgment_required, pending_details (identity incomplete), pending_kyc (not yet acknowledged), action_required (no payout-usable destination, or enrollment rejected), ready.",
+    }),
+    enrollment_status: nullable(stringEnum(["pending", "verified", "rejected", "suspended", "closed"])),
     enrollment_failure_detail: nullable(Type.String()),
     enrollment_failure_bank_account_id: nullable(Type.String()),
     pending_requests: Type.Array(Type.Ref("PendingCollectionRequest")),
     archived_at: nullable(timestamp),
-    environment: Type.Union([Type.Literal("sandbox"), Type.Literal("production")]),
+    environment: stringEnum(["sandbox", "production"]),
     created_at: timestamp,
     updated_at: timestamp,
   },

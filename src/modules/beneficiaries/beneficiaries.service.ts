@@ -17,6 +17,7 @@ import {
   insertBeneficiary,
   listBeneficiaries,
   lockBeneficiary,
+  type NewBeneficiaryRow,
   updateBeneficiary,
 } from "./beneficiaries.repo.js";
 import type {
@@ -42,6 +43,9 @@ export interface BeneficiaryServiceDeps {
 }
 
 export type BeneficiaryService = ReturnType<typeof createBeneficiaryService>;
+
+/** A validated new Beneficiary's columns; the id, tenant and timestamps are added on insert. */
+export type PreparedBeneficiary = Omit<NewBeneficiaryRow, "id" | "businessId" | "environment" | "createdAt" | "updatedAt">;
 
 const notFound = () => new AppError("not_found", { message: "No such Beneficiary." });
 
@@ -112,8 +116,11 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
     };
   }
 
-  /** Checks JSON Schema cannot express: real country codes, a date of birth in the past. */
-  function checkIdentityValues(body: UpdateBeneficiaryBody): void {
+  /**
+   * Checks JSON Schema cannot express: real country codes, a date of birth in the past. `prefix` names the
+   * fields when the identity sits inside a larger input.
+   */
+  function identityValueProblems(body: UpdateBeneficiaryBody, prefix = ""): ErrorDetail[] {
     const details: ErrorDetail[] = [];
     const country = (field: string, value: string | null | undefined) => {
       if (value !== null && value !== undefined && !isCountryCode(value)) {
@@ -129,6 +136,11 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
         details.push({ field: "date_of_birth", code: "out_of_range", message: "Must be a date in the past, after 1900-01-01." });
       }
     }
+    return prefix === "" ? details : details.map((d) => ({ ...d, field: `${prefix}${d.field}` }));
+  }
+
+  function checkIdentityValues(body: UpdateBeneficiaryBody): void {
+    const details = identityValueProblems(body);
     if (details.length > 0) throw new AppError("validation_failed", { details });
   }
 
@@ -178,8 +190,15 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
     return present(found);
   }
 
-  async function create(actor: Actor, body: CreateBeneficiaryBody): Promise<BeneficiaryBody> {
-    checkIdentityValues(body);
+  /**
+   * Everything creating a Beneficiary checks and derives, without writing anything: the API's create and the
+   * import share it. `acknowledged` records the compliance acknowledgment at creation (import rows).
+   */
+  function prepareBeneficiary(
+    body: CreateBeneficiaryBody,
+    options: { acknowledged?: boolean } = {},
+  ): { ok: true; value: PreparedBeneficiary } | { ok: false; details: ErrorDetail[] } {
+    const details = identityValueProblems(body);
     const patch = identityPatch(body);
     const name =
       patch.name ??
@@ -189,30 +208,38 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
         business: body.business_name ?? null,
       });
     if (name === null) {
-      throw new AppError("validation_failed", {
-        details: [
-          {
-            field: "name",
-            code: "required",
-            message:
-              body.beneficiary_type === "person" ? "Give name, or first_name and last_name." : "Give name, or business_name.",
-          },
-        ],
+      details.push({
+        field: "name",
+        code: "required",
+        message: body.beneficiary_type === "person" ? "Give name, or first_name and last_name." : "Give name, or business_name.",
       });
     }
+    if (details.length > 0 || name === null) return { ok: false, details };
+    return {
+      ok: true,
+      value: {
+        ...patch,
+        beneficiaryType: body.beneficiary_type,
+        name,
+        email: body.email.trim(),
+        emailNormalized: body.email.trim().toLowerCase(),
+        ...(options.acknowledged === true ? { complianceStatus: "compliant", acknowledgedAt: clock.now() } : {}),
+      },
+    };
+  }
+
+  async function create(actor: Actor, body: CreateBeneficiaryBody): Promise<BeneficiaryBody> {
+    const prepared = prepareBeneficiary(body);
+    if (!prepared.ok) throw new AppError("validation_failed", { details: prepared.details });
     const now = clock.now();
     const tenant = tenantOf(actor);
     try {
       return await db.transaction(async (tx) => {
         const row = await insertBeneficiary(tx, {
-          ...patch,
+          ...prepared.value,
           id: ids.newId(),
           businessId: tenant.businessId,
           environment: tenant.environment,
-          beneficiaryType: body.beneficiary_type,
-          name,
-          email: body.email.trim(),
-          emailNormalized: body.email.trim().toLowerCase(),
           createdAt: now,
           updatedAt: now,
         });
@@ -352,7 +379,7 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
     }
   }
 
-  return { create, get, list, update, acknowledge, archive, unarchive, present };
+  return { create, get, list, update, acknowledge, archive, unarchive, present, prepareBeneficiary };
 }
 
 function normalizeTaxId(value: string | null): string | null {

@@ -38,5 +38,10 @@ export {
   lockBeneficiary,
   updateBeneficiary,
 } from "./beneficiaries.repo.js";
-export type { BeneficiaryBody } from "./beneficiaries.schemas.js";
-export type { BeneficiaryService } from "./beneficiaries.service.js";
+export {
+  type BeneficiaryBody,
+  type CreateBeneficiaryBody,
+  CreateBeneficiaryBodySchema,
+  PostalAddressSchema,
+} from "./beneficiaries.schemas.js";
+export type { BeneficiaryService, PreparedBeneficiary } from "./beneficiaries.service.js";

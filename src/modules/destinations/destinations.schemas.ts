@@ -1,10 +1,11 @@
 // Destinations (bank accounts and cards) as the API shows them: masked, never a full number.
 import { type Static, Type } from "@sinclair/typebox";
+import { nullable, stringEnum } from "../../platform/http/schema-types.js";
 
 const text = (maxLength: number, description?: string) =>
   Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
 
-export const AccountTypeSchema = Type.Union([Type.Literal("checking"), Type.Literal("savings"), Type.Literal("card")], {
+export const AccountTypeSchema = stringEnum(["checking", "savings", "card"], {
   description: "`checking` or `savings` for bank accounts (default `checking`); `card` for cards.",
 });
 
@@ -21,7 +22,7 @@ export const RegisterBankAccountBodySchema = Type.Object(
     bank_name: Type.Optional(text(140)),
     clabe: Type.Optional(text(18)),
     pix_key: Type.Optional(text(77)),
-    account_type: Type.Optional(Type.Union([Type.Literal("checking"), Type.Literal("savings")])),
+    account_type: Type.Optional(stringEnum(["checking", "savings"])),
   },
   { additionalProperties: false },
 );
@@ -44,21 +45,21 @@ export const RegisterCardBodySchema = Type.Object(
 );
 export type RegisterCardBody = Static<typeof RegisterCardBodySchema>;
 
-const nullableString = Type.Union([Type.String(), Type.Null()]);
+const nullableString = nullable(Type.String());
 
 export const DestinationSchema = Type.Object(
   {
     id: Type.String({ format: "uuid", description: "The id a Payout names as `bank_account_id`." }),
-    kind: Type.Union([Type.Literal("bank_account"), Type.Literal("card")]),
+    kind: stringEnum(["bank_account", "card"]),
     beneficiary_id: Type.String({ format: "uuid" }),
     account_holder_name: Type.String(),
     currency: Type.String(),
     country: Type.String(),
-    status: Type.Union([Type.Literal("unverified"), Type.Literal("verified"), Type.Literal("rejected")], {
+    status: stringEnum(["unverified", "verified", "rejected"], {
       description:
         "Verification by the payout rail: `unverified` until the rail has seen it, `verified`, or `rejected` (see `rail_rejection_reason`).",
     }),
-    validation_status: Type.Union([Type.Literal("validated"), Type.Literal("unvalidated")], {
+    validation_status: stringEnum(["validated", "unvalidated"], {
       description:
         "`validated` when the routing details passed a scheme check (IBAN, ABA, sort code, CLABE, Pix, BSB, transit, IFSC, card Luhn); `unvalidated` when only a generic SWIFT shape could be checked.",
     }),
@@ -75,8 +76,8 @@ export const DestinationSchema = Type.Object(
     swift_bic: nullableString,
     pix_key_type: nullableString,
     card_network: nullableString,
-    card_expiry_month: Type.Union([Type.Integer(), Type.Null()]),
-    card_expiry_year: Type.Union([Type.Integer(), Type.Null()]),
+    card_expiry_month: nullable(Type.Integer()),
+    card_expiry_year: nullable(Type.Integer()),
     rail_rejection_reason: nullableString,
     created_at: Type.String({ format: "date-time" }),
   },
