@@ -71,3 +71,46 @@ export async function createApiKey(
 export function bearer(key: string): { authorization: string } {
   return { authorization: `Bearer ${key}` };
 }
+
+/** Creates a Beneficiary through the API (a person stub named Jane Doe unless `fields` say otherwise). */
+export async function createBeneficiary(
+  app: AppInstance,
+  key: string,
+  fields: Readonly<Record<string, unknown>> = {},
+): Promise<{ id: string; email: string } & Record<string, unknown>> {
+  const response = await app.inject({
+    method: "POST",
+    url: "/v1/beneficiaries",
+    headers: bearer(key),
+    payload: { beneficiary_type: "person", email: `payee-${unique()}@example.com`, name: "Jane Doe", ...fields },
+  });
+  if (response.statusCode !== 201) throw new Error(`beneficiary creation failed: ${response.statusCode} ${response.body}`);
+  return response.json() as { id: string; email: string } & Record<string, unknown>;
+}
+
+/** A valid German IBAN account (a published example IBAN): validated and payout-usable once registered. */
+export const GERMAN_IBAN_ACCOUNT = {
+  account_holder_name: "Jane Doe",
+  country: "DE",
+  currency: "EUR",
+  iban: "DE89370400440532013000",
+} as const;
+
+/** Registers a bank account (201, or 200 when it was already registered) and returns the masked destination. */
+export async function registerBankAccount(
+  app: AppInstance,
+  key: string,
+  beneficiaryId: string,
+  account: Readonly<Record<string, unknown>> = GERMAN_IBAN_ACCOUNT,
+): Promise<{ id: string } & Record<string, unknown>> {
+  const response = await app.inject({
+    method: "POST",
+    url: `/v1/beneficiaries/${beneficiaryId}/bank-accounts`,
+    headers: bearer(key),
+    payload: account as Record<string, unknown>,
+  });
+  if (response.statusCode !== 201 && response.statusCode !== 200) {
+    throw new Error(`bank account registration failed: ${response.statusCode} ${response.body}`);
+  }
+  return response.json() as { id: string } & Record<string, unknown>;
+}

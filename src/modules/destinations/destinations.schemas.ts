@@ -20,7 +20,8 @@ export const RegisterBankAccountBodySchema = Type.Object(
     iban: Type.Optional(text(42)),
     swift_bic: Type.Optional(text(11)),
     bank_name: Type.Optional(text(140)),
-    clabe: Type.Optional(text(18)),
+    // 18 digits, often written in groups ("002 010 07777777777 1"): room for the separators, as for `iban`.
+    clabe: Type.Optional(text(24)),
     pix_key: Type.Optional(text(77)),
     account_type: Type.Optional(stringEnum(["checking", "savings"])),
   },

@@ -182,13 +182,14 @@ export function createDestinationService(deps: DestinationServiceDeps) {
       updatedAt: now,
     });
     if (announce) {
+      // The stored ids, not the path's spelling: a path id in capitals must not make a second subject.
       await events.record(tx, {
         tenant,
         type: "beneficiary.bank_account.registered",
-        subjectId: beneficiaryId,
+        subjectId: row.beneficiaryId,
         data: {
           bank_account_id: row.id,
-          beneficiary_id: beneficiaryId,
+          beneficiary_id: row.beneficiaryId,
           last4: row.last4,
           country: row.country,
           currency: row.currency,
@@ -293,7 +294,8 @@ export function createDestinationService(deps: DestinationServiceDeps) {
       if (destination.deletedAt !== null) return;
       const now = clock.now();
       await markDestinationDeleted(tx, tenant, beneficiaryId, accountId, now);
-      if (beneficiary.declaredDestinationId === accountId) {
+      // Compare the stored id: the path's UUID may be spelt in capitals, which PostgreSQL matches but === does not.
+      if (beneficiary.declaredDestinationId === destination.id) {
         await updateBeneficiary(tx, tenant, beneficiaryId, { declaredDestinationId: null, updatedAt: now });
         await mailDeclaredDestinationChange(tx, tenant, beneficiary, null);
       }

@@ -11,7 +11,13 @@ import { DestinationSchema } from "./destinations.schemas.js";
 import { createDestinationService } from "./destinations.service.js";
 
 export type DestinationsModule = ReturnType<typeof createDestinationsModule>;
-export { isPayoutUsable, type PreparedDestination, presentDestination } from "./destinations.service.js";
+export { type RegisterBankAccountBody, RegisterBankAccountBodySchema } from "./destinations.schemas.js";
+export {
+  type DestinationService,
+  isPayoutUsable,
+  type PreparedDestination,
+  presentDestination,
+} from "./destinations.service.js";
 
 export function createDestinationsModule(deps: {
   db: Db;
