@@ -12,7 +12,9 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { apiKeysListBenchmark } from "./api-keys-list.bench.js";
+import { beneficiariesImportBenchmark } from "./beneficiaries-import.bench.js";
 import { beneficiariesListBenchmark } from "./beneficiaries-list.bench.js";
+import { beneficiaryExportBenchmark } from "./beneficiary-export.bench.js";
 import { runPendingCleanups } from "./lib/cleanup.js";
 import { machineInfo } from "./lib/machine.js";
 import { checkPostgres, postgresVersion } from "./lib/scratch-postgres.js";
@@ -21,7 +23,12 @@ import { round } from "./lib/stats.js";
 import type { Benchmark, BenchSettings, Engine, Json } from "./lib/types.js";
 
 /** Every benchmark, in the order they run. Add new modules here. */
-const BENCHMARKS: readonly Benchmark[] = [apiKeysListBenchmark, beneficiariesListBenchmark];
+const BENCHMARKS: readonly Benchmark[] = [
+  apiKeysListBenchmark,
+  beneficiariesListBenchmark,
+  beneficiariesImportBenchmark,
+  beneficiaryExportBenchmark,
+];
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 

@@ -8,6 +8,8 @@ import type { Logger } from "pino";
 import type { Config } from "./config.js";
 import { createApiKeysModule } from "./modules/api-keys/index.js";
 import { createBeneficiariesModule } from "./modules/beneficiaries/index.js";
+import { createBeneficiaryExportModule } from "./modules/beneficiary-export/index.js";
+import { createBeneficiaryImportModule } from "./modules/beneficiary-import/index.js";
 import { createDestinationsModule } from "./modules/destinations/index.js";
 import { createRegistrationModule } from "./modules/registration/index.js";
 import type { Clock } from "./platform/clock.js";
@@ -78,6 +80,15 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     jobStore: deps.jobStore,
     beneficiaries: beneficiaries.service,
   });
+  const beneficiaryExport = createBeneficiaryExportModule({ db: database.db, clock, beneficiaries: beneficiaries.service });
+  const beneficiaryImport = createBeneficiaryImportModule({
+    db: database.db,
+    clock,
+    ids,
+    logger: deps.logger,
+    beneficiaries: beneficiaries.service,
+    destinations: destinations.service,
+  });
   // Schemas with an $id: named components in OpenAPI, $ref targets for validation and serialization.
   const sharedSchemas = [
     ActorSchema,
@@ -86,6 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     ...apiKeys.sharedSchemas,
     ...beneficiaries.sharedSchemas,
     ...destinations.sharedSchemas,
+    ...beneficiaryImport.sharedSchemas,
   ];
   for (const schema of sharedSchemas) app.addSchema(schema);
   app.setValidatorCompiler(createValidatorCompiler(sharedSchemas));
@@ -121,6 +133,8 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   apiKeys.registerRoutes(app);
   beneficiaries.registerRoutes(app);
   destinations.registerRoutes(app);
+  beneficiaryExport.registerRoutes(app);
+  beneficiaryImport.registerRoutes(app);
 
   await app.ready();
   return app;

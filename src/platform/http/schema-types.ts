@@ -2,7 +2,7 @@
 // of an `anyOf` to pick one, which made union-heavy responses several times slower; a `type` array
 // (["string", "null"]) or an `enum` needs no such check. Use these instead of Type.Union for nullable
 // scalars and string enums in response and request schemas.
-import { type Static, type TSchema, Type, type TUnsafe } from "@sinclair/typebox";
+import { type Static, type TSchema, type TUnsafe, Type } from "@sinclair/typebox";
 
 type ScalarType = "string" | "integer" | "number" | "boolean";
 const SCALAR_TYPES = new Set<ScalarType>(["string", "integer", "number", "boolean"]);
@@ -17,6 +17,9 @@ export function nullable<T extends TSchema>(schema: T): TUnsafe<Static<T> | null
 }
 
 /** A string enum: `{ type: "string", enum: [...] }`. */
-export function stringEnum<const V extends readonly string[]>(values: V, options: { description?: string } = {}): TUnsafe<V[number]> {
+export function stringEnum<const V extends readonly string[]>(
+  values: V,
+  options: { description?: string } = {},
+): TUnsafe<V[number]> {
   return Type.Unsafe<V[number]>({ type: "string", enum: [...values], ...options });
 }
