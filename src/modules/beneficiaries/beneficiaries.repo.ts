@@ -1,8 +1,8 @@
 // Drizzle queries for Beneficiaries. Every read is scoped by (business, environment). Reads also return the
 // count of payout-usable destinations, which the derived `status` needs.
-import { and, desc, eq, gte, inArray, isNull, lt, ne, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, gte, isNull, lt, ne, type SQL, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
-import type { Db } from "../../platform/db/client.js";
+import { type Db, preparedQuery } from "../../platform/db/client.js";
 import { beneficiaries, destinations } from "../../platform/db/schema.js";
 import type { BeneficiaryStatus, IdentityRequirements } from "./beneficiaries.state.js";
 
@@ -155,25 +155,27 @@ export async function listBeneficiaries(
   afterId: string | null,
   limit: number,
 ): Promise<BeneficiaryWithCounts[]> {
-  const rows = await db
-    .select()
-    .from(beneficiaries)
-    .where(
-      and(
-        eq(beneficiaries.businessId, tenant.businessId),
-        eq(beneficiaries.environment, tenant.environment),
-        isNull(beneficiaries.archivedAt),
-        afterId === null ? undefined : lt(beneficiaries.id, afterId),
-        filters.complianceStatus === undefined ? undefined : eq(beneficiaries.complianceStatus, filters.complianceStatus),
-        filters.beneficiaryType === undefined ? undefined : eq(beneficiaries.beneficiaryType, filters.beneficiaryType),
-        filters.emailNormalized === undefined ? undefined : eq(beneficiaries.emailNormalized, filters.emailNormalized),
-        filters.createdFrom === undefined ? undefined : gte(beneficiaries.createdAt, filters.createdFrom),
-        filters.createdTo === undefined ? undefined : lt(beneficiaries.createdAt, filters.createdTo),
-        filters.status === undefined ? undefined : sql`${statusExpression(requirements)} = ${filters.status}`,
-      ),
-    )
-    .orderBy(desc(beneficiaries.id))
-    .limit(limit);
+  const unfiltered = Object.values(filters).every((value) => value === undefined);
+  const rows = unfiltered
+    ? await listUnfiltered(db, tenant, afterId, limit)
+    : await db
+        .select()
+        .from(beneficiaries)
+        .where(
+          and(
+            tenantScope(tenant),
+            isNull(beneficiaries.archivedAt),
+            afterId === null ? undefined : lt(beneficiaries.id, afterId),
+            filters.complianceStatus === undefined ? undefined : eq(beneficiaries.complianceStatus, filters.complianceStatus),
+            filters.beneficiaryType === undefined ? undefined : eq(beneficiaries.beneficiaryType, filters.beneficiaryType),
+            filters.emailNormalized === undefined ? undefined : eq(beneficiaries.emailNormalized, filters.emailNormalized),
+            filters.createdFrom === undefined ? undefined : gte(beneficiaries.createdAt, filters.createdFrom),
+            filters.createdTo === undefined ? undefined : lt(beneficiaries.createdAt, filters.createdTo),
+            filters.status === undefined ? undefined : sql`${statusExpression(requirements)} = ${filters.status}`,
+          ),
+        )
+        .orderBy(desc(beneficiaries.id))
+        .limit(limit);
   const counts = await countUsableDestinations(
     db,
     rows.map((row) => row.id),
@@ -181,20 +183,52 @@ export async function listBeneficiaries(
   return rows.map((row) => ({ row, payoutUsableDestinations: counts.get(row.id) ?? 0 }));
 }
 
+const tenantScope = (tenant: Tenant) =>
+  and(eq(beneficiaries.businessId, tenant.businessId), eq(beneficiaries.environment, tenant.environment));
+
+/** The common page (no filters) as prepared statements: first page, and pages after a cursor. */
+async function listUnfiltered(db: Db, tenant: Tenant, afterId: string | null, limit: number): Promise<BeneficiaryRow[]> {
+  const scope = () =>
+    and(
+      eq(beneficiaries.businessId, sql.placeholder("businessId")),
+      eq(beneficiaries.environment, sql.placeholder("environment")),
+      isNull(beneficiaries.archivedAt),
+    );
+  const values = { businessId: tenant.businessId, environment: tenant.environment, limit };
+  if (afterId === null) {
+    const first = preparedQuery(db, "beneficiaries_list_first_page", (d) =>
+      d.select().from(beneficiaries).where(scope()).orderBy(desc(beneficiaries.id)).limit(sql.placeholder("limit")),
+    );
+    return first.execute(values);
+  }
+  const next = preparedQuery(db, "beneficiaries_list_after_cursor", (d) =>
+    d
+      .select()
+      .from(beneficiaries)
+      .where(and(scope(), lt(beneficiaries.id, sql.placeholder("afterId"))))
+      .orderBy(desc(beneficiaries.id))
+      .limit(sql.placeholder("limit")),
+  );
+  return next.execute({ ...values, afterId });
+}
+
 /** Payout-usable destinations per Beneficiary id (absent ids have none). Same rule as usableDestinationCount. */
 export async function countUsableDestinations(db: Db, beneficiaryIds: readonly string[]): Promise<Map<string, number>> {
   if (beneficiaryIds.length === 0) return new Map();
-  const rows = await db
-    .select({ beneficiaryId: destinations.beneficiaryId, count: sql<number>`count(*)::int` })
-    .from(destinations)
-    .where(
-      and(
-        inArray(destinations.beneficiaryId, [...beneficiaryIds]),
-        isNull(destinations.deletedAt),
-        sql`(${destinations.validationStatus} = 'validated' or ${destinations.status} = 'verified')`,
-        ne(destinations.status, "rejected"),
-      ),
-    )
-    .groupBy(destinations.beneficiaryId);
+  const query = preparedQuery(db, "destinations_usable_counts", (d) =>
+    d
+      .select({ beneficiaryId: destinations.beneficiaryId, count: sql<number>`count(*)::int` })
+      .from(destinations)
+      .where(
+        and(
+          sql`${destinations.beneficiaryId} = any(${sql.placeholder("ids")}::uuid[])`,
+          isNull(destinations.deletedAt),
+          sql`(${destinations.validationStatus} = 'validated' or ${destinations.status} = 'verified')`,
+          ne(destinations.status, "rejected"),
+        ),
+      )
+      .groupBy(destinations.beneficiaryId),
+  );
+  const rows = await query.execute({ ids: `{${beneficiaryIds.join(",")}}` });
   return new Map(rows.map((row) => [row.beneficiaryId, row.count]));
 }
