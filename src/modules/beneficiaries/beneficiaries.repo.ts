@@ -67,6 +67,10 @@ export function statusExpression(requirements: IdentityRequirements): SQL<Benefi
     else 'ready' end)`;
 }
 
+const tenantScope = (tenant: Tenant) =>
+  and(eq(beneficiaries.businessId, tenant.businessId), eq(beneficiaries.environment, tenant.environment));
+const oneOfTenant = (tenant: Tenant, id: string) => and(eq(beneficiaries.id, id), tenantScope(tenant));
+
 export async function insertBeneficiary(db: Db, row: NewBeneficiaryRow): Promise<BeneficiaryRow> {
   const [inserted] = await db.insert(beneficiaries).values(row).returning();
   if (inserted === undefined) throw new Error("insert returned no row");
@@ -77,59 +81,26 @@ export async function findBeneficiary(db: Db, tenant: Tenant, id: string): Promi
   const [found] = await db
     .select({ row: beneficiaries, payoutUsableDestinations: usableDestinationCount })
     .from(beneficiaries)
-    .where(
-      and(
-        eq(beneficiaries.id, id),
-        eq(beneficiaries.businessId, tenant.businessId),
-        eq(beneficiaries.environment, tenant.environment),
-      ),
-    )
+    .where(oneOfTenant(tenant, id))
     .limit(1);
   return found ?? null;
 }
 
 /** Locks the row for the rest of the transaction (concurrent updates of one Beneficiary take turns). */
 export async function lockBeneficiary(db: Db, tenant: Tenant, id: string): Promise<BeneficiaryRow | null> {
-  const [row] = await db
-    .select()
-    .from(beneficiaries)
-    .where(
-      and(
-        eq(beneficiaries.id, id),
-        eq(beneficiaries.businessId, tenant.businessId),
-        eq(beneficiaries.environment, tenant.environment),
-      ),
-    )
-    .for("update")
-    .limit(1);
+  const [row] = await db.select().from(beneficiaries).where(oneOfTenant(tenant, id)).for("update").limit(1);
   return row ?? null;
 }
 
 export async function updateBeneficiary(db: Db, tenant: Tenant, id: string, patch: BeneficiaryPatch): Promise<void> {
-  await db
-    .update(beneficiaries)
-    .set(patch)
-    .where(
-      and(
-        eq(beneficiaries.id, id),
-        eq(beneficiaries.businessId, tenant.businessId),
-        eq(beneficiaries.environment, tenant.environment),
-      ),
-    );
+  await db.update(beneficiaries).set(patch).where(oneOfTenant(tenant, id));
 }
 
 export async function findActiveBeneficiaryIdByEmail(db: Db, tenant: Tenant, emailNormalized: string): Promise<string | null> {
   const [row] = await db
     .select({ id: beneficiaries.id })
     .from(beneficiaries)
-    .where(
-      and(
-        eq(beneficiaries.businessId, tenant.businessId),
-        eq(beneficiaries.environment, tenant.environment),
-        eq(beneficiaries.emailNormalized, emailNormalized),
-        isNull(beneficiaries.archivedAt),
-      ),
-    )
+    .where(and(tenantScope(tenant), eq(beneficiaries.emailNormalized, emailNormalized), isNull(beneficiaries.archivedAt)))
     .limit(1);
   return row?.id ?? null;
 }
@@ -182,9 +153,6 @@ export async function listBeneficiaries(
   );
   return rows.map((row) => ({ row, payoutUsableDestinations: counts.get(row.id) ?? 0 }));
 }
-
-const tenantScope = (tenant: Tenant) =>
-  and(eq(beneficiaries.businessId, tenant.businessId), eq(beneficiaries.environment, tenant.environment));
 
 /** The common page (no filters) as prepared statements: first page, and pages after a cursor. */
 async function listUnfiltered(db: Db, tenant: Tenant, afterId: string | null, limit: number): Promise<BeneficiaryRow[]> {
