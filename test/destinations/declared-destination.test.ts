@@ -1,7 +1,7 @@
 // PUT /v1/beneficiaries/{id}/declared-destination: the destination a payout goes to when it names none.
 // A change is announced to the Beneficiary by e-mail (a real SMTP server on loopback reads it).
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { destinations } from "../../src/platform/db/schema.js";
 import {
   createApiKey,
@@ -10,32 +10,24 @@ import {
   registerBankAccount,
   registerBusiness,
 } from "../helpers/factories.js";
-import { buildTestApp, type TestApp } from "../helpers/test-app.js";
+import type { TestApp } from "../helpers/test-app.js";
 import { detailCodes, type ExpectedActor, expectErrorEnvelope } from "../http/error-envelope.js";
-import { parseMime, partOfType, type SmtpSink, startSmtpSink } from "../mail/smtp-sink.js";
-import { type ApiCall, apiClient, CORRIDORS, VISA_CARD } from "./destination-fixtures.js";
+import { parseMime, partOfType, type SmtpSink } from "../mail/smtp-sink.js";
+import { type ApiCall, CORRIDORS, useMailTestBed, VISA_CARD } from "./destination-fixtures.js";
 
 type Json = Record<string, unknown>;
 
 const BUSINESS_NAME = "Contoso Freelance Pay";
-const MAIL_FROM = "Payouts <payouts@mail.example.test>";
 
+const testBed = useMailTestBed(BUSINESS_NAME);
 let sink: SmtpSink;
 let t: TestApp;
 let biz: RegisteredBusiness;
 let call: ApiCall;
 let actor: ExpectedActor;
 
-beforeAll(async () => {
-  sink = await startSmtpSink();
-  t = await buildTestApp({ env: { SMTP_URL: `smtp://127.0.0.1:${sink.port}`, MAIL_FROM } });
-  biz = await registerBusiness(t.app, BUSINESS_NAME);
-  call = apiClient(t, biz.keys.sandbox).call;
-  actor = { user_id: biz.userId, membership_id: biz.membershipId, role: "business_admin", environment: "sandbox" };
-});
-afterAll(async () => {
-  await t?.close();
-  await sink?.close();
+beforeAll(() => {
+  ({ sink, t, biz, call, actor } = testBed());
 });
 beforeEach(async () => {
   // Each test counts only its own messages: send what earlier tests left queued, then forget it.

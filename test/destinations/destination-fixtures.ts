@@ -2,10 +2,12 @@
 // fields, a recording API client, and reads of the events outbox.
 import { and, asc, eq } from "drizzle-orm";
 import type { LightMyRequestResponse } from "fastify";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { events } from "../../src/platform/db/schema.js";
-import { bearer } from "../helpers/factories.js";
-import type { TestApp } from "../helpers/test-app.js";
+import { bearer, type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
+import { buildTestApp, type TestApp } from "../helpers/test-app.js";
+import type { ExpectedActor } from "../http/error-envelope.js";
+import { type SmtpSink, startSmtpSink } from "../mail/smtp-sink.js";
 
 type Json = Record<string, unknown>;
 
@@ -142,4 +144,44 @@ export async function registeredEvents(t: TestApp, beneficiaryId: string) {
     .from(events)
     .where(and(eq(events.type, "beneficiary.bank_account.registered"), eq(events.subjectId, beneficiaryId)))
     .orderBy(asc(events.sequence));
+}
+
+export const TEST_MAIL_FROM = "Payouts <payouts@mail.example.test>";
+
+export interface MailTestBed {
+  readonly sink: SmtpSink;
+  readonly t: TestApp;
+  readonly biz: RegisteredBusiness;
+  readonly call: ApiCall;
+  readonly actor: ExpectedActor;
+}
+
+/**
+ * A test file's app wired to a real SMTP sink on loopback, with one registered Business: registers the
+ * beforeAll/afterAll hooks and resolves to the handles once they ran.
+ */
+export function useMailTestBed(businessName: string): () => MailTestBed {
+  let bed: MailTestBed | undefined;
+  let sink: SmtpSink | undefined;
+  let t: TestApp | undefined;
+  beforeAll(async () => {
+    sink = await startSmtpSink();
+    t = await buildTestApp({ env: { SMTP_URL: `smtp://127.0.0.1:${sink.port}`, MAIL_FROM: TEST_MAIL_FROM } });
+    const biz = await registerBusiness(t.app, businessName);
+    bed = {
+      sink,
+      t,
+      biz,
+      call: apiClient(t, biz.keys.sandbox).call,
+      actor: { user_id: biz.userId, membership_id: biz.membershipId, role: "business_admin", environment: "sandbox" },
+    };
+  });
+  afterAll(async () => {
+    await t?.close();
+    await sink?.close();
+  });
+  return () => {
+    if (bed === undefined) throw new Error("the mail test bed is used before its beforeAll ran");
+    return bed;
+  };
 }
