@@ -61,15 +61,6 @@ export const REACKNOWLEDGMENT_TRIGGER_FIELDS = [
   "tax_id",
 ] as const;
 
-export function missingIdentityFields(
-  type: BeneficiaryType,
-  present: Readonly<Record<string, unknown>>,
-  requirements: IdentityRequirements,
-): string[] {
-  const required: readonly string[] = type === "person" ? requirements.person : requirements.business;
-  return required.filter((field) => present[field] === null || present[field] === undefined || present[field] === "");
-}
-
 export interface StatusInputs {
   readonly identityComplete: boolean;
   readonly complianceStatus: ComplianceStatus;
