@@ -15,6 +15,7 @@ import {
   defaultRetryDelayMs,
   type JobHandlers,
   LeaseLostError,
+  PermanentJobError,
   RetryJobError,
   type Worker,
 } from "../../src/platform/jobs/worker.js";
@@ -175,6 +176,25 @@ describe("job store and worker", () => {
     expect(await worker.drain()).toBe(0);
     expect(calls).toBe(3);
     expect((await store.stats()).dead).toBe(1);
+  });
+
+  it("buries a job at once when its handler throws a PermanentJobError", async () => {
+    let runs = 0;
+    const worker = workerWith({
+      "probe.fail": async () => {
+        runs += 1;
+        throw new PermanentJobError("recipient refused for good");
+      },
+    });
+    const id = await enqueueCommitted({ type: "probe.fail", payload: {} });
+    expect(await worker.drain()).toBe(1);
+    const row = await jobRow(id);
+    expect(row.status).toBe("dead");
+    expect(row.attempts).toBe(1);
+    expect(row.lastError).toBe("recipient refused for good");
+    clock.advance(24 * 60 * 60_000);
+    expect(await worker.drain()).toBe(0);
+    expect(runs).toBe(1);
   });
 
   it("honours the delay of a RetryJobError", async () => {

@@ -182,6 +182,34 @@ describe("mail over SMTP", () => {
   });
 });
 
+describe("mail refused for good", () => {
+  let sink: SmtpSink;
+  let t: TestApp;
+  beforeAll(async () => {
+    sink = await startSmtpSink();
+    t = await buildTestApp({ env: { SMTP_URL: `smtp://127.0.0.1:${sink.port}` } });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await sink?.close();
+  });
+
+  it("buries a message the relay refuses permanently (5xx) instead of retrying it", async () => {
+    const key = "relay-refuses-for-good:1";
+    sink.rejectRecipients = { code: 550, message: "5.1.1 mailbox unknown" };
+    expect(await enqueueCommitted(t, message(key))).not.toBeNull();
+    expect(await t.runtime.createWorker("mail-refused").drain()).toBe(1);
+    const [job] = await mailJob(t, key);
+    expect(job?.status).toBe("dead");
+    expect(job?.attempts).toBe(1);
+    expect(job?.lastError).toMatch(/550/);
+    sink.rejectRecipients = null;
+    t.clock.advance(24 * 60 * 60_000);
+    expect(await t.runtime.createWorker("mail-refused").drain()).toBe(0);
+    expect(sink.received).toHaveLength(0);
+  });
+});
+
 describe("mail without SMTP_URL", () => {
   let dataDir: string;
   let t: TestApp;

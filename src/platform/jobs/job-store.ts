@@ -37,8 +37,11 @@ export interface JobStore {
   claim(workerId: string, limit: number, leaseMs: number, types: readonly string[]): Promise<ClaimedJob[]>;
   /** Marks the job done if the lease is still ours; pass the handler's transaction to commit both together. */
   complete(job: ClaimedJob, tx?: Db): Promise<boolean>;
-  /** Schedules a retry at `retryAt`, or buries the job once its attempts are used up. */
-  fail(job: ClaimedJob, error: string, retryAt: Date): Promise<"retrying" | "dead" | "lease_lost">;
+  /**
+   * Schedules a retry at `retryAt`, or buries the job once its attempts are used up. `retryAt` null buries it
+   * at once (a failure that no retry can fix).
+   */
+  fail(job: ClaimedJob, error: string, retryAt: Date | null): Promise<"retrying" | "dead" | "lease_lost">;
   /** Returns jobs whose worker died (lease expired) to the queue. */
   reclaimExpired(): Promise<number>;
   stats(): Promise<{ pending: number; running: number; dead: number; oldestPendingAgeSeconds: number }>;
@@ -133,12 +136,12 @@ export function createJobStore(deps: { db: Db; clock: Clock; ids: IdGenerator; d
 
     async fail(job, error, retryAt) {
       const now = clock.now();
-      const dead = job.attempt >= job.maxAttempts;
+      const dead = retryAt === null || job.attempt >= job.maxAttempts;
       const updated = await db
         .update(jobs)
         .set({
           status: dead ? "dead" : "pending",
-          runAt: dead ? undefined : retryAt,
+          runAt: dead || retryAt === null ? undefined : retryAt,
           completedAt: dead ? now : null,
           updatedAt: now,
           leaseToken: null,

@@ -28,6 +28,9 @@ export class RetryJobError extends Error {
   }
 }
 
+/** Throw from a handler when no retry can succeed (a refused recipient, a malformed payload): the job is buried at once. */
+export class PermanentJobError extends Error {}
+
 /** Lease-lost signal from completeWithin callers. */
 export class LeaseLostError extends Error {
   constructor() {
@@ -99,7 +102,8 @@ export function createWorker(options: WorkerOptions): Worker {
       }
       const delay = error instanceof RetryJobError ? error.delayMs : defaultRetryDelayMs(job.attempt);
       const message = error instanceof Error ? error.message : String(error);
-      const outcome = await store.fail(job, message, new Date(clock.now().getTime() + delay));
+      const retryAt = error instanceof PermanentJobError ? null : new Date(clock.now().getTime() + delay);
+      const outcome = await store.fail(job, message, retryAt);
       log.warn({ err: error, outcome }, "job failed");
     }
   }

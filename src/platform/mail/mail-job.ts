@@ -8,9 +8,9 @@
 import { createHash } from "node:crypto";
 import type { Db } from "../db/client.js";
 import type { JobStore } from "../jobs/job-store.js";
-import type { JobHandler } from "../jobs/worker.js";
+import { type JobHandler, PermanentJobError } from "../jobs/worker.js";
 import { parseMailbox } from "./address.js";
-import type { Mailer } from "./mailer.js";
+import { type Mailer, MailSendError } from "./mailer.js";
 
 export const MAIL_SEND_JOB = "mail.send";
 
@@ -74,17 +74,23 @@ export function mailMessageId(idempotencyKey: string, domain: string): string {
 export function createMailJobHandler(mailer: Pick<Mailer, "send" | "senderDomain">): JobHandler {
   return async (payload) => {
     // A malformed payload fails the job (and ends up dead, with this message) instead of sending garbage.
-    if (!isMailJobPayload(payload)) throw new Error("mail.send payload is not a mail message");
-    await mailer.send({
-      to: payload.to,
-      subject: payload.subject,
-      text: payload.text,
-      html: payload.html,
-      headers: {
-        "Message-ID": mailMessageId(payload.idempotency_key, mailer.senderDomain),
-        // RFC 3834: machine-generated, so auto-responders (out-of-office) do not answer it.
-        "Auto-Submitted": "auto-generated",
-      },
-    });
+    if (!isMailJobPayload(payload)) throw new PermanentJobError("mail.send payload is not a mail message");
+    try {
+      await mailer.send({
+        to: payload.to,
+        subject: payload.subject,
+        text: payload.text,
+        html: payload.html,
+        headers: {
+          "Message-ID": mailMessageId(payload.idempotency_key, mailer.senderDomain),
+          // RFC 3834: machine-generated, so auto-responders (out-of-office) do not answer it.
+          "Auto-Submitted": "auto-generated",
+        },
+      });
+    } catch (error) {
+      // The relay refused for good (5xx: unknown mailbox, policy): retrying would only repeat the refusal.
+      if (error instanceof MailSendError && error.permanent === true) throw new PermanentJobError(error.message);
+      throw error;
+    }
   };
 }

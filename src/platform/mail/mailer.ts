@@ -89,7 +89,8 @@ function toMailSendError(error: unknown): MailSendError {
   return new MailSendError(message, {
     code,
     responseCode,
-    permanent: typeof shape.permanent === "boolean" ? shape.permanent : null,
+    // SMTP 5xx replies are permanent refusals (RFC 5321 4.2.1); 4xx are transient.
+    permanent: typeof shape.permanent === "boolean" ? shape.permanent : responseCode === null ? null : responseCode >= 500,
   });
 }
 
