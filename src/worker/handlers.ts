@@ -10,6 +10,6 @@ export type WorkerDeps = AppDeps & { readonly mailer: Mailer };
 
 export function createJobHandlers(deps: WorkerDeps): JobHandlers {
   return {
-    [MAIL_SEND_JOB]: createMailJobHandler(deps.mailer),
+    [MAIL_SEND_JOB]: createMailJobHandler(deps.mailer, deps.cipher),
   };
 }

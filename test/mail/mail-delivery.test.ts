@@ -33,7 +33,9 @@ function message(idempotencyKey: string, overrides: Partial<MailJobPayload> = {}
 }
 
 async function enqueueCommitted(t: TestApp, payload: MailJobPayload): Promise<string | null> {
-  return t.runtime.deps.database.db.transaction((tx) => enqueueMail(t.runtime.deps.jobStore, tx, payload));
+  return t.runtime.deps.database.db.transaction((tx) =>
+    enqueueMail({ jobStore: t.runtime.deps.jobStore, cipher: t.runtime.deps.cipher }, tx, payload),
+  );
 }
 
 async function mailJob(t: TestApp, idempotencyKey: string) {
@@ -112,7 +114,9 @@ describe("mail over SMTP", () => {
     const key = "rolled-back:1";
     await expect(
       t.runtime.deps.database.db.transaction(async (tx) => {
-        expect(await enqueueMail(t.runtime.deps.jobStore, tx, message(key))).not.toBeNull();
+        expect(
+          await enqueueMail({ jobStore: t.runtime.deps.jobStore, cipher: t.runtime.deps.cipher }, tx, message(key)),
+        ).not.toBeNull();
         throw new Rollback("the change failed");
       }),
     ).rejects.toBeInstanceOf(Rollback);
@@ -140,8 +144,17 @@ describe("mail over SMTP", () => {
     const key = "crash-after-send:1";
     const handler = t.runtime.handlers[MAIL_SEND_JOB]!;
     const context = {} as JobContext;
-    await handler(message(key), context);
-    await handler(message(key), context);
+    // The payload exactly as enqueueMail stores it (sealed), captured instead of written to the jobs table.
+    let stored: unknown;
+    const capture = {
+      enqueue: async (_tx: unknown, job: { payload: unknown }) => {
+        stored = job.payload;
+        return "captured";
+      },
+    };
+    await enqueueMail({ jobStore: capture, cipher: t.runtime.deps.cipher }, t.runtime.deps.database.db, message(key));
+    await handler(stored, context);
+    await handler(stored, context);
 
     expect(sink.received).toHaveLength(2);
     const [first, second] = sink.received.map((mail) => parseMime(mail.raw).headers["message-id"]);

@@ -1,6 +1,7 @@
 // The pieces of outbound mail that need no server: configuration, the layout's escaping, enqueue checks.
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../src/config.js";
+import { createFieldCipher } from "../../src/platform/crypto.js";
 import type { Db } from "../../src/platform/db/client.js";
 import type { EnqueueJob } from "../../src/platform/jobs/job-store.js";
 import { enqueueMail, MAIL_SEND_JOB, mailMessageId } from "../../src/platform/mail/mail-job.js";
@@ -94,6 +95,7 @@ describe("renderEmail", () => {
 
 describe("enqueueMail", () => {
   const tx = {} as Db;
+  const cipher = createFieldCipher(Buffer.alloc(32, 3));
   const recording = () => {
     const enqueued: EnqueueJob[] = [];
     return {
@@ -108,10 +110,17 @@ describe("enqueueMail", () => {
   };
   const valid = { to: "a@example.com", subject: "Hello", text: "t", html: "<p>h</p>", idempotency_key: "k-1" };
 
-  it("enqueues a mail.send job deduplicated by the idempotency key", async () => {
+  it("enqueues a mail.send job deduplicated by the idempotency key, with the message sealed", async () => {
     const { store, enqueued } = recording();
-    expect(await enqueueMail(store, tx, valid)).toBe("job-id");
-    expect(enqueued).toEqual([{ type: MAIL_SEND_JOB, payload: valid, dedupeKey: "mail:k-1" }]);
+    expect(await enqueueMail({ jobStore: store, cipher }, tx, valid)).toBe("job-id");
+    expect(enqueued).toEqual([
+      { type: MAIL_SEND_JOB, payload: { idempotency_key: "k-1", sealed: expect.any(String) }, dedupeKey: "mail:k-1" },
+    ]);
+    const payload = enqueued[0]?.payload as { sealed: string };
+    const stored = JSON.stringify(payload);
+    for (const clear of ["a@example.com", "Hello", "<p>h</p>"]) expect(stored).not.toContain(clear);
+    const sealed = payload.sealed;
+    expect(JSON.parse(cipher.decrypt(sealed))).toEqual({ to: "a@example.com", subject: "Hello", text: "t", html: "<p>h</p>" });
   });
 
   it.each([
@@ -121,7 +130,7 @@ describe("enqueueMail", () => {
     [{ subject: " " }, /subject/],
   ])("refuses %o before anything is enqueued", async (override, error) => {
     const { store, enqueued } = recording();
-    await expect(enqueueMail(store, tx, { ...valid, ...override })).rejects.toThrow(error);
+    await expect(enqueueMail({ jobStore: store, cipher }, tx, { ...valid, ...override })).rejects.toThrow(error);
     expect(enqueued).toEqual([]);
   });
 

@@ -269,7 +269,7 @@ export function createDestinationService(deps: DestinationServiceDeps) {
       paragraphs,
       footer: `You receive this because ${businessName} pays you through this service.`,
     });
-    await enqueueMail(jobStore, tx, {
+    await enqueueMail({ jobStore, cipher }, tx, {
       to: beneficiary.email,
       subject:
         destination === null

@@ -6,6 +6,7 @@
 //    job then runs again. That second send cannot be undone, but it carries the same Message-ID (derived
 //    from the idempotency key), so receivers and their clients recognise it as the same message.
 import { createHash } from "node:crypto";
+import type { FieldCipher } from "../crypto.js";
 import type { Db } from "../db/client.js";
 import type { JobStore } from "../jobs/job-store.js";
 import { type JobHandler, PermanentJobError } from "../jobs/worker.js";
@@ -47,19 +48,43 @@ function assertSendable(message: MailJobPayload): void {
 }
 
 /**
+ * What the jobs table holds: the message sealed with the field cipher (recipients are personal data, and
+ * bodies will carry links with one-time tokens), beside the idempotency key that names it.
+ */
+export interface SealedMailJobPayload {
+  readonly idempotency_key: string;
+  readonly sealed: string;
+}
+
+export interface MailQueue {
+  readonly jobStore: Pick<JobStore, "enqueue">;
+  readonly cipher: Pick<FieldCipher, "encrypt">;
+}
+
+/**
  * Enqueues one message inside the caller's transaction. Returns the job id, or null when a message with
  * this idempotency key was enqueued before (nothing new will be sent).
  */
-export async function enqueueMail(jobStore: Pick<JobStore, "enqueue">, tx: Db, message: MailJobPayload): Promise<string | null> {
+export async function enqueueMail(queue: MailQueue, tx: Db, message: MailJobPayload): Promise<string | null> {
   assertSendable(message);
-  const payload: MailJobPayload = {
-    to: message.to,
-    subject: message.subject,
-    text: message.text,
-    html: message.html,
+  const content = { to: message.to, subject: message.subject, text: message.text, html: message.html };
+  const payload: SealedMailJobPayload = {
     idempotency_key: message.idempotency_key,
+    sealed: queue.cipher.encrypt(JSON.stringify(content)),
   };
-  return jobStore.enqueue(tx, { type: MAIL_SEND_JOB, payload, dedupeKey: `mail:${message.idempotency_key}` });
+  return queue.jobStore.enqueue(tx, { type: MAIL_SEND_JOB, payload, dedupeKey: `mail:${message.idempotency_key}` });
+}
+
+function unseal(payload: unknown, cipher: Pick<FieldCipher, "decrypt">): MailJobPayload | null {
+  if (typeof payload !== "object" || payload === null) return null;
+  const { sealed, idempotency_key } = payload as Partial<SealedMailJobPayload>;
+  if (typeof sealed !== "string" || typeof idempotency_key !== "string") return null;
+  try {
+    const message: unknown = { ...JSON.parse(cipher.decrypt(sealed)), idempotency_key };
+    return isMailJobPayload(message) ? message : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -71,10 +96,14 @@ export function mailMessageId(idempotencyKey: string, domain: string): string {
   return `<${digest}@${domain}>`;
 }
 
-export function createMailJobHandler(mailer: Pick<Mailer, "send" | "senderDomain">): JobHandler {
-  return async (payload) => {
-    // A malformed payload fails the job (and ends up dead, with this message) instead of sending garbage.
-    if (!isMailJobPayload(payload)) throw new PermanentJobError("mail.send payload is not a mail message");
+export function createMailJobHandler(
+  mailer: Pick<Mailer, "send" | "senderDomain">,
+  cipher: Pick<FieldCipher, "decrypt">,
+): JobHandler {
+  return async (sealedPayload) => {
+    // A malformed or undecryptable payload buries the job (with this message) instead of sending garbage.
+    const payload = unseal(sealedPayload, cipher);
+    if (payload === null) throw new PermanentJobError("mail.send payload is not a sealed mail message");
     try {
       await mailer.send({
         to: payload.to,
