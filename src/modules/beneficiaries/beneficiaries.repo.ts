@@ -1,6 +1,6 @@
 // Drizzle queries for Beneficiaries. Every read is scoped by (business, environment). Reads also return the
 // count of payout-usable destinations, which the derived `status` needs.
-import { and, desc, eq, gte, isNull, lt, ne, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, gte, isNull, lt, type SQL, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
 import { type Db, preparedQuery } from "../../platform/db/client.js";
 import { beneficiaries, destinations } from "../../platform/db/schema.js";
@@ -16,15 +16,19 @@ export interface BeneficiaryWithCounts {
 }
 
 /**
- * Destinations a payout may be sent to: not deleted, routing validated (or verified by the rail), not
- * refused by the rail; the SQL twin of isPayoutUsable in the destinations module. The outer
- * row is named explicitly: Drizzle renders a column unqualified in a single-table select, where "id" would
- * bind to the subquery's own table.
+ * A destinations row a payout may be sent to: not deleted, routing validated (or verified by the rail), not
+ * refused by the rail; the SQL twin of isPayoutUsable in the destinations module. Columns are named with
+ * their table: Drizzle renders columns unqualified in a single-table select, where a bare name could bind
+ * to the outer query's table.
  */
+const payoutUsableDestination = sql.raw(
+  `"destinations"."deleted_at" is null and ("destinations"."validation_status" = 'validated' or "destinations"."status" = 'verified') and "destinations"."status" <> 'rejected'`,
+);
+
+/** Payout-usable destinations of the Beneficiary of the current row (read of one, and the status filter). */
 export const usableDestinationCount = sql<number>`(
-  select count(*)::int from ${destinations} d
-  where d.beneficiary_id = "beneficiaries"."id" and d.deleted_at is null
-    and (d.validation_status = 'validated' or d.status = 'verified') and d.status <> 'rejected')`;
+  select count(*)::int from ${destinations}
+  where "destinations"."beneficiary_id" = "beneficiaries"."id" and ${payoutUsableDestination})`;
 
 const COLUMN_OF_FIELD: Readonly<Record<string, SQL>> = {
   first_name: sql`${beneficiaries.firstName}`,
@@ -94,15 +98,6 @@ export async function lockBeneficiary(db: Db, tenant: Tenant, id: string): Promi
 
 export async function updateBeneficiary(db: Db, tenant: Tenant, id: string, patch: BeneficiaryPatch): Promise<void> {
   await db.update(beneficiaries).set(patch).where(oneOfTenant(tenant, id));
-}
-
-export async function findActiveBeneficiaryIdByEmail(db: Db, tenant: Tenant, emailNormalized: string): Promise<string | null> {
-  const [row] = await db
-    .select({ id: beneficiaries.id })
-    .from(beneficiaries)
-    .where(and(tenantScope(tenant), eq(beneficiaries.emailNormalized, emailNormalized), isNull(beneficiaries.archivedAt)))
-    .limit(1);
-  return row?.id ?? null;
 }
 
 export interface BeneficiaryFilters {
@@ -180,21 +175,14 @@ async function listUnfiltered(db: Db, tenant: Tenant, afterId: string | null, li
   return next.execute({ ...values, afterId });
 }
 
-/** Payout-usable destinations per Beneficiary id (absent ids have none). Same rule as usableDestinationCount. */
-export async function countUsableDestinations(db: Db, beneficiaryIds: readonly string[]): Promise<Map<string, number>> {
+/** Payout-usable destinations per Beneficiary id (absent ids have none), for a page of rows. */
+async function countUsableDestinations(db: Db, beneficiaryIds: readonly string[]): Promise<Map<string, number>> {
   if (beneficiaryIds.length === 0) return new Map();
   const query = preparedQuery(db, "destinations_usable_counts", (d) =>
     d
       .select({ beneficiaryId: destinations.beneficiaryId, count: sql<number>`count(*)::int` })
       .from(destinations)
-      .where(
-        and(
-          sql`${destinations.beneficiaryId} = any(${sql.placeholder("ids")}::uuid[])`,
-          isNull(destinations.deletedAt),
-          sql`(${destinations.validationStatus} = 'validated' or ${destinations.status} = 'verified')`,
-          ne(destinations.status, "rejected"),
-        ),
-      )
+      .where(and(sql`${destinations.beneficiaryId} = any(${sql.placeholder("ids")}::uuid[])`, payoutUsableDestination))
       .groupBy(destinations.beneficiaryId),
   );
   const rows = await query.execute({ ids: `{${beneficiaryIds.join(",")}}` });

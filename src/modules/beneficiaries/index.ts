@@ -33,7 +33,6 @@ export function createBeneficiariesModule(deps: {
 export {
   type BeneficiaryRow,
   type BeneficiaryWithCounts,
-  findActiveBeneficiaryIdByEmail,
   findBeneficiary,
   lockBeneficiary,
   updateBeneficiary,
