@@ -29,6 +29,7 @@ import type { IdGenerator } from "./platform/ids.js";
 import type { JobStore } from "./platform/jobs/job-store.js";
 import type { Metrics } from "./platform/metrics.js";
 import type { RateLimiter } from "./platform/rate-limit.js";
+import type { RailRegistry } from "./rails/rail.js";
 
 export interface AppDeps {
   readonly config: Config;
@@ -43,6 +44,7 @@ export interface AppDeps {
   readonly clientAddressLimiter: RateLimiter;
   readonly cipher: FieldCipher;
   readonly isAcceptingTraffic: () => boolean;
+  readonly rails: RailRegistry;
 }
 
 export async function buildApp(deps: AppDeps): Promise<AppInstance> {

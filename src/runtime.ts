@@ -19,6 +19,9 @@ import { createLogger } from "./platform/logger.js";
 import { createMailer, type Mailer } from "./platform/mail/mailer.js";
 import { createMetrics } from "./platform/metrics.js";
 import { createRateLimiter, type RateLimitStore } from "./platform/rate-limit.js";
+import type { RailRegistry } from "./rails/rail.js";
+import { createRailRegistry } from "./rails/registry.js";
+import { createSandboxRail } from "./rails/sandbox-rail.js";
 import { createJobHandlers } from "./worker/handlers.js";
 
 export interface RuntimeOptions {
@@ -29,6 +32,8 @@ export interface RuntimeOptions {
   readonly database?: Database;
   /** Extra job handlers (tests register probes here). */
   readonly extraJobHandlers?: JobHandlers;
+  /** The payout rails per environment (tests inject fakes that script outcomes). */
+  readonly rails?: RailRegistry;
 }
 
 export interface Runtime {
@@ -103,6 +108,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     tenantLimiter: createRateLimiter(config.rateLimit, store, "tenant"),
     clientAddressLimiter: createRateLimiter(config.registrationRateLimit, store, "client"),
     isAcceptingTraffic: () => accepting,
+    // Placeholder until the production simulator lands: production must not use the sandbox rail.
+    rails: options.rails ?? createRailRegistry({ sandbox: createSandboxRail(), production: createSandboxRail() }),
   };
   const handlers: JobHandlers = { ...createJobHandlers(deps), ...(options.extraJobHandlers ?? {}) };
 

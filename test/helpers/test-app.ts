@@ -7,6 +7,7 @@ import { createManualClock, type ManualClock } from "../../src/platform/clock.js
 import type { AppInstance } from "../../src/platform/http/types.js";
 import type { JobHandlers } from "../../src/platform/jobs/worker.js";
 import { createLogger } from "../../src/platform/logger.js";
+import type { RailRegistry } from "../../src/rails/rail.js";
 import { createRuntime, type Runtime } from "../../src/runtime.js";
 import { openTestDatabase, type TestDatabase } from "./test-database.js";
 
@@ -28,6 +29,8 @@ export interface TestAppOptions {
   /** Environment variables layered over the test defaults (e.g. RATE_LIMIT_REQUESTS). */
   readonly env?: Readonly<Record<string, string>>;
   readonly extraJobHandlers?: JobHandlers;
+  /** Payout rails per environment; defaults to the runtime's own. */
+  readonly rails?: RailRegistry;
 }
 
 export function testConfig(env: Readonly<Record<string, string>> = {}): Config {
@@ -58,6 +61,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     logger: createLogger(config.logLevel, sink),
     database: testDatabase.database,
     ...(options.extraJobHandlers ? { extraJobHandlers: options.extraJobHandlers } : {}),
+    ...(options.rails ? { rails: options.rails } : {}),
   });
   const app = await buildApp(runtime.deps);
   return {
