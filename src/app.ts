@@ -10,6 +10,7 @@ import { createApiKeysModule } from "./modules/api-keys/index.js";
 import { createBeneficiariesModule } from "./modules/beneficiaries/index.js";
 import { createBeneficiaryExportModule } from "./modules/beneficiary-export/index.js";
 import { createBeneficiaryImportModule } from "./modules/beneficiary-import/index.js";
+import { createCollectionModule } from "./modules/collection/index.js";
 import { createDestinationsModule } from "./modules/destinations/index.js";
 import { createRegistrationModule } from "./modules/registration/index.js";
 import type { Clock } from "./platform/clock.js";
@@ -89,6 +90,17 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     beneficiaries: beneficiaries.service,
     destinations: destinations.service,
   });
+  const collection = createCollectionModule({
+    db: database.db,
+    clock,
+    ids,
+    cipher: deps.cipher,
+    events: deps.events,
+    jobStore: deps.jobStore,
+    publicBaseUrl: config.publicBaseUrl,
+    beneficiaries: beneficiaries.service,
+    destinations: destinations.service,
+  });
   // Schemas with an $id: named components in OpenAPI, $ref targets for validation and serialization.
   const sharedSchemas = [
     ActorSchema,
@@ -98,6 +110,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     ...beneficiaries.sharedSchemas,
     ...destinations.sharedSchemas,
     ...beneficiaryImport.sharedSchemas,
+    ...collection.sharedSchemas,
   ];
   for (const schema of sharedSchemas) app.addSchema(schema);
   app.setValidatorCompiler(createValidatorCompiler(sharedSchemas));
@@ -135,6 +148,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   destinations.registerRoutes(app);
   beneficiaryExport.registerRoutes(app);
   beneficiaryImport.registerRoutes(app);
+  collection.registerRoutes(app);
 
   await app.ready();
   return app;

@@ -3,16 +3,25 @@
 import { and, desc, eq, gte, isNull, lt, type SQL, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
 import { type Db, preparedQuery } from "../../platform/db/client.js";
-import { beneficiaries, destinations } from "../../platform/db/schema.js";
+import { beneficiaries, collectionRequests, destinations } from "../../platform/db/schema.js";
 import type { BeneficiaryStatus, IdentityRequirements } from "./beneficiaries.state.js";
 
 export type BeneficiaryRow = typeof beneficiaries.$inferSelect;
 export type NewBeneficiaryRow = typeof beneficiaries.$inferInsert;
 export type BeneficiaryPatch = Partial<Omit<NewBeneficiaryRow, "id" | "businessId" | "environment" | "createdAt">>;
 
+/** A collection request not yet consumed, cancelled or superseded (it may have expired: present() checks with the clock). */
+export interface OpenCollectionRequest {
+  readonly id: string;
+  readonly scope: "full_onboarding" | "payout_destination" | "tax_documents";
+  readonly expiresAt: Date;
+}
+
 export interface BeneficiaryWithCounts {
   readonly row: BeneficiaryRow;
   readonly payoutUsableDestinations: number;
+  /** Open collection requests (0 or 1); absent means none (a Beneficiary just created or imported). */
+  readonly openRequests?: readonly OpenCollectionRequest[];
 }
 
 /**
@@ -87,7 +96,39 @@ export async function findBeneficiary(db: Db, tenant: Tenant, id: string): Promi
     .from(beneficiaries)
     .where(oneOfTenant(tenant, id))
     .limit(1);
-  return found ?? null;
+  if (found === undefined) return null;
+  const open = await findOpenRequests(db, [found.row.id]);
+  return { ...found, openRequests: open.get(found.row.id) ?? [] };
+}
+
+/**
+ * Open collection requests of a set of Beneficiaries in one query (a page of the list reads them all at
+ * once, never one query per row). Whether each is still live (not expired) is decided at presentation time
+ * with the injected clock.
+ */
+export async function findOpenRequests(
+  db: Db,
+  beneficiaryIds: readonly string[],
+): Promise<Map<string, OpenCollectionRequest[]>> {
+  const byBeneficiary = new Map<string, OpenCollectionRequest[]>();
+  if (beneficiaryIds.length === 0) return byBeneficiary;
+  const query = preparedQuery(db, "collection_requests_open_for_ids", (d) =>
+    d
+      .select({
+        beneficiaryId: collectionRequests.beneficiaryId,
+        id: collectionRequests.id,
+        scope: collectionRequests.scope,
+        expiresAt: collectionRequests.expiresAt,
+      })
+      .from(collectionRequests)
+      .where(and(sql`${collectionRequests.beneficiaryId} = any(${sql.placeholder("ids")}::uuid[])`, isNull(collectionRequests.closedAt))),
+  );
+  for (const row of await query.execute({ ids: `{${beneficiaryIds.join(",")}}` })) {
+    const list = byBeneficiary.get(row.beneficiaryId) ?? [];
+    list.push({ id: row.id, scope: row.scope, expiresAt: row.expiresAt });
+    byBeneficiary.set(row.beneficiaryId, list);
+  }
+  return byBeneficiary;
 }
 
 /** Locks the row for the rest of the transaction (concurrent updates of one Beneficiary take turns). */
@@ -142,11 +183,13 @@ export async function listBeneficiaries(
         )
         .orderBy(desc(beneficiaries.id))
         .limit(limit);
-  const counts = await countUsableDestinations(
-    db,
-    rows.map((row) => row.id),
-  );
-  return rows.map((row) => ({ row, payoutUsableDestinations: counts.get(row.id) ?? 0 }));
+  const ids = rows.map((row) => row.id);
+  const [counts, open] = await Promise.all([countUsableDestinations(db, ids), findOpenRequests(db, ids)]);
+  return rows.map((row) => ({
+    row,
+    payoutUsableDestinations: counts.get(row.id) ?? 0,
+    openRequests: open.get(row.id) ?? [],
+  }));
 }
 
 /** The common page (no filters) as prepared statements: first page, and pages after a cursor. */
