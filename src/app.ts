@@ -13,6 +13,7 @@ import { createBeneficiaryImportModule } from "./modules/beneficiary-import/inde
 import { createCollectionModule } from "./modules/collection/index.js";
 import { createDestinationsModule } from "./modules/destinations/index.js";
 import { createRegistrationModule } from "./modules/registration/index.js";
+import { registerCollectionPages } from "./pages/collection/index.js";
 import type { Clock } from "./platform/clock.js";
 import type { FieldCipher } from "./platform/crypto.js";
 import type { Database } from "./platform/db/client.js";
@@ -42,6 +43,8 @@ export interface AppDeps {
   readonly metrics: Metrics;
   readonly tenantLimiter: RateLimiter;
   readonly clientAddressLimiter: RateLimiter;
+  /** Per client address on the hosted collection pages (issue 6). */
+  readonly collectionPageLimiter: RateLimiter;
   readonly cipher: FieldCipher;
   readonly isAcceptingTraffic: () => boolean;
 }
@@ -149,6 +152,12 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   beneficiaryExport.registerRoutes(app);
   beneficiaryImport.registerRoutes(app);
   collection.registerRoutes(app);
+  registerCollectionPages(app, {
+    collection: collection.service,
+    limiter: deps.collectionPageLimiter,
+    cipher: deps.cipher,
+    publicBaseUrl: config.publicBaseUrl,
+  });
 
   await app.ready();
   return app;

@@ -102,6 +102,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     mailer,
     tenantLimiter: createRateLimiter(config.rateLimit, store, "tenant"),
     clientAddressLimiter: createRateLimiter(config.registrationRateLimit, store, "client"),
+    collectionPageLimiter: createRateLimiter(config.collectionPageRateLimit, store, "collect"),
     isAcceptingTraffic: () => accepting,
   };
   const handlers: JobHandlers = { ...createJobHandlers(deps), ...(options.extraJobHandlers ?? {}) };
@@ -125,7 +126,12 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     },
     close: async () => {
       accepting = false;
-      await Promise.all([deps.tenantLimiter.close(), deps.clientAddressLimiter.close(), mailer.close()]);
+      await Promise.all([
+        deps.tenantLimiter.close(),
+        deps.clientAddressLimiter.close(),
+        deps.collectionPageLimiter.close(),
+        mailer.close(),
+      ]);
       if (ownsDatabase) await database.close();
     },
   };

@@ -106,10 +106,7 @@ export async function findBeneficiary(db: Db, tenant: Tenant, id: string): Promi
  * once, never one query per row). Whether each is still live (not expired) is decided at presentation time
  * with the injected clock.
  */
-export async function findOpenRequests(
-  db: Db,
-  beneficiaryIds: readonly string[],
-): Promise<Map<string, OpenCollectionRequest[]>> {
+export async function findOpenRequests(db: Db, beneficiaryIds: readonly string[]): Promise<Map<string, OpenCollectionRequest[]>> {
   const byBeneficiary = new Map<string, OpenCollectionRequest[]>();
   if (beneficiaryIds.length === 0) return byBeneficiary;
   const query = preparedQuery(db, "collection_requests_open_for_ids", (d) =>
@@ -121,7 +118,12 @@ export async function findOpenRequests(
         expiresAt: collectionRequests.expiresAt,
       })
       .from(collectionRequests)
-      .where(and(sql`${collectionRequests.beneficiaryId} = any(${sql.placeholder("ids")}::uuid[])`, isNull(collectionRequests.closedAt))),
+      .where(
+        and(
+          sql`${collectionRequests.beneficiaryId} = any(${sql.placeholder("ids")}::uuid[])`,
+          isNull(collectionRequests.closedAt),
+        ),
+      ),
   );
   for (const row of await query.execute({ ids: `{${beneficiaryIds.join(",")}}` })) {
     const list = byBeneficiary.get(row.beneficiaryId) ?? [];

@@ -305,7 +305,7 @@ export function createCollectionService(deps: CollectionServiceDeps) {
   function precheck(submission: Submission, beneficiary: BeneficiaryRow): ErrorDetail[] {
     const details: ErrorDetail[] = [];
     if (submission.scope === "full_onboarding") {
-      details.push(...beneficiaries.identityProblems(submission.identity));
+      if (Object.keys(submission.identity).length > 0) details.push(...beneficiaries.identityProblems(submission.identity));
       const readers: Record<string, (row: BeneficiaryRow) => unknown> = {
         ...IDENTITY_VALUE_READERS,
         tax_id: (row) => row.taxIdLast4,
@@ -328,7 +328,10 @@ export function createCollectionService(deps: CollectionServiceDeps) {
       if (choice.kind === "missing") {
         details.push({ field: "destination", code: "required", message: "Choose an account or add a new bank account." });
       } else if (choice.kind === "new") {
-        const prepared = destinations.prepareBankAccount(choice.bank as Parameters<DestinationService["prepareBankAccount"]>[0], "bank.");
+        const prepared = destinations.prepareBankAccount(
+          choice.bank as Parameters<DestinationService["prepareBankAccount"]>[0],
+          "bank.",
+        );
         if (!prepared.ok) details.push(...prepared.details);
       }
     }
@@ -352,11 +355,16 @@ export function createCollectionService(deps: CollectionServiceDeps) {
       return row;
     }
     if (choice.kind === "new") {
-      const prepared = destinations.prepareBankAccount(choice.bank as Parameters<DestinationService["prepareBankAccount"]>[0], "bank.");
+      const prepared = destinations.prepareBankAccount(
+        choice.bank as Parameters<DestinationService["prepareBankAccount"]>[0],
+        "bank.",
+      );
       if (!prepared.ok) throw new SubmissionRefused(prepared.details);
       return (await destinations.insertPrepared(tx, tenant, beneficiaryId, prepared.value, true)).row;
     }
-    throw new SubmissionRefused([{ field: "destination", code: "required", message: "Choose an account or add a new bank account." }]);
+    throw new SubmissionRefused([
+      { field: "destination", code: "required", message: "Choose an account or add a new bank account." },
+    ]);
   }
 
   /**
@@ -369,7 +377,11 @@ export function createCollectionService(deps: CollectionServiceDeps) {
     const { request, beneficiary, businessName } = found;
     const view = () => viewOf(request, beneficiary, businessName);
     if (submission.scope !== request.scope) {
-      return { outcome: "invalid", view: await view(), details: [{ field: "", code: "invalid_form", message: "Reload the page." }] };
+      return {
+        outcome: "invalid",
+        view: await view(),
+        details: [{ field: "", code: "invalid_form", message: "Reload the page." }],
+      };
     }
     const today = clock.now().toISOString().slice(0, 10);
     const tax = submission.scope === "tax_documents" ? validateTaxForm(submission.form, submission.tax, today) : null;

@@ -118,12 +118,20 @@ export function validateTaxForm(form: TaxForm, input: TaxFormInput, today: strin
     const countryLabel = form === "W-8BEN" ? "your country of citizenship" : "the country of incorporation or organization";
     countryValue = country("country", countryLabel, true);
     if (countryValue === "US") {
-      details.push({ field: "country", code: "invalid_country", message: "US persons fill in a W-9 instead. Go back and choose it." });
+      details.push({
+        field: "country",
+        code: "invalid_country",
+        message: "US persons fill in a W-9 instead. Go back and choose it.",
+      });
     }
     const foreignTin = text("foreign_tin", "your foreign tax identifying number", { required: false, max: 40 });
     if (foreignTin !== null) {
       if (!/^[A-Za-z0-9][A-Za-z0-9 ./-]*$/.test(foreignTin)) {
-        details.push({ field: "foreign_tin", code: "invalid_format", message: "Use letters, digits, spaces, dots, slashes and dashes only." });
+        details.push({
+          field: "foreign_tin",
+          code: "invalid_format",
+          message: "Use letters, digits, spaces, dots, slashes and dashes only.",
+        });
       } else {
         tin = foreignTin.replace(/\s+/g, "").toUpperCase();
         tinType = "foreign_tin";
@@ -139,8 +147,17 @@ export function validateTaxForm(form: TaxForm, input: TaxFormInput, today: strin
     if (form === "W-8BEN") {
       const birth = text("date_of_birth", "your date of birth", { required: true, max: 10 });
       if (birth !== null) {
-        if (!/^\d{4}-\d{2}-\d{2}$/.test(birth) || Number.isNaN(Date.parse(`${birth}T00:00:00Z`)) || birth >= today || birth < "1900-01-01") {
-          details.push({ field: "date_of_birth", code: "invalid_format", message: "Enter a real date in the past as YYYY-MM-DD." });
+        if (
+          !/^\d{4}-\d{2}-\d{2}$/.test(birth) ||
+          Number.isNaN(Date.parse(`${birth}T00:00:00Z`)) ||
+          birth >= today ||
+          birth < "1900-01-01"
+        ) {
+          details.push({
+            field: "date_of_birth",
+            code: "invalid_format",
+            message: "Enter a real date in the past as YYYY-MM-DD.",
+          });
         } else {
           extra.date_of_birth = birth;
         }
