@@ -118,6 +118,8 @@ export function registerCollectionPages(app: AppInstance, deps: CollectionPagesD
   }
 
   void app.register(async (pages) => {
+    // Forms only here (a JSON body is 415), and form bodies nowhere else.
+    pages.removeAllContentTypeParsers();
     pages.addContentTypeParser(
       "application/x-www-form-urlencoded",
       { parseAs: "string", bodyLimit: FORM_BODY_LIMIT },
