@@ -273,7 +273,7 @@ describe("payout_destination", () => {
     const registered = await eventsOf(t, beneficiary.id, "beneficiary.bank_account.registered");
     expect(registered).toHaveLength(1);
     expect((await readBeneficiary(t.app, key, beneficiary.id)).declared_destination_id).toBe(
-      (registered[0]?.data as { bank_account_id: string }).bank_account_id,
+      (registered[0]!.data as { bank_account_id: string }).bank_account_id,
     );
   });
 });
