@@ -156,8 +156,13 @@ export const BeneficiarySchema = Type.Object(
       description:
         "Live collection links only (not consumed, cancelled, replaced or expired), computed when read. 0 or 1 entries: a new link replaces the live one.",
     }),
-    tax_document: Type.Union([Type.Ref("TaxDocument"), Type.Null()], {
-      description: "The latest tax form submitted over a `tax_documents` link, masked; null when none.",
+    // A nullable object as a type array, not an anyOf union: fast-json-stringify checks every row against each
+    // branch of an anyOf, which cost ~1 ms of CPU per 100-row list page (measured, bench beneficiaries_list).
+    tax_document: Type.Unsafe<TaxDocumentBody | null>({
+      properties: TaxDocumentSchema.properties,
+      required: TaxDocumentSchema.required,
+      type: ["object", "null"],
+      description: "The latest tax form submitted over a `tax_documents` link, masked (schema `TaxDocument`); null when none.",
     }),
     archived_at: nullable(timestamp),
     environment: stringEnum(["sandbox", "production"]),
