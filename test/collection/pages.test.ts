@@ -265,6 +265,26 @@ describe("payout_destination", () => {
     expect((await readBeneficiary(t.app, key, beneficiary.id)).declared_destination_id).toBeNull();
   });
 
+  it("a deleted destination leaves the page and can no longer be chosen", async () => {
+    const beneficiary = await createBeneficiary(t.app, key);
+    const account = await registerBankAccount(t.app, key, beneficiary.id, GERMAN_IBAN_ACCOUNT);
+    const minted = await link(beneficiary.id, "payout_destination");
+    const session = new PageSession(t.app);
+    const page = await session.get(minted.path);
+    expect(page.body).toContain("ending in 3000");
+    const removed = await t.app.inject({
+      method: "DELETE",
+      url: `/v1/beneficiaries/${beneficiary.id}/bank-accounts/${account.id}`,
+      headers: bearer(key),
+    });
+    expect(removed.statusCode).toBe(204);
+    expect((await session.get(minted.path)).body).not.toContain("ending in 3000");
+    const stale = await session.post(minted.path, { csrf: PageSession.csrfOf(page), destination: account.id });
+    expect(stale.statusCode).toBe(422);
+    expect(stale.body).toContain("can no longer be chosen");
+    expect((await readBeneficiary(t.app, key, beneficiary.id)).declared_destination_id).toBeNull();
+  });
+
   it("adding a new account registers it (event) and declares it", async () => {
     const beneficiary = await createBeneficiary(t.app, key);
     const minted = await link(beneficiary.id, "payout_destination");
