@@ -86,6 +86,8 @@ export interface FieldSpec {
   readonly name: string;
   readonly label: string;
   readonly required?: boolean;
+  /** Needed only in some case the page explains (e.g. a new bank account): no "(optional)" mark, no `required`. */
+  readonly conditional?: boolean;
   readonly hint?: string;
   readonly type?: "text" | "date" | "tel";
   readonly autocomplete?: string;
@@ -119,7 +121,7 @@ export function renderField(spec: FieldSpec, state: FormState): string {
         spec.inputmode ? ` inputmode="${spec.inputmode}"` : ""
       } spellcheck="false">`;
   return `<div class="field${error ? " has-error" : ""}">
-<label for="${id}">${escapeHtml(spec.label)}${spec.required ? "" : ' <span class="opt">(optional)</span>'}</label>
+<label for="${id}">${escapeHtml(spec.label)}${spec.required || spec.conditional ? "" : ' <span class="opt">(optional)</span>'}</label>
 ${spec.hint ? `<p class="hint" id="${id}-hint">${escapeHtml(spec.hint)}</p>` : ""}
 ${error ? `<p class="error" id="${id}-error"><span class="visually-hidden">Error: </span>${escapeHtml(error)}</p>` : ""}
 ${control}

@@ -146,7 +146,13 @@ ${view.destinations
 ${radios}
 <fieldset>
 <legend>${view.destinations.length === 0 ? "Your bank account" : "New bank account"}</legend>
-${BANK_FIELDS.map((field) => renderField({ ...field, required: field.required === true && view.destinations.length === 0 }, state)).join("\n")}
+${view.destinations.length === 0 ? "" : '<p class="hint">Fill this in only if you chose "A new bank account" above.</p>'}
+${BANK_FIELDS.map((field) =>
+  renderField(
+    view.destinations.length === 0 || field.required !== true ? field : { ...field, required: false, conditional: true },
+    state,
+  ),
+).join("\n")}
 </fieldset>`;
 }
 
