@@ -247,3 +247,23 @@ describe("invitation e-mail and token storage", () => {
     }
   });
 });
+
+describe("OpenAPI", () => {
+  it("documents both routes with their success codes, and keeps the hosted pages out of the API description", async () => {
+    const doc = (await t.app.inject({ method: "GET", url: "/v1/openapi.json" })).json() as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown>; description?: string }>>;
+      components: { schemas: Record<string, unknown> };
+    };
+    const create = doc.paths["/v1/beneficiaries/{id}/collection-requests"]?.post;
+    const cancel = doc.paths["/v1/beneficiaries/{id}/collection-requests/{requestId}"]?.delete;
+    expect(Object.keys(create?.responses ?? {})).toEqual(
+      expect.arrayContaining(["201", "400", "401", "403", "404", "422", "429"]),
+    );
+    expect(Object.keys(cancel?.responses ?? {})).toEqual(expect.arrayContaining(["204", "401", "403", "404"]));
+    expect(create?.description).toContain("only a hash");
+    expect(cancel?.description).toContain("Idempotent");
+    expect(Object.keys(doc.paths).some((p) => p.startsWith("/collect"))).toBe(false);
+    expect(doc.components.schemas).toHaveProperty("CollectionRequestCreated");
+    expect(doc.components.schemas).toHaveProperty("TaxDocument");
+  });
+});
