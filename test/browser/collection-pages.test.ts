@@ -22,7 +22,8 @@ import {
 import { buildTestApp, TEST_START, type TestApp } from "../helpers/test-app.js";
 import { onPostgres } from "../helpers/test-database.js";
 
-const CHROMIUM = "/usr/bin/chromium";
+/** Debian's package; CHROMIUM_PATH overrides it (e.g. to check that REQUIRE_BROWSER=1 fails without a browser). */
+const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 const available = existsSync(CHROMIUM);
 const required = process.env.REQUIRE_BROWSER === "1";
 const SCREENSHOTS = path.resolve("test-output/screenshots");
