@@ -24,6 +24,13 @@ module.exports = {
       to: { path: "^src/modules/([^/]+)/", pathNot: ["^src/modules/$1/", "^src/modules/[^/]+/index\\.ts$"] },
     },
     {
+      name: "pages-use-module-index",
+      severity: "error",
+      comment: "Hosted pages (issue 6) call modules only through their index.ts, and never touch the database.",
+      from: { path: "^src/pages/" },
+      to: { path: "(^src/modules/[^/]+/(?!index\\.ts$)|^src/platform/db/client)" },
+    },
+    {
       name: "routes-stay-thin",
       severity: "error",
       comment: "Routes do HTTP only: no database or repository access from a routes file.",

@@ -47,6 +47,17 @@ async function seed(baseUrl: string, key: string): Promise<void> {
           method: "POST",
           headers: { authorization: headers.authorization },
         });
+        // Issue 6: every other Beneficiary has a live collection link, so pages carry pending_requests.
+        if (i % 2 === 0) {
+          const link = await fetch(`${baseUrl}/v1/beneficiaries/${body.id}/collection-requests`, {
+            method: "POST",
+            headers,
+            body: JSON.stringify({ scope: "full_onboarding" }),
+          });
+          // 404: a build from before collection links (BENCH_SERVICE_ENTRY A/B runs); the pages then carry none.
+          if (link.status !== 201 && link.status !== 404)
+            throw new Error(`link seeding answered ${link.status}: ${await link.text()}`);
+        }
       }),
     );
   }

@@ -10,8 +10,10 @@ import { createApiKeysModule } from "./modules/api-keys/index.js";
 import { createBeneficiariesModule } from "./modules/beneficiaries/index.js";
 import { createBeneficiaryExportModule } from "./modules/beneficiary-export/index.js";
 import { createBeneficiaryImportModule } from "./modules/beneficiary-import/index.js";
+import { createCollectionModule } from "./modules/collection/index.js";
 import { createDestinationsModule } from "./modules/destinations/index.js";
 import { createRegistrationModule } from "./modules/registration/index.js";
+import { registerCollectionPages } from "./pages/collection/index.js";
 import type { Clock } from "./platform/clock.js";
 import type { FieldCipher } from "./platform/crypto.js";
 import type { Database } from "./platform/db/client.js";
@@ -42,6 +44,8 @@ export interface AppDeps {
   readonly metrics: Metrics;
   readonly tenantLimiter: RateLimiter;
   readonly clientAddressLimiter: RateLimiter;
+  /** Per client address on the hosted collection pages (issue 6). */
+  readonly collectionPageLimiter: RateLimiter;
   readonly cipher: FieldCipher;
   readonly isAcceptingTraffic: () => boolean;
   readonly rails: RailRegistry;
@@ -91,6 +95,17 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     beneficiaries: beneficiaries.service,
     destinations: destinations.service,
   });
+  const collection = createCollectionModule({
+    db: database.db,
+    clock,
+    ids,
+    cipher: deps.cipher,
+    events: deps.events,
+    jobStore: deps.jobStore,
+    publicBaseUrl: config.publicBaseUrl,
+    beneficiaries: beneficiaries.service,
+    destinations: destinations.service,
+  });
   // Schemas with an $id: named components in OpenAPI, $ref targets for validation and serialization.
   const sharedSchemas = [
     ActorSchema,
@@ -100,6 +115,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     ...beneficiaries.sharedSchemas,
     ...destinations.sharedSchemas,
     ...beneficiaryImport.sharedSchemas,
+    ...collection.sharedSchemas,
   ];
   for (const schema of sharedSchemas) app.addSchema(schema);
   app.setValidatorCompiler(createValidatorCompiler(sharedSchemas));
@@ -137,6 +153,13 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   destinations.registerRoutes(app);
   beneficiaryExport.registerRoutes(app);
   beneficiaryImport.registerRoutes(app);
+  collection.registerRoutes(app);
+  registerCollectionPages(app, {
+    collection: collection.service,
+    limiter: deps.collectionPageLimiter,
+    cipher: deps.cipher,
+    publicBaseUrl: config.publicBaseUrl,
+  });
 
   await app.ready();
   return app;

@@ -51,6 +51,8 @@ export interface Config {
     /** The From header of every message, e.g. `Payouts <no-reply@example.com>`. */
     readonly from: string;
   };
+  /** Issue 6: requests per client address per window on the hosted collection pages (against token guessing). */
+  readonly collectionPageRateLimit: RateLimitConfig;
 }
 
 export class ConfigError extends Error {
@@ -186,6 +188,10 @@ export function loadConfig(env: Env = process.env): Config {
       ),
     },
     mail: { smtpUrl: readSmtpUrl(env), from: readMailFrom(env) },
+    collectionPageRateLimit: {
+      points: readInt(env, "COLLECTION_RATE_LIMIT_REQUESTS", 60, 1, 1_000_000),
+      windowSeconds: readInt(env, "COLLECTION_RATE_LIMIT_WINDOW_SECONDS", 600, 1, 86_400),
+    },
   };
 }
 

@@ -107,6 +107,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     mailer,
     tenantLimiter: createRateLimiter(config.rateLimit, store, "tenant"),
     clientAddressLimiter: createRateLimiter(config.registrationRateLimit, store, "client"),
+    collectionPageLimiter: createRateLimiter(config.collectionPageRateLimit, store, "collect"),
     isAcceptingTraffic: () => accepting,
     // Placeholder until the production simulator lands: production must not use the sandbox rail.
     rails: options.rails ?? createRailRegistry({ sandbox: createSandboxRail(), production: createSandboxRail() }),
@@ -132,7 +133,12 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     },
     close: async () => {
       accepting = false;
-      await Promise.all([deps.tenantLimiter.close(), deps.clientAddressLimiter.close(), mailer.close()]);
+      await Promise.all([
+        deps.tenantLimiter.close(),
+        deps.clientAddressLimiter.close(),
+        deps.collectionPageLimiter.close(),
+        mailer.close(),
+      ]);
       if (ownsDatabase) await database.close();
     },
   };

@@ -47,6 +47,7 @@ function fakeRecord(n: number): ExportRecord {
       enrollment_failure_detail: null,
       enrollment_failure_bank_account_id: null,
       pending_requests: [],
+      tax_document: null,
       archived_at: null,
       environment: "sandbox",
       created_at: "2026-05-27T12:00:00.000Z",

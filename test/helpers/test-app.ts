@@ -41,6 +41,7 @@ export function testConfig(env: Readonly<Record<string, string>> = {}): Config {
     PUBLIC_BASE_URL: "http://service.test",
     RATE_LIMIT_REQUESTS: "100000",
     REGISTRATION_RATE_LIMIT_REQUESTS: "100000",
+    COLLECTION_RATE_LIMIT_REQUESTS: "100000",
     ...env,
   });
 }

@@ -5,7 +5,9 @@ import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
 import type { Db } from "../../platform/db/client.js";
 import { isUniqueViolation } from "../../platform/db/errors.js";
+import type { TaxDocumentSummaryValue } from "../../platform/db/schema.js";
 import { AppError, type ErrorDetail } from "../../platform/errors.js";
+import { compileDetailsValidator } from "../../platform/http/validation.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import { decodeCursor, toPage } from "../../platform/pagination/cursor.js";
 import { isCountryCode } from "../../platform/reference/iso-codes.js";
@@ -20,12 +22,15 @@ import {
   type NewBeneficiaryRow,
   updateBeneficiary,
 } from "./beneficiaries.repo.js";
-import type {
-  BeneficiaryBody,
-  CreateBeneficiaryBody,
-  ListBeneficiariesQuery,
-  PostalAddressBody,
-  UpdateBeneficiaryBody,
+import {
+  type BeneficiaryBody,
+  type CreateBeneficiaryBody,
+  type ListBeneficiariesQuery,
+  type PostalAddressBody,
+  PostalAddressSchema,
+  type TaxDocumentBody,
+  type UpdateBeneficiaryBody,
+  UpdateBeneficiaryBodySchema,
 } from "./beneficiaries.schemas.js";
 import {
   type BusinessIdentityField,
@@ -100,8 +105,9 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
     return missing;
   }
 
-  function present({ row, payoutUsableDestinations }: BeneficiaryWithCounts): BeneficiaryBody {
+  function present({ row, payoutUsableDestinations, openRequests }: BeneficiaryWithCounts): BeneficiaryBody {
     const missing = missingFields(row);
+    const now = clock.now();
     const iso = (value: Date | null) => value?.toISOString() ?? null;
     return {
       id: row.id,
@@ -139,7 +145,11 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
       enrollment_status: row.enrollmentStatus,
       enrollment_failure_detail: row.enrollmentStatus === "rejected" ? row.enrollmentFailureDetail : null,
       enrollment_failure_bank_account_id: row.enrollmentStatus === "rejected" ? row.enrollmentFailureBankAccountId : null,
-      pending_requests: [],
+      // Live = open and not yet expired, judged now with the injected clock (expiry needs no write).
+      pending_requests: (openRequests ?? [])
+        .filter((request) => request.expiresAt > now)
+        .map((request) => ({ id: request.id, scope: request.scope, expires_at: request.expiresAt.toISOString() })),
+      tax_document: row.taxDocument === null ? null : presentTaxDocument(row.taxDocument, now),
       archived_at: iso(row.archivedAt),
       environment: row.environment,
       created_at: row.createdAt.toISOString(),
@@ -338,22 +348,7 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
    */
   async function update(actor: Actor, id: string, body: UpdateBeneficiaryBody): Promise<BeneficiaryBody> {
     checkIdentityValues(body);
-    return changeActive(actor, id, async (_tx, row) => {
-      const patch = identityPatch(body);
-      if (
-        body.name === undefined &&
-        (body.first_name !== undefined || body.last_name !== undefined || body.business_name !== undefined)
-      ) {
-        const derived = legalName(row.beneficiaryType, {
-          first: body.first_name !== undefined ? body.first_name : row.firstName,
-          last: body.last_name !== undefined ? body.last_name : row.lastName,
-          business: body.business_name !== undefined ? body.business_name : row.businessName,
-        });
-        if (derived !== null) patch.name = derived;
-      }
-      if (row.acknowledgedAt !== null && changesTriggerField(row, patch, body)) patch.reacknowledgmentRequired = true;
-      return patch;
-    });
+    return changeActive(actor, id, async (_tx, row) => identityUpdatePatch(row, body));
   }
 
   /** Whether the update changes a field the compliance acknowledgment was about (tax id compared in full). */
@@ -410,7 +405,72 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
     }
   }
 
-  return { create, get, list, update, acknowledge, archive, unarchive, present, prepareBeneficiary };
+  /**
+   * Identity input from outside the JSON API (the hosted collection form): the same checks the PUT route's
+   * schema and the service make, answered as details instead of a thrown error.
+   */
+  function identityProblems(body: Record<string, unknown>): ErrorDetail[] {
+    const shape = checkIdentityShape(body);
+    if (shape.length > 0) return shape;
+    return identityValueProblems(body as UpdateBeneficiaryBody);
+  }
+
+  /**
+   * The change an identity update makes to a row, with the re-acknowledgment trigger rule applied: the PUT
+   * route and a `full_onboarding` submission share it. `body` must have passed identityProblems (or the schema).
+   */
+  function identityUpdatePatch(row: BeneficiaryRow, body: UpdateBeneficiaryBody): BeneficiaryPatch {
+    const patch = identityPatch(body);
+    if (
+      body.name === undefined &&
+      (body.first_name !== undefined || body.last_name !== undefined || body.business_name !== undefined)
+    ) {
+      const derived = legalName(row.beneficiaryType, {
+        first: body.first_name !== undefined ? body.first_name : row.firstName,
+        last: body.last_name !== undefined ? body.last_name : row.lastName,
+        business: body.business_name !== undefined ? body.business_name : row.businessName,
+      });
+      if (derived !== null) patch.name = derived;
+    }
+    if (row.acknowledgedAt !== null && changesTriggerField(row, patch, body)) patch.reacknowledgmentRequired = true;
+    return patch;
+  }
+
+  return {
+    create,
+    get,
+    list,
+    update,
+    acknowledge,
+    archive,
+    unarchive,
+    present,
+    prepareBeneficiary,
+    identityProblems,
+    identityUpdatePatch,
+    identityRequirements,
+  };
+}
+
+const checkIdentityShape = compileDetailsValidator(UpdateBeneficiaryBodySchema, [PostalAddressSchema]);
+
+/** W-8 forms stay valid until the end of the third calendar year after signing; a W-9 does not expire. */
+function presentTaxDocument(summary: TaxDocumentSummaryValue, now: Date): TaxDocumentBody {
+  const expiresAt =
+    summary.form === "W-9" ? null : new Date(Date.UTC(Number(summary.signed_on.slice(0, 4)) + 4, 0, 1)).toISOString();
+  return {
+    form: summary.form,
+    status: expiresAt !== null && now.toISOString() >= expiresAt ? "expired" : "submitted",
+    submitted_at: summary.submitted_at,
+    expires_at: expiresAt,
+    name: summary.name,
+    tin_type: summary.tin_type,
+    tin: summary.tin_last4 === null ? null : `•••••${summary.tin_last4}`,
+    country: summary.country,
+    treaty_country: summary.treaty_country,
+    signed_by: summary.signed_by,
+    signed_on: summary.signed_on,
+  };
 }
 
 function normalizeTaxId(value: string | null): string | null {

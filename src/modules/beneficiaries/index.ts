@@ -4,7 +4,12 @@ import type { Db } from "../../platform/db/client.js";
 import type { AppInstance } from "../../platform/http/types.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import { registerBeneficiaryRoutes } from "./beneficiaries.routes.js";
-import { BeneficiarySchema, PendingCollectionRequestSchema, PostalAddressSchema } from "./beneficiaries.schemas.js";
+import {
+  BeneficiarySchema,
+  PendingCollectionRequestSchema,
+  PostalAddressSchema,
+  TaxDocumentSchema,
+} from "./beneficiaries.schemas.js";
 import { createBeneficiaryService } from "./beneficiaries.service.js";
 import type { IdentityRequirements } from "./beneficiaries.state.js";
 
@@ -26,7 +31,7 @@ export function createBeneficiariesModule(deps: {
   const service = createBeneficiaryService(deps);
   return {
     service,
-    sharedSchemas: [PostalAddressSchema, PendingCollectionRequestSchema, BeneficiarySchema],
+    sharedSchemas: [PostalAddressSchema, PendingCollectionRequestSchema, TaxDocumentSchema, BeneficiarySchema],
     registerRoutes: (app: AppInstance) => registerBeneficiaryRoutes(app, service),
   };
 }

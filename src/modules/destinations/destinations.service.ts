@@ -321,5 +321,26 @@ export function createDestinationService(deps: DestinationServiceDeps) {
     });
   }
 
-  return { prepareBankAccount, prepareCard, insertPrepared, registerBankAccount, registerCard, list, remove, declare };
+  /** Live destinations of a Beneficiary, for another module's use case (the hosted collection pages). */
+  async function liveDestinations(tx: Db, tenant: Tenant, beneficiaryId: string): Promise<DestinationRow[]> {
+    return listLiveDestinations(tx, tenant, beneficiaryId);
+  }
+
+  /** One destination of a Beneficiary by id, deleted ones included (null when it is not theirs). */
+  async function findOne(tx: Db, tenant: Tenant, beneficiaryId: string, id: string): Promise<DestinationRow | null> {
+    return findDestination(tx, tenant, beneficiaryId, id);
+  }
+
+  return {
+    prepareBankAccount,
+    prepareCard,
+    insertPrepared,
+    registerBankAccount,
+    registerCard,
+    list,
+    remove,
+    declare,
+    liveDestinations,
+    findOne,
+  };
 }

@@ -11,6 +11,7 @@ import { DestinationSchema } from "./destinations.schemas.js";
 import { createDestinationService } from "./destinations.service.js";
 
 export type DestinationsModule = ReturnType<typeof createDestinationsModule>;
+export type { DestinationRow } from "./destinations.repo.js";
 export { type RegisterBankAccountBody, RegisterBankAccountBodySchema } from "./destinations.schemas.js";
 export {
   type DestinationService,

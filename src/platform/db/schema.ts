@@ -208,6 +208,8 @@ export const beneficiaries = pgTable(
     archivedAt: timestamp("archived_at", { withTimezone: true, mode: "date" }),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
+    /** Issue 6: masked summary of the latest tax form (full form encrypted in beneficiary_tax_documents). */
+    taxDocument: jsonb("tax_document").$type<TaxDocumentSummaryValue>(),
   },
   (t) => [
     index("beneficiaries_tenant_list_idx").on(t.businessId, t.environment, t.id).where(sql`archived_at is null`),
@@ -270,4 +272,81 @@ export const destinations = pgTable(
     uniqueIndex("destinations_beneficiary_fingerprint_key").on(t.beneficiaryId, t.fingerprint).where(sql`deleted_at is null`),
     index("destinations_tenant_idx").on(t.businessId, t.environment, t.id),
   ],
+);
+
+// ---------------------------------------------------------------------------------------------------------
+// Collection links and hosted pages (issue 6)
+// ---------------------------------------------------------------------------------------------------------
+
+export const collectionScopeEnum = pgEnum("collection_scope", ["full_onboarding", "payout_destination", "tax_documents"]);
+/** Why a request stopped being live before it expired: submitted, cancelled by the Business, or replaced by a newer link. */
+export const collectionClosedReasonEnum = pgEnum("collection_closed_reason", ["consumed", "cancelled", "superseded"]);
+
+/**
+ * One hosted collection link. Only the SHA-256 of its token is stored; the raw token exists in the create
+ * response and (sealed) in the invitation e-mail job. A request is live while `closed_at` is null and
+ * `expires_at` is in the future; at most one open (not closed) request per Beneficiary, enforced by a
+ * partial unique index, because minting a new link closes the previous one as `superseded`.
+ */
+export const collectionRequests = pgTable(
+  "collection_requests",
+  {
+    id: uuid("id").primaryKey(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businesses.id),
+    environment: environmentEnum("environment").notNull(),
+    beneficiaryId: uuid("beneficiary_id")
+      .notNull()
+      .references(() => beneficiaries.id),
+    scope: collectionScopeEnum("scope").notNull(),
+    /** SHA-256 (hex) of the raw token; the token itself is never stored. */
+    tokenHash: text("token_hash").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    /** Whether an invitation e-mail was enqueued with the link. */
+    emailed: boolean("emailed").notNull().default(false),
+    closedAt: timestamp("closed_at", { withTimezone: true, mode: "date" }),
+    closedReason: collectionClosedReasonEnum("closed_reason"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("collection_requests_token_hash_key").on(t.tokenHash),
+    uniqueIndex("collection_requests_one_open_key").on(t.beneficiaryId).where(sql`closed_at is null`),
+    index("collection_requests_beneficiary_idx").on(t.beneficiaryId, t.id),
+    check("collection_requests_closed_consistent", sql`(${t.closedAt} is null) = (${t.closedReason} is null)`),
+  ],
+);
+
+/** Masked summary of the latest tax form a Beneficiary submitted (what the API shows); the full form is encrypted beside it. */
+export interface TaxDocumentSummaryValue {
+  form: "W-9" | "W-8BEN" | "W-8BEN-E";
+  name: string;
+  tin_type: "ssn" | "ein" | "itin" | "foreign_tin" | "none";
+  tin_last4: string | null;
+  country: string;
+  treaty_country: string | null;
+  signed_by: string;
+  signed_on: string;
+  submitted_at: string;
+}
+
+export const beneficiaryTaxDocuments = pgTable(
+  "beneficiary_tax_documents",
+  {
+    id: uuid("id").primaryKey(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businesses.id),
+    environment: environmentEnum("environment").notNull(),
+    beneficiaryId: uuid("beneficiary_id")
+      .notNull()
+      .references(() => beneficiaries.id),
+    collectionRequestId: uuid("collection_request_id").references(() => collectionRequests.id),
+    form: text("form").notNull(),
+    /** AES-256-GCM of the whole form as submitted (JSON): TINs, dates of birth and addresses are never in clear. */
+    documentEncrypted: text("document_encrypted").notNull(),
+    summary: jsonb("summary").$type<TaxDocumentSummaryValue>().notNull(),
+    submittedAt: timestamp("submitted_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [index("beneficiary_tax_documents_beneficiary_idx").on(t.beneficiaryId, t.submittedAt)],
 );

@@ -1,0 +1,82 @@
+// Drizzle queries for collection requests and tax documents. API reads are scoped by tenant and Beneficiary;
+// the hosted pages find a request by the hash of its token (the token is the only credential a page has).
+import { and, eq, gt, isNull } from "drizzle-orm";
+import type { Tenant } from "../../platform/auth/actor.js";
+import type { Db } from "../../platform/db/client.js";
+import { beneficiaryTaxDocuments, collectionRequests } from "../../platform/db/schema.js";
+
+export type CollectionRequestRow = typeof collectionRequests.$inferSelect;
+export type NewCollectionRequestRow = typeof collectionRequests.$inferInsert;
+export type NewTaxDocumentRow = typeof beneficiaryTaxDocuments.$inferInsert;
+
+export async function insertCollectionRequest(db: Db, row: NewCollectionRequestRow): Promise<CollectionRequestRow> {
+  const [inserted] = await db.insert(collectionRequests).values(row).returning();
+  if (inserted === undefined) throw new Error("insert returned no row");
+  return inserted;
+}
+
+/** Closes every open request of the Beneficiary as superseded (a resend invalidates the live link). */
+export async function supersedeOpenRequests(db: Db, tenant: Tenant, beneficiaryId: string, at: Date): Promise<void> {
+  await db
+    .update(collectionRequests)
+    .set({ closedAt: at, closedReason: "superseded" })
+    .where(
+      and(
+        eq(collectionRequests.businessId, tenant.businessId),
+        eq(collectionRequests.environment, tenant.environment),
+        eq(collectionRequests.beneficiaryId, beneficiaryId),
+        isNull(collectionRequests.closedAt),
+      ),
+    );
+}
+
+export async function findRequestOfBeneficiary(
+  db: Db,
+  tenant: Tenant,
+  beneficiaryId: string,
+  id: string,
+): Promise<CollectionRequestRow | null> {
+  const [row] = await db
+    .select()
+    .from(collectionRequests)
+    .where(
+      and(
+        eq(collectionRequests.id, id),
+        eq(collectionRequests.beneficiaryId, beneficiaryId),
+        eq(collectionRequests.businessId, tenant.businessId),
+        eq(collectionRequests.environment, tenant.environment),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+/** Cancels an open request; a closed one is left as it is (cancel is idempotent). */
+export async function cancelRequest(db: Db, id: string, at: Date): Promise<void> {
+  await db
+    .update(collectionRequests)
+    .set({ closedAt: at, closedReason: "cancelled" })
+    .where(and(eq(collectionRequests.id, id), isNull(collectionRequests.closedAt)));
+}
+
+export async function findRequestByTokenHash(db: Db, tokenHash: string): Promise<CollectionRequestRow | null> {
+  const [row] = await db.select().from(collectionRequests).where(eq(collectionRequests.tokenHash, tokenHash)).limit(1);
+  return row ?? null;
+}
+
+/**
+ * Consumes a live request: the conditional update that makes a double submit (two tabs, the back button)
+ * record nothing twice. True only for the one submission that closed it.
+ */
+export async function consumeRequest(db: Db, id: string, now: Date): Promise<boolean> {
+  const rows = await db
+    .update(collectionRequests)
+    .set({ closedAt: now, closedReason: "consumed" })
+    .where(and(eq(collectionRequests.id, id), isNull(collectionRequests.closedAt), gt(collectionRequests.expiresAt, now)))
+    .returning({ id: collectionRequests.id });
+  return rows.length === 1;
+}
+
+export async function insertTaxDocument(db: Db, row: NewTaxDocumentRow): Promise<void> {
+  await db.insert(beneficiaryTaxDocuments).values(row);
+}

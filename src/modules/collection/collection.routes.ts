@@ -1,0 +1,56 @@
+import { Type } from "@sinclair/typebox";
+import { requireActor } from "../../platform/http/require-actor.js";
+import { routeResponses } from "../../platform/http/route-responses.js";
+import type { AppInstance } from "../../platform/http/types.js";
+import {
+  BeneficiaryIdParamsSchema,
+  CollectionRequestParamsSchema,
+  CreateCollectionRequestBodySchema,
+} from "./collection.schemas.js";
+import type { CollectionService } from "./collection.service.js";
+
+const tags = ["Collection links"];
+
+export function registerCollectionRoutes(app: AppInstance, service: CollectionService): void {
+  app.post(
+    "/v1/beneficiaries/:id/collection-requests",
+    {
+      config: { access: "write" },
+      schema: {
+        tags,
+        summary: "Create a collection link",
+        description:
+          "Mints a hosted collection link with a scope, live for 7 days. Answers **201** with the request id, scope, `expires_at` and the link `url`, which holds the raw token: shown only in this response (and in the invitation e-mail when `send_email` is true); only a hash of it is stored. A new link for the same Beneficiary invalidates the live one (a resend), so `pending_requests` holds at most one entry. A `full_onboarding` link moves `collection_status` from `not_invited` to `invited`. Archived Beneficiaries refuse links (422 `BENEFICIARY_ARCHIVED`). Needs a `business_admin` key.",
+        params: BeneficiaryIdParamsSchema,
+        body: CreateCollectionRequestBodySchema,
+        response: routeResponses(
+          { 201: Type.Ref("CollectionRequestCreated") },
+          { access: "write", hasBody: true, hasInput: true, codes: ["not_found", "BENEFICIARY_ARCHIVED"] },
+        ),
+      },
+    },
+    async (request, reply) => reply.code(201).send(await service.create(requireActor(request), request.params.id, request.body)),
+  );
+
+  app.delete(
+    "/v1/beneficiaries/:id/collection-requests/:requestId",
+    {
+      config: { access: "write" },
+      schema: {
+        tags,
+        summary: "Cancel a collection link",
+        description:
+          "Invalidates one collection link (the id shown in `pending_requests`) so it can no longer be opened or submitted. Answers **204** with no body. Idempotent: cancelling a request already consumed, cancelled, replaced or expired succeeds as a no-op. A request id that does not belong to the named Beneficiary in the caller's Business and environment is 404 `not_found`. Allowed on archived Beneficiaries. Needs a `business_admin` key.",
+        params: CollectionRequestParamsSchema,
+        response: routeResponses(
+          { 204: Type.Null({ description: "Cancelled (or already gone)." }) },
+          { access: "write", hasInput: true, codes: ["not_found"] },
+        ),
+      },
+    },
+    async (request, reply) => {
+      await service.cancel(requireActor(request), request.params.id, request.params.requestId);
+      return reply.code(204).send(null);
+    },
+  );
+}

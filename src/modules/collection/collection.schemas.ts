@@ -1,0 +1,45 @@
+// Collection links as the API shows them. The raw token appears once, inside `url`, in the create response.
+import { type Static, Type } from "@sinclair/typebox";
+import { stringEnum } from "../../platform/http/schema-types.js";
+
+export const CollectionScopeSchema = stringEnum(["full_onboarding", "payout_destination", "tax_documents"], {
+  description:
+    "`full_onboarding`: identity fields and a payout destination (sets `collection_status` `details_submitted`); `payout_destination`: a destination only; `tax_documents`: a W-9, W-8BEN or W-8BEN-E.",
+});
+
+export const CreateCollectionRequestBodySchema = Type.Object(
+  {
+    scope: CollectionScopeSchema,
+    send_email: Type.Optional(
+      Type.Boolean({
+        description: "When true, the link is e-mailed to the Beneficiary's address in the Business's name (default false).",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type CreateCollectionRequestBody = Static<typeof CreateCollectionRequestBodySchema>;
+
+export const CollectionRequestCreatedSchema = Type.Object(
+  {
+    id: Type.String({ format: "uuid", description: "The request (token) id, as listed in `pending_requests`." }),
+    beneficiary_id: Type.String({ format: "uuid" }),
+    scope: CollectionScopeSchema,
+    url: Type.String({
+      format: "uri",
+      description:
+        "The hosted page, `{PUBLIC_BASE_URL}/collect/{token}`. Holds the raw token: returned only in this response (and in the invitation e-mail when asked); only a hash is stored, so it cannot be shown again. Create a new link if it is lost.",
+    }),
+    expires_at: Type.String({ format: "date-time", description: "7 days after minting." }),
+    email_sent: Type.Boolean({ description: "Whether an invitation e-mail was queued for the Beneficiary." }),
+    created_at: Type.String({ format: "date-time" }),
+  },
+  { $id: "CollectionRequestCreated" },
+);
+export type CollectionRequestCreatedBody = Static<typeof CollectionRequestCreatedSchema>;
+
+export const BeneficiaryIdParamsSchema = Type.Object({ id: Type.String({ format: "uuid" }) });
+export const CollectionRequestParamsSchema = Type.Object({
+  id: Type.String({ format: "uuid" }),
+  requestId: Type.String({ format: "uuid" }),
+});

@@ -1,0 +1,451 @@
+// Use cases of collection links: the Business mints and cancels them over the API; the Beneficiary opens
+// and submits them on the hosted pages (src/pages/collection), which hold nothing but the link's token.
+//
+// Invariants:
+//  - only SHA-256 of a token is stored; the raw token leaves the service in the create response and, sealed
+//    in the mail job, in the invitation e-mail;
+//  - at most one open request per Beneficiary (minting closes the previous one as `superseded`; a partial
+//    unique index backs it), so `pending_requests` has 0 or 1 entries;
+//  - a submission consumes its request with a conditional update in the same transaction as everything it
+//    writes (identity, destination, declared destination, events), so a double submit records nothing twice:
+//    the loser finds the request closed and is told the details were already submitted.
+import { createHash, randomBytes } from "node:crypto";
+import type { Actor, Tenant } from "../../platform/auth/actor.js";
+import { tenantOf } from "../../platform/auth/actor.js";
+import type { Clock } from "../../platform/clock.js";
+import type { FieldCipher } from "../../platform/crypto.js";
+import type { Db } from "../../platform/db/client.js";
+import { AppError, type ErrorDetail } from "../../platform/errors.js";
+import type { EventRecorder } from "../../platform/events/outbox.js";
+import type { IdGenerator } from "../../platform/ids.js";
+import type { JobStore } from "../../platform/jobs/job-store.js";
+import { enqueueMail } from "../../platform/mail/mail-job.js";
+import { renderEmail } from "../../platform/mail/templates.js";
+import {
+  type BeneficiaryRow,
+  type BeneficiaryService,
+  findBeneficiary,
+  lockBeneficiary,
+  updateBeneficiary,
+} from "../beneficiaries/index.js";
+import { type DestinationRow, type DestinationService, isPayoutUsable } from "../destinations/index.js";
+import { findBusinessName } from "../registration/index.js";
+import {
+  type CollectionRequestRow,
+  cancelRequest,
+  consumeRequest,
+  findRequestByTokenHash,
+  findRequestOfBeneficiary,
+  insertCollectionRequest,
+  insertTaxDocument,
+  supersedeOpenRequests,
+} from "./collection.repo.js";
+import type { CollectionRequestCreatedBody, CreateCollectionRequestBody } from "./collection.schemas.js";
+import { type TaxForm, type TaxFormInput, validateTaxForm } from "./collection.tax.js";
+
+/** Spec: a collection link lives 7 days from minting. */
+export const LINK_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** 32 random bytes, base64url: 43 characters, URL-safe, 256 bits (guessing is hopeless; the pages are rate limited too). */
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+export type CollectionScope = CollectionRequestRow["scope"];
+
+export interface CollectionServiceDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly cipher: FieldCipher;
+  readonly events: EventRecorder;
+  readonly jobStore: Pick<JobStore, "enqueue">;
+  /** Base of the link URLs (PUBLIC_BASE_URL). */
+  readonly publicBaseUrl: string;
+  readonly beneficiaries: Pick<BeneficiaryService, "identityProblems" | "identityUpdatePatch" | "identityRequirements">;
+  readonly destinations: Pick<DestinationService, "prepareBankAccount" | "insertPrepared" | "liveDestinations" | "findOne">;
+}
+
+export type CollectionService = ReturnType<typeof createCollectionService>;
+
+/** Why a link cannot be used (what the page tells the Beneficiary). */
+export type ClosedReason = "unknown" | "expired" | "consumed" | "cancelled" | "superseded" | "archived";
+
+/** A destination the Beneficiary may choose on the page: payout-usable, masked. */
+export interface ChoosableDestination {
+  readonly id: string;
+  readonly kind: "bank_account" | "card";
+  readonly last4: string;
+  readonly currency: string;
+  readonly country: string;
+  readonly accountHolderName: string;
+}
+
+/** Everything a hosted page shows for a live link. Never the tax id or an account number. */
+export interface LinkView {
+  readonly requestId: string;
+  readonly scope: CollectionScope;
+  readonly expiresAt: Date;
+  readonly businessName: string;
+  readonly beneficiaryType: "person" | "business";
+  /** Current identity values the form is pre-filled with (tax id excluded; see taxIdLast4). */
+  readonly identity: Readonly<Record<string, string>>;
+  readonly taxIdLast4: string | null;
+  readonly requiredFields: readonly string[];
+  readonly destinations: readonly ChoosableDestination[];
+  readonly declaredDestinationId: string | null;
+}
+
+export type LinkLookup =
+  | { readonly live: true; readonly view: LinkView }
+  | { readonly live: false; readonly reason: ClosedReason; readonly businessName: string | null };
+
+/** A destination picked on the page: one already registered, or a new bank account (raw form values). */
+export type DestinationChoice =
+  | { readonly kind: "existing"; readonly id: string }
+  | { readonly kind: "new"; readonly bank: Readonly<Record<string, string | undefined>> }
+  | { readonly kind: "missing" };
+
+export type Submission =
+  | { readonly scope: "full_onboarding"; readonly identity: Record<string, unknown>; readonly destination: DestinationChoice }
+  | { readonly scope: "payout_destination"; readonly destination: DestinationChoice }
+  | { readonly scope: "tax_documents"; readonly form: TaxForm; readonly tax: TaxFormInput };
+
+export type SubmitOutcome =
+  | { readonly outcome: "submitted"; readonly view: LinkView; readonly destination: ChoosableDestination | null }
+  | { readonly outcome: "invalid"; readonly view: LinkView; readonly details: readonly ErrorDetail[] }
+  | { readonly outcome: "closed"; readonly reason: ClosedReason; readonly businessName: string | null };
+
+/** Control flow out of a submit transaction (rolls it back, consumption included). */
+class SubmissionRefused extends Error {
+  constructor(readonly details: readonly ErrorDetail[]) {
+    super("submission refused");
+  }
+}
+class LinkClosed extends Error {
+  constructor(readonly reason: ClosedReason) {
+    super(`link closed: ${reason}`);
+  }
+}
+
+export function hashToken(token: string): string {
+  return createHash("sha256").update(token, "utf8").digest("hex");
+}
+
+const IDENTITY_VALUE_READERS: Readonly<Record<string, (row: BeneficiaryRow) => string | null>> = {
+  first_name: (row) => row.firstName,
+  last_name: (row) => row.lastName,
+  country_of_residence: (row) => row.countryOfResidence,
+  date_of_birth: (row) => row.dateOfBirth,
+  business_name: (row) => row.businessName,
+  country_of_incorporation: (row) => row.countryOfIncorporation,
+  registration_number: (row) => row.registrationNumber,
+  phone: (row) => row.phone,
+  "postal_address.line1": (row) => row.postalAddress?.line1 ?? null,
+  "postal_address.line2": (row) => row.postalAddress?.line2 ?? null,
+  "postal_address.city": (row) => row.postalAddress?.city ?? null,
+  "postal_address.state": (row) => row.postalAddress?.state ?? null,
+  "postal_address.postal_code": (row) => row.postalAddress?.postal_code ?? null,
+  "postal_address.country": (row) => row.postalAddress?.country ?? null,
+};
+
+function choosable(row: DestinationRow): ChoosableDestination {
+  return {
+    id: row.id,
+    kind: row.kind,
+    last4: row.last4,
+    currency: row.currency,
+    country: row.country,
+    accountHolderName: row.accountHolderName,
+  };
+}
+
+export function createCollectionService(deps: CollectionServiceDeps) {
+  const { db, clock, ids, cipher, events, jobStore, beneficiaries, destinations } = deps;
+
+  function linkUrl(token: string): string {
+    return `${deps.publicBaseUrl}/collect/${token}`;
+  }
+
+  async function mailInvitation(tx: Db, tenant: Tenant, beneficiary: BeneficiaryRow, request: CollectionRequestRow, url: string) {
+    const businessName = (await findBusinessName(tx, tenant.businessId)) ?? "Your payer";
+    const asks: Record<CollectionScope, string> = {
+      full_onboarding: "asks you to confirm your details and choose the bank account your payouts are sent to.",
+      payout_destination: "asks you to choose the bank account your payouts are sent to.",
+      tax_documents: "asks you to fill in a tax form (W-9 for US persons, W-8BEN or W-8BEN-E otherwise).",
+    };
+    const expires = request.expiresAt.toISOString().slice(0, 16).replace("T", " ");
+    const mail = renderEmail({
+      businessName,
+      heading: `${businessName} asks for your details`,
+      paragraphs: [
+        `${businessName} pays you through this service and ${asks[request.scope]}`,
+        `The secure form works once and until ${expires} UTC. Do not forward this message: anyone with the link can submit details in your name.`,
+        `If you did not expect this, ignore it or contact ${businessName}.`,
+      ],
+      action: { label: "Open the secure form", url },
+      footer: `You receive this because ${businessName} pays you through this service.`,
+    });
+    await enqueueMail({ jobStore, cipher }, tx, {
+      to: beneficiary.email,
+      subject: `${businessName}: please add your details`,
+      text: mail.text,
+      html: mail.html,
+      idempotency_key: `collection-invitation:${request.id}`,
+    });
+  }
+
+  /**
+   * Mints a link. A new link closes the Beneficiary's open one (a resend). A `full_onboarding` link moves
+   * `collection_status` from `not_invited` to `invited`; other scopes leave it alone.
+   */
+  async function create(
+    actor: Actor,
+    beneficiaryId: string,
+    body: CreateCollectionRequestBody,
+  ): Promise<CollectionRequestCreatedBody> {
+    const tenant = tenantOf(actor);
+    const token = randomBytes(32).toString("base64url");
+    const now = clock.now();
+    return db.transaction(async (tx) => {
+      const beneficiary = await lockBeneficiary(tx, tenant, beneficiaryId);
+      if (beneficiary === null) throw new AppError("not_found", { message: "No such Beneficiary." });
+      if (beneficiary.archivedAt !== null) throw new AppError("BENEFICIARY_ARCHIVED");
+      await supersedeOpenRequests(tx, tenant, beneficiary.id, now);
+      const request = await insertCollectionRequest(tx, {
+        id: ids.newId(),
+        businessId: tenant.businessId,
+        environment: tenant.environment,
+        beneficiaryId: beneficiary.id,
+        scope: body.scope,
+        tokenHash: hashToken(token),
+        expiresAt: new Date(now.getTime() + LINK_LIFETIME_MS),
+        emailed: body.send_email === true,
+        createdAt: now,
+      });
+      if (body.scope === "full_onboarding" && beneficiary.collectionStatus === "not_invited") {
+        await updateBeneficiary(tx, tenant, beneficiary.id, { collectionStatus: "invited", updatedAt: now });
+      }
+      const url = linkUrl(token);
+      if (body.send_email === true) await mailInvitation(tx, tenant, beneficiary, request, url);
+      return {
+        id: request.id,
+        beneficiary_id: request.beneficiaryId,
+        scope: request.scope,
+        url,
+        expires_at: request.expiresAt.toISOString(),
+        email_sent: request.emailed,
+        created_at: request.createdAt.toISOString(),
+      };
+    });
+  }
+
+  /**
+   * Invalidates one request of the Beneficiary. Idempotent: a request already consumed, cancelled, replaced
+   * or expired stays as it is and the call succeeds. Another tenant's (or another Beneficiary's) request is
+   * not found, exactly like a missing one. Allowed on an archived Beneficiary (closing a link is always safe).
+   */
+  async function cancel(actor: Actor, beneficiaryId: string, requestId: string): Promise<void> {
+    const tenant = tenantOf(actor);
+    await db.transaction(async (tx) => {
+      const request = await findRequestOfBeneficiary(tx, tenant, beneficiaryId, requestId);
+      if (request === null) throw new AppError("not_found", { message: "No such collection request for this Beneficiary." });
+      if (request.closedAt === null && request.expiresAt > clock.now()) await cancelRequest(tx, request.id, clock.now());
+    });
+  }
+
+  /** The request and Beneficiary behind a token, or why the link cannot be used. */
+  async function lookup(
+    handle: Db,
+    token: string,
+  ): Promise<
+    | { live: true; request: CollectionRequestRow; beneficiary: BeneficiaryRow; businessName: string }
+    | { live: false; reason: ClosedReason; businessName: string | null }
+  > {
+    if (!TOKEN_SHAPE.test(token)) return { live: false, reason: "unknown", businessName: null };
+    const request = await findRequestByTokenHash(handle, hashToken(token));
+    if (request === null) return { live: false, reason: "unknown", businessName: null };
+    const tenant: Tenant = { businessId: request.businessId, environment: request.environment };
+    const businessName = (await findBusinessName(handle, request.businessId)) ?? "The sender";
+    if (request.closedReason !== null) return { live: false, reason: request.closedReason, businessName };
+    if (request.expiresAt <= clock.now()) return { live: false, reason: "expired", businessName };
+    const found = await findBeneficiary(handle, tenant, request.beneficiaryId);
+    if (found === null || found.row.archivedAt !== null) return { live: false, reason: "archived", businessName };
+    return { live: true, request, beneficiary: found.row, businessName };
+  }
+
+  async function viewOf(request: CollectionRequestRow, beneficiary: BeneficiaryRow, businessName: string): Promise<LinkView> {
+    const tenant: Tenant = { businessId: request.businessId, environment: request.environment };
+    const identity: Record<string, string> = {};
+    for (const [field, read] of Object.entries(IDENTITY_VALUE_READERS)) {
+      const value = read(beneficiary);
+      if (value !== null && value !== undefined) identity[field] = value;
+    }
+    const live = request.scope === "tax_documents" ? [] : await destinations.liveDestinations(db, tenant, beneficiary.id);
+    return {
+      requestId: request.id,
+      scope: request.scope,
+      expiresAt: request.expiresAt,
+      businessName,
+      beneficiaryType: beneficiary.beneficiaryType,
+      identity,
+      taxIdLast4: beneficiary.taxIdLast4,
+      requiredFields: beneficiaries.identityRequirements[beneficiary.beneficiaryType],
+      destinations: live.filter(isPayoutUsable).map(choosable),
+      declaredDestinationId: beneficiary.declaredDestinationId,
+    };
+  }
+
+  /** What the page at GET /collect/{token} shows. */
+  async function open(token: string): Promise<LinkLookup> {
+    const found = await lookup(db, token);
+    if (!found.live) return found;
+    return { live: true, view: await viewOf(found.request, found.beneficiary, found.businessName) };
+  }
+
+  /** Checks that need no transaction: identity shape and values, required fields, bank details, tax form. */
+  function precheck(submission: Submission, beneficiary: BeneficiaryRow): ErrorDetail[] {
+    const details: ErrorDetail[] = [];
+    if (submission.scope === "full_onboarding") {
+      if (Object.keys(submission.identity).length > 0) details.push(...beneficiaries.identityProblems(submission.identity));
+      const readers: Record<string, (row: BeneficiaryRow) => unknown> = {
+        ...IDENTITY_VALUE_READERS,
+        tax_id: (row) => row.taxIdLast4,
+        postal_address: (row) => row.postalAddress,
+      };
+      for (const field of beneficiaries.identityRequirements[beneficiary.beneficiaryType]) {
+        const given = submission.identity[field];
+        const value = given !== undefined ? given : readers[field]?.(beneficiary);
+        if ((value === null || value === undefined || value === "") && !details.some((d) => d.field.startsWith(field))) {
+          details.push({
+            field: field === "postal_address" ? "postal_address.line1" : field,
+            code: "required",
+            message: "This field is required.",
+          });
+        }
+      }
+    }
+    if (submission.scope !== "tax_documents") {
+      const choice = submission.destination;
+      if (choice.kind === "missing") {
+        details.push({ field: "destination", code: "required", message: "Choose an account or add a new bank account." });
+      } else if (choice.kind === "new") {
+        const prepared = destinations.prepareBankAccount(
+          choice.bank as Parameters<DestinationService["prepareBankAccount"]>[0],
+          "bank.",
+        );
+        if (!prepared.ok) details.push(...prepared.details);
+      }
+    }
+    return details;
+  }
+
+  /** Resolves the chosen destination inside the submit transaction; a new bank account is registered (and announced). */
+  async function settleDestination(
+    tx: Db,
+    tenant: Tenant,
+    beneficiaryId: string,
+    choice: DestinationChoice,
+  ): Promise<DestinationRow> {
+    if (choice.kind === "existing") {
+      const row = await destinations.findOne(tx, tenant, beneficiaryId, choice.id);
+      if (row === null || !isPayoutUsable(row)) {
+        throw new SubmissionRefused([
+          { field: "destination", code: "invalid_choice", message: "That account can no longer be chosen. Choose another one." },
+        ]);
+      }
+      return row;
+    }
+    if (choice.kind === "new") {
+      const prepared = destinations.prepareBankAccount(
+        choice.bank as Parameters<DestinationService["prepareBankAccount"]>[0],
+        "bank.",
+      );
+      if (!prepared.ok) throw new SubmissionRefused(prepared.details);
+      return (await destinations.insertPrepared(tx, tenant, beneficiaryId, prepared.value, true)).row;
+    }
+    throw new SubmissionRefused([
+      { field: "destination", code: "required", message: "Choose an account or add a new bank account." },
+    ]);
+  }
+
+  /**
+   * Submits the form of a live link. Everything is written in one transaction that first consumes the
+   * request (conditional update): of two submissions of one link, exactly one records anything.
+   */
+  async function submit(token: string, submission: Submission): Promise<SubmitOutcome> {
+    const found = await lookup(db, token);
+    if (!found.live) return { outcome: "closed", reason: found.reason, businessName: found.businessName };
+    const { request, beneficiary, businessName } = found;
+    const view = () => viewOf(request, beneficiary, businessName);
+    if (submission.scope !== request.scope) {
+      return {
+        outcome: "invalid",
+        view: await view(),
+        details: [{ field: "", code: "invalid_form", message: "Reload the page." }],
+      };
+    }
+    const today = clock.now().toISOString().slice(0, 10);
+    const tax = submission.scope === "tax_documents" ? validateTaxForm(submission.form, submission.tax, today) : null;
+    const details = [...precheck(submission, beneficiary), ...(tax !== null && "details" in tax ? tax.details : [])];
+    if (details.length > 0) return { outcome: "invalid", view: await view(), details };
+
+    const tenant: Tenant = { businessId: request.businessId, environment: request.environment };
+    try {
+      const chosen = await db.transaction(async (tx) => {
+        const now = clock.now();
+        const locked = await lockBeneficiary(tx, tenant, request.beneficiaryId);
+        if (locked === null || locked.archivedAt !== null) throw new LinkClosed("archived");
+        if (!(await consumeRequest(tx, request.id, now))) throw new LinkClosed("consumed");
+        if (submission.scope === "tax_documents") {
+          if (tax === null || "details" in tax) throw new Error("tax form not validated");
+          const summary = { ...tax.summary, submitted_at: now.toISOString() };
+          await insertTaxDocument(tx, {
+            id: ids.newId(),
+            businessId: tenant.businessId,
+            environment: tenant.environment,
+            beneficiaryId: locked.id,
+            collectionRequestId: request.id,
+            form: tax.summary.form,
+            documentEncrypted: cipher.encrypt(JSON.stringify(tax.document)),
+            summary,
+            submittedAt: now,
+          });
+          await updateBeneficiary(tx, tenant, locked.id, { taxDocument: summary, updatedAt: now });
+          return null;
+        }
+        const destination = await settleDestination(tx, tenant, locked.id, submission.destination);
+        if (submission.scope === "payout_destination") {
+          // The Beneficiary's own choice: the last write wins, and no e-mail (that rule is for the Business's changes).
+          await updateBeneficiary(tx, tenant, locked.id, { declaredDestinationId: destination.id, updatedAt: now });
+          return destination;
+        }
+        const patch = beneficiaries.identityUpdatePatch(locked, submission.identity);
+        await updateBeneficiary(tx, tenant, locked.id, {
+          ...patch,
+          collectionStatus: "details_submitted",
+          detailsSubmittedAt: now,
+          declaredDestinationId: destination.id,
+          updatedAt: now,
+        });
+        await events.record(tx, {
+          tenant,
+          type: "beneficiary.details_submitted",
+          subjectId: locked.id,
+          data: { beneficiary_id: locked.id, status: "details_submitted" },
+        });
+        return destination;
+      });
+      return { outcome: "submitted", view: await view(), destination: chosen === null ? null : choosable(chosen) };
+    } catch (error) {
+      if (error instanceof SubmissionRefused) return { outcome: "invalid", view: await view(), details: error.details };
+      if (error instanceof LinkClosed) {
+        // Re-read: the request may have been consumed by a concurrent submission, cancelled, or replaced.
+        const now = await lookup(db, token);
+        const reason = now.live ? error.reason : now.reason;
+        return { outcome: "closed", reason, businessName };
+      }
+      throw error;
+    }
+  }
+
+  return { create, cancel, open, submit, linkUrl };
+}

@@ -1,0 +1,88 @@
+// From an application/x-www-form-urlencoded body to the collection module's Submission. Empty fields mean
+// "not given" (the form is pre-filled with the current values, so an untouched field is resent as it is).
+import type { DestinationChoice, LinkView, Submission, TaxForm } from "../../modules/collection/index.js";
+import { TAX_FORMS } from "../../modules/collection/index.js";
+
+export type FormFields = Readonly<Record<string, string>>;
+
+/** Parses a urlencoded body into a null-prototype record; a repeated name keeps its first value. */
+export function parseFormBody(text: string): Record<string, string> {
+  const fields: Record<string, string> = Object.create(null);
+  for (const [name, value] of new URLSearchParams(text)) {
+    if (name.length > 100 || name in fields) continue;
+    fields[name] = value;
+  }
+  return fields;
+}
+
+const IDENTITY_NAMES = [
+  "first_name",
+  "last_name",
+  "date_of_birth",
+  "country_of_residence",
+  "business_name",
+  "country_of_incorporation",
+  "registration_number",
+  "tax_id",
+  "phone",
+] as const;
+const ADDRESS_PARTS = ["line1", "line2", "city", "state", "postal_code", "country"] as const;
+
+function given(fields: FormFields, name: string): string | undefined {
+  const value = fields[name]?.trim();
+  return value === undefined || value === "" ? undefined : value;
+}
+
+export function isTaxForm(value: string | undefined): value is TaxForm {
+  return value !== undefined && (TAX_FORMS as readonly string[]).includes(value);
+}
+
+function identityOf(fields: FormFields, type: "person" | "business"): Record<string, unknown> {
+  const allowed = new Set<string>(
+    type === "person"
+      ? ["first_name", "last_name", "date_of_birth", "country_of_residence", "tax_id", "phone"]
+      : ["business_name", "country_of_incorporation", "registration_number", "tax_id", "phone"],
+  );
+  const identity: Record<string, unknown> = {};
+  for (const name of IDENTITY_NAMES) {
+    const value = given(fields, name);
+    if (allowed.has(name) && value !== undefined) identity[name] = value;
+  }
+  const address: Record<string, string> = {};
+  for (const part of ADDRESS_PARTS) {
+    const value = given(fields, `postal_address.${part}`);
+    if (value !== undefined) address[part] = value;
+  }
+  if (Object.keys(address).length > 0) identity.postal_address = address;
+  return identity;
+}
+
+function destinationOf(fields: FormFields): DestinationChoice {
+  const choice = given(fields, "destination");
+  if (choice === "new") {
+    const bank: Record<string, string | undefined> = {};
+    for (const [name, value] of Object.entries(fields)) {
+      if (name.startsWith("bank.") && value.trim() !== "") bank[name.slice(5)] = value.trim();
+    }
+    return { kind: "new", bank };
+  }
+  if (choice !== undefined && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(choice)) {
+    return { kind: "existing", id: choice.toLowerCase() };
+  }
+  return { kind: "missing" };
+}
+
+/** The submission the form describes, or null when the form does not fit the link (tampered or stale). */
+export function submissionOf(view: LinkView, fields: FormFields): Submission | null {
+  switch (view.scope) {
+    case "full_onboarding":
+      return { scope: "full_onboarding", identity: identityOf(fields, view.beneficiaryType), destination: destinationOf(fields) };
+    case "payout_destination":
+      return { scope: "payout_destination", destination: destinationOf(fields) };
+    case "tax_documents": {
+      const form = fields.form;
+      if (!isTaxForm(form)) return null;
+      return { scope: "tax_documents", form, tax: fields };
+    }
+  }
+}

@@ -1,0 +1,232 @@
+// The hosted collection pages: GET and POST /collect/{token}. Public (the token is the only credential),
+// server-rendered, no JavaScript. In an encapsulated Fastify context so that only these routes parse
+// application/x-www-form-urlencoded (the API stays JSON-only) and answer errors as HTML pages.
+//
+// Protections: every response carries a strict CSP (no script, the one inline stylesheet by hash, forms
+// post to this origin only, no framing), Referrer-Policy no-referrer (the token is in the URL), and
+// Cache-Control no-store. Forms carry a CSRF token bound to a SameSite=Lax cookie and to the request id
+// (double-submit cookie, HMAC-keyed), and cross-site POSTs are refused. Requests are rate limited per client
+// address. The token never reaches a log line: the request log names the route template, not the URL.
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import type { CollectionService, LinkView, TaxForm } from "../../modules/collection/index.js";
+import type { FieldCipher } from "../../platform/crypto.js";
+import { AppError } from "../../platform/errors.js";
+import type { AppInstance } from "../../platform/http/types.js";
+import { type RateLimiter, rateLimitHeaders } from "../../platform/rate-limit.js";
+import { type FormFields, isTaxForm, parseFormBody, submissionOf } from "./form.js";
+import { PAGE_CSS_HASH } from "./html.js";
+import { renderClosedPage, renderFormPage, renderProblemPage, renderThanksPage } from "./views.js";
+
+export interface CollectionPagesDeps {
+  readonly collection: Pick<CollectionService, "open" | "submit">;
+  readonly limiter: RateLimiter;
+  readonly cipher: Pick<FieldCipher, "fingerprint">;
+  /** PUBLIC_BASE_URL: an https base also marks the CSRF cookie Secure and turns on HSTS. */
+  readonly publicBaseUrl: string;
+}
+
+export const COLLECT_PATH = "/collect/:token";
+const CSRF_COOKIE = "collect_csrf";
+const FORM_BODY_LIMIT = 64 * 1024;
+
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  `style-src '${PAGE_CSS_HASH}'`,
+  "img-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join("; ");
+
+function securityHeaders(https: boolean): Record<string, string> {
+  return {
+    "content-security-policy": CONTENT_SECURITY_POLICY,
+    "x-frame-options": "DENY",
+    "referrer-policy": "no-referrer",
+    "cache-control": "no-store",
+    pragma: "no-cache",
+    "x-content-type-options": "nosniff",
+    "cross-origin-opener-policy": "same-origin",
+    "cross-origin-resource-policy": "same-origin",
+    "permissions-policy": "camera=(), microphone=(), geolocation=(), payment=()",
+    "x-robots-tag": "noindex, nofollow",
+    ...(https ? { "strict-transport-security": "max-age=31536000" } : {}),
+  };
+}
+
+function readCookie(request: FastifyRequest, name: string): string | null {
+  const header = request.headers.cookie;
+  if (header === undefined) return null;
+  for (const part of header.split(";")) {
+    const [key, ...rest] = part.trim().split("=");
+    if (key === name) {
+      const value = rest.join("=");
+      return /^[A-Za-z0-9_-]{43}$/.test(value) ? value : null;
+    }
+  }
+  return null;
+}
+
+function constantTimeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a, "utf8");
+  const right = Buffer.from(b, "utf8");
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+export function registerCollectionPages(app: AppInstance, deps: CollectionPagesDeps): void {
+  const https = deps.publicBaseUrl.startsWith("https:");
+  const headers = securityHeaders(https);
+  const csrfFor = (cookie: string, requestId: string) => deps.cipher.fingerprint(`collect-csrf:${cookie}:${requestId}`);
+
+  const html = (reply: FastifyReply, status: number, body: string) =>
+    reply.code(status).type("text/html; charset=utf-8").send(body);
+
+  /** The CSRF cookie of this browser, set when missing (kept when present, so two tabs share it). */
+  function ensureCsrfCookie(request: FastifyRequest, reply: FastifyReply): string {
+    const existing = readCookie(request, CSRF_COOKIE);
+    if (existing !== null) return existing;
+    const value = randomBytes(32).toString("base64url");
+    reply.header(
+      "set-cookie",
+      `${CSRF_COOKIE}=${value}; Path=/collect; HttpOnly; SameSite=Lax; Max-Age=86400${https ? "; Secure" : ""}`,
+    );
+    return value;
+  }
+
+  function renderForm(
+    reply: FastifyReply,
+    request: FastifyRequest,
+    token: string,
+    view: LinkView,
+    status: number,
+    extra: { taxForm?: TaxForm | null; values?: FormFields; errors?: ReadonlyMap<string, string> },
+  ) {
+    const cookie = ensureCsrfCookie(request, reply);
+    const values: Record<string, string> = { ...view.identity, ...(extra.values ?? {}) };
+    return html(
+      reply,
+      status,
+      renderFormPage({
+        view,
+        action: `/collect/${token}`,
+        csrf: csrfFor(cookie, view.requestId),
+        state: { values, errors: extra.errors ?? new Map() },
+        ...(extra.taxForm !== undefined ? { taxForm: extra.taxForm } : {}),
+      }),
+    );
+  }
+
+  void app.register(async (pages) => {
+    // Forms only here (a JSON body is 415), and form bodies nowhere else.
+    pages.removeAllContentTypeParsers();
+    pages.addContentTypeParser(
+      "application/x-www-form-urlencoded",
+      { parseAs: "string", bodyLimit: FORM_BODY_LIMIT },
+      (_request, body, done) => done(null, parseFormBody(typeof body === "string" ? body : body.toString("utf8"))),
+    );
+
+    pages.addHook("onRequest", async (request, reply) => {
+      reply.headers(headers);
+      const decision = await deps.limiter.consume(request.ip);
+      if (!decision.allowed) {
+        throw new AppError("RATE_LIMITED", {
+          headers: { ...rateLimitHeaders(decision), "retry-after": String(decision.resetSeconds) },
+        });
+      }
+    });
+
+    // Errors of these routes are pages, not JSON envelopes; nothing internal is shown.
+    pages.setErrorHandler((error: FastifyError, request, reply) => {
+      reply.headers(headers);
+      if (error instanceof AppError && error.code === "RATE_LIMITED") {
+        reply.headers(error.headers);
+        return html(reply, 429, renderProblemPage("Too many attempts", "Wait a few minutes, then open your link again."));
+      }
+      const status = error instanceof AppError ? error.status : (error.statusCode ?? 500);
+      if (status === 413) return html(reply, 413, renderProblemPage("Too much data", "The form sent more data than expected."));
+      if (status >= 400 && status < 500) {
+        return html(
+          reply,
+          status === 415 ? 415 : 400,
+          renderProblemPage("The form could not be read", "Reload the page and try again."),
+        );
+      }
+      request.log.error({ err: error }, "collection page failed");
+      return html(
+        reply,
+        500,
+        renderProblemPage(
+          "Something went wrong",
+          `Nothing was saved. Try again in a few minutes. Reference: ${String(request.id)}`,
+        ),
+      );
+    });
+
+    const routeOptions = { config: { access: "public" as const, rateLimit: "none" as const }, schema: { hide: true } };
+
+    pages.get<{ Params: { token: string }; Querystring: { form?: string } }>(
+      COLLECT_PATH,
+      routeOptions,
+      async (request, reply) => {
+        const { token } = request.params;
+        const found = await deps.collection.open(token);
+        if (!found.live)
+          return html(reply, found.reason === "unknown" ? 404 : 410, renderClosedPage(found.reason, found.businessName));
+        const form = request.query.form;
+        const taxForm = found.view.scope === "tax_documents" ? (isTaxForm(form) ? form : null) : undefined;
+        return renderForm(reply, request, token, found.view, 200, taxForm === undefined ? {} : { taxForm });
+      },
+    );
+
+    pages.post<{ Params: { token: string }; Body: FormFields | undefined }>(
+      COLLECT_PATH,
+      routeOptions,
+      async (request, reply) => {
+        const { token } = request.params;
+        const found = await deps.collection.open(token);
+        if (!found.live) {
+          const status = found.reason === "unknown" ? 404 : found.reason === "consumed" ? 409 : 410;
+          return html(reply, status, renderClosedPage(found.reason, found.businessName));
+        }
+        const fields: FormFields = request.body ?? {};
+        // Cross-site form posts are refused outright; then the double-submit token must match this browser's cookie.
+        const site = request.headers["sec-fetch-site"];
+        const cookie = readCookie(request, CSRF_COOKIE);
+        const sent = fields.csrf ?? "";
+        if (
+          site === "cross-site" ||
+          site === "same-site" ||
+          cookie === null ||
+          !constantTimeEqual(sent, csrfFor(cookie, found.view.requestId))
+        ) {
+          return html(
+            reply,
+            403,
+            renderProblemPage(
+              "This form has expired",
+              "Your browser did not send the form's security check (it may block cookies, or the form was opened elsewhere). Open your link again and resubmit. Nothing was saved.",
+              found.view.businessName,
+            ),
+          );
+        }
+        const submission = submissionOf(found.view, fields);
+        if (submission === null) return renderForm(reply, request, token, found.view, 400, { taxForm: null });
+        const outcome = await deps.collection.submit(token, submission);
+        if (outcome.outcome === "closed") {
+          return html(reply, outcome.reason === "consumed" ? 409 : 410, renderClosedPage(outcome.reason, outcome.businessName));
+        }
+        if (outcome.outcome === "submitted") return html(reply, 200, renderThanksPage(outcome.view, outcome.destination));
+        const errors = new Map<string, string>();
+        for (const detail of outcome.details) if (!errors.has(detail.field)) errors.set(detail.field, detail.message);
+        const values: Record<string, string> = { ...fields };
+        delete values.csrf;
+        return renderForm(reply, request, token, outcome.view, 422, {
+          values,
+          errors,
+          ...(submission.scope === "tax_documents" ? { taxForm: submission.form } : {}),
+        });
+      },
+    );
+  });
+}
