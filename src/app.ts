@@ -12,6 +12,7 @@ import { createBeneficiaryExportModule } from "./modules/beneficiary-export/inde
 import { createBeneficiaryImportModule } from "./modules/beneficiary-import/index.js";
 import { createDestinationsModule } from "./modules/destinations/index.js";
 import { createRegistrationModule } from "./modules/registration/index.js";
+import { createWebhooksModule } from "./modules/webhooks/index.js";
 import type { Clock } from "./platform/clock.js";
 import type { FieldCipher } from "./platform/crypto.js";
 import type { Database } from "./platform/db/client.js";
@@ -28,6 +29,8 @@ import { createValidatorCompiler } from "./platform/http/validation.js";
 import type { IdGenerator } from "./platform/ids.js";
 import type { JobStore } from "./platform/jobs/job-store.js";
 import type { Metrics } from "./platform/metrics.js";
+import type { TargetPolicy } from "./platform/outbound-http/url-safety.js";
+import type { WebhookSender } from "./platform/outbound-http/webhook-sender.js";
 import type { RateLimiter } from "./platform/rate-limit.js";
 
 export interface AppDeps {
@@ -43,6 +46,9 @@ export interface AppDeps {
   readonly clientAddressLimiter: RateLimiter;
   readonly cipher: FieldCipher;
   readonly isAcceptingTraffic: () => boolean;
+  /** Where webhook URLs may point, and the guarded client that calls them. */
+  readonly webhookPolicy: TargetPolicy;
+  readonly webhookSender: WebhookSender;
 }
 
 export async function buildApp(deps: AppDeps): Promise<AppInstance> {
@@ -89,6 +95,15 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     beneficiaries: beneficiaries.service,
     destinations: destinations.service,
   });
+  const webhooks = createWebhooksModule({
+    db: database.db,
+    clock,
+    ids,
+    cipher: deps.cipher,
+    jobStore: deps.jobStore,
+    policy: deps.webhookPolicy,
+    sender: deps.webhookSender,
+  });
   // Schemas with an $id: named components in OpenAPI, $ref targets for validation and serialization.
   const sharedSchemas = [
     ActorSchema,
@@ -98,6 +113,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     ...beneficiaries.sharedSchemas,
     ...destinations.sharedSchemas,
     ...beneficiaryImport.sharedSchemas,
+    ...webhooks.sharedSchemas,
   ];
   for (const schema of sharedSchemas) app.addSchema(schema);
   app.setValidatorCompiler(createValidatorCompiler(sharedSchemas));
@@ -135,6 +151,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   destinations.registerRoutes(app);
   beneficiaryExport.registerRoutes(app);
   beneficiaryImport.registerRoutes(app);
+  webhooks.registerRoutes(app);
 
   await app.ready();
   return app;

@@ -51,6 +51,13 @@ export interface Config {
     /** The From header of every message, e.g. `Payouts <no-reply@example.com>`. */
     readonly from: string;
   };
+  readonly webhooks: {
+    /**
+     * Allow webhook URLs on loopback, private, link-local and other non-public addresses. Off by default
+     * (SSRF protection); tests and local development turn it on. HTTPS is required either way.
+     */
+    readonly allowPrivateTargets: boolean;
+  };
 }
 
 export class ConfigError extends Error {
@@ -186,6 +193,7 @@ export function loadConfig(env: Env = process.env): Config {
       ),
     },
     mail: { smtpUrl: readSmtpUrl(env), from: readMailFrom(env) },
+    webhooks: { allowPrivateTargets: readBool(env, "WEBHOOK_ALLOW_PRIVATE_TARGETS", false) },
   };
 }
 

@@ -47,6 +47,11 @@ export interface WorkerOptions {
   readonly concurrency: number;
   readonly pollIntervalMs: number;
   readonly leaseMs: number;
+  /**
+   * Optional wake-up source (see runtime.ts: PostgreSQL NOTIFY / PGlite listen): called with a function
+   * that makes an idle worker poll at once instead of waiting out the poll interval; returns an unsubscribe.
+   */
+  readonly wakeups?: (nudge: () => void) => () => void;
 }
 
 export interface Worker {
@@ -72,6 +77,19 @@ export function createWorker(options: WorkerOptions): Worker {
   /** The poll under way, if any: stop() waits for it, since the jobs it is claiming must be awaited too. */
   let polling: Promise<void> | null = null;
   let lastSweepAt = 0;
+  /** A nudge arrived while a poll was under way: poll again right after it. */
+  let nudged = false;
+  let unsubscribeWakeups: (() => void) | null = null;
+
+  function nudge(): void {
+    if (!running) return;
+    if (polling !== null) {
+      nudged = true;
+      return;
+    }
+    if (timer !== null) clearTimeout(timer);
+    timer = setTimeout(poll, 0);
+  }
 
   async function runJob(job: ClaimedJob): Promise<void> {
     const handler = handlers[job.type];
@@ -114,7 +132,11 @@ export function createWorker(options: WorkerOptions): Worker {
     for (const job of claimed) {
       const promise: Promise<void> = runJob(job)
         .catch((error) => logger.error({ err: error, job_id: job.id }, "job bookkeeping failed"))
-        .finally(() => inFlight.delete(promise));
+        .finally(() => {
+          inFlight.delete(promise);
+          // A slot freed: when the worker was saturated, look for more work now rather than after the interval.
+          if (options.wakeups !== undefined && running) nudge();
+        });
       inFlight.add(promise);
     }
     return claimed.length;
@@ -139,8 +161,9 @@ export function createWorker(options: WorkerOptions): Worker {
       logger.error({ err: error }, "worker poll failed");
     }
     if (!running) return;
-    // Full batch: look again at once; otherwise wait for the poll interval or a free slot.
-    const delay = claimed > 0 && inFlight.size < concurrency ? 0 : pollIntervalMs;
+    // Full batch (or a wake-up meanwhile): look again at once; otherwise wait for the poll interval or a free slot.
+    const delay = (claimed > 0 || nudged) && inFlight.size < concurrency ? 0 : pollIntervalMs;
+    nudged = false;
     timer = setTimeout(poll, delay);
   }
 
@@ -157,10 +180,13 @@ export function createWorker(options: WorkerOptions): Worker {
     start() {
       if (running) return;
       running = true;
+      if (options.wakeups !== undefined) unsubscribeWakeups = options.wakeups(nudge);
       timer = setTimeout(poll, 0);
     },
     async stop(timeoutMs) {
       running = false;
+      unsubscribeWakeups?.();
+      unsubscribeWakeups = null;
       if (timer !== null) clearTimeout(timer);
       timer = null;
       const pollUnderWay = polling;
