@@ -7,7 +7,7 @@ import { createManualClock, type ManualClock } from "../../src/platform/clock.js
 import type { AppInstance } from "../../src/platform/http/types.js";
 import type { JobHandlers } from "../../src/platform/jobs/worker.js";
 import { createLogger } from "../../src/platform/logger.js";
-import { createRuntime, type Runtime } from "../../src/runtime.js";
+import { createRuntime, type Runtime, type RuntimeOptions } from "../../src/runtime.js";
 import { openTestDatabase, type TestDatabase } from "./test-database.js";
 
 export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString("base64");
@@ -28,6 +28,8 @@ export interface TestAppOptions {
   /** Environment variables layered over the test defaults (e.g. RATE_LIMIT_REQUESTS). */
   readonly env?: Readonly<Record<string, string>>;
   readonly extraJobHandlers?: JobHandlers;
+  /** Test-only runtime options (webhooks: the receiver's CA, a fake resolver). */
+  readonly runtime?: Pick<RuntimeOptions, "webhookTlsCa" | "webhookResolver">;
 }
 
 export function testConfig(env: Readonly<Record<string, string>> = {}): Config {
@@ -58,6 +60,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     logger: createLogger(config.logLevel, sink),
     database: testDatabase.database,
     ...(options.extraJobHandlers ? { extraJobHandlers: options.extraJobHandlers } : {}),
+    ...(options.runtime ?? {}),
   });
   const app = await buildApp(runtime.deps);
   return {

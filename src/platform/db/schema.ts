@@ -308,9 +308,8 @@ export const webhookDeliveryStatusEnum = pgEnum("webhook_delivery_status", ["pen
 export const webhookDeliveries = pgTable(
   "webhook_deliveries",
   {
-    id: uuid("id")
-      .primaryKey()
-      .references(() => events.id),
+    /** The event's id (no foreign key, so the outbox can be pruned or truncated on its own schedule). */
+    id: uuid("id").primaryKey(),
     businessId: uuid("business_id")
       .notNull()
       .references(() => businesses.id),
