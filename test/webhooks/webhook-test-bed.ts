@@ -2,6 +2,7 @@
 // loopback whose self-signed certificate the service trusts (test-only runtime option), private targets
 // allowed (the receiver is on loopback; ssrf.test.ts turns the flag off), and a worker driven by drain().
 import { randomUUID } from "node:crypto";
+import type { LightMyRequestResponse } from "fastify";
 import type { Environment } from "../../src/platform/auth/api-key-format.js";
 import type { EventType } from "../../src/platform/events/outbox.js";
 import type { Worker } from "../../src/platform/jobs/worker.js";
@@ -29,7 +30,7 @@ export interface WebhookTestBed {
   ): Promise<{ id: string; sequence: number }>;
   /** Runs every due job (moving the clock is the test's job). */
   drain(): Promise<number>;
-  patch(body: Record<string, unknown>, key?: string): Promise<{ statusCode: number; body: string; json(): unknown }>;
+  patch(body: Record<string, unknown>, key?: string): Promise<LightMyRequestResponse>;
   delivery(id: string, key?: string): Promise<DeliveryBody>;
   close(): Promise<void>;
 }
