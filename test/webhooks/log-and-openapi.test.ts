@@ -102,8 +102,12 @@ describe("webhooks in the OpenAPI document and the delivery log", () => {
       await bed.patch({ enabled_events: ["beneficiary.details_submitted", "beneficiary.enrollment_rejected"] });
       bed.testApp.clock.advance(60_000);
       const since = bed.testApp.clock.now();
-      bed.receiver.respondWith((_request, index) => ({ status: index === 0 ? 500 : 200 }));
+      let failingId = "";
+      bed.receiver.respondWith((request) => ({
+        status: (JSON.parse(request.rawBody.toString()) as { id?: string }).id === failingId ? 500 : 200,
+      }));
       const failed = await bed.recordEvent("beneficiary.details_submitted");
+      failingId = failed.id;
       bed.testApp.clock.advance(1000);
       const ok1 = await bed.recordEvent("beneficiary.details_submitted");
       bed.testApp.clock.advance(1000);
