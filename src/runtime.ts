@@ -87,7 +87,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const cipher = createFieldCipher(encryptionKey);
   const jobStore = createJobStore({ db: database.db, clock, ids, defaultMaxAttempts: config.jobs.maxAttempts });
   // Webhooks: every recorded event is matched against the tenant's subscription in its own transaction.
-  const events = createEventRecorder({ clock, ids, onRecorded: createDeliveryHook({ clock, jobStore }) });
+  const events = createEventRecorder({ clock, ids, onRecorded: createDeliveryHook({ clock, ids }) });
   const webhookPolicy: TargetPolicy = {
     allowPrivateTargets: config.webhooks.allowPrivateTargets,
     resolve: options.webhookResolver ?? systemResolver,

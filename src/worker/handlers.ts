@@ -17,7 +17,6 @@ export function createJobHandlers(deps: WorkerDeps): JobHandlers {
       clock: deps.clock,
       ids: deps.ids,
       cipher: deps.cipher,
-      jobStore: deps.jobStore,
       sender: deps.webhookSender,
       logger: deps.logger.child({ component: "webhooks" }),
     }),

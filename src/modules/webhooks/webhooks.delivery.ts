@@ -9,16 +9,10 @@ import type { FieldCipher } from "../../platform/crypto.js";
 import type { Db } from "../../platform/db/client.js";
 import { EVENT_API_VERSION, type EventRecordedHook } from "../../platform/events/outbox.js";
 import type { IdGenerator } from "../../platform/ids.js";
-import type { JobStore } from "../../platform/jobs/job-store.js";
+import { conditionalEnqueueSql, type EnqueueJob, type JobStore } from "../../platform/jobs/job-store.js";
 import { type JobHandler, LeaseLostError, PermanentJobError } from "../../platform/jobs/worker.js";
 import type { WebhookSender } from "../../platform/outbound-http/webhook-sender.js";
-import {
-  advanceDelivery,
-  createDeliveryForEvent,
-  findDeliveryForAttempt,
-  insertAttempt,
-  markDeliveryDropped,
-} from "./webhooks.repo.js";
+import { attemptOutcomeEffects, createDeliveryForEvent, findDeliveryForAttempt, markDeliveryDropped } from "./webhooks.repo.js";
 
 export const WEBHOOK_DELIVER_JOB = "webhook.deliver";
 
@@ -35,20 +29,24 @@ export interface AttemptJobPayload {
   readonly attempt: number;
 }
 
-export async function enqueueAttempt(
-  jobStore: Pick<JobStore, "enqueue">,
-  tx: Db,
-  attempt: { deliveryId: string; series: number; attempt: number; runAt: Date },
-): Promise<void> {
+function attemptJob(attempt: { deliveryId: string; series: number; attempt: number; runAt: Date }): EnqueueJob {
   const payload: AttemptJobPayload = { delivery_id: attempt.deliveryId, series: attempt.series, attempt: attempt.attempt };
-  await jobStore.enqueue(tx, {
+  return {
     type: WEBHOOK_DELIVER_JOB,
     payload,
     runAt: attempt.runAt,
     maxAttempts: JOB_MAX_RUNS,
     // One job per attempt, ever: a second enqueue of the same attempt is a no-op.
     dedupeKey: `webhook:${attempt.deliveryId}:${attempt.series}:${attempt.attempt}`,
-  });
+  };
+}
+
+export async function enqueueAttempt(
+  jobStore: Pick<JobStore, "enqueue">,
+  tx: Db,
+  attempt: { deliveryId: string; series: number; attempt: number; runAt: Date },
+): Promise<void> {
+  await jobStore.enqueue(tx, attemptJob(attempt));
 }
 
 /** `t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>" keyed with the UTF-8 bytes of the whole secret>`. */
@@ -61,12 +59,13 @@ export function signatureHeader(secret: string, unixSeconds: number, body: strin
  * The EventRecorder hook: decides when the event is recorded, in its transaction, whether it gets a
  * delivery (an enabled subscription listing its type), and if so enqueues attempt 1 for now.
  */
-export function createDeliveryHook(deps: { clock: Clock; jobStore: Pick<JobStore, "enqueue"> }): EventRecordedHook {
+export function createDeliveryHook(deps: { clock: Clock; ids: IdGenerator }): EventRecordedHook {
   return async (tx, event) => {
     const now = deps.clock.now();
-    if (await createDeliveryForEvent(tx, event, now)) {
-      await enqueueAttempt(deps.jobStore, tx, { deliveryId: event.id, series: 1, attempt: 1, runAt: now });
-    }
+    const job = attemptJob({ deliveryId: event.id, series: 1, attempt: 1, runAt: now });
+    await createDeliveryForEvent(tx, event, now, (condition) =>
+      conditionalEnqueueSql({ ...job, id: deps.ids.newId(), now }, condition),
+    );
   };
 }
 
@@ -89,13 +88,12 @@ export interface DeliveryHandlerDeps {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly cipher: FieldCipher;
-  readonly jobStore: Pick<JobStore, "enqueue">;
   readonly sender: WebhookSender;
   readonly logger: { warn(obj: object, msg: string): void };
 }
 
 export function createDeliveryJobHandler(deps: DeliveryHandlerDeps): JobHandler {
-  const { db, clock, ids, cipher, jobStore, sender } = deps;
+  const { db, clock, ids, cipher, sender } = deps;
 
   return async (rawPayload, context) => {
     const { delivery_id: deliveryId, series, attempt } = parsePayload(rawPayload);
@@ -148,36 +146,35 @@ export function createDeliveryJobHandler(deps: DeliveryHandlerDeps): JobHandler 
     const finishedAt = clock.now();
     const exhausted = attempt >= MAX_ATTEMPTS;
     const nextAt = outcome.ok || exhausted ? null : new Date(finishedAt.getTime() + (RETRY_DELAYS_MS[attempt - 1] ?? 0));
-    await db.transaction(async (tx) => {
-      await insertAttempt(tx, {
-        id: ids.newId(),
-        deliveryId: delivery.id,
-        series,
-        attemptNumber: attempt,
-        sentAt,
-        durationMs: outcome.durationMs,
-        succeeded: outcome.ok,
-        statusCode: outcome.statusCode,
-        errorClass: outcome.errorClass,
-        createdAt: finishedAt,
-      });
-      const moved = await advanceDelivery(
-        tx,
-        { id: delivery.id, series, attempt },
+    const nextJob = nextAt === null ? null : attemptJob({ deliveryId: delivery.id, series, attempt: attempt + 1, runAt: nextAt });
+    // One statement: the attempt logged, the delivery moved on, the next attempt enqueued, the job completed.
+    const completed = await context.completeWith((done) =>
+      attemptOutcomeEffects(
+        done,
+        {
+          id: ids.newId(),
+          deliveryId: delivery.id,
+          series,
+          attemptNumber: attempt,
+          sentAt,
+          durationMs: outcome.durationMs,
+          succeeded: outcome.ok,
+          statusCode: outcome.statusCode,
+          errorClass: outcome.errorClass,
+          createdAt: finishedAt,
+        },
         {
           status: outcome.ok ? "succeeded" : exhausted ? "abandoned" : "pending",
           nextAttemptAt: nextAt,
           finalReason: outcome.ok ? null : exhausted ? "attempts_exhausted" : null,
-          lastAttemptAt: sentAt,
           updatedAt: finishedAt,
         },
-      );
-      // Not moved: dropped (or restarted) while this attempt was in flight. The attempt is still logged.
-      if (moved && nextAt !== null) {
-        await enqueueAttempt(jobStore, tx, { deliveryId: delivery.id, series, attempt: attempt + 1, runAt: nextAt });
-      }
-      if (!(await context.completeWithin(tx))) throw new LeaseLostError();
-    });
+        nextJob === null
+          ? null
+          : (condition) => conditionalEnqueueSql({ ...nextJob, id: ids.newId(), now: finishedAt }, condition),
+      ),
+    );
+    if (!completed) throw new LeaseLostError();
     if (!outcome.ok) {
       deps.logger.warn(
         {

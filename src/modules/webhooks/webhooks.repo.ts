@@ -1,8 +1,9 @@
 // Drizzle queries for webhook subscriptions, deliveries and attempts, always scoped by tenant.
-import { and, asc, desc, eq, gte, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, lt, type SQL, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
 import { type Db, queryRows } from "../../platform/db/client.js";
 import { events, webhookAttempts, webhookDeliveries, webhookSubscriptions } from "../../platform/db/schema.js";
+import type { JobEffect } from "../../platform/jobs/job-store.js";
 
 export type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -97,16 +98,19 @@ export async function dropPendingDeliveries(
 }
 
 /**
- * Called for every recorded event, inside its transaction: one indexed read of the tenant's subscription,
- * and a delivery row only when it is enabled and lists the type. `pg_notify` wakes the workers at commit.
+ * Called for every recorded event, inside its transaction, as one statement: an indexed read of the
+ * tenant's subscription; only when it is enabled and lists the type, the delivery row and its first
+ * attempt's job (built by `firstAttemptJob`, conditioned on the delivery row) and a `pg_notify` that wakes
+ * idle workers at commit. Payout creation records events at 1,000/s: one round trip each.
  */
 export async function createDeliveryForEvent(
   db: Db,
   event: { id: string; tenant: Tenant; type: string },
   at: Date,
+  firstAttemptJob: (condition: SQL) => SQL,
 ): Promise<boolean> {
   const now = at.toISOString();
-  const rows = await queryRows<{ id: string }>(
+  const rows = await queryRows<{ created: string | number }>(
     db,
     sql`
       with created as (
@@ -117,10 +121,12 @@ export async function createDeliveryForEvent(
         where s.business_id = ${event.tenant.businessId} and s.environment = ${event.tenant.environment}
           and s.enabled and ${event.type} = any(s.enabled_events)
         returning id
-      )
-      select id, pg_notify('jobs_wakeup', '')::text as notified from created`,
+      ),
+      job as (${firstAttemptJob(sql`exists (select 1 from created)`)}),
+      wake as (select pg_notify('jobs_wakeup', '') from created)
+      select (select count(*) from created) as created, (select count(*) from wake) as woken`,
   );
-  return rows.length > 0;
+  return Number(rows[0]?.created ?? 0) > 0;
 }
 
 export interface DeliveryForAttempt {
@@ -152,27 +158,44 @@ export async function findDeliveryForAttempt(db: Db, deliveryId: string): Promis
 }
 
 /**
- * Moves a delivery on after attempt `attempt` of `series`, only if nothing else moved it meanwhile (a
- * conditional update: a dropped delivery stays dropped, a stale worker changes nothing).
+ * The effects that record attempt `attempt` of `series` and move the delivery on (succeeded, next attempt
+ * due, abandoned), for JobStore.completeWith: applied only with the job's completion under its lease. The
+ * delivery moves only if nothing else moved it meanwhile (a dropped delivery stays dropped); the attempt is
+ * logged either way, and the next attempt's job is enqueued only when the delivery moved to pending.
  */
-export async function advanceDelivery(
-  db: Db,
-  delivery: { id: string; series: number; attempt: number },
-  changes: Pick<DeliveryRow, "status" | "nextAttemptAt" | "finalReason"> & { lastAttemptAt: Date; updatedAt: Date },
-): Promise<boolean> {
-  const rows = await db
-    .update(webhookDeliveries)
-    .set({ ...changes, attemptsInSeries: delivery.attempt })
-    .where(
-      and(
-        eq(webhookDeliveries.id, delivery.id),
-        eq(webhookDeliveries.status, "pending"),
-        eq(webhookDeliveries.series, delivery.series),
-        eq(webhookDeliveries.attemptsInSeries, delivery.attempt - 1),
-      ),
-    )
-    .returning({ id: webhookDeliveries.id });
-  return rows.length === 1;
+export function attemptOutcomeEffects(
+  completed: SQL,
+  attempt: AttemptRow,
+  change: Pick<DeliveryRow, "status" | "nextAttemptAt" | "finalReason"> & { updatedAt: Date },
+  nextAttemptJob: ((condition: SQL) => SQL) | null,
+): JobEffect[] {
+  const effects: JobEffect[] = [
+    {
+      name: "logged_attempt",
+      statement: sql`
+        insert into webhook_attempts (id, delivery_id, series, attempt_number, sent_at, duration_ms, succeeded, status_code, error_class, created_at)
+        select ${attempt.id}, ${attempt.deliveryId}, ${attempt.series}, ${attempt.attemptNumber}, ${attempt.sentAt.toISOString()}::timestamptz,
+          ${attempt.durationMs}, ${attempt.succeeded}, ${attempt.statusCode}, ${attempt.errorClass}, ${attempt.createdAt.toISOString()}::timestamptz
+        where ${completed}
+        returning id`,
+    },
+    {
+      name: "moved_delivery",
+      statement: sql`
+        update webhook_deliveries set
+          status = ${change.status}, attempts_in_series = ${attempt.attemptNumber},
+          next_attempt_at = ${change.nextAttemptAt === null ? null : change.nextAttemptAt.toISOString()}::timestamptz,
+          final_reason = ${change.finalReason}, last_attempt_at = ${attempt.sentAt.toISOString()}::timestamptz,
+          updated_at = ${change.updatedAt.toISOString()}::timestamptz
+        where id = ${attempt.deliveryId} and status = 'pending' and series = ${attempt.series}
+          and attempts_in_series = ${attempt.attemptNumber - 1} and ${completed}
+        returning id`,
+    },
+  ];
+  if (nextAttemptJob !== null) {
+    effects.push({ name: "next_attempt", statement: nextAttemptJob(sql`exists (select 1 from moved_delivery)`) });
+  }
+  return effects;
 }
 
 export async function markDeliveryDropped(db: Db, id: string, series: number, reason: string, at: Date): Promise<void> {
@@ -180,10 +203,6 @@ export async function markDeliveryDropped(db: Db, id: string, series: number, re
     .update(webhookDeliveries)
     .set({ status: "dropped", finalReason: reason, nextAttemptAt: null, updatedAt: at })
     .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.status, "pending"), eq(webhookDeliveries.series, series)));
-}
-
-export async function insertAttempt(db: Db, row: AttemptRow): Promise<void> {
-  await db.insert(webhookAttempts).values(row);
 }
 
 export async function lockDelivery(db: Db, tenant: Tenant, id: string): Promise<DeliveryRow | null> {

@@ -13,6 +13,11 @@ export interface JobContext {
    * handler must then throw to roll its transaction back.
    */
   completeWithin(tx: Db): Promise<boolean>;
+  /**
+   * Marks the job done and applies `effects` in one statement (JobStore.completeWith). Returns false when the
+   * lease was lost; nothing was applied then.
+   */
+  completeWith(effects: Parameters<JobStore["completeWith"]>[1]): Promise<boolean>;
 }
 
 /** Handlers may run more than once (a worker can die after the effect, before recording it): make them idempotent. */
@@ -104,6 +109,10 @@ export function createWorker(options: WorkerOptions): Worker {
       job,
       completeWithin: async (tx) => {
         completedInTx = await store.complete(job, tx);
+        return completedInTx;
+      },
+      completeWith: async (effects) => {
+        completedInTx = await store.completeWith(job, effects);
         return completedInTx;
       },
     };
