@@ -1,7 +1,7 @@
 // Drizzle queries for webhook subscriptions, deliveries and attempts, always scoped by tenant.
 import { and, asc, desc, eq, gte, inArray, lt, type SQL, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
-import { type Db, queryRows } from "../../platform/db/client.js";
+import { type Db, preparedQuery, queryRows } from "../../platform/db/client.js";
 import { events, webhookAttempts, webhookDeliveries, webhookSubscriptions } from "../../platform/db/schema.js";
 import type { JobEffect } from "../../platform/jobs/job-store.js";
 
@@ -136,24 +136,28 @@ export interface DeliveryForAttempt {
   readonly subscription: SubscriptionRow | null;
 }
 
+/** Prepared: read once per attempt, on the delivery hot path. */
 export async function findDeliveryForAttempt(db: Db, deliveryId: string): Promise<DeliveryForAttempt | null> {
-  const [row] = await db
-    .select({
-      delivery: webhookDeliveries,
-      event: { occurredAt: events.occurredAt, sequence: events.sequence, data: events.data, type: events.type },
-      subscription: webhookSubscriptions,
-    })
-    .from(webhookDeliveries)
-    .innerJoin(events, eq(events.id, webhookDeliveries.id))
-    .leftJoin(
-      webhookSubscriptions,
-      and(
-        eq(webhookSubscriptions.businessId, webhookDeliveries.businessId),
-        eq(webhookSubscriptions.environment, webhookDeliveries.environment),
-      ),
-    )
-    .where(eq(webhookDeliveries.id, deliveryId))
-    .limit(1);
+  const query = preparedQuery(db, "webhook_delivery_for_attempt", (d) =>
+    d
+      .select({
+        delivery: webhookDeliveries,
+        event: { occurredAt: events.occurredAt, sequence: events.sequence, data: events.data, type: events.type },
+        subscription: webhookSubscriptions,
+      })
+      .from(webhookDeliveries)
+      .innerJoin(events, eq(events.id, webhookDeliveries.id))
+      .leftJoin(
+        webhookSubscriptions,
+        and(
+          eq(webhookSubscriptions.businessId, webhookDeliveries.businessId),
+          eq(webhookSubscriptions.environment, webhookDeliveries.environment),
+        ),
+      )
+      .where(eq(webhookDeliveries.id, sql.placeholder("id")))
+      .limit(1),
+  );
+  const [row] = await query.execute({ id: deliveryId });
   return row ?? null;
 }
 

@@ -143,8 +143,9 @@ export function createWorker(options: WorkerOptions): Worker {
         .catch((error) => logger.error({ err: error, job_id: job.id }, "job bookkeeping failed"))
         .finally(() => {
           inFlight.delete(promise);
-          // A slot freed: when the worker was saturated, look for more work now rather than after the interval.
-          if (options.wakeups !== undefined && running) nudge();
+          // Half the slots free: look for more work now rather than after the poll interval (claims stay
+          // batched, so a busy worker does not issue one claim per finished job).
+          if (options.wakeups !== undefined && running && inFlight.size <= Math.floor(concurrency / 2)) nudge();
         });
       inFlight.add(promise);
     }
