@@ -61,7 +61,9 @@ function classify(error: unknown): { errorClass: SendErrorClass; detail: string 
   while (current instanceof Error && !seen.has(current)) {
     seen.add(current);
     if (current instanceof UnsafeUrlError) {
-      return { errorClass: current.reason === "unresolvable" ? "dns_error" : "blocked_address", detail: current.message };
+      const errorClass: SendErrorClass =
+        current.reason === "unresolvable" ? "dns_error" : current.reason === "not_public" ? "blocked_address" : "invalid_url";
+      return { errorClass, detail: current.message };
     }
     const code = (current as NodeJS.ErrnoException).code ?? "";
     const name = current.name;
@@ -117,7 +119,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
         return {
           ok: false,
           statusCode: null,
-          errorClass: errorClass === "connection_error" ? "invalid_url" : errorClass,
+          errorClass,
           durationMs: elapsed(),
           detail,
         };
