@@ -7,7 +7,7 @@ import { createHmac } from "node:crypto";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
 import type { Db } from "../../platform/db/client.js";
-import { EVENT_API_VERSION, type EventRecordedHook } from "../../platform/events/outbox.js";
+import type { EventRecordedHook } from "../../platform/events/outbox.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import { conditionalEnqueueSql, type EnqueueJob, type JobStore } from "../../platform/jobs/job-store.js";
 import { type JobHandler, LeaseLostError, PermanentJobError } from "../../platform/jobs/worker.js";
@@ -131,7 +131,8 @@ export function createDeliveryJobHandler(deps: DeliveryHandlerDeps): JobHandler 
     const body = JSON.stringify({
       id: delivery.id,
       type: event.type,
-      api_version: EVENT_API_VERSION,
+      // The version the data was recorded with: a retry after an upgrade still describes its own shape.
+      api_version: event.apiVersion,
       occurred_at: event.occurredAt.toISOString(),
       created_at: sentAt.toISOString(),
       sequence: event.sequence,

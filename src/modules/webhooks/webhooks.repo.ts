@@ -131,7 +131,7 @@ export async function createDeliveryForEvent(
 
 export interface DeliveryForAttempt {
   readonly delivery: DeliveryRow;
-  readonly event: { occurredAt: Date; sequence: number; data: unknown; type: string };
+  readonly event: { occurredAt: Date; sequence: number; data: unknown; type: string; apiVersion: string };
   /** The tenant's current subscription, whichever it is (null when deleted). */
   readonly subscription: SubscriptionRow | null;
 }
@@ -142,7 +142,13 @@ export async function findDeliveryForAttempt(db: Db, deliveryId: string): Promis
     d
       .select({
         delivery: webhookDeliveries,
-        event: { occurredAt: events.occurredAt, sequence: events.sequence, data: events.data, type: events.type },
+        event: {
+          occurredAt: events.occurredAt,
+          sequence: events.sequence,
+          data: events.data,
+          type: events.type,
+          apiVersion: events.apiVersion,
+        },
         subscription: webhookSubscriptions,
       })
       .from(webhookDeliveries)
