@@ -45,6 +45,13 @@ module.exports = {
       to: { path: "(\\.service\\.ts$|\\.routes\\.ts$|^src/platform/http/)" },
     },
     {
+      name: "receiver-kit-stands-alone",
+      severity: "error",
+      comment: "The receiver kit is copied into integrators' code: only Node built-ins, nothing of the service, no package.",
+      from: { path: "^src/receiver-kit/" },
+      to: { pathNot: ["^src/receiver-kit/"], dependencyTypesNot: ["core"] },
+    },
+    {
       name: "src-not-from-tests",
       severity: "error",
       from: { path: "^src/" },

@@ -13,6 +13,7 @@ import { createBeneficiaryImportModule } from "./modules/beneficiary-import/inde
 import { createCollectionModule } from "./modules/collection/index.js";
 import { createDestinationsModule } from "./modules/destinations/index.js";
 import { createRegistrationModule } from "./modules/registration/index.js";
+import { createWebhooksModule } from "./modules/webhooks/index.js";
 import { registerCollectionPages } from "./pages/collection/index.js";
 import type { Clock } from "./platform/clock.js";
 import type { FieldCipher } from "./platform/crypto.js";
@@ -30,6 +31,8 @@ import { createValidatorCompiler } from "./platform/http/validation.js";
 import type { IdGenerator } from "./platform/ids.js";
 import type { JobStore } from "./platform/jobs/job-store.js";
 import type { Metrics } from "./platform/metrics.js";
+import type { TargetPolicy } from "./platform/outbound-http/url-safety.js";
+import type { WebhookSender } from "./platform/outbound-http/webhook-sender.js";
 import type { RateLimiter } from "./platform/rate-limit.js";
 import type { RailRegistry } from "./rails/rail.js";
 
@@ -49,6 +52,9 @@ export interface AppDeps {
   readonly cipher: FieldCipher;
   readonly isAcceptingTraffic: () => boolean;
   readonly rails: RailRegistry;
+  /** Where webhook URLs may point, and the guarded client that calls them. */
+  readonly webhookPolicy: TargetPolicy;
+  readonly webhookSender: WebhookSender;
 }
 
 export async function buildApp(deps: AppDeps): Promise<AppInstance> {
@@ -106,6 +112,15 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     beneficiaries: beneficiaries.service,
     destinations: destinations.service,
   });
+  const webhooks = createWebhooksModule({
+    db: database.db,
+    clock,
+    ids,
+    cipher: deps.cipher,
+    jobStore: deps.jobStore,
+    policy: deps.webhookPolicy,
+    sender: deps.webhookSender,
+  });
   // Schemas with an $id: named components in OpenAPI, $ref targets for validation and serialization.
   const sharedSchemas = [
     ActorSchema,
@@ -116,6 +131,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     ...destinations.sharedSchemas,
     ...beneficiaryImport.sharedSchemas,
     ...collection.sharedSchemas,
+    ...webhooks.sharedSchemas,
   ];
   for (const schema of sharedSchemas) app.addSchema(schema);
   app.setValidatorCompiler(createValidatorCompiler(sharedSchemas));
@@ -160,6 +176,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     cipher: deps.cipher,
     publicBaseUrl: config.publicBaseUrl,
   });
+  webhooks.registerRoutes(app);
 
   await app.ready();
   return app;

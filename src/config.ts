@@ -53,6 +53,13 @@ export interface Config {
   };
   /** Issue 6: requests per client address per window on the hosted collection pages (against token guessing). */
   readonly collectionPageRateLimit: RateLimitConfig;
+  readonly webhooks: {
+    /**
+     * Allow webhook URLs on loopback, private, link-local and other non-public addresses. Off by default
+     * (SSRF protection); tests and local development turn it on. HTTPS is required either way.
+     */
+    readonly allowPrivateTargets: boolean;
+  };
 }
 
 export class ConfigError extends Error {
@@ -192,6 +199,7 @@ export function loadConfig(env: Env = process.env): Config {
       points: readInt(env, "COLLECTION_RATE_LIMIT_REQUESTS", 60, 1, 1_000_000),
       windowSeconds: readInt(env, "COLLECTION_RATE_LIMIT_WINDOW_SECONDS", 600, 1, 86_400),
     },
+    webhooks: { allowPrivateTargets: readBool(env, "WEBHOOK_ALLOW_PRIVATE_TARGETS", false) },
   };
 }
 

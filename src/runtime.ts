@@ -7,6 +7,7 @@ import path from "node:path";
 import type { Logger } from "pino";
 import type { AppDeps } from "./app.js";
 import type { Config } from "./config.js";
+import { createDeliveryHook } from "./modules/webhooks/index.js";
 import { type Clock, systemClock } from "./platform/clock.js";
 import { createFieldCipher, type FieldCipher } from "./platform/crypto.js";
 import { type Database, openDatabase } from "./platform/db/client.js";
@@ -18,6 +19,8 @@ import { createWorker, type JobHandlers, type Worker } from "./platform/jobs/wor
 import { createLogger } from "./platform/logger.js";
 import { createMailer, type Mailer } from "./platform/mail/mailer.js";
 import { createMetrics } from "./platform/metrics.js";
+import { type Resolver, systemResolver, type TargetPolicy } from "./platform/outbound-http/url-safety.js";
+import { createWebhookSender, type WebhookSender } from "./platform/outbound-http/webhook-sender.js";
 import { createRateLimiter, type RateLimitStore } from "./platform/rate-limit.js";
 import type { RailRegistry } from "./rails/rail.js";
 import { createRailRegistry } from "./rails/registry.js";
@@ -34,7 +37,14 @@ export interface RuntimeOptions {
   readonly extraJobHandlers?: JobHandlers;
   /** The payout rails per environment (tests inject fakes that script outcomes). */
   readonly rails?: RailRegistry;
+  /** Extra CA certificates (PEM) trusted for webhook receivers: tests' self-signed receivers. Never set in production. */
+  readonly webhookTlsCa?: string;
+  /** Host name resolver for webhook URLs (tests map names to chosen addresses); defaults to the system's. */
+  readonly webhookResolver?: Resolver;
 }
+
+/** NOTIFY channel that wakes idle workers when a job is enqueued for now (webhook deliveries use it). */
+export const JOBS_WAKEUP_CHANNEL = "jobs_wakeup";
 
 export interface Runtime {
   readonly deps: AppDeps & { readonly cipher: FieldCipher; readonly mailer: Mailer };
@@ -81,7 +91,33 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const encryptionKey = config.encryptionKey ?? (await loadOrCreateEmbeddedKey(config.dataDir));
   const cipher = createFieldCipher(encryptionKey);
   const jobStore = createJobStore({ db: database.db, clock, ids, defaultMaxAttempts: config.jobs.maxAttempts });
-  const events = createEventRecorder({ clock, ids });
+  // Webhooks: every recorded event is matched against the tenant's subscription in its own transaction.
+  const events = createEventRecorder({ clock, ids, onRecorded: createDeliveryHook({ clock, ids }) });
+  const webhookPolicy: TargetPolicy = {
+    allowPrivateTargets: config.webhooks.allowPrivateTargets,
+    resolve: options.webhookResolver ?? systemResolver,
+  };
+  const webhookSender: WebhookSender = createWebhookSender({
+    policy: webhookPolicy,
+    ...(options.webhookTlsCa === undefined ? {} : { ca: options.webhookTlsCa }),
+  });
+  // Wake-ups for idle workers: one LISTEN per process, opened when the first worker starts.
+  const wakeupListeners = new Set<() => void>();
+  let stopListening: Promise<() => Promise<void>> | null = null;
+  const wakeups = (nudge: () => void) => {
+    wakeupListeners.add(nudge);
+    stopListening ??= database
+      .listen(JOBS_WAKEUP_CHANNEL, () => {
+        for (const listener of wakeupListeners) listener();
+      })
+      .catch((error: unknown) => {
+        logger.warn({ err: error }, "job wake-ups unavailable; workers poll only");
+        return async () => {};
+      });
+    return () => {
+      wakeupListeners.delete(nudge);
+    };
+  };
   const metrics = createMetrics({ jobStore });
   const store: RateLimitStore = database.pool === null ? { kind: "memory" } : { kind: "postgres", pool: database.pool };
   // Creating it opens no connection and touches no file: that happens on the first send, in a job.
@@ -105,6 +141,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     metrics,
     cipher,
     mailer,
+    webhookPolicy,
+    webhookSender,
     tenantLimiter: createRateLimiter(config.rateLimit, store, "tenant"),
     clientAddressLimiter: createRateLimiter(config.registrationRateLimit, store, "client"),
     collectionPageLimiter: createRateLimiter(config.collectionPageRateLimit, store, "collect"),
@@ -127,6 +165,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         concurrency: config.jobs.concurrency,
         pollIntervalMs: config.jobs.pollIntervalMs,
         leaseMs: config.jobs.leaseSeconds * 1000,
+        wakeups,
       }),
     beginShutdown: () => {
       accepting = false;
@@ -139,6 +178,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         deps.collectionPageLimiter.close(),
         mailer.close(),
       ]);
+      await webhookSender.close().catch(() => {});
+      if (stopListening !== null) await (await stopListening)();
       if (ownsDatabase) await database.close();
     },
   };

@@ -8,7 +8,7 @@ import type { AppInstance } from "../../src/platform/http/types.js";
 import type { JobHandlers } from "../../src/platform/jobs/worker.js";
 import { createLogger } from "../../src/platform/logger.js";
 import type { RailRegistry } from "../../src/rails/rail.js";
-import { createRuntime, type Runtime } from "../../src/runtime.js";
+import { createRuntime, type Runtime, type RuntimeOptions } from "../../src/runtime.js";
 import { openTestDatabase, type TestDatabase } from "./test-database.js";
 
 export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString("base64");
@@ -31,6 +31,8 @@ export interface TestAppOptions {
   readonly extraJobHandlers?: JobHandlers;
   /** Payout rails per environment; defaults to the runtime's own. */
   readonly rails?: RailRegistry;
+  /** Test-only runtime options (webhooks: the receiver's CA, a fake resolver). */
+  readonly runtime?: Pick<RuntimeOptions, "webhookTlsCa" | "webhookResolver">;
 }
 
 export function testConfig(env: Readonly<Record<string, string>> = {}): Config {
@@ -63,6 +65,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     database: testDatabase.database,
     ...(options.extraJobHandlers ? { extraJobHandlers: options.extraJobHandlers } : {}),
     ...(options.rails ? { rails: options.rails } : {}),
+    ...(options.runtime ?? {}),
   });
   const app = await buildApp(runtime.deps);
   return {

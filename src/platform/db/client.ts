@@ -22,6 +22,51 @@ export interface Database {
   /** The pg pool when on PostgreSQL (shared stores such as the rate limiter use it); null on PGlite. */
   readonly pool: pg.Pool | null;
   close(): Promise<void>;
+  /**
+   * Calls `onNotify` for every NOTIFY on `channel` (delivered at commit). PostgreSQL: a dedicated
+   * connection outside the pool, reconnected after a failure; PGlite: its own listen(). Returns a stop function.
+   */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+}
+
+/** LISTEN on a dedicated pg connection that reconnects (after 1 s) when it drops; notifications are only hints. */
+async function listenOnPostgres(config: pg.ClientConfig, channel: string, onNotify: () => void): Promise<() => Promise<void>> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`invalid channel name ${channel}`);
+  let stopped = false;
+  let client: pg.Client | null = null;
+  let retry: NodeJS.Timeout | null = null;
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client(config);
+    next.on("notification", () => onNotify());
+    next.on("error", () => {
+      next.end().catch(() => {});
+      if (client === next) client = null;
+      if (!stopped) retry = setTimeout(() => void connect().catch(() => {}), 1_000);
+    });
+    try {
+      await next.connect();
+      await next.query(`listen ${channel}`);
+    } catch (error) {
+      await next.end().catch(() => {});
+      if (!stopped) retry = setTimeout(() => void connect().catch(() => {}), 1_000);
+      throw error;
+    }
+    if (stopped) {
+      await next.end().catch(() => {});
+      return;
+    }
+    client = next;
+    // Anything committed while we were not listening is found by the next regular poll.
+    onNotify();
+  };
+  await connect().catch(() => {});
+  return async () => {
+    stopped = true;
+    if (retry !== null) clearTimeout(retry);
+    const current = client;
+    client = null;
+    await current?.end().catch(() => {});
+  };
 }
 
 export interface DatabaseOptions {
@@ -48,6 +93,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       engine: "postgres",
       pool,
       close: () => pool.end(),
+      listen: (channel, onNotify) =>
+        listenOnPostgres(
+          { connectionString: options.databaseUrl ?? undefined, connectionTimeoutMillis: 5_000 },
+          channel,
+          onNotify,
+        ),
     };
   }
   let client: PGlite;
@@ -65,6 +116,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     engine: "pglite",
     pool: null,
     close: () => client.close(),
+    listen: async (channel, onNotify) => {
+      const unlisten = await client.listen(channel, () => onNotify());
+      return async () => {
+        await unlisten().catch(() => {});
+      };
+    },
   };
 }
 

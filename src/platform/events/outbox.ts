@@ -41,12 +41,30 @@ export interface RecordedEvent {
   readonly sequence: number;
 }
 
+/** What a hook learns about an event just written (inside the same transaction). */
+export interface RecordedEventInfo extends RecordedEvent {
+  readonly tenant: Tenant;
+  readonly type: EventType;
+}
+
+/**
+ * Runs inside the recording transaction, after the event row is written: webhook delivery uses it to
+ * decide, at the moment the event happens, whether the event gets a delivery (spec: events of types not
+ * subscribed then are never sent later). Injected by runtime.ts, since platform/ knows no module.
+ */
+export type EventRecordedHook = (tx: Db, event: RecordedEventInfo) => Promise<void>;
+
 export interface EventRecorder {
   /** Must be called with the transaction that makes the change. */
   record(tx: Db, event: NewEvent): Promise<RecordedEvent>;
 }
 
-export function createEventRecorder(deps: { readonly clock: Clock; readonly ids: IdGenerator }): EventRecorder {
+export function createEventRecorder(deps: {
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  /** Called in the same transaction for every recorded event (webhook deliveries). */
+  readonly onRecorded?: EventRecordedHook;
+}): EventRecorder {
   return {
     async record(tx, event) {
       const now = deps.clock.now();
@@ -65,6 +83,7 @@ export function createEventRecorder(deps: { readonly clock: Clock; readonly ids:
         })
         .returning({ id: events.id, sequence: events.sequence });
       if (row === undefined) throw new Error("event insert returned no row");
+      if (deps.onRecorded !== undefined) await deps.onRecorded(tx, { ...row, tenant: event.tenant, type: event.type });
       return row;
     },
   };

@@ -2,6 +2,7 @@
 // components; public routes are marked with an empty security requirement.
 import type { SwaggerOptions } from "@fastify/swagger";
 import type { Config } from "../../config.js";
+import { openApiWebhooks } from "../events/event-data.js";
 
 export const API_DESCRIPTION_VERSION = "0.0.1";
 
@@ -34,7 +35,11 @@ export function openApiDocumentOptions(config: Config): SwaggerOptions {
         { name: "API keys", description: "Keys of the caller's Business and environment." },
         { name: "Beneficiaries", description: "Payees of the Business: people and companies." },
         { name: "Destinations", description: "Bank accounts and cards of a Beneficiary, always masked." },
+        { name: "Webhooks", description: "The webhook endpoint of the environment, and the delivery log." },
+        { name: "Webhook events", description: "What the service POSTs to the webhook endpoint, per event type." },
       ],
+      // Plain JSON Schema objects; @fastify/swagger copies them as they are.
+      webhooks: openApiWebhooks() as Record<string, never>,
     },
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === "string" ? json.$id : `def-${i}`),

@@ -13,6 +13,11 @@ export interface JobContext {
    * handler must then throw to roll its transaction back.
    */
   completeWithin(tx: Db): Promise<boolean>;
+  /**
+   * Marks the job done and applies `effects` in one statement (JobStore.completeWith). Returns false when the
+   * lease was lost; nothing was applied then.
+   */
+  completeWith(effects: Parameters<JobStore["completeWith"]>[1]): Promise<boolean>;
 }
 
 /** Handlers may run more than once (a worker can die after the effect, before recording it): make them idempotent. */
@@ -47,6 +52,11 @@ export interface WorkerOptions {
   readonly concurrency: number;
   readonly pollIntervalMs: number;
   readonly leaseMs: number;
+  /**
+   * Optional wake-up source (see runtime.ts: PostgreSQL NOTIFY / PGlite listen): called with a function
+   * that makes an idle worker poll at once instead of waiting out the poll interval; returns an unsubscribe.
+   */
+  readonly wakeups?: (nudge: () => void) => () => void;
 }
 
 export interface Worker {
@@ -72,6 +82,19 @@ export function createWorker(options: WorkerOptions): Worker {
   /** The poll under way, if any: stop() waits for it, since the jobs it is claiming must be awaited too. */
   let polling: Promise<void> | null = null;
   let lastSweepAt = 0;
+  /** A nudge arrived while a poll was under way: poll again right after it. */
+  let nudged = false;
+  let unsubscribeWakeups: (() => void) | null = null;
+
+  function nudge(): void {
+    if (!running) return;
+    if (polling !== null) {
+      nudged = true;
+      return;
+    }
+    if (timer !== null) clearTimeout(timer);
+    timer = setTimeout(poll, 0);
+  }
 
   async function runJob(job: ClaimedJob): Promise<void> {
     const handler = handlers[job.type];
@@ -86,6 +109,10 @@ export function createWorker(options: WorkerOptions): Worker {
       job,
       completeWithin: async (tx) => {
         completedInTx = await store.complete(job, tx);
+        return completedInTx;
+      },
+      completeWith: async (effects) => {
+        completedInTx = await store.completeWith(job, effects);
         return completedInTx;
       },
     };
@@ -114,7 +141,12 @@ export function createWorker(options: WorkerOptions): Worker {
     for (const job of claimed) {
       const promise: Promise<void> = runJob(job)
         .catch((error) => logger.error({ err: error, job_id: job.id }, "job bookkeeping failed"))
-        .finally(() => inFlight.delete(promise));
+        .finally(() => {
+          inFlight.delete(promise);
+          // Half the slots free: look for more work now rather than after the poll interval (claims stay
+          // batched, so a busy worker does not issue one claim per finished job).
+          if (options.wakeups !== undefined && running && inFlight.size <= Math.floor(concurrency / 2)) nudge();
+        });
       inFlight.add(promise);
     }
     return claimed.length;
@@ -139,8 +171,9 @@ export function createWorker(options: WorkerOptions): Worker {
       logger.error({ err: error }, "worker poll failed");
     }
     if (!running) return;
-    // Full batch: look again at once; otherwise wait for the poll interval or a free slot.
-    const delay = claimed > 0 && inFlight.size < concurrency ? 0 : pollIntervalMs;
+    // Full batch (or a wake-up meanwhile): look again at once; otherwise wait for the poll interval or a free slot.
+    const delay = (claimed > 0 || nudged) && inFlight.size < concurrency ? 0 : pollIntervalMs;
+    nudged = false;
     timer = setTimeout(poll, delay);
   }
 
@@ -157,10 +190,13 @@ export function createWorker(options: WorkerOptions): Worker {
     start() {
       if (running) return;
       running = true;
+      if (options.wakeups !== undefined) unsubscribeWakeups = options.wakeups(nudge);
       timer = setTimeout(poll, 0);
     },
     async stop(timeoutMs) {
       running = false;
+      unsubscribeWakeups?.();
+      unsubscribeWakeups = null;
       if (timer !== null) clearTimeout(timer);
       timer = null;
       const pollUnderWay = polling;

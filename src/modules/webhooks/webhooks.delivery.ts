@@ -1,0 +1,193 @@
+// Webhook delivery: each attempt is one durable job. The job reads the delivery and the tenant's current
+// subscription, signs the envelope at send time with the current secret, POSTs it with no transaction
+// open, then in one transaction records the attempt, moves the delivery on (succeeded, next attempt,
+// abandoned) with a conditional update, enqueues the next attempt, and completes the job under its lease.
+// See README.md in this folder.
+import { createHmac } from "node:crypto";
+import type { Clock } from "../../platform/clock.js";
+import type { FieldCipher } from "../../platform/crypto.js";
+import type { Db } from "../../platform/db/client.js";
+import type { EventRecordedHook } from "../../platform/events/outbox.js";
+import type { IdGenerator } from "../../platform/ids.js";
+import { conditionalEnqueueSql, type EnqueueJob, type JobStore } from "../../platform/jobs/job-store.js";
+import { type JobHandler, LeaseLostError, PermanentJobError } from "../../platform/jobs/worker.js";
+import type { WebhookSender } from "../../platform/outbound-http/webhook-sender.js";
+import { attemptOutcomeEffects, createDeliveryForEvent, findDeliveryForAttempt, markDeliveryDropped } from "./webhooks.repo.js";
+
+export const WEBHOOK_DELIVER_JOB = "webhook.deliver";
+
+/** Delay before attempt n+1 after attempt n failed (index n-1), spec "Delivery and retries": 8 attempts in all. */
+export const RETRY_DELAYS_MS: readonly number[] = [30, 60, 120, 240, 480, 960, 1920].map((seconds) => seconds * 1000);
+export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+
+/** Job-level retries (a database error around an attempt), not delivery attempts: those are the rows above. */
+const JOB_MAX_RUNS = 5;
+
+export interface AttemptJobPayload {
+  readonly delivery_id: string;
+  readonly series: number;
+  readonly attempt: number;
+}
+
+function attemptJob(attempt: { deliveryId: string; series: number; attempt: number; runAt: Date }): EnqueueJob {
+  const payload: AttemptJobPayload = { delivery_id: attempt.deliveryId, series: attempt.series, attempt: attempt.attempt };
+  return {
+    type: WEBHOOK_DELIVER_JOB,
+    payload,
+    runAt: attempt.runAt,
+    maxAttempts: JOB_MAX_RUNS,
+    // One job per attempt, ever: a second enqueue of the same attempt is a no-op.
+    dedupeKey: `webhook:${attempt.deliveryId}:${attempt.series}:${attempt.attempt}`,
+  };
+}
+
+export async function enqueueAttempt(
+  jobStore: Pick<JobStore, "enqueue">,
+  tx: Db,
+  attempt: { deliveryId: string; series: number; attempt: number; runAt: Date },
+): Promise<void> {
+  await jobStore.enqueue(tx, attemptJob(attempt));
+}
+
+/** `t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>" keyed with the UTF-8 bytes of the whole secret>`. */
+export function signatureHeader(secret: string, unixSeconds: number, body: string): string {
+  const digest = createHmac("sha256", Buffer.from(secret, "utf8")).update(`${unixSeconds}.${body}`, "utf8").digest("hex");
+  return `t=${unixSeconds},v1=${digest}`;
+}
+
+/**
+ * The EventRecorder hook: decides when the event is recorded, in its transaction, whether it gets a
+ * delivery (an enabled subscription listing its type), and if so enqueues attempt 1 for now.
+ */
+export function createDeliveryHook(deps: { clock: Clock; ids: IdGenerator }): EventRecordedHook {
+  return async (tx, event) => {
+    const now = deps.clock.now();
+    const job = attemptJob({ deliveryId: event.id, series: 1, attempt: 1, runAt: now });
+    await createDeliveryForEvent(tx, event, now, (condition) =>
+      conditionalEnqueueSql({ ...job, id: deps.ids.newId(), now }, condition),
+    );
+  };
+}
+
+function parsePayload(payload: unknown): AttemptJobPayload {
+  const p = payload as Partial<AttemptJobPayload> | null;
+  if (
+    p === null ||
+    typeof p !== "object" ||
+    typeof p.delivery_id !== "string" ||
+    !Number.isInteger(p.series) ||
+    !Number.isInteger(p.attempt)
+  ) {
+    throw new PermanentJobError("malformed webhook.deliver payload");
+  }
+  return p as AttemptJobPayload;
+}
+
+export interface DeliveryHandlerDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly cipher: FieldCipher;
+  readonly sender: WebhookSender;
+  readonly logger: { warn(obj: object, msg: string): void };
+}
+
+export function createDeliveryJobHandler(deps: DeliveryHandlerDeps): JobHandler {
+  const { db, clock, ids, cipher, sender } = deps;
+
+  return async (rawPayload, context) => {
+    const { delivery_id: deliveryId, series, attempt } = parsePayload(rawPayload);
+    const found = await findDeliveryForAttempt(db, deliveryId);
+    // Stale job (the delivery moved on, was dropped, or restarted in a later series): nothing to send.
+    if (
+      found === null ||
+      found.delivery.status !== "pending" ||
+      found.delivery.series !== series ||
+      found.delivery.attemptsInSeries !== attempt - 1
+    ) {
+      return;
+    }
+    const { delivery, event, subscription } = found;
+
+    // Drop rules (spec): checked again at send time, in case the change raced the eager drop.
+    const dropReason =
+      subscription === null || subscription.id !== delivery.subscriptionId
+        ? "subscription_deleted"
+        : !subscription.enabled
+          ? "subscription_disabled"
+          : !subscription.enabledEvents.includes(delivery.eventType)
+            ? "event_type_removed"
+            : null;
+    if (dropReason !== null || subscription === null) {
+      await db.transaction(async (tx) => {
+        await markDeliveryDropped(tx, delivery.id, series, dropReason ?? "subscription_deleted", clock.now());
+        if (!(await context.completeWithin(tx))) throw new LeaseLostError();
+      });
+      return;
+    }
+
+    const sentAt = clock.now();
+    const unixSeconds = Math.floor(sentAt.getTime() / 1000);
+    const body = JSON.stringify({
+      id: delivery.id,
+      type: event.type,
+      // The version the data was recorded with: a retry after an upgrade still describes its own shape.
+      api_version: event.apiVersion,
+      occurred_at: event.occurredAt.toISOString(),
+      created_at: sentAt.toISOString(),
+      sequence: event.sequence,
+      data: event.data,
+    });
+    // Signed now, with the secret current now: a retry after a rotation carries the new secret's signature.
+    const secret = cipher.decrypt(subscription.secretEncrypted);
+    const outcome = await sender.post(subscription.url, body, {
+      "x-service-signature": signatureHeader(secret, unixSeconds, body),
+    });
+
+    const finishedAt = clock.now();
+    const exhausted = attempt >= MAX_ATTEMPTS;
+    const nextAt = outcome.ok || exhausted ? null : new Date(finishedAt.getTime() + (RETRY_DELAYS_MS[attempt - 1] ?? 0));
+    const nextJob = nextAt === null ? null : attemptJob({ deliveryId: delivery.id, series, attempt: attempt + 1, runAt: nextAt });
+    // One statement: the attempt logged, the delivery moved on, the next attempt enqueued, the job completed.
+    const completed = await context.completeWith((done) =>
+      attemptOutcomeEffects(
+        done,
+        {
+          id: ids.newId(),
+          deliveryId: delivery.id,
+          series,
+          attemptNumber: attempt,
+          sentAt,
+          durationMs: outcome.durationMs,
+          succeeded: outcome.ok,
+          statusCode: outcome.statusCode,
+          errorClass: outcome.errorClass,
+          createdAt: finishedAt,
+        },
+        {
+          status: outcome.ok ? "succeeded" : exhausted ? "abandoned" : "pending",
+          nextAttemptAt: nextAt,
+          finalReason: outcome.ok ? null : exhausted ? "attempts_exhausted" : null,
+          updatedAt: finishedAt,
+        },
+        nextJob === null
+          ? null
+          : (condition) => conditionalEnqueueSql({ ...nextJob, id: ids.newId(), now: finishedAt }, condition),
+      ),
+    );
+    if (!completed) throw new LeaseLostError();
+    if (!outcome.ok) {
+      deps.logger.warn(
+        {
+          delivery_id: delivery.id,
+          attempt,
+          series,
+          status_code: outcome.statusCode,
+          error_class: outcome.errorClass,
+          detail: outcome.detail,
+        },
+        exhausted ? "webhook delivery abandoned" : "webhook attempt failed",
+      );
+    }
+  };
+}

@@ -1,0 +1,296 @@
+// Drizzle queries for webhook subscriptions, deliveries and attempts, always scoped by tenant.
+import { and, asc, desc, eq, gte, inArray, lt, type SQL, sql } from "drizzle-orm";
+import type { Tenant } from "../../platform/auth/actor.js";
+import { type Db, preparedQuery, queryRows } from "../../platform/db/client.js";
+import { events, webhookAttempts, webhookDeliveries, webhookSubscriptions } from "../../platform/db/schema.js";
+import type { JobEffect } from "../../platform/jobs/job-store.js";
+
+export type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
+export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+export type AttemptRow = typeof webhookAttempts.$inferSelect;
+export type DeliveryStatus = DeliveryRow["status"];
+
+const subscriptionOf = (tenant: Tenant) =>
+  and(eq(webhookSubscriptions.businessId, tenant.businessId), eq(webhookSubscriptions.environment, tenant.environment));
+const deliveriesOf = (tenant: Tenant) =>
+  and(eq(webhookDeliveries.businessId, tenant.businessId), eq(webhookDeliveries.environment, tenant.environment));
+
+export async function findSubscription(
+  db: Db,
+  tenant: Tenant,
+  options: { lock?: boolean } = {},
+): Promise<SubscriptionRow | null> {
+  const query = db.select().from(webhookSubscriptions).where(subscriptionOf(tenant)).limit(1);
+  const [row] = options.lock ? await query.for("update") : await query;
+  return row ?? null;
+}
+
+/** Creates the tenant's subscription, or replaces url, events, secret and enabled on the existing one (same id). */
+export async function upsertSubscription(
+  db: Db,
+  row: Omit<SubscriptionRow, "updatedAt">,
+): Promise<{ row: SubscriptionRow; created: boolean }> {
+  const [saved] = await queryRows<{ id: string; created: boolean }>(
+    db,
+    sql`
+      insert into webhook_subscriptions (id, business_id, environment, url, enabled_events, enabled, secret_encrypted, created_at, updated_at)
+      values (${row.id}, ${row.businessId}, ${row.environment}, ${row.url}, ${sql.raw("array[")}${sql.join(
+        row.enabledEvents.map((type) => sql`${type}`),
+        sql`, `,
+      )}${sql.raw("]::text[]")}, true, ${row.secretEncrypted}, ${row.createdAt.toISOString()}::timestamptz, ${row.createdAt.toISOString()}::timestamptz)
+      on conflict (business_id, environment) do update set
+        url = excluded.url,
+        enabled_events = excluded.enabled_events,
+        enabled = true,
+        secret_encrypted = excluded.secret_encrypted,
+        updated_at = excluded.updated_at
+      returning id, (xmax = 0) as created`,
+  );
+  if (saved === undefined) throw new Error("subscription upsert returned no row");
+  const found = await db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.id, saved.id)).limit(1);
+  if (found[0] === undefined) throw new Error("subscription vanished inside its own transaction");
+  return { row: found[0], created: saved.created };
+}
+
+export async function updateSubscription(
+  db: Db,
+  id: string,
+  changes: Partial<Pick<SubscriptionRow, "url" | "enabledEvents" | "enabled">> & { updatedAt: Date },
+): Promise<SubscriptionRow> {
+  const [row] = await db.update(webhookSubscriptions).set(changes).where(eq(webhookSubscriptions.id, id)).returning();
+  if (row === undefined) throw new Error("subscription update returned no row");
+  return row;
+}
+
+export async function deleteSubscription(db: Db, tenant: Tenant): Promise<SubscriptionRow | null> {
+  const [row] = await db.delete(webhookSubscriptions).where(subscriptionOf(tenant)).returning();
+  return row ?? null;
+}
+
+/**
+ * Drops the tenant's pending deliveries (all of them, or those whose type is not in `keepTypes`): their
+ * queued attempt finds them dropped and sends nothing; re-enabling never revives them.
+ */
+export async function dropPendingDeliveries(
+  db: Db,
+  tenant: Tenant,
+  reason: string,
+  at: Date,
+  keepTypes: readonly string[] | null,
+): Promise<number> {
+  const conditions = [deliveriesOf(tenant), eq(webhookDeliveries.status, "pending")];
+  if (keepTypes !== null) {
+    conditions.push(
+      keepTypes.length === 0
+        ? sql`true`
+        : sql`${webhookDeliveries.eventType} <> all(${sql.raw("array[")}${sql.join(
+            keepTypes.map((type) => sql`${type}`),
+            sql`, `,
+          )}${sql.raw("]::text[]")})`,
+    );
+  }
+  const rows = await db
+    .update(webhookDeliveries)
+    .set({ status: "dropped", finalReason: reason, nextAttemptAt: null, updatedAt: at })
+    .where(and(...conditions))
+    .returning({ id: webhookDeliveries.id });
+  return rows.length;
+}
+
+/**
+ * Called for every recorded event, inside its transaction, as one statement: an indexed read of the
+ * tenant's subscription; only when it is enabled and lists the type, the delivery row and its first
+ * attempt's job (built by `firstAttemptJob`, conditioned on the delivery row) and a `pg_notify` that wakes
+ * idle workers at commit. Payout creation records events at 1,000/s: one round trip each.
+ */
+export async function createDeliveryForEvent(
+  db: Db,
+  event: { id: string; tenant: Tenant; type: string },
+  at: Date,
+  firstAttemptJob: (condition: SQL) => SQL,
+): Promise<boolean> {
+  const now = at.toISOString();
+  const rows = await queryRows<{ created: string | number }>(
+    db,
+    sql`
+      with created as (
+        insert into webhook_deliveries
+          (id, business_id, environment, subscription_id, event_type, status, series, attempts_in_series, next_attempt_at, created_at, updated_at)
+        select ${event.id}, s.business_id, s.environment, s.id, ${event.type}, 'pending', 1, 0, ${now}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
+        from webhook_subscriptions s
+        where s.business_id = ${event.tenant.businessId} and s.environment = ${event.tenant.environment}
+          and s.enabled and ${event.type} = any(s.enabled_events)
+        returning id
+      ),
+      job as (${firstAttemptJob(sql`exists (select 1 from created)`)}),
+      wake as (select pg_notify('jobs_wakeup', '') from created)
+      select (select count(*) from created) as created, (select count(*) from wake) as woken`,
+  );
+  return Number(rows[0]?.created ?? 0) > 0;
+}
+
+export interface DeliveryForAttempt {
+  readonly delivery: DeliveryRow;
+  readonly event: { occurredAt: Date; sequence: number; data: unknown; type: string; apiVersion: string };
+  /** The tenant's current subscription, whichever it is (null when deleted). */
+  readonly subscription: SubscriptionRow | null;
+}
+
+/** Prepared: read once per attempt, on the delivery hot path. */
+export async function findDeliveryForAttempt(db: Db, deliveryId: string): Promise<DeliveryForAttempt | null> {
+  const query = preparedQuery(db, "webhook_delivery_for_attempt", (d) =>
+    d
+      .select({
+        delivery: webhookDeliveries,
+        event: {
+          occurredAt: events.occurredAt,
+          sequence: events.sequence,
+          data: events.data,
+          type: events.type,
+          apiVersion: events.apiVersion,
+        },
+        subscription: webhookSubscriptions,
+      })
+      .from(webhookDeliveries)
+      .innerJoin(events, eq(events.id, webhookDeliveries.id))
+      .leftJoin(
+        webhookSubscriptions,
+        and(
+          eq(webhookSubscriptions.businessId, webhookDeliveries.businessId),
+          eq(webhookSubscriptions.environment, webhookDeliveries.environment),
+        ),
+      )
+      .where(eq(webhookDeliveries.id, sql.placeholder("id")))
+      .limit(1),
+  );
+  const [row] = await query.execute({ id: deliveryId });
+  return row ?? null;
+}
+
+/**
+ * The effects that record attempt `attempt` of `series` and move the delivery on (succeeded, next attempt
+ * due, abandoned), for JobStore.completeWith: applied only with the job's completion under its lease. The
+ * delivery moves only if nothing else moved it meanwhile (a dropped delivery stays dropped); the attempt is
+ * logged either way, and the next attempt's job is enqueued only when the delivery moved to pending.
+ */
+export function attemptOutcomeEffects(
+  completed: SQL,
+  attempt: AttemptRow,
+  change: Pick<DeliveryRow, "status" | "nextAttemptAt" | "finalReason"> & { updatedAt: Date },
+  nextAttemptJob: ((condition: SQL) => SQL) | null,
+): JobEffect[] {
+  const effects: JobEffect[] = [
+    {
+      name: "logged_attempt",
+      statement: sql`
+        insert into webhook_attempts (id, delivery_id, series, attempt_number, sent_at, duration_ms, succeeded, status_code, error_class, created_at)
+        select ${attempt.id}, ${attempt.deliveryId}, ${attempt.series}, ${attempt.attemptNumber}, ${attempt.sentAt.toISOString()}::timestamptz,
+          ${attempt.durationMs}, ${attempt.succeeded}, ${attempt.statusCode}, ${attempt.errorClass}, ${attempt.createdAt.toISOString()}::timestamptz
+        where ${completed}
+        returning id`,
+    },
+    {
+      name: "moved_delivery",
+      statement: sql`
+        update webhook_deliveries set
+          status = ${change.status}, attempts_in_series = ${attempt.attemptNumber},
+          next_attempt_at = ${change.nextAttemptAt === null ? null : change.nextAttemptAt.toISOString()}::timestamptz,
+          final_reason = ${change.finalReason}, last_attempt_at = ${attempt.sentAt.toISOString()}::timestamptz,
+          updated_at = ${change.updatedAt.toISOString()}::timestamptz
+        where id = ${attempt.deliveryId} and status = 'pending' and series = ${attempt.series}
+          and attempts_in_series = ${attempt.attemptNumber - 1} and ${completed}
+        returning id`,
+    },
+  ];
+  if (nextAttemptJob !== null) {
+    effects.push({ name: "next_attempt", statement: nextAttemptJob(sql`exists (select 1 from moved_delivery)`) });
+  }
+  return effects;
+}
+
+export async function markDeliveryDropped(db: Db, id: string, series: number, reason: string, at: Date): Promise<void> {
+  await db
+    .update(webhookDeliveries)
+    .set({ status: "dropped", finalReason: reason, nextAttemptAt: null, updatedAt: at })
+    .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.status, "pending"), eq(webhookDeliveries.series, series)));
+}
+
+export async function lockDelivery(db: Db, tenant: Tenant, id: string): Promise<DeliveryRow | null> {
+  const [row] = await db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(deliveriesOf(tenant), eq(webhookDeliveries.id, id)))
+    .limit(1)
+    .for("update");
+  return row ?? null;
+}
+
+export async function restartDelivery(db: Db, id: string, subscriptionId: string, at: Date): Promise<DeliveryRow> {
+  const [row] = await db
+    .update(webhookDeliveries)
+    .set({
+      status: "pending",
+      series: sql`${webhookDeliveries.series} + 1`,
+      attemptsInSeries: 0,
+      subscriptionId,
+      nextAttemptAt: at,
+      finalReason: null,
+      updatedAt: at,
+    })
+    .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.status, "abandoned")))
+    .returning();
+  if (row === undefined) throw new Error("delivery restart updated no row");
+  return row;
+}
+
+export interface DeliveryListFilter {
+  readonly eventType?: string;
+  readonly status?: DeliveryStatus;
+  readonly since?: Date;
+  readonly until?: Date;
+  readonly afterId: string | null;
+  readonly limit: number;
+}
+
+export interface DeliveryWithEvent {
+  readonly delivery: DeliveryRow;
+  readonly occurredAt: Date;
+  readonly sequence: number;
+}
+
+/** Newest first (delivery ids are the events' UUIDv7 ids), `limit` + 1 rows to tell whether a next page exists. */
+export async function listDeliveries(db: Db, tenant: Tenant, filter: DeliveryListFilter): Promise<DeliveryWithEvent[]> {
+  const conditions = [deliveriesOf(tenant)];
+  if (filter.eventType !== undefined) conditions.push(eq(webhookDeliveries.eventType, filter.eventType));
+  if (filter.status !== undefined) conditions.push(eq(webhookDeliveries.status, filter.status));
+  if (filter.since !== undefined) conditions.push(gte(webhookDeliveries.createdAt, filter.since));
+  if (filter.until !== undefined) conditions.push(lt(webhookDeliveries.createdAt, filter.until));
+  if (filter.afterId !== null) conditions.push(lt(webhookDeliveries.id, filter.afterId));
+  const rows = await db
+    .select({ delivery: webhookDeliveries, occurredAt: events.occurredAt, sequence: events.sequence })
+    .from(webhookDeliveries)
+    .innerJoin(events, eq(events.id, webhookDeliveries.id))
+    .where(and(...conditions))
+    .orderBy(desc(webhookDeliveries.id))
+    .limit(filter.limit + 1);
+  return rows;
+}
+
+export async function findDelivery(db: Db, tenant: Tenant, id: string): Promise<DeliveryWithEvent | null> {
+  const [row] = await db
+    .select({ delivery: webhookDeliveries, occurredAt: events.occurredAt, sequence: events.sequence })
+    .from(webhookDeliveries)
+    .innerJoin(events, eq(events.id, webhookDeliveries.id))
+    .where(and(deliveriesOf(tenant), eq(webhookDeliveries.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function listAttempts(db: Db, deliveryIds: readonly string[]): Promise<AttemptRow[]> {
+  if (deliveryIds.length === 0) return [];
+  return db
+    .select()
+    .from(webhookAttempts)
+    .where(inArray(webhookAttempts.deliveryId, [...deliveryIds]))
+    .orderBy(asc(webhookAttempts.series), asc(webhookAttempts.attemptNumber));
+}

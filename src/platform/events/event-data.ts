@@ -1,0 +1,189 @@
+// The `data` of every event type, and the envelope around it: the contract with receivers (spec "Events").
+// The spec shows `payout.disbursed`, `payout.delivered`, `beneficiary.details_submitted` and
+// `beneficiary.bank_account.registered`; the other shapes follow the same pattern (docs/decisions.md,
+// "Webhooks"). Code that records an event should build its data with these shapes; the OpenAPI document's
+// `webhooks` section is generated from them.
+import { type TSchema, Type } from "@sinclair/typebox";
+import { EVENT_API_VERSION, EVENT_TYPES, type EventType } from "./outbox.js";
+
+const uuid = (description: string) => Type.String({ format: "uuid", description });
+const dateTime = (description: string) => Type.String({ format: "date-time", description });
+const nullableString = (description: string) => Type.Unsafe<string | null>({ type: ["string", "null"], description });
+
+/** Fields every payout event carries (the spec's `payout.disbursed` shape). */
+const payoutBase = {
+  payout_id: uuid("The Payout; the ordering subject of payout.* events."),
+  external_ref: nullableString("The Business's own reference given at creation; null when none was given."),
+  beneficiary_id: uuid("The Beneficiary paid."),
+  amount: Type.String({
+    pattern: "^-?\\d+(\\.\\d+)?$",
+    description:
+      "Decimal amount in major units with the currency's exponent (`1234.50` EUR, `1000` JPY); the API's `amount_minor` is in minor units.",
+  }),
+  currency: Type.String({ minLength: 3, maxLength: 3, description: "ISO 4217 code." }),
+  rail_ref: nullableString("The payout rail's reference; null until the rail has assigned one."),
+};
+
+function payoutData(status: readonly string[], extra: Record<string, TSchema> = {}, description = "") {
+  return Type.Object(
+    {
+      ...payoutBase,
+      status: Type.Unsafe<string>({
+        type: "string",
+        enum: [...status],
+        description: "The Payout's state after this change.",
+      }),
+      ...extra,
+    },
+    { additionalProperties: true, description },
+  );
+}
+
+/**
+ * `data` per event type. Receivers must ignore fields they do not know: adding one keeps `api_version`
+ * (spec, Versioning 2), so every object allows additional properties.
+ */
+export const EVENT_DATA_SCHEMAS: Readonly<Record<EventType, TSchema>> = {
+  "payout.disbursement_submitted": payoutData(["approved"], {}, "The payout was handed to the provider."),
+  "payout.acknowledged": payoutData(["approved"], {}, "The provider confirmed it received the payout."),
+  "payout.estimated_arrival_at": payoutData(
+    ["approved", "disbursed"],
+    { estimated_arrival_at: dateTime("When the money is expected in the Beneficiary's account; a later event may update it.") },
+    "An expected arrival time was given or updated.",
+  ),
+  "payout.disbursed": payoutData(["disbursed"], {}, "The money has left the service (spec shape)."),
+  "payout.delivered": payoutData(
+    ["disbursed", "settled"],
+    {
+      delivered_at: dateTime(
+        "When the money arrived; equals the envelope's occurred_at. Of two with different values, the higher `sequence` is the correction.",
+      ),
+    },
+    "The money arrived in the Beneficiary's account (production only). `status` stays the Payout's state: delivery is a fact about arrival, not a Payout state.",
+  ),
+  "payout.settled": payoutData(
+    ["settled"],
+    {},
+    "The return window closed; the money can no longer be reversed (production only).",
+  ),
+  "payout.canceled": payoutData(
+    ["canceled"],
+    { reason: nullableString("Why it was canceled, when known.") },
+    "Canceled before any money moved (production only).",
+  ),
+  "payout.rejected": payoutData(
+    ["rejected"],
+    { reason: nullableString("The rejecting Decision's reason, when one was given.") },
+    "An approval Decision refused the payout.",
+  ),
+  "payout.failed": payoutData(
+    ["failed"],
+    {
+      failure_code: Type.String({ description: "Stable code of the failure (e.g. `rail_rejected`, `insufficient_funds`)." }),
+      failure_message: Type.String({ description: "Human-readable reason, with the provider stripped out." }),
+    },
+    "The money never left; recover with a replacement Payout (`replaces_payout_id`).",
+  ),
+  "payout.returned": payoutData(
+    ["returned"],
+    { return_reason: nullableString("The rail's return reason, when given.") },
+    "The money left, then came back (production only).",
+  ),
+  "beneficiary.details_submitted": Type.Object(
+    {
+      beneficiary_id: uuid("The Beneficiary; the ordering subject of beneficiary.* events."),
+      status: Type.Unsafe<"details_submitted">({
+        type: "string",
+        enum: ["details_submitted"],
+        description: "Always `details_submitted`.",
+      }),
+    },
+    { additionalProperties: true, description: "A Beneficiary completed a full_onboarding collection link (spec shape)." },
+  ),
+  "beneficiary.bank_account.registered": Type.Object(
+    {
+      bank_account_id: uuid("The destination; the id Payouts name as `bank_account_id`."),
+      beneficiary_id: uuid("The owning Beneficiary."),
+      last4: Type.String({ description: "Last four of the IBAN, account or card number; a Pix key masked by its type." }),
+      country: Type.String({ description: "ISO 3166-1 alpha-2." }),
+      currency: Type.String({ description: "ISO 4217." }),
+    },
+    {
+      additionalProperties: true,
+      description: "A destination was registered by any channel except import (spec shape). Cards included.",
+    },
+  ),
+  "beneficiary.enrollment_rejected": Type.Object(
+    {
+      beneficiary_id: uuid("The Beneficiary."),
+      enrollment_status: Type.Unsafe<"rejected">({ type: "string", enum: ["rejected"], description: "Always `rejected`." }),
+      bank_account_id: Type.Unsafe<string | null>({
+        type: ["string", "null"],
+        format: "uuid",
+        description: "The bank account the refusal named (`enrollment_failure_bank_account_id`); null when it named none.",
+      }),
+      reason: Type.String({
+        description: "The rail's wording of the refusal, provider stripped out (the Beneficiary's `enrollment_failure_detail`).",
+      }),
+    },
+    { additionalProperties: true, description: "The payout rail refused the Beneficiary's enrollment or bank account." },
+  ),
+};
+
+/** The envelope of one event type (spec "Envelope"). */
+export function eventEnvelopeSchema(type: EventType): TSchema {
+  return Type.Object(
+    {
+      id: uuid("Delivery id: the event's id, identical on every retry and redelivery; the deduplication key."),
+      type: Type.Unsafe<string>({ type: "string", enum: [type] }),
+      api_version: Type.Unsafe<string>({
+        type: "string",
+        enum: [EVENT_API_VERSION],
+        description: "Version of the `data` shape (date-shaped).",
+      }),
+      occurred_at: dateTime("When the change happened; identical on every retry."),
+      created_at: dateTime("When this attempt was sent; differs on each retry."),
+      sequence: Type.Integer({ description: "Tiebreaker for equal occurred_at (a database sequence: orders, never counts)." }),
+      data: EVENT_DATA_SCHEMAS[type],
+    },
+    { additionalProperties: false },
+  );
+}
+
+const SIGNATURE_DESCRIPTION =
+  '`t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>" keyed with the UTF-8 bytes of the whole signing secret>`. ' +
+  "Reject (non-2xx) when missing or malformed, when t differs from your clock by more than 300 s, or when v1 differs (constant-time compare). " +
+  "Each attempt is signed when sent, with the subscription's current secret. The receiver kit (src/receiver-kit) implements this.";
+
+/** The OpenAPI 3.1 `webhooks` object: one entry per event type. */
+export function openApiWebhooks(): Record<string, unknown> {
+  const webhooks: Record<string, unknown> = {};
+  for (const type of EVENT_TYPES) {
+    webhooks[type] = {
+      post: {
+        summary: type,
+        description: `${(EVENT_DATA_SCHEMAS[type] as { description?: string }).description ?? ""} Delivered by HTTPS POST to the subscription's URL when \`${type}\` is in its \`enabled_events\`. Acknowledge with any 2xx within 10 seconds; anything else is retried after 30 s, 1, 2, 4, 8, 16 and 32 min (8 attempts), then abandoned (see the delivery log).`,
+        tags: ["Webhook events"],
+        security: [],
+        parameters: [
+          {
+            name: "X-Service-Signature",
+            in: "header",
+            required: true,
+            description: SIGNATURE_DESCRIPTION,
+            schema: { type: "string" },
+          },
+        ],
+        requestBody: {
+          required: true,
+          content: { "application/json": { schema: JSON.parse(JSON.stringify(eventEnvelopeSchema(type))) } },
+        },
+        responses: {
+          "200": { description: "Any 2xx acknowledges the delivery." },
+          default: { description: "Anything else (or no answer within 10 s) fails this attempt; it is retried." },
+        },
+      },
+    };
+  }
+  return webhooks;
+}
