@@ -11,6 +11,7 @@ import { createBeneficiariesModule } from "./modules/beneficiaries/index.js";
 import { createBeneficiaryExportModule } from "./modules/beneficiary-export/index.js";
 import { createBeneficiaryImportModule } from "./modules/beneficiary-import/index.js";
 import { createDestinationsModule } from "./modules/destinations/index.js";
+import { createPayoutsModule } from "./modules/payouts/index.js";
 import { createRegistrationModule } from "./modules/registration/index.js";
 import type { Clock } from "./platform/clock.js";
 import type { FieldCipher } from "./platform/crypto.js";
@@ -73,6 +74,14 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     cipher: deps.cipher,
     identityRequirements: config.identityRequirements,
   });
+  const payouts = createPayoutsModule({
+    db: database.db,
+    clock,
+    ids,
+    events: deps.events,
+    jobStore: deps.jobStore,
+    logger: deps.logger,
+  });
   const destinations = createDestinationsModule({
     db: database.db,
     clock,
@@ -81,6 +90,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     events: deps.events,
     jobStore: deps.jobStore,
     beneficiaries: beneficiaries.service,
+    pendingPayoutHeadsTo: payouts.pendingPayoutHeadsTo,
   });
   const beneficiaryExport = createBeneficiaryExportModule({ db: database.db, clock, beneficiaries: beneficiaries.service });
   const beneficiaryImport = createBeneficiaryImportModule({
@@ -100,6 +110,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     ...beneficiaries.sharedSchemas,
     ...destinations.sharedSchemas,
     ...beneficiaryImport.sharedSchemas,
+    ...payouts.sharedSchemas,
   ];
   for (const schema of sharedSchemas) app.addSchema(schema);
   app.setValidatorCompiler(createValidatorCompiler(sharedSchemas));
@@ -137,6 +148,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   destinations.registerRoutes(app);
   beneficiaryExport.registerRoutes(app);
   beneficiaryImport.registerRoutes(app);
+  payouts.registerRoutes(app);
 
   await app.ready();
   return app;

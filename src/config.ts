@@ -51,6 +51,11 @@ export interface Config {
     /** The From header of every message, e.g. `Payouts <no-reply@example.com>`. */
     readonly from: string;
   };
+  /** Payouts (issue 4). */
+  readonly payouts: {
+    /** Hours after `disbursed` before a production payout settles, absent a rail return (PAYOUT_RETURN_WINDOW_HOURS). */
+    readonly returnWindowHours: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -186,6 +191,7 @@ export function loadConfig(env: Env = process.env): Config {
       ),
     },
     mail: { smtpUrl: readSmtpUrl(env), from: readMailFrom(env) },
+    payouts: { returnWindowHours: readInt(env, "PAYOUT_RETURN_WINDOW_HOURS", 72, 0, 24 * 365) },
   };
 }
 
