@@ -2,7 +2,7 @@
 // transaction. The single route and every bulk row go through this one function, so they refuse alike.
 import { AppError } from "../../platform/errors.js";
 import { isPayoutUsable } from "../destinations/index.js";
-import type { BeneficiaryRow, DestinationRow } from "./payouts.repo.js";
+import type { DestinationRow, GateBeneficiary } from "./payouts.repo.js";
 
 export interface GateInput {
   readonly bankAccountId: string | null;
@@ -15,7 +15,7 @@ export interface GateInput {
  * then the currency. Returns the destination or the error the request gets.
  */
 export function resolveDestination(
-  beneficiary: BeneficiaryRow | null,
+  beneficiary: GateBeneficiary | null,
   liveDestinations: readonly DestinationRow[],
   input: GateInput,
 ): { ok: true; destination: DestinationRow } | { ok: false; error: AppError } {
