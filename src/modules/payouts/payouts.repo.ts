@@ -1,6 +1,6 @@
 // Drizzle queries for payouts, their idempotency keys, Decisions, attempts and the approval policy.
 // Every tenant read filters on (business, environment); job-side reads go by payout id (the job carries it).
-import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, inArray, lt, or, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
 import { type Db, preparedQuery, queryRows } from "../../platform/db/client.js";
 import {
@@ -247,41 +247,46 @@ export async function lockBeneficiariesShared(db: Db, tenant: Tenant, ids: reado
 }
 
 /** Live destinations of the Beneficiaries (deleted ones cannot receive new payouts). */
+/** What the creation gates read of a destination. */
+export type GateDestination = Pick<
+  DestinationRow,
+  "id" | "beneficiaryId" | "status" | "validationStatus" | "deletedAt" | "currency" | "last4"
+>;
+
+/**
+ * Live destinations of the Beneficiaries (deleted ones cannot receive new payouts), as the gates need them.
+ * Plain SQL on purpose: this runs in every creation's transaction, where a Drizzle query (prepared or not)
+ * would be rebuilt each time, and building it cost more CPU than the database spends answering it.
+ */
 export async function listLiveDestinationsOf(
   db: Db,
   tenant: Tenant,
   beneficiaryIds: readonly string[],
-): Promise<DestinationRow[]> {
-  if (beneficiaryIds.length === 1) {
-    const query = preparedQuery(db, "payouts_live_destinations_of_one", (d) =>
-      d
-        .select()
-        .from(destinations)
-        .where(
-          and(
-            eq(destinations.beneficiaryId, sql.placeholder("beneficiaryId")),
-            eq(destinations.businessId, sql.placeholder("businessId")),
-            eq(destinations.environment, sql.placeholder("environment")),
-            isNull(destinations.deletedAt),
-          ),
-        )
-        .orderBy(asc(destinations.id)),
-    );
-    return query.execute({ beneficiaryId: beneficiaryIds[0], businessId: tenant.businessId, environment: tenant.environment });
-  }
+): Promise<GateDestination[]> {
   if (beneficiaryIds.length === 0) return [];
-  return db
-    .select()
-    .from(destinations)
-    .where(
-      and(
-        inArray(destinations.beneficiaryId, [...beneficiaryIds]),
-        eq(destinations.businessId, tenant.businessId),
-        eq(destinations.environment, tenant.environment),
-        isNull(destinations.deletedAt),
-      ),
-    )
-    .orderBy(asc(destinations.id));
+  const rows = await queryRows<{
+    id: string;
+    beneficiary_id: string;
+    status: DestinationRow["status"];
+    validation_status: DestinationRow["validationStatus"];
+    currency: string;
+    last4: string;
+  }>(
+    db,
+    sql`select id, beneficiary_id, status, validation_status, currency, last4 from destinations
+      where beneficiary_id = any(${toPgArray(beneficiaryIds)}::uuid[]) and business_id = ${tenant.businessId}::uuid
+        and environment = ${tenant.environment}::environment and deleted_at is null
+      order by id`,
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    beneficiaryId: row.beneficiary_id,
+    status: row.status,
+    validationStatus: row.validation_status,
+    deletedAt: null,
+    currency: row.currency,
+    last4: row.last4,
+  }));
 }
 
 /** A destination by id, deleted or not (an approved payout is still sent after deletion). */

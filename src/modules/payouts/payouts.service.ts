@@ -27,11 +27,11 @@ import { evaluatePolicy } from "./payouts.policy.js";
 import {
   claimKeyAndReadGates,
   type DecisionRow,
-  type DestinationRow,
   findKey,
   findPayout,
   findPolicy,
   type GateBeneficiary,
+  type GateDestination,
   hasPendingPayoutTo,
   insertDecision,
   insertPayout,
@@ -171,7 +171,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
     tenant: Tenant,
     id: string,
     request: PayoutRequest,
-    destination: DestinationRow,
+    destination: GateDestination,
     createdBy: string | null,
     now: Date,
   ): NewPayoutRow {
