@@ -11,6 +11,7 @@ import { performance } from "node:perf_hooks";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { describeLoad, type LoadSummary, runLoad } from "./lib/load.js";
+import { type CpuPerRequest, postgresBackendPids, startCpuWindow } from "./lib/process-cpu.js";
 import { createScratchDatabase } from "./lib/scratch-postgres.js";
 import { registerBusiness, startService } from "./lib/service.js";
 import { percentile, round } from "./lib/stats.js";
@@ -155,6 +156,7 @@ async function runCreate(context: BenchContext, engine: Engine): Promise<{ reado
   }
   const service = await startService(context, engine, { DATABASE_POOL_SIZE: String(CONNECTIONS) });
   let load: LoadSummary;
+  let cpu: CpuPerRequest;
   try {
     const baseUrl = service.server.baseUrl;
     const business = await registerBusiness(baseUrl, `payout-create-${engine}`);
@@ -184,7 +186,13 @@ async function runCreate(context: BenchContext, engine: Engine): Promise<{ reado
     context.log(
       describeLoad(`[${engine}] warm-up`, await runLoad({ ...options, durationSeconds: context.settings.warmupSeconds })),
     );
+    const backends =
+      service.scratch !== null && context.postgresServerUrl !== null
+        ? await postgresBackendPids(context.postgresServerUrl, service.scratch.name)
+        : null;
+    const cpuWindow = startCpuWindow(service.server.pid, backends);
     load = await runLoad({ ...options, durationSeconds: context.settings.measureSeconds });
+    cpu = cpuWindow.finish(load.responses_2xx + load.non2xx);
     context.log(describeLoad(`[${engine}] payout_create`, load));
   } finally {
     await service.dispose();
@@ -195,6 +203,11 @@ async function runCreate(context: BenchContext, engine: Engine): Promise<{ reado
   const p99 = load.latency_p99_ms ?? Number.POSITIVE_INFINITY;
   return {
     ...loadFigures(load),
+    cpu_per_request: {
+      server_process_us: cpu.server_process_us,
+      ...(cpu.postgres_backends_us === null ? {} : { postgres_backends_us: cpu.postgres_backends_us }),
+      machine_busy_cores: cpu.machine_busy_cores,
+    },
     insert_ceiling: ceiling,
     ratio_to_insert_ceiling: round(rps / Number(ceiling.inserts_per_sec), 3),
     target: { requests_per_sec: TARGET_RPS, latency_p99_ms: TARGET_P99_MS },

@@ -2,7 +2,7 @@
 // Every tenant read filters on (business, environment); job-side reads go by payout id (the job carries it).
 import { and, asc, desc, eq, gt, gte, inArray, lt, or, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
-import { type Db, preparedQuery, queryRows } from "../../platform/db/client.js";
+import { type Db, namedQueryRows, preparedQuery, queryRows } from "../../platform/db/client.js";
 import {
   approvalPolicies,
   beneficiaries,
@@ -66,7 +66,7 @@ export async function claimKeyAndReadGates(
 ): Promise<{ locked: boolean; claimed: boolean; beneficiary: GateBeneficiary | null; policy: PolicyRow | null }> {
   const { tenant, key } = claim;
   const lockName = `payout-key:${tenant.businessId}:${tenant.environment}:${key}`;
-  const [row] = await queryRows<{
+  const [row] = await namedQueryRows<{
     locked: boolean;
     claimed: string | null;
     beneficiary: {
@@ -81,6 +81,7 @@ export async function claimKeyAndReadGates(
     policy: { rules: unknown; maker_checker: boolean; updated_at: string } | null;
   }>(
     tx,
+    "payouts_claim_key_and_read_gates",
     sql`with lock as (select pg_try_advisory_xact_lock(hashtextextended(${lockName}, 0)) as ok),
       ins as (
         insert into payout_idempotency_keys (business_id, environment, idempotency_key, payout_id, request_fingerprint, created_at)
@@ -255,8 +256,9 @@ export type GateDestination = Pick<
 
 /**
  * Live destinations of the Beneficiaries (deleted ones cannot receive new payouts), as the gates need them.
- * Plain SQL on purpose: this runs in every creation's transaction, where a Drizzle query (prepared or not)
- * would be rebuilt each time, and building it cost more CPU than the database spends answering it.
+ * Plain SQL as a named statement on purpose: this runs in every creation's transaction, where a Drizzle
+ * query (prepared or not) would be rebuilt each time, and building it cost more CPU than the database
+ * spends answering it.
  */
 export async function listLiveDestinationsOf(
   db: Db,
@@ -264,7 +266,7 @@ export async function listLiveDestinationsOf(
   beneficiaryIds: readonly string[],
 ): Promise<GateDestination[]> {
   if (beneficiaryIds.length === 0) return [];
-  const rows = await queryRows<{
+  const rows = await namedQueryRows<{
     id: string;
     beneficiary_id: string;
     status: DestinationRow["status"];
@@ -273,6 +275,7 @@ export async function listLiveDestinationsOf(
     last4: string;
   }>(
     db,
+    "payouts_live_destinations_for_gates",
     sql`select id, beneficiary_id, status, validation_status, currency, last4 from destinations
       where beneficiary_id = any(${toPgArray(beneficiaryIds)}::uuid[]) and business_id = ${tenant.businessId}::uuid
         and environment = ${tenant.environment}::environment and deleted_at is null
@@ -302,8 +305,38 @@ export async function findBeneficiaryById(db: Db, id: string): Promise<Beneficia
 
 // Payouts -------------------------------------------------------------------------------------------------
 
+/** The columns a new payout sets (newPayoutRow in the service gives exactly these). */
+const INSERTED_COLUMNS = [
+  "id",
+  "businessId",
+  "environment",
+  "beneficiaryId",
+  "destinationId",
+  "destinationLast4",
+  "amountMinor",
+  "currency",
+  "externalRef",
+  "idempotencyKey",
+  "channel",
+  "uploadId",
+  "replacesPayoutId",
+  "status",
+  "createdByApiKeyId",
+  "createdAt",
+  "updatedAt",
+] as const satisfies ReadonlyArray<keyof NewPayoutRow>;
+
+/** A named prepared INSERT (one per transaction handle; the server plans it once per connection). */
 export async function insertPayout(db: Db, row: NewPayoutRow): Promise<PayoutRow> {
-  const [inserted] = await db.insert(payouts).values(row).returning();
+  const statement = preparedQuery(db, "payouts_insert_one", (d) =>
+    d
+      .insert(payouts)
+      .values(Object.fromEntries(INSERTED_COLUMNS.map((column) => [column, sql.placeholder(column)])) as unknown as NewPayoutRow)
+      .returning(),
+  );
+  const values: Record<string, unknown> = {};
+  for (const column of INSERTED_COLUMNS) values[column] = row[column] ?? null;
+  const [inserted] = await statement.execute(values);
   if (inserted === undefined) throw new Error("insert returned no row");
   return inserted;
 }
