@@ -466,11 +466,6 @@ export async function insertDecision(db: Db, row: NewDecisionRow): Promise<Decis
   return inserted;
 }
 
-export async function insertDecisions(db: Db, rows: readonly NewDecisionRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db.insert(payoutDecisions).values([...rows]);
-}
-
 export async function listDecisions(db: Db, tenant: Tenant, payoutId: string): Promise<DecisionRow[]> {
   return db
     .select()
