@@ -318,6 +318,15 @@ describe("production lifecycle", () => {
   });
 });
 
+describe("logs", () => {
+  it("never carry the account numbers the rail received", () => {
+    const logs = t.logLines.join("\n");
+    expect(rail.submissions.length).toBeGreaterThan(0);
+    expect(logs).not.toContain("DE89370400440532013000");
+    expect(logs).not.toContain("370400440532013000");
+  });
+});
+
 describe("sandbox payouts of the same service", () => {
   it("ignore production-only outcomes: they stop at disbursed", async () => {
     const sandboxKey = business.keys.sandbox;
