@@ -64,6 +64,28 @@ describe.skipIf(!onPostgres)("payout races on PostgreSQL", () => {
     expect((await postPayout(t.app, key, body)).statusCode).toBe(200);
   });
 
+  it("answers 409 IDEMPOTENCY_KEY_IN_FLIGHT while another request holds the key, and creates once it is free", async () => {
+    const key = business.keys.sandbox;
+    const { beneficiaryId } = await payableBeneficiary(t.app, key);
+    const idempotencyKey = newKey("held");
+    const body = { beneficiary_id: beneficiaryId, amount_minor: 4300, currency: "EUR", idempotency_key: idempotencyKey };
+    // Stand in for a first request still running: hold the key's lock from another connection.
+    const holder = new pg.Client({ connectionString: t.testDatabase.url as string });
+    await holder.connect();
+    try {
+      await holder.query("select pg_advisory_lock(hashtextextended($1, 0))", [
+        `payout-key:${business.businessId}:sandbox:${idempotencyKey}`,
+      ]);
+      const inFlight = await postPayout(t.app, key, body);
+      expect(inFlight.statusCode).toBe(409);
+      expect(inFlight.json().error.code).toBe("IDEMPOTENCY_KEY_IN_FLIGHT");
+      expect(await count(sql`select count(*)::int as n from payouts where idempotency_key = ${idempotencyKey}`)).toBe(0);
+    } finally {
+      await holder.end();
+    }
+    expect((await postPayout(t.app, key, body)).statusCode).toBe(201);
+  });
+
   it("concurrent approve and reject: exactly one wins and one Decision is recorded", async () => {
     const key = business.keys.sandbox;
     const { beneficiaryId } = await payableBeneficiary(t.app, key);
