@@ -21,6 +21,7 @@ import { checkPostgres, postgresVersion } from "./lib/scratch-postgres.js";
 import { prepareServiceBuild, type ServiceRuntime } from "./lib/service-build.js";
 import { round } from "./lib/stats.js";
 import type { Benchmark, BenchSettings, Engine, Json } from "./lib/types.js";
+import { payoutBulkBenchmark, payoutCreateBenchmark } from "./payouts.bench.js";
 import { webhookDeliveryBenchmark } from "./webhook-delivery.bench.js";
 
 /** Every benchmark, in the order they run. Add new modules here. */
@@ -30,6 +31,8 @@ const BENCHMARKS: readonly Benchmark[] = [
   beneficiariesImportBenchmark,
   beneficiaryExportBenchmark,
   webhookDeliveryBenchmark,
+  payoutCreateBenchmark,
+  payoutBulkBenchmark,
 ];
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

@@ -12,6 +12,7 @@ import { createBeneficiaryExportModule } from "./modules/beneficiary-export/inde
 import { createBeneficiaryImportModule } from "./modules/beneficiary-import/index.js";
 import { createCollectionModule } from "./modules/collection/index.js";
 import { createDestinationsModule } from "./modules/destinations/index.js";
+import { createPayoutsModule } from "./modules/payouts/index.js";
 import { createRegistrationModule } from "./modules/registration/index.js";
 import { createWebhooksModule } from "./modules/webhooks/index.js";
 import { registerCollectionPages } from "./pages/collection/index.js";
@@ -83,6 +84,14 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     cipher: deps.cipher,
     identityRequirements: config.identityRequirements,
   });
+  const payouts = createPayoutsModule({
+    db: database.db,
+    clock,
+    ids,
+    events: deps.events,
+    jobStore: deps.jobStore,
+    logger: deps.logger,
+  });
   const destinations = createDestinationsModule({
     db: database.db,
     clock,
@@ -91,6 +100,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     events: deps.events,
     jobStore: deps.jobStore,
     beneficiaries: beneficiaries.service,
+    pendingPayoutHeadsTo: payouts.pendingPayoutHeadsTo,
   });
   const beneficiaryExport = createBeneficiaryExportModule({ db: database.db, clock, beneficiaries: beneficiaries.service });
   const beneficiaryImport = createBeneficiaryImportModule({
@@ -132,6 +142,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     ...beneficiaryImport.sharedSchemas,
     ...collection.sharedSchemas,
     ...webhooks.sharedSchemas,
+    ...payouts.sharedSchemas,
   ];
   for (const schema of sharedSchemas) app.addSchema(schema);
   app.setValidatorCompiler(createValidatorCompiler(sharedSchemas));
@@ -177,6 +188,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     publicBaseUrl: config.publicBaseUrl,
   });
   webhooks.registerRoutes(app);
+  payouts.registerRoutes(app);
 
   await app.ready();
   return app;

@@ -60,6 +60,11 @@ export interface Config {
      */
     readonly allowPrivateTargets: boolean;
   };
+  /** Payouts (issue 4). */
+  readonly payouts: {
+    /** Hours after `disbursed` before a production payout settles, absent a rail return (PAYOUT_RETURN_WINDOW_HOURS). */
+    readonly returnWindowHours: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -200,6 +205,7 @@ export function loadConfig(env: Env = process.env): Config {
       windowSeconds: readInt(env, "COLLECTION_RATE_LIMIT_WINDOW_SECONDS", 600, 1, 86_400),
     },
     webhooks: { allowPrivateTargets: readBool(env, "WEBHOOK_ALLOW_PRIVATE_TARGETS", false) },
+    payouts: { returnWindowHours: readInt(env, "PAYOUT_RETURN_WINDOW_HOURS", 72, 0, 24 * 365) },
   };
 }
 

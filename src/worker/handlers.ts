@@ -1,6 +1,7 @@
 // The job handlers of every module, by job type. Later modules add theirs here (disbursement, webhook
 // delivery); each must be idempotent because a job can run more than once.
 import type { AppDeps } from "../app.js";
+import { createPayoutJobHandlers } from "../modules/payouts/index.js";
 import { createDeliveryJobHandler, WEBHOOK_DELIVER_JOB } from "../modules/webhooks/index.js";
 import type { JobHandlers } from "../platform/jobs/worker.js";
 import { createMailJobHandler, MAIL_SEND_JOB } from "../platform/mail/mail-job.js";
@@ -19,6 +20,12 @@ export function createJobHandlers(deps: WorkerDeps): JobHandlers {
       cipher: deps.cipher,
       sender: deps.webhookSender,
       logger: deps.logger.child({ component: "webhooks" }),
+    }),
+    ...createPayoutJobHandlers({
+      ...deps,
+      db: deps.database.db,
+      logger: deps.logger.child({ component: "payouts" }),
+      returnWindowHours: deps.config.payouts.returnWindowHours,
     }),
   };
 }

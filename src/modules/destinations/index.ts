@@ -1,3 +1,4 @@
+import type { Tenant } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
 import type { Db } from "../../platform/db/client.js";
@@ -28,6 +29,8 @@ export function createDestinationsModule(deps: {
   events: EventRecorder;
   jobStore: Pick<JobStore, "enqueue">;
   beneficiaries: BeneficiaryService;
+  /** From the payouts module (injected, not imported: payouts reads destinations). */
+  pendingPayoutHeadsTo?: (tx: Db, tenant: Tenant, destinationId: string) => Promise<boolean>;
 }) {
   const service = createDestinationService({ ...deps, presentBeneficiary: deps.beneficiaries.present });
   return {

@@ -1,0 +1,544 @@
+// Drizzle queries for payouts, their idempotency keys, Decisions, attempts and the approval policy.
+// Every tenant read filters on (business, environment); job-side reads go by payout id (the job carries it).
+import { and, asc, desc, eq, gt, gte, inArray, lt, or, sql } from "drizzle-orm";
+import type { Tenant } from "../../platform/auth/actor.js";
+import { type Db, namedQueryRows, preparedQuery, queryRows } from "../../platform/db/client.js";
+import {
+  approvalPolicies,
+  beneficiaries,
+  destinations,
+  payoutAttempts,
+  payoutDecisions,
+  payoutIdempotencyKeys,
+  payouts,
+} from "../../platform/db/schema.js";
+import type { PayoutStatus } from "./payouts.state.js";
+
+export type PayoutRow = typeof payouts.$inferSelect;
+export type NewPayoutRow = typeof payouts.$inferInsert;
+export type PayoutPatch = Partial<Omit<NewPayoutRow, "id" | "businessId" | "environment" | "createdAt">>;
+export type DecisionRow = typeof payoutDecisions.$inferSelect;
+export type NewDecisionRow = typeof payoutDecisions.$inferInsert;
+export type AttemptRow = typeof payoutAttempts.$inferSelect;
+export type PolicyRow = typeof approvalPolicies.$inferSelect;
+export type BeneficiaryRow = typeof beneficiaries.$inferSelect;
+/** What the creation gates and the approval policy read of a Beneficiary. */
+export type GateBeneficiary = Pick<
+  BeneficiaryRow,
+  | "id"
+  | "archivedAt"
+  | "complianceStatus"
+  | "reacknowledgmentRequired"
+  | "enrollmentStatus"
+  | "declaredDestinationId"
+  | "createdAt"
+>;
+export type DestinationRow = typeof destinations.$inferSelect;
+
+const tenantScope = (tenant: Tenant) =>
+  and(eq(payouts.businessId, tenant.businessId), eq(payouts.environment, tenant.environment));
+
+// Idempotency ---------------------------------------------------------------------------------------------
+
+/**
+ * The first statement of a single creation, in one round trip:
+ *  - the key's advisory try-lock (held to the end of the transaction) and, when it is ours, the claim of the
+ *    key: inserted, or taken over when the existing claim is older than `windowStart` (expired). `locked`
+ *    false: another transaction holds the key right now (in flight); `claimed` false with `locked` true: a
+ *    live claim exists (a replay);
+ *  - the Beneficiary, share-locked: archiving it or deleting one of its destinations (which lock it for
+ *    update) waits for this creation to commit, and the other way round;
+ *  - the tenant's approval policy.
+ * The destinations are read by the next statement, after the share lock is held, so a deletion that
+ * committed while this one waited for the lock is seen.
+ */
+export async function claimKeyAndReadGates(
+  tx: Db,
+  claim: {
+    tenant: Tenant;
+    key: string;
+    payoutId: string;
+    fingerprint: string;
+    now: Date;
+    windowStart: Date;
+    beneficiaryId: string;
+  },
+): Promise<{ locked: boolean; claimed: boolean; beneficiary: GateBeneficiary | null; policy: PolicyRow | null }> {
+  const { tenant, key } = claim;
+  const lockName = `payout-key:${tenant.businessId}:${tenant.environment}:${key}`;
+  const [row] = await namedQueryRows<{
+    locked: boolean;
+    claimed: string | null;
+    beneficiary: {
+      id: string;
+      archived_at: string | null;
+      compliance_status: BeneficiaryRow["complianceStatus"];
+      reacknowledgment_required: boolean;
+      enrollment_status: BeneficiaryRow["enrollmentStatus"];
+      declared_destination_id: string | null;
+      created_at: string;
+    } | null;
+    policy: { rules: unknown; maker_checker: boolean; updated_at: string } | null;
+  }>(
+    tx,
+    "payouts_claim_key_and_read_gates",
+    sql`with lock as (select pg_try_advisory_xact_lock(hashtextextended(${lockName}, 0)) as ok),
+      ins as (
+        insert into payout_idempotency_keys (business_id, environment, idempotency_key, payout_id, request_fingerprint, created_at)
+        select ${tenant.businessId}::uuid, ${tenant.environment}::environment, ${key}, ${claim.payoutId}::uuid,
+               ${claim.fingerprint}, ${claim.now.toISOString()}::timestamptz
+        from lock where lock.ok
+        on conflict (business_id, environment, idempotency_key) do update
+          set payout_id = excluded.payout_id, request_fingerprint = excluded.request_fingerprint, created_at = excluded.created_at
+          where payout_idempotency_keys.created_at <= ${claim.windowStart.toISOString()}::timestamptz
+        returning payout_id),
+      ben as (
+        select id, archived_at, compliance_status, reacknowledgment_required, enrollment_status, declared_destination_id, created_at
+        from beneficiaries
+        where id = ${claim.beneficiaryId}::uuid and business_id = ${tenant.businessId}::uuid
+          and environment = ${tenant.environment}::environment
+        for share)
+      select (select ok from lock) as locked, (select payout_id from ins) as claimed,
+        (select row_to_json(ben) from ben) as beneficiary,
+        (select json_build_object('rules', rules, 'maker_checker', maker_checker, 'updated_at', updated_at)
+           from approval_policies
+           where business_id = ${tenant.businessId}::uuid and environment = ${tenant.environment}::environment) as policy`,
+  );
+  const b = row?.beneficiary ?? null;
+  const p = row?.policy ?? null;
+  return {
+    locked: row?.locked === true,
+    claimed: row?.claimed != null,
+    beneficiary:
+      b === null
+        ? null
+        : {
+            id: b.id,
+            archivedAt: b.archived_at === null ? null : new Date(b.archived_at),
+            complianceStatus: b.compliance_status,
+            reacknowledgmentRequired: b.reacknowledgment_required,
+            enrollmentStatus: b.enrollment_status,
+            declaredDestinationId: b.declared_destination_id,
+            createdAt: new Date(b.created_at),
+          },
+    policy:
+      p === null
+        ? null
+        : {
+            businessId: tenant.businessId,
+            environment: tenant.environment,
+            rules: p.rules,
+            makerChecker: p.maker_checker,
+            updatedAt: new Date(p.updated_at),
+          },
+  };
+}
+
+export async function findKey(
+  db: Db,
+  tenant: Tenant,
+  key: string,
+): Promise<{ payoutId: string; requestFingerprint: string; createdAt: Date } | null> {
+  const [row] = await db
+    .select({
+      payoutId: payoutIdempotencyKeys.payoutId,
+      requestFingerprint: payoutIdempotencyKeys.requestFingerprint,
+      createdAt: payoutIdempotencyKeys.createdAt,
+    })
+    .from(payoutIdempotencyKeys)
+    .where(
+      and(
+        eq(payoutIdempotencyKeys.businessId, tenant.businessId),
+        eq(payoutIdempotencyKeys.environment, tenant.environment),
+        eq(payoutIdempotencyKeys.idempotencyKey, key),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+/** Many keys at once (bulk): claims the ones free or expired, returns which were claimed. */
+export async function claimKeys(
+  tx: Db,
+  tenant: Tenant,
+  claims: ReadonlyArray<{ key: string; payoutId: string; fingerprint: string }>,
+  now: Date,
+  windowStart: Date,
+): Promise<Set<string>> {
+  if (claims.length === 0) return new Set();
+  const rows = await queryRows<{ idempotency_key: string }>(
+    tx,
+    sql`insert into payout_idempotency_keys (business_id, environment, idempotency_key, payout_id, request_fingerprint, created_at)
+      select ${tenant.businessId}::uuid, ${tenant.environment}::environment, k, p, f, ${now.toISOString()}::timestamptz
+      from unnest(${toPgArray(claims.map((c) => c.key))}::text[], ${toPgArray(claims.map((c) => c.payoutId))}::uuid[],
+                  ${toPgArray(claims.map((c) => c.fingerprint))}::text[]) as t(k, p, f)
+      order by k
+      on conflict (business_id, environment, idempotency_key) do update
+        set payout_id = excluded.payout_id, request_fingerprint = excluded.request_fingerprint, created_at = excluded.created_at
+        where payout_idempotency_keys.created_at <= ${windowStart.toISOString()}::timestamptz
+      returning idempotency_key`,
+  );
+  return new Set(rows.map((row) => row.idempotency_key));
+}
+
+export async function releaseKeys(tx: Db, tenant: Tenant, keys: readonly string[]): Promise<void> {
+  if (keys.length === 0) return;
+  await tx
+    .delete(payoutIdempotencyKeys)
+    .where(
+      and(
+        eq(payoutIdempotencyKeys.businessId, tenant.businessId),
+        eq(payoutIdempotencyKeys.environment, tenant.environment),
+        inArray(payoutIdempotencyKeys.idempotencyKey, [...keys]),
+      ),
+    );
+}
+
+export async function findKeys(
+  db: Db,
+  tenant: Tenant,
+  keys: readonly string[],
+): Promise<Map<string, { payoutId: string; requestFingerprint: string }>> {
+  if (keys.length === 0) return new Map();
+  const rows = await db
+    .select({
+      key: payoutIdempotencyKeys.idempotencyKey,
+      payoutId: payoutIdempotencyKeys.payoutId,
+      requestFingerprint: payoutIdempotencyKeys.requestFingerprint,
+    })
+    .from(payoutIdempotencyKeys)
+    .where(
+      and(
+        eq(payoutIdempotencyKeys.businessId, tenant.businessId),
+        eq(payoutIdempotencyKeys.environment, tenant.environment),
+        inArray(payoutIdempotencyKeys.idempotencyKey, [...keys]),
+      ),
+    );
+  return new Map(rows.map((row) => [row.key, { payoutId: row.payoutId, requestFingerprint: row.requestFingerprint }]));
+}
+
+/** Session-free try-lock for a whole bulk upload (held to the end of the transaction). */
+export async function tryLockUpload(tx: Db, tenant: Tenant, uploadId: string): Promise<boolean> {
+  const name = `payout-upload:${tenant.businessId}:${tenant.environment}:${uploadId}`;
+  const [row] = await queryRows<{ ok: boolean }>(tx, sql`select pg_try_advisory_xact_lock(hashtextextended(${name}, 0)) as ok`);
+  return row?.ok === true;
+}
+
+function toPgArray(values: readonly string[]): string {
+  return `{${values.map((v) => `"${v.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`).join(",")}}`;
+}
+
+// Beneficiaries and destinations as payouts see them -------------------------------------------------------
+
+/** Share-locks several Beneficiaries in id order (bulk; a fixed order so two uploads cannot deadlock). */
+export async function lockBeneficiariesShared(db: Db, tenant: Tenant, ids: readonly string[]): Promise<BeneficiaryRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(beneficiaries)
+    .where(
+      and(
+        inArray(beneficiaries.id, [...ids]),
+        eq(beneficiaries.businessId, tenant.businessId),
+        eq(beneficiaries.environment, tenant.environment),
+      ),
+    )
+    .orderBy(asc(beneficiaries.id))
+    .for("share");
+}
+
+/** Live destinations of the Beneficiaries (deleted ones cannot receive new payouts). */
+/** What the creation gates read of a destination. */
+export type GateDestination = Pick<
+  DestinationRow,
+  "id" | "beneficiaryId" | "status" | "validationStatus" | "deletedAt" | "currency" | "last4"
+>;
+
+/**
+ * Live destinations of the Beneficiaries (deleted ones cannot receive new payouts), as the gates need them.
+ * Plain SQL as a named statement on purpose: this runs in every creation's transaction, where a Drizzle
+ * query (prepared or not) would be rebuilt each time, and building it cost more CPU than the database
+ * spends answering it.
+ */
+export async function listLiveDestinationsOf(
+  db: Db,
+  tenant: Tenant,
+  beneficiaryIds: readonly string[],
+): Promise<GateDestination[]> {
+  if (beneficiaryIds.length === 0) return [];
+  const rows = await namedQueryRows<{
+    id: string;
+    beneficiary_id: string;
+    status: DestinationRow["status"];
+    validation_status: DestinationRow["validationStatus"];
+    currency: string;
+    last4: string;
+  }>(
+    db,
+    "payouts_live_destinations_for_gates",
+    sql`select id, beneficiary_id, status, validation_status, currency, last4 from destinations
+      where beneficiary_id = any(${toPgArray(beneficiaryIds)}::uuid[]) and business_id = ${tenant.businessId}::uuid
+        and environment = ${tenant.environment}::environment and deleted_at is null
+      order by id`,
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    beneficiaryId: row.beneficiary_id,
+    status: row.status,
+    validationStatus: row.validation_status,
+    deletedAt: null,
+    currency: row.currency,
+    last4: row.last4,
+  }));
+}
+
+/** A destination by id, deleted or not (an approved payout is still sent after deletion). */
+export async function findDestinationById(db: Db, id: string): Promise<DestinationRow | null> {
+  const [row] = await db.select().from(destinations).where(eq(destinations.id, id)).limit(1);
+  return row ?? null;
+}
+
+export async function findBeneficiaryById(db: Db, id: string): Promise<BeneficiaryRow | null> {
+  const [row] = await db.select().from(beneficiaries).where(eq(beneficiaries.id, id)).limit(1);
+  return row ?? null;
+}
+
+// Payouts -------------------------------------------------------------------------------------------------
+
+/** The columns a new payout sets (newPayoutRow in the service gives exactly these). */
+const INSERTED_COLUMNS = [
+  "id",
+  "businessId",
+  "environment",
+  "beneficiaryId",
+  "destinationId",
+  "destinationLast4",
+  "amountMinor",
+  "currency",
+  "externalRef",
+  "idempotencyKey",
+  "channel",
+  "uploadId",
+  "replacesPayoutId",
+  "status",
+  "createdByApiKeyId",
+  "createdAt",
+  "updatedAt",
+] as const satisfies ReadonlyArray<keyof NewPayoutRow>;
+
+/** A named prepared INSERT (one per transaction handle; the server plans it once per connection). */
+export async function insertPayout(db: Db, row: NewPayoutRow): Promise<PayoutRow> {
+  const statement = preparedQuery(db, "payouts_insert_one", (d) =>
+    d
+      .insert(payouts)
+      .values(Object.fromEntries(INSERTED_COLUMNS.map((column) => [column, sql.placeholder(column)])) as unknown as NewPayoutRow)
+      .returning(),
+  );
+  const values: Record<string, unknown> = {};
+  for (const column of INSERTED_COLUMNS) values[column] = row[column] ?? null;
+  const [inserted] = await statement.execute(values);
+  if (inserted === undefined) throw new Error("insert returned no row");
+  return inserted;
+}
+
+export async function insertPayouts(db: Db, rows: readonly NewPayoutRow[]): Promise<PayoutRow[]> {
+  if (rows.length === 0) return [];
+  return db
+    .insert(payouts)
+    .values([...rows])
+    .returning();
+}
+
+export async function findPayout(db: Db, tenant: Tenant, id: string): Promise<PayoutRow | null> {
+  const query = preparedQuery(db, "payouts_find_one", (d) =>
+    d
+      .select()
+      .from(payouts)
+      .where(
+        and(
+          eq(payouts.id, sql.placeholder("id")),
+          eq(payouts.businessId, sql.placeholder("businessId")),
+          eq(payouts.environment, sql.placeholder("environment")),
+        ),
+      ),
+  );
+  const [row] = await query.execute({ id, businessId: tenant.businessId, environment: tenant.environment });
+  return row ?? null;
+}
+
+export async function findPayoutsByIds(db: Db, tenant: Tenant, ids: readonly string[]): Promise<Map<string, PayoutRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select()
+    .from(payouts)
+    .where(and(tenantScope(tenant), inArray(payouts.id, [...ids])));
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/** By id alone, locked for update: job handlers (the job carries an id we stored ourselves). */
+export async function lockPayoutById(db: Db, id: string): Promise<PayoutRow | null> {
+  const [row] = await db.select().from(payouts).where(eq(payouts.id, id)).for("update");
+  return row ?? null;
+}
+
+/** The conditional update behind every transition: applies only while the payout is still in `from`. */
+export async function updatePayoutIf(db: Db, id: string, from: PayoutStatus, patch: PayoutPatch): Promise<PayoutRow | null> {
+  const [row] = await db
+    .update(payouts)
+    .set(patch)
+    .where(and(eq(payouts.id, id), eq(payouts.status, from)))
+    .returning();
+  return row ?? null;
+}
+
+export async function hasPendingPayoutTo(db: Db, tenant: Tenant, destinationId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: payouts.id })
+    .from(payouts)
+    .where(and(eq(payouts.destinationId, destinationId), eq(payouts.status, "pending_approval"), tenantScope(tenant)))
+    .limit(1);
+  return row !== undefined;
+}
+
+export interface PayoutFilters {
+  readonly status?: PayoutStatus | undefined;
+  readonly beneficiaryId?: string | undefined;
+  readonly uploadId?: string | undefined;
+  readonly externalRef?: string | undefined;
+}
+
+/** Newest first by id (UUIDv7), after the cursor's id. */
+export async function listPayoutsNewestFirst(
+  db: Db,
+  tenant: Tenant,
+  filters: PayoutFilters,
+  afterId: string | null,
+  limit: number,
+): Promise<PayoutRow[]> {
+  return db
+    .select()
+    .from(payouts)
+    .where(and(tenantScope(tenant), ...filterConditions(filters), afterId === null ? undefined : lt(payouts.id, afterId)))
+    .orderBy(desc(payouts.id))
+    .limit(limit);
+}
+
+/** Changed at or after `since`, oldest change first, keyset on (updated_at, id). */
+export async function listPayoutsUpdatedSince(
+  db: Db,
+  tenant: Tenant,
+  filters: PayoutFilters,
+  since: Date,
+  after: { updatedAt: Date; id: string } | null,
+  limit: number,
+): Promise<PayoutRow[]> {
+  return db
+    .select()
+    .from(payouts)
+    .where(
+      and(
+        tenantScope(tenant),
+        ...filterConditions(filters),
+        gte(payouts.updatedAt, since),
+        after === null
+          ? undefined
+          : or(gt(payouts.updatedAt, after.updatedAt), and(eq(payouts.updatedAt, after.updatedAt), gt(payouts.id, after.id))),
+      ),
+    )
+    .orderBy(asc(payouts.updatedAt), asc(payouts.id))
+    .limit(limit);
+}
+
+function filterConditions(filters: PayoutFilters) {
+  return [
+    filters.status === undefined ? undefined : eq(payouts.status, filters.status),
+    filters.beneficiaryId === undefined ? undefined : eq(payouts.beneficiaryId, filters.beneficiaryId),
+    filters.uploadId === undefined ? undefined : eq(payouts.uploadId, filters.uploadId),
+    filters.externalRef === undefined ? undefined : eq(payouts.externalRef, filters.externalRef),
+  ];
+}
+
+// Decisions -----------------------------------------------------------------------------------------------
+
+export async function insertDecision(db: Db, row: NewDecisionRow): Promise<DecisionRow> {
+  const [inserted] = await db.insert(payoutDecisions).values(row).returning();
+  if (inserted === undefined) throw new Error("insert returned no row");
+  return inserted;
+}
+
+export async function listDecisions(db: Db, tenant: Tenant, payoutId: string): Promise<DecisionRow[]> {
+  return db
+    .select()
+    .from(payoutDecisions)
+    .where(
+      and(
+        eq(payoutDecisions.payoutId, payoutId),
+        eq(payoutDecisions.businessId, tenant.businessId),
+        eq(payoutDecisions.environment, tenant.environment),
+      ),
+    )
+    .orderBy(desc(payoutDecisions.createdAt), desc(payoutDecisions.id));
+}
+
+// Attempts ------------------------------------------------------------------------------------------------
+
+export async function findLatestAttempt(db: Db, payoutId: string): Promise<AttemptRow | null> {
+  const [row] = await db
+    .select()
+    .from(payoutAttempts)
+    .where(eq(payoutAttempts.payoutId, payoutId))
+    .orderBy(desc(payoutAttempts.attemptNumber))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function insertAttempt(db: Db, row: typeof payoutAttempts.$inferInsert): Promise<AttemptRow> {
+  const [inserted] = await db.insert(payoutAttempts).values(row).returning();
+  if (inserted === undefined) throw new Error("insert returned no row");
+  return inserted;
+}
+
+/** Conditional: only an attempt still `submitting` is resolved (a repeat of the job finds it resolved). */
+export async function resolveAttempt(
+  db: Db,
+  id: string,
+  patch: { status: "submitted" | "refused"; railRef: string | null; failureReason: string | null; updatedAt: Date },
+): Promise<boolean> {
+  const rows = await db
+    .update(payoutAttempts)
+    .set(patch)
+    .where(and(eq(payoutAttempts.id, id), eq(payoutAttempts.status, "submitting")))
+    .returning({ id: payoutAttempts.id });
+  return rows.length === 1;
+}
+
+// Approval policy -----------------------------------------------------------------------------------------
+
+export async function findPolicy(db: Db, tenant: Tenant): Promise<PolicyRow | null> {
+  const query = preparedQuery(db, "payouts_policy_of_tenant", (d) =>
+    d
+      .select()
+      .from(approvalPolicies)
+      .where(
+        and(
+          eq(approvalPolicies.businessId, sql.placeholder("businessId")),
+          eq(approvalPolicies.environment, sql.placeholder("environment")),
+        ),
+      ),
+  );
+  const [row] = await query.execute({ businessId: tenant.businessId, environment: tenant.environment });
+  return row ?? null;
+}
+
+export async function upsertPolicy(db: Db, row: PolicyRow): Promise<PolicyRow> {
+  const [saved] = await db
+    .insert(approvalPolicies)
+    .values(row)
+    .onConflictDoUpdate({
+      target: [approvalPolicies.businessId, approvalPolicies.environment],
+      set: { rules: row.rules, makerChecker: row.makerChecker, updatedAt: row.updatedAt },
+    })
+    .returning();
+  if (saved === undefined) throw new Error("upsert returned no row");
+  return saved;
+}
