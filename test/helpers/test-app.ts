@@ -9,6 +9,7 @@ import type { JobHandlers } from "../../src/platform/jobs/worker.js";
 import { createLogger } from "../../src/platform/logger.js";
 import type { RailRegistry } from "../../src/rails/rail.js";
 import { createRuntime, type Runtime, type RuntimeOptions } from "../../src/runtime.js";
+import { assertRecordedEventsMatchContract } from "./event-contract.js";
 import { openTestDatabase, type TestDatabase } from "./test-database.js";
 
 export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString("base64");
@@ -76,9 +77,15 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     testDatabase,
     logLines,
     close: async () => {
+      // Checked before closing so a mismatch fails the file that recorded it, on both engines.
+      const contractCheck = await assertRecordedEventsMatchContract(testDatabase.database.db).then(
+        () => null,
+        (error: unknown) => error,
+      );
       await app.close();
       await runtime.close();
       await testDatabase.close();
+      if (contractCheck !== null) throw contractCheck;
     },
   };
 }

@@ -10,6 +10,9 @@ const uuid = (description: string) => Type.String({ format: "uuid", description 
 const dateTime = (description: string) => Type.String({ format: "date-time", description });
 const nullableString = (description: string) => Type.Unsafe<string | null>({ type: ["string", "null"], description });
 
+/** Where a payout can be when the rail reports progress that is not itself a state change. */
+const IN_FLIGHT_STATUSES = ["approved", "compliance_hold", "disbursed", "settled", "returned"] as const;
+
 /** Fields every payout event carries (the spec's `payout.disbursed` shape). */
 const payoutBase = {
   payout_id: uuid("The Payout; the ordering subject of payout.* events."),
@@ -44,16 +47,20 @@ function payoutData(status: readonly string[], extra: Record<string, TSchema> = 
  * (spec, Versioning 2), so every object allows additional properties.
  */
 export const EVENT_DATA_SCHEMAS: Readonly<Record<EventType, TSchema>> = {
-  "payout.disbursement_submitted": payoutData(["approved"], {}, "The payout was handed to the provider."),
-  "payout.acknowledged": payoutData(["approved"], {}, "The provider confirmed it received the payout."),
+  "payout.disbursement_submitted": payoutData(IN_FLIGHT_STATUSES, {}, "The payout was handed to the provider."),
+  "payout.acknowledged": payoutData(IN_FLIGHT_STATUSES, {}, "The provider confirmed it received the payout."),
   "payout.estimated_arrival_at": payoutData(
-    ["approved", "disbursed"],
+    IN_FLIGHT_STATUSES,
     { estimated_arrival_at: dateTime("When the money is expected in the Beneficiary's account; a later event may update it.") },
     "An expected arrival time was given or updated.",
   ),
-  "payout.disbursed": payoutData(["disbursed"], {}, "The money has left the service (spec shape)."),
+  "payout.disbursed": payoutData(
+    ["disbursed"],
+    { disbursed_at: dateTime("When the rail confirmed the funds left.") },
+    "The money has left the service (spec shape).",
+  ),
   "payout.delivered": payoutData(
-    ["disbursed", "settled"],
+    IN_FLIGHT_STATUSES,
     {
       delivered_at: dateTime(
         "When the money arrived; equals the envelope's occurred_at. Of two with different values, the higher `sequence` is the correction.",
@@ -63,12 +70,19 @@ export const EVENT_DATA_SCHEMAS: Readonly<Record<EventType, TSchema>> = {
   ),
   "payout.settled": payoutData(
     ["settled"],
-    {},
+    { settled_at: dateTime("When the return window closed.") },
     "The return window closed; the money can no longer be reversed (production only).",
   ),
   "payout.canceled": payoutData(
     ["canceled"],
-    { reason: nullableString("Why it was canceled, when known.") },
+    {
+      reason: nullableString("Why it was canceled, when known."),
+      canceled_by: Type.Unsafe<"rail" | "business">({
+        type: "string",
+        enum: ["rail", "business"],
+        description: "`business` for `POST /v1/payouts/{payoutId}/cancel`, `rail` when the rail canceled it.",
+      }),
+    },
     "Canceled before any money moved (production only).",
   ),
   "payout.rejected": payoutData(
@@ -79,14 +93,15 @@ export const EVENT_DATA_SCHEMAS: Readonly<Record<EventType, TSchema>> = {
   "payout.failed": payoutData(
     ["failed"],
     {
-      failure_code: Type.String({ description: "Stable code of the failure (e.g. `rail_rejected`, `insufficient_funds`)." }),
-      failure_message: Type.String({ description: "Human-readable reason, with the provider stripped out." }),
+      failure_reason: Type.String({
+        description: "Why the money never left, in the rail's wording with the provider stripped out.",
+      }),
     },
     "The money never left; recover with a replacement Payout (`replaces_payout_id`).",
   ),
   "payout.returned": payoutData(
     ["returned"],
-    { return_reason: nullableString("The rail's return reason, when given.") },
+    { failure_reason: nullableString("The rail's return reason, when given.") },
     "The money left, then came back (production only).",
   ),
   "beneficiary.details_submitted": Type.Object(
