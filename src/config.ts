@@ -51,7 +51,13 @@ export interface Config {
     /** The From header of every message, e.g. `Payouts <no-reply@example.com>`. */
     readonly from: string;
   };
+  /** The rail production payouts use: only the production simulator until a real rail is configured. */
+  readonly productionRail: ProductionRail;
+  /** Operator token of the simulator control endpoint; null leaves the endpoint off (it answers 404). */
+  readonly simulatorControlToken: string | null;
 }
+
+export type ProductionRail = "simulator";
 
 export class ConfigError extends Error {
   override readonly name = "ConfigError";
@@ -135,6 +141,24 @@ function readFieldList<F extends string>(env: Env, name: string, allowed: readon
   return fields as F[];
 }
 
+function readProductionRail(env: Env): ProductionRail {
+  const raw = env.PRODUCTION_RAIL || "simulator";
+  if (raw !== "simulator") {
+    throw new ConfigError(`PRODUCTION_RAIL must be "simulator" (the only production rail so far), got "${raw}"`);
+  }
+  return raw;
+}
+
+/** The value is a secret, so no message quotes it. */
+function readSimulatorControlToken(env: Env): string | null {
+  const raw = env.SIMULATOR_CONTROL_TOKEN;
+  if (raw === undefined || raw === "") return null;
+  if (raw.length < 32 || /\s/.test(raw)) {
+    throw new ConfigError("SIMULATOR_CONTROL_TOKEN must be at least 32 characters without spaces (openssl rand -hex 32)");
+  }
+  return raw;
+}
+
 const LOG_LEVELS: readonly LogLevel[] = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 
 export function loadConfig(env: Env = process.env): Config {
@@ -186,6 +210,8 @@ export function loadConfig(env: Env = process.env): Config {
       ),
     },
     mail: { smtpUrl: readSmtpUrl(env), from: readMailFrom(env) },
+    productionRail: readProductionRail(env),
+    simulatorControlToken: readSimulatorControlToken(env),
   };
 }
 

@@ -19,6 +19,7 @@ import { createLogger } from "./platform/logger.js";
 import { createMailer, type Mailer } from "./platform/mail/mailer.js";
 import { createMetrics } from "./platform/metrics.js";
 import { createRateLimiter, type RateLimitStore } from "./platform/rate-limit.js";
+import { createProductionSimulatorRail } from "./rails/production-simulator.js";
 import type { RailRegistry } from "./rails/rail.js";
 import { createRailRegistry } from "./rails/registry.js";
 import { createSandboxRail } from "./rails/sandbox-rail.js";
@@ -108,8 +109,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     tenantLimiter: createRateLimiter(config.rateLimit, store, "tenant"),
     clientAddressLimiter: createRateLimiter(config.registrationRateLimit, store, "client"),
     isAcceptingTraffic: () => accepting,
-    // Placeholder until the production simulator lands: production must not use the sandbox rail.
-    rails: options.rails ?? createRailRegistry({ sandbox: createSandboxRail(), production: createSandboxRail() }),
+    // Production uses the configured rail; PRODUCTION_RAIL=simulator (the only value so far) is the simulator.
+    rails:
+      options.rails ?? createRailRegistry({ sandbox: createSandboxRail(), production: createProductionSimulatorRail({ clock }) }),
   };
   const handlers: JobHandlers = { ...createJobHandlers(deps), ...(options.extraJobHandlers ?? {}) };
 
