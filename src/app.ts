@@ -11,6 +11,7 @@ import { createBeneficiariesModule } from "./modules/beneficiaries/index.js";
 import { createBeneficiaryExportModule } from "./modules/beneficiary-export/index.js";
 import { createBeneficiaryImportModule } from "./modules/beneficiary-import/index.js";
 import { createDestinationsModule } from "./modules/destinations/index.js";
+import { createRailSimulatorModule } from "./modules/rail-simulator/index.js";
 import { createRegistrationModule } from "./modules/registration/index.js";
 import type { Clock } from "./platform/clock.js";
 import type { FieldCipher } from "./platform/crypto.js";
@@ -137,6 +138,14 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   destinations.registerRoutes(app);
   beneficiaryExport.registerRoutes(app);
   beneficiaryImport.registerRoutes(app);
+  // Issue 4 (rails): the simulator's operator control endpoint exists only when a control token is configured.
+  if (config.productionRail === "simulator" && config.simulatorControlToken !== null) {
+    createRailSimulatorModule({
+      db: database.db,
+      jobStore: deps.jobStore,
+      controlToken: config.simulatorControlToken,
+    }).registerRoutes(app);
+  }
 
   await app.ready();
   return app;
