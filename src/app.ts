@@ -11,6 +11,7 @@ import { createBeneficiariesModule } from "./modules/beneficiaries/index.js";
 import { createBeneficiaryExportModule } from "./modules/beneficiary-export/index.js";
 import { createBeneficiaryImportModule } from "./modules/beneficiary-import/index.js";
 import { createDestinationsModule } from "./modules/destinations/index.js";
+import { createEnrollmentModule } from "./modules/enrollment/index.js";
 import { createRailSimulatorModule } from "./modules/rail-simulator/index.js";
 import { createRegistrationModule } from "./modules/registration/index.js";
 import type { Clock } from "./platform/clock.js";
@@ -67,12 +68,25 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
 
   const apiKeys = createApiKeysModule({ db: database.db, clock, ids });
   const registration = createRegistrationModule({ db: database.db, clock, ids, apiKeys });
+  // Issue 4 (rails): enrollment with the payout rail, triggered by beneficiaries and destinations after their
+  // commits (injected functions: enrollment reads through the beneficiaries module, so no import cycle).
+  const enrollment = createEnrollmentModule({
+    db: database.db,
+    clock,
+    ids,
+    cipher: deps.cipher,
+    events: deps.events,
+    rails: deps.rails,
+    logger: deps.logger.child({ component: "enrollment" }),
+    readBeneficiary: (actor, id) => beneficiaries.service.get(actor, id),
+  });
   const beneficiaries = createBeneficiariesModule({
     db: database.db,
     clock,
     ids,
     cipher: deps.cipher,
     identityRequirements: config.identityRequirements,
+    enrollAfterCommit: enrollment.service.enrollAfterCommit,
   });
   const destinations = createDestinationsModule({
     db: database.db,
@@ -82,6 +96,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     events: deps.events,
     jobStore: deps.jobStore,
     beneficiaries: beneficiaries.service,
+    enrollAfterCommit: enrollment.service.enrollAfterCommit,
   });
   const beneficiaryExport = createBeneficiaryExportModule({ db: database.db, clock, beneficiaries: beneficiaries.service });
   const beneficiaryImport = createBeneficiaryImportModule({
@@ -138,6 +153,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   destinations.registerRoutes(app);
   beneficiaryExport.registerRoutes(app);
   beneficiaryImport.registerRoutes(app);
+  enrollment.registerRoutes(app);
   // Issue 4 (rails): the simulator's operator control endpoint exists only when a control token is configured.
   if (config.productionRail === "simulator" && config.simulatorControlToken !== null) {
     createRailSimulatorModule({

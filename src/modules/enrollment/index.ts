@@ -1,0 +1,28 @@
+import type { Actor } from "../../platform/auth/actor.js";
+import type { Clock } from "../../platform/clock.js";
+import type { FieldCipher } from "../../platform/crypto.js";
+import type { Db } from "../../platform/db/client.js";
+import type { EventRecorder } from "../../platform/events/outbox.js";
+import type { AppInstance } from "../../platform/http/types.js";
+import type { IdGenerator } from "../../platform/ids.js";
+import type { RailRegistry } from "../../rails/rail.js";
+import type { BeneficiaryBody } from "../beneficiaries/index.js";
+import { registerEnrollmentRoutes } from "./enrollment.routes.js";
+import { createEnrollmentService, type EnrollmentLogger } from "./enrollment.service.js";
+
+export type EnrollmentModule = ReturnType<typeof createEnrollmentModule>;
+export { ENROLLMENT_STALE_AFTER_MS, type EnrollmentService } from "./enrollment.service.js";
+
+export function createEnrollmentModule(deps: {
+  db: Db;
+  clock: Clock;
+  ids: IdGenerator;
+  cipher: FieldCipher;
+  events: EventRecorder;
+  rails: RailRegistry;
+  logger: EnrollmentLogger;
+  readBeneficiary: (actor: Actor, id: string) => Promise<BeneficiaryBody>;
+}) {
+  const service = createEnrollmentService(deps);
+  return { service, registerRoutes: (app: AppInstance) => registerEnrollmentRoutes(app, service) };
+}
