@@ -12,6 +12,7 @@ import { createBeneficiaryExportModule } from "./modules/beneficiary-export/inde
 import { createBeneficiaryImportModule } from "./modules/beneficiary-import/index.js";
 import { createDestinationsModule } from "./modules/destinations/index.js";
 import { createEnrollmentModule } from "./modules/enrollment/index.js";
+import { createPayoutsModule } from "./modules/payouts/index.js";
 import { createRailSimulatorModule } from "./modules/rail-simulator/index.js";
 import { createRegistrationModule } from "./modules/registration/index.js";
 import type { Clock } from "./platform/clock.js";
@@ -88,6 +89,14 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     identityRequirements: config.identityRequirements,
     enrollAfterCommit: enrollment.service.enrollAfterCommit,
   });
+  const payouts = createPayoutsModule({
+    db: database.db,
+    clock,
+    ids,
+    events: deps.events,
+    jobStore: deps.jobStore,
+    logger: deps.logger,
+  });
   const destinations = createDestinationsModule({
     db: database.db,
     clock,
@@ -97,6 +106,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     jobStore: deps.jobStore,
     beneficiaries: beneficiaries.service,
     enrollAfterCommit: enrollment.service.enrollAfterCommit,
+    pendingPayoutHeadsTo: payouts.pendingPayoutHeadsTo,
   });
   const beneficiaryExport = createBeneficiaryExportModule({ db: database.db, clock, beneficiaries: beneficiaries.service });
   const beneficiaryImport = createBeneficiaryImportModule({
@@ -116,6 +126,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     ...beneficiaries.sharedSchemas,
     ...destinations.sharedSchemas,
     ...beneficiaryImport.sharedSchemas,
+    ...payouts.sharedSchemas,
   ];
   for (const schema of sharedSchemas) app.addSchema(schema);
   app.setValidatorCompiler(createValidatorCompiler(sharedSchemas));
@@ -162,6 +173,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
       controlToken: config.simulatorControlToken,
     }).registerRoutes(app);
   }
+  payouts.registerRoutes(app);
 
   await app.ready();
   return app;

@@ -55,6 +55,11 @@ export interface Config {
   readonly productionRail: ProductionRail;
   /** Operator token of the simulator control endpoint; null leaves the endpoint off (it answers 404). */
   readonly simulatorControlToken: string | null;
+  /** Payouts (issue 4). */
+  readonly payouts: {
+    /** Hours after `disbursed` before a production payout settles, absent a rail return (PAYOUT_RETURN_WINDOW_HOURS). */
+    readonly returnWindowHours: number;
+  };
 }
 
 export type ProductionRail = "simulator";
@@ -212,6 +217,7 @@ export function loadConfig(env: Env = process.env): Config {
     mail: { smtpUrl: readSmtpUrl(env), from: readMailFrom(env) },
     productionRail: readProductionRail(env),
     simulatorControlToken: readSimulatorControlToken(env),
+    payouts: { returnWindowHours: readInt(env, "PAYOUT_RETURN_WINDOW_HOURS", 72, 0, 24 * 365) },
   };
 }
 

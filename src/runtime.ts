@@ -19,7 +19,7 @@ import { createLogger } from "./platform/logger.js";
 import { createMailer, type Mailer } from "./platform/mail/mailer.js";
 import { createMetrics } from "./platform/metrics.js";
 import { createRateLimiter, type RateLimitStore } from "./platform/rate-limit.js";
-import { createProductionSimulatorRail } from "./rails/production-simulator.js";
+import { createProductionSimulatorRail, SIMULATOR_TIMINGS } from "./rails/production-simulator.js";
 import type { RailRegistry } from "./rails/rail.js";
 import { createRailRegistry } from "./rails/registry.js";
 import { createSandboxRail } from "./rails/sandbox-rail.js";
@@ -111,7 +111,15 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     isAcceptingTraffic: () => accepting,
     // Production uses the configured rail; PRODUCTION_RAIL=simulator (the only value so far) is the simulator.
     rails:
-      options.rails ?? createRailRegistry({ sandbox: createSandboxRail(), production: createProductionSimulatorRail({ clock }) }),
+      options.rails ??
+      createRailRegistry({
+        sandbox: createSandboxRail(),
+        production: createProductionSimulatorRail({
+          clock,
+          // The simulator's late return must land after settlement, however long the configured return window.
+          lateReturnAfterMs: Math.max(SIMULATOR_TIMINGS.lateReturn, (config.payouts.returnWindowHours + 24) * 3_600_000),
+        }),
+      }),
   };
   const handlers: JobHandlers = { ...createJobHandlers(deps), ...(options.extraJobHandlers ?? {}) };
 

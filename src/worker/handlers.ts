@@ -1,6 +1,7 @@
 // The job handlers of every module, by job type. Later modules add theirs here (disbursement, webhook
 // delivery); each must be idempotent because a job can run more than once.
 import type { AppDeps } from "../app.js";
+import { createPayoutJobHandlers } from "../modules/payouts/index.js";
 import type { JobHandlers } from "../platform/jobs/worker.js";
 import { createMailJobHandler, MAIL_SEND_JOB } from "../platform/mail/mail-job.js";
 import type { Mailer } from "../platform/mail/mailer.js";
@@ -11,5 +12,11 @@ export type WorkerDeps = AppDeps & { readonly mailer: Mailer };
 export function createJobHandlers(deps: WorkerDeps): JobHandlers {
   return {
     [MAIL_SEND_JOB]: createMailJobHandler(deps.mailer, deps.cipher),
+    ...createPayoutJobHandlers({
+      ...deps,
+      db: deps.database.db,
+      logger: deps.logger.child({ component: "payouts" }),
+      returnWindowHours: deps.config.payouts.returnWindowHours,
+    }),
   };
 }

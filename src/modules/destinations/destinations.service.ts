@@ -47,6 +47,8 @@ export interface DestinationServiceDeps {
   readonly presentBeneficiary: (found: { row: BeneficiaryRow; payoutUsableDestinations: number }) => BeneficiaryBody;
   /** Enrolls the Beneficiary with the payout rail after a destination registration committed. */
   readonly enrollAfterCommit?: (tenant: Tenant, beneficiaryId: string) => Promise<void>;
+  /** Injected by the payouts module (issue 4, spec: Rules tied to states 2); absent, nothing blocks deletion. */
+  readonly pendingPayoutHeadsTo?: ((tx: Db, tenant: Tenant, destinationId: string) => Promise<boolean>) | undefined;
 }
 
 export type DestinationService = ReturnType<typeof createDestinationService>;
@@ -301,6 +303,9 @@ export function createDestinationService(deps: DestinationServiceDeps) {
       const destination = await findDestination(tx, tenant, beneficiaryId, accountId);
       if (destination === null) throw new AppError("BANK_ACCOUNT_NOT_FOUND");
       if (destination.deletedAt !== null) return;
+      // The Beneficiary is locked for update above; payout creation share-locks it, so no new pending
+      // payout can appear between this check and the deletion.
+      if (await deps.pendingPayoutHeadsTo?.(tx, tenant, destination.id)) throw new AppError("DESTINATION_HAS_PENDING_PAYOUT");
       const now = clock.now();
       await markDestinationDeleted(tx, tenant, beneficiaryId, accountId, now);
       // Compare the stored id: the path's UUID may be spelt in capitals, which PostgreSQL matches but === does not.

@@ -1,0 +1,53 @@
+import type { Clock } from "../../platform/clock.js";
+import type { FieldCipher } from "../../platform/crypto.js";
+import type { Db } from "../../platform/db/client.js";
+import type { EventRecorder } from "../../platform/events/outbox.js";
+import type { AppInstance } from "../../platform/http/types.js";
+import type { IdGenerator } from "../../platform/ids.js";
+import type { JobStore } from "../../platform/jobs/job-store.js";
+import type { JobHandler } from "../../platform/jobs/worker.js";
+import type { RailRegistry } from "../../rails/rail.js";
+import { type BulkLogger, createPayoutBulkService } from "./payouts.bulk.js";
+import { createDisbursementHandlers, type DisbursementLogger } from "./payouts.disbursement.js";
+import { createLifecycle } from "./payouts.lifecycle.js";
+import { registerPayoutRoutes } from "./payouts.routes.js";
+import { ApprovalPolicySchema, DecisionSchema, PayoutSchema } from "./payouts.schemas.js";
+import { createPayoutService } from "./payouts.service.js";
+
+export type PayoutsModule = ReturnType<typeof createPayoutsModule>;
+export { type PayoutStatus, transition } from "./payouts.state.js";
+
+export function createPayoutsModule(deps: {
+  db: Db;
+  clock: Clock;
+  ids: IdGenerator;
+  events: EventRecorder;
+  jobStore: Pick<JobStore, "enqueue">;
+  logger: BulkLogger;
+}) {
+  const lifecycle = createLifecycle(deps);
+  const service = createPayoutService({ ...deps, lifecycle });
+  const bulk = createPayoutBulkService({ ...deps, service });
+  return {
+    service,
+    /** For the destinations module: refuses deleting a destination a pending payout heads to. */
+    pendingPayoutHeadsTo: service.pendingPayoutHeadsTo,
+    sharedSchemas: [PayoutSchema, DecisionSchema, ApprovalPolicySchema],
+    registerRoutes: (app: AppInstance) => registerPayoutRoutes(app, service, bulk),
+  };
+}
+
+/** The disbursement job handlers (PAYOUT_DISBURSE_JOB, PAYOUT_RAIL_OUTCOME_JOB, PAYOUT_SETTLE_JOB). */
+export function createPayoutJobHandlers(deps: {
+  db: Db;
+  clock: Clock;
+  ids: IdGenerator;
+  events: EventRecorder;
+  jobStore: Pick<JobStore, "enqueue">;
+  rails: RailRegistry;
+  cipher: FieldCipher;
+  logger: DisbursementLogger;
+  returnWindowHours: number;
+}): Record<string, JobHandler> {
+  return createDisbursementHandlers({ ...deps, lifecycle: createLifecycle(deps) });
+}

@@ -1,0 +1,336 @@
+// Disbursement: the three job handlers that move an approved payout through its rail.
+//
+// PAYOUT_DISBURSE_JOB (enqueued by the approving transaction, runs after it committed):
+//   1. transaction: lock the payout; if it is still approved and has no attempt, record attempt 1 with its
+//      idempotency key (`payout_<id>_1`) as `submitting`, and mark the payout's disbursement as started
+//      (from then on the Business can no longer cancel). An attempt already `submitting` means an earlier
+//      run died after this step: it is resumed with the same key. A resolved attempt means nothing to do.
+//   2. no transaction: read the destination (deleted or not: spec, Rules tied to states 1) with its
+//      decrypted details, and call `rail.submit` with the attempt's key. A rail treats a repeated key as the
+//      same request, so a crash between 2 and 3 cannot send the money twice.
+//   3. transaction: resolve the attempt (conditional on `submitting`); accepted -> rail_ref and
+//      `payout.disbursement_submitted`, and the rail's scheduled outcomes become PAYOUT_RAIL_OUTCOME_JOBs;
+//      refused -> the payout fails (`payout.failed`). The job completes in this same transaction.
+// PAYOUT_RAIL_OUTCOME_JOB: one outcome, one state-machine move with its event. An outcome that no longer
+//   applies (a repeat, or the payout moved on) is logged and completed, never retried. Outcomes a rail
+//   scheduled at submission are chained (each job enqueues the next), so they apply in the rail's order.
+// PAYOUT_SETTLE_JOB: at the close of the return window, a production payout still `disbursed` settles.
+import type { Clock } from "../../platform/clock.js";
+import type { FieldCipher } from "../../platform/crypto.js";
+import type { Db } from "../../platform/db/client.js";
+import type { IdGenerator } from "../../platform/ids.js";
+import type { JobStore } from "../../platform/jobs/job-store.js";
+import { type JobHandler, LeaseLostError, PermanentJobError } from "../../platform/jobs/worker.js";
+import {
+  PAYOUT_DISBURSE_JOB,
+  PAYOUT_RAIL_OUTCOME_JOB,
+  PAYOUT_SETTLE_JOB,
+  parseRailOutcome,
+  type RailDestination,
+  type RailOutcome,
+  type RailOutcomeJobPayload,
+  type RailRegistry,
+  type SerializedRailOutcome,
+  serializeRailOutcome,
+} from "../../rails/rail.js";
+import type { Lifecycle } from "./payouts.lifecycle.js";
+import {
+  findBeneficiaryById,
+  findDestinationById,
+  findLatestAttempt,
+  insertAttempt,
+  lockPayoutById,
+  type PayoutRow,
+  resolveAttempt,
+  updatePayoutIf,
+} from "./payouts.repo.js";
+import type { PayoutTrigger } from "./payouts.state.js";
+
+export interface DisbursementLogger {
+  info(object: object, message: string): void;
+  warn(object: object, message: string): void;
+}
+
+export interface DisbursementDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly cipher: FieldCipher;
+  readonly jobStore: Pick<JobStore, "enqueue">;
+  readonly rails: RailRegistry;
+  readonly lifecycle: Lifecycle;
+  readonly logger: DisbursementLogger;
+  readonly returnWindowHours: number;
+}
+
+/** Our payload for outcomes a rail scheduled at submission: the contract's payload plus the rest of the chain. */
+export interface ChainedOutcomePayload extends RailOutcomeJobPayload {
+  /** Outcomes still to come, each with its absolute time (ISO). */
+  readonly next?: ReadonlyArray<{ readonly runAt: string; readonly outcome: SerializedRailOutcome }>;
+  /** Distinguishes the jobs of one chain (dedupe keys). */
+  readonly chainId?: string;
+  readonly position?: number;
+}
+
+const OUTCOME_TYPES = new Set([
+  "acknowledged",
+  "estimated_arrival",
+  "disbursed",
+  "delivered",
+  "returned",
+  "failed",
+  "canceled",
+  "compliance_hold",
+  "compliance_hold_cleared",
+]);
+
+function parseDisbursePayload(payload: unknown): { payoutId: string } {
+  const candidate = payload as { payoutId?: unknown } | null;
+  if (candidate === null || typeof candidate !== "object" || typeof candidate.payoutId !== "string") {
+    throw new PermanentJobError("malformed payout job payload");
+  }
+  return { payoutId: candidate.payoutId };
+}
+
+function parseOutcomePayload(payload: unknown): { payoutId: string; outcome: RailOutcome; chained: ChainedOutcomePayload } {
+  const candidate = payload as ChainedOutcomePayload | null;
+  if (
+    candidate === null ||
+    typeof candidate !== "object" ||
+    typeof candidate.payoutId !== "string" ||
+    typeof candidate.outcome !== "object" ||
+    candidate.outcome === null ||
+    !OUTCOME_TYPES.has((candidate.outcome as { type?: string }).type ?? "")
+  ) {
+    throw new PermanentJobError("malformed rail outcome payload");
+  }
+  const outcome = parseRailOutcome(candidate.outcome);
+  for (const value of Object.values(outcome)) {
+    if (value instanceof Date && Number.isNaN(value.getTime())) throw new PermanentJobError("rail outcome with an invalid date");
+  }
+  return { payoutId: candidate.payoutId, outcome, chained: candidate };
+}
+
+/** A rail outcome as a state-machine trigger (the two vocabularies are the same but for the hold clearing). */
+export function triggerOfOutcome(outcome: RailOutcome): PayoutTrigger {
+  switch (outcome.type) {
+    case "estimated_arrival":
+      return { type: "estimated_arrival", estimatedArrivalAt: outcome.estimatedArrivalAt };
+    case "delivered":
+      return { type: "delivered", deliveredAt: outcome.deliveredAt };
+    case "returned":
+    case "failed":
+    case "canceled":
+    case "compliance_hold":
+      return { type: outcome.type, reason: outcome.reason };
+    default:
+      return { type: outcome.type };
+  }
+}
+
+function decryptDestination(cipher: FieldCipher, row: NonNullable<Awaited<ReturnType<typeof findDestinationById>>>) {
+  const sensitive = JSON.parse(cipher.decrypt(row.sensitiveEncrypted)) as Record<string, string | undefined>;
+  const destination: RailDestination = {
+    destinationId: row.id,
+    kind: row.kind,
+    country: row.country,
+    currency: row.currency,
+    accountHolderName: row.accountHolderName,
+    accountNumber: sensitive.account_number ?? null,
+    routingCode: row.routingCode,
+    iban: sensitive.iban ?? null,
+    swiftBic: row.swiftBic,
+    clabe: sensitive.clabe ?? null,
+    pixKey: sensitive.pix_key ?? null,
+    cardNumber: sensitive.card_number ?? null,
+    last4: row.last4,
+  };
+  return destination;
+}
+
+export function createDisbursementHandlers(deps: DisbursementDeps): Record<string, JobHandler> {
+  const { db, clock, ids, cipher, jobStore, rails, lifecycle, logger } = deps;
+  const windowMs = deps.returnWindowHours * 3_600_000;
+
+  async function enqueueSettlement(tx: Db, payout: PayoutRow, reason: string): Promise<void> {
+    if (payout.environment !== "production" || payout.disbursedAt === null) return;
+    const due = Math.max(payout.disbursedAt.getTime() + windowMs, clock.now().getTime());
+    await jobStore.enqueue(tx, {
+      type: PAYOUT_SETTLE_JOB,
+      payload: { payoutId: payout.id },
+      runAt: new Date(due),
+      dedupeKey: `payout-settle:${payout.id}:${reason}:${clock.now().getTime()}`,
+    });
+  }
+
+  const disburse: JobHandler = async (payload, context) => {
+    const { payoutId } = parseDisbursePayload(payload);
+    // Step 1: record the attempt before the rail hears of it.
+    const started = await db.transaction(async (tx) => {
+      const payout = await lockPayoutById(tx, payoutId);
+      if (payout === null || payout.status !== "approved") return null;
+      const latest = await findLatestAttempt(tx, payoutId);
+      if (latest !== null) return latest.status === "submitting" ? { payout, attempt: latest } : null;
+      const rail = rails.forEnvironment(payout.environment);
+      const now = clock.now();
+      const attempt = await insertAttempt(tx, {
+        id: ids.newId(),
+        payoutId,
+        attemptNumber: 1,
+        rail: rail.name,
+        idempotencyKey: `payout_${payoutId}_1`,
+        status: "submitting",
+        createdAt: now,
+        updatedAt: now,
+      });
+      const marked = await updatePayoutIf(tx, payoutId, "approved", {
+        disbursementStartedAt: now,
+        rail: rail.name,
+        disbursementStatus: "submitting",
+        updatedAt: now,
+      });
+      if (marked === null) throw new Error("payout left approved while locked");
+      return { payout: marked, attempt };
+    });
+    if (started === null) {
+      logger.info({ payout_id: payoutId }, "payout needs no disbursement (not approved, or already submitted)");
+      return;
+    }
+    const { payout, attempt } = started;
+
+    // Step 2: the rail call, outside any transaction.
+    const destinationRow = await findDestinationById(db, payout.destinationId);
+    const beneficiary = await findBeneficiaryById(db, payout.beneficiaryId);
+    if (destinationRow === null || beneficiary === null) throw new Error("payout names a missing destination or Beneficiary");
+    const rail = rails.forEnvironment(payout.environment);
+    const result = await rail.submit({
+      environment: payout.environment,
+      payoutId: payout.id,
+      idempotencyKey: attempt.idempotencyKey,
+      amountMinor: payout.amountMinor,
+      currency: payout.currency,
+      externalRef: payout.externalRef,
+      beneficiary: {
+        beneficiaryId: beneficiary.id,
+        beneficiaryType: beneficiary.beneficiaryType,
+        name: beneficiary.name,
+        email: beneficiary.email,
+        country: beneficiary.countryOfResidence ?? beneficiary.countryOfIncorporation,
+      },
+      destination: decryptDestination(cipher, destinationRow),
+    });
+
+    // Step 3: record what the rail said, and complete the job with it.
+    await db.transaction(async (tx) => {
+      const current = await lockPayoutById(tx, payoutId);
+      if (current === null) throw new Error("payout vanished");
+      const now = clock.now();
+      const resolved = await resolveAttempt(tx, attempt.id, {
+        status: result.accepted ? "submitted" : "refused",
+        railRef: result.accepted ? result.railRef : null,
+        failureReason: result.accepted ? null : result.reason,
+        updatedAt: now,
+      });
+      if (resolved) {
+        if (result.accepted) {
+          await lifecycle.apply(
+            tx,
+            current,
+            { type: "submitted" },
+            { extraPatch: { railRef: result.railRef, disbursementStatus: "submitted" } },
+          );
+          await enqueueChain(tx, payoutId, attempt.id, now, result.scheduledOutcomes);
+        } else {
+          const failed = await lifecycle.apply(
+            tx,
+            current,
+            { type: "failed", reason: result.reason },
+            { extraPatch: { disbursementStatus: "refused" } },
+          );
+          if (failed.kind !== "moved")
+            logger.warn({ payout_id: payoutId, outcome: failed.kind }, "refused payout could not fail");
+        }
+      }
+      if (!(await context.completeWithin(tx))) throw new LeaseLostError();
+    });
+  };
+
+  async function enqueueChain(
+    tx: Db,
+    payoutId: string,
+    chainId: string,
+    submittedAt: Date,
+    scheduled: ReadonlyArray<{ afterMs: number; outcome: RailOutcome }>,
+  ): Promise<void> {
+    const timed = scheduled.map((item) => ({
+      runAt: new Date(submittedAt.getTime() + Math.max(0, item.afterMs)).toISOString(),
+      outcome: serializeRailOutcome(item.outcome),
+    }));
+    await enqueueNext(tx, payoutId, chainId, 0, timed);
+  }
+
+  async function enqueueNext(
+    tx: Db,
+    payoutId: string,
+    chainId: string,
+    position: number,
+    remaining: ReadonlyArray<{ runAt: string; outcome: SerializedRailOutcome }>,
+  ): Promise<void> {
+    const [first, ...rest] = remaining;
+    if (first === undefined) return;
+    const payload: ChainedOutcomePayload = { payoutId, outcome: first.outcome, next: rest, chainId, position };
+    await jobStore.enqueue(tx, {
+      type: PAYOUT_RAIL_OUTCOME_JOB,
+      payload,
+      runAt: new Date(first.runAt),
+      dedupeKey: `payout-outcome:${chainId}:${position}`,
+    });
+  }
+
+  const applyOutcome: JobHandler = async (payload, context) => {
+    const { payoutId, outcome, chained } = parseOutcomePayload(payload);
+    await db.transaction(async (tx) => {
+      const payout = await lockPayoutById(tx, payoutId);
+      if (payout === null) {
+        logger.warn({ payout_id: payoutId, outcome: outcome.type }, "rail outcome for an unknown payout ignored");
+      } else {
+        const applied = await lifecycle.apply(tx, payout, triggerOfOutcome(outcome));
+        if (applied.kind === "moved") {
+          if (outcome.type === "disbursed") await enqueueSettlement(tx, applied.payout, "disbursed");
+          if (outcome.type === "compliance_hold_cleared" && applied.payout.status === "disbursed")
+            await enqueueSettlement(tx, applied.payout, "hold-cleared");
+        } else {
+          // A repeat or an outcome that no longer applies: recorded in the log, never retried.
+          logger.info(
+            { payout_id: payoutId, outcome: outcome.type, status: payout.status, result: applied.kind },
+            "rail outcome not applied",
+          );
+        }
+      }
+      if (chained.next !== undefined && chained.chainId !== undefined) {
+        await enqueueNext(tx, payoutId, chained.chainId, (chained.position ?? 0) + 1, chained.next);
+      }
+      if (!(await context.completeWithin(tx))) throw new LeaseLostError();
+    });
+  };
+
+  const settle: JobHandler = async (payload, context) => {
+    const { payoutId } = parseDisbursePayload(payload);
+    await db.transaction(async (tx) => {
+      const payout = await lockPayoutById(tx, payoutId);
+      const due = payout?.disbursedAt != null && payout.disbursedAt.getTime() + windowMs <= clock.now().getTime();
+      if (payout !== null && payout.status === "disbursed" && due) {
+        await lifecycle.apply(tx, payout, { type: "settle" });
+      } else if (payout !== null) {
+        logger.info({ payout_id: payoutId, status: payout.status }, "settlement not applied");
+      }
+      if (!(await context.completeWithin(tx))) throw new LeaseLostError();
+    });
+  };
+
+  return {
+    [PAYOUT_DISBURSE_JOB]: disburse,
+    [PAYOUT_RAIL_OUTCOME_JOB]: applyOutcome,
+    [PAYOUT_SETTLE_JOB]: settle,
+  };
+}

@@ -1,0 +1,53 @@
+// The creation gates and destination resolution, as a pure function of the rows read in the creating
+// transaction. The single route and every bulk row go through this one function, so they refuse alike.
+import { AppError } from "../../platform/errors.js";
+import { isPayoutUsable } from "../destinations/index.js";
+import type { BeneficiaryRow, DestinationRow } from "./payouts.repo.js";
+
+export interface GateInput {
+  readonly bankAccountId: string | null;
+  readonly currency: string;
+}
+
+/**
+ * Order: the Beneficiary (exists, not archived, not suspended, no pending re-acknowledgment, compliant,
+ * enrollment not rejected), then the destination (named; else declared; else the only payout-usable one),
+ * then the currency. Returns the destination or the error the request gets.
+ */
+export function resolveDestination(
+  beneficiary: BeneficiaryRow | null,
+  liveDestinations: readonly DestinationRow[],
+  input: GateInput,
+): { ok: true; destination: DestinationRow } | { ok: false; error: AppError } {
+  const fail = (error: AppError) => ({ ok: false as const, error });
+  if (beneficiary === null) return fail(new AppError("not_found", { message: "No such Beneficiary." }));
+  if (beneficiary.archivedAt !== null) return fail(new AppError("BENEFICIARY_ARCHIVED"));
+  if (beneficiary.complianceStatus === "suspended") return fail(new AppError("BENEFICIARY_SUSPENDED"));
+  if (beneficiary.reacknowledgmentRequired) return fail(new AppError("REACKNOWLEDGMENT_REQUIRED"));
+  if (beneficiary.complianceStatus !== "compliant") return fail(new AppError("BENEFICIARY_NOT_COMPLIANT"));
+  if (beneficiary.enrollmentStatus === "rejected") return fail(new AppError("BENEFICIARY_ENROLLMENT_REJECTED"));
+
+  let destination: DestinationRow | undefined;
+  // Stored ids are lower case; a request may spell a UUID in capitals.
+  const named = input.bankAccountId?.toLowerCase() ?? beneficiary.declaredDestinationId;
+  if (named !== null) {
+    // The named or declared destination, never another in its place.
+    destination = liveDestinations.find((d) => d.id === named && d.beneficiaryId === beneficiary.id);
+    if (destination === undefined) return fail(new AppError("BANK_ACCOUNT_NOT_FOUND"));
+    if (destination.status === "rejected") return fail(new AppError("BANK_ACCOUNT_REJECTED"));
+    if (!isPayoutUsable(destination)) return fail(new AppError("BANK_ACCOUNT_NOT_VALIDATED"));
+  } else {
+    const usable = liveDestinations.filter((d) => d.beneficiaryId === beneficiary.id && isPayoutUsable(d));
+    if (usable.length === 0) return fail(new AppError("NO_PAYOUT_DESTINATION"));
+    if (usable.length > 1) return fail(new AppError("DESTINATION_AMBIGUOUS"));
+    destination = usable[0] as DestinationRow;
+  }
+  if (destination.currency !== input.currency) {
+    return fail(
+      new AppError("CURRENCY_MISMATCH", {
+        message: `The destination receives ${destination.currency}; the payout is in ${input.currency}.`,
+      }),
+    );
+  }
+  return { ok: true, destination };
+}

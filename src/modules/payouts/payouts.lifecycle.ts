@@ -1,0 +1,129 @@
+// Applies one state-machine move to a stored payout: the conditional update and its event, in the caller's
+// transaction. Used by decisions, cancellation, the approval policy and the rail-outcome jobs alike, so every
+// transition records the same event `data`.
+import type { Tenant } from "../../platform/auth/actor.js";
+import type { Clock } from "../../platform/clock.js";
+import type { Db } from "../../platform/db/client.js";
+import type { EventRecorder } from "../../platform/events/outbox.js";
+import { currencyExponent } from "../../platform/reference/iso-codes.js";
+import { type PayoutPatch, type PayoutRow, updatePayoutIf } from "./payouts.repo.js";
+import {
+  formatMajorAmount,
+  type PayoutEventType,
+  type PayoutStatus,
+  type PayoutTrigger,
+  type TransitionResult,
+  transition,
+} from "./payouts.state.js";
+
+export type ApplyOutcome =
+  | { readonly kind: "moved"; readonly payout: PayoutRow; readonly from: PayoutStatus; readonly event: PayoutEventType | null }
+  | { readonly kind: "noop" | "refused"; readonly payout: PayoutRow; readonly reason: string }
+  /** The conditional update matched nothing: another transaction moved the payout first. */
+  | { readonly kind: "lost"; readonly payout: PayoutRow };
+
+export function tenantOfPayout(row: PayoutRow): Tenant {
+  return { businessId: row.businessId, environment: row.environment };
+}
+
+export function stateViewOf(row: PayoutRow) {
+  return {
+    status: row.status,
+    heldFromStatus: row.heldFromStatus,
+    environment: row.environment,
+    disbursementStarted: row.disbursementStartedAt !== null,
+    deliveredAt: row.deliveredAt,
+    estimatedArrivalAt: row.estimatedArrivalAt,
+  };
+}
+
+/** The amount of event data: a decimal string in major units by the currency's ISO 4217 exponent. */
+export function majorAmount(row: Pick<PayoutRow, "amountMinor" | "currency">): string {
+  return formatMajorAmount(row.amountMinor, currencyExponent(row.currency) ?? 2);
+}
+
+/**
+ * Event `data` (spec: Payout event data, plus ours, docs/decisions.md): the shown fields on every payout
+ * event, and per type: `delivered_at` (delivered), `estimated_arrival_at`, `failure_reason` (failed,
+ * returned), `reason` and `canceled_by` (canceled), `reason` (rejected), `disbursed_at`, `settled_at`.
+ */
+export function eventData(row: PayoutRow, type: PayoutEventType, extra: Readonly<Record<string, unknown>> = {}) {
+  const data: Record<string, unknown> = {
+    payout_id: row.id,
+    external_ref: row.externalRef,
+    beneficiary_id: row.beneficiaryId,
+    amount: majorAmount(row),
+    currency: row.currency,
+    rail_ref: row.railRef,
+    status: row.status,
+  };
+  if (type === "payout.delivered") data.delivered_at = row.deliveredAt?.toISOString() ?? null;
+  if (type === "payout.estimated_arrival_at") data.estimated_arrival_at = row.estimatedArrivalAt?.toISOString() ?? null;
+  if (type === "payout.failed" || type === "payout.returned") data.failure_reason = row.failureReason;
+  if (type === "payout.disbursed") data.disbursed_at = row.disbursedAt?.toISOString() ?? null;
+  if (type === "payout.settled") data.settled_at = row.settledAt?.toISOString() ?? null;
+  return { ...data, ...extra };
+}
+
+/** Column changes a trigger brings beside the status. */
+function patchOf(trigger: PayoutTrigger, now: Date): PayoutPatch {
+  switch (trigger.type) {
+    case "disbursed":
+      return { disbursedAt: now };
+    case "delivered":
+      return { deliveredAt: trigger.deliveredAt };
+    case "estimated_arrival":
+      return { estimatedArrivalAt: trigger.estimatedArrivalAt };
+    case "settle":
+      return { settledAt: now };
+    case "returned":
+      return { returnedAt: now, failureReason: trigger.reason };
+    case "failed":
+    case "canceled":
+      return { failureReason: trigger.reason };
+    default:
+      return {};
+  }
+}
+
+export function createLifecycle(deps: { readonly clock: Clock; readonly events: EventRecorder }) {
+  const { clock, events } = deps;
+
+  /**
+   * Moves the payout if the state machine allows it: one conditional update (`status = from`) and its event,
+   * in `tx`. `extraPatch` adds columns (rail_ref on submission...); `extraData` adds event fields.
+   */
+  async function apply(
+    tx: Db,
+    payout: PayoutRow,
+    trigger: PayoutTrigger,
+    options: { extraPatch?: PayoutPatch; extraData?: Readonly<Record<string, unknown>> } = {},
+  ): Promise<ApplyOutcome> {
+    const result: TransitionResult = transition(stateViewOf(payout), trigger);
+    if (result.kind !== "move") return { kind: result.kind, payout, reason: result.reason };
+    const now = clock.now();
+    const updated = await updatePayoutIf(tx, payout.id, result.from, {
+      ...patchOf(trigger, now),
+      ...options.extraPatch,
+      status: result.to,
+      heldFromStatus: result.heldFromStatus,
+      updatedAt: now,
+    });
+    if (updated === null) return { kind: "lost", payout };
+    if (result.event !== null) {
+      await events.record(tx, {
+        tenant: tenantOfPayout(updated),
+        type: result.event,
+        subjectId: updated.id,
+        data: eventData(updated, result.event, options.extraData),
+        // Spec: payout.delivered occurs at the arrival of the money, possibly before payout.disbursed.
+        ...(trigger.type === "delivered" ? { occurredAt: trigger.deliveredAt } : {}),
+      });
+    }
+    return { kind: "moved", payout: updated, from: result.from, event: result.event };
+  }
+
+  return { apply };
+}
+
+export type Lifecycle = ReturnType<typeof createLifecycle>;

@@ -1,0 +1,465 @@
+// Drizzle queries for payouts, their idempotency keys, Decisions, attempts and the approval policy.
+// Every tenant read filters on (business, environment); job-side reads go by payout id (the job carries it).
+import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import type { Tenant } from "../../platform/auth/actor.js";
+import { type Db, preparedQuery, queryRows } from "../../platform/db/client.js";
+import {
+  approvalPolicies,
+  beneficiaries,
+  destinations,
+  payoutAttempts,
+  payoutDecisions,
+  payoutIdempotencyKeys,
+  payouts,
+} from "../../platform/db/schema.js";
+import type { PayoutStatus } from "./payouts.state.js";
+
+export type PayoutRow = typeof payouts.$inferSelect;
+export type NewPayoutRow = typeof payouts.$inferInsert;
+export type PayoutPatch = Partial<Omit<NewPayoutRow, "id" | "businessId" | "environment" | "createdAt">>;
+export type DecisionRow = typeof payoutDecisions.$inferSelect;
+export type NewDecisionRow = typeof payoutDecisions.$inferInsert;
+export type AttemptRow = typeof payoutAttempts.$inferSelect;
+export type PolicyRow = typeof approvalPolicies.$inferSelect;
+export type BeneficiaryRow = typeof beneficiaries.$inferSelect;
+export type DestinationRow = typeof destinations.$inferSelect;
+
+const tenantScope = (tenant: Tenant) =>
+  and(eq(payouts.businessId, tenant.businessId), eq(payouts.environment, tenant.environment));
+
+// Idempotency ---------------------------------------------------------------------------------------------
+
+/**
+ * One statement: try the key's advisory lock (held to the end of the transaction) and, when it is ours,
+ * claim the key: insert it, or take it over when the existing claim is older than `windowStart` (expired).
+ * `locked` false: another transaction holds the key right now (in flight). `claimed` false with `locked`
+ * true: a live claim exists (a replay).
+ */
+export async function lockAndClaimKey(
+  tx: Db,
+  claim: {
+    tenant: Tenant;
+    key: string;
+    payoutId: string;
+    fingerprint: string;
+    now: Date;
+    windowStart: Date;
+  },
+): Promise<{ locked: boolean; claimed: boolean }> {
+  const { tenant, key } = claim;
+  const lockName = `payout-key:${tenant.businessId}:${tenant.environment}:${key}`;
+  const [row] = await queryRows<{ locked: boolean; claimed: string | null }>(
+    tx,
+    sql`with lock as (select pg_try_advisory_xact_lock(hashtextextended(${lockName}, 0)) as ok),
+      ins as (
+        insert into payout_idempotency_keys (business_id, environment, idempotency_key, payout_id, request_fingerprint, created_at)
+        select ${tenant.businessId}::uuid, ${tenant.environment}::environment, ${key}, ${claim.payoutId}::uuid,
+               ${claim.fingerprint}, ${claim.now.toISOString()}::timestamptz
+        from lock where lock.ok
+        on conflict (business_id, environment, idempotency_key) do update
+          set payout_id = excluded.payout_id, request_fingerprint = excluded.request_fingerprint, created_at = excluded.created_at
+          where payout_idempotency_keys.created_at <= ${claim.windowStart.toISOString()}::timestamptz
+        returning payout_id)
+      select (select ok from lock) as locked, (select payout_id from ins) as claimed`,
+  );
+  return { locked: row?.locked === true, claimed: row?.claimed != null };
+}
+
+export async function findKey(
+  db: Db,
+  tenant: Tenant,
+  key: string,
+): Promise<{ payoutId: string; requestFingerprint: string; createdAt: Date } | null> {
+  const [row] = await db
+    .select({
+      payoutId: payoutIdempotencyKeys.payoutId,
+      requestFingerprint: payoutIdempotencyKeys.requestFingerprint,
+      createdAt: payoutIdempotencyKeys.createdAt,
+    })
+    .from(payoutIdempotencyKeys)
+    .where(
+      and(
+        eq(payoutIdempotencyKeys.businessId, tenant.businessId),
+        eq(payoutIdempotencyKeys.environment, tenant.environment),
+        eq(payoutIdempotencyKeys.idempotencyKey, key),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+/** Many keys at once (bulk): claims the ones free or expired, returns which were claimed. */
+export async function claimKeys(
+  tx: Db,
+  tenant: Tenant,
+  claims: ReadonlyArray<{ key: string; payoutId: string; fingerprint: string }>,
+  now: Date,
+  windowStart: Date,
+): Promise<Set<string>> {
+  if (claims.length === 0) return new Set();
+  const rows = await queryRows<{ idempotency_key: string }>(
+    tx,
+    sql`insert into payout_idempotency_keys (business_id, environment, idempotency_key, payout_id, request_fingerprint, created_at)
+      select ${tenant.businessId}::uuid, ${tenant.environment}::environment, k, p, f, ${now.toISOString()}::timestamptz
+      from unnest(${toPgArray(claims.map((c) => c.key))}::text[], ${toPgArray(claims.map((c) => c.payoutId))}::uuid[],
+                  ${toPgArray(claims.map((c) => c.fingerprint))}::text[]) as t(k, p, f)
+      order by k
+      on conflict (business_id, environment, idempotency_key) do update
+        set payout_id = excluded.payout_id, request_fingerprint = excluded.request_fingerprint, created_at = excluded.created_at
+        where payout_idempotency_keys.created_at <= ${windowStart.toISOString()}::timestamptz
+      returning idempotency_key`,
+  );
+  return new Set(rows.map((row) => row.idempotency_key));
+}
+
+export async function releaseKeys(tx: Db, tenant: Tenant, keys: readonly string[]): Promise<void> {
+  if (keys.length === 0) return;
+  await tx
+    .delete(payoutIdempotencyKeys)
+    .where(
+      and(
+        eq(payoutIdempotencyKeys.businessId, tenant.businessId),
+        eq(payoutIdempotencyKeys.environment, tenant.environment),
+        inArray(payoutIdempotencyKeys.idempotencyKey, [...keys]),
+      ),
+    );
+}
+
+export async function findKeys(
+  db: Db,
+  tenant: Tenant,
+  keys: readonly string[],
+): Promise<Map<string, { payoutId: string; requestFingerprint: string }>> {
+  if (keys.length === 0) return new Map();
+  const rows = await db
+    .select({
+      key: payoutIdempotencyKeys.idempotencyKey,
+      payoutId: payoutIdempotencyKeys.payoutId,
+      requestFingerprint: payoutIdempotencyKeys.requestFingerprint,
+    })
+    .from(payoutIdempotencyKeys)
+    .where(
+      and(
+        eq(payoutIdempotencyKeys.businessId, tenant.businessId),
+        eq(payoutIdempotencyKeys.environment, tenant.environment),
+        inArray(payoutIdempotencyKeys.idempotencyKey, [...keys]),
+      ),
+    );
+  return new Map(rows.map((row) => [row.key, { payoutId: row.payoutId, requestFingerprint: row.requestFingerprint }]));
+}
+
+/** Session-free try-lock for a whole bulk upload (held to the end of the transaction). */
+export async function tryLockUpload(tx: Db, tenant: Tenant, uploadId: string): Promise<boolean> {
+  const name = `payout-upload:${tenant.businessId}:${tenant.environment}:${uploadId}`;
+  const [row] = await queryRows<{ ok: boolean }>(tx, sql`select pg_try_advisory_xact_lock(hashtextextended(${name}, 0)) as ok`);
+  return row?.ok === true;
+}
+
+function toPgArray(values: readonly string[]): string {
+  return `{${values.map((v) => `"${v.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`).join(",")}}`;
+}
+
+// Beneficiaries and destinations as payouts see them -------------------------------------------------------
+
+/**
+ * The Beneficiary, share-locked for the transaction: archiving it, or deleting one of its destinations
+ * (which lock it for update), waits for this creation to commit, and the other way round.
+ */
+export async function lockBeneficiaryShared(db: Db, tenant: Tenant, id: string): Promise<BeneficiaryRow | null> {
+  const query = preparedQuery(db, "payouts_beneficiary_for_share", (d) =>
+    d
+      .select()
+      .from(beneficiaries)
+      .where(
+        and(
+          eq(beneficiaries.id, sql.placeholder("id")),
+          eq(beneficiaries.businessId, sql.placeholder("businessId")),
+          eq(beneficiaries.environment, sql.placeholder("environment")),
+        ),
+      )
+      .for("share"),
+  );
+  const [row] = await query.execute({ id, businessId: tenant.businessId, environment: tenant.environment });
+  return row ?? null;
+}
+
+/** Share-locks several Beneficiaries in id order (bulk; a fixed order so two uploads cannot deadlock). */
+export async function lockBeneficiariesShared(db: Db, tenant: Tenant, ids: readonly string[]): Promise<BeneficiaryRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(beneficiaries)
+    .where(
+      and(
+        inArray(beneficiaries.id, [...ids]),
+        eq(beneficiaries.businessId, tenant.businessId),
+        eq(beneficiaries.environment, tenant.environment),
+      ),
+    )
+    .orderBy(asc(beneficiaries.id))
+    .for("share");
+}
+
+/** Live destinations of the Beneficiaries (deleted ones cannot receive new payouts). */
+export async function listLiveDestinationsOf(
+  db: Db,
+  tenant: Tenant,
+  beneficiaryIds: readonly string[],
+): Promise<DestinationRow[]> {
+  if (beneficiaryIds.length === 1) {
+    const query = preparedQuery(db, "payouts_live_destinations_of_one", (d) =>
+      d
+        .select()
+        .from(destinations)
+        .where(
+          and(
+            eq(destinations.beneficiaryId, sql.placeholder("beneficiaryId")),
+            eq(destinations.businessId, sql.placeholder("businessId")),
+            eq(destinations.environment, sql.placeholder("environment")),
+            isNull(destinations.deletedAt),
+          ),
+        )
+        .orderBy(asc(destinations.id)),
+    );
+    return query.execute({ beneficiaryId: beneficiaryIds[0], businessId: tenant.businessId, environment: tenant.environment });
+  }
+  if (beneficiaryIds.length === 0) return [];
+  return db
+    .select()
+    .from(destinations)
+    .where(
+      and(
+        inArray(destinations.beneficiaryId, [...beneficiaryIds]),
+        eq(destinations.businessId, tenant.businessId),
+        eq(destinations.environment, tenant.environment),
+        isNull(destinations.deletedAt),
+      ),
+    )
+    .orderBy(asc(destinations.id));
+}
+
+/** A destination by id, deleted or not (an approved payout is still sent after deletion). */
+export async function findDestinationById(db: Db, id: string): Promise<DestinationRow | null> {
+  const [row] = await db.select().from(destinations).where(eq(destinations.id, id)).limit(1);
+  return row ?? null;
+}
+
+export async function findBeneficiaryById(db: Db, id: string): Promise<BeneficiaryRow | null> {
+  const [row] = await db.select().from(beneficiaries).where(eq(beneficiaries.id, id)).limit(1);
+  return row ?? null;
+}
+
+// Payouts -------------------------------------------------------------------------------------------------
+
+export async function insertPayout(db: Db, row: NewPayoutRow): Promise<PayoutRow> {
+  const [inserted] = await db.insert(payouts).values(row).returning();
+  if (inserted === undefined) throw new Error("insert returned no row");
+  return inserted;
+}
+
+export async function insertPayouts(db: Db, rows: readonly NewPayoutRow[]): Promise<PayoutRow[]> {
+  if (rows.length === 0) return [];
+  return db
+    .insert(payouts)
+    .values([...rows])
+    .returning();
+}
+
+export async function findPayout(db: Db, tenant: Tenant, id: string): Promise<PayoutRow | null> {
+  const query = preparedQuery(db, "payouts_find_one", (d) =>
+    d
+      .select()
+      .from(payouts)
+      .where(
+        and(
+          eq(payouts.id, sql.placeholder("id")),
+          eq(payouts.businessId, sql.placeholder("businessId")),
+          eq(payouts.environment, sql.placeholder("environment")),
+        ),
+      ),
+  );
+  const [row] = await query.execute({ id, businessId: tenant.businessId, environment: tenant.environment });
+  return row ?? null;
+}
+
+export async function findPayoutsByIds(db: Db, tenant: Tenant, ids: readonly string[]): Promise<Map<string, PayoutRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select()
+    .from(payouts)
+    .where(and(tenantScope(tenant), inArray(payouts.id, [...ids])));
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/** By id alone, locked for update: job handlers (the job carries an id we stored ourselves). */
+export async function lockPayoutById(db: Db, id: string): Promise<PayoutRow | null> {
+  const [row] = await db.select().from(payouts).where(eq(payouts.id, id)).for("update");
+  return row ?? null;
+}
+
+/** The conditional update behind every transition: applies only while the payout is still in `from`. */
+export async function updatePayoutIf(db: Db, id: string, from: PayoutStatus, patch: PayoutPatch): Promise<PayoutRow | null> {
+  const [row] = await db
+    .update(payouts)
+    .set(patch)
+    .where(and(eq(payouts.id, id), eq(payouts.status, from)))
+    .returning();
+  return row ?? null;
+}
+
+export async function hasPendingPayoutTo(db: Db, tenant: Tenant, destinationId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: payouts.id })
+    .from(payouts)
+    .where(and(eq(payouts.destinationId, destinationId), eq(payouts.status, "pending_approval"), tenantScope(tenant)))
+    .limit(1);
+  return row !== undefined;
+}
+
+export interface PayoutFilters {
+  readonly status?: PayoutStatus | undefined;
+  readonly beneficiaryId?: string | undefined;
+  readonly uploadId?: string | undefined;
+  readonly externalRef?: string | undefined;
+}
+
+/** Newest first by id (UUIDv7), after the cursor's id. */
+export async function listPayoutsNewestFirst(
+  db: Db,
+  tenant: Tenant,
+  filters: PayoutFilters,
+  afterId: string | null,
+  limit: number,
+): Promise<PayoutRow[]> {
+  return db
+    .select()
+    .from(payouts)
+    .where(and(tenantScope(tenant), ...filterConditions(filters), afterId === null ? undefined : lt(payouts.id, afterId)))
+    .orderBy(desc(payouts.id))
+    .limit(limit);
+}
+
+/** Changed at or after `since`, oldest change first, keyset on (updated_at, id). */
+export async function listPayoutsUpdatedSince(
+  db: Db,
+  tenant: Tenant,
+  filters: PayoutFilters,
+  since: Date,
+  after: { updatedAt: Date; id: string } | null,
+  limit: number,
+): Promise<PayoutRow[]> {
+  return db
+    .select()
+    .from(payouts)
+    .where(
+      and(
+        tenantScope(tenant),
+        ...filterConditions(filters),
+        gte(payouts.updatedAt, since),
+        after === null
+          ? undefined
+          : or(gt(payouts.updatedAt, after.updatedAt), and(eq(payouts.updatedAt, after.updatedAt), gt(payouts.id, after.id))),
+      ),
+    )
+    .orderBy(asc(payouts.updatedAt), asc(payouts.id))
+    .limit(limit);
+}
+
+function filterConditions(filters: PayoutFilters) {
+  return [
+    filters.status === undefined ? undefined : eq(payouts.status, filters.status),
+    filters.beneficiaryId === undefined ? undefined : eq(payouts.beneficiaryId, filters.beneficiaryId),
+    filters.uploadId === undefined ? undefined : eq(payouts.uploadId, filters.uploadId),
+    filters.externalRef === undefined ? undefined : eq(payouts.externalRef, filters.externalRef),
+  ];
+}
+
+// Decisions -----------------------------------------------------------------------------------------------
+
+export async function insertDecision(db: Db, row: NewDecisionRow): Promise<DecisionRow> {
+  const [inserted] = await db.insert(payoutDecisions).values(row).returning();
+  if (inserted === undefined) throw new Error("insert returned no row");
+  return inserted;
+}
+
+export async function insertDecisions(db: Db, rows: readonly NewDecisionRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.insert(payoutDecisions).values([...rows]);
+}
+
+export async function listDecisions(db: Db, tenant: Tenant, payoutId: string): Promise<DecisionRow[]> {
+  return db
+    .select()
+    .from(payoutDecisions)
+    .where(
+      and(
+        eq(payoutDecisions.payoutId, payoutId),
+        eq(payoutDecisions.businessId, tenant.businessId),
+        eq(payoutDecisions.environment, tenant.environment),
+      ),
+    )
+    .orderBy(desc(payoutDecisions.createdAt), desc(payoutDecisions.id));
+}
+
+// Attempts ------------------------------------------------------------------------------------------------
+
+export async function findLatestAttempt(db: Db, payoutId: string): Promise<AttemptRow | null> {
+  const [row] = await db
+    .select()
+    .from(payoutAttempts)
+    .where(eq(payoutAttempts.payoutId, payoutId))
+    .orderBy(desc(payoutAttempts.attemptNumber))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function insertAttempt(db: Db, row: typeof payoutAttempts.$inferInsert): Promise<AttemptRow> {
+  const [inserted] = await db.insert(payoutAttempts).values(row).returning();
+  if (inserted === undefined) throw new Error("insert returned no row");
+  return inserted;
+}
+
+/** Conditional: only an attempt still `submitting` is resolved (a repeat of the job finds it resolved). */
+export async function resolveAttempt(
+  db: Db,
+  id: string,
+  patch: { status: "submitted" | "refused"; railRef: string | null; failureReason: string | null; updatedAt: Date },
+): Promise<boolean> {
+  const rows = await db
+    .update(payoutAttempts)
+    .set(patch)
+    .where(and(eq(payoutAttempts.id, id), eq(payoutAttempts.status, "submitting")))
+    .returning({ id: payoutAttempts.id });
+  return rows.length === 1;
+}
+
+// Approval policy -----------------------------------------------------------------------------------------
+
+export async function findPolicy(db: Db, tenant: Tenant): Promise<PolicyRow | null> {
+  const query = preparedQuery(db, "payouts_policy_of_tenant", (d) =>
+    d
+      .select()
+      .from(approvalPolicies)
+      .where(
+        and(
+          eq(approvalPolicies.businessId, sql.placeholder("businessId")),
+          eq(approvalPolicies.environment, sql.placeholder("environment")),
+        ),
+      ),
+  );
+  const [row] = await query.execute({ businessId: tenant.businessId, environment: tenant.environment });
+  return row ?? null;
+}
+
+export async function upsertPolicy(db: Db, row: PolicyRow): Promise<PolicyRow> {
+  const [saved] = await db
+    .insert(approvalPolicies)
+    .values(row)
+    .onConflictDoUpdate({
+      target: [approvalPolicies.businessId, approvalPolicies.environment],
+      set: { rules: row.rules, makerChecker: row.makerChecker, updatedAt: row.updatedAt },
+    })
+    .returning();
+  if (saved === undefined) throw new Error("upsert returned no row");
+  return saved;
+}

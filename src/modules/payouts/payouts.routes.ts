@@ -1,0 +1,231 @@
+import { Type } from "@sinclair/typebox";
+import { requireActor } from "../../platform/http/require-actor.js";
+import { routeResponses } from "../../platform/http/route-responses.js";
+import type { AppInstance } from "../../platform/http/types.js";
+import type { PayoutBulkService } from "./payouts.bulk.js";
+import {
+  AliasDecisionBodySchema,
+  BulkBodySchema,
+  BulkResponseSchema,
+  CancelBodySchema,
+  CreatePayoutBodySchema,
+  CreatePayoutHeadersSchema,
+  DecisionBodySchema,
+  DecisionListSchema,
+  DecisionResultSchema,
+  ListPayoutsQuerySchema,
+  PayoutListSchema,
+  PayoutParamsSchema,
+  PutApprovalPolicyBodySchema,
+} from "./payouts.schemas.js";
+import type { PayoutService } from "./payouts.service.js";
+
+const tags = ["Payouts"];
+const payout = Type.Ref("Payout");
+
+const CREATE_CODES = [
+  "not_found",
+  "BENEFICIARY_ARCHIVED",
+  "BENEFICIARY_SUSPENDED",
+  "REACKNOWLEDGMENT_REQUIRED",
+  "BENEFICIARY_NOT_COMPLIANT",
+  "BENEFICIARY_ENROLLMENT_REJECTED",
+  "BANK_ACCOUNT_NOT_FOUND",
+  "BANK_ACCOUNT_REJECTED",
+  "BANK_ACCOUNT_NOT_VALIDATED",
+  "NO_PAYOUT_DESTINATION",
+  "DESTINATION_AMBIGUOUS",
+  "CURRENCY_MISMATCH",
+  "REPLACED_PAYOUT_NOT_FOUND",
+  "REPLACED_PAYOUT_NOT_FAILED",
+  "REPLACEMENT_BENEFICIARY_MISMATCH",
+  "PAYOUT_ALREADY_REPLACED",
+  "IDEMPOTENCY_KEY_REUSED",
+  "IDEMPOTENCY_KEY_IN_FLIGHT",
+] as const;
+
+const DECISION_DESCRIPTION =
+  "Moves a `pending_approval` payout to `approved` (the disbursement is dispatched after commit) or `rejected` (event `payout.rejected` with the `reason`). Answers 201 with the new Decision and the payout. Repeating the same outcome is idempotent (200 with the existing Decision); the other outcome on a decided payout is 409 `PAYOUT_ALREADY_DECIDED`. With maker-checker on, the key that created the payout cannot approve it (403 `MAKER_CHECKER_VIOLATION`).";
+
+export function registerPayoutRoutes(app: AppInstance, service: PayoutService, bulk: PayoutBulkService): void {
+  app.post(
+    "/v1/payouts",
+    {
+      config: { access: "write" },
+      schema: {
+        tags,
+        summary: "Create a payout",
+        description:
+          "Creates a payout in `pending_approval` (or decided at once by a matching approval-policy rule). Idempotent on (Business, environment, idempotency key) for 24 hours: the key is `idempotency_key` in the body or the `Idempotency-Key` header. A replay of the same request answers 200 with the payout as it is now and `Idempotent-Replayed: true`; the same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request is still running, 409 `IDEMPOTENCY_KEY_IN_FLIGHT`. A refused request stores nothing, so its key can be used again. Gates: the Beneficiary must be active, not suspended, compliant, without pending re-acknowledgment and not refused by the rail's enrollment; the destination is `bank_account_id`, else the declared destination, else the only payout-usable one; its currency must be the payout's.",
+        headers: CreatePayoutHeadersSchema,
+        body: CreatePayoutBodySchema,
+        response: routeResponses({ 201: payout, 200: payout }, { access: "write", hasBody: true, codes: [...CREATE_CODES] }),
+      },
+    },
+    async (request, reply) => {
+      const result = await service.create(requireActor(request), request.body, request.headers["idempotency-key"]);
+      if (result.replayed) reply.header("idempotent-replayed", "true");
+      return reply.code(result.replayed ? 200 : 201).send(result.payout);
+    },
+  );
+
+  app.post(
+    "/v1/payouts/bulk",
+    {
+      config: { access: "write" },
+      schema: {
+        tags,
+        summary: "Create payouts in bulk (CSV upload)",
+        description:
+          "1 to 1000 rows, each through the same gates as `POST /v1/payouts`, tagged channel `csv` and `upload_id`. Each row's idempotency key is `upload:<uploadId>:<index>`, followed by `:<idempotency_key>` when the row carries one; a byte-identical re-upload replays every row (`replayed`). A bad row is `failed` with the code the single route would give, and never aborts the file. Rows are written in batches of 250, each batch one transaction. 409 `UPLOAD_IN_FLIGHT` while the same upload is being processed.",
+        body: BulkBodySchema,
+        response: routeResponses({ 200: BulkResponseSchema }, { access: "write", hasBody: true, codes: ["UPLOAD_IN_FLIGHT"] }),
+      },
+    },
+    async (request) => bulk.createBulk(requireActor(request), request.body),
+  );
+
+  app.get(
+    "/v1/payouts",
+    {
+      config: { access: "read" },
+      schema: {
+        tags,
+        summary: "List payouts",
+        description:
+          "Newest first, or with `updatedSince` the payouts changed at or after that time, oldest change first (catch-up after missed webhooks). Filters: `status`, `beneficiary_id`, `upload_id`, `external_ref`. Pages of `limit` (default 50, at most 200); pass `next_cursor` as `cursor`.",
+        querystring: ListPayoutsQuerySchema,
+        response: routeResponses({ 200: PayoutListSchema }, { access: "read", hasInput: true }),
+      },
+    },
+    async (request) => service.list(requireActor(request), request.query),
+  );
+
+  app.get(
+    "/v1/payouts/:payoutId",
+    {
+      config: { access: "read" },
+      schema: {
+        tags,
+        summary: "Retrieve a payout",
+        params: PayoutParamsSchema,
+        response: routeResponses({ 200: payout }, { access: "read", hasInput: true, codes: ["not_found"] }),
+      },
+    },
+    async (request) => service.get(requireActor(request), request.params.payoutId),
+  );
+
+  const decisionResponses = routeResponses(
+    { 201: DecisionResultSchema, 200: DecisionResultSchema },
+    { access: "write", hasBody: true, hasInput: true, codes: ["not_found", "PAYOUT_ALREADY_DECIDED", "MAKER_CHECKER_VIOLATION"] },
+  );
+
+  app.post(
+    "/v1/payouts/:payoutId/decisions",
+    {
+      config: { access: "write" },
+      schema: {
+        tags,
+        summary: "Record a Decision",
+        description: `${DECISION_DESCRIPTION} The Validator is the calling key's person unless \`validator\` says \`automated\` with a \`name\`.`,
+        params: PayoutParamsSchema,
+        body: DecisionBodySchema,
+        response: decisionResponses,
+      },
+    },
+    async (request, reply) => {
+      const result = await service.decide(requireActor(request), request.params.payoutId, request.body);
+      return reply.code(result.created ? 201 : 200).send({ decision: result.decision, payout: result.payout });
+    },
+  );
+
+  for (const outcome of ["approve", "reject"] as const) {
+    app.post(
+      `/v1/payouts/:payoutId/${outcome}`,
+      {
+        config: { access: "write" },
+        schema: {
+          tags,
+          summary: outcome === "approve" ? "Approve (alias)" : "Reject (alias)",
+          description: `Alias of the decisions route with outcome \`${outcome}\`, by the calling key's person; optional body \`{ "reason": "..." }\`. ${DECISION_DESCRIPTION}`,
+          params: PayoutParamsSchema,
+          body: AliasDecisionBodySchema,
+          response: decisionResponses,
+        },
+      },
+      async (request, reply) => {
+        const reason = request.body?.reason;
+        const result = await service.decide(requireActor(request), request.params.payoutId, {
+          outcome,
+          ...(reason === undefined ? {} : { reason }),
+        });
+        return reply.code(result.created ? 201 : 200).send({ decision: result.decision, payout: result.payout });
+      },
+    );
+  }
+
+  app.get(
+    "/v1/payouts/:payoutId/decisions",
+    {
+      config: { access: "read" },
+      schema: {
+        tags,
+        summary: "Decision history",
+        description: "Newest first. A payout has at most one Decision (the one that moved it out of `pending_approval`).",
+        params: PayoutParamsSchema,
+        response: routeResponses({ 200: DecisionListSchema }, { access: "read", hasInput: true, codes: ["not_found"] }),
+      },
+    },
+    async (request) => service.decisions(requireActor(request), request.params.payoutId),
+  );
+
+  app.post(
+    "/v1/payouts/:payoutId/cancel",
+    {
+      config: { access: "write" },
+      schema: {
+        tags,
+        summary: "Cancel a payout",
+        description:
+          "Production only: cancels a payout that has not been sent to the rail yet (`pending_approval`, or `approved` before dispatch), recording `payout.canceled` with `canceled_by` `business`. Idempotent on a canceled payout. Otherwise 409 `PAYOUT_NOT_CANCELABLE` (in sandbox, where `payout.canceled` never occurs, reject a pending payout instead).",
+        params: PayoutParamsSchema,
+        body: CancelBodySchema,
+        response: routeResponses(
+          { 200: payout },
+          { access: "write", hasBody: true, hasInput: true, codes: ["not_found", "PAYOUT_NOT_CANCELABLE"] },
+        ),
+      },
+    },
+    async (request) => service.cancel(requireActor(request), request.params.payoutId, request.body?.reason ?? null),
+  );
+
+  app.get(
+    "/v1/approval-policy",
+    {
+      config: { access: "read" },
+      schema: {
+        tags,
+        summary: "Read the approval policy",
+        description: "The automated Validator of the key's environment: ordered rules and the maker-checker option.",
+        response: routeResponses({ 200: Type.Ref("ApprovalPolicy") }, { access: "read" }),
+      },
+    },
+    async (request) => service.getPolicy(requireActor(request)),
+  );
+
+  app.put(
+    "/v1/approval-policy",
+    {
+      config: { access: "write" },
+      schema: {
+        tags,
+        summary: "Replace the approval policy",
+        description:
+          "Replaces the rules (evaluated in order at creation; the first whose every condition holds decides, with an automated Decision naming it; no match waits for a person) and `maker_checker` (default false). Applies to payouts created afterwards.",
+        body: PutApprovalPolicyBodySchema,
+        response: routeResponses({ 200: Type.Ref("ApprovalPolicy") }, { access: "write", hasBody: true }),
+      },
+    },
+    async (request) => service.putPolicy(requireActor(request), request.body),
+  );
+}

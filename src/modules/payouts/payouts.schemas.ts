@@ -1,0 +1,302 @@
+// Payouts, Decisions and the approval policy as the API shows them.
+import { type Static, Type } from "@sinclair/typebox";
+import { nullable, stringEnum } from "../../platform/http/schema-types.js";
+import { PageQuerySchema } from "../../platform/pagination/cursor.js";
+import { PAYOUT_STATUSES } from "./payouts.state.js";
+
+const nullableString = nullable(Type.String());
+const nullableDateTime = nullable(Type.String({ format: "date-time" }));
+
+export const PayoutStatusSchema = stringEnum(PAYOUT_STATUSES, {
+  description:
+    "pending_approval, approved, rejected, disbursed, settled, returned, failed, canceled, compliance_hold (see the spec's Payout states).",
+});
+
+export const PayoutSchema = Type.Object(
+  {
+    payout_id: Type.String({ format: "uuid" }),
+    environment: stringEnum(["sandbox", "production"]),
+    status: PayoutStatusSchema,
+    held_from_status: nullable(
+      Type.String({
+        enum: [...PAYOUT_STATUSES],
+        description: "While on `compliance_hold`: the state the payout returns to when the review clears; else null.",
+      }),
+    ),
+    amount_minor: Type.Integer({ description: "Amount in minor units of `currency`." }),
+    amount: Type.String({ description: "The same amount as a decimal string in major units (as in events), e.g. `12.34`." }),
+    currency: Type.String({ description: "ISO 4217." }),
+    beneficiary_id: Type.String({ format: "uuid" }),
+    bank_account_id: Type.String({
+      format: "uuid",
+      description: "The destination (bank account or card) the payout goes to; still named after that destination is deleted.",
+    }),
+    destination_last4: Type.String({ description: "Last four of the destination, kept after it is deleted." }),
+    external_ref: nullableString,
+    idempotency_key: Type.String(),
+    channel: stringEnum(["api", "csv"], { description: "`api` for POST /v1/payouts, `csv` for the bulk route." }),
+    upload_id: nullable(Type.String({ description: "The bulk upload's `uploadId`; null for single payouts." })),
+    replaces_payout_id: nullable(Type.String({ format: "uuid" })),
+    rail: nullable(Type.String({ description: "Latest disbursement attempt: the rail it went to (null before dispatch)." })),
+    rail_ref: nullable(Type.String({ description: "Latest disbursement attempt: the rail's reference." })),
+    disbursement_status: nullable(
+      Type.String({
+        enum: ["submitting", "submitted", "refused"],
+        description:
+          "Latest disbursement attempt: `submitting` (being sent), `submitted` (the rail took it), `refused` (the rail refused it); null before dispatch.",
+      }),
+    ),
+    failure_reason: nullable(
+      Type.String({ description: "Why the payout failed, was returned or was canceled (the rail's wording); else null." }),
+    ),
+    estimated_arrival_at: nullableDateTime,
+    disbursed_at: nullableDateTime,
+    delivered_at: nullableDateTime,
+    settled_at: nullableDateTime,
+    returned_at: nullableDateTime,
+    created_at: Type.String({ format: "date-time" }),
+    updated_at: Type.String({ format: "date-time" }),
+  },
+  { $id: "Payout" },
+);
+export type PayoutBody = Static<typeof PayoutSchema>;
+
+const amountMinor = Type.Integer({
+  minimum: 1,
+  maximum: Number.MAX_SAFE_INTEGER,
+  description: "Positive integer in minor units of `currency` (cents for EUR, yen for JPY).",
+});
+const currency = Type.String({ pattern: "^[A-Z]{3}$", description: "ISO 4217, capital letters; must be the destination's." });
+const idempotencyKey = Type.String({ minLength: 1, maxLength: 255 });
+const externalRef = Type.String({ minLength: 1, maxLength: 255, description: "Your reference; echoed in events." });
+
+export const CreatePayoutBodySchema = Type.Object(
+  {
+    beneficiary_id: Type.String({ format: "uuid" }),
+    bank_account_id: Type.Optional(
+      Type.String({
+        format: "uuid",
+        description:
+          "The destination. When omitted: the Beneficiary's declared destination when set, else its only payout-usable destination; otherwise refused (`DESTINATION_AMBIGUOUS` or `NO_PAYOUT_DESTINATION`).",
+      }),
+    ),
+    amount_minor: amountMinor,
+    currency,
+    external_ref: Type.Optional(externalRef),
+    idempotency_key: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 255,
+        description: "Required here or in the `Idempotency-Key` header (the body wins when both are given).",
+      }),
+    ),
+    replaces_payout_id: Type.Optional(
+      Type.String({ format: "uuid", description: "A `failed` payout of the same Beneficiary that this payout recovers." }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type CreatePayoutBody = Static<typeof CreatePayoutBodySchema>;
+
+export const CreatePayoutHeadersSchema = Type.Object({ "idempotency-key": Type.Optional(idempotencyKey) });
+
+export const PayoutParamsSchema = Type.Object({ payoutId: Type.String({ format: "uuid" }) });
+
+export const ListPayoutsQuerySchema = Type.Object(
+  {
+    ...PageQuerySchema,
+    updatedSince: Type.Optional(
+      Type.String({
+        format: "date-time",
+        description:
+          "Only payouts changed at or after this time, oldest change first (catch-up after missed webhooks). Without it, newest first.",
+      }),
+    ),
+    status: Type.Optional(PayoutStatusSchema),
+    beneficiary_id: Type.Optional(Type.String({ format: "uuid" })),
+    upload_id: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    external_ref: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  },
+  { additionalProperties: false },
+);
+export type ListPayoutsQuery = Static<typeof ListPayoutsQuerySchema>;
+
+export const PayoutListSchema = Type.Object({
+  payouts: Type.Array(Type.Ref("Payout")),
+  next_cursor: nullable(Type.String({ description: "Pass as `cursor` for the next page; null on the last page." })),
+});
+
+export const DecisionSchema = Type.Object(
+  {
+    id: Type.String({ format: "uuid" }),
+    payout_id: Type.String({ format: "uuid" }),
+    outcome: stringEnum(["approve", "reject"]),
+    reason: nullableString,
+    validator: Type.Object({
+      type: stringEnum(["human", "automated"]),
+      name: nullable(
+        Type.String({
+          description: "For automated validators: the system's name (`approval_policy` for our own policy); null for a person.",
+        }),
+      ),
+      api_key_id: nullable(Type.String({ format: "uuid", description: "The key that recorded it; null for the policy." })),
+      user_id: nullable(Type.String({ format: "uuid" })),
+      membership_id: nullable(Type.String({ format: "uuid" })),
+      policy_rule: nullable(Type.String({ description: "The approval-policy rule that fired (policy Decisions only)." })),
+    }),
+    created_at: Type.String({ format: "date-time" }),
+  },
+  { $id: "Decision" },
+);
+export type DecisionBody = Static<typeof DecisionSchema>;
+
+const reason = Type.String({ minLength: 1, maxLength: 1000 });
+
+export const DecisionBodySchema = Type.Object(
+  {
+    outcome: stringEnum(["approve", "reject"]),
+    reason: Type.Optional(reason),
+    validator: Type.Optional(
+      Type.Object(
+        {
+          type: stringEnum(["human", "automated"], {
+            description: "`human` (default) or `automated` when a system of yours decides through this key.",
+          }),
+          name: Type.Optional(Type.String({ minLength: 1, maxLength: 120, description: "Required for `automated`." })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type DecisionRequestBody = Static<typeof DecisionBodySchema>;
+
+export const AliasDecisionBodySchema = Type.Union([
+  Type.Object({ reason: Type.Optional(reason) }, { additionalProperties: false }),
+  Type.Null(),
+]);
+
+export const DecisionResultSchema = Type.Object({
+  decision: Type.Ref("Decision"),
+  payout: Type.Ref("Payout"),
+});
+
+export const DecisionListSchema = Type.Object({ decisions: Type.Array(Type.Ref("Decision")) });
+
+export const CancelBodySchema = Type.Union([
+  Type.Object({ reason: Type.Optional(reason) }, { additionalProperties: false }),
+  Type.Null(),
+]);
+
+// Approval policy ----------------------------------------------------------------------------------------
+
+export const PolicyRuleSchema = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 80, description: "Recorded on the Decision as `policy_rule`." }),
+    outcome: stringEnum(["approve", "reject"]),
+    currency: Type.Optional(Type.String({ pattern: "^[A-Z]{3}$", description: "Only payouts in this currency." })),
+    max_amount_minor: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: "Only amounts up to this (inclusive)." }),
+    ),
+    min_amount_minor: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: "Only amounts from this (inclusive)." }),
+    ),
+    channels: Type.Optional(Type.Array(stringEnum(["api", "csv"]), { minItems: 1, maxItems: 2 })),
+    min_beneficiary_age_hours: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 87_600, description: "Only Beneficiaries created at least this long ago." }),
+    ),
+    max_beneficiary_age_hours: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 87_600, description: "Only Beneficiaries created at most this long ago (new ones)." }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type PolicyRule = Static<typeof PolicyRuleSchema>;
+
+export const ApprovalPolicySchema = Type.Object(
+  {
+    environment: stringEnum(["sandbox", "production"]),
+    rules: Type.Array(PolicyRuleSchema, {
+      description:
+        "Evaluated in order at creation; the first rule whose every condition holds decides, recording an automated Decision naming the rule. A payout no rule matches waits for a person.",
+    }),
+    maker_checker: Type.Boolean({ description: "When true, the API key that created a payout may not approve it." }),
+    updated_at: nullableDateTime,
+  },
+  { $id: "ApprovalPolicy" },
+);
+export type ApprovalPolicyBody = Static<typeof ApprovalPolicySchema>;
+
+export const PutApprovalPolicyBodySchema = Type.Object(
+  {
+    rules: Type.Array(PolicyRuleSchema, { maxItems: 50 }),
+    maker_checker: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type PutApprovalPolicyBody = Static<typeof PutApprovalPolicyBodySchema>;
+
+// Bulk ------------------------------------------------------------------------------------------------
+
+/** One bulk row. Validated row by row in the service, so a bad row never fails the file. */
+export const BulkRowSchema = Type.Object(
+  {
+    beneficiary_id: Type.String({ format: "uuid" }),
+    bank_account_id: Type.Optional(Type.String({ format: "uuid" })),
+    amount_minor: amountMinor,
+    currency,
+    external_ref: Type.Optional(externalRef),
+    idempotency_key: Type.Optional(idempotencyKey),
+  },
+  { additionalProperties: false },
+);
+export type BulkRow = Static<typeof BulkRowSchema>;
+
+export const BulkBodySchema = Type.Object(
+  {
+    uploadId: Type.String({
+      minLength: 1,
+      maxLength: 128,
+      description: "Content hash of the file, computed by the client; tags every payout and seeds each row's idempotency key.",
+    }),
+    rows: Type.Array(Type.Unknown(), {
+      minItems: 1,
+      maxItems: 1000,
+      description: "1 to 1000 rows; each is validated on its own (see BulkRow).",
+    }),
+  },
+  { additionalProperties: false },
+);
+export type BulkBody = Static<typeof BulkBodySchema>;
+
+export const BulkResultSchema = Type.Object({
+  index: Type.Integer(),
+  status: stringEnum(["created", "replayed", "failed"], {
+    description:
+      "`created`: a new payout; `replayed`: the row's idempotency key already made this payout (a re-upload); `failed`: see `error`.",
+  }),
+  payout_id: nullable(Type.String({ format: "uuid" })),
+  payout_status: nullable(Type.String({ enum: [...PAYOUT_STATUSES] })),
+  error: Type.Union(
+    [
+      Type.Null(),
+      Type.Object({
+        code: Type.String({ description: "The code the same request would get from POST /v1/payouts." }),
+        message: Type.String(),
+        details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), code: Type.String(), message: Type.String() }))),
+      }),
+    ],
+    { description: "Null unless `failed`." },
+  ),
+});
+export type BulkResult = Static<typeof BulkResultSchema>;
+
+export const BulkResponseSchema = Type.Object({
+  upload_id: Type.String(),
+  created: Type.Integer(),
+  replayed: Type.Integer(),
+  failed: Type.Integer(),
+  results: Type.Array(BulkResultSchema),
+});
+export type BulkResponse = Static<typeof BulkResponseSchema>;
