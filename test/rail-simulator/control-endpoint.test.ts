@@ -8,6 +8,7 @@ import { PAYOUT_RAIL_OUTCOME_JOB } from "../../src/rails/rail.js";
 import { bearer, registerBusiness } from "../helpers/factories.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import { expectErrorEnvelope } from "../http/error-envelope.js";
+import { createPayout, payableBeneficiary } from "../payouts/payout-fixtures.js";
 
 const TOKEN = "op-token-0123456789abcdef0123456789abcdef";
 const url = (payoutId: string) => `/operator/simulator/payouts/${payoutId}/outcomes`;
@@ -48,8 +49,17 @@ describe("simulator control endpoint: off unless configured", () => {
 
 describe("simulator control endpoint: configured", () => {
   let t: TestApp;
+  let production: string;
+  let sandbox: string;
   beforeAll(async () => {
     t = await buildTestApp({ env: { SIMULATOR_CONTROL_TOKEN: TOKEN } });
+    const business = await registerBusiness(t.app, "Operator tests");
+    const payoutOf = async (key: string) => {
+      const { beneficiaryId } = await payableBeneficiary(t.app, key);
+      return (await createPayout(t.app, key, { beneficiary_id: beneficiaryId })).payout_id;
+    };
+    production = await payoutOf(business.keys.production);
+    sandbox = await payoutOf(business.keys.sandbox);
   });
   afterAll(async () => t?.close());
 
@@ -86,7 +96,7 @@ describe("simulator control endpoint: configured", () => {
   });
 
   it("with the right token, queues a rail-outcome job carrying the payout id and the outcome", async () => {
-    const payoutId = randomUUID();
+    const payoutId = production;
     const response = await t.app.inject({
       method: "POST",
       url: url(payoutId),
@@ -116,12 +126,14 @@ describe("simulator control endpoint: configured", () => {
       { type: "compliance_hold", reason: "Screening." },
       { type: "compliance_hold_cleared" },
     ];
-    const payoutId = randomUUID();
+    const jobIds: string[] = [];
     for (const payload of bodies) {
-      const response = await t.app.inject({ method: "POST", url: url(payoutId), headers: bearer(TOKEN), payload });
+      const response = await t.app.inject({ method: "POST", url: url(production), headers: bearer(TOKEN), payload });
       expect(response.statusCode, `${payload.type}: ${response.body}`).toBe(202);
+      jobIds.push((response.json() as { job_id: string }).job_id);
     }
-    const queued = (await outcomeJobs()).filter((job) => (job.payload as { payoutId: string }).payoutId === payoutId);
+    const queued = (await outcomeJobs()).filter((job) => jobIds.includes(job.id));
+    expect(queued.map((job) => (job.payload as { payoutId: string }).payoutId)).toEqual(bodies.map(() => production));
     expect(queued.map((job) => (job.payload as { outcome: { type: string } }).outcome.type).sort()).toEqual(
       bodies.map((b) => b.type).sort(),
     );
@@ -144,6 +156,20 @@ describe("simulator control endpoint: configured", () => {
       const response = await t.app.inject({ method: "POST", url: url(randomUUID()), headers: bearer(TOKEN), payload });
       const error = expectErrorEnvelope(response, { status: 400, code: "validation_failed", actor: null });
       expect(error.details, JSON.stringify(payload)).toContainEqual(expect.objectContaining({ field, code }));
+    }
+    expect((await outcomeJobs()).length).toBe(before);
+  });
+
+  it("a sandbox payout or an unknown id is 404, and nothing is queued", async () => {
+    const before = (await outcomeJobs()).length;
+    for (const id of [sandbox, randomUUID()]) {
+      const response = await t.app.inject({
+        method: "POST",
+        url: url(id),
+        headers: bearer(TOKEN),
+        payload: { type: "disbursed" },
+      });
+      expectErrorEnvelope(response, { status: 404, code: "not_found", actor: null });
     }
     expect((await outcomeJobs()).length).toBe(before);
   });

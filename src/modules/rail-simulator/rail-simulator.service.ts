@@ -2,19 +2,17 @@
 // real rail's callback would. The outcome becomes a PAYOUT_RAIL_OUTCOME_JOB, applied by the payouts module
 // exactly like the simulator's own scheduled outcomes (its state machine decides whether the move is allowed).
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { Environment } from "../../platform/auth/api-key-format.js";
 import type { Db } from "../../platform/db/client.js";
 import { AppError, type ErrorDetail } from "../../platform/errors.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
 import { PAYOUT_RAIL_OUTCOME_JOB, type RailOutcomeJobPayload, type SerializedRailOutcome } from "../../rails/rail.js";
+import { findPayoutEnvironment } from "./rail-simulator.repo.js";
 import type { PushOutcomeBody, PushOutcomeResponse } from "./rail-simulator.schemas.js";
 
 export interface RailSimulatorServiceDeps {
   readonly db: Db;
   readonly jobStore: Pick<JobStore, "enqueue">;
   readonly controlToken: string;
-  /** The environment of a payout by id (null when none exists); outcomes are accepted for production payouts only. */
-  readonly payoutEnvironment?: (payoutId: string) => Promise<Environment | null>;
 }
 
 export type RailSimulatorService = ReturnType<typeof createRailSimulatorService>;
@@ -93,7 +91,8 @@ export function createRailSimulatorService(deps: RailSimulatorServiceDeps) {
 
   async function pushOutcome(payoutId: string, body: PushOutcomeBody): Promise<PushOutcomeResponse> {
     const outcome = toSerializedOutcome(body);
-    if (deps.payoutEnvironment !== undefined && (await deps.payoutEnvironment(payoutId)) !== "production") {
+    // Production payouts only: sandbox payouts stop at disbursed (spec, What the service does 5).
+    if ((await findPayoutEnvironment(deps.db, payoutId)) !== "production") {
       throw new AppError("not_found", { message: "No such production payout." });
     }
     const payload: RailOutcomeJobPayload = { payoutId: payoutId.toLowerCase(), outcome };
