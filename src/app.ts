@@ -80,6 +80,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     rails: deps.rails,
     logger: deps.logger.child({ component: "enrollment" }),
     readBeneficiary: (actor, id) => beneficiaries.service.get(actor, id),
+    jobStore: deps.jobStore,
   });
   const beneficiaries = createBeneficiariesModule({
     db: database.db,
@@ -116,6 +117,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     logger: deps.logger,
     beneficiaries: beneficiaries.service,
     destinations: destinations.service,
+    enqueueEnrollment: enrollment.service.enqueueEnrollment,
   });
   // Schemas with an $id: named components in OpenAPI, $ref targets for validation and serialization.
   const sharedSchemas = [

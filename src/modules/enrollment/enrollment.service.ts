@@ -12,12 +12,15 @@
 //      `beneficiary.enrollment_rejected` event. If the rail failed to answer, restore the state before step 1.
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
+import type { Environment } from "../../platform/auth/api-key-format.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
 import type { Db } from "../../platform/db/client.js";
 import { AppError } from "../../platform/errors.js";
 import type { EventRecorder } from "../../platform/events/outbox.js";
 import type { IdGenerator } from "../../platform/ids.js";
+import type { JobStore } from "../../platform/jobs/job-store.js";
+import { type JobHandler, PermanentJobError } from "../../platform/jobs/worker.js";
 import type { PayoutRail, RailBeneficiary, RailDestination, RailRegistry } from "../../rails/rail.js";
 import { type BeneficiaryBody, type BeneficiaryRow, lockBeneficiary } from "../beneficiaries/index.js";
 import {
@@ -48,13 +51,25 @@ export interface EnrollmentServiceDeps {
   readonly events: EventRecorder;
   readonly rails: RailRegistry;
   readonly logger: EnrollmentLogger;
-  /** Reads the Beneficiary as the API presents it (injected from the beneficiaries module). */
-  readonly readBeneficiary: (actor: Actor, id: string) => Promise<BeneficiaryBody>;
+  /** Reads the Beneficiary as the API presents it (injected from the beneficiaries module; the retry route needs it). */
+  readonly readBeneficiary?: (actor: Actor, id: string) => Promise<BeneficiaryBody>;
+  /** For queueing enrollments (the import); the job handler and the API both have one. */
+  readonly jobStore?: Pick<JobStore, "enqueue">;
+}
+
+/** Durable enrollment of Beneficiaries created in bulk (the import): enrolled by the worker after commit. */
+export const BENEFICIARY_ENROLL_JOB = "beneficiary.enroll";
+
+export interface EnrollJobPayload {
+  readonly businessId: string;
+  readonly environment: Environment;
+  readonly beneficiaryIds: readonly string[];
 }
 
 export type EnrollmentService = ReturnType<typeof createEnrollmentService>;
 
-type Mode = "automatic" | "retry";
+/** `queued`: an automatic attempt from the job, skipped when the Beneficiary was already enrolled or attempted. */
+type Mode = "automatic" | "queued" | "retry";
 
 interface StartedAttempt {
   /** The stored id (the path may spell it in capitals). */
@@ -123,11 +138,11 @@ export function createEnrollmentService(deps: EnrollmentServiceDeps) {
       const row = await lockBeneficiary(tx, tenant, beneficiaryId);
       if (row === null) throw new AppError("not_found", { message: "No such Beneficiary." });
       if (row.archivedAt !== null) {
-        if (mode === "automatic") return new Skip("archived");
+        if (mode !== "retry") return new Skip("archived");
         throw new AppError("BENEFICIARY_ARCHIVED");
       }
       if (row.complianceStatus !== "compliant" || row.reacknowledgmentRequired) {
-        if (mode === "automatic") return new Skip("not compliant");
+        if (mode !== "retry") return new Skip("not compliant");
         throw new AppError("ENROLLMENT_NOT_ALLOWED", {
           message: row.reacknowledgmentRequired
             ? "The Beneficiary must be re-acknowledged before it can be enrolled."
@@ -142,6 +157,10 @@ export function createEnrollmentService(deps: EnrollmentServiceDeps) {
       // A retry does not race an attempt in flight; an automatic trigger supersedes it (its newer attempt
       // submits every destination the older one would have, and the older answer is dropped).
       if (inFlight && mode === "retry") throw new AppError("ENROLLMENT_IN_PROGRESS");
+      // A queued enrollment is done once any attempt finished or is still fresh (a re-run job changes nothing).
+      if (mode === "queued" && row.enrollmentStatus !== null && (row.enrollmentStatus !== "pending" || inFlight)) {
+        return new Skip("already enrolled");
+      }
 
       // Automatic attempts submit destinations the rail has not judged yet; a retry also resubmits refused ones.
       const candidates = await listEnrollableDestinations(
@@ -287,9 +306,45 @@ export function createEnrollmentService(deps: EnrollmentServiceDeps) {
 
   /** POST /v1/beneficiaries/{id}/enrollment: a synchronous attempt; answers the Beneficiary after it. */
   async function retry(actor: Actor, beneficiaryId: string): Promise<BeneficiaryBody> {
+    if (deps.readBeneficiary === undefined) throw new Error("enrollment retry needs readBeneficiary");
     await attempt(tenantOf(actor), beneficiaryId, "retry");
     return deps.readBeneficiary(actor, beneficiaryId);
   }
 
-  return { enrollAfterCommit, retry };
+  /** Queues the enrollment of Beneficiaries created in `tx` (one job for the batch). */
+  async function enqueueEnrollment(tx: Db, tenant: Tenant, beneficiaryIds: readonly string[]): Promise<void> {
+    if (beneficiaryIds.length === 0) return;
+    if (deps.jobStore === undefined) throw new Error("queueing enrollments needs the job store");
+    const payload: EnrollJobPayload = { businessId: tenant.businessId, environment: tenant.environment, beneficiaryIds };
+    await deps.jobStore.enqueue(tx, { type: BENEFICIARY_ENROLL_JOB, payload });
+  }
+
+  /**
+   * BENEFICIARY_ENROLL_JOB: enrolls each Beneficiary not yet enrolled. A rail failure fails the job after the
+   * others were tried; the retry skips the ones already done.
+   */
+  const enrollJobHandler: JobHandler = async (payload) => {
+    const job = payload as Partial<EnrollJobPayload> | null;
+    if (
+      job === null ||
+      typeof job.businessId !== "string" ||
+      (job.environment !== "sandbox" && job.environment !== "production") ||
+      !Array.isArray(job.beneficiaryIds)
+    ) {
+      throw new PermanentJobError("malformed enrollment job payload");
+    }
+    const tenant: Tenant = { businessId: job.businessId, environment: job.environment };
+    let failures = 0;
+    for (const beneficiaryId of job.beneficiaryIds) {
+      try {
+        await attempt(tenant, beneficiaryId, "queued");
+      } catch (error) {
+        if (error instanceof AppError && error.code === "not_found") continue;
+        failures += 1;
+      }
+    }
+    if (failures > 0) throw new Error(`enrollment failed for ${failures} of ${job.beneficiaryIds.length} Beneficiaries`);
+  };
+
+  return { enrollAfterCommit, retry, enqueueEnrollment, enrollJobHandler };
 }
