@@ -58,7 +58,7 @@ describe("import and enrollment", () => {
     for (const id of ids) expect((await readBeneficiary(t.app, key, id)).enrollment_status).toBeNull();
     const queued = (await enrollJobs()).slice(jobsBefore);
     expect(queued).toHaveLength(1);
-    expect((queued[0]?.payload as { beneficiaryIds: string[] }).beneficiaryIds.sort()).toEqual([good, person, account].sort());
+    expect((queued[0]!.payload as { beneficiaryIds: string[] }).beneficiaryIds.sort()).toEqual([good, person, account].sort());
 
     await t.runtime.createWorker("import-enroll").drain();
     expect(await readBeneficiary(t.app, key, good)).toMatchObject({ enrollment_status: "verified", status: "ready" });
