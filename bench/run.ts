@@ -21,6 +21,7 @@ import { checkPostgres, postgresVersion } from "./lib/scratch-postgres.js";
 import { prepareServiceBuild, type ServiceRuntime } from "./lib/service-build.js";
 import { round } from "./lib/stats.js";
 import type { Benchmark, BenchSettings, Engine, Json } from "./lib/types.js";
+import { payoutBulkBenchmark, payoutCreateBenchmark } from "./payouts.bench.js";
 
 /** Every benchmark, in the order they run. Add new modules here. */
 const BENCHMARKS: readonly Benchmark[] = [
@@ -28,6 +29,8 @@ const BENCHMARKS: readonly Benchmark[] = [
   beneficiariesListBenchmark,
   beneficiariesImportBenchmark,
   beneficiaryExportBenchmark,
+  payoutCreateBenchmark,
+  payoutBulkBenchmark,
 ];
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

@@ -11,6 +11,8 @@ export interface LoadOptions {
   readonly method?: "GET" | "POST";
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: string;
+  /** A fresh body per request (e.g. a new idempotency key each time); overrides `body`. */
+  readonly bodyFactory?: () => string;
 }
 
 export interface LoadSummary {
@@ -35,6 +37,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadSummary> {
   const otherStatuses: Record<string, number> = {};
   let ok = 0;
   let non2xx = 0;
+  const bodyFactory = options.bodyFactory ?? (() => options.body ?? "");
   const started = performance.now();
   let instance: autocannon.Instance | undefined;
   const finished = new Promise<autocannon.Result>((resolve, reject) => {
@@ -48,6 +51,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadSummary> {
         method: options.method ?? "GET",
         headers: { ...(options.headers ?? {}) },
         ...(options.body === undefined ? {} : { body: options.body }),
+        ...(options.bodyFactory === undefined
+          ? {}
+          : { requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, body: bodyFactory() }) }] }),
       },
       (error: unknown, result) => (error ? reject(error) : resolve(result)),
     );

@@ -66,6 +66,8 @@ export interface TenancyRouteSpec {
   readonly setup?: (context: MatrixContext) => Promise<string>;
   /** For list routes: the name of the array of items in the response body. */
   readonly listKey?: string;
+  /** For list routes: the field holding an item's id; `id` unless given (payouts use `payout_id`). */
+  readonly listItemIdKey?: string;
   /** The code of this route's 404 for an id that does not exist; `not_found` unless given. */
   readonly notFoundCode?: string;
 }
@@ -321,7 +323,7 @@ export function describeTenancyMatrix(
                   it(`${business}/${environment} ${role} sees its own items and no one else's`, async () => {
                     const tenant = tenantOf(state, business, environment);
                     const items = await listAll(state, spec, tenant, role);
-                    const seen = new Set(items.map((item) => String(item.id)));
+                    const seen = new Set(items.map((item) => String(item[spec.listItemIdKey ?? "id"])));
                     for (const id of created.get(tenant.label) ?? []) expect(seen, `own item ${id} missing`).toContain(id);
                     for (const other of state.tenants) {
                       if (other.label === tenant.label) continue;

@@ -191,7 +191,7 @@ describe("production lifecycle", () => {
     expect(await status(payoutId)).toBe("canceled");
     const events = await payoutEvents(db(), payoutId);
     expect(events.at(-1)).toMatchObject({ type: "payout.canceled" });
-    expect(events.at(-1)?.data).toMatchObject({ status: "canceled" });
+    expect(events.at(-1)?.data).toMatchObject({ status: "canceled", reason: "Canceled by the provider", canceled_by: "rail" });
   });
 
   it("holds for compliance and returns to the state held before, from approved and from disbursed", async () => {

@@ -2,7 +2,7 @@
 // transaction. The single route and every bulk row go through this one function, so they refuse alike.
 import { AppError } from "../../platform/errors.js";
 import { isPayoutUsable } from "../destinations/index.js";
-import type { BeneficiaryRow, DestinationRow } from "./payouts.repo.js";
+import type { GateBeneficiary, GateDestination } from "./payouts.repo.js";
 
 export interface GateInput {
   readonly bankAccountId: string | null;
@@ -15,10 +15,10 @@ export interface GateInput {
  * then the currency. Returns the destination or the error the request gets.
  */
 export function resolveDestination(
-  beneficiary: BeneficiaryRow | null,
-  liveDestinations: readonly DestinationRow[],
+  beneficiary: GateBeneficiary | null,
+  liveDestinations: readonly GateDestination[],
   input: GateInput,
-): { ok: true; destination: DestinationRow } | { ok: false; error: AppError } {
+): { ok: true; destination: GateDestination } | { ok: false; error: AppError } {
   const fail = (error: AppError) => ({ ok: false as const, error });
   if (beneficiary === null) return fail(new AppError("not_found", { message: "No such Beneficiary." }));
   if (beneficiary.archivedAt !== null) return fail(new AppError("BENEFICIARY_ARCHIVED"));
@@ -27,7 +27,7 @@ export function resolveDestination(
   if (beneficiary.complianceStatus !== "compliant") return fail(new AppError("BENEFICIARY_NOT_COMPLIANT"));
   if (beneficiary.enrollmentStatus === "rejected") return fail(new AppError("BENEFICIARY_ENROLLMENT_REJECTED"));
 
-  let destination: DestinationRow | undefined;
+  let destination: GateDestination | undefined;
   // Stored ids are lower case; a request may spell a UUID in capitals.
   const named = input.bankAccountId?.toLowerCase() ?? beneficiary.declaredDestinationId;
   if (named !== null) {
@@ -40,7 +40,7 @@ export function resolveDestination(
     const usable = liveDestinations.filter((d) => d.beneficiaryId === beneficiary.id && isPayoutUsable(d));
     if (usable.length === 0) return fail(new AppError("NO_PAYOUT_DESTINATION"));
     if (usable.length > 1) return fail(new AppError("DESTINATION_AMBIGUOUS"));
-    destination = usable[0] as DestinationRow;
+    destination = usable[0] as GateDestination;
   }
   if (destination.currency !== input.currency) {
     return fail(

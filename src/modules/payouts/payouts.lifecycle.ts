@@ -45,7 +45,8 @@ export function majorAmount(row: Pick<PayoutRow, "amountMinor" | "currency">): s
 /**
  * Event `data` (spec: Payout event data, plus ours, docs/decisions.md): the shown fields on every payout
  * event, and per type: `delivered_at` (delivered), `estimated_arrival_at`, `failure_reason` (failed,
- * returned), `reason` and `canceled_by` (canceled), `reason` (rejected), `disbursed_at`, `settled_at`.
+ * returned), `reason` and `canceled_by` (`rail` or `business`; canceled), `reason` (rejected), `disbursed_at`
+ * (disbursed), `settled_at` (settled). `rail_ref` is null before the rail took the payout.
  */
 export function eventData(row: PayoutRow, type: PayoutEventType, extra: Readonly<Record<string, unknown>> = {}) {
   const data: Record<string, unknown> = {
@@ -62,6 +63,8 @@ export function eventData(row: PayoutRow, type: PayoutEventType, extra: Readonly
   if (type === "payout.failed" || type === "payout.returned") data.failure_reason = row.failureReason;
   if (type === "payout.disbursed") data.disbursed_at = row.disbursedAt?.toISOString() ?? null;
   if (type === "payout.settled") data.settled_at = row.settledAt?.toISOString() ?? null;
+  // Canceled by the rail unless the caller (the Business's cancellation) says otherwise through `extra`.
+  if (type === "payout.canceled") Object.assign(data, { reason: row.failureReason, canceled_by: "rail" });
   return { ...data, ...extra };
 }
 

@@ -1,8 +1,8 @@
 // Drizzle queries for payouts, their idempotency keys, Decisions, attempts and the approval policy.
 // Every tenant read filters on (business, environment); job-side reads go by payout id (the job carries it).
-import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, inArray, lt, or, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
-import { type Db, preparedQuery, queryRows } from "../../platform/db/client.js";
+import { type Db, namedQueryRows, preparedQuery, queryRows } from "../../platform/db/client.js";
 import {
   approvalPolicies,
   beneficiaries,
@@ -22,6 +22,17 @@ export type NewDecisionRow = typeof payoutDecisions.$inferInsert;
 export type AttemptRow = typeof payoutAttempts.$inferSelect;
 export type PolicyRow = typeof approvalPolicies.$inferSelect;
 export type BeneficiaryRow = typeof beneficiaries.$inferSelect;
+/** What the creation gates and the approval policy read of a Beneficiary. */
+export type GateBeneficiary = Pick<
+  BeneficiaryRow,
+  | "id"
+  | "archivedAt"
+  | "complianceStatus"
+  | "reacknowledgmentRequired"
+  | "enrollmentStatus"
+  | "declaredDestinationId"
+  | "createdAt"
+>;
 export type DestinationRow = typeof destinations.$inferSelect;
 
 const tenantScope = (tenant: Tenant) =>
@@ -30,12 +41,18 @@ const tenantScope = (tenant: Tenant) =>
 // Idempotency ---------------------------------------------------------------------------------------------
 
 /**
- * One statement: try the key's advisory lock (held to the end of the transaction) and, when it is ours,
- * claim the key: insert it, or take it over when the existing claim is older than `windowStart` (expired).
- * `locked` false: another transaction holds the key right now (in flight). `claimed` false with `locked`
- * true: a live claim exists (a replay).
+ * The first statement of a single creation, in one round trip:
+ *  - the key's advisory try-lock (held to the end of the transaction) and, when it is ours, the claim of the
+ *    key: inserted, or taken over when the existing claim is older than `windowStart` (expired). `locked`
+ *    false: another transaction holds the key right now (in flight); `claimed` false with `locked` true: a
+ *    live claim exists (a replay);
+ *  - the Beneficiary, share-locked: archiving it or deleting one of its destinations (which lock it for
+ *    update) waits for this creation to commit, and the other way round;
+ *  - the tenant's approval policy.
+ * The destinations are read by the next statement, after the share lock is held, so a deletion that
+ * committed while this one waited for the lock is seen.
  */
-export async function lockAndClaimKey(
+export async function claimKeyAndReadGates(
   tx: Db,
   claim: {
     tenant: Tenant;
@@ -44,12 +61,27 @@ export async function lockAndClaimKey(
     fingerprint: string;
     now: Date;
     windowStart: Date;
+    beneficiaryId: string;
   },
-): Promise<{ locked: boolean; claimed: boolean }> {
+): Promise<{ locked: boolean; claimed: boolean; beneficiary: GateBeneficiary | null; policy: PolicyRow | null }> {
   const { tenant, key } = claim;
   const lockName = `payout-key:${tenant.businessId}:${tenant.environment}:${key}`;
-  const [row] = await queryRows<{ locked: boolean; claimed: string | null }>(
+  const [row] = await namedQueryRows<{
+    locked: boolean;
+    claimed: string | null;
+    beneficiary: {
+      id: string;
+      archived_at: string | null;
+      compliance_status: BeneficiaryRow["complianceStatus"];
+      reacknowledgment_required: boolean;
+      enrollment_status: BeneficiaryRow["enrollmentStatus"];
+      declared_destination_id: string | null;
+      created_at: string;
+    } | null;
+    policy: { rules: unknown; maker_checker: boolean; updated_at: string } | null;
+  }>(
     tx,
+    "payouts_claim_key_and_read_gates",
     sql`with lock as (select pg_try_advisory_xact_lock(hashtextextended(${lockName}, 0)) as ok),
       ins as (
         insert into payout_idempotency_keys (business_id, environment, idempotency_key, payout_id, request_fingerprint, created_at)
@@ -59,10 +91,47 @@ export async function lockAndClaimKey(
         on conflict (business_id, environment, idempotency_key) do update
           set payout_id = excluded.payout_id, request_fingerprint = excluded.request_fingerprint, created_at = excluded.created_at
           where payout_idempotency_keys.created_at <= ${claim.windowStart.toISOString()}::timestamptz
-        returning payout_id)
-      select (select ok from lock) as locked, (select payout_id from ins) as claimed`,
+        returning payout_id),
+      ben as (
+        select id, archived_at, compliance_status, reacknowledgment_required, enrollment_status, declared_destination_id, created_at
+        from beneficiaries
+        where id = ${claim.beneficiaryId}::uuid and business_id = ${tenant.businessId}::uuid
+          and environment = ${tenant.environment}::environment
+        for share)
+      select (select ok from lock) as locked, (select payout_id from ins) as claimed,
+        (select row_to_json(ben) from ben) as beneficiary,
+        (select json_build_object('rules', rules, 'maker_checker', maker_checker, 'updated_at', updated_at)
+           from approval_policies
+           where business_id = ${tenant.businessId}::uuid and environment = ${tenant.environment}::environment) as policy`,
   );
-  return { locked: row?.locked === true, claimed: row?.claimed != null };
+  const b = row?.beneficiary ?? null;
+  const p = row?.policy ?? null;
+  return {
+    locked: row?.locked === true,
+    claimed: row?.claimed != null,
+    beneficiary:
+      b === null
+        ? null
+        : {
+            id: b.id,
+            archivedAt: b.archived_at === null ? null : new Date(b.archived_at),
+            complianceStatus: b.compliance_status,
+            reacknowledgmentRequired: b.reacknowledgment_required,
+            enrollmentStatus: b.enrollment_status,
+            declaredDestinationId: b.declared_destination_id,
+            createdAt: new Date(b.created_at),
+          },
+    policy:
+      p === null
+        ? null
+        : {
+            businessId: tenant.businessId,
+            environment: tenant.environment,
+            rules: p.rules,
+            makerChecker: p.maker_checker,
+            updatedAt: new Date(p.updated_at),
+          },
+  };
 }
 
 export async function findKey(
@@ -161,28 +230,6 @@ function toPgArray(values: readonly string[]): string {
 
 // Beneficiaries and destinations as payouts see them -------------------------------------------------------
 
-/**
- * The Beneficiary, share-locked for the transaction: archiving it, or deleting one of its destinations
- * (which lock it for update), waits for this creation to commit, and the other way round.
- */
-export async function lockBeneficiaryShared(db: Db, tenant: Tenant, id: string): Promise<BeneficiaryRow | null> {
-  const query = preparedQuery(db, "payouts_beneficiary_for_share", (d) =>
-    d
-      .select()
-      .from(beneficiaries)
-      .where(
-        and(
-          eq(beneficiaries.id, sql.placeholder("id")),
-          eq(beneficiaries.businessId, sql.placeholder("businessId")),
-          eq(beneficiaries.environment, sql.placeholder("environment")),
-        ),
-      )
-      .for("share"),
-  );
-  const [row] = await query.execute({ id, businessId: tenant.businessId, environment: tenant.environment });
-  return row ?? null;
-}
-
 /** Share-locks several Beneficiaries in id order (bulk; a fixed order so two uploads cannot deadlock). */
 export async function lockBeneficiariesShared(db: Db, tenant: Tenant, ids: readonly string[]): Promise<BeneficiaryRow[]> {
   if (ids.length === 0) return [];
@@ -201,41 +248,48 @@ export async function lockBeneficiariesShared(db: Db, tenant: Tenant, ids: reado
 }
 
 /** Live destinations of the Beneficiaries (deleted ones cannot receive new payouts). */
+/** What the creation gates read of a destination. */
+export type GateDestination = Pick<
+  DestinationRow,
+  "id" | "beneficiaryId" | "status" | "validationStatus" | "deletedAt" | "currency" | "last4"
+>;
+
+/**
+ * Live destinations of the Beneficiaries (deleted ones cannot receive new payouts), as the gates need them.
+ * Plain SQL as a named statement on purpose: this runs in every creation's transaction, where a Drizzle
+ * query (prepared or not) would be rebuilt each time, and building it cost more CPU than the database
+ * spends answering it.
+ */
 export async function listLiveDestinationsOf(
   db: Db,
   tenant: Tenant,
   beneficiaryIds: readonly string[],
-): Promise<DestinationRow[]> {
-  if (beneficiaryIds.length === 1) {
-    const query = preparedQuery(db, "payouts_live_destinations_of_one", (d) =>
-      d
-        .select()
-        .from(destinations)
-        .where(
-          and(
-            eq(destinations.beneficiaryId, sql.placeholder("beneficiaryId")),
-            eq(destinations.businessId, sql.placeholder("businessId")),
-            eq(destinations.environment, sql.placeholder("environment")),
-            isNull(destinations.deletedAt),
-          ),
-        )
-        .orderBy(asc(destinations.id)),
-    );
-    return query.execute({ beneficiaryId: beneficiaryIds[0], businessId: tenant.businessId, environment: tenant.environment });
-  }
+): Promise<GateDestination[]> {
   if (beneficiaryIds.length === 0) return [];
-  return db
-    .select()
-    .from(destinations)
-    .where(
-      and(
-        inArray(destinations.beneficiaryId, [...beneficiaryIds]),
-        eq(destinations.businessId, tenant.businessId),
-        eq(destinations.environment, tenant.environment),
-        isNull(destinations.deletedAt),
-      ),
-    )
-    .orderBy(asc(destinations.id));
+  const rows = await namedQueryRows<{
+    id: string;
+    beneficiary_id: string;
+    status: DestinationRow["status"];
+    validation_status: DestinationRow["validationStatus"];
+    currency: string;
+    last4: string;
+  }>(
+    db,
+    "payouts_live_destinations_for_gates",
+    sql`select id, beneficiary_id, status, validation_status, currency, last4 from destinations
+      where beneficiary_id = any(${toPgArray(beneficiaryIds)}::uuid[]) and business_id = ${tenant.businessId}::uuid
+        and environment = ${tenant.environment}::environment and deleted_at is null
+      order by id`,
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    beneficiaryId: row.beneficiary_id,
+    status: row.status,
+    validationStatus: row.validation_status,
+    deletedAt: null,
+    currency: row.currency,
+    last4: row.last4,
+  }));
 }
 
 /** A destination by id, deleted or not (an approved payout is still sent after deletion). */
@@ -251,8 +305,38 @@ export async function findBeneficiaryById(db: Db, id: string): Promise<Beneficia
 
 // Payouts -------------------------------------------------------------------------------------------------
 
+/** The columns a new payout sets (newPayoutRow in the service gives exactly these). */
+const INSERTED_COLUMNS = [
+  "id",
+  "businessId",
+  "environment",
+  "beneficiaryId",
+  "destinationId",
+  "destinationLast4",
+  "amountMinor",
+  "currency",
+  "externalRef",
+  "idempotencyKey",
+  "channel",
+  "uploadId",
+  "replacesPayoutId",
+  "status",
+  "createdByApiKeyId",
+  "createdAt",
+  "updatedAt",
+] as const satisfies ReadonlyArray<keyof NewPayoutRow>;
+
+/** A named prepared INSERT (one per transaction handle; the server plans it once per connection). */
 export async function insertPayout(db: Db, row: NewPayoutRow): Promise<PayoutRow> {
-  const [inserted] = await db.insert(payouts).values(row).returning();
+  const statement = preparedQuery(db, "payouts_insert_one", (d) =>
+    d
+      .insert(payouts)
+      .values(Object.fromEntries(INSERTED_COLUMNS.map((column) => [column, sql.placeholder(column)])) as unknown as NewPayoutRow)
+      .returning(),
+  );
+  const values: Record<string, unknown> = {};
+  for (const column of INSERTED_COLUMNS) values[column] = row[column] ?? null;
+  const [inserted] = await statement.execute(values);
   if (inserted === undefined) throw new Error("insert returned no row");
   return inserted;
 }
@@ -380,11 +464,6 @@ export async function insertDecision(db: Db, row: NewDecisionRow): Promise<Decis
   const [inserted] = await db.insert(payoutDecisions).values(row).returning();
   if (inserted === undefined) throw new Error("insert returned no row");
   return inserted;
-}
-
-export async function insertDecisions(db: Db, rows: readonly NewDecisionRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db.insert(payoutDecisions).values([...rows]);
 }
 
 export async function listDecisions(db: Db, tenant: Tenant, payoutId: string): Promise<DecisionRow[]> {

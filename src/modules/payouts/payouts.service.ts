@@ -25,12 +25,13 @@ import { resolveDestination } from "./payouts.gates.js";
 import { type Lifecycle, majorAmount } from "./payouts.lifecycle.js";
 import { evaluatePolicy } from "./payouts.policy.js";
 import {
-  type BeneficiaryRow,
+  claimKeyAndReadGates,
   type DecisionRow,
-  type DestinationRow,
   findKey,
   findPayout,
   findPolicy,
+  type GateBeneficiary,
+  type GateDestination,
   hasPendingPayoutTo,
   insertDecision,
   insertPayout,
@@ -38,8 +39,6 @@ import {
   listLiveDestinationsOf,
   listPayoutsNewestFirst,
   listPayoutsUpdatedSince,
-  lockAndClaimKey,
-  lockBeneficiaryShared,
   type NewPayoutRow,
   type PayoutRow,
   type PolicyRow,
@@ -172,7 +171,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
     tenant: Tenant,
     id: string,
     request: PayoutRequest,
-    destination: DestinationRow,
+    destination: GateDestination,
     createdBy: string | null,
     now: Date,
   ): NewPayoutRow {
@@ -204,7 +203,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
   async function applyPolicy(
     tx: Db,
     payout: PayoutRow,
-    beneficiary: BeneficiaryRow,
+    beneficiary: GateBeneficiary,
     policy: PolicyRow | null,
   ): Promise<PayoutRow> {
     const rules = (policy?.rules as PolicyRule[] | undefined) ?? [];
@@ -241,9 +240,19 @@ export function createPayoutService(deps: PayoutServiceDeps) {
     await jobStore.enqueue(tx, { type: PAYOUT_DISBURSE_JOB, payload: { payoutId }, dedupeKey: `payout-disburse:${payoutId}` });
   }
 
-  /** Gates + insert + policy for a claimed key, inside the creating transaction. */
-  async function createClaimed(tx: Db, tenant: Tenant, payoutId: string, request: PayoutRequest, createdBy: string | null) {
-    const beneficiary = await lockBeneficiaryShared(tx, tenant, request.beneficiaryId);
+  /**
+   * Gates + insert + policy for a claimed key, inside the creating transaction; the Beneficiary is already
+   * share-locked (claimKeyAndReadGates), so its destinations are read now.
+   */
+  async function createClaimed(
+    tx: Db,
+    tenant: Tenant,
+    payoutId: string,
+    request: PayoutRequest,
+    createdBy: string | null,
+    beneficiary: GateBeneficiary | null,
+    policy: PolicyRow | null,
+  ) {
     const live = beneficiary === null ? [] : await listLiveDestinationsOf(tx, tenant, [beneficiary.id]);
     const gate = resolveDestination(beneficiary, live, request);
     if (!gate.ok) throw gate.error;
@@ -255,7 +264,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
     }
     const now = clock.now();
     const inserted = await insertPayout(tx, newPayoutRow(tenant, payoutId, request, gate.destination, createdBy, now));
-    return applyPolicy(tx, inserted, beneficiary as BeneficiaryRow, await findPolicy(tx, tenant));
+    return applyPolicy(tx, inserted, beneficiary as GateBeneficiary, policy);
   }
 
   async function create(
@@ -294,17 +303,19 @@ export function createPayoutService(deps: PayoutServiceDeps) {
       return await db.transaction(async (tx) => {
         const now = clock.now();
         const payoutId = ids.newId();
-        const claim = await lockAndClaimKey(tx, {
+        // One round trip: claim the key, share-lock the Beneficiary, read the policy.
+        const claim = await claimKeyAndReadGates(tx, {
           tenant,
           key,
           payoutId,
           fingerprint,
           now,
           windowStart: new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS),
+          beneficiaryId: request.beneficiaryId,
         });
         if (!claim.locked) throw new AppError("IDEMPOTENCY_KEY_IN_FLIGHT");
         if (!claim.claimed) return { payout: presentPayout(await replay(tx, tenant, key, fingerprint)), replayed: true };
-        const payout = await createClaimed(tx, tenant, payoutId, request, actor.apiKeyId);
+        const payout = await createClaimed(tx, tenant, payoutId, request, actor.apiKeyId, claim.beneficiary, claim.policy);
         return { payout: presentPayout(payout), replayed: false };
       });
     } catch (error) {

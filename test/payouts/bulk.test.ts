@@ -1,0 +1,160 @@
+// POST /v1/payouts/bulk: the same write path as single payouts, per-row results, replay of a re-upload,
+// bad rows reported without aborting the file, and the combined idempotency key.
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryRows } from "../../src/platform/db/client.js";
+import { bearer, type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
+import { buildTestApp, type TestApp } from "../helpers/test-app.js";
+import { expectErrorEnvelope } from "../http/error-envelope.js";
+import { newKey, payableBeneficiary, payoutEvents } from "./payout-fixtures.js";
+
+let t: TestApp;
+let business: RegisteredBusiness;
+let key: string;
+let payee: { beneficiaryId: string; destinationId: string };
+const db = () => t.runtime.deps.database.db;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  business = await registerBusiness(t.app);
+  key = business.keys.sandbox;
+  payee = await payableBeneficiary(t.app, key);
+});
+afterAll(async () => t?.close());
+
+const bulk = (payload: unknown, k = key) =>
+  t.app.inject({ method: "POST", url: "/v1/payouts/bulk", headers: bearer(k), payload: payload as Record<string, unknown> });
+
+const row = (i: number, extra: Record<string, unknown> = {}) => ({
+  beneficiary_id: payee.beneficiaryId,
+  bank_account_id: payee.destinationId,
+  amount_minor: 100 + i,
+  currency: "EUR",
+  external_ref: `row-${i}`,
+  ...extra,
+});
+
+async function payoutsOfUpload(uploadId: string): Promise<number> {
+  const [r] = await queryRows<{ n: number }>(db(), sql`select count(*)::int as n from payouts where upload_id = ${uploadId}`);
+  return r?.n ?? 0;
+}
+
+describe("bulk payouts", () => {
+  it("creates one payout per row, tagged csv and with the upload id, and replays a byte-identical re-upload", async () => {
+    const uploadId = newKey("sha256");
+    const rows = Array.from({ length: 600 }, (_, i) => row(i));
+    const first = await bulk({ uploadId, rows });
+    expect(first.statusCode, first.body).toBe(200);
+    const body = first.json();
+    expect(body).toMatchObject({ upload_id: uploadId, created: 600, replayed: 0, failed: 0 });
+    expect(body.results.map((r: { index: number }) => r.index)).toEqual(rows.map((_, i) => i));
+    expect(body.results[0]).toMatchObject({ index: 0, status: "created", payout_status: "pending_approval", error: null });
+
+    const one = await t.app.inject({ method: "GET", url: `/v1/payouts/${body.results[5].payout_id}`, headers: bearer(key) });
+    expect(one.json()).toMatchObject({
+      channel: "csv",
+      upload_id: uploadId,
+      amount_minor: 105,
+      external_ref: "row-5",
+      idempotency_key: `upload:${uploadId}:5`,
+    });
+    const listed = await t.app.inject({
+      method: "GET",
+      url: `/v1/payouts?upload_id=${uploadId}&limit=200`,
+      headers: bearer(key),
+    });
+    expect(listed.json().payouts).toHaveLength(200);
+
+    const again = await bulk({ uploadId, rows });
+    expect(again.json()).toMatchObject({ created: 0, replayed: 600, failed: 0 });
+    expect(again.json().results.map((r: { payout_id: string }) => r.payout_id)).toEqual(
+      body.results.map((r: { payout_id: string }) => r.payout_id),
+    );
+    expect(await payoutsOfUpload(uploadId)).toBe(600);
+  });
+
+  it("reports bad rows with their code and keeps the good ones", async () => {
+    const uploadId = newKey("mixed");
+    const archived = await payableBeneficiary(t.app, key);
+    await t.app.inject({ method: "POST", url: `/v1/beneficiaries/${archived.beneficiaryId}/archive`, headers: bearer(key) });
+    const rows = [
+      row(0),
+      { ...row(1), amount_minor: -1 },
+      "not an object",
+      row(3, { currency: "USD" }),
+      row(4, { beneficiary_id: archived.beneficiaryId, bank_account_id: archived.destinationId }),
+      row(5, { beneficiary_id: "01900000-0000-7000-8000-000000000000" }),
+      row(6, { currency: "QQQ" }),
+      row(7),
+    ];
+    const response = await bulk({ uploadId, rows });
+    expect(response.statusCode).toBe(200);
+    const results = response.json().results as Array<{
+      index: number;
+      status: string;
+      error: { code: string; details?: unknown } | null;
+    }>;
+    expect(results.map((r) => [r.index, r.status, r.error?.code ?? null])).toEqual([
+      [0, "created", null],
+      [1, "failed", "validation_failed"],
+      [2, "failed", "validation_failed"],
+      [3, "failed", "CURRENCY_MISMATCH"],
+      [4, "failed", "BENEFICIARY_ARCHIVED"],
+      [5, "failed", "not_found"],
+      [6, "failed", "validation_failed"],
+      [7, "created", null],
+    ]);
+    expect(JSON.stringify(results[1]?.error)).toContain("rows[1].amount_minor");
+    expect(await payoutsOfUpload(uploadId)).toBe(2);
+
+    // The failed rows stored nothing: fixed in a re-upload under the same upload id, they are created.
+    const fixed = await bulk({ uploadId, rows: rows.map((r, i) => (i === 3 ? row(3) : r)) });
+    expect(fixed.json().results[3]).toMatchObject({ status: "created" });
+    expect(fixed.json().results[0]).toMatchObject({ status: "replayed" });
+  });
+
+  it("combines a row's own idempotency key with the derived one, and refuses a changed row under the same key", async () => {
+    const uploadId = newKey("own");
+    const first = await bulk({ uploadId, rows: [row(0, { idempotency_key: "abc" })] });
+    const created = first.json().results[0];
+    const one = await t.app.inject({ method: "GET", url: `/v1/payouts/${created.payout_id}`, headers: bearer(key) });
+    expect(one.json().idempotency_key).toBe(`upload:${uploadId}:0:abc`);
+    const changed = await bulk({ uploadId, rows: [row(0, { idempotency_key: "abc", amount_minor: 999 })] });
+    expect(changed.json().results[0]).toMatchObject({ status: "failed", error: { code: "IDEMPOTENCY_KEY_REUSED" } });
+    const otherKey = await bulk({ uploadId, rows: [row(0, { idempotency_key: "def" })] });
+    expect(otherKey.json().results[0]).toMatchObject({ status: "created" });
+  });
+
+  it("applies the approval policy to bulk rows (channel csv) and records the same events", async () => {
+    const b = await registerBusiness(t.app, "Bulk Policy Co");
+    const k = b.keys.sandbox;
+    const p = await payableBeneficiary(t.app, k);
+    await t.app.inject({
+      method: "PUT",
+      url: "/v1/approval-policy",
+      headers: bearer(k),
+      payload: { rules: [{ name: "csv-ok", outcome: "approve", channels: ["csv"] }] },
+    });
+    const response = await bulk(
+      { uploadId: newKey(), rows: [{ ...row(0), beneficiary_id: p.beneficiaryId, bank_account_id: p.destinationId }] },
+      k,
+    );
+    const result = response.json().results[0];
+    expect(result).toMatchObject({ status: "created", payout_status: "approved" });
+    await t.runtime.createWorker("bulk-w").drain();
+    expect((await payoutEvents(db(), result.payout_id)).map((e) => e.type)).toContain("payout.disbursed");
+  });
+
+  it("validates the envelope: 1 to 1000 rows and an uploadId", async () => {
+    const actor = {
+      user_id: business.userId,
+      membership_id: business.membershipId,
+      role: "business_admin" as const,
+      environment: "sandbox" as const,
+    };
+    expectErrorEnvelope(await bulk({ uploadId: "x", rows: [] }), { status: 400, code: "validation_failed", actor });
+    expectErrorEnvelope(await bulk({ rows: [row(0)] }), { status: 400, code: "validation_failed", actor });
+    const tooMany = Array.from({ length: 1001 }, (_, i) => row(i));
+    expectErrorEnvelope(await bulk({ uploadId: "x", rows: tooMany }), { status: 400, code: "validation_failed", actor });
+  });
+});
