@@ -12,7 +12,9 @@ import { createBeneficiaryExportModule } from "./modules/beneficiary-export/inde
 import { createBeneficiaryImportModule } from "./modules/beneficiary-import/index.js";
 import { createCollectionModule } from "./modules/collection/index.js";
 import { createDestinationsModule } from "./modules/destinations/index.js";
+import { createEnrollmentModule } from "./modules/enrollment/index.js";
 import { createPayoutsModule } from "./modules/payouts/index.js";
+import { createRailSimulatorModule } from "./modules/rail-simulator/index.js";
 import { createRegistrationModule } from "./modules/registration/index.js";
 import { createWebhooksModule } from "./modules/webhooks/index.js";
 import { registerCollectionPages } from "./pages/collection/index.js";
@@ -77,12 +79,26 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
 
   const apiKeys = createApiKeysModule({ db: database.db, clock, ids });
   const registration = createRegistrationModule({ db: database.db, clock, ids, apiKeys });
+  // Issue 4 (rails): enrollment with the payout rail, triggered by beneficiaries and destinations after their
+  // commits (injected functions: enrollment reads through the beneficiaries module, so no import cycle).
+  const enrollment = createEnrollmentModule({
+    db: database.db,
+    clock,
+    ids,
+    cipher: deps.cipher,
+    events: deps.events,
+    rails: deps.rails,
+    logger: deps.logger.child({ component: "enrollment" }),
+    readBeneficiary: (actor, id) => beneficiaries.service.get(actor, id),
+    jobStore: deps.jobStore,
+  });
   const beneficiaries = createBeneficiariesModule({
     db: database.db,
     clock,
     ids,
     cipher: deps.cipher,
     identityRequirements: config.identityRequirements,
+    enrollAfterCommit: enrollment.service.enrollAfterCommit,
   });
   const payouts = createPayoutsModule({
     db: database.db,
@@ -100,6 +116,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     events: deps.events,
     jobStore: deps.jobStore,
     beneficiaries: beneficiaries.service,
+    enrollAfterCommit: enrollment.service.enrollAfterCommit,
     pendingPayoutHeadsTo: payouts.pendingPayoutHeadsTo,
   });
   const beneficiaryExport = createBeneficiaryExportModule({ db: database.db, clock, beneficiaries: beneficiaries.service });
@@ -110,6 +127,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     logger: deps.logger,
     beneficiaries: beneficiaries.service,
     destinations: destinations.service,
+    enqueueEnrollment: enrollment.service.enqueueEnrollment,
   });
   const collection = createCollectionModule({
     db: database.db,
@@ -188,6 +206,15 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     publicBaseUrl: config.publicBaseUrl,
   });
   webhooks.registerRoutes(app);
+  enrollment.registerRoutes(app);
+  // Issue 4 (rails): the simulator's operator control endpoint exists only when a control token is configured.
+  if (config.productionRail === "simulator" && config.simulatorControlToken !== null) {
+    createRailSimulatorModule({
+      db: database.db,
+      jobStore: deps.jobStore,
+      controlToken: config.simulatorControlToken,
+    }).registerRoutes(app);
+  }
   payouts.registerRoutes(app);
 
   await app.ready();

@@ -60,12 +60,18 @@ export interface Config {
      */
     readonly allowPrivateTargets: boolean;
   };
+  /** The rail production payouts use: only the production simulator until a real rail is configured. */
+  readonly productionRail: ProductionRail;
+  /** Operator token of the simulator control endpoint; null leaves the endpoint off (it answers 404). */
+  readonly simulatorControlToken: string | null;
   /** Payouts (issue 4). */
   readonly payouts: {
     /** Hours after `disbursed` before a production payout settles, absent a rail return (PAYOUT_RETURN_WINDOW_HOURS). */
     readonly returnWindowHours: number;
   };
 }
+
+export type ProductionRail = "simulator";
 
 export class ConfigError extends Error {
   override readonly name = "ConfigError";
@@ -149,6 +155,24 @@ function readFieldList<F extends string>(env: Env, name: string, allowed: readon
   return fields as F[];
 }
 
+function readProductionRail(env: Env): ProductionRail {
+  const raw = env.PRODUCTION_RAIL || "simulator";
+  if (raw !== "simulator") {
+    throw new ConfigError(`PRODUCTION_RAIL must be "simulator" (the only production rail so far), got "${raw}"`);
+  }
+  return raw;
+}
+
+/** The value is a secret, so no message quotes it. */
+function readSimulatorControlToken(env: Env): string | null {
+  const raw = env.SIMULATOR_CONTROL_TOKEN;
+  if (raw === undefined || raw === "") return null;
+  if (raw.length < 32 || /\s/.test(raw)) {
+    throw new ConfigError("SIMULATOR_CONTROL_TOKEN must be at least 32 characters without spaces (openssl rand -hex 32)");
+  }
+  return raw;
+}
+
 const LOG_LEVELS: readonly LogLevel[] = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 
 export function loadConfig(env: Env = process.env): Config {
@@ -205,6 +229,8 @@ export function loadConfig(env: Env = process.env): Config {
       windowSeconds: readInt(env, "COLLECTION_RATE_LIMIT_WINDOW_SECONDS", 600, 1, 86_400),
     },
     webhooks: { allowPrivateTargets: readBool(env, "WEBHOOK_ALLOW_PRIVATE_TARGETS", false) },
+    productionRail: readProductionRail(env),
+    simulatorControlToken: readSimulatorControlToken(env),
     payouts: { returnWindowHours: readInt(env, "PAYOUT_RETURN_WINDOW_HOURS", 72, 0, 24 * 365) },
   };
 }

@@ -22,6 +22,7 @@ import { createMetrics } from "./platform/metrics.js";
 import { type Resolver, systemResolver, type TargetPolicy } from "./platform/outbound-http/url-safety.js";
 import { createWebhookSender, type WebhookSender } from "./platform/outbound-http/webhook-sender.js";
 import { createRateLimiter, type RateLimitStore } from "./platform/rate-limit.js";
+import { createProductionSimulatorRail, SIMULATOR_TIMINGS } from "./rails/production-simulator.js";
 import type { RailRegistry } from "./rails/rail.js";
 import { createRailRegistry } from "./rails/registry.js";
 import { createSandboxRail } from "./rails/sandbox-rail.js";
@@ -147,8 +148,17 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     clientAddressLimiter: createRateLimiter(config.registrationRateLimit, store, "client"),
     collectionPageLimiter: createRateLimiter(config.collectionPageRateLimit, store, "collect"),
     isAcceptingTraffic: () => accepting,
-    // Placeholder until the production simulator lands: production must not use the sandbox rail.
-    rails: options.rails ?? createRailRegistry({ sandbox: createSandboxRail(), production: createSandboxRail() }),
+    // Production uses the configured rail; PRODUCTION_RAIL=simulator (the only value so far) is the simulator.
+    rails:
+      options.rails ??
+      createRailRegistry({
+        sandbox: createSandboxRail(),
+        production: createProductionSimulatorRail({
+          clock,
+          // The simulator's late return must land after settlement, however long the configured return window.
+          lateReturnAfterMs: Math.max(SIMULATOR_TIMINGS.lateReturn, (config.payouts.returnWindowHours + 24) * 3_600_000),
+        }),
+      }),
   };
   const handlers: JobHandlers = { ...createJobHandlers(deps), ...(options.extraJobHandlers ?? {}) };
 

@@ -236,6 +236,25 @@ export const ERROR_CODES = {
     message: "The webhook subscription is missing, disabled, or does not list this event type.",
     description: "A redelivery goes to the current subscription: create or enable it, and list the event type, first.",
   },
+  // Issue 4 (rails): enrollment with the payout rail.
+  ENROLLMENT_NOT_ALLOWED: {
+    status: 422,
+    message: "The Beneficiary cannot be enrolled with the payout rail until it is compliant.",
+    description:
+      "Enrollment needs `compliance_status` `compliant` and no pending re-acknowledgment. Acknowledge the Beneficiary (`POST /v1/beneficiaries/{id}/acknowledge`); that enrolls it.",
+  },
+  ENROLLMENT_IN_PROGRESS: {
+    status: 409,
+    message: "An enrollment attempt for this Beneficiary is still in flight.",
+    description:
+      "`enrollment_status` is `pending`: wait for the attempt to finish and read the Beneficiary again. An attempt still pending after 60 seconds is considered abandoned and may be retried.",
+  },
+  RAIL_UNAVAILABLE: {
+    status: 503,
+    message: "The payout rail did not answer. Nothing was changed; retry shortly.",
+    description:
+      "The rail could not be reached or failed unexpectedly during the enrollment attempt. The Beneficiary's enrollment state is as it was before the call.",
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

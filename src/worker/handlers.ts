@@ -1,6 +1,7 @@
 // The job handlers of every module, by job type. Later modules add theirs here (disbursement, webhook
 // delivery); each must be idempotent because a job can run more than once.
 import type { AppDeps } from "../app.js";
+import { createEnrollmentJobHandlers } from "../modules/enrollment/index.js";
 import { createPayoutJobHandlers } from "../modules/payouts/index.js";
 import { createDeliveryJobHandler, WEBHOOK_DELIVER_JOB } from "../modules/webhooks/index.js";
 import type { JobHandlers } from "../platform/jobs/worker.js";
@@ -26,6 +27,12 @@ export function createJobHandlers(deps: WorkerDeps): JobHandlers {
       db: deps.database.db,
       logger: deps.logger.child({ component: "payouts" }),
       returnWindowHours: deps.config.payouts.returnWindowHours,
+    }),
+    // Issue 4 (rails): enrollment of imported Beneficiaries.
+    ...createEnrollmentJobHandlers({
+      ...deps,
+      db: deps.database.db,
+      logger: deps.logger.child({ component: "enrollment" }),
     }),
   };
 }

@@ -242,9 +242,11 @@ describe("the derived status", () => {
     const acknowledged = await call("POST", `/v1/beneficiaries/${beneficiary.id}/acknowledge`);
     expect(acknowledged.json()).toMatchObject({ compliance_status: "compliant", status: "action_required" });
 
-    // An unvalidated destination is not payout-usable: still action_required.
-    await register(beneficiary.id, CORRIDORS.jp_swift.body);
-    expect((await call("GET", `/v1/beneficiaries/${beneficiary.id}`)).json().status).toBe("action_required");
+    // A SWIFT-only destination is unvalidated, but registering it for a compliant Beneficiary enrolls it with the
+    // rail (issue 4), and the rail's verification makes it payout-usable.
+    const swift = await register(beneficiary.id, CORRIDORS.jp_swift.body);
+    expect(swift).toMatchObject({ validation_status: "unvalidated", status: "verified", payout_usable: true });
+    expect((await call("GET", `/v1/beneficiaries/${beneficiary.id}`)).json().status).toBe("ready");
 
     const usable = await register(beneficiary.id, CORRIDORS.de_iban.body);
     expect((await call("GET", `/v1/beneficiaries/${beneficiary.id}`)).json().status).toBe("ready");

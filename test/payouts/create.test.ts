@@ -264,7 +264,7 @@ describe("gates", () => {
 
   it("refuses a destination that is not payout-usable, naming the failing check", async () => {
     const { beneficiaryId } = await payableBeneficiary(t.app, key);
-    const swift = await registerBankAccount(t.app, key, beneficiaryId, CORRIDORS.jp_swift.body);
+    const swift = await unverifiedSwiftAccount(beneficiaryId);
     expect(swift.payout_usable).toBe(false);
     await refusedWith(beneficiaryId, "BANK_ACCOUNT_NOT_VALIDATED", 422, { bank_account_id: swift.id, currency: "JPY" });
     const refusedByRail = await registerBankAccount(t.app, key, beneficiaryId, CORRIDORS.gb_sort_code.body);
@@ -281,6 +281,26 @@ describe("gates", () => {
     expect(response.json().error.message).toContain("EUR");
   });
 });
+
+/**
+ * A SWIFT-only (unvalidated) account the rail has not verified. Registering it for a compliant Beneficiary
+ * enrolls it and the rail verifies it (issue 4, enrollment), so it is put back to `unverified`, as it is
+ * before enrollment, to reach the validation gate.
+ */
+async function unverifiedSwiftAccount(beneficiaryId: string) {
+  const swift = await registerBankAccount(t.app, key, beneficiaryId, CORRIDORS.jp_swift.body);
+  await db().update(destinations).set({ status: "unverified" }).where(eq(destinations.id, swift.id));
+  const listed = await t.app.inject({
+    method: "GET",
+    url: `/v1/beneficiaries/${beneficiaryId}/bank-accounts`,
+    headers: bearer(key),
+  });
+  const found = (listed.json() as { bank_accounts: Array<{ id: string; payout_usable: boolean }> }).bank_accounts.find(
+    (account) => account.id === swift.id,
+  );
+  if (found === undefined) throw new Error("registered account not listed");
+  return found;
+}
 
 describe("destination resolution", () => {
   it("uses the declared destination when set, and never another in its place", async () => {
@@ -309,7 +329,7 @@ describe("destination resolution", () => {
 
   it("uses the only payout-usable destination when none is declared, ignoring unusable ones", async () => {
     const { beneficiaryId, destinationId } = await payableBeneficiary(t.app, key);
-    await registerBankAccount(t.app, key, beneficiaryId, CORRIDORS.jp_swift.body);
+    await unverifiedSwiftAccount(beneficiaryId);
     const payout = await createPayout(t.app, key, { beneficiary_id: beneficiaryId });
     expect(payout.bank_account_id).toBe(destinationId);
   });

@@ -149,9 +149,24 @@ export const BeneficiarySchema = Type.Object(
       description:
         "Derived at read time; first match wins: suspended, reacknowledgment_required, pending_details (identity incomplete), pending_kyc (not yet acknowledged), action_required (no payout-usable destination, or enrollment rejected), ready.",
     }),
-    enrollment_status: nullable(stringEnum(["pending", "verified", "rejected", "suspended", "closed"])),
-    enrollment_failure_detail: nullable(Type.String()),
-    enrollment_failure_bank_account_id: nullable(Type.String()),
+    enrollment_status: nullable(
+      stringEnum(["pending", "verified", "rejected", "suspended", "closed"], {
+        description:
+          "Enrollment with the environment's payout rail; null until the first attempt. Attempted after the compliance acknowledgment, after a destination is registered for a compliant Beneficiary (import: by the worker after the import), and on `POST /v1/beneficiaries/{id}/enrollment`. `pending` while an attempt is in flight; `rejected` blocks new payouts until a later attempt verifies.",
+      }),
+    ),
+    enrollment_failure_detail: nullable(
+      Type.String({
+        description:
+          "The rail's wording of the refusal behind `rejected` (no provider named); null in every other state, including an attempt in flight.",
+      }),
+    ),
+    enrollment_failure_bank_account_id: nullable(
+      Type.String({
+        description:
+          "The bank account the refusal named (its `rail_rejection_reason` repeats the wording); null when it named none and in every other state.",
+      }),
+    ),
     pending_requests: Type.Array(Type.Ref("PendingCollectionRequest"), {
       description:
         "Live collection links only (not consumed, cancelled, replaced or expired), computed when read. 0 or 1 entries: a new link replaces the live one.",

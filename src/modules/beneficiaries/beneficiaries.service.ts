@@ -46,6 +46,8 @@ export interface BeneficiaryServiceDeps {
   readonly ids: IdGenerator;
   readonly cipher: FieldCipher;
   readonly identityRequirements: IdentityRequirements;
+  /** Enrolls the Beneficiary with the payout rail after a change that may make it payable has committed. */
+  readonly enrollAfterCommit?: (tenant: Tenant, beneficiaryId: string) => Promise<void>;
 }
 
 export type BeneficiaryService = ReturnType<typeof createBeneficiaryService>;
@@ -373,10 +375,14 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
    * re-acknowledgment is cleared. A suspended Beneficiary cannot be acknowledged.
    */
   async function acknowledge(actor: Actor, id: string): Promise<BeneficiaryBody> {
-    return changeActive(actor, id, async (_tx, row) => {
+    const acknowledged = await changeActive(actor, id, async (_tx, row) => {
       if (row.complianceStatus === "suspended") throw new AppError("BENEFICIARY_SUSPENDED");
       return { complianceStatus: "compliant", acknowledgedAt: clock.now(), reacknowledgmentRequired: false };
     });
+    if (deps.enrollAfterCommit === undefined) return acknowledged;
+    // Now compliant: enroll with the rail (after the commit above), and answer with the result.
+    await deps.enrollAfterCommit(tenantOf(actor), acknowledged.id);
+    return readOrFail(db, tenantOf(actor), acknowledged.id);
   }
 
   async function archive(actor: Actor, id: string): Promise<BeneficiaryBody> {

@@ -1,3 +1,4 @@
+import type { Tenant } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
 import type { Db } from "../../platform/db/client.js";
@@ -27,6 +28,7 @@ export function createBeneficiariesModule(deps: {
   ids: IdGenerator;
   cipher: FieldCipher;
   identityRequirements: IdentityRequirements;
+  enrollAfterCommit?: (tenant: Tenant, beneficiaryId: string) => Promise<void>;
 }) {
   const service = createBeneficiaryService(deps);
   return {

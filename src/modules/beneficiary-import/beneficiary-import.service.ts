@@ -50,6 +50,11 @@ export interface BeneficiaryImportServiceDeps {
   readonly logger: ImportLogger;
   readonly prepareBeneficiary: BeneficiaryService["prepareBeneficiary"];
   readonly prepareBankAccount: DestinationService["prepareBankAccount"];
+  /**
+   * Issue 4 (rails): queues the enrollment of the given Beneficiaries (acknowledged rows), in the import's own
+   * transaction; the worker enrolls them after commit, so the import never waits on the rail.
+   */
+  readonly enqueueEnrollment?: (tx: Db, tenant: Tenant, beneficiaryIds: readonly string[]) => Promise<void>;
 }
 
 export type BeneficiaryImportService = ReturnType<typeof createBeneficiaryImportService>;
@@ -252,6 +257,17 @@ export function createBeneficiaryImportService(deps: BeneficiaryImportServiceDep
         tx,
         ordered.filter((p) => p.beneficiary.id !== undefined && inserted.has(p.beneficiary.id)).map((p) => p.destination),
       );
+      const compliant = ordered.filter(
+        (p) => p.beneficiary.id !== undefined && inserted.has(p.beneficiary.id) && p.beneficiary.complianceStatus === "compliant",
+      );
+      const first = compliant[0];
+      if (deps.enqueueEnrollment !== undefined && first !== undefined) {
+        await deps.enqueueEnrollment(
+          tx,
+          { businessId: first.beneficiary.businessId, environment: first.beneficiary.environment },
+          compliant.map((p) => p.beneficiary.id as string),
+        );
+      }
       return inserted;
     });
   }

@@ -1,5 +1,6 @@
 // POST /v1/beneficiaries/import: many Beneficiaries, each with a bank account, in one call. It reuses the
 // beneficiaries' and destinations' own checks through their modules' doors.
+import type { Tenant } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/client.js";
 import type { AppInstance } from "../../platform/http/types.js";
@@ -19,6 +20,8 @@ export function createBeneficiaryImportModule(deps: {
   logger: ImportLogger;
   beneficiaries: Pick<BeneficiaryService, "prepareBeneficiary">;
   destinations: Pick<DestinationService, "prepareBankAccount">;
+  /** Issue 4 (rails): queues the enrollment of acknowledged rows in the import's transaction. */
+  enqueueEnrollment?: (tx: Db, tenant: Tenant, beneficiaryIds: readonly string[]) => Promise<void>;
 }) {
   const service = createBeneficiaryImportService({
     db: deps.db,
@@ -27,6 +30,7 @@ export function createBeneficiaryImportModule(deps: {
     logger: deps.logger,
     prepareBeneficiary: deps.beneficiaries.prepareBeneficiary,
     prepareBankAccount: deps.destinations.prepareBankAccount,
+    ...(deps.enqueueEnrollment === undefined ? {} : { enqueueEnrollment: deps.enqueueEnrollment }),
   });
   return {
     service,

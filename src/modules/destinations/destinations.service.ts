@@ -45,6 +45,8 @@ export interface DestinationServiceDeps {
   readonly events: EventRecorder;
   readonly jobStore: Pick<JobStore, "enqueue">;
   readonly presentBeneficiary: (found: { row: BeneficiaryRow; payoutUsableDestinations: number }) => BeneficiaryBody;
+  /** Enrolls the Beneficiary with the payout rail after a destination registration committed. */
+  readonly enrollAfterCommit?: (tenant: Tenant, beneficiaryId: string) => Promise<void>;
   /** Injected by the payouts module (issue 4, spec: Rules tied to states 2); absent, nothing blocks deletion. */
   readonly pendingPayoutHeadsTo?: ((tx: Db, tenant: Tenant, destinationId: string) => Promise<boolean>) | undefined;
 }
@@ -216,11 +218,18 @@ export function createDestinationService(deps: DestinationServiceDeps) {
     if (!prepared.ok) throw new AppError("validation_failed", { details: prepared.details });
     const tenant = tenantOf(actor);
     try {
-      return await db.transaction(async (tx) => {
-        await lockActive(tx, tenant, beneficiaryId);
+      const registered = await db.transaction(async (tx) => {
+        const beneficiary = await lockActive(tx, tenant, beneficiaryId);
         const { row, created } = await insertPrepared(tx, tenant, beneficiaryId, prepared.value, true);
-        return { destination: presentDestination(row), created };
+        return { row, created, compliant: beneficiary.complianceStatus === "compliant" && !beneficiary.reacknowledgmentRequired };
       });
+      if (!registered.created || !registered.compliant || deps.enrollAfterCommit === undefined) {
+        return { destination: presentDestination(registered.row), created: registered.created };
+      }
+      // A new destination of a compliant Beneficiary: enroll it with the rail now that it is committed.
+      await deps.enrollAfterCommit(tenant, registered.row.beneficiaryId);
+      const fresh = await findDestination(db, tenant, registered.row.beneficiaryId, registered.row.id);
+      return { destination: presentDestination(fresh ?? registered.row), created: true };
     } catch (error) {
       // Two identical registrations racing: the partial unique index decides; answer with the winner's row.
       if (isUniqueViolation(error, "destinations_beneficiary_fingerprint_key")) {

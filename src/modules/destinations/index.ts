@@ -29,6 +29,7 @@ export function createDestinationsModule(deps: {
   events: EventRecorder;
   jobStore: Pick<JobStore, "enqueue">;
   beneficiaries: BeneficiaryService;
+  enrollAfterCommit?: (tenant: Tenant, beneficiaryId: string) => Promise<void>;
   /** From the payouts module (injected, not imported: payouts reads destinations). */
   pendingPayoutHeadsTo?: (tx: Db, tenant: Tenant, destinationId: string) => Promise<boolean>;
 }) {

@@ -206,6 +206,10 @@ export const beneficiaries = pgTable(
     enrollmentStatus: enrollmentStatusEnum("enrollment_status"),
     enrollmentFailureDetail: text("enrollment_failure_detail"),
     enrollmentFailureBankAccountId: uuid("enrollment_failure_bank_account_id"),
+    // Issue 4 (rails): the enrollment attempt in flight. Its result is written only while this id is still the
+    // current attempt, so a newer attempt supersedes an older one that answers late.
+    enrollmentAttemptId: uuid("enrollment_attempt_id"),
+    enrollmentAttemptStartedAt: timestamp("enrollment_attempt_started_at", { withTimezone: true, mode: "date" }),
     archivedAt: timestamp("archived_at", { withTimezone: true, mode: "date" }),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
