@@ -139,6 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     publicBaseUrl: config.publicBaseUrl,
     beneficiaries: beneficiaries.service,
     destinations: destinations.service,
+    enrollAfterCommit: enrollment.service.enrollAfterCommit,
   });
   const webhooks = createWebhooksModule({
     db: database.db,

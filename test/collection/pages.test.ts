@@ -298,6 +298,52 @@ describe("payout_destination", () => {
   });
 });
 
+describe("enrollment of an account added on a page", () => {
+  async function acknowledged(apiKey: string) {
+    const beneficiary = await createBeneficiary(t.app, apiKey);
+    const ack = await t.app.inject({
+      method: "POST",
+      url: `/v1/beneficiaries/${beneficiary.id}/acknowledge`,
+      headers: { authorization: `Bearer ${apiKey}` },
+    });
+    expect(ack.statusCode, ack.body).toBe(200);
+    return beneficiary;
+  }
+
+  it("a compliant Beneficiary's new account is enrolled with the rail after the submission (sandbox: verified)", async () => {
+    const beneficiary = await acknowledged(key);
+    const minted = await link(beneficiary.id, "payout_destination");
+    const done = await new PageSession(t.app).submit(minted.path, { destination: "new", ...US_ACCOUNT });
+    expect(done.statusCode, done.body).toBe(200);
+    const after = await readBeneficiary(t.app, key, beneficiary.id);
+    expect(after.enrollment_status).toBe("verified");
+    const accounts = await t.app.inject({
+      method: "GET",
+      url: `/v1/beneficiaries/${beneficiary.id}/bank-accounts`,
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(accounts.json().bank_accounts).toEqual([expect.objectContaining({ status: "verified", payout_usable: true })]);
+  });
+
+  it("a refusal by the production rail names the account added on the page", async () => {
+    const productionKey = biz.keys.production;
+    const beneficiary = await acknowledged(productionKey);
+    const minted = await mintLink(t.app, productionKey, beneficiary.id, "payout_destination");
+    tokens.push(minted.token);
+    // The production simulator refuses accounts ending in 0911 (src/rails/README.md).
+    const done = await new PageSession(t.app).submit(minted.path, {
+      destination: "new",
+      ...US_ACCOUNT,
+      "bank.account_number": "4417120911",
+    });
+    expect(done.statusCode, done.body).toBe(200);
+    const after = await readBeneficiary(t.app, productionKey, beneficiary.id);
+    expect(after.enrollment_status).toBe("rejected");
+    expect(after.enrollment_failure_bank_account_id).toBe(after.declared_destination_id);
+    expect(await eventsOf(t, beneficiary.id, "beneficiary.enrollment_rejected")).toHaveLength(1);
+  });
+});
+
 describe("tax_documents", () => {
   it("asks which form, then takes a W-9: stored encrypted, shown masked on the Beneficiary", async () => {
     const beneficiary = await createBeneficiary(t.app, key);

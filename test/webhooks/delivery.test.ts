@@ -293,7 +293,7 @@ describe("webhook delivery", () => {
       const kept = await bed.recordEvent("beneficiary.enrollment_rejected", {
         data: {
           beneficiary_id: "0190aaaa-0000-7000-8000-000000000001",
-          enrollment_status: "rejected",
+          status: "rejected",
           bank_account_id: null,
           reason: "Name mismatch",
         },

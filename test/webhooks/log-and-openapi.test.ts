@@ -114,7 +114,7 @@ describe("webhooks in the OpenAPI document and the delivery log", () => {
       const rejected = await bed.recordEvent("beneficiary.enrollment_rejected", {
         data: {
           beneficiary_id: "0190aaaa-0000-7000-8000-0000000000bb",
-          enrollment_status: "rejected",
+          status: "rejected",
           bank_account_id: null,
           reason: "Closed account",
         },

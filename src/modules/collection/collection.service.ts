@@ -62,6 +62,8 @@ export interface CollectionServiceDeps {
   readonly publicBaseUrl: string;
   readonly beneficiaries: Pick<BeneficiaryService, "identityProblems" | "identityUpdatePatch" | "identityRequirements">;
   readonly destinations: Pick<DestinationService, "prepareBankAccount" | "insertPrepared" | "liveDestinations" | "findOne">;
+  /** Enrolls a compliant Beneficiary's new account with the rail once the submission has committed (issue 4). */
+  readonly enrollAfterCommit?: (tenant: Tenant, beneficiaryId: string) => Promise<void>;
 }
 
 export type CollectionService = ReturnType<typeof createCollectionService>;
@@ -344,7 +346,7 @@ export function createCollectionService(deps: CollectionServiceDeps) {
     tenant: Tenant,
     beneficiaryId: string,
     choice: DestinationChoice,
-  ): Promise<DestinationRow> {
+  ): Promise<{ row: DestinationRow; created: boolean }> {
     if (choice.kind === "existing") {
       const row = await destinations.findOne(tx, tenant, beneficiaryId, choice.id);
       if (row === null || !isPayoutUsable(row)) {
@@ -352,7 +354,7 @@ export function createCollectionService(deps: CollectionServiceDeps) {
           { field: "destination", code: "invalid_choice", message: "That account can no longer be chosen. Choose another one." },
         ]);
       }
-      return row;
+      return { row, created: false };
     }
     if (choice.kind === "new") {
       const prepared = destinations.prepareBankAccount(
@@ -360,7 +362,7 @@ export function createCollectionService(deps: CollectionServiceDeps) {
         "bank.",
       );
       if (!prepared.ok) throw new SubmissionRefused(prepared.details);
-      return (await destinations.insertPrepared(tx, tenant, beneficiaryId, prepared.value, true)).row;
+      return await destinations.insertPrepared(tx, tenant, beneficiaryId, prepared.value, true);
     }
     throw new SubmissionRefused([
       { field: "destination", code: "required", message: "Choose an account or add a new bank account." },
@@ -390,7 +392,7 @@ export function createCollectionService(deps: CollectionServiceDeps) {
 
     const tenant: Tenant = { businessId: request.businessId, environment: request.environment };
     try {
-      const chosen = await db.transaction(async (tx) => {
+      const committed = await db.transaction(async (tx): Promise<{ chosen: DestinationRow | null; enroll: boolean }> => {
         const now = clock.now();
         const locked = await lockBeneficiary(tx, tenant, request.beneficiaryId);
         if (locked === null || locked.archivedAt !== null) throw new LinkClosed("archived");
@@ -410,13 +412,15 @@ export function createCollectionService(deps: CollectionServiceDeps) {
             submittedAt: now,
           });
           await updateBeneficiary(tx, tenant, locked.id, { taxDocument: summary, updatedAt: now });
-          return null;
+          return { chosen: null, enroll: false };
         }
-        const destination = await settleDestination(tx, tenant, locked.id, submission.destination);
+        const settled = await settleDestination(tx, tenant, locked.id, submission.destination);
+        const destination = settled.row;
+        const compliant = locked.complianceStatus === "compliant" && !locked.reacknowledgmentRequired;
         if (submission.scope === "payout_destination") {
           // The Beneficiary's own choice: the last write wins, and no e-mail (that rule is for the Business's changes).
           await updateBeneficiary(tx, tenant, locked.id, { declaredDestinationId: destination.id, updatedAt: now });
-          return destination;
+          return { chosen: destination, enroll: settled.created && compliant };
         }
         const patch = beneficiaries.identityUpdatePatch(locked, submission.identity);
         await updateBeneficiary(tx, tenant, locked.id, {
@@ -432,8 +436,16 @@ export function createCollectionService(deps: CollectionServiceDeps) {
           subjectId: locked.id,
           data: { beneficiary_id: locked.id, status: "details_submitted" },
         });
-        return destination;
+        // An identity change that needs re-acknowledgment holds enrollment until the Business acknowledges again.
+        const stillCompliant = compliant && patch.reacknowledgmentRequired !== true;
+        return { chosen: destination, enroll: settled.created && stillCompliant };
       });
+      // A new account of a compliant Beneficiary is enrolled with the rail after commit, as when the Business
+      // registers one through the API (a failure is logged and left to the enrollment retry route).
+      if (committed.enroll && deps.enrollAfterCommit !== undefined) {
+        await deps.enrollAfterCommit(tenant, request.beneficiaryId);
+      }
+      const chosen = committed.chosen;
       return { outcome: "submitted", view: await view(), destination: chosen === null ? null : choosable(chosen) };
     } catch (error) {
       if (error instanceof SubmissionRefused) return { outcome: "invalid", view: await view(), details: error.details };

@@ -56,7 +56,7 @@ export const EVENT_DATA_SCHEMAS: Readonly<Record<EventType, TSchema>> = {
   ),
   "payout.disbursed": payoutData(
     ["disbursed"],
-    { disbursed_at: dateTime("When the rail confirmed the funds left.") },
+    { disbursed_at: Type.Optional(dateTime("When the rail confirmed the funds left (ours; not in the spec's shape).")) },
     "The money has left the service (spec shape).",
   ),
   "payout.delivered": payoutData(
@@ -70,18 +70,20 @@ export const EVENT_DATA_SCHEMAS: Readonly<Record<EventType, TSchema>> = {
   ),
   "payout.settled": payoutData(
     ["settled"],
-    { settled_at: dateTime("When the return window closed.") },
+    { settled_at: Type.Optional(dateTime("When the return window closed.")) },
     "The return window closed; the money can no longer be reversed (production only).",
   ),
   "payout.canceled": payoutData(
     ["canceled"],
     {
       reason: nullableString("Why it was canceled, when known."),
-      canceled_by: Type.Unsafe<"rail" | "business">({
-        type: "string",
-        enum: ["rail", "business"],
-        description: "`business` for `POST /v1/payouts/{payoutId}/cancel`, `rail` when the rail canceled it.",
-      }),
+      canceled_by: Type.Optional(
+        Type.Unsafe<"rail" | "business">({
+          type: "string",
+          enum: ["rail", "business"],
+          description: "`business` for `POST /v1/payouts/{payoutId}/cancel`, `rail` when the rail canceled it.",
+        }),
+      ),
     },
     "Canceled before any money moved (production only).",
   ),
@@ -131,7 +133,11 @@ export const EVENT_DATA_SCHEMAS: Readonly<Record<EventType, TSchema>> = {
   "beneficiary.enrollment_rejected": Type.Object(
     {
       beneficiary_id: uuid("The Beneficiary."),
-      enrollment_status: Type.Unsafe<"rejected">({ type: "string", enum: ["rejected"], description: "Always `rejected`." }),
+      status: Type.Unsafe<"rejected">({
+        type: "string",
+        enum: ["rejected"],
+        description: "Always `rejected`: the Beneficiary's `enrollment_status` after the refusal.",
+      }),
       bank_account_id: Type.Unsafe<string | null>({
         type: ["string", "null"],
         format: "uuid",
