@@ -68,6 +68,19 @@ export type RailOutcome =
 
 export type RailOutcomeType = RailOutcome["type"];
 
+/** Every outcome type, for validating payloads and operator input. */
+export const RAIL_OUTCOME_TYPES = [
+  "acknowledged",
+  "estimated_arrival",
+  "disbursed",
+  "delivered",
+  "returned",
+  "failed",
+  "canceled",
+  "compliance_hold",
+  "compliance_hold_cleared",
+] as const satisfies readonly RailOutcomeType[];
+
 /** An outcome the rail will report `afterMs` after submission (simulators script their outcomes this way). */
 export interface ScheduledRailOutcome {
   readonly afterMs: number;

@@ -12,6 +12,7 @@ import { DestinationSchema } from "./destinations.schemas.js";
 import { createDestinationService } from "./destinations.service.js";
 
 export type DestinationsModule = ReturnType<typeof createDestinationsModule>;
+export { railDestinationOf } from "./destinations.rail.js";
 export type { DestinationRow } from "./destinations.repo.js";
 export { type RegisterBankAccountBody, RegisterBankAccountBodySchema } from "./destinations.schemas.js";
 export {

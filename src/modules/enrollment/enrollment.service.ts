@@ -23,6 +23,7 @@ import type { JobStore } from "../../platform/jobs/job-store.js";
 import { type JobHandler, PermanentJobError } from "../../platform/jobs/worker.js";
 import type { PayoutRail, RailBeneficiary, RailDestination, RailRegistry } from "../../rails/rail.js";
 import { type BeneficiaryBody, type BeneficiaryRow, lockBeneficiary } from "../beneficiaries/index.js";
+import { railDestinationOf } from "../destinations/index.js";
 import {
   clearEnrollmentFailureAccount,
   type EnrollmentDestinationRow,
@@ -113,24 +114,7 @@ function railBeneficiary(row: BeneficiaryRow): RailBeneficiary {
 export function createEnrollmentService(deps: EnrollmentServiceDeps) {
   const { db, clock, ids, cipher, events, rails, logger } = deps;
 
-  function railDestination(row: EnrollmentDestinationRow): RailDestination {
-    const sensitive = JSON.parse(cipher.decrypt(row.sensitiveEncrypted)) as Record<string, string | undefined>;
-    return {
-      destinationId: row.id,
-      kind: row.kind,
-      country: row.country,
-      currency: row.currency,
-      accountHolderName: row.accountHolderName,
-      accountNumber: sensitive.account_number ?? null,
-      routingCode: row.routingCode,
-      iban: sensitive.iban ?? null,
-      swiftBic: row.swiftBic,
-      clabe: sensitive.clabe ?? null,
-      pixKey: sensitive.pix_key ?? null,
-      cardNumber: sensitive.card_number ?? null,
-      last4: row.last4,
-    };
-  }
+  const railDestination = (row: EnrollmentDestinationRow): RailDestination => railDestinationOf(cipher, row);
 
   /** Step 1. Throws AppError for the retry route; returns a Skip for an automatic trigger that does not apply. */
   async function start(tenant: Tenant, beneficiaryId: string, mode: Mode): Promise<StartedAttempt | Skip> {

@@ -26,13 +26,14 @@ import {
   PAYOUT_RAIL_OUTCOME_JOB,
   PAYOUT_SETTLE_JOB,
   parseRailOutcome,
-  type RailDestination,
+  RAIL_OUTCOME_TYPES,
   type RailOutcome,
   type RailOutcomeJobPayload,
   type RailRegistry,
   type SerializedRailOutcome,
   serializeRailOutcome,
 } from "../../rails/rail.js";
+import { railDestinationOf } from "../destinations/index.js";
 import type { Lifecycle } from "./payouts.lifecycle.js";
 import {
   findBeneficiaryById,
@@ -72,17 +73,7 @@ export interface ChainedOutcomePayload extends RailOutcomeJobPayload {
   readonly position?: number;
 }
 
-const OUTCOME_TYPES = new Set([
-  "acknowledged",
-  "estimated_arrival",
-  "disbursed",
-  "delivered",
-  "returned",
-  "failed",
-  "canceled",
-  "compliance_hold",
-  "compliance_hold_cleared",
-]);
+const OUTCOME_TYPES: ReadonlySet<string> = new Set(RAIL_OUTCOME_TYPES);
 
 function parseDisbursePayload(payload: unknown): { payoutId: string } {
   const candidate = payload as { payoutId?: unknown } | null;
@@ -126,26 +117,6 @@ export function triggerOfOutcome(outcome: RailOutcome): PayoutTrigger {
     default:
       return { type: outcome.type };
   }
-}
-
-function decryptDestination(cipher: FieldCipher, row: NonNullable<Awaited<ReturnType<typeof findDestinationById>>>) {
-  const sensitive = JSON.parse(cipher.decrypt(row.sensitiveEncrypted)) as Record<string, string | undefined>;
-  const destination: RailDestination = {
-    destinationId: row.id,
-    kind: row.kind,
-    country: row.country,
-    currency: row.currency,
-    accountHolderName: row.accountHolderName,
-    accountNumber: sensitive.account_number ?? null,
-    routingCode: row.routingCode,
-    iban: sensitive.iban ?? null,
-    swiftBic: row.swiftBic,
-    clabe: sensitive.clabe ?? null,
-    pixKey: sensitive.pix_key ?? null,
-    cardNumber: sensitive.card_number ?? null,
-    last4: row.last4,
-  };
-  return destination;
 }
 
 export function createDisbursementHandlers(deps: DisbursementDeps): Record<string, JobHandler> {
@@ -217,7 +188,7 @@ export function createDisbursementHandlers(deps: DisbursementDeps): Record<strin
         email: beneficiary.email,
         country: beneficiary.countryOfResidence ?? beneficiary.countryOfIncorporation,
       },
-      destination: decryptDestination(cipher, destinationRow),
+      destination: railDestinationOf(cipher, destinationRow),
     });
 
     // Step 3: record what the rail said, and complete the job with it.

@@ -1,17 +1,7 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { nullable, stringEnum } from "../../platform/http/schema-types.js";
 
-export const RAIL_OUTCOME_TYPES = [
-  "acknowledged",
-  "estimated_arrival",
-  "disbursed",
-  "delivered",
-  "returned",
-  "failed",
-  "canceled",
-  "compliance_hold",
-  "compliance_hold_cleared",
-] as const;
+import { RAIL_OUTCOME_TYPES } from "../../rails/rail.js";
 
 export const PayoutIdParamsSchema = Type.Object({ payoutId: Type.String({ format: "uuid" }) });
 
