@@ -12,7 +12,13 @@ import type { IdGenerator } from "../../platform/ids.js";
 import { conditionalEnqueueSql, type EnqueueJob, type JobStore } from "../../platform/jobs/job-store.js";
 import { type JobHandler, LeaseLostError, PermanentJobError } from "../../platform/jobs/worker.js";
 import type { WebhookSender } from "../../platform/outbound-http/webhook-sender.js";
-import { attemptOutcomeEffects, createDeliveryForEvent, findDeliveryForAttempt, markDeliveryDropped } from "./webhooks.repo.js";
+import {
+  attemptOutcomeEffects,
+  createDeliveryForEvent,
+  type DeliveryForAttempt,
+  findDeliveriesForAttempts,
+  markDeliveryDropped,
+} from "./webhooks.repo.js";
 
 export const WEBHOOK_DELIVER_JOB = "webhook.deliver";
 
@@ -92,12 +98,50 @@ export interface DeliveryHandlerDeps {
   readonly logger: { warn(obj: object, msg: string): void };
 }
 
+/** At most this many deliveries per batched read (the worker's concurrency is far below it). */
+const LOAD_BATCH_MAX = 256;
+
+/**
+ * Reads the deliveries of attempts started together in one query: the worker starts a claimed batch in one
+ * synchronous loop, so every handler asks before the queued flush runs. Each caller gets its own row or null,
+ * or the query's error.
+ */
+function createDeliveryLoader(db: Db): (deliveryId: string) => Promise<DeliveryForAttempt | null> {
+  type Waiter = { id: string; resolve: (row: DeliveryForAttempt | null) => void; reject: (error: unknown) => void };
+  let queued: Waiter[] = [];
+
+  async function load(batch: Waiter[]): Promise<void> {
+    try {
+      const found = await findDeliveriesForAttempts(
+        db,
+        batch.map((waiter) => waiter.id),
+      );
+      for (const waiter of batch) waiter.resolve(found.get(waiter.id) ?? null);
+    } catch (error) {
+      for (const waiter of batch) waiter.reject(error);
+    }
+  }
+
+  function flush(): void {
+    const all = queued;
+    queued = [];
+    for (let start = 0; start < all.length; start += LOAD_BATCH_MAX) void load(all.slice(start, start + LOAD_BATCH_MAX));
+  }
+
+  return (id) =>
+    new Promise((resolve, reject) => {
+      if (queued.length === 0) queueMicrotask(flush);
+      queued.push({ id, resolve, reject });
+    });
+}
+
 export function createDeliveryJobHandler(deps: DeliveryHandlerDeps): JobHandler {
   const { db, clock, ids, cipher, sender } = deps;
+  const loadDelivery = createDeliveryLoader(db);
 
   return async (rawPayload, context) => {
     const { delivery_id: deliveryId, series, attempt } = parsePayload(rawPayload);
-    const found = await findDeliveryForAttempt(db, deliveryId);
+    const found = await loadDelivery(deliveryId);
     // Stale job (the delivery moved on, was dropped, or restarted in a later series): nothing to send.
     if (
       found === null ||

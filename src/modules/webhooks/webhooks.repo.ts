@@ -168,6 +168,42 @@ export async function findDeliveryForAttempt(db: Db, deliveryId: string): Promis
 }
 
 /**
+ * findDeliveryForAttempt for many deliveries in one round trip (the worker claims attempts in batches and
+ * starts them together). Prepared, with the ids as one array parameter. Missing ids are absent from the map.
+ */
+export async function findDeliveriesForAttempts(
+  db: Db,
+  deliveryIds: readonly string[],
+): Promise<Map<string, DeliveryForAttempt>> {
+  const query = preparedQuery(db, "webhook_deliveries_for_attempts", (d) =>
+    d
+      .select({
+        delivery: webhookDeliveries,
+        event: {
+          occurredAt: events.occurredAt,
+          sequence: events.sequence,
+          data: events.data,
+          type: events.type,
+          apiVersion: events.apiVersion,
+        },
+        subscription: webhookSubscriptions,
+      })
+      .from(webhookDeliveries)
+      .innerJoin(events, eq(events.id, webhookDeliveries.id))
+      .leftJoin(
+        webhookSubscriptions,
+        and(
+          eq(webhookSubscriptions.businessId, webhookDeliveries.businessId),
+          eq(webhookSubscriptions.environment, webhookDeliveries.environment),
+        ),
+      )
+      .where(sql`${webhookDeliveries.id} = any(${sql.placeholder("ids")}::uuid[])`),
+  );
+  const rows = await query.execute({ ids: [...deliveryIds] });
+  return new Map(rows.map((row) => [row.delivery.id, row]));
+}
+
+/**
  * The effects that record attempt `attempt` of `series` and move the delivery on (succeeded, next attempt
  * due, abandoned), for JobStore.completeWith: applied only with the job's completion under its lease. The
  * delivery moves only if nothing else moved it meanwhile (a dropped delivery stays dropped); the attempt is
