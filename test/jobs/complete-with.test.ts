@@ -1,6 +1,6 @@
 // JobStore.completeWith and conditionalEnqueueSql (added for webhook delivery): the job's completion and
 // the caller's effects happen in one statement, and a worker that lost its lease applies nothing.
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createManualClock } from "../../src/platform/clock.js";
 import { type Db, queryRows } from "../../src/platform/db/client.js";
@@ -70,5 +70,73 @@ describe("JobStore.completeWith", () => {
     expect(completed).toBe(false);
     expect(await notes()).toEqual([]);
     expect(await statuses()).toEqual(["probe.first:running"]);
+  });
+
+  it("completions made together are written together, each fenced by its own lease, and a failing one fails alone", async () => {
+    for (const n of [1, 2, 3, 4]) {
+      await db.transaction((tx) => store.enqueue(tx, { type: `probe.batch${n}`, payload: {} }));
+    }
+    const claimed = await store.claim("w1", 4, 1_000, ["probe.batch1", "probe.batch2", "probe.batch3", "probe.batch4"]);
+    const [first, second, lost, failing] = [1, 2, 3, 4].map((n) => claimed.find((job) => job.type === `probe.batch${n}`));
+    if (first === undefined || second === undefined || lost === undefined || failing === undefined)
+      throw new Error("not claimed");
+    // The third job's lease is taken over by another worker before the completions are written.
+    clock.advance(2_000);
+    await db.execute(sql`update jobs set lease_token = gen_random_uuid() where id = ${lost.id}`);
+    const effects = (note: string) => (done: SQL, ref: (name: string) => SQL) => [
+      { name: "noted", statement: sql`insert into complete_with_probe (note) select ${note} where ${done} returning note` },
+      {
+        name: "noted_again",
+        statement: sql`insert into complete_with_probe (note) select ${`${note}-again`} where exists (select 1 from ${ref("noted")}) returning note`,
+      },
+    ];
+    // Same tick: one grouped statement. The fourth entry's effect fails (a null note), which must not cost the others.
+    const results = await Promise.all([
+      store.completeWith(first, effects("first")),
+      store.completeWith(second, effects("second")),
+      store.completeWith(lost, effects("lost")),
+      store
+        .completeWith(failing, (done) => [
+          { name: "noted", statement: sql`insert into complete_with_probe (note) select null where ${done} returning note` },
+        ])
+        .then(
+          () => "completed",
+          () => "rejected",
+        ),
+    ]);
+    expect(results).toEqual([true, true, false, "rejected"]);
+    expect(await notes()).toEqual(["first", "first-again", "second", "second-again"]);
+    expect(await statuses()).toEqual([
+      "probe.batch1:succeeded",
+      "probe.batch2:succeeded",
+      "probe.batch3:running",
+      "probe.batch4:running",
+    ]);
+  });
+
+  it("completions made in the same tick share one statement (one transaction)", async () => {
+    for (const n of [1, 2, 3]) {
+      await db.transaction((tx) => store.enqueue(tx, { type: `probe.group${n}`, payload: {} }));
+    }
+    const claimed = await store.claim("w1", 3, 30_000, ["probe.group1", "probe.group2", "probe.group3"]);
+    expect(claimed).toHaveLength(3);
+    const results = await Promise.all(
+      claimed.map((job) =>
+        store.completeWith(job, (done, ref) => [
+          {
+            name: "noted",
+            statement: sql`insert into complete_with_probe (note) select txid_current()::text where ${done} returning note`,
+          },
+          {
+            name: "again",
+            statement: sql`insert into complete_with_probe (note) select note from ${ref("noted")} returning note`,
+          },
+        ]),
+      ),
+    );
+    expect(results).toEqual([true, true, true]);
+    const written = await notes();
+    expect(written).toHaveLength(6);
+    expect(new Set(written).size).toBe(1);
   });
 });

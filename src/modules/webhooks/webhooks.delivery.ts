@@ -193,9 +193,10 @@ export function createDeliveryJobHandler(deps: DeliveryHandlerDeps): JobHandler 
     const nextAt = outcome.ok || exhausted ? null : new Date(finishedAt.getTime() + (RETRY_DELAYS_MS[attempt - 1] ?? 0));
     const nextJob = nextAt === null ? null : attemptJob({ deliveryId: delivery.id, series, attempt: attempt + 1, runAt: nextAt });
     // One statement: the attempt logged, the delivery moved on, the next attempt enqueued, the job completed.
-    const completed = await context.completeWith((done) =>
+    const completed = await context.completeWith((done, ref) =>
       attemptOutcomeEffects(
         done,
+        ref,
         {
           id: ids.newId(),
           deliveryId: delivery.id,

@@ -211,6 +211,7 @@ export async function findDeliveriesForAttempts(
  */
 export function attemptOutcomeEffects(
   completed: SQL,
+  ref: (name: string) => SQL,
   attempt: AttemptRow,
   change: Pick<DeliveryRow, "status" | "nextAttemptAt" | "finalReason"> & { updatedAt: Date },
   nextAttemptJob: ((condition: SQL) => SQL) | null,
@@ -239,7 +240,7 @@ export function attemptOutcomeEffects(
     },
   ];
   if (nextAttemptJob !== null) {
-    effects.push({ name: "next_attempt", statement: nextAttemptJob(sql`exists (select 1 from moved_delivery)`) });
+    effects.push({ name: "next_attempt", statement: nextAttemptJob(sql`exists (select 1 from ${ref("moved_delivery")})`) });
   }
   return effects;
 }

@@ -46,17 +46,20 @@ export interface JobStore {
    * Completes the job, fenced by its lease, and in the same single statement applies `effects` (data-modifying
    * CTEs the caller writes). Every effect must be conditioned on `completed` (an SQL boolean that is true only
    * when the completion happened), so a worker that lost its lease changes nothing. One round trip instead of
-   * BEGIN, n statements, the completion and COMMIT: the hot path of webhook delivery uses it.
+   * BEGIN, n statements, the completion and COMMIT: the hot path of webhook delivery uses it. Completions
+   * that arrive while earlier ones are being written are written together in one statement (group commit);
+   * there each entry's CTEs are renamed, so an effect must name an earlier one through `ref(name)` (a literal
+   * name still works, but that entry is then written on its own after the grouped statement fails).
    */
-  completeWith(job: ClaimedJob, effects: (completed: SQL) => readonly JobEffect[]): Promise<boolean>;
+  completeWith(job: ClaimedJob, effects: (completed: SQL, ref: (name: string) => SQL) => readonly JobEffect[]): Promise<boolean>;
   /** Returns jobs whose worker died (lease expired) to the queue. */
   reclaimExpired(): Promise<number>;
   stats(): Promise<{ pending: number; running: number; dead: number; oldestPendingAgeSeconds: number }>;
 }
 
-/** A named data-modifying CTE for completeWith; later effects may refer to earlier ones by name. */
+/** A named data-modifying CTE for completeWith; later effects may refer to earlier ones through `ref(name)`. */
 export interface JobEffect {
-  /** A plain identifier ([a-z_][a-z0-9_]*), unique within the statement. */
+  /** A plain identifier ([a-z_][a-z0-9_]*, no "__"), unique among the job's effects. */
   readonly name: string;
   readonly statement: SQL;
 }
@@ -81,6 +84,19 @@ export function conditionalEnqueueSql(
 
 export const DEFAULT_MAX_ATTEMPTS = 10;
 
+/** Group completion (completeWith): at most this many entries per statement, this many statements at once. */
+const COMPLETION_BATCH_MAX = 64;
+const COMPLETION_BATCHES_IN_FLIGHT = 2;
+
+type CompletionEffects = (completed: SQL, ref: (name: string) => SQL) => readonly JobEffect[];
+
+interface QueuedCompletion {
+  readonly job: ClaimedJob;
+  readonly effects: CompletionEffects;
+  readonly resolve: (completed: boolean) => void;
+  readonly reject: (error: unknown) => void;
+}
+
 interface ClaimedRow {
   id: string;
   type: string;
@@ -94,6 +110,82 @@ interface ClaimedRow {
 export function createJobStore(deps: { db: Db; clock: Clock; ids: IdGenerator; defaultMaxAttempts?: number }): JobStore {
   const { db, clock, ids } = deps;
   const defaultMaxAttempts = deps.defaultMaxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+
+  /**
+   * Group completion: completeWith calls that arrive while earlier ones are being written wait and go
+   * together in one statement (one round trip, one commit), each entry fenced by its own lease. Idle, a
+   * completion is written at once (after the current tick, so completions of the same tick share it).
+   */
+  const queuedCompletions: QueuedCompletion[] = [];
+  let completionBatchesInFlight = 0;
+
+  function flushCompletions(): void {
+    while (completionBatchesInFlight < COMPLETION_BATCHES_IN_FLIGHT && queuedCompletions.length > 0) {
+      const batch = queuedCompletions.splice(0, COMPLETION_BATCH_MAX);
+      completionBatchesInFlight += 1;
+      void writeCompletions(batch).finally(() => {
+        completionBatchesInFlight -= 1;
+        flushCompletions();
+      });
+    }
+  }
+
+  async function writeCompletions(batch: readonly QueuedCompletion[]): Promise<void> {
+    const now = clock.now().toISOString();
+    const built: Array<{ entry: QueuedCompletion; ctes: SQL[]; completedName: string }> = [];
+    for (const entry of batch) {
+      // A single entry keeps the plain names (completed_job, the effects' own): callers that name an
+      // earlier effect literally instead of through ref() still work alone, and fall back to that below.
+      const suffix = batch.length === 1 ? "" : `__${built.length}`;
+      const completedName = `completed_job${suffix}`;
+      try {
+        const list = entry.effects(sql.raw(`exists (select 1 from ${completedName})`), (name) => sql.raw(`${name}${suffix}`));
+        for (const effect of list) {
+          if (!/^[a-z_][a-z0-9_]*$/.test(effect.name) || effect.name.includes("__") || effect.name === "completed_job")
+            throw new Error(`bad effect name ${effect.name}`);
+        }
+        built.push({
+          entry,
+          completedName,
+          ctes: [
+            sql`${sql.raw(completedName)} as (
+              update jobs set status = 'succeeded', completed_at = ${now}::timestamptz, updated_at = ${now}::timestamptz,
+                lease_token = null, lease_expires_at = null, last_error = null
+              where id = ${entry.job.id} and lease_token = ${entry.job.leaseToken} and status = 'running'
+              returning id
+            )`,
+            ...list.map((effect) => sql`${sql.raw(`${effect.name}${suffix}`)} as (${effect.statement})`),
+          ],
+        });
+      } catch (error) {
+        entry.reject(error);
+      }
+    }
+    if (built.length === 0) return;
+    try {
+      const rows = await queryRows<Record<string, string | number>>(
+        db,
+        sql`with ${sql.join(
+          built.flatMap((b) => b.ctes),
+          sql`, `,
+        )} select ${sql.join(
+          built.map((b, i) => sql.raw(`(select count(*) from ${b.completedName}) as c${i}`)),
+          sql`, `,
+        )}`,
+      );
+      built.forEach((b, i) => {
+        b.entry.resolve(Number(rows[0]?.[`c${i}`] ?? 0) === 1);
+      });
+    } catch (error) {
+      if (built.length === 1) {
+        built[0]?.entry.reject(error);
+        return;
+      }
+      // The statement rolled back as a whole: one entry's failure must not fail the others, so each is
+      // written on its own.
+      await Promise.all(built.map((b) => writeCompletions([b.entry])));
+    }
+  }
 
   return {
     async enqueue(tx, job) {
@@ -166,28 +258,11 @@ export function createJobStore(deps: { db: Db; clock: Clock; ids: IdGenerator; d
       return updated.length === 1;
     },
 
-    async completeWith(job, effects) {
-      const now = clock.now().toISOString();
-      const list = effects(sql`exists (select 1 from completed_job)`);
-      for (const effect of list) {
-        if (!/^[a-z_][a-z0-9_]*$/.test(effect.name) || effect.name === "completed_job")
-          throw new Error(`bad effect name ${effect.name}`);
-      }
-      const rows = await queryRows<{ completed: string | number }>(
-        db,
-        sql`
-          with completed_job as (
-            update jobs set status = 'succeeded', completed_at = ${now}::timestamptz, updated_at = ${now}::timestamptz,
-              lease_token = null, lease_expires_at = null, last_error = null
-            where id = ${job.id} and lease_token = ${job.leaseToken} and status = 'running'
-            returning id
-          )${sql.join(
-            list.map((effect) => sql`, ${sql.raw(effect.name)} as (${effect.statement})`),
-            sql``,
-          )}
-          select count(*) as completed from completed_job`,
-      );
-      return Number(rows[0]?.completed ?? 0) === 1;
+    completeWith(job, effects) {
+      return new Promise<boolean>((resolve, reject) => {
+        queuedCompletions.push({ job, effects, resolve, reject });
+        if (queuedCompletions.length === 1) queueMicrotask(flushCompletions);
+      });
     },
 
     async fail(job, error, retryAt) {
