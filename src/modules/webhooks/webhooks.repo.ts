@@ -1,7 +1,7 @@
 // Drizzle queries for webhook subscriptions, deliveries and attempts, always scoped by tenant.
 import { and, asc, desc, eq, gte, inArray, lt, type SQL, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
-import { type Db, preparedQuery, queryRows } from "../../platform/db/client.js";
+import { type Db, namedQueryRows, preparedQuery, queryRows } from "../../platform/db/client.js";
 import { events, webhookAttempts, webhookDeliveries, webhookSubscriptions } from "../../platform/db/schema.js";
 import type { JobEffect } from "../../platform/jobs/job-store.js";
 
@@ -110,8 +110,10 @@ export async function createDeliveryForEvent(
   firstAttemptJob: (condition: SQL) => SQL,
 ): Promise<boolean> {
   const now = at.toISOString();
-  const rows = await queryRows<{ created: string | number }>(
+  // Named (parsed and planned once per connection); `firstAttemptJob` must keep its text fixed (values only).
+  const rows = await namedQueryRows<{ created: string | number }>(
     db,
+    "webhook_delivery_for_event",
     sql`
       with created as (
         insert into webhook_deliveries

@@ -1,7 +1,7 @@
 // Durable jobs in the service's own database. See README.md in this folder for the guarantees.
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { Clock } from "../clock.js";
-import { type Db, queryRows } from "../db/client.js";
+import { type Db, namedQueryRows, queryRows } from "../db/client.js";
 import { jobs } from "../db/schema.js";
 import type { IdGenerator } from "../ids.js";
 
@@ -214,8 +214,10 @@ export function createJobStore(deps: { db: Db; clock: Clock; ids: IdGenerator; d
       const now = clock.now();
       const leaseExpiresAt = new Date(now.getTime() + leaseMs);
       // One statement: pick due jobs no other worker holds (SKIP LOCKED), and lease them.
-      const rows = await queryRows<ClaimedRow>(
+      // Named (parsed and planned once per connection): the text varies only with the number of types.
+      const rows = await namedQueryRows<ClaimedRow>(
         db,
+        `jobs_claim_${types.length}`,
         sql`
           update jobs set
             status = 'running',
