@@ -1,9 +1,10 @@
 // The events outbox. An event is written by the same transaction as the change it reports, so it exists
 // if and only if that change committed. Webhook delivery reads from here after commit.
+
+import { sql } from "drizzle-orm";
 import type { Tenant } from "../auth/actor.js";
 import type { Clock } from "../clock.js";
-import type { Db } from "../db/client.js";
-import { events } from "../db/schema.js";
+import { type Db, namedQueryRows } from "../db/client.js";
 import type { IdGenerator } from "../ids.js";
 
 /** Version of the `data` shape (spec: Versioning 2). A breaking change to any `data` changes it. */
@@ -68,20 +69,18 @@ export function createEventRecorder(deps: {
   return {
     async record(tx, event) {
       const now = deps.clock.now();
-      const [row] = await tx
-        .insert(events)
-        .values({
-          id: deps.ids.newId(),
-          businessId: event.tenant.businessId,
-          environment: event.tenant.environment,
-          type: event.type,
-          apiVersion: EVENT_API_VERSION,
-          subjectId: event.subjectId,
-          data: event.data,
-          occurredAt: event.occurredAt ?? now,
-          createdAt: now,
-        })
-        .returning({ id: events.id, sequence: events.sequence });
+      // Named (parsed and planned once per connection): every use case that changes something records here.
+      const [inserted] = await namedQueryRows<{ id: string; sequence: string | number }>(
+        tx,
+        "events_record",
+        sql`
+          insert into events (id, business_id, environment, type, api_version, subject_id, data, occurred_at, created_at)
+          values (${deps.ids.newId()}, ${event.tenant.businessId}, ${event.tenant.environment}, ${event.type}, ${EVENT_API_VERSION},
+            ${event.subjectId}, ${JSON.stringify(event.data)}::jsonb, ${(event.occurredAt ?? now).toISOString()}::timestamptz,
+            ${now.toISOString()}::timestamptz)
+          returning id, sequence`,
+      );
+      const row = inserted === undefined ? undefined : { id: inserted.id, sequence: Number(inserted.sequence) };
       if (row === undefined) throw new Error("event insert returned no row");
       if (deps.onRecorded !== undefined) await deps.onRecorded(tx, { ...row, tenant: event.tenant, type: event.type });
       return row;
