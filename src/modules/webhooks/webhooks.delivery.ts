@@ -13,7 +13,8 @@ import { conditionalEnqueueSql, type EnqueueJob, type JobStore } from "../../pla
 import { type JobHandler, LeaseLostError, PermanentJobError } from "../../platform/jobs/worker.js";
 import type { WebhookSender } from "../../platform/outbound-http/webhook-sender.js";
 import {
-  attemptOutcomeEffects,
+  attemptOutcomeGroupedEffects,
+  attemptOutcomeValues,
   createDeliveryForEvent,
   type DeliveryForAttempt,
   findDeliveriesForAttempts,
@@ -138,6 +139,7 @@ function createDeliveryLoader(db: Db): (deliveryId: string) => Promise<DeliveryF
 export function createDeliveryJobHandler(deps: DeliveryHandlerDeps): JobHandler {
   const { db, clock, ids, cipher, sender } = deps;
   const loadDelivery = createDeliveryLoader(db);
+  const groupedOutcome = attemptOutcomeGroupedEffects(WEBHOOK_DELIVER_JOB, JOB_MAX_RUNS);
 
   return async (rawPayload, context) => {
     const { delivery_id: deliveryId, series, attempt } = parsePayload(rawPayload);
@@ -191,12 +193,10 @@ export function createDeliveryJobHandler(deps: DeliveryHandlerDeps): JobHandler 
     const finishedAt = clock.now();
     const exhausted = attempt >= MAX_ATTEMPTS;
     const nextAt = outcome.ok || exhausted ? null : new Date(finishedAt.getTime() + (RETRY_DELAYS_MS[attempt - 1] ?? 0));
-    const nextJob = nextAt === null ? null : attemptJob({ deliveryId: delivery.id, series, attempt: attempt + 1, runAt: nextAt });
-    // One statement: the attempt logged, the delivery moved on, the next attempt enqueued, the job completed.
-    const completed = await context.completeWith((done, ref) =>
-      attemptOutcomeEffects(
-        done,
-        ref,
+    // One statement (shared with the attempts finishing meanwhile): the attempt logged, the delivery moved on,
+    // the next attempt enqueued, the job completed under its lease.
+    const completed = await context.completeGrouped(
+      attemptOutcomeValues(
         {
           id: ids.newId(),
           deliveryId: delivery.id,
@@ -213,12 +213,10 @@ export function createDeliveryJobHandler(deps: DeliveryHandlerDeps): JobHandler 
           status: outcome.ok ? "succeeded" : exhausted ? "abandoned" : "pending",
           nextAttemptAt: nextAt,
           finalReason: outcome.ok ? null : exhausted ? "attempts_exhausted" : null,
-          updatedAt: finishedAt,
         },
-        nextJob === null
-          ? null
-          : (condition) => conditionalEnqueueSql({ ...nextJob, id: ids.newId(), now: finishedAt }, condition),
+        nextAt === null ? null : ids.newId(),
       ),
+      groupedOutcome,
     );
     if (!completed) throw new LeaseLostError();
     if (!outcome.ok) {

@@ -3,7 +3,7 @@ import { and, asc, desc, eq, gte, inArray, lt, type SQL, sql } from "drizzle-orm
 import type { Tenant } from "../../platform/auth/actor.js";
 import { type Db, namedQueryRows, preparedQuery, queryRows } from "../../platform/db/client.js";
 import { events, webhookAttempts, webhookDeliveries, webhookSubscriptions } from "../../platform/db/schema.js";
-import type { JobEffect } from "../../platform/jobs/job-store.js";
+import type { GroupedEffects, JobEffect } from "../../platform/jobs/job-store.js";
 
 export type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -245,6 +245,88 @@ export function attemptOutcomeEffects(
     effects.push({ name: "next_attempt", statement: nextAttemptJob(sql`exists (select 1 from ${ref("moved_delivery")})`) });
   }
   return effects;
+}
+
+/**
+ * attemptOutcomeEffects as JobStore.completeGrouped effects: one fixed-text named statement for many
+ * attempts. Per completed job (`done`): the attempt row; the delivery's conditional move; and, only where
+ * the delivery moved and a next attempt is due, its job (payload and dedupe key as `attemptJob` writes them).
+ * Values per attempt: see `attemptOutcomeValues`.
+ */
+export function attemptOutcomeGroupedEffects(jobType: string, jobMaxAttempts: number): GroupedEffects {
+  if (!/^[a-z.]+$/.test(jobType) || !Number.isInteger(jobMaxAttempts)) throw new Error("bad job type or max attempts");
+  return {
+    name: "webhook_attempt_outcomes",
+    columns: [
+      { name: "attempt_id", type: "uuid" },
+      { name: "delivery_id", type: "uuid" },
+      { name: "series", type: "integer" },
+      { name: "attempt_number", type: "integer" },
+      { name: "sent_at", type: "timestamptz" },
+      { name: "duration_ms", type: "integer" },
+      { name: "succeeded", type: "boolean" },
+      { name: "status_code", type: "integer" },
+      { name: "error_class", type: "text" },
+      { name: "finished_at", type: "timestamptz" },
+      // text, cast below: PGlite cannot serialize an array parameter of an enum type.
+      { name: "new_status", type: "text" },
+      { name: "next_attempt_at", type: "timestamptz" },
+      { name: "final_reason", type: "text" },
+      { name: "next_job_id", type: "uuid" },
+    ],
+    effects: sql`
+      logged_attempt as (
+        insert into webhook_attempts (id, delivery_id, series, attempt_number, sent_at, duration_ms, succeeded, status_code, error_class, created_at)
+        select attempt_id, delivery_id, series, attempt_number, sent_at, duration_ms, succeeded, status_code, error_class, finished_at
+        from done
+        returning id
+      ),
+      moved_delivery as (
+        update webhook_deliveries d set
+          status = done.new_status::webhook_delivery_status, attempts_in_series = done.attempt_number, next_attempt_at = done.next_attempt_at,
+          final_reason = done.final_reason, last_attempt_at = done.sent_at, updated_at = done.finished_at
+        from done
+        where d.id = done.delivery_id and d.status = 'pending' and d.series = done.series
+          and d.attempts_in_series = done.attempt_number - 1
+        returning d.id
+      ),
+      next_attempt as (
+        insert into jobs (id, type, payload, status, run_at, attempts, max_attempts, dedupe_key, created_at, updated_at)
+        select done.next_job_id, ${sql.raw(`'${jobType}'`)},
+          jsonb_build_object('delivery_id', done.delivery_id, 'series', done.series, 'attempt', done.attempt_number + 1),
+          'pending', done.next_attempt_at, 0, ${sql.raw(String(jobMaxAttempts))},
+          'webhook:' || done.delivery_id || ':' || done.series || ':' || (done.attempt_number + 1),
+          done.finished_at, done.finished_at
+        from done join moved_delivery m on m.id = done.delivery_id
+        where done.next_job_id is not null and done.next_attempt_at is not null
+        on conflict (dedupe_key) do nothing
+        returning id
+      )`,
+  };
+}
+
+/** The values of one attempt for attemptOutcomeGroupedEffects, in its column order. */
+export function attemptOutcomeValues(
+  attempt: AttemptRow,
+  change: Pick<DeliveryRow, "status" | "nextAttemptAt" | "finalReason">,
+  nextJobId: string | null,
+): unknown[] {
+  return [
+    attempt.id,
+    attempt.deliveryId,
+    attempt.series,
+    attempt.attemptNumber,
+    attempt.sentAt.toISOString(),
+    attempt.durationMs,
+    attempt.succeeded,
+    attempt.statusCode,
+    attempt.errorClass,
+    attempt.createdAt.toISOString(),
+    change.status,
+    change.nextAttemptAt === null ? null : change.nextAttemptAt.toISOString(),
+    change.finalReason,
+    nextJobId,
+  ];
 }
 
 export async function markDeliveryDropped(db: Db, id: string, series: number, reason: string, at: Date): Promise<void> {

@@ -52,6 +52,12 @@ export interface JobStore {
    * name still works, but that entry is then written on its own after the grouped statement fails).
    */
   completeWith(job: ClaimedJob, effects: (completed: SQL, ref: (name: string) => SQL) => readonly JobEffect[]): Promise<boolean>;
+  /**
+   * completeWith for hot paths, as one fixed-text named statement over arrays: the job's completion, fenced by
+   * its lease, and `grouped.effects` applied to its `values` (one per `grouped.columns`) only when the
+   * completion happened. Calls with the same `grouped` that arrive together share one statement.
+   */
+  completeGrouped(job: ClaimedJob, values: readonly unknown[], grouped: GroupedEffects): Promise<boolean>;
   /** Returns jobs whose worker died (lease expired) to the queue. */
   reclaimExpired(): Promise<number>;
   stats(): Promise<{ pending: number; running: number; dead: number; oldestPendingAgeSeconds: number }>;
@@ -83,6 +89,18 @@ export function conditionalEnqueueSql(
 }
 
 export const DEFAULT_MAX_ATTEMPTS = 10;
+
+/**
+ * The fixed part of a completeGrouped statement. The statement reads the input rows as `input` (job_id,
+ * lease_token, then `columns`), and `done` is the input rows whose job was completed under its lease:
+ * `effects` are data-modifying CTEs (`name as (…), …`) over `done` only, with fixed text and no parameters.
+ */
+export interface GroupedEffects {
+  /** Names the prepared statement; one name, one text. */
+  readonly name: string;
+  readonly columns: ReadonlyArray<{ readonly name: string; readonly type: string }>;
+  readonly effects: SQL;
+}
 
 /** Group completion (completeWith): at most this many entries per statement, this many statements at once. */
 const COMPLETION_BATCH_MAX = 64;
@@ -187,7 +205,79 @@ export function createJobStore(deps: { db: Db; clock: Clock; ids: IdGenerator; d
     }
   }
 
+  interface QueuedGrouped {
+    readonly job: ClaimedJob;
+    readonly values: readonly unknown[];
+    readonly resolve: (completed: boolean) => void;
+    readonly reject: (error: unknown) => void;
+  }
+  const groupedQueues = new Map<string, { grouped: GroupedEffects; queued: QueuedGrouped[]; inFlight: number }>();
+
+  function flushGrouped(name: string): void {
+    const queue = groupedQueues.get(name);
+    if (queue === undefined) return;
+    while (queue.inFlight < COMPLETION_BATCHES_IN_FLIGHT && queue.queued.length > 0) {
+      const batch = queue.queued.splice(0, COMPLETION_BATCH_MAX);
+      queue.inFlight += 1;
+      void writeGrouped(queue.grouped, batch).finally(() => {
+        queue.inFlight -= 1;
+        flushGrouped(name);
+      });
+    }
+  }
+
+  async function writeGrouped(grouped: GroupedEffects, batch: readonly QueuedGrouped[]): Promise<void> {
+    const now = clock.now().toISOString();
+    const arrays = grouped.columns.map((_, index) => batch.map((entry) => entry.values[index] ?? null));
+    try {
+      const rows = await namedQueryRows<{ id: string }>(
+        db,
+        `jobs_complete_${grouped.name}`,
+        sql`
+          with input as (
+            select * from unnest(${sql.param(batch.map((entry) => entry.job.id))}::uuid[], ${sql.param(batch.map((entry) => entry.job.leaseToken))}::uuid[]${sql.join(
+              grouped.columns.map((column, index) => sql`, ${sql.param(arrays[index])}::${sql.raw(column.type)}[]`),
+              sql``,
+            )}) as i(job_id, lease_token${sql.raw(grouped.columns.map((column) => `, ${column.name}`).join(""))})
+          ),
+          completed_job as (
+            update jobs j set status = 'succeeded', completed_at = ${now}::timestamptz, updated_at = ${now}::timestamptz,
+              lease_token = null, lease_expires_at = null, last_error = null
+            from input i
+            where j.id = i.job_id and j.lease_token = i.lease_token and j.status = 'running'
+            returning j.id
+          ),
+          done as (select i.* from input i join completed_job c on c.id = i.job_id),
+          ${grouped.effects}
+          select id from completed_job`,
+      );
+      const completed = new Set(rows.map((row) => row.id));
+      for (const entry of batch) entry.resolve(completed.has(entry.job.id));
+    } catch (error) {
+      if (batch.length === 1) {
+        batch[0]?.reject(error);
+        return;
+      }
+      // The statement rolled back as a whole: each entry is written on its own, so one bad entry fails alone.
+      await Promise.all(batch.map((entry) => writeGrouped(grouped, [entry])));
+    }
+  }
+
   return {
+    completeGrouped(job, values, grouped) {
+      if (values.length !== grouped.columns.length) return Promise.reject(new Error("completeGrouped: one value per column"));
+      let queue = groupedQueues.get(grouped.name);
+      if (queue === undefined) {
+        queue = { grouped, queued: [], inFlight: 0 };
+        groupedQueues.set(grouped.name, queue);
+      }
+      const target = queue;
+      return new Promise<boolean>((resolve, reject) => {
+        target.queued.push({ job, values, resolve, reject });
+        if (target.queued.length === 1) queueMicrotask(() => flushGrouped(grouped.name));
+      });
+    },
+
     async enqueue(tx, job) {
       const now = clock.now();
       const id = ids.newId();

@@ -4,7 +4,7 @@ import { performance } from "node:perf_hooks";
 import type { FastifyBaseLogger } from "fastify";
 import type { Clock } from "../clock.js";
 import type { Db } from "../db/client.js";
-import type { ClaimedJob, JobStore } from "./job-store.js";
+import type { ClaimedJob, GroupedEffects, JobStore } from "./job-store.js";
 
 export interface JobContext {
   readonly job: ClaimedJob;
@@ -19,6 +19,8 @@ export interface JobContext {
    * lease was lost; nothing was applied then.
    */
   completeWith(effects: Parameters<JobStore["completeWith"]>[1]): Promise<boolean>;
+  /** JobStore.completeGrouped for this job; false when the lease was lost (nothing was applied then). */
+  completeGrouped(values: readonly unknown[], grouped: GroupedEffects): Promise<boolean>;
 }
 
 /** Handlers may run more than once (a worker can die after the effect, before recording it): make them idempotent. */
@@ -132,6 +134,10 @@ export function createWorker(options: WorkerOptions): Worker {
       },
       completeWith: async (effects) => {
         completedInTx = await store.completeWith(job, effects);
+        return completedInTx;
+      },
+      completeGrouped: async (values, grouped) => {
+        completedInTx = await store.completeGrouped(job, values, grouped);
         return completedInTx;
       },
     };
