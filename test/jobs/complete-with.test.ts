@@ -6,7 +6,7 @@ import { createManualClock } from "../../src/platform/clock.js";
 import { type Db, queryRows } from "../../src/platform/db/client.js";
 import { runMigrations } from "../../src/platform/db/migrate.js";
 import { uuidV7Generator } from "../../src/platform/ids.js";
-import { conditionalEnqueueSql, createJobStore, type JobStore } from "../../src/platform/jobs/job-store.js";
+import { conditionalEnqueueSql, createJobStore, type GroupedEffects, type JobStore } from "../../src/platform/jobs/job-store.js";
 import { TEST_START } from "../helpers/test-app.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/test-database.js";
 
@@ -138,5 +138,30 @@ describe("JobStore.completeWith", () => {
     const written = await notes();
     expect(written).toHaveLength(6);
     expect(new Set(written).size).toBe(1);
+  });
+
+  it("completeGrouped: jobs completed together in one statement, the effects applied only where the lease held", async () => {
+    for (const n of [1, 2, 3]) {
+      await db.transaction((tx) => store.enqueue(tx, { type: `probe.grouped${n}`, payload: {} }));
+    }
+    const claimed = await store.claim("w1", 3, 30_000, ["probe.grouped1", "probe.grouped2", "probe.grouped3"]);
+    const [first, second, lost] = [1, 2, 3].map((n) => claimed.find((job) => job.type === `probe.grouped${n}`));
+    if (first === undefined || second === undefined || lost === undefined) throw new Error("not claimed");
+    await db.execute(sql`update jobs set lease_token = gen_random_uuid() where id = ${lost.id}`);
+    const grouped: GroupedEffects = {
+      name: "probe_grouped",
+      columns: [{ name: "note", type: "text" }],
+      effects: sql`noted as (insert into complete_with_probe (note) select note || ':' || txid_current() from done returning note)`,
+    };
+    const results = await Promise.all([
+      store.completeGrouped(first, ["first"], grouped),
+      store.completeGrouped(second, ["second"], grouped),
+      store.completeGrouped(lost, ["lost"], grouped),
+    ]);
+    expect(results).toEqual([true, true, false]);
+    const written = await notes();
+    expect(written.map((note) => note.split(":")[0])).toEqual(["first", "second"]);
+    expect(new Set(written.map((note) => note.split(":")[1])).size).toBe(1);
+    expect(await statuses()).toEqual(["probe.grouped1:succeeded", "probe.grouped2:succeeded", "probe.grouped3:running"]);
   });
 });
