@@ -3,7 +3,7 @@ import { and, asc, desc, eq, gte, inArray, lt, type SQL, sql } from "drizzle-orm
 import type { Tenant } from "../../platform/auth/actor.js";
 import { type Db, namedQueryRows, preparedQuery, queryRows } from "../../platform/db/client.js";
 import { events, webhookAttempts, webhookDeliveries, webhookSubscriptions } from "../../platform/db/schema.js";
-import type { GroupedEffects, JobEffect } from "../../platform/jobs/job-store.js";
+import type { GroupedEffects } from "../../platform/jobs/job-store.js";
 
 export type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -206,50 +206,8 @@ export async function findDeliveriesForAttempts(
 }
 
 /**
- * The effects that record attempt `attempt` of `series` and move the delivery on (succeeded, next attempt
- * due, abandoned), for JobStore.completeWith: applied only with the job's completion under its lease. The
- * delivery moves only if nothing else moved it meanwhile (a dropped delivery stays dropped); the attempt is
- * logged either way, and the next attempt's job is enqueued only when the delivery moved to pending.
- */
-export function attemptOutcomeEffects(
-  completed: SQL,
-  ref: (name: string) => SQL,
-  attempt: AttemptRow,
-  change: Pick<DeliveryRow, "status" | "nextAttemptAt" | "finalReason"> & { updatedAt: Date },
-  nextAttemptJob: ((condition: SQL) => SQL) | null,
-): JobEffect[] {
-  const effects: JobEffect[] = [
-    {
-      name: "logged_attempt",
-      statement: sql`
-        insert into webhook_attempts (id, delivery_id, series, attempt_number, sent_at, duration_ms, succeeded, status_code, error_class, created_at)
-        select ${attempt.id}, ${attempt.deliveryId}, ${attempt.series}, ${attempt.attemptNumber}, ${attempt.sentAt.toISOString()}::timestamptz,
-          ${attempt.durationMs}, ${attempt.succeeded}, ${attempt.statusCode}, ${attempt.errorClass}, ${attempt.createdAt.toISOString()}::timestamptz
-        where ${completed}
-        returning id`,
-    },
-    {
-      name: "moved_delivery",
-      statement: sql`
-        update webhook_deliveries set
-          status = ${change.status}, attempts_in_series = ${attempt.attemptNumber},
-          next_attempt_at = ${change.nextAttemptAt === null ? null : change.nextAttemptAt.toISOString()}::timestamptz,
-          final_reason = ${change.finalReason}, last_attempt_at = ${attempt.sentAt.toISOString()}::timestamptz,
-          updated_at = ${change.updatedAt.toISOString()}::timestamptz
-        where id = ${attempt.deliveryId} and status = 'pending' and series = ${attempt.series}
-          and attempts_in_series = ${attempt.attemptNumber - 1} and ${completed}
-        returning id`,
-    },
-  ];
-  if (nextAttemptJob !== null) {
-    effects.push({ name: "next_attempt", statement: nextAttemptJob(sql`exists (select 1 from ${ref("moved_delivery")})`) });
-  }
-  return effects;
-}
-
-/**
- * attemptOutcomeEffects as JobStore.completeGrouped effects: one fixed-text named statement for many
- * attempts. Per completed job (`done`): the attempt row; the delivery's conditional move; and, only where
+ * The effects that record an attempt and move its delivery on, as JobStore.completeGrouped effects: one
+ * fixed-text named statement for many attempts, applied only with each job's completion under its lease. Per completed job (`done`): the attempt row; the delivery's conditional move; and, only where
  * the delivery moved and a next attempt is due, its job (payload and dedupe key as `attemptJob` writes them).
  * Values per attempt: see `attemptOutcomeValues`.
  */
