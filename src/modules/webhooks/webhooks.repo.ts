@@ -138,40 +138,10 @@ export interface DeliveryForAttempt {
   readonly subscription: SubscriptionRow | null;
 }
 
-/** Prepared: read once per attempt, on the delivery hot path. */
-export async function findDeliveryForAttempt(db: Db, deliveryId: string): Promise<DeliveryForAttempt | null> {
-  const query = preparedQuery(db, "webhook_delivery_for_attempt", (d) =>
-    d
-      .select({
-        delivery: webhookDeliveries,
-        event: {
-          occurredAt: events.occurredAt,
-          sequence: events.sequence,
-          data: events.data,
-          type: events.type,
-          apiVersion: events.apiVersion,
-        },
-        subscription: webhookSubscriptions,
-      })
-      .from(webhookDeliveries)
-      .innerJoin(events, eq(events.id, webhookDeliveries.id))
-      .leftJoin(
-        webhookSubscriptions,
-        and(
-          eq(webhookSubscriptions.businessId, webhookDeliveries.businessId),
-          eq(webhookSubscriptions.environment, webhookDeliveries.environment),
-        ),
-      )
-      .where(eq(webhookDeliveries.id, sql.placeholder("id")))
-      .limit(1),
-  );
-  const [row] = await query.execute({ id: deliveryId });
-  return row ?? null;
-}
-
 /**
- * findDeliveryForAttempt for many deliveries in one round trip (the worker claims attempts in batches and
- * starts them together). Prepared, with the ids as one array parameter. Missing ids are absent from the map.
+ * The deliveries of a claimed batch of attempts, with their events and subscriptions, in one round trip (the
+ * worker claims attempts in batches and starts them together). Prepared, with the ids as one array
+ * parameter. Missing ids are absent from the map.
  */
 export async function findDeliveriesForAttempts(
   db: Db,
