@@ -74,8 +74,8 @@ function identityView(row: BeneficiaryRow): Record<string, unknown> {
   };
 }
 
-/** How to read each identity field that can be required, from a row. */
-const IDENTITY_READERS: Readonly<Record<PersonIdentityField | BusinessIdentityField, (row: BeneficiaryRow) => unknown>> = {
+/** How to read each identity field that can be required, from a row (also the collection pages' completeness check). */
+export const IDENTITY_READERS: Readonly<Record<PersonIdentityField | BusinessIdentityField, (row: BeneficiaryRow) => unknown>> = {
   first_name: (row) => row.firstName,
   last_name: (row) => row.lastName,
   country_of_residence: (row) => row.countryOfResidence,

@@ -50,4 +50,4 @@ export {
   CreateBeneficiaryBodySchema,
   PostalAddressSchema,
 } from "./beneficiaries.schemas.js";
-export type { BeneficiaryService, PreparedBeneficiary } from "./beneficiaries.service.js";
+export { type BeneficiaryService, IDENTITY_READERS, type PreparedBeneficiary } from "./beneficiaries.service.js";

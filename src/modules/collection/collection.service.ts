@@ -25,6 +25,7 @@ import {
   type BeneficiaryRow,
   type BeneficiaryService,
   findBeneficiary,
+  IDENTITY_READERS,
   lockBeneficiary,
   updateBeneficiary,
 } from "../beneficiaries/index.js";
@@ -132,6 +133,7 @@ export function hashToken(token: string): string {
   return createHash("sha256").update(token, "utf8").digest("hex");
 }
 
+/** Form pre-fill: each identity input's current value as text (postal address by line; never the tax id). */
 const IDENTITY_VALUE_READERS: Readonly<Record<string, (row: BeneficiaryRow) => string | null>> = {
   first_name: (row) => row.firstName,
   last_name: (row) => row.lastName,
@@ -308,14 +310,9 @@ export function createCollectionService(deps: CollectionServiceDeps) {
     const details: ErrorDetail[] = [];
     if (submission.scope === "full_onboarding") {
       if (Object.keys(submission.identity).length > 0) details.push(...beneficiaries.identityProblems(submission.identity));
-      const readers: Record<string, (row: BeneficiaryRow) => unknown> = {
-        ...IDENTITY_VALUE_READERS,
-        tax_id: (row) => row.taxIdLast4,
-        postal_address: (row) => row.postalAddress,
-      };
       for (const field of beneficiaries.identityRequirements[beneficiary.beneficiaryType]) {
         const given = submission.identity[field];
-        const value = given !== undefined ? given : readers[field]?.(beneficiary);
+        const value = given !== undefined ? given : IDENTITY_READERS[field](beneficiary);
         if ((value === null || value === undefined || value === "") && !details.some((d) => d.field.startsWith(field))) {
           details.push({
             field: field === "postal_address" ? "postal_address.line1" : field,

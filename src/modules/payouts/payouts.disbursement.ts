@@ -102,22 +102,11 @@ function parseOutcomePayload(payload: unknown): { payoutId: string; outcome: Rai
   return { payoutId: candidate.payoutId, outcome, chained: candidate };
 }
 
-/** A rail outcome as a state-machine trigger (the two vocabularies are the same but for the hold clearing). */
-export function triggerOfOutcome(outcome: RailOutcome): PayoutTrigger {
-  switch (outcome.type) {
-    case "estimated_arrival":
-      return { type: "estimated_arrival", estimatedArrivalAt: outcome.estimatedArrivalAt };
-    case "delivered":
-      return { type: "delivered", deliveredAt: outcome.deliveredAt };
-    case "returned":
-    case "failed":
-    case "canceled":
-    case "compliance_hold":
-      return { type: outcome.type, reason: outcome.reason };
-    default:
-      return { type: outcome.type };
-  }
-}
+/**
+ * Every rail outcome is, field for field, a trigger of the payout state machine (the two unions share their
+ * variants), so an outcome is applied as it is; the compiler keeps the two vocabularies in step.
+ */
+const asTrigger = (outcome: RailOutcome): PayoutTrigger => outcome;
 
 export function createDisbursementHandlers(deps: DisbursementDeps): Record<string, JobHandler> {
   const { db, clock, ids, cipher, jobStore, rails, lifecycle, logger } = deps;
@@ -265,7 +254,7 @@ export function createDisbursementHandlers(deps: DisbursementDeps): Record<strin
       if (payout === null) {
         logger.warn({ payout_id: payoutId, outcome: outcome.type }, "rail outcome for an unknown payout ignored");
       } else {
-        const applied = await lifecycle.apply(tx, payout, triggerOfOutcome(outcome));
+        const applied = await lifecycle.apply(tx, payout, asTrigger(outcome));
         if (applied.kind === "moved") {
           if (outcome.type === "disbursed") await enqueueSettlement(tx, applied.payout, "disbursed");
           if (outcome.type === "compliance_hold_cleared" && applied.payout.status === "disbursed")
