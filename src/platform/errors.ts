@@ -188,8 +188,9 @@ export const ERROR_CODES = {
   },
   MAKER_CHECKER_VIOLATION: {
     status: 403,
-    message: "The API key that created this payout may not approve it.",
-    description: "The approval policy requires a different key (maker-checker). Approve with another key.",
+    message: "The person who created this payout may not approve it.",
+    description:
+      "The approval policy requires a different person (maker-checker). The maker is the key, the membership and the user that created the payout: another key of the same person does not count. Ask another team member to approve.",
   },
   internal_error: {
     status: 500,

@@ -3,9 +3,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAYOUT_DISBURSE_JOB } from "../../src/rails/rail.js";
 import { bearer, createApiKey, type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
+import { addTeamMember } from "../helpers/team.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import { expectErrorEnvelope } from "../http/error-envelope.js";
-import { createPayout, decide, jobCounts, newKey, payableBeneficiary, payoutEvents, postPayout } from "./payout-fixtures.js";
+import {
+  createPayout,
+  decide,
+  getPayout,
+  jobCounts,
+  newKey,
+  payableBeneficiary,
+  payoutEvents,
+  postPayout,
+} from "./payout-fixtures.js";
 
 let t: TestApp;
 let business: RegisteredBusiness;
@@ -200,10 +210,12 @@ describe("approval policy", () => {
     expectErrorEnvelope(response, { status: 400, code: "validation_failed", actor: actor() });
   });
 
-  it("with maker-checker, the creating key cannot approve but another key can; rejecting stays open", async () => {
+  it("with maker-checker, the maker cannot approve with any of their keys, another person can; rejecting stays open", async () => {
     const mc = await registerBusiness(t.app, "Four Eyes Co");
     const maker = mc.keys.sandbox;
-    const checker = await createApiKey(t.app, maker, "business_admin", "checker");
+    // A second admin key minted by the same person is still the maker.
+    const makersOtherKey = await createApiKey(t.app, maker, "business_admin", "maker's second key");
+    const checker = await addTeamMember(t, mc.businessId);
     await t.app.inject({
       method: "PUT",
       url: "/v1/approval-policy",
@@ -212,13 +224,43 @@ describe("approval policy", () => {
     });
     const payee = await payableBeneficiary(t.app, maker);
     const payout = await createPayout(t.app, maker, { beneficiary_id: payee.beneficiaryId });
-    const own = await decide(t.app, maker, payout.payout_id, "approve");
-    expect(own.statusCode).toBe(403);
-    expect(own.json().error.code).toBe("MAKER_CHECKER_VIOLATION");
-    const other = await decide(t.app, checker.key, payout.payout_id, "approve");
+    for (const sameMaker of [maker, makersOtherKey.key]) {
+      const own = await decide(t.app, sameMaker, payout.payout_id, "approve");
+      expect(own.statusCode).toBe(403);
+      expect(own.json().error.code).toBe("MAKER_CHECKER_VIOLATION");
+    }
+    // Nor by calling itself an automated validator.
+    const disguised = await t.app.inject({
+      method: "POST",
+      url: `/v1/payouts/${payout.payout_id}/decisions`,
+      headers: bearer(makersOtherKey.key),
+      payload: { outcome: "approve", validator: { type: "automated", name: "payments-bot" } },
+    });
+    expect(disguised.statusCode).toBe(403);
+    const other = await decide(t.app, checker.keys.sandbox, payout.payout_id, "approve");
     expect(other.statusCode).toBe(201);
+    expect(other.json().decision.validator).toMatchObject({ membership_id: checker.membershipId, user_id: checker.userId });
     const second = await createPayout(t.app, maker, { beneficiary_id: payee.beneficiaryId });
-    expect((await decide(t.app, maker, second.payout_id, "reject")).statusCode).toBe(201);
+    expect((await decide(t.app, makersOtherKey.key, second.payout_id, "reject")).statusCode).toBe(201);
+  });
+
+  it("refuses a Decision recorded in the name of the service's own approval policy", async () => {
+    const payee = await payableBeneficiary(t.app, business.keys.sandbox);
+    const payout = await createPayout(t.app, business.keys.sandbox, { beneficiary_id: payee.beneficiaryId });
+    for (const name of ["approval_policy", " Approval_Policy "]) {
+      const response = await t.app.inject({
+        method: "POST",
+        url: `/v1/payouts/${payout.payout_id}/decisions`,
+        headers: bearer(business.keys.sandbox),
+        payload: { outcome: "approve", validator: { type: "automated", name } },
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error).toMatchObject({
+        code: "validation_failed",
+        details: [{ field: "validator.name", code: "reserved" }],
+      });
+    }
+    expect((await getPayout(t.app, business.keys.sandbox, payout.payout_id)).status).toBe("pending_approval");
   });
 });
 

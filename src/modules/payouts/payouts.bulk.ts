@@ -38,6 +38,7 @@ import { type BulkBody, type BulkResponse, type BulkResult, type BulkRow, BulkRo
 import {
   currencyError,
   IDEMPOTENCY_WINDOW_MS,
+  type Maker,
   type PayoutRequest,
   type PayoutService,
   requestFingerprint,
@@ -115,7 +116,7 @@ export function createPayoutBulkService(deps: PayoutBulkDeps) {
     return { index, request, fingerprint: requestFingerprint(request) };
   }
 
-  async function processBatch(tx: Db, tenant: Tenant, uploadId: string, batch: readonly Candidate[], createdBy: string) {
+  async function processBatch(tx: Db, tenant: Tenant, uploadId: string, batch: readonly Candidate[], maker: Maker) {
     if (!(await tryLockUpload(tx, tenant, uploadId))) throw new AppError("UPLOAD_IN_FLIGHT");
     const now = clock.now();
     const payoutIds = new Map(batch.map((c) => [c.index, ids.newId()]));
@@ -181,14 +182,7 @@ export function createPayoutBulkService(deps: PayoutBulkDeps) {
           continue;
         }
         toInsert.push(
-          service.newPayoutRow(
-            tenant,
-            payoutIds.get(candidate.index) as string,
-            candidate.request,
-            gate.destination,
-            createdBy,
-            now,
-          ),
+          service.newPayoutRow(tenant, payoutIds.get(candidate.index) as string, candidate.request, gate.destination, maker, now),
         );
       }
       await releaseKeys(tx, tenant, release);
@@ -209,14 +203,9 @@ export function createPayoutBulkService(deps: PayoutBulkDeps) {
     return results;
   }
 
-  async function runBatch(
-    tenant: Tenant,
-    uploadId: string,
-    batch: readonly Candidate[],
-    createdBy: string,
-  ): Promise<BulkResult[]> {
+  async function runBatch(tenant: Tenant, uploadId: string, batch: readonly Candidate[], maker: Maker): Promise<BulkResult[]> {
     try {
-      return await db.transaction((tx) => processBatch(tx, tenant, uploadId, batch, createdBy));
+      return await db.transaction((tx) => processBatch(tx, tenant, uploadId, batch, maker));
     } catch (error) {
       if (error instanceof AppError && error.code === "UPLOAD_IN_FLIGHT") throw error;
       if (batch.length === 1) {
@@ -226,7 +215,7 @@ export function createPayoutBulkService(deps: PayoutBulkDeps) {
       }
       // Row by row, so one row the database refuses cannot take the batch down.
       const results: BulkResult[] = [];
-      for (const candidate of batch) results.push(...(await runBatch(tenant, uploadId, [candidate], createdBy)));
+      for (const candidate of batch) results.push(...(await runBatch(tenant, uploadId, [candidate], maker)));
       return results;
     }
   }
@@ -241,7 +230,7 @@ export function createPayoutBulkService(deps: PayoutBulkDeps) {
       else results.push(prepared);
     });
     for (let start = 0; start < candidates.length; start += BULK_BATCH_SIZE) {
-      results.push(...(await runBatch(tenant, body.uploadId, candidates.slice(start, start + BULK_BATCH_SIZE), actor.apiKeyId)));
+      results.push(...(await runBatch(tenant, body.uploadId, candidates.slice(start, start + BULK_BATCH_SIZE), actor)));
     }
     results.sort((a, b) => a.index - b.index);
     const count = (status: BulkResult["status"]) => results.filter((r) => r.status === status).length;

@@ -1,7 +1,9 @@
 // Disbursement: the three job handlers that move an approved payout through its rail.
 //
 // PAYOUT_DISBURSE_JOB (enqueued by the approving transaction, runs after it committed):
-//   1. transaction: lock the payout; if it is still approved and has no attempt, record attempt 1 with its
+//   1. transaction: lock the payout; if it is on compliance hold before the rail was called, note the
+//      deferral and end (the release of the hold enqueues a new job); if it is still approved and has no
+//      attempt, record attempt 1 with its
 //      idempotency key (`payout_<id>_1`) as `submitting`, and mark the payout's disbursement as started
 //      (from then on the Business can no longer cancel). An attempt already `submitting` means an earlier
 //      run died after this step: it is resumed with the same key. A resolved attempt means nothing to do.
@@ -128,7 +130,13 @@ export function createDisbursementHandlers(deps: DisbursementDeps): Record<strin
     // Step 1: record the attempt before the rail hears of it.
     const started = await db.transaction(async (tx) => {
       const payout = await lockPayoutById(tx, payoutId);
-      if (payout === null || payout.status !== "approved") return null;
+      if (payout === null) return null;
+      if (payout.status === "compliance_hold" && payout.heldFromStatus === "approved" && payout.disbursementStartedAt === null) {
+        // Held before the rail heard of it: this job ends here, and the release dispatches it again.
+        await updatePayoutIf(tx, payoutId, "compliance_hold", { disbursementDeferredAt: clock.now() });
+        return null;
+      }
+      if (payout.status !== "approved") return null;
       const latest = await findLatestAttempt(tx, payoutId);
       if (latest !== null) return latest.status === "submitting" ? { payout, attempt: latest } : null;
       const rail = rails.forEnvironment(payout.environment);
@@ -247,6 +255,21 @@ export function createDisbursementHandlers(deps: DisbursementDeps): Record<strin
     });
   }
 
+  /**
+   * A payout whose disbursement job ended on a hold (disbursement_deferred_at) gets a new one when the hold
+   * clears. Only then: a payout released before its first job ran still has that job, and two live
+   * disbursement jobs for one payout would call the rail twice (with the same key, but still twice).
+   */
+  async function redispatchDeferred(tx: Db, payout: PayoutRow): Promise<void> {
+    if (payout.status !== "approved" || payout.disbursementDeferredAt === null || payout.disbursementStartedAt !== null) return;
+    await updatePayoutIf(tx, payout.id, "approved", { disbursementDeferredAt: null });
+    await jobStore.enqueue(tx, {
+      type: PAYOUT_DISBURSE_JOB,
+      payload: { payoutId: payout.id },
+      dedupeKey: `payout-disburse:${payout.id}:released:${payout.disbursementDeferredAt.getTime()}`,
+    });
+  }
+
   const applyOutcome: JobHandler = async (payload, context) => {
     const { payoutId, outcome, chained } = parseOutcomePayload(payload);
     await db.transaction(async (tx) => {
@@ -259,6 +282,7 @@ export function createDisbursementHandlers(deps: DisbursementDeps): Record<strin
           if (outcome.type === "disbursed") await enqueueSettlement(tx, applied.payout, "disbursed");
           if (outcome.type === "compliance_hold_cleared" && applied.payout.status === "disbursed")
             await enqueueSettlement(tx, applied.payout, "hold-cleared");
+          if (outcome.type === "compliance_hold_cleared") await redispatchDeferred(tx, applied.payout);
         } else {
           // A repeat or an outcome that no longer applies: recorded in the log, never retried.
           logger.info(

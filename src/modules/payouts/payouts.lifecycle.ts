@@ -6,7 +6,7 @@ import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/client.js";
 import type { EventRecorder } from "../../platform/events/outbox.js";
 import { currencyExponent } from "../../platform/reference/iso-codes.js";
-import { type PayoutPatch, type PayoutRow, updatePayoutIf } from "./payouts.repo.js";
+import { type PayoutPatch, type PayoutRow, updatePayoutIfUnchanged } from "./payouts.repo.js";
 import {
   formatMajorAmount,
   type PayoutEventType,
@@ -93,8 +93,8 @@ export function createLifecycle(deps: { readonly clock: Clock; readonly events: 
   const { clock, events } = deps;
 
   /**
-   * Moves the payout if the state machine allows it: one conditional update (`status = from`) and its event,
-   * in `tx`. `extraPatch` adds columns (rail_ref on submission...); `extraData` adds event fields.
+   * Moves the payout if the state machine allows it: one conditional update (on every value the decision
+   * read, see updatePayoutIfUnchanged) and its event, in `tx`. Callers pass a row they locked in `tx`. `extraPatch` adds columns (rail_ref on submission...); `extraData` adds event fields.
    */
   async function apply(
     tx: Db,
@@ -105,7 +105,7 @@ export function createLifecycle(deps: { readonly clock: Clock; readonly events: 
     const result: TransitionResult = transition(stateViewOf(payout), trigger);
     if (result.kind !== "move") return { kind: result.kind, payout, reason: result.reason };
     const now = clock.now();
-    const updated = await updatePayoutIf(tx, payout.id, result.from, {
+    const updated = await updatePayoutIfUnchanged(tx, payout, {
       ...patchOf(trigger, now),
       ...options.extraPatch,
       status: result.to,

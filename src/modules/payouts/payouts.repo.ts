@@ -1,6 +1,6 @@
 // Drizzle queries for payouts, their idempotency keys, Decisions, attempts and the approval policy.
 // Every tenant read filters on (business, environment); job-side reads go by payout id (the job carries it).
-import { and, asc, desc, eq, gt, gte, inArray, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
 import { type Db, namedQueryRows, preparedQuery, queryRows } from "../../platform/db/client.js";
 import {
@@ -322,6 +322,8 @@ const INSERTED_COLUMNS = [
   "replacesPayoutId",
   "status",
   "createdByApiKeyId",
+  "createdByMembershipId",
+  "createdByUserId",
   "createdAt",
   "updatedAt",
 ] as const satisfies ReadonlyArray<keyof NewPayoutRow>;
@@ -381,7 +383,47 @@ export async function lockPayoutById(db: Db, id: string): Promise<PayoutRow | nu
   return row ?? null;
 }
 
-/** The conditional update behind every transition: applies only while the payout is still in `from`. */
+/** One payout of the tenant, locked for update: a use case that decides on its state holds it until commit. */
+export async function lockPayout(db: Db, tenant: Tenant, id: string): Promise<PayoutRow | null> {
+  const [row] = await db
+    .select()
+    .from(payouts)
+    .where(and(eq(payouts.id, id), tenantScope(tenant)))
+    .for("update");
+  return row ?? null;
+}
+
+/** A nullable timestamp column still holding the value that was read. */
+function stillEquals(column: typeof payouts.deliveredAt | typeof payouts.estimatedArrivalAt, value: Date | null) {
+  return value === null ? isNull(column) : eq(column, value);
+}
+
+/**
+ * The conditional update behind every transition. It applies only while the payout still holds every
+ * value the state machine decided on (status, hold origin, whether the rail was called, delivered and
+ * estimated arrival times), so a decision taken on a stale read loses instead of overwriting a newer
+ * state. Use cases also lock the row before deciding; this condition is what makes a forgotten lock
+ * fail safe.
+ */
+export async function updatePayoutIfUnchanged(db: Db, read: PayoutRow, patch: PayoutPatch): Promise<PayoutRow | null> {
+  const [row] = await db
+    .update(payouts)
+    .set(patch)
+    .where(
+      and(
+        eq(payouts.id, read.id),
+        eq(payouts.status, read.status),
+        read.heldFromStatus === null ? isNull(payouts.heldFromStatus) : eq(payouts.heldFromStatus, read.heldFromStatus),
+        read.disbursementStartedAt === null ? isNull(payouts.disbursementStartedAt) : isNotNull(payouts.disbursementStartedAt),
+        stillEquals(payouts.deliveredAt, read.deliveredAt),
+        stillEquals(payouts.estimatedArrivalAt, read.estimatedArrivalAt),
+      ),
+    )
+    .returning();
+  return row ?? null;
+}
+
+/** Marks the start of the disbursement of a locked, approved payout (the step before the rail call). */
 export async function updatePayoutIf(db: Db, id: string, from: PayoutStatus, patch: PayoutPatch): Promise<PayoutRow | null> {
   const [row] = await db
     .update(payouts)

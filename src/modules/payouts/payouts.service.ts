@@ -39,6 +39,7 @@ import {
   listLiveDestinationsOf,
   listPayoutsNewestFirst,
   listPayoutsUpdatedSince,
+  lockPayout,
   type NewPayoutRow,
   type PayoutRow,
   type PolicyRow,
@@ -128,6 +129,31 @@ export function presentPolicy(environment: Tenant["environment"], row: PolicyRow
 }
 
 /** What a creation request says, in the form both the single route and a bulk row give it. */
+/** Who creates a payout: the key and the person (membership and user) behind it. */
+export type Maker = Pick<Actor, "apiKeyId" | "membershipId" | "userId">;
+
+/**
+ * Validator names the service itself records: a caller may not record a Decision in their name.
+ * Compared without case and surrounding space.
+ */
+export const RESERVED_VALIDATOR_NAMES: ReadonlySet<string> = new Set(["approval_policy"]);
+
+/**
+ * Maker-checker compares people, not keys: the approver is the maker when the same key, the same
+ * membership or the same user created the payout (a second key minted by the same person is still the
+ * same person).
+ */
+export function isSameMaker(
+  payout: Pick<PayoutRow, "createdByApiKeyId" | "createdByMembershipId" | "createdByUserId">,
+  actor: Maker,
+): boolean {
+  return (
+    payout.createdByApiKeyId === actor.apiKeyId ||
+    (payout.createdByMembershipId !== null && payout.createdByMembershipId === actor.membershipId) ||
+    (payout.createdByUserId !== null && payout.createdByUserId === actor.userId)
+  );
+}
+
 export interface PayoutRequest {
   readonly beneficiaryId: string;
   readonly bankAccountId: string | null;
@@ -172,7 +198,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
     id: string,
     request: PayoutRequest,
     destination: GateDestination,
-    createdBy: string | null,
+    maker: Maker,
     now: Date,
   ): NewPayoutRow {
     return {
@@ -190,7 +216,9 @@ export function createPayoutService(deps: PayoutServiceDeps) {
       uploadId: request.uploadId,
       replacesPayoutId: request.replacesPayoutId?.toLowerCase() ?? null,
       status: "pending_approval",
-      createdByApiKeyId: createdBy,
+      createdByApiKeyId: maker.apiKeyId,
+      createdByMembershipId: maker.membershipId,
+      createdByUserId: maker.userId,
       createdAt: now,
       updatedAt: now,
     };
@@ -249,7 +277,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
     tenant: Tenant,
     payoutId: string,
     request: PayoutRequest,
-    createdBy: string | null,
+    maker: Maker,
     beneficiary: GateBeneficiary | null,
     policy: PolicyRow | null,
   ) {
@@ -263,7 +291,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
       if (replaced.beneficiaryId !== gate.destination.beneficiaryId) throw new AppError("REPLACEMENT_BENEFICIARY_MISMATCH");
     }
     const now = clock.now();
-    const inserted = await insertPayout(tx, newPayoutRow(tenant, payoutId, request, gate.destination, createdBy, now));
+    const inserted = await insertPayout(tx, newPayoutRow(tenant, payoutId, request, gate.destination, maker, now));
     return applyPolicy(tx, inserted, beneficiary as GateBeneficiary, policy);
   }
 
@@ -315,7 +343,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
         });
         if (!claim.locked) throw new AppError("IDEMPOTENCY_KEY_IN_FLIGHT");
         if (!claim.claimed) return { payout: presentPayout(await replay(tx, tenant, key, fingerprint)), replayed: true };
-        const payout = await createClaimed(tx, tenant, payoutId, request, actor.apiKeyId, claim.beneficiary, claim.policy);
+        const payout = await createClaimed(tx, tenant, payoutId, request, actor, claim.beneficiary, claim.policy);
         return { payout: presentPayout(payout), replayed: false };
       });
     } catch (error) {
@@ -387,11 +415,23 @@ export function createPayoutService(deps: PayoutServiceDeps) {
         details: [{ field: "validator.name", code: "required", message: "An automated validator must be named." }],
       });
     }
+    if (body.validator?.name !== undefined && RESERVED_VALIDATOR_NAMES.has(body.validator.name.trim().toLowerCase())) {
+      throw new AppError("validation_failed", {
+        details: [
+          {
+            field: "validator.name",
+            code: "reserved",
+            message: `"${body.validator.name.trim()}" is the service's own validator name; name your validator otherwise.`,
+          },
+        ],
+      });
+    }
     const outcome = await db.transaction(async (tx) => {
-      const payout = await findPayout(tx, tenant, payoutId);
+      // Locked: the decision and its write see the same payout (a cancel or another Decision waits).
+      const payout = await lockPayout(tx, tenant, payoutId);
       if (payout === null) throw new AppError("not_found", { message: "No such payout." });
       if (payout.status !== "pending_approval") return { kind: "decided" as const };
-      if (body.outcome === "approve" && payout.createdByApiKeyId === actor.apiKeyId) {
+      if (body.outcome === "approve" && isSameMaker(payout, actor)) {
         const policy = await findPolicy(tx, tenant);
         if (policy?.makerChecker === true) throw new AppError("MAKER_CHECKER_VIOLATION");
       }
@@ -440,10 +480,16 @@ export function createPayoutService(deps: PayoutServiceDeps) {
   }
 
   /** Cancellation by the Business (production only), before the payout is sent to the rail. Idempotent. */
+  /**
+   * Cancels before the rail is called. Decided on the locked row: the disbursement job marks the start of
+   * its rail call under the same lock, so either the cancel commits first (and the job then finds the payout
+   * canceled and calls no rail) or the job does (and the cancel is refused). The answer is what happens to
+   * the money.
+   */
   async function cancel(actor: Actor, payoutId: string, reason: string | null): Promise<PayoutBody> {
     const tenant = tenantOf(actor);
     return db.transaction(async (tx) => {
-      const payout = await findPayout(tx, tenant, payoutId);
+      const payout = await lockPayout(tx, tenant, payoutId);
       if (payout === null) throw new AppError("not_found", { message: "No such payout." });
       const moved = await lifecycle.apply(
         tx,
@@ -455,8 +501,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
         },
       );
       if (moved.kind === "moved" || moved.kind === "noop") return presentPayout(moved.payout);
-      if (moved.kind === "lost")
-        throw new AppError("PAYOUT_NOT_CANCELABLE", { message: "The payout changed meanwhile; read it again." });
+      if (moved.kind === "lost") throw new Error("a locked payout changed under its lock");
       throw new AppError("PAYOUT_NOT_CANCELABLE", { message: `The payout can no longer be canceled (${moved.reason}).` });
     });
   }

@@ -484,13 +484,22 @@ export const payouts = pgTable(
     status: payoutStatusEnum("status").notNull(),
     /** While on compliance_hold: the state it returns to when the review clears. */
     heldFromStatus: payoutStatusEnum("held_from_status"),
+    /** Who created it (the maker), compared with the approver by maker-checker: the key, and the person behind it. */
     createdByApiKeyId: uuid("created_by_api_key_id"),
+    createdByMembershipId: uuid("created_by_membership_id"),
+    createdByUserId: uuid("created_by_user_id"),
     rail: text("rail"),
     railRef: text("rail_ref"),
     disbursementStatus: text("disbursement_status"),
     failureReason: text("failure_reason"),
     /** Set (conditionally, while approved) just before the rail is first called: cancellation stops here. */
     disbursementStartedAt: timestamp("disbursement_started_at", { withTimezone: true, mode: "date" }),
+    /**
+     * Set when the disbursement job found the payout on compliance hold before the rail was called: the job
+     * ends, and the release of the hold dispatches the disbursement again (so a payout is never left approved
+     * with nothing to send it, and never has two disbursement jobs alive at once).
+     */
+    disbursementDeferredAt: timestamp("disbursement_deferred_at", { withTimezone: true, mode: "date" }),
     estimatedArrivalAt: timestamp("estimated_arrival_at", { withTimezone: true, mode: "date" }),
     disbursedAt: timestamp("disbursed_at", { withTimezone: true, mode: "date" }),
     deliveredAt: timestamp("delivered_at", { withTimezone: true, mode: "date" }),
