@@ -136,7 +136,7 @@ export const DecisionSchema = Type.Object(
       type: stringEnum(["human", "automated"]),
       name: nullable(
         Type.String({
-          description: "For automated validators: the system's name (`approval_policy` for our own policy); null for a person.",
+          description: "For automated validators: the system's name (`approval_policy` for our own policy, a name callers may not use); null for a person.",
         }),
       ),
       api_key_id: nullable(Type.String({ format: "uuid", description: "The key that recorded it; null for the policy." })),
@@ -221,7 +221,10 @@ export const ApprovalPolicySchema = Type.Object(
       description:
         "Evaluated in order at creation; the first rule whose every condition holds decides, recording an automated Decision naming the rule. A payout no rule matches waits for a person.",
     }),
-    maker_checker: Type.Boolean({ description: "When true, the API key that created a payout may not approve it." }),
+    maker_checker: Type.Boolean({
+      description:
+        "When true, the person who created a payout (its key, membership or user) may not approve it, with any of their keys: four eyes means two people.",
+    }),
     updated_at: nullableDateTime,
   },
   { $id: "ApprovalPolicy" },
