@@ -136,7 +136,8 @@ export const DecisionSchema = Type.Object(
       type: stringEnum(["human", "automated"]),
       name: nullable(
         Type.String({
-          description: "For automated validators: the system's name (`approval_policy` for our own policy, a name callers may not use); null for a person.",
+          description:
+            "For automated validators: the system's name (`approval_policy` for our own policy, a name callers may not use); null for a person.",
         }),
       ),
       api_key_id: nullable(Type.String({ format: "uuid", description: "The key that recorded it; null for the policy." })),
