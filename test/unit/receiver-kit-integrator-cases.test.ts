@@ -190,3 +190,57 @@ describe("ordering beneficiary.* events", () => {
     expect(await applier.handle(early, async () => {})).toBe("duplicate");
   });
 });
+
+describe("headers with something extra", () => {
+  const sig = v1(BODY, NOW, NEW_SECRET);
+  it.each([
+    ["a nameless part beside valid ones", `t=${NOW},v1=${sig},=x`],
+    ["a timestamp with trailing letters", `t=${NOW}abc,v1=${sig}`],
+    ["a 13-digit timestamp", `t=${NOW}000,v1=${sig}`],
+    ["a signature with two extra hex digits", `t=${NOW},v1=${sig}00`],
+    ["a signature with a character in front", `t=${NOW},v1=x${sig}`],
+  ])("refuses %s as malformed, even when the rest would verify", (_label, header) => {
+    expect(verifySignature({ rawBody: BODY, header, secret: NEW_SECRET, nowSeconds: NOW })).toEqual({
+      ok: false,
+      reason: "malformed_header",
+    });
+  });
+});
+
+describe("ordering by occurred_at before sequence", () => {
+  const event = (
+    id: string,
+    type: string,
+    occurredAt: string,
+    sequence: number,
+    data: Record<string, unknown>,
+  ): WebhookEvent => ({
+    id,
+    type,
+    api_version: "2026-05-27",
+    occurred_at: occurredAt,
+    created_at: occurredAt,
+    sequence,
+    data,
+  });
+
+  it("an event that happened earlier is stale even when it was recorded with a higher sequence", async () => {
+    const applier = createEventApplier();
+    const settled = event("a", "payout.settled", "2026-05-29T00:00:00.000Z", 5, { payout_id: "p1" });
+    const disbursed = event("b", "payout.disbursed", "2026-05-27T00:00:00.000Z", 9, { payout_id: "p1" });
+    expect(await applier.handle(settled, async () => {})).toBe("applied");
+    expect(await applier.handle(disbursed, async () => {})).toBe("stale");
+  });
+
+  it("an event that happened later applies even when it was recorded with a lower sequence", async () => {
+    const applier = createEventApplier();
+    const disbursed = event("a", "payout.disbursed", "2026-05-27T00:00:00.000Z", 9, { payout_id: "p1" });
+    const settled = event("b", "payout.settled", "2026-05-29T00:00:00.000Z", 5, { payout_id: "p1" });
+    expect(await applier.handle(disbursed, async () => {})).toBe("applied");
+    expect(await applier.handle(settled, async () => {})).toBe("applied");
+  });
+
+  it("does not order an unknown event family by a beneficiary_id it happens to carry", () => {
+    expect(subjectOf(event("a", "account.updated", "2026-05-27T00:00:00.000Z", 1, { beneficiary_id: "b1" }))).toBeNull();
+  });
+});

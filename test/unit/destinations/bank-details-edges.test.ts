@@ -78,7 +78,7 @@ describe("ABA routing number prefixes", () => {
       account_number: "123456789",
     });
     expect(failureCodes(result)).toEqual(["routing_code:invalid_routing_code"]);
-    expect(result.ok ? "" : result.failures[0]?.message).toContain(`starts with ${prefix}`);
+    expect(result.ok ? "" : result.failures[0]?.message).toBe(`No bank routing number starts with ${prefix}.`);
   });
 });
 
@@ -198,5 +198,170 @@ describe("names at the rail's limit", () => {
   it("counts a name after collapsing its spaces", () => {
     const name = `${"A".repeat(70)}    ${"B".repeat(69)}`;
     expect(accepted({ ...de, account_holder_name: name }).account_holder_name).toHaveLength(140);
+  });
+});
+
+describe("what a failure says, and what else is reported with it", () => {
+  const messages = (input: BankDetailsInput) => {
+    const result = validateBankDetails(input);
+    return result.ok ? [] : result.failures.map((f) => `${f.field}:${f.code}: ${f.message}`);
+  };
+
+  it.each([
+    ["US", "USD", "ABA routing number", "123456789"],
+    ["GB", "GBP", "sort code", "98765432"],
+    ["BR", "BRL", "branch code", "123456"],
+    ["AU", "AUD", "BSB", "12345678"],
+    ["IN", "INR", "IFSC", "50100123456789"],
+    ["CA", "CAD", "transit and institution number", "1234567"],
+  ])("a %s account in %s without a routing code is told it needs its %s", (country, currency, name, account_number) => {
+    expect(messages({ ...holder, country, currency, account_number })).toEqual([
+      `routing_code:required: A ${country} account needs its ${name}.`,
+    ]);
+  });
+
+  it("a Brazilian branch account in dollars is told domestic transfers are in BRL", () => {
+    expect(messages({ ...holder, country: "BR", currency: "USD", routing_code: "0001", account_number: "123456" })).toEqual([
+      "currency:currency_not_supported_for_country: Brazilian domestic transfers are always in BRL.",
+    ]);
+  });
+
+  it("names the sort code or the account number that disagrees with a UK IBAN", () => {
+    expect(
+      messages({
+        ...holder,
+        country: "GB",
+        currency: "GBP",
+        iban: "GB82WEST12345698765432",
+        routing_code: "65-43-21",
+        account_number: "98765431",
+      }),
+    ).toEqual([
+      "routing_code:conflicts_with_iban: The sort code differs from the one inside the IBAN.",
+      "account_number:conflicts_with_iban: The account number differs from the one inside the IBAN.",
+    ]);
+  });
+
+  it("a mistyped UK IBAN is reported alone, not also as conflicting with the sort code beside it", () => {
+    expect(
+      failureCodes(
+        validateBankDetails({
+          ...holder,
+          country: "GB",
+          currency: "GBP",
+          iban: "GB82WEST12345698765433",
+          routing_code: "65-43-21",
+        }),
+      ),
+    ).toEqual(["iban:invalid_iban_checksum"]);
+  });
+
+  it("a UK IBAN with a malformed account number beside it reports the account number's shape", () => {
+    expect(
+      failureCodes(
+        validateBankDetails({
+          ...holder,
+          country: "GB",
+          currency: "GBP",
+          iban: "GB82WEST12345698765432",
+          account_number: "1234",
+        }),
+      ),
+    ).toEqual(["account_number:invalid_account_number"]);
+  });
+
+  it("an unknown currency is reported once, not also as the wrong currency for the scheme", () => {
+    expect(
+      failureCodes(
+        validateBankDetails({
+          ...holder,
+          country: "US",
+          currency: "EURO",
+          routing_code: "021000021",
+          account_number: "123456789",
+        }),
+      ),
+    ).toEqual(["currency:invalid_currency"]);
+  });
+
+  it("an IBAN of a territory that banks under two prefixes names both", () => {
+    const result = validateBankDetails({ ...holder, country: "GP", currency: "EUR", iban: "DE89370400440532013000" });
+    expect(result.ok ? "" : result.failures[0]?.message).toBe("The IBAN is from DE; expected prefix GP or FR.");
+  });
+
+  it("a BIC of no country names the two letters, any other malformed BIC its shape", () => {
+    const de = { ...holder, country: "DE", currency: "EUR", iban: "DE89370400440532013000" };
+    expect(messages({ ...de, swift_bic: "DEUTXXFF" })).toEqual([
+      'swift_bic:invalid_bic: The BIC is not valid: "XX" in positions 5-6 is not a country code.',
+    ]);
+    expect(messages({ ...de, swift_bic: "DEUTDEFF50" })).toEqual([
+      "swift_bic:invalid_bic: The BIC is not valid: it must be 4 letters, a country code, 2 letters or digits, and an optional 3-character branch.",
+    ]);
+  });
+});
+
+describe("which identifiers decide the scheme", () => {
+  it("an Isle of Man account without an IBAN is asked for its IBAN", () => {
+    expect(failureCodes(validateBankDetails({ ...holder, country: "IM", currency: "GBP", account_number: "12345678" }))).toEqual([
+      "iban:required",
+    ]);
+  });
+
+  it("a Brazilian account with only an account number is asked for its branch", () => {
+    expect(failureCodes(validateBankDetails({ ...holder, country: "BR", currency: "BRL", account_number: "123456" }))).toEqual([
+      "routing_code:required",
+    ]);
+  });
+
+  it("a Brazilian account with a Pix key is paid by Pix even with a branch and account beside it", () => {
+    expect(
+      accepted({
+        ...holder,
+        country: "BR",
+        currency: "BRL",
+        pix_key: "529.982.247-25",
+        routing_code: "0001",
+        account_number: "123456",
+      }),
+    ).toMatchObject({ scheme: "br_pix", pix_key: "52998224725", fingerprint_input: "br_pix:52998224725" });
+  });
+
+  it("a German IBAN with the bank code beside it is accepted, and only UK IBANs keep such codes", () => {
+    const value = accepted({
+      ...holder,
+      country: "DE",
+      currency: "EUR",
+      iban: "DE89370400440532013000",
+      routing_code: "37040044",
+    });
+    expect(value).not.toHaveProperty("routing_code");
+  });
+
+  it("a cross-border account without a routing code carries none", () => {
+    const value = accepted({ ...holder, country: "JP", currency: "JPY", account_number: "1234567", swift_bic: "BOTKJPJT" });
+    expect(Object.keys(value)).not.toContain("routing_code");
+  });
+
+  it("an IFSC typed with spaces inside is stored without them", () => {
+    expect(
+      accepted({ ...holder, country: "IN", currency: "INR", routing_code: "HDFC 0001 234", account_number: "50100123456789" }),
+    ).toMatchObject({ routing_code: "HDFC0001234" });
+  });
+
+  it("a Canadian routing number typed as 8 digits without the dash is read as transit and institution", () => {
+    expect(
+      accepted({ ...holder, country: "CA", currency: "CAD", routing_code: "12345678", account_number: "1234567" }),
+    ).toMatchObject({
+      routing_code: "067812345",
+    });
+  });
+
+  it.each([
+    ["10 digits", "0210000210"],
+    ["a letter in front", "X021000021"],
+  ])("an ABA routing number with %s is refused for its shape only", (_label, routing_code) => {
+    expect(
+      failureCodes(validateBankDetails({ ...holder, country: "US", currency: "USD", routing_code, account_number: "123456789" })),
+    ).toEqual(["routing_code:invalid_routing_code"]);
   });
 });
