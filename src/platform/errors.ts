@@ -206,7 +206,7 @@ export const ERROR_CODES = {
     status: 422,
     message: "The webhook URL does not resolve to a public address.",
     description:
-      "The URL's host is, or resolves to, a loopback, private, link-local (cloud metadata), carrier-grade NAT, unique-local, multicast or reserved address. Webhooks go only to public HTTPS endpoints.",
+      "The URL's host is, or resolves to, an address that is not global unicast: loopback, private, link-local (cloud metadata), carrier-grade NAT, unique-local, multicast, documentation or reserved, or an IPv6 address outside 2000::/3 (IPv4-compatible `::a.b.c.d` and IPv4-mapped `::ffff:a.b.c.d` forms included). The message names the host you sent, never the address it resolved to. Webhooks go only to public HTTPS endpoints.",
   },
   WEBHOOK_URL_UNRESOLVABLE: {
     status: 422,
