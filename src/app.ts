@@ -5,7 +5,7 @@ import fastifySwaggerUi from "@fastify/swagger-ui";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger, LogController } from "fastify";
 import type { Logger } from "pino";
-import type { Config } from "./config.js";
+import type { Config, TrustProxy } from "./config.js";
 import { createApiKeysModule } from "./modules/api-keys/index.js";
 import { createBeneficiariesModule } from "./modules/beneficiaries/index.js";
 import { createBeneficiaryExportModule } from "./modules/beneficiary-export/index.js";
@@ -60,6 +60,18 @@ export interface AppDeps {
   readonly webhookSender: WebhookSender;
 }
 
+/**
+ * Only named proxies are believed, so request.ip (the key of the per-address limits) is the address the
+ * farthest trusted proxy saw, which a client cannot choose; config.ts refuses "trust every hop". A hop count
+ * is given to Fastify as a function: Fastify reads a bare number as "trust nothing". It trusts the nearest
+ * `hops` peers whoever they are, so it is safe only when the port is reachable through those proxies alone.
+ */
+function trustProxyOption(trust: TrustProxy): false | string[] | ((address: string, hop: number) => boolean) {
+  if (trust === false) return false;
+  if (typeof trust === "number") return (_address, hop) => hop < trust;
+  return [...trust];
+}
+
 export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   const { config, database, clock, ids } = deps;
   const app = Fastify({
@@ -69,7 +81,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     // One log line per request is written by the onResponse hook below, with the route template.
     logController: new LogController({ requestIdLogLabel: "request_id", disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     // Requests on connections still open during shutdown are served normally; the listener is already closed.
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true },

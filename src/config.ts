@@ -1,5 +1,6 @@
 // The only reader of process.env. Everything is validated once at start-up; a bad value stops the
 // process with a message naming the variable, instead of surfacing later as a confusing runtime error.
+import { isIP } from "node:net";
 import path from "node:path";
 import {
   BUSINESS_IDENTITY_FIELDS,
@@ -33,7 +34,11 @@ export interface Config {
   readonly encryptionKey: Buffer | null;
   readonly logLevel: LogLevel;
   readonly bodyLimitBytes: number;
-  readonly trustProxy: boolean;
+  /**
+   * Which proxies in front of the service are believed about the client address (X-Forwarded-For):
+   * none (false), the nearest N hops, or the proxies at these addresses/CIDRs. Never "every hop".
+   */
+  readonly trustProxy: TrustProxy;
   readonly rateLimit: RateLimitConfig;
   readonly registrationRateLimit: RateLimitConfig;
   readonly jobs: {
@@ -72,6 +77,9 @@ export interface Config {
 }
 
 export type ProductionRail = "simulator";
+
+/** false, a hop count (>= 1), or proxy addresses/CIDRs (and proxy-addr's names loopback, linklocal, uniquelocal). */
+export type TrustProxy = false | number | readonly string[];
 
 export class ConfigError extends Error {
   override readonly name = "ConfigError";
@@ -113,6 +121,51 @@ function readEncryptionKey(env: Env): Buffer | null {
   const key = Buffer.from(raw, "base64");
   if (key.length !== 32) throw new ConfigError("ENCRYPTION_KEY must be 32 bytes, base64-encoded (openssl rand -base64 32)");
   return key;
+}
+
+const PROXY_RANGE_NAMES = ["loopback", "linklocal", "uniquelocal"];
+
+function isAddressOrCidr(entry: string): boolean {
+  const [address, prefix, extra] = entry.split("/");
+  if (address === undefined || extra !== undefined) return false;
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * Trusting every hop would let a client pick its own address by sending X-Forwarded-For (the left-most entry
+ * is whatever it wrote), so per-address limits would key on a value the client chooses. Only the proxies
+ * the operator names are believed: how many sit in front of the service, or where they are.
+ */
+function readTrustProxy(env: Env): TrustProxy {
+  const raw = (env.TRUST_PROXY ?? "").trim();
+  if (raw === "" || ["false", "no", "off", "0"].includes(raw.toLowerCase())) return false;
+  const fix =
+    "set the number of proxies in front of the service (TRUST_PROXY=1 for one load balancer) or their addresses (TRUST_PROXY=10.0.0.5,10.0.1.0/24)";
+  if (["true", "yes", "on"].includes(raw.toLowerCase())) {
+    throw new ConfigError(
+      `TRUST_PROXY=${raw} would trust every hop, so any client could choose its own address with X-Forwarded-For; ${fix}`,
+    );
+  }
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops > 32) throw new ConfigError(`TRUST_PROXY must be a hop count between 1 and 32, got ${hops}`);
+    return hops;
+  }
+  const entries = raw
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== "");
+  for (const entry of entries) {
+    if (!PROXY_RANGE_NAMES.includes(entry) && !isAddressOrCidr(entry)) {
+      throw new ConfigError(
+        `TRUST_PROXY: "${entry}" is not an IP address, a CIDR range or one of ${PROXY_RANGE_NAMES.join(", ")}; ${fix}`,
+      );
+    }
+  }
+  return entries;
 }
 
 /** The value may carry the relay's password, so no message quotes it. */
@@ -198,7 +251,7 @@ export function loadConfig(env: Env = process.env): Config {
     encryptionKey,
     logLevel,
     bodyLimitBytes: readInt(env, "BODY_LIMIT_BYTES", 2 * 1024 * 1024, 1024, 64 * 1024 * 1024),
-    trustProxy: readBool(env, "TRUST_PROXY", false),
+    trustProxy: readTrustProxy(env),
     rateLimit: {
       points: readInt(env, "RATE_LIMIT_REQUESTS", 6000, 1, 10_000_000),
       windowSeconds: readInt(env, "RATE_LIMIT_WINDOW_SECONDS", 60, 1, 86_400),
