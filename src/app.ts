@@ -28,7 +28,7 @@ import { ActorSchema, ErrorDetailSchema, ErrorEnvelopeSchema } from "./platform/
 import { createFrameworkErrorHandler, installErrorHandling } from "./platform/http/error-handler.js";
 import { installJsonBodyParsing } from "./platform/http/json-body.js";
 import { openApiDocumentOptions } from "./platform/http/openapi.js";
-import { registerOpsRoutes } from "./platform/http/ops-routes.js";
+import { registerMetricsRoute, registerOpsRoutes } from "./platform/http/ops-routes.js";
 import type { AppInstance } from "./platform/http/types.js";
 import { createValidatorCompiler } from "./platform/http/validation.js";
 import type { IdGenerator } from "./platform/ids.js";
@@ -203,7 +203,12 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     uiConfig: { url: "/v1/openapi.json" } as Record<string, unknown>,
   });
 
-  registerOpsRoutes(app, { database, metrics: deps.metrics, isAcceptingTraffic: deps.isAcceptingTraffic });
+  registerOpsRoutes(app, { database, isAcceptingTraffic: deps.isAcceptingTraffic });
+  // /metrics on the API port only behind METRICS_TOKEN, and not at all when it has its own listener
+  // (buildMetricsApp): platform-wide request counts are for the operator, not for whoever reaches the API.
+  if (config.metrics.port === null && config.metrics.token !== null) {
+    registerMetricsRoute(app, { metrics: deps.metrics, token: config.metrics.token });
+  }
   registerDocsRoutes(app);
   registration.registerRoutes(app);
   apiKeys.registerRoutes(app);
@@ -230,6 +235,29 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   }
   payouts.registerRoutes(app);
 
+  await app.ready();
+  return app;
+}
+
+/**
+ * The metrics listener (METRICS_PORT): /metrics alone, behind METRICS_TOKEN when one is set, with the same
+ * error envelope as the API. Any process role can run it, so a worker-only process can be scraped too.
+ */
+export async function buildMetricsApp(
+  deps: Pick<AppDeps, "config" | "clock" | "ids" | "logger" | "metrics">,
+): Promise<AppInstance> {
+  const { config, clock, ids } = deps;
+  const app = Fastify({
+    loggerInstance: deps.logger.child({ component: "metrics-listener" }) as FastifyBaseLogger,
+    genReqId: () => ids.newId(),
+    requestIdHeader: false,
+    logController: new LogController({ requestIdLogLabel: "request_id", disableRequestLogging: true }),
+    bodyLimit: 1024,
+    return503OnClosing: false,
+    frameworkErrors: createFrameworkErrorHandler({ clock, docsBaseUrl: config.docsBaseUrl }),
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  installErrorHandling(app, { clock, docsBaseUrl: config.docsBaseUrl });
+  registerMetricsRoute(app, { metrics: deps.metrics, token: config.metrics.token });
   await app.ready();
   return app;
 }

@@ -69,6 +69,16 @@ export interface Config {
   readonly productionRail: ProductionRail;
   /** Operator token of the simulator control endpoint; null leaves the endpoint off (it answers 404). */
   readonly simulatorControlToken: string | null;
+  /**
+   * Where Prometheus reads /metrics. On its own listener when `port` is set (METRICS_PORT, bound to `host`);
+   * otherwise on the API port only with a `token` (METRICS_TOKEN); with neither, /metrics is not served.
+   * A set token is required on either listener.
+   */
+  readonly metrics: {
+    readonly token: string | null;
+    readonly port: number | null;
+    readonly host: string;
+  };
   /** Payouts (issue 4). */
   readonly payouts: {
     /** Hours after `disbursed` before a production payout settles, absent a rail return (PAYOUT_RETURN_WINDOW_HOURS). */
@@ -226,6 +236,25 @@ function readSimulatorControlToken(env: Env): string | null {
   return raw;
 }
 
+/** The value is a secret, so no message quotes it. */
+function readMetricsToken(env: Env): string | null {
+  const raw = env.METRICS_TOKEN;
+  if (raw === undefined || raw === "") return null;
+  if (raw.length < 32 || /\s/.test(raw)) {
+    throw new ConfigError("METRICS_TOKEN must be at least 32 characters without spaces (openssl rand -hex 32)");
+  }
+  return raw;
+}
+
+function readMetricsPort(env: Env, apiPort: number): number | null {
+  if (env.METRICS_PORT === undefined || env.METRICS_PORT === "") return null;
+  const port = readInt(env, "METRICS_PORT", 0, 0, 65535);
+  if (port !== 0 && port === apiPort) {
+    throw new ConfigError(`METRICS_PORT must differ from PORT (${apiPort}): metrics get their own listener`);
+  }
+  return port;
+}
+
 const LOG_LEVELS: readonly LogLevel[] = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 
 export function loadConfig(env: Env = process.env): Config {
@@ -284,6 +313,11 @@ export function loadConfig(env: Env = process.env): Config {
     webhooks: { allowPrivateTargets: readBool(env, "WEBHOOK_ALLOW_PRIVATE_TARGETS", false) },
     productionRail: readProductionRail(env),
     simulatorControlToken: readSimulatorControlToken(env),
+    metrics: {
+      token: readMetricsToken(env),
+      port: readMetricsPort(env, port),
+      host: env.METRICS_HOST || "127.0.0.1",
+    },
     payouts: { returnWindowHours: readInt(env, "PAYOUT_RETURN_WINDOW_HOURS", 72, 0, 24 * 365) },
   };
 }

@@ -25,7 +25,7 @@ export const ERROR_CODES = {
     status: 401,
     message: "A valid API key is required.",
     description:
-      "The `Authorization: Bearer <API_KEY>` header is missing, malformed, or names an unknown or revoked key. `actor` is null.",
+      "The `Authorization: Bearer <API_KEY>` header is missing, malformed, or names an unknown or revoked key. `actor` is null. Operator endpoints answer the same way for a missing or wrong operator token (`METRICS_TOKEN` for `/metrics`, `SIMULATOR_CONTROL_TOKEN` for the simulator control endpoint).",
   },
   forbidden: {
     status: 403,

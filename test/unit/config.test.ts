@@ -23,6 +23,9 @@ describe("loadConfig", () => {
     [{ TRUST_PROXY: "maybe" }, /TRUST_PROXY: "maybe" is not an IP address, a CIDR range/],
     [{ TRUST_PROXY: "10.0.0.0/33" }, /TRUST_PROXY: "10.0.0.0\/33" is not an IP address/],
     [{ TRUST_PROXY: "10.0.0.1, proxy.internal" }, /TRUST_PROXY: "proxy.internal" is not an IP address/],
+    [{ METRICS_TOKEN: "too-short" }, /METRICS_TOKEN must be at least 32 characters/],
+    [{ METRICS_PORT: "3000" }, /METRICS_PORT must differ from PORT \(3000\)/],
+    [{ METRICS_PORT: "http" }, /METRICS_PORT must be a whole number/],
     [{ TRUST_PROXY: "33" }, /TRUST_PROXY must be a hop count between 1 and 32/],
     [{ PUBLIC_BASE_URL: "ftp://x" }, /PUBLIC_BASE_URL must be an http\(s\) URL/],
     [{ ENCRYPTION_KEY: "c2hvcnQ=" }, /ENCRYPTION_KEY must be 32 bytes/],
@@ -54,6 +57,16 @@ describe("loadConfig", () => {
       "fd00::/8",
       "loopback",
     ]);
+  });
+
+  it("serves no metrics unless a token or a listener is configured; the listener binds to loopback", () => {
+    expect(loadConfig({}).metrics).toEqual({ token: null, port: null, host: "127.0.0.1" });
+    const token = "t".repeat(32);
+    expect(loadConfig({ METRICS_TOKEN: token, METRICS_PORT: "9464", METRICS_HOST: "0.0.0.0" }).metrics).toEqual({
+      token,
+      port: 9464,
+      host: "0.0.0.0",
+    });
   });
 
   it("accepts PostgreSQL with a key", () => {
