@@ -53,6 +53,11 @@ export interface Config {
   readonly mail: {
     /** smtp:// or smtps:// URL of the outgoing relay; null writes each message as an .eml file under dataDir/mail. */
     readonly smtpUrl: string | null;
+    /**
+     * SMTP_ALLOW_PLAINTEXT: an smtp:// relay may be used without STARTTLS. Accepted only for a loopback relay
+     * (localhost, 127.0.0.0/8, ::1), where the conversation never crosses a network.
+     */
+    readonly smtpAllowPlaintext: boolean;
     /** The From header of every message, e.g. `Payouts <no-reply@example.com>`. */
     readonly from: string;
   };
@@ -192,7 +197,43 @@ function readSmtpUrl(env: Env): string | null {
     throw new ConfigError(`SMTP_URL must use the smtp or smtps scheme, got "${url.protocol.replace(/:$/, "")}"`);
   }
   if (url.hostname === "") throw new ConfigError("SMTP_URL must name a host, e.g. smtp://user:pass@host:587");
+  if (url.search !== "" || url.hash !== "") {
+    // nodemailer would read transport options (ignoreTLS, tls.rejectUnauthorized…) from a query string.
+    throw new ConfigError(
+      "SMTP_URL must not carry options after the host (?… or #…): TLS is always required and verified; see SMTP_ALLOW_PLAINTEXT for a loopback relay",
+    );
+  }
   return raw;
+}
+
+/** `hostname` as URL gives it: an IPv6 literal is bracketed and canonical ([::1]); IPv4 is left as written. */
+function isLoopbackHost(hostname: string): boolean {
+  if (hostname === "[::1]" || hostname.toLowerCase() === "localhost") return true;
+  return isIP(hostname) === 4 && hostname.startsWith("127.");
+}
+
+/**
+ * Plain-text SMTP carries the relay's password and every message (collection links with their tokens) in
+ * the clear, so the opt-out exists only for a relay on this machine (a local Postfix, a sidecar sharing
+ * the network namespace, a development catcher), never across a network.
+ */
+function readSmtpAllowPlaintext(env: Env, smtpUrl: string | null): boolean {
+  const allow = readBool(env, "SMTP_ALLOW_PLAINTEXT", false);
+  if (!allow) return false;
+  if (smtpUrl === null)
+    throw new ConfigError("SMTP_ALLOW_PLAINTEXT is set but SMTP_URL is not: there is no relay to allow it for");
+  const url = new URL(smtpUrl);
+  if (!isLoopbackHost(url.hostname)) {
+    throw new ConfigError(
+      `SMTP_ALLOW_PLAINTEXT is allowed only for a relay on loopback (localhost, 127.0.0.1, ::1), not ${url.hostname}: give the relay TLS (STARTTLS or smtps://), with NODE_EXTRA_CA_CERTS if its certificate comes from a private CA`,
+    );
+  }
+  return true;
+}
+
+function mailConfig(env: Env): Config["mail"] {
+  const smtpUrl = readSmtpUrl(env);
+  return { smtpUrl, smtpAllowPlaintext: readSmtpAllowPlaintext(env, smtpUrl), from: readMailFrom(env) };
 }
 
 function readMailFrom(env: Env): string {
@@ -305,7 +346,7 @@ export function loadConfig(env: Env = process.env): Config {
         DEFAULT_IDENTITY_REQUIREMENTS.business,
       ),
     },
-    mail: { smtpUrl: readSmtpUrl(env), from: readMailFrom(env) },
+    mail: mailConfig(env),
     collectionPageRateLimit: {
       points: readInt(env, "COLLECTION_RATE_LIMIT_REQUESTS", 60, 1, 1_000_000),
       windowSeconds: readInt(env, "COLLECTION_RATE_LIMIT_WINDOW_SECONDS", 600, 1, 86_400),

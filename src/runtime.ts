@@ -42,6 +42,8 @@ export interface RuntimeOptions {
   readonly webhookTlsCa?: string;
   /** Host name resolver for webhook URLs (tests map names to chosen addresses); defaults to the system's. */
   readonly webhookResolver?: Resolver;
+  /** An extra CA certificate (PEM) trusted for the SMTP relay: tests' self-signed relay. Never set in production. */
+  readonly smtpTlsCa?: string;
 }
 
 /** NOTIFY channel that wakes idle workers when a job is enqueued for now (webhook deliveries use it). */
@@ -124,6 +126,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   // Creating it opens no connection and touches no file: that happens on the first send, in a job.
   const mailer = createMailer({
     smtpUrl: config.mail.smtpUrl,
+    smtpAllowPlaintext: config.mail.smtpAllowPlaintext,
+    ...(options.smtpTlsCa === undefined ? {} : { smtpTlsCa: options.smtpTlsCa }),
     dataDir: config.dataDir,
     from: config.mail.from,
     ids,
