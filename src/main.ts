@@ -5,10 +5,14 @@
 //   migrate  apply database migrations and exit
 import { buildApp, buildMetricsApp } from "./app.js";
 import { ConfigError, loadConfig, parseProcessRole } from "./config.js";
+import { DataDirPermissionError } from "./platform/data-dir.js";
 import { createLogger } from "./platform/logger.js";
 import { createRuntime } from "./runtime.js";
 
 async function main(): Promise<void> {
+  // Everything this process creates (database files, the encryption key, mail) is for its own user only,
+  // whatever umask it was started with; runtime.ts also corrects what already exists under DATA_DIR.
+  process.umask(0o077);
   const arg = process.argv[2];
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
@@ -84,6 +88,8 @@ async function main(): Promise<void> {
 main().catch((error) => {
   if (error instanceof ConfigError) {
     process.stderr.write(`Configuration error: ${error.message}\n`);
+  } else if (error instanceof DataDirPermissionError) {
+    process.stderr.write(`Data directory error: ${error.message}\n`);
   } else {
     process.stderr.write(`Failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   }
