@@ -247,6 +247,7 @@ describe("address classification", () => {
     }
     expect(addressRange("::ffff:169.254.169.254")).toBe("linkLocal");
     expect(addressRange("::127.0.0.1")).toBe("ipv4Compatible");
+    expect(addressRange("::ffff:8.8.8.8")).toBe("ipv4Mapped");
     expect(addressRange("4000::1")).toBe("notGlobalUnicast");
   });
 

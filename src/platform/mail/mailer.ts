@@ -156,7 +156,7 @@ interface Relay {
 }
 
 /** The relay named by an SMTP_URL that config.ts validated (smtp or smtps scheme, a host, no query). */
-export function relayOf(smtpUrl: string): Relay {
+function relayOf(smtpUrl: string): Relay {
   const url = new URL(smtpUrl);
   const secure = url.protocol === "smtps:";
   const host = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;

@@ -44,7 +44,7 @@ const IPV6_IPV4_COMPATIBLE = ipaddr.parseCIDR("::/96");
 /**
  * The range an address falls in, for messages and tests: ipaddr.js's special-purpose ranges, `unicast` for
  * a global one. An IPv4-mapped IPv6 address (`::ffff:10.0.0.1`) names the range of the IPv4 address it
- * carries; an IPv6 address outside 2000::/3 that ipaddr.js has no name for is `ipv4Compatible` (::/96) or
+ * carries (`ipv4Mapped` when that one is public); an IPv6 address outside 2000::/3 that ipaddr.js has no name for is `ipv4Compatible` (::/96) or
  * `notGlobalUnicast`.
  */
 /**
@@ -71,7 +71,11 @@ export function addressRange(address: string): string {
   if (parsed === null) return "invalid";
   if (parsed.kind() === "ipv4") return parsed.range();
   const v6 = parsed as ipaddr.IPv6;
-  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().range();
+  if (v6.isIPv4MappedAddress()) {
+    // Never public (see isPublicAddress); named by what it carries unless that is itself a public address.
+    const carried = v6.toIPv4Address().range();
+    return carried === "unicast" ? "ipv4Mapped" : carried;
+  }
   const range = v6.range();
   if (range !== "unicast" || v6.match(IPV6_GLOBAL_UNICAST)) return range;
   return v6.match(IPV6_IPV4_COMPATIBLE) ? "ipv4Compatible" : "notGlobalUnicast";
