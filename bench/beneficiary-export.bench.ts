@@ -18,7 +18,13 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { v7 as uuidv7 } from "uuid";
-import { type RegisteredBusiness, registerBusiness, type ServiceUnderTest, startService } from "./lib/service.js";
+import {
+  BENCH_METRICS_TOKEN,
+  type RegisteredBusiness,
+  registerBusiness,
+  type ServiceUnderTest,
+  startService,
+} from "./lib/service.js";
 import { round } from "./lib/stats.js";
 import { createTempDir } from "./lib/temp-dir.js";
 import type { BenchContext, Benchmark, Engine, Json } from "./lib/types.js";
@@ -172,7 +178,9 @@ function residentBytes(pid: number): number | null {
 
 async function heapUsedBytes(baseUrl: string): Promise<number | null> {
   try {
-    const text = await (await fetch(`${baseUrl}/metrics`)).text();
+    const response = await fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${BENCH_METRICS_TOKEN}` } });
+    if (!response.ok) return null;
+    const text = await response.text();
     const match = /^nodejs_heap_size_used_bytes (\d+(?:\.\d+)?)$/m.exec(text);
     return match?.[1] === undefined ? null : Number(match[1]);
   } catch {

@@ -5,7 +5,7 @@ import fastifySwaggerUi from "@fastify/swagger-ui";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger, LogController } from "fastify";
 import type { Logger } from "pino";
-import type { Config } from "./config.js";
+import type { Config, TrustProxy } from "./config.js";
 import { createApiKeysModule } from "./modules/api-keys/index.js";
 import { createBeneficiariesModule } from "./modules/beneficiaries/index.js";
 import { createBeneficiaryExportModule } from "./modules/beneficiary-export/index.js";
@@ -28,7 +28,7 @@ import { ActorSchema, ErrorDetailSchema, ErrorEnvelopeSchema } from "./platform/
 import { createFrameworkErrorHandler, installErrorHandling } from "./platform/http/error-handler.js";
 import { installJsonBodyParsing } from "./platform/http/json-body.js";
 import { openApiDocumentOptions } from "./platform/http/openapi.js";
-import { registerOpsRoutes } from "./platform/http/ops-routes.js";
+import { registerMetricsRoute, registerOpsRoutes } from "./platform/http/ops-routes.js";
 import type { AppInstance } from "./platform/http/types.js";
 import { createValidatorCompiler } from "./platform/http/validation.js";
 import type { IdGenerator } from "./platform/ids.js";
@@ -60,6 +60,18 @@ export interface AppDeps {
   readonly webhookSender: WebhookSender;
 }
 
+/**
+ * Only named proxies are believed, so request.ip (the key of the per-address limits) is the address the
+ * farthest trusted proxy saw, which a client cannot choose; config.ts refuses "trust every hop". A hop count
+ * is given to Fastify as a function: Fastify reads a bare number as "trust nothing". It trusts the nearest
+ * `hops` peers whoever they are, so it is safe only when the port is reachable through those proxies alone.
+ */
+function trustProxyOption(trust: TrustProxy): false | string[] | ((address: string, hop: number) => boolean) {
+  if (trust === false) return false;
+  if (typeof trust === "number") return (_address, hop) => hop < trust;
+  return [...trust];
+}
+
 export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   const { config, database, clock, ids } = deps;
   const app = Fastify({
@@ -69,7 +81,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     // One log line per request is written by the onResponse hook below, with the route template.
     logController: new LogController({ requestIdLogLabel: "request_id", disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     // Requests on connections still open during shutdown are served normally; the listener is already closed.
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true },
@@ -191,7 +203,12 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     uiConfig: { url: "/v1/openapi.json" } as Record<string, unknown>,
   });
 
-  registerOpsRoutes(app, { database, metrics: deps.metrics, isAcceptingTraffic: deps.isAcceptingTraffic });
+  registerOpsRoutes(app, { database, isAcceptingTraffic: deps.isAcceptingTraffic });
+  // /metrics on the API port only behind METRICS_TOKEN, and not at all when it has its own listener
+  // (buildMetricsApp): platform-wide request counts are for the operator, not for whoever reaches the API.
+  if (config.metrics.port === null && config.metrics.token !== null) {
+    registerMetricsRoute(app, { metrics: deps.metrics, token: config.metrics.token });
+  }
   registerDocsRoutes(app);
   registration.registerRoutes(app);
   apiKeys.registerRoutes(app);
@@ -218,6 +235,29 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   }
   payouts.registerRoutes(app);
 
+  await app.ready();
+  return app;
+}
+
+/**
+ * The metrics listener (METRICS_PORT): /metrics alone, behind METRICS_TOKEN when one is set, with the same
+ * error envelope as the API. Any process role can run it, so a worker-only process can be scraped too.
+ */
+export async function buildMetricsApp(
+  deps: Pick<AppDeps, "config" | "clock" | "ids" | "logger" | "metrics">,
+): Promise<AppInstance> {
+  const { config, clock, ids } = deps;
+  const app = Fastify({
+    loggerInstance: deps.logger.child({ component: "metrics-listener" }) as FastifyBaseLogger,
+    genReqId: () => ids.newId(),
+    requestIdHeader: false,
+    logController: new LogController({ requestIdLogLabel: "request_id", disableRequestLogging: true }),
+    bodyLimit: 1024,
+    return503OnClosing: false,
+    frameworkErrors: createFrameworkErrorHandler({ clock, docsBaseUrl: config.docsBaseUrl }),
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  installErrorHandling(app, { clock, docsBaseUrl: config.docsBaseUrl });
+  registerMetricsRoute(app, { metrics: deps.metrics, token: config.metrics.token });
   await app.ready();
   return app;
 }

@@ -1,5 +1,6 @@
 // The only reader of process.env. Everything is validated once at start-up; a bad value stops the
 // process with a message naming the variable, instead of surfacing later as a confusing runtime error.
+import { isIP } from "node:net";
 import path from "node:path";
 import {
   BUSINESS_IDENTITY_FIELDS,
@@ -33,7 +34,11 @@ export interface Config {
   readonly encryptionKey: Buffer | null;
   readonly logLevel: LogLevel;
   readonly bodyLimitBytes: number;
-  readonly trustProxy: boolean;
+  /**
+   * Which proxies in front of the service are believed about the client address (X-Forwarded-For):
+   * none (false), the nearest N hops, or the proxies at these addresses/CIDRs. Never "every hop".
+   */
+  readonly trustProxy: TrustProxy;
   readonly rateLimit: RateLimitConfig;
   readonly registrationRateLimit: RateLimitConfig;
   readonly jobs: {
@@ -48,6 +53,11 @@ export interface Config {
   readonly mail: {
     /** smtp:// or smtps:// URL of the outgoing relay; null writes each message as an .eml file under dataDir/mail. */
     readonly smtpUrl: string | null;
+    /**
+     * SMTP_ALLOW_PLAINTEXT: an smtp:// relay may be used without STARTTLS. Accepted only for a loopback relay
+     * (localhost, 127.0.0.0/8, ::1), where the conversation never crosses a network.
+     */
+    readonly smtpAllowPlaintext: boolean;
     /** The From header of every message, e.g. `Payouts <no-reply@example.com>`. */
     readonly from: string;
   };
@@ -64,6 +74,16 @@ export interface Config {
   readonly productionRail: ProductionRail;
   /** Operator token of the simulator control endpoint; null leaves the endpoint off (it answers 404). */
   readonly simulatorControlToken: string | null;
+  /**
+   * Where Prometheus reads /metrics. On its own listener when `port` is set (METRICS_PORT, bound to `host`);
+   * otherwise on the API port only with a `token` (METRICS_TOKEN); with neither, /metrics is not served.
+   * A set token is required on either listener.
+   */
+  readonly metrics: {
+    readonly token: string | null;
+    readonly port: number | null;
+    readonly host: string;
+  };
   /** Payouts (issue 4). */
   readonly payouts: {
     /** Hours after `disbursed` before a production payout settles, absent a rail return (PAYOUT_RETURN_WINDOW_HOURS). */
@@ -72,6 +92,9 @@ export interface Config {
 }
 
 export type ProductionRail = "simulator";
+
+/** false, a hop count (>= 1), or proxy addresses/CIDRs (and proxy-addr's names loopback, linklocal, uniquelocal). */
+export type TrustProxy = false | number | readonly string[];
 
 export class ConfigError extends Error {
   override readonly name = "ConfigError";
@@ -115,6 +138,51 @@ function readEncryptionKey(env: Env): Buffer | null {
   return key;
 }
 
+const PROXY_RANGE_NAMES = ["loopback", "linklocal", "uniquelocal"];
+
+function isAddressOrCidr(entry: string): boolean {
+  const [address, prefix, extra] = entry.split("/");
+  if (address === undefined || extra !== undefined) return false;
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * Trusting every hop would let a client pick its own address by sending X-Forwarded-For (the left-most entry
+ * is whatever it wrote), so per-address limits would key on a value the client chooses. Only the proxies
+ * the operator names are believed: how many sit in front of the service, or where they are.
+ */
+function readTrustProxy(env: Env): TrustProxy {
+  const raw = (env.TRUST_PROXY ?? "").trim();
+  if (raw === "" || ["false", "no", "off", "0"].includes(raw.toLowerCase())) return false;
+  const fix =
+    "set the number of proxies in front of the service (TRUST_PROXY=1 for one load balancer) or their addresses (TRUST_PROXY=10.0.0.5,10.0.1.0/24)";
+  if (["true", "yes", "on"].includes(raw.toLowerCase())) {
+    throw new ConfigError(
+      `TRUST_PROXY=${raw} would trust every hop, so any client could choose its own address with X-Forwarded-For; ${fix}`,
+    );
+  }
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops > 32) throw new ConfigError(`TRUST_PROXY must be a hop count between 1 and 32, got ${hops}`);
+    return hops;
+  }
+  const entries = raw
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== "");
+  for (const entry of entries) {
+    if (!PROXY_RANGE_NAMES.includes(entry) && !isAddressOrCidr(entry)) {
+      throw new ConfigError(
+        `TRUST_PROXY: "${entry}" is not an IP address, a CIDR range or one of ${PROXY_RANGE_NAMES.join(", ")}; ${fix}`,
+      );
+    }
+  }
+  return entries;
+}
+
 /** The value may carry the relay's password, so no message quotes it. */
 function readSmtpUrl(env: Env): string | null {
   const raw = env.SMTP_URL;
@@ -129,7 +197,43 @@ function readSmtpUrl(env: Env): string | null {
     throw new ConfigError(`SMTP_URL must use the smtp or smtps scheme, got "${url.protocol.replace(/:$/, "")}"`);
   }
   if (url.hostname === "") throw new ConfigError("SMTP_URL must name a host, e.g. smtp://user:pass@host:587");
+  if (url.search !== "" || url.hash !== "") {
+    // nodemailer would read transport options (ignoreTLS, tls.rejectUnauthorized…) from a query string.
+    throw new ConfigError(
+      "SMTP_URL must not carry options after the host (?… or #…): TLS is always required and verified; see SMTP_ALLOW_PLAINTEXT for a loopback relay",
+    );
+  }
   return raw;
+}
+
+/** `hostname` as URL gives it: an IPv6 literal is bracketed and canonical ([::1]); IPv4 is left as written. */
+function isLoopbackHost(hostname: string): boolean {
+  if (hostname === "[::1]" || hostname.toLowerCase() === "localhost") return true;
+  return isIP(hostname) === 4 && hostname.startsWith("127.");
+}
+
+/**
+ * Plain-text SMTP carries the relay's password and every message (collection links with their tokens) in
+ * the clear, so the opt-out exists only for a relay on this machine (a local Postfix, a sidecar sharing
+ * the network namespace, a development catcher), never across a network.
+ */
+function readSmtpAllowPlaintext(env: Env, smtpUrl: string | null): boolean {
+  const allow = readBool(env, "SMTP_ALLOW_PLAINTEXT", false);
+  if (!allow) return false;
+  if (smtpUrl === null)
+    throw new ConfigError("SMTP_ALLOW_PLAINTEXT is set but SMTP_URL is not: there is no relay to allow it for");
+  const url = new URL(smtpUrl);
+  if (!isLoopbackHost(url.hostname)) {
+    throw new ConfigError(
+      `SMTP_ALLOW_PLAINTEXT is allowed only for a relay on loopback (localhost, 127.0.0.1, ::1), not ${url.hostname}: give the relay TLS (STARTTLS or smtps://), with NODE_EXTRA_CA_CERTS if its certificate comes from a private CA`,
+    );
+  }
+  return true;
+}
+
+function mailConfig(env: Env): Config["mail"] {
+  const smtpUrl = readSmtpUrl(env);
+  return { smtpUrl, smtpAllowPlaintext: readSmtpAllowPlaintext(env, smtpUrl), from: readMailFrom(env) };
 }
 
 function readMailFrom(env: Env): string {
@@ -173,6 +277,25 @@ function readSimulatorControlToken(env: Env): string | null {
   return raw;
 }
 
+/** The value is a secret, so no message quotes it. */
+function readMetricsToken(env: Env): string | null {
+  const raw = env.METRICS_TOKEN;
+  if (raw === undefined || raw === "") return null;
+  if (raw.length < 32 || /\s/.test(raw)) {
+    throw new ConfigError("METRICS_TOKEN must be at least 32 characters without spaces (openssl rand -hex 32)");
+  }
+  return raw;
+}
+
+function readMetricsPort(env: Env, apiPort: number): number | null {
+  if (env.METRICS_PORT === undefined || env.METRICS_PORT === "") return null;
+  const port = readInt(env, "METRICS_PORT", 0, 0, 65535);
+  if (port !== 0 && port === apiPort) {
+    throw new ConfigError(`METRICS_PORT must differ from PORT (${apiPort}): metrics get their own listener`);
+  }
+  return port;
+}
+
 const LOG_LEVELS: readonly LogLevel[] = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 
 export function loadConfig(env: Env = process.env): Config {
@@ -198,7 +321,7 @@ export function loadConfig(env: Env = process.env): Config {
     encryptionKey,
     logLevel,
     bodyLimitBytes: readInt(env, "BODY_LIMIT_BYTES", 2 * 1024 * 1024, 1024, 64 * 1024 * 1024),
-    trustProxy: readBool(env, "TRUST_PROXY", false),
+    trustProxy: readTrustProxy(env),
     rateLimit: {
       points: readInt(env, "RATE_LIMIT_REQUESTS", 6000, 1, 10_000_000),
       windowSeconds: readInt(env, "RATE_LIMIT_WINDOW_SECONDS", 60, 1, 86_400),
@@ -223,7 +346,7 @@ export function loadConfig(env: Env = process.env): Config {
         DEFAULT_IDENTITY_REQUIREMENTS.business,
       ),
     },
-    mail: { smtpUrl: readSmtpUrl(env), from: readMailFrom(env) },
+    mail: mailConfig(env),
     collectionPageRateLimit: {
       points: readInt(env, "COLLECTION_RATE_LIMIT_REQUESTS", 60, 1, 1_000_000),
       windowSeconds: readInt(env, "COLLECTION_RATE_LIMIT_WINDOW_SECONDS", 600, 1, 86_400),
@@ -231,6 +354,11 @@ export function loadConfig(env: Env = process.env): Config {
     webhooks: { allowPrivateTargets: readBool(env, "WEBHOOK_ALLOW_PRIVATE_TARGETS", false) },
     productionRail: readProductionRail(env),
     simulatorControlToken: readSimulatorControlToken(env),
+    metrics: {
+      token: readMetricsToken(env),
+      port: readMetricsPort(env, port),
+      host: env.METRICS_HOST || "127.0.0.1",
+    },
     payouts: { returnWindowHours: readInt(env, "PAYOUT_RETURN_WINDOW_HOURS", 72, 0, 24 * 365) },
   };
 }

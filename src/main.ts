@@ -3,12 +3,16 @@
 //   api      HTTP only; run several behind a load balancer against one PostgreSQL
 //   worker   background jobs only; run several against one PostgreSQL
 //   migrate  apply database migrations and exit
-import { buildApp } from "./app.js";
+import { buildApp, buildMetricsApp } from "./app.js";
 import { ConfigError, loadConfig, parseProcessRole } from "./config.js";
+import { DataDirPermissionError } from "./platform/data-dir.js";
 import { createLogger } from "./platform/logger.js";
 import { createRuntime } from "./runtime.js";
 
 async function main(): Promise<void> {
+  // Everything this process creates (database files, the encryption key, mail) is for its own user only,
+  // whatever umask it was started with; runtime.ts also corrects what already exists under DATA_DIR.
+  process.umask(0o077);
   const arg = process.argv[2];
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
@@ -21,6 +25,8 @@ async function main(): Promise<void> {
   const role = parseProcessRole(arg);
   const app = role === "worker" ? null : await buildApp(runtime.deps);
   const worker = role === "api" ? null : runtime.createWorker();
+  // Its own listener when METRICS_PORT is set, in every role: a worker-only process is scraped there too.
+  const metricsApp = config.metrics.port === null ? null : await buildMetricsApp(runtime.deps);
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -36,7 +42,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }, config.shutdownTimeoutMs + 5_000);
     deadline.unref();
-    await Promise.all([app?.close(), worker?.stop(config.shutdownTimeoutMs)]);
+    await Promise.all([app?.close(), metricsApp?.close(), worker?.stop(config.shutdownTimeoutMs)]);
     await runtime.close();
     logger.info("stopped");
     process.exit(0);
@@ -57,10 +63,21 @@ async function main(): Promise<void> {
         `  API:            ${base}/v1/`,
         `  API reference:  ${base}/docs`,
         `  Health check:   ${base}/healthz  (readiness: ${base}/readyz)`,
+        ...(config.metrics.port === null && config.metrics.token !== null
+          ? [`  Metrics:        ${base}/metrics  (Authorization: Bearer <METRICS_TOKEN>)`]
+          : []),
         "  Start here:     POST /v1/registration to create a Business and get API keys",
         "",
       ].join("\n"),
     );
+  }
+  if (metricsApp !== null) {
+    await metricsApp.listen({ port: config.metrics.port ?? 0, host: config.metrics.host });
+    const address = metricsApp.server.address();
+    const port = typeof address === "object" && address !== null ? address.port : config.metrics.port;
+    const host = config.metrics.host.includes(":") ? `[${config.metrics.host}]` : config.metrics.host;
+    const auth = config.metrics.token === null ? "" : "  (Authorization: Bearer <METRICS_TOKEN>)";
+    process.stdout.write(`Metrics (${role}) listening on ${host}:${port}: http://${host}:${port}/metrics${auth}\n`);
   }
   if (worker !== null) {
     worker.start();
@@ -71,6 +88,8 @@ async function main(): Promise<void> {
 main().catch((error) => {
   if (error instanceof ConfigError) {
     process.stderr.write(`Configuration error: ${error.message}\n`);
+  } else if (error instanceof DataDirPermissionError) {
+    process.stderr.write(`Data directory error: ${error.message}\n`);
   } else {
     process.stderr.write(`Failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   }

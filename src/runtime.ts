@@ -10,6 +10,7 @@ import type { Config } from "./config.js";
 import { createDeliveryHook } from "./modules/webhooks/index.js";
 import { type Clock, systemClock } from "./platform/clock.js";
 import { createFieldCipher, type FieldCipher } from "./platform/crypto.js";
+import { makeDataDirPrivate } from "./platform/data-dir.js";
 import { type Database, openDatabase } from "./platform/db/client.js";
 import { runMigrations } from "./platform/db/migrate.js";
 import { createEventRecorder } from "./platform/events/outbox.js";
@@ -42,6 +43,8 @@ export interface RuntimeOptions {
   readonly webhookTlsCa?: string;
   /** Host name resolver for webhook URLs (tests map names to chosen addresses); defaults to the system's. */
   readonly webhookResolver?: Resolver;
+  /** An extra CA certificate (PEM) trusted for the SMTP relay: tests' self-signed relay. Never set in production. */
+  readonly smtpTlsCa?: string;
 }
 
 /** NOTIFY channel that wakes idle workers when a job is enqueued for now (webhook deliveries use it). */
@@ -67,7 +70,7 @@ async function loadOrCreateEmbeddedKey(dataDir: string): Promise<Buffer> {
     if ((error as { code?: string }).code !== "ENOENT") throw error;
   }
   const key = randomBytes(32);
-  await mkdir(dataDir, { recursive: true });
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
   await writeFile(file, `${key.toString("base64")}\n`, { mode: 0o600, flag: "wx" });
   await chmod(file, 0o600);
   return key;
@@ -77,6 +80,17 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? uuidV7Generator;
   const logger = options.logger ?? createLogger(config.logLevel);
+  const embedded = options.database === undefined && config.databaseUrl === null;
+  // DATA_DIR is private to the service user (see platform/data-dir.ts); wider modes left by an earlier run,
+  // a restore or a copy are corrected before anything reads it. On PostgreSQL it is created only when mail
+  // is written there.
+  const found = await makeDataDirPrivate(config.dataDir, { create: embedded });
+  if (found.correctedDirectories + found.correctedFiles > 0) {
+    logger.warn(
+      { data_dir: config.dataDir, folders: found.correctedDirectories, files: found.correctedFiles },
+      "DATA_DIR entries were readable by other users: group and other permissions removed",
+    );
+  }
   const database =
     options.database ??
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize }));
@@ -84,6 +98,16 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   try {
     const outcome = await runMigrations(database.db);
     if (outcome.applied > 0) logger.info(outcome, "database migrations applied");
+    if (embedded) {
+      // PGlite creates a new database's files readable by everyone (0666) whatever the umask.
+      const created = await makeDataDirPrivate(config.dataDir, { create: false });
+      if (created.correctedDirectories + created.correctedFiles > 0) {
+        logger.debug(
+          { folders: created.correctedDirectories, files: created.correctedFiles },
+          "embedded database files made private",
+        );
+      }
+    }
   } catch (error) {
     if (ownsDatabase) await database.close().catch(() => {});
     throw error;
@@ -124,6 +148,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   // Creating it opens no connection and touches no file: that happens on the first send, in a job.
   const mailer = createMailer({
     smtpUrl: config.mail.smtpUrl,
+    smtpAllowPlaintext: config.mail.smtpAllowPlaintext,
+    ...(options.smtpTlsCa === undefined ? {} : { smtpTlsCa: options.smtpTlsCa }),
     dataDir: config.dataDir,
     from: config.mail.from,
     ids,

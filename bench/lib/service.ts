@@ -17,9 +17,13 @@ export interface ServiceUnderTest {
   dispose(): Promise<void>;
 }
 
+/** The service's /metrics needs a token on the API port; benchmarks that sample it send this one. */
+export const BENCH_METRICS_TOKEN = randomBytes(24).toString("hex");
+
 /** Settings a benchmark should not be throttled or slowed by; a benchmark may override them. */
 export const BENCH_SERVICE_ENV: Readonly<Record<string, string>> = {
   LOG_LEVEL: "warn",
+  METRICS_TOKEN: BENCH_METRICS_TOKEN,
   RATE_LIMIT_REQUESTS: "10000000",
   REGISTRATION_RATE_LIMIT_REQUESTS: "1000000",
 };

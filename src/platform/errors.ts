@@ -25,7 +25,7 @@ export const ERROR_CODES = {
     status: 401,
     message: "A valid API key is required.",
     description:
-      "The `Authorization: Bearer <API_KEY>` header is missing, malformed, or names an unknown or revoked key. `actor` is null.",
+      "The `Authorization: Bearer <API_KEY>` header is missing, malformed, or names an unknown or revoked key. `actor` is null. Operator endpoints answer the same way for a missing or wrong operator token (`METRICS_TOKEN` for `/metrics`, `SIMULATOR_CONTROL_TOKEN` for the simulator control endpoint).",
   },
   forbidden: {
     status: 403,
@@ -207,7 +207,7 @@ export const ERROR_CODES = {
     status: 422,
     message: "The webhook URL does not resolve to a public address.",
     description:
-      "The URL's host is, or resolves to, a loopback, private, link-local (cloud metadata), carrier-grade NAT, unique-local, multicast or reserved address. Webhooks go only to public HTTPS endpoints.",
+      "The URL's host is, or resolves to, an address that is not global unicast: loopback, private, link-local (cloud metadata), carrier-grade NAT, unique-local, multicast, documentation or reserved, or an IPv6 address outside 2000::/3 (IPv4-compatible `::a.b.c.d` and IPv4-mapped `::ffff:a.b.c.d` forms included). The message names the host you sent, never the address it resolved to. Webhooks go only to public HTTPS endpoints.",
   },
   WEBHOOK_URL_UNRESOLVABLE: {
     status: 422,

@@ -11,6 +11,7 @@ import type { RailRegistry } from "../../src/rails/rail.js";
 import { createRuntime, type Runtime, type RuntimeOptions } from "../../src/runtime.js";
 import { assertRecordedEventsMatchContract } from "./event-contract.js";
 import { openTestDatabase, type TestDatabase } from "./test-database.js";
+import { testCertificate } from "./webhook-receiver.js";
 
 export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString("base64");
 export const TEST_START = new Date("2026-05-27T12:00:00.000Z");
@@ -32,8 +33,8 @@ export interface TestAppOptions {
   readonly extraJobHandlers?: JobHandlers;
   /** Payout rails per environment; defaults to the runtime's own. */
   readonly rails?: RailRegistry;
-  /** Test-only runtime options (webhooks: the receiver's CA, a fake resolver). */
-  readonly runtime?: Pick<RuntimeOptions, "webhookTlsCa" | "webhookResolver">;
+  /** Test-only runtime options (webhooks: the receiver's CA, a fake resolver; the SMTP relay's CA). */
+  readonly runtime?: Pick<RuntimeOptions, "webhookTlsCa" | "webhookResolver" | "smtpTlsCa">;
 }
 
 export function testConfig(env: Readonly<Record<string, string>> = {}): Config {
@@ -60,12 +61,17 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     },
   });
   const testDatabase = await openTestDatabase();
+  // The SMTP relay of a test (test/mail/smtp-sink.ts) speaks STARTTLS with the tests' self-signed certificate:
+  // the service trusts it as the relay's CA unless the test names another, exactly as an operator would add
+  // a private CA. Verification itself is never turned off.
+  const smtpTlsCa = config.mail.smtpUrl === null ? undefined : testCertificate().cert;
   const runtime = await createRuntime(config, {
     clock,
     logger: createLogger(config.logLevel, sink),
     database: testDatabase.database,
     ...(options.extraJobHandlers ? { extraJobHandlers: options.extraJobHandlers } : {}),
     ...(options.rails ? { rails: options.rails } : {}),
+    ...(smtpTlsCa === undefined ? {} : { smtpTlsCa }),
     ...(options.runtime ?? {}),
   });
   const app = await buildApp(runtime.deps);

@@ -11,7 +11,7 @@ import { renderEmail } from "../../src/platform/mail/templates.js";
 describe("mail configuration", () => {
   it("defaults to the file transport and a localhost sender", () => {
     const config = loadConfig({});
-    expect(config.mail).toEqual({ smtpUrl: null, from: "Payouts <no-reply@localhost>" });
+    expect(config.mail).toEqual({ smtpUrl: null, smtpAllowPlaintext: false, from: "Payouts <no-reply@localhost>" });
   });
 
   it("accepts smtp and smtps URLs and a sender with or without a display name", () => {

@@ -1,7 +1,12 @@
 // A real SMTP server on loopback (smtp-server) that keeps every message it accepts, can be told to refuse
 // recipients, and a minimal MIME reader for what it received (mailparser is not a dependency).
+// By default it offers STARTTLS with the tests' self-signed certificate (testCertificate(), which
+// buildTestApp hands the service as the relay's CA whenever SMTP_URL is set) and accepts AUTH only after
+// STARTTLS, like a real submission server. `tls: "none"` is a relay without STARTTLS; `tls: "implicit"` speaks
+// TLS from the first byte (smtps://).
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
+import { type TestCertificate, testCertificate } from "../helpers/webhook-receiver.js";
 
 export interface ReceivedMail {
   readonly raw: string;
@@ -9,6 +14,8 @@ export interface ReceivedMail {
   readonly envelopeTo: string[];
   /** The AUTH user of the session, if the client logged in. */
   readonly user: string | null;
+  /** Whether the session was encrypted (STARTTLS or implicit TLS) when the message arrived. */
+  readonly secure: boolean;
 }
 
 export interface SmtpSink {
@@ -16,24 +23,49 @@ export interface SmtpSink {
   readonly received: ReceivedMail[];
   /** While set, every RCPT TO is refused with this reply (e.g. 451 for a transient refusal). */
   rejectRecipients: { code: number; message: string } | null;
+  /** Every connection the client opened (whether or not anything was sent on it). */
+  readonly connections: number;
+  /** Every AUTH attempt: the user name, the password and whether the session was encrypted at that moment. */
+  readonly authAttempts: { user: string; pass: string; secure: boolean }[];
   close(): Promise<void>;
 }
 
-export async function startSmtpSink(options: { credentials?: { user: string; pass: string } } = {}): Promise<SmtpSink> {
+export interface SmtpSinkOptions {
+  readonly credentials?: { user: string; pass: string };
+  /** "starttls" (default): STARTTLS offered; "none": no STARTTLS (AUTH in the clear); "implicit": smtps. */
+  readonly tls?: "starttls" | "none" | "implicit";
+  /** The server's certificate; the tests' shared one (which the test app trusts) by default. */
+  readonly certificate?: TestCertificate;
+}
+
+export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<SmtpSink> {
   const received: ReceivedMail[] = [];
+  const authAttempts: { user: string; pass: string; secure: boolean }[] = [];
+  let connections = 0;
   const sink = {
     port: 0,
     received,
     rejectRecipients: null as { code: number; message: string } | null,
+    get connections() {
+      return connections;
+    },
+    authAttempts,
     close: async () => {},
   };
+  const mode = options.tls ?? "starttls";
+  const certificate = mode === "none" ? null : (options.certificate ?? testCertificate());
   const server = new SMTPServer({
     authOptional: true,
-    // No TLS on loopback in tests; AUTH PLAIN over plain TCP is allowed only for this reason.
-    disabledCommands: ["STARTTLS"],
-    allowInsecureAuth: true,
+    ...(mode === "none"
+      ? { disabledCommands: ["STARTTLS"], allowInsecureAuth: true }
+      : { secure: mode === "implicit", key: certificate?.key, cert: certificate?.cert, allowInsecureAuth: false }),
     logger: false,
-    onAuth(auth, _session, callback) {
+    onConnect(_session, callback) {
+      connections += 1;
+      callback();
+    },
+    onAuth(auth, session, callback) {
+      authAttempts.push({ user: auth.username ?? "", pass: auth.password ?? "", secure: session.secure === true });
       const expected = options.credentials;
       if (expected && auth.username === expected.user && auth.password === expected.pass) {
         callback(null, { user: auth.username ?? "" });
@@ -59,6 +91,7 @@ export async function startSmtpSink(options: { credentials?: { user: string; pas
           envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : null,
           envelopeTo: session.envelope.rcptTo.map((rcpt) => rcpt.address),
           user: typeof session.user === "string" ? session.user : null,
+          secure: session.secure === true,
         });
         callback();
       });

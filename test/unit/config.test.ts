@@ -20,13 +20,53 @@ describe("loadConfig", () => {
     [{ PORT: "abc" }, /PORT must be a whole number/],
     [{ PORT: "70000" }, /PORT must be between/],
     [{ LOG_LEVEL: "loud" }, /LOG_LEVEL must be one of/],
-    [{ TRUST_PROXY: "maybe" }, /TRUST_PROXY must be true or false/],
+    [{ TRUST_PROXY: "maybe" }, /TRUST_PROXY: "maybe" is not an IP address, a CIDR range/],
+    [{ TRUST_PROXY: "10.0.0.0/33" }, /TRUST_PROXY: "10.0.0.0\/33" is not an IP address/],
+    [{ TRUST_PROXY: "10.0.0.1, proxy.internal" }, /TRUST_PROXY: "proxy.internal" is not an IP address/],
+    [{ METRICS_TOKEN: "too-short" }, /METRICS_TOKEN must be at least 32 characters/],
+    [{ METRICS_PORT: "3000" }, /METRICS_PORT must differ from PORT \(3000\)/],
+    [{ METRICS_PORT: "http" }, /METRICS_PORT must be a whole number/],
+    [{ TRUST_PROXY: "33" }, /TRUST_PROXY must be a hop count between 1 and 32/],
     [{ PUBLIC_BASE_URL: "ftp://x" }, /PUBLIC_BASE_URL must be an http\(s\) URL/],
     [{ ENCRYPTION_KEY: "c2hvcnQ=" }, /ENCRYPTION_KEY must be 32 bytes/],
     [{ DATABASE_URL: "postgres://x@y/z" }, /ENCRYPTION_KEY is required when DATABASE_URL is set/],
   ])("refuses %o with a message naming the variable", (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it("refuses TRUST_PROXY=true and says what to set instead", () => {
+    for (const value of ["true", "TRUE", "yes", "on"]) {
+      expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(ConfigError);
+      expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(
+        `TRUST_PROXY=${value} would trust every hop, so any client could choose its own address with X-Forwarded-For; ` +
+          "set the number of proxies in front of the service (TRUST_PROXY=1 for one load balancer) or their addresses (TRUST_PROXY=10.0.0.5,10.0.1.0/24)",
+      );
+    }
+  });
+
+  it("reads TRUST_PROXY as off, a hop count, or the proxies' addresses and ranges", () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: "false" }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: "0" }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: "1" }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: "2" }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: "10.0.0.5, 10.0.1.0/24,fd00::/8 , loopback" }).trustProxy).toEqual([
+      "10.0.0.5",
+      "10.0.1.0/24",
+      "fd00::/8",
+      "loopback",
+    ]);
+  });
+
+  it("serves no metrics unless a token or a listener is configured; the listener binds to loopback", () => {
+    expect(loadConfig({}).metrics).toEqual({ token: null, port: null, host: "127.0.0.1" });
+    const token = "t".repeat(32);
+    expect(loadConfig({ METRICS_TOKEN: token, METRICS_PORT: "9464", METRICS_HOST: "0.0.0.0" }).metrics).toEqual({
+      token,
+      port: 9464,
+      host: "0.0.0.0",
+    });
   });
 
   it("accepts PostgreSQL with a key", () => {

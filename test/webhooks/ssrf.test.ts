@@ -2,6 +2,7 @@
 // is refused at subscription time, and a delivery to one (a subscription stored before, or a name that
 // resolves differently later) fails without reaching the receiver.
 import { type AddressInfo, connect, createServer } from "node:net";
+import ipaddr from "ipaddr.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { webhookSubscriptions } from "../../src/platform/db/schema.js";
 import type { Resolver } from "../../src/platform/outbound-http/url-safety.js";
@@ -22,9 +23,23 @@ const fakeDns: Record<string, () => string[]> = {
   "mixed.corp.test": () => ["93.184.216.34", "10.0.0.5"],
   "v6-private.corp.test": () => ["fd12:3456:789a::1"],
   "mapped.corp.test": () => ["::ffff:192.168.0.10"],
+  "compat.corp.test": () => ["::7f00:1"],
+  "v6-doc.corp.test": () => ["2001:db8::5"],
+  "split-horizon.corp.test": () => ["10.20.30.40", "fd00:1234::40"],
   // Public when checked, loopback when connected: DNS rebinding.
   "rebind.corp.test": () => (rebindCalls++ === 0 ? ["93.184.216.34"] : ["127.0.0.1"]),
 };
+/** What a host name of the matrix resolves to, in the forms a message could print (empty for an IP literal). */
+function resolvedAddresses(host: string): string[] {
+  if (host === "localhost") return ["127.0.0.1", "::1"];
+  const entry = fakeDns[host];
+  if (entry === undefined) return [];
+  const saved = rebindCalls;
+  const addresses = entry();
+  rebindCalls = saved;
+  return addresses.flatMap((address) => [address, ipaddr.parse(address).toString(), ipaddr.parse(address).toNormalizedString()]);
+}
+
 const resolver: Resolver = async (hostname) => {
   const entry = fakeDns[hostname];
   if (entry === undefined) {
@@ -79,22 +94,53 @@ describe("SSRF protection with private targets not allowed", () => {
     ["NAT64 of a private address", "https://[64:ff9b::a00:1]/hook"],
     ["6to4", "https://[2002:7f00:1::1]/hook"],
     ["IPv6 multicast", "https://[ff02::1]/hook"],
+    ["IPv4-compatible IPv6 loopback (deprecated ::/96)", "https://[::127.0.0.1]/hook"],
+    ["IPv4-compatible IPv6 private address", "https://[::10.0.0.1]/hook"],
+    ["IPv4-compatible IPv6 of a public address", "https://[::8.8.8.8]/hook"],
+    ["IPv4-mapped IPv6 of a public address", "https://[::ffff:8.8.8.8]/hook"],
+    ["IPv4-translated IPv6 (::ffff:0:0:0/96)", "https://[::ffff:0:7f00:1]/hook"],
+    ["NAT64 local-use prefix", "https://[64:ff9b:1::a00:1]/hook"],
+    ["IPv6 documentation 2001:db8::/32", "https://[2001:db8::1]/hook"],
+    ["IPv6 documentation 3fff::/20", "https://[3fff::1]/hook"],
+    ["Teredo", "https://[2001::1]/hook"],
+    ["IPv6 benchmarking", "https://[2001:2::1]/hook"],
+    ["IPv6 discard prefix", "https://[100::1]/hook"],
+    ["IPv6 deprecated site-local", "https://[fec0::1]/hook"],
+    ["IPv6 segment routing", "https://[5f00::1]/hook"],
+    ["IPv6 outside 2000::/3 (unallocated)", "https://[4000::1]/hook"],
     ["a name resolving to a private address", "https://internal.corp.test/hook"],
     ["a name resolving to the metadata address", "https://metadata.corp.test/hook"],
     ["a name with one public and one private address", "https://mixed.corp.test/hook"],
     ["a name resolving to a unique-local IPv6 address", "https://v6-private.corp.test/hook"],
     ["a name resolving to an IPv4-mapped private address", "https://mapped.corp.test/hook"],
+    ["a name resolving to an IPv4-compatible loopback address", "https://compat.corp.test/hook"],
+    ["a name resolving to an IPv6 documentation address", "https://v6-doc.corp.test/hook"],
+    ["a name resolving to private IPv4 and IPv6 addresses", "https://split-horizon.corp.test/hook"],
   ];
   for (const [name, rawUrl] of refused) {
     it(`refuses ${name} with 422 WEBHOOK_URL_NOT_PUBLIC and sends nothing`, async () => {
       const url = rawUrl === "RECEIVER" ? bed.hookUrl : rawUrl;
       const before = bed.receiver.requests.length;
+      const logsBefore = bed.testApp.logLines.length;
       const response = await subscribe(url);
       expect(response.statusCode, response.body).toBe(422);
       expect(response.json().error.code).toBe("WEBHOOK_URL_NOT_PUBLIC");
       expect(bed.receiver.requests.length).toBe(before);
+      // A refusal never tells the caller (or the logs) what a host name resolved to: that would map internal DNS.
+      const host = new URL(url).hostname;
+      for (const address of resolvedAddresses(host)) {
+        expect(response.body).not.toContain(address);
+        expect(bed.testApp.logLines.slice(logsBefore).join("")).not.toContain(address);
+      }
     });
   }
+
+  it("names the host the caller gave, never what it resolved to", async () => {
+    const byName = await subscribe("https://internal.corp.test/hook");
+    expect(byName.json().error.message).toBe("internal.corp.test resolves to an address that is not public.");
+    const literal = await subscribe("https://[::127.0.0.1]/hook");
+    expect(literal.json().error.message).toBe("::7f00:1 is not a public address (ipv4Compatible).");
+  });
 
   it("refuses a plain-http URL even to a public host (400 https_required)", async () => {
     const response = await subscribe("http://93.184.216.34/hook");
@@ -141,10 +187,14 @@ describe("SSRF protection with private targets not allowed", () => {
         },
       ],
       ["an IPv4-mapped loopback literal", () => `https://[::ffff:127.0.0.1]:${bed.receiver.port}/hook`],
+      ["an IPv4-compatible loopback literal", () => `https://[::127.0.0.1]:${bed.receiver.port}/hook`],
+      ["a name resolving to an IPv4-compatible loopback address", () => `https://compat.corp.test:${bed.receiver.port}/hook`],
     ];
     for (const [name, url] of cases) {
       it(`fails the attempt to ${name} as blocked_address, without reaching the receiver`, async () => {
-        await storeSubscription(url());
+        const target = url();
+        await storeSubscription(target);
+        const logsBefore = bed.testApp.logLines.length;
         const event = await bed.recordEvent("beneficiary.details_submitted");
         await bed.drain();
         expect(bed.receiver.requests).toHaveLength(0);
@@ -152,6 +202,10 @@ describe("SSRF protection with private targets not allowed", () => {
         expect(delivery.attempts).toEqual([
           expect.objectContaining({ succeeded: false, status_code: null, error_class: "blocked_address" }),
         ]);
+        // The failed attempt is logged for the operator, without the address the name resolved to.
+        const logs = bed.testApp.logLines.slice(logsBefore).join("");
+        expect(logs).toContain("webhook attempt failed");
+        for (const address of resolvedAddresses(new URL(target).hostname)) expect(logs).not.toContain(address);
       });
     }
   });
@@ -175,13 +229,26 @@ describe("address classification", () => {
       "fe80::1",
       "fc00::1",
       "::ffff:10.0.0.1",
+      "::ffff:8.8.8.8",
+      "::7f00:1",
+      "::a00:1",
+      "::808:808",
       "64:ff9b::7f00:1",
       "2001:db8::1",
+      "3fff::1",
+      "2002:808:808::1",
+      "100::1",
+      "fec0::1",
+      "4000::1",
+      "fe80::1%eth0",
       "not an ip",
     ]) {
       expect(isPublicAddress(address), address).toBe(false);
     }
     expect(addressRange("::ffff:169.254.169.254")).toBe("linkLocal");
+    expect(addressRange("::127.0.0.1")).toBe("ipv4Compatible");
+    expect(addressRange("::ffff:8.8.8.8")).toBe("ipv4Mapped");
+    expect(addressRange("4000::1")).toBe("notGlobalUnicast");
   });
 
   it("parses the URL before judging it: numeric and hex hosts become the address they stand for", () => {
@@ -200,7 +267,7 @@ describe("address classification", () => {
         socket.once("error", reject);
       });
       const policy = { allowPrivateTargets: false, resolve: resolver };
-      expect(() => checkConnectedSocket(socket, policy)).toThrow(/not a public address/);
+      expect(() => checkConnectedSocket(socket, policy)).toThrow("The connection's peer is not a public address.");
       expect(() => checkConnectedSocket(socket, { ...policy, allowPrivateTargets: true })).not.toThrow();
       socket.destroy();
     } finally {

@@ -12,7 +12,7 @@ export function registerRegistrationRoutes(app: AppInstance, service: Registrati
         tags: ["Registration"],
         summary: "Register a Business",
         description:
-          "Creates the Business, its admin user and membership (role `business_admin`), and issues one `sandbox` and one `production` API key, each shown only in this response. No API key needed; rate-limited per client address.",
+          "Creates the Business, its admin user and membership (role `business_admin`), and issues one `sandbox` and one `production` API key, each shown only in this response. No API key needed; rate-limited per client address (behind a proxy, the address the proxies named by the operator's `TRUST_PROXY` saw, never an `X-Forwarded-For` entry the client wrote itself).",
         body: RegistrationBodySchema,
         response: routeResponses(
           { 201: RegistrationResponseSchema },

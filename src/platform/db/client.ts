@@ -106,7 +106,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     client = new PGlite();
   } else {
     const dir = path.join(options.dataDir, "pgdata");
-    await mkdir(dir, { recursive: true });
+    // Private from the start: PostgreSQL derives the mode of the files it creates from its data folder's.
+    await mkdir(dir, { recursive: true, mode: 0o700 });
     client = new PGlite(dir);
   }
   await client.waitReady;

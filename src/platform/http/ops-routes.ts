@@ -1,5 +1,6 @@
 // Liveness, readiness and metrics. Kept out of /v1 and out of the OpenAPI document: they are for the
 // operator's load balancer and Prometheus, not for API clients.
+import { digestsEqual, hashSecret } from "../crypto.js";
 import type { Database } from "../db/client.js";
 import { pingDatabase } from "../db/client.js";
 import { migrationsApplied, readMigrations } from "../db/migrate.js";
@@ -9,10 +10,17 @@ import type { AppInstance } from "./types.js";
 
 export interface OpsDeps {
   readonly database: Database;
-  readonly metrics: Metrics;
   /** False once shutdown began, so load balancers stop sending traffic before the listener closes. */
   readonly isAcceptingTraffic: () => boolean;
 }
+
+export interface MetricsRouteDeps {
+  readonly metrics: Metrics;
+  /** The Bearer token a scrape must present (METRICS_TOKEN); null serves it without one (its own listener only). */
+  readonly token: string | null;
+}
+
+const BEARER = /^Bearer ([^\s]+)$/i;
 
 export function registerOpsRoutes(app: AppInstance, deps: OpsDeps): void {
   const expectedMigrations = readMigrations();
@@ -32,9 +40,34 @@ export function registerOpsRoutes(app: AppInstance, deps: OpsDeps): void {
     }
     return { status: "ready", database: deps.database.engine, migrations: expectedMigrations.length };
   });
+}
 
-  app.get("/metrics", { config: { access: "public" }, schema: hidden }, async (_request, reply) => {
-    const body = await deps.metrics.registry.metrics();
-    return reply.type(deps.metrics.registry.contentType).send(body);
-  });
+/**
+ * GET /metrics in Prometheus text: request counts by route and status, the job queue, process figures. Not
+ * for the public: app.ts serves it on the API port only behind METRICS_TOKEN, or on its own listener
+ * (METRICS_PORT), where the token is required too when set.
+ */
+export function registerMetricsRoute(app: AppInstance, deps: MetricsRouteDeps): void {
+  // Digests of equal length compared in constant time: neither the token nor its length leaks by timing.
+  const expected = deps.token === null ? null : hashSecret(deps.token);
+  app.get(
+    "/metrics",
+    {
+      config: { access: "public", rateLimit: "none" },
+      schema: { hide: true } as Record<string, unknown>,
+      onRequest: async (request) => {
+        if (expected === null) return;
+        const presented = BEARER.exec(request.headers.authorization ?? "")?.[1];
+        if (presented === undefined || !digestsEqual(hashSecret(presented), expected)) {
+          throw new AppError("unauthorized", {
+            message: "A valid metrics token is required: send `Authorization: Bearer <METRICS_TOKEN>`.",
+          });
+        }
+      },
+    },
+    async (_request, reply) => {
+      const body = await deps.metrics.registry.metrics();
+      return reply.type(deps.metrics.registry.contentType).send(body);
+    },
+  );
 }

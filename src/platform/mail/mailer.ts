@@ -2,6 +2,11 @@
 // embedded default) each message is written as an .eml file under DATA_DIR/mail/, which any mail client
 // opens. Only durable jobs call send() (see mail-job.ts): never a request handler, never inside a
 // transaction, because an SMTP conversation can take seconds and must not hold a database lock.
+//
+// The relay is spoken to over TLS only: STARTTLS is required for smtp:// (a relay that does not offer it
+// gets neither the credentials nor the message), smtps:// is TLS from the first byte, and the certificate is
+// always verified (Node's CA store; NODE_EXTRA_CA_CERTS adds a private CA). SMTP_ALLOW_PLAINTEXT, accepted
+// by config.ts for a loopback relay only, lifts the STARTTLS requirement.
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { createTransport } from "nodemailer";
@@ -31,12 +36,16 @@ export interface Mailer {
 
 export interface MailerOptions {
   readonly smtpUrl: string | null;
+  /** Allow an smtp:// relay without STARTTLS (config.ts accepts it for a loopback relay only). */
+  readonly smtpAllowPlaintext?: boolean;
+  /** Extra trusted CA certificate (PEM) for the relay: tests' self-signed relay. Operators use NODE_EXTRA_CA_CERTS. */
+  readonly smtpTlsCa?: string;
   readonly dataDir: string;
   /** The From header, validated by config (`Payouts <no-reply@example.com>`). */
   readonly from: string;
   /** Time-sortable ids for .eml file names; UUIDv7 by default. */
   readonly ids?: IdGenerator;
-  readonly logger?: Pick<Logger, "info" | "debug">;
+  readonly logger?: Pick<Logger, "info" | "debug" | "warn">;
   /** Overall deadline of one SMTP send, below the job lease so a stuck relay cannot outlive it. */
   readonly sendTimeoutMs?: number;
 }
@@ -77,9 +86,41 @@ interface NodemailerErrorShape {
   permanent?: unknown;
 }
 
+/** nodemailer's code for a failed STARTTLS, and Node's codes for a certificate that did not verify. */
+const TLS_FAILURE = /^(ETLS|ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|ERR_OSSL)/;
+
+function isTlsFailure(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  let current: unknown = error;
+  while (typeof current === "object" && current !== null && !seen.has(current)) {
+    seen.add(current);
+    const { code, originalCode } = current as { code?: unknown; originalCode?: unknown };
+    if (
+      (typeof code === "string" && TLS_FAILURE.test(code)) ||
+      (typeof originalCode === "string" && TLS_FAILURE.test(originalCode))
+    ) {
+      return true;
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 function toMailSendError(error: unknown): MailSendError {
   const shape: NodemailerErrorShape = typeof error === "object" && error !== null ? (error as NodemailerErrorShape) : {};
   const code = typeof shape.code === "string" ? shape.code : null;
+  if (isTlsFailure(error)) {
+    // The relay's answer to STARTTLS (a 5xx when it has none) is not a refusal of the message: once the
+    // operator gives the relay TLS or a trusted certificate, the retry delivers it.
+    const detail = typeof shape.message === "string" ? shape.message : String(error);
+    return new MailSendError(
+      `mail not sent (TLS${code === null ? "" : `, ${code}`}): the relay did not offer a verified TLS connection, so neither credentials nor the message were sent: ${maskAddresses(detail)}`.slice(
+        0,
+        1000,
+      ),
+      { code, responseCode: null, permanent: false },
+    );
+  }
   const responseCode = typeof shape.responseCode === "number" ? shape.responseCode : null;
   const command = typeof shape.command === "string" ? shape.command : null;
   const detail =
@@ -106,6 +147,30 @@ function fileNamePart(messageId: string): string {
 
 const DEFAULT_SEND_TIMEOUT_MS = 45_000;
 
+interface Relay {
+  readonly host: string;
+  readonly port: number;
+  /** smtps://: TLS from the first byte. */
+  readonly secure: boolean;
+  readonly auth: { readonly user: string; readonly pass: string } | null;
+}
+
+/** The relay named by an SMTP_URL that config.ts validated (smtp or smtps scheme, a host, no query). */
+function relayOf(smtpUrl: string): Relay {
+  const url = new URL(smtpUrl);
+  const secure = url.protocol === "smtps:";
+  const host = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
+  const user = decodeURIComponent(url.username);
+  const pass = decodeURIComponent(url.password);
+  return {
+    host,
+    // Submission over STARTTLS (RFC 6409) and implicit TLS (RFC 8314) ports.
+    port: url.port === "" ? (secure ? 465 : 587) : Number(url.port),
+    secure,
+    auth: user === "" && pass === "" ? null : { user, pass },
+  };
+}
+
 export function createMailer(options: MailerOptions): Mailer {
   const from = parseMailbox(options.from);
   if (from === null) throw new Error("mailer: the From value must hold one e-mail address");
@@ -130,8 +195,26 @@ export function createMailer(options: MailerOptions): Mailer {
   }
 
   if (options.smtpUrl !== null) {
+    const relay = relayOf(options.smtpUrl);
+    if (options.smtpAllowPlaintext === true && !relay.secure) {
+      logger?.warn(
+        { transport: "smtp", host: relay.host },
+        "SMTP_ALLOW_PLAINTEXT is set: mail to this loopback relay travels without TLS unless the relay offers STARTTLS",
+      );
+    }
     const transporter = createTransport({
-      url: options.smtpUrl,
+      // Spelled out, never `url`: nodemailer would read options such as ?ignoreTLS=true out of the URL.
+      host: relay.host,
+      port: relay.port,
+      secure: relay.secure,
+      ...(relay.auth === null ? {} : { auth: relay.auth }),
+      // STARTTLS before anything else is sent, or the connection is dropped (smtp:// only; smtps:// is TLS already).
+      requireTLS: !relay.secure && options.smtpAllowPlaintext !== true,
+      tls: {
+        rejectUnauthorized: true,
+        minVersion: "TLSv1.2",
+        ...(options.smtpTlsCa === undefined ? {} : { ca: options.smtpTlsCa }),
+      },
       // nodemailer's defaults wait minutes; a job should fail fast and retry on its own schedule.
       connectionTimeout: 10_000,
       greetingTimeout: 10_000,

@@ -36,28 +36,67 @@ export interface TargetPolicy {
   readonly resolve: Resolver;
 }
 
+/** IPv6 global unicast (RFC 4291 2.4): every globally routable IPv6 address is inside it. */
+const IPV6_GLOBAL_UNICAST = ipaddr.parseCIDR("2000::/3");
+/** The deprecated IPv4-compatible form `::a.b.c.d` (RFC 4291 2.5.5.1): the OS may reach the embedded IPv4 address. */
+const IPV6_IPV4_COMPATIBLE = ipaddr.parseCIDR("::/96");
+
 /**
- * The range an address falls in, by ipaddr.js's special-purpose ranges; `unicast` means a public address.
- * An IPv4-mapped IPv6 address (`::ffff:10.0.0.1`) is judged as the IPv4 address it carries.
+ * The range an address falls in, for messages and tests: ipaddr.js's special-purpose ranges, `unicast` for
+ * a global one. An IPv4-mapped IPv6 address (`::ffff:10.0.0.1`) names the range of the IPv4 address it
+ * carries (`ipv4Mapped` when that one is public); an IPv6 address outside 2000::/3 that ipaddr.js has no name for is `ipv4Compatible` (::/96) or
+ * `notGlobalUnicast`.
  */
-export function addressRange(address: string): string {
-  if (!ipaddr.isValid(address)) return "invalid";
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+/**
+ * Parses an address as the network stack reads it. ipaddr.js alone reads `::127.0.0.1` as the IPv4-mapped
+ * `::ffff:7f00:1`, while Node connects to the IPv4-compatible `::7f00:1`; an IPv6 address is therefore first
+ * put in the canonical form of the WHATWG URL parser (the one that parsed the webhook URL). Null when the
+ * text is not one address (a zone index such as `fe80::1%eth0` included).
+ */
+function parseAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+  const family = isIP(address);
+  if (family === 4) return ipaddr.IPv4.isValidFourPartDecimal(address) ? ipaddr.IPv4.parse(address) : null;
+  if (family !== 6) return null;
+  let canonical: string;
+  try {
+    canonical = bareHost(new URL(`https://[${address}]/`).hostname);
+  } catch {
+    return null;
   }
-  return parsed.range();
+  return ipaddr.IPv6.isValid(canonical) ? ipaddr.IPv6.parse(canonical) : null;
+}
+
+export function addressRange(address: string): string {
+  const parsed = parseAddress(address);
+  if (parsed === null) return "invalid";
+  if (parsed.kind() === "ipv4") return parsed.range();
+  const v6 = parsed as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) {
+    // Never public (see isPublicAddress); named by what it carries unless that is itself a public address.
+    const carried = v6.toIPv4Address().range();
+    return carried === "unicast" ? "ipv4Mapped" : carried;
+  }
+  const range = v6.range();
+  if (range !== "unicast" || v6.match(IPV6_GLOBAL_UNICAST)) return range;
+  return v6.match(IPV6_IPV4_COMPATIBLE) ? "ipv4Compatible" : "notGlobalUnicast";
 }
 
 /**
- * Only globally routable unicast addresses are public. Everything else is refused: loopback, RFC 1918
- * private, link-local (169.254.169.254, the cloud metadata address, is one), carrier-grade NAT, unique
- * local IPv6 (fd00:ec2::254 is another metadata address), multicast, reserved and documentation ranges,
- * and the IPv6 forms that embed an IPv4 address (NAT64 64:ff9b::/96, 6to4, Teredo) since the embedded
- * address could be a private one.
+ * Only global unicast addresses are public. IPv4: ipaddr.js's `unicast` range, so loopback, RFC 1918
+ * private, link-local (169.254.169.254, the cloud metadata address, is one), carrier-grade NAT, unspecified,
+ * broadcast, multicast, reserved, benchmarking and documentation ranges are refused. IPv6: inside 2000::/3
+ * and in none of the special-purpose ranges, so `::1`, `::`, the IPv4-compatible `::/96`, IPv4-mapped
+ * `::ffff:0:0/96` (even around a public IPv4 address: a real receiver publishes its A record instead),
+ * unique local (fd00:ec2::254 is another metadata address), link-local, multicast, documentation, NAT64
+ * 64:ff9b::/96, 6to4 and Teredo (which embed an IPv4 address that could be a private one) are refused.
+ * An allow-list of the one global range, not a deny-list of the bad ones: a form nobody listed fails closed.
  */
 export function isPublicAddress(address: string): boolean {
-  return addressRange(address) === "unicast";
+  const parsed = parseAddress(address);
+  if (parsed === null) return false;
+  if (parsed.kind() === "ipv4") return parsed.range() === "unicast";
+  const v6 = parsed as ipaddr.IPv6;
+  return v6.match(IPV6_GLOBAL_UNICAST) && v6.range() === "unicast";
 }
 
 /** The host as the network stack sees it: brackets removed from an IPv6 literal. */
@@ -81,11 +120,17 @@ export function parseWebhookUrl(raw: string): URL {
   return url;
 }
 
-function refuse(host: string, address: string): never {
-  throw new UnsafeUrlError(
-    "not_public",
-    `${host} ${host === address ? "is" : `resolves to ${address}, which is`} not a public address (${addressRange(address)}).`,
-  );
+/**
+ * Refusal messages reach API callers (422 responses) and logs, so they never name an address a host name
+ * resolved to: that would map the service's internal DNS for anyone who can subscribe a URL. A literal the
+ * caller typed is theirs already, so its range may be named.
+ */
+function refuseLiteral(host: string): never {
+  throw new UnsafeUrlError("not_public", `${host} is not a public address (${addressRange(host)}).`);
+}
+
+function refuseName(host: string): never {
+  throw new UnsafeUrlError("not_public", `${host} resolves to an address that is not public.`);
 }
 
 /**
@@ -98,7 +143,7 @@ export async function checkTarget(url: URL, policy: TargetPolicy): Promise<reado
 
 async function checkHost(host: string, policy: TargetPolicy): Promise<readonly string[]> {
   if (isIP(host) !== 0) {
-    if (!policy.allowPrivateTargets && !isPublicAddress(host)) refuse(host, host);
+    if (!policy.allowPrivateTargets && !isPublicAddress(host)) refuseLiteral(host);
     return [host];
   }
   let addresses: readonly LookupAddress[];
@@ -109,7 +154,7 @@ async function checkHost(host: string, policy: TargetPolicy): Promise<readonly s
   }
   if (addresses.length === 0) throw new UnsafeUrlError("unresolvable", `${host} does not resolve to any address.`);
   if (!policy.allowPrivateTargets) {
-    for (const { address } of addresses) if (!isPublicAddress(address)) refuse(host, address);
+    for (const { address } of addresses) if (!isPublicAddress(address)) refuseName(host);
   }
   return addresses.map(({ address }) => address);
 }
@@ -138,6 +183,8 @@ export function guardedLookup(policy: TargetPolicy) {
 export function checkConnectedSocket(socket: Socket, policy: TargetPolicy): void {
   if (policy.allowPrivateTargets) return;
   const address = socket.remoteAddress;
-  if (address === undefined) throw new UnsafeUrlError("not_public", "The connection has no peer address.");
-  if (!isPublicAddress(address)) refuse(address, address);
+  // The peer may be what a host name resolved to, so the message names no address (see refuseLiteral).
+  if (address === undefined || !isPublicAddress(address)) {
+    throw new UnsafeUrlError("not_public", "The connection's peer is not a public address.");
+  }
 }
