@@ -35,7 +35,14 @@ export interface Config {
   readonly bodyLimitBytes: number;
   readonly trustProxy: boolean;
   readonly rateLimit: RateLimitConfig;
+  /** Per client address, shared by `POST /v1/registration` and `POST /v1/registration/verification`. */
   readonly registrationRateLimit: RateLimitConfig;
+  readonly registration: {
+    /** How long a registration's e-mailed verification token stays usable (REGISTRATION_TOKEN_TTL_HOURS). */
+    readonly tokenTtlHours: number;
+    /** Registration e-mails one address may receive in 24 hours; more registrations are answered alike and send nothing. */
+    readonly emailsPerAddressPerDay: number;
+  };
   readonly jobs: {
     readonly pollIntervalMs: number;
     readonly leaseSeconds: number;
@@ -50,6 +57,8 @@ export interface Config {
     readonly smtpUrl: string | null;
     /** The From header of every message, e.g. `Payouts <no-reply@example.com>`. */
     readonly from: string;
+    /** E-mails sent for one Business (both environments) in any 24 hours (MAIL_DAILY_LIMIT_PER_BUSINESS). */
+    readonly dailyLimitPerBusiness: number;
   };
   /** Issue 6: requests per client address per window on the hosted collection pages (against token guessing). */
   readonly collectionPageRateLimit: RateLimitConfig;
@@ -207,6 +216,10 @@ export function loadConfig(env: Env = process.env): Config {
       points: readInt(env, "REGISTRATION_RATE_LIMIT_REQUESTS", 10, 1, 1_000_000),
       windowSeconds: readInt(env, "REGISTRATION_RATE_LIMIT_WINDOW_SECONDS", 3600, 1, 86_400),
     },
+    registration: {
+      tokenTtlHours: readInt(env, "REGISTRATION_TOKEN_TTL_HOURS", 24, 1, 168),
+      emailsPerAddressPerDay: readInt(env, "REGISTRATION_EMAILS_PER_ADDRESS_PER_DAY", 3, 1, 100),
+    },
     jobs: {
       pollIntervalMs: readInt(env, "JOB_POLL_INTERVAL_MS", 250, 10, 60_000),
       leaseSeconds: readInt(env, "JOB_LEASE_SECONDS", 60, 1, 3600),
@@ -223,7 +236,11 @@ export function loadConfig(env: Env = process.env): Config {
         DEFAULT_IDENTITY_REQUIREMENTS.business,
       ),
     },
-    mail: { smtpUrl: readSmtpUrl(env), from: readMailFrom(env) },
+    mail: {
+      smtpUrl: readSmtpUrl(env),
+      from: readMailFrom(env),
+      dailyLimitPerBusiness: readInt(env, "MAIL_DAILY_LIMIT_PER_BUSINESS", 1000, 1, 10_000_000),
+    },
     collectionPageRateLimit: {
       points: readInt(env, "COLLECTION_RATE_LIMIT_REQUESTS", 60, 1, 1_000_000),
       windowSeconds: readInt(env, "COLLECTION_RATE_LIMIT_WINDOW_SECONDS", 600, 1, 86_400),
