@@ -22,6 +22,7 @@ export const SandboxEmailSchema = Type.Object(
     text: Type.String({
       description: "The plain-text body, exactly as it would have been delivered (links with their tokens included).",
     }),
+    html: Type.String({ description: "The HTML body, exactly as it would have been delivered." }),
     created_at: Type.String({ format: "date-time", description: "When the message was issued (and captured)." }),
   },
   { $id: "SandboxEmail" },

@@ -108,6 +108,7 @@ interface CapturedContent {
   readonly to: string;
   readonly subject: string;
   readonly text: string;
+  readonly html: string;
 }
 
 export function createEmailsService(deps: EmailsServiceDeps) {
@@ -159,7 +160,7 @@ export function createEmailsService(deps: EmailsServiceDeps) {
     if (tenant !== null) {
       const facts = await deps.recipientFacts(tx, tenant.businessId, address);
       if (tenant.environment === "sandbox" && !facts.recipientIsVerifiedMember) {
-        const content: CapturedContent = { to: email.to, subject, text: email.text };
+        const content: CapturedContent = { to: email.to, subject, text: email.text, html: email.html };
         const captured = await insertEmail(tx, {
           ...row,
           disposition: "captured",
@@ -222,6 +223,7 @@ export function createEmailsService(deps: EmailsServiceDeps) {
       to: content.to,
       subject: content.subject,
       text: content.text,
+      html: content.html,
       created_at: row.createdAt.toISOString(),
     };
   }

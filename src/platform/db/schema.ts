@@ -659,7 +659,7 @@ export const emails = pgTable(
     recipientFingerprint: text("recipient_fingerprint").notNull(),
     /** Names the message for good (`collection-invitation:<request id>`, …): issuing it again changes nothing. */
     idempotencyKey: text("idempotency_key").notNull(),
-    /** Captured mail only: `{to, subject, text}` as JSON, encrypted with the field cipher. */
+    /** Captured mail only: `{to, subject, text, html}` as JSON, encrypted with the field cipher. */
     contentEncrypted: text("content_encrypted"),
     /** Sent mail: when its job is due (later than created_at when the daily limit deferred it); captured: created_at. */
     sendAt: timestamp("send_at", { withTimezone: true, mode: "date" }).notNull(),
