@@ -11,7 +11,25 @@ import { renderEmail } from "../../src/platform/mail/templates.js";
 describe("mail configuration", () => {
   it("defaults to the file transport and a localhost sender", () => {
     const config = loadConfig({});
-    expect(config.mail).toEqual({ smtpUrl: null, from: "Payouts <no-reply@localhost>" });
+    expect(config.mail).toEqual({ smtpUrl: null, from: "Payouts <no-reply@localhost>", dailyLimitPerBusiness: 1000 });
+  });
+
+  it("reads the per-Business daily limit and the registration e-mail settings, refusing nonsense", () => {
+    const config = loadConfig({
+      MAIL_DAILY_LIMIT_PER_BUSINESS: "250",
+      REGISTRATION_TOKEN_TTL_HOURS: "48",
+      REGISTRATION_EMAILS_PER_ADDRESS_PER_DAY: "5",
+    });
+    expect(config.mail.dailyLimitPerBusiness).toBe(250);
+    expect(config.registration).toEqual({ tokenTtlHours: 48, emailsPerAddressPerDay: 5 });
+    expect(loadConfig({}).registration).toEqual({ tokenTtlHours: 24, emailsPerAddressPerDay: 3 });
+    expect(() => loadConfig({ MAIL_DAILY_LIMIT_PER_BUSINESS: "0" })).toThrow(/MAIL_DAILY_LIMIT_PER_BUSINESS must be between/);
+    expect(() => loadConfig({ REGISTRATION_TOKEN_TTL_HOURS: "1 day" })).toThrow(
+      /REGISTRATION_TOKEN_TTL_HOURS must be a whole number/,
+    );
+    expect(() => loadConfig({ REGISTRATION_EMAILS_PER_ADDRESS_PER_DAY: "0" })).toThrow(
+      /REGISTRATION_EMAILS_PER_ADDRESS_PER_DAY must be between/,
+    );
   });
 
   it("accepts smtp and smtps URLs and a sender with or without a display name", () => {
