@@ -21,11 +21,20 @@ export interface RegistrationMail {
 /** The layout's sender line: the service itself, not a Business. */
 const SERVICE_NAME = "Payout service";
 
+/** Plain-text lines stay within this width, so the text part travels as 7bit and reads as is (see renderEmail). */
+const TEXT_WIDTH = 72;
+
 function completionParagraphs(input: RegistrationMailInput): string[] {
   const url = `${input.publicBaseUrl}/v1/registration/verification`;
   return [
-    `Your verification token (valid for ${input.ttlHours} hours, usable once):\n${input.token}`,
-    `To finish, send it to the API, for example with curl:\ncurl -s -X POST ${url} -H 'content-type: application/json' -d '{"token":"${input.token}"}'`,
+    `Your verification token (valid for ${input.ttlHours} hours, usable once):\n\n    ${input.token}`,
+    [
+      "To finish, send it to the API, for example with curl:",
+      "",
+      `    curl -s -X POST ${url} \\`,
+      "      -H 'content-type: application/json' \\",
+      `      -d '{"token":"${input.token}"}'`,
+    ].join("\n"),
     "The answer holds the new Business's sandbox and production API keys, each shown only in that answer: store them right away.",
   ];
 }
@@ -41,6 +50,7 @@ export function renderVerificationMail(input: RegistrationMailInput): Registrati
       "If you did not ask for this, ignore this message: nothing is created without the token.",
     ],
     footer: "You receive this because this address was given to register a Business. We send it only once per request.",
+    textWidth: TEXT_WIDTH,
   });
   return { subject: "Confirm your e-mail address to finish registering", ...body };
 }
@@ -57,6 +67,7 @@ export function renderExistingAccountMail(input: RegistrationMailInput): Registr
       "If it was not you, ignore this message: nothing changes without the token, and your account is as it was.",
     ],
     footer: "You receive this because this address was given to register a Business. We send it only once per request.",
+    textWidth: TEXT_WIDTH,
   });
   return { subject: "A new Business was requested with your e-mail address", ...body };
 }
