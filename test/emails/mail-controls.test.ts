@@ -261,3 +261,24 @@ describe("production mail and the per-Business daily limit", () => {
     expect((await newlyDelivered()).map((message) => message.to)).toEqual(["next-day@example.net"]);
   });
 });
+
+describe("a Business without a verified person", () => {
+  it("sends no production mail (403 BUSINESS_NOT_VERIFIED), and its sandbox mail is captured even to its own address", async () => {
+    const biz = await registerBusiness(t.app, "Unverified Sender");
+    // Only possible by hand today: every Business created through registration has its registrant verified.
+    await t.runtime.deps.database.db.execute(sql`update users set email_verified_at = null where id = ${biz.userId}`);
+
+    const stranger = await createBeneficiary(t.app, biz.keys.production, { email: "unverified-target@example.net" });
+    const refused = await invite(biz.keys.production, stranger.id);
+    expectErrorEnvelope(refused, {
+      status: 403,
+      code: "BUSINESS_NOT_VERIFIED",
+      actor: { user_id: biz.userId, membership_id: biz.membershipId, role: "business_admin", environment: "production" },
+    });
+
+    const self = await createBeneficiary(t.app, biz.keys.sandbox, { email: biz.email });
+    expect((await invite(biz.keys.sandbox, self.id)).statusCode).toBe(201);
+    expect((await sandboxEmails(biz.keys.sandbox)).emails.map((mail) => mail.to)).toEqual([biz.email]);
+    expect(await newlyDelivered()).toEqual([]);
+  });
+});

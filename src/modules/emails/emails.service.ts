@@ -137,6 +137,8 @@ export function createEmailsService(deps: EmailsServiceDeps) {
     return new Date(Math.max(now.getTime(), nth.getTime() + DAY_MS));
   }
 
+  // Metrics are counted when a message is issued, inside the use case's transaction: a use case that fails
+  // after this point still counts its message (counters are not transactional; the `emails` rows are).
   async function dispatch(tx: Db, tenant: Tenant | null, email: OutgoingEmail): Promise<EmailOutcome> {
     const mailbox = parseMailbox(email.to);
     // A caller's bug, not a user's input: recipients come from validated e-mail fields.
