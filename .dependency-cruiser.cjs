@@ -31,6 +31,14 @@ module.exports = {
       to: { path: "(^src/modules/[^/]+/(?!index\\.ts$)|^src/platform/db/client)" },
     },
     {
+      name: "mail-goes-through-the-outbox",
+      severity: "error",
+      comment:
+        "Modules send e-mail through the emails module's outbox (capture in sandbox, the daily limit), never by enqueueing mail jobs themselves.",
+      from: { path: "^src/(modules/(?!emails/)|pages/)" },
+      to: { path: "^src/platform/mail/mail-job\\.ts$" },
+    },
+    {
       name: "routes-stay-thin",
       severity: "error",
       comment: "Routes do HTTP only: no database or repository access from a routes file.",

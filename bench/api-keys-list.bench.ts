@@ -27,7 +27,7 @@ async function measureService(context: BenchContext, engine: Engine): Promise<Se
   const service = await startService(context, engine);
   try {
     const url = `${service.server.baseUrl}${ROUTE}`;
-    const business = await registerBusiness(service.server.baseUrl, `api-keys-list-${engine}`);
+    const business = await registerBusiness(service, `api-keys-list-${engine}`);
     const headers = { authorization: `Bearer ${business.sandboxKey}` };
     const probe = await fetch(url, { headers });
     const probeText = await probe.text();

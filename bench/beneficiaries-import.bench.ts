@@ -43,7 +43,7 @@ async function runEngine(context: BenchContext, engine: Engine): Promise<{ reado
   const service = await startService(context, engine);
   try {
     const baseUrl = service.server.baseUrl;
-    const business = await registerBusiness(baseUrl, `beneficiaries-import-${engine}`);
+    const business = await registerBusiness(service, `beneficiaries-import-${engine}`);
     const seconds: number[] = [];
     for (let run = 0; run < RUNS; run += 1) {
       const body = JSON.stringify({ rows: rows(run) });

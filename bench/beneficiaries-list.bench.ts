@@ -70,7 +70,7 @@ async function runEngine(context: BenchContext, engine: Engine): Promise<{ reado
   const service = await startService(context, engine);
   try {
     const baseUrl = service.server.baseUrl;
-    const business = await registerBusiness(baseUrl, `beneficiaries-list-${engine}`);
+    const business = await registerBusiness(service, `beneficiaries-list-${engine}`);
     context.log(`[${engine}] seeding ${BENEFICIARIES} Beneficiaries with bank accounts`);
     await seed(baseUrl, business.sandboxKey);
     const url = `${baseUrl}/v1/beneficiaries?limit=${PAGE_SIZE}`;

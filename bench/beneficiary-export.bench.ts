@@ -419,7 +419,7 @@ async function runPostgres(context: BenchContext): Promise<{ readonly [key: stri
   // processes on the same database.
   const seeder = await startService(context, "postgres");
   try {
-    const business = await registerBusiness(seeder.server.baseUrl, "beneficiary-export-postgres");
+    const business = await registerBusiness(seeder, "beneficiary-export-postgres");
     await seeder.stopServer();
     const scratch = seeder.scratch;
     if (scratch === null) throw new Error("no scratch database");
@@ -460,7 +460,7 @@ async function runPglite(context: BenchContext): Promise<{ readonly [key: string
     const first = await startService(context, "pglite", pgliteEnv);
     let business: RegisteredBusiness;
     try {
-      business = await registerBusiness(first.server.baseUrl, "beneficiary-export-pglite");
+      business = await registerBusiness(first, "beneficiary-export-pglite");
     } finally {
       await first.dispose();
     }

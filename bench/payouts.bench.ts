@@ -159,7 +159,7 @@ async function runCreate(context: BenchContext, engine: Engine): Promise<{ reado
   let cpu: CpuPerRequest;
   try {
     const baseUrl = service.server.baseUrl;
-    const business = await registerBusiness(baseUrl, `payout-create-${engine}`);
+    const business = await registerBusiness(service, `payout-create-${engine}`);
     const people = await payees(baseUrl, business.sandboxKey, PAYEES);
     let n = 0;
     const prefix = randomBytes(6).toString("hex");
@@ -223,7 +223,7 @@ async function runBulk(context: BenchContext, engine: Engine): Promise<{ readonl
   const service = await startService(context, engine);
   try {
     const baseUrl = service.server.baseUrl;
-    const business = await registerBusiness(baseUrl, `payout-bulk-${engine}`);
+    const business = await registerBusiness(service, `payout-bulk-${engine}`);
     const people = await payees(baseUrl, business.sandboxKey, PAYEES);
     const seconds: number[] = [];
     for (let run = 0; run < BULK_RUNS; run += 1) {

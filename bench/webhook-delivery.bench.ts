@@ -23,6 +23,7 @@ import { createRuntime, type Runtime } from "../src/runtime.js";
 import { testCertificate } from "../test/helpers/webhook-receiver.js";
 import { registerCleanup } from "./lib/cleanup.js";
 import { processCpuMicros } from "./lib/process-cpu.js";
+import { registerThroughMail } from "./lib/registration-mail.js";
 import { createScratchDatabase } from "./lib/scratch-postgres.js";
 import { percentile, round, SampleBuffer } from "./lib/stats.js";
 import { createTempDir } from "./lib/temp-dir.js";
@@ -154,17 +155,18 @@ async function runEngine(context: BenchContext, engine: Engine): Promise<{ reado
   const runtime = await createRuntime(config, { webhookTlsCa: testCertificate().cert, logger: createLogger("warn") });
   const app = await buildApp(runtime.deps);
   try {
-    const registered = await app.inject({
-      method: "POST",
-      url: "/v1/registration",
-      payload: {
-        business_name: "Webhook bench",
-        email: `webhooks-${engine}@bench.example.com`,
-        password: "a long bench passphrase",
+    // Registration: the worker writes the verification e-mail under DATA_DIR/mail (nothing else is queued yet).
+    const business = await registerThroughMail(
+      async (route, body) => {
+        const response = await app.inject({ method: "POST", url: route, payload: body as Record<string, unknown> });
+        if (route === "/v1/registration") await runtime.createWorker("bench-registration-mail").drain();
+        return { status: response.statusCode, text: response.body };
       },
-    });
-    const business = registered.json() as { business: { id: string }; api_keys: Array<{ environment: string; key: string }> };
-    const key = business.api_keys.find((k) => k.environment === "sandbox")?.key ?? "";
+      config.dataDir,
+      "Webhook bench",
+      `webhooks-${engine}@bench.example.com`,
+    );
+    const key = business.sandboxKey;
     const subscribed = await app.inject({
       method: "POST",
       url: "/v1/webhook-subscriptions",
@@ -172,7 +174,7 @@ async function runEngine(context: BenchContext, engine: Engine): Promise<{ reado
       payload: { url: receiver.url, enabled_events: ["beneficiary.details_submitted"] },
     });
     if (subscribed.statusCode !== 201) throw new Error(`subscription failed: ${subscribed.statusCode} ${subscribed.body}`);
-    const businessId = business.business.id;
+    const businessId = business.businessId;
 
     // 1. Drain a backlog.
     const backlog = BACKLOG[engine];

@@ -12,10 +12,11 @@ import { createBeneficiaryExportModule } from "./modules/beneficiary-export/inde
 import { createBeneficiaryImportModule } from "./modules/beneficiary-import/index.js";
 import { createCollectionModule } from "./modules/collection/index.js";
 import { createDestinationsModule } from "./modules/destinations/index.js";
+import { createEmailsModule } from "./modules/emails/index.js";
 import { createEnrollmentModule } from "./modules/enrollment/index.js";
 import { createPayoutsModule } from "./modules/payouts/index.js";
 import { createRailSimulatorModule } from "./modules/rail-simulator/index.js";
-import { createRegistrationModule } from "./modules/registration/index.js";
+import { createRegistrationModule, emailRecipientFacts } from "./modules/registration/index.js";
 import { createWebhooksModule } from "./modules/webhooks/index.js";
 import { registerCollectionPages } from "./pages/collection/index.js";
 import type { Clock } from "./platform/clock.js";
@@ -90,7 +91,30 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   installJsonBodyParsing(app);
 
   const apiKeys = createApiKeysModule({ db: database.db, clock, ids });
-  const registration = createRegistrationModule({ db: database.db, clock, ids, apiKeys });
+  // Every e-mail goes through this outbox: it captures sandbox mail to strangers and limits each Business's
+  // mail per day. It learns who a Business's verified people are from the registration module (injected,
+  // since registration itself sends through the outbox).
+  const emails = createEmailsModule({
+    db: database.db,
+    clock,
+    ids,
+    cipher: deps.cipher,
+    jobStore: deps.jobStore,
+    logger: deps.logger.child({ component: "emails" }),
+    metrics: deps.metrics,
+    dailyLimitPerBusiness: config.mail.dailyLimitPerBusiness,
+    recipientFacts: emailRecipientFacts,
+  });
+  const registration = createRegistrationModule({
+    db: database.db,
+    clock,
+    ids,
+    apiKeys,
+    mail: emails.outbox,
+    publicBaseUrl: config.publicBaseUrl,
+    tokenTtlHours: config.registration.tokenTtlHours,
+    emailsPerAddressPerDay: config.registration.emailsPerAddressPerDay,
+  });
   // Issue 4 (rails): enrollment with the payout rail, triggered by beneficiaries and destinations after their
   // commits (injected functions: enrollment reads through the beneficiaries module, so no import cycle).
   const enrollment = createEnrollmentModule({
@@ -126,7 +150,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     ids,
     cipher: deps.cipher,
     events: deps.events,
-    jobStore: deps.jobStore,
+    mail: emails.outbox,
     beneficiaries: beneficiaries.service,
     enrollAfterCommit: enrollment.service.enrollAfterCommit,
     pendingPayoutHeadsTo: payouts.pendingPayoutHeadsTo,
@@ -147,7 +171,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     ids,
     cipher: deps.cipher,
     events: deps.events,
-    jobStore: deps.jobStore,
+    mail: emails.outbox,
     publicBaseUrl: config.publicBaseUrl,
     beneficiaries: beneficiaries.service,
     destinations: destinations.service,
@@ -174,6 +198,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     ...collection.sharedSchemas,
     ...webhooks.sharedSchemas,
     ...payouts.sharedSchemas,
+    ...emails.sharedSchemas,
   ];
   for (const schema of sharedSchemas) app.addSchema(schema);
   app.setValidatorCompiler(createValidatorCompiler(sharedSchemas));
@@ -211,6 +236,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   }
   registerDocsRoutes(app);
   registration.registerRoutes(app);
+  emails.registerRoutes(app);
   apiKeys.registerRoutes(app);
   beneficiaries.registerRoutes(app);
   destinations.registerRoutes(app);

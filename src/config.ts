@@ -40,7 +40,14 @@ export interface Config {
    */
   readonly trustProxy: TrustProxy;
   readonly rateLimit: RateLimitConfig;
+  /** Per client address, shared by `POST /v1/registration` and `POST /v1/registration/verification`. */
   readonly registrationRateLimit: RateLimitConfig;
+  readonly registration: {
+    /** How long a registration's e-mailed verification token stays usable (REGISTRATION_TOKEN_TTL_HOURS). */
+    readonly tokenTtlHours: number;
+    /** Registration e-mails one address may receive in 24 hours; more registrations are answered alike and send nothing. */
+    readonly emailsPerAddressPerDay: number;
+  };
   readonly jobs: {
     readonly pollIntervalMs: number;
     readonly leaseSeconds: number;
@@ -60,6 +67,8 @@ export interface Config {
     readonly smtpAllowPlaintext: boolean;
     /** The From header of every message, e.g. `Payouts <no-reply@example.com>`. */
     readonly from: string;
+    /** E-mails sent for one Business (both environments) in any 24 hours (MAIL_DAILY_LIMIT_PER_BUSINESS). */
+    readonly dailyLimitPerBusiness: number;
   };
   /** Issue 6: requests per client address per window on the hosted collection pages (against token guessing). */
   readonly collectionPageRateLimit: RateLimitConfig;
@@ -233,7 +242,12 @@ function readSmtpAllowPlaintext(env: Env, smtpUrl: string | null): boolean {
 
 function mailConfig(env: Env): Config["mail"] {
   const smtpUrl = readSmtpUrl(env);
-  return { smtpUrl, smtpAllowPlaintext: readSmtpAllowPlaintext(env, smtpUrl), from: readMailFrom(env) };
+  return {
+    smtpUrl,
+    smtpAllowPlaintext: readSmtpAllowPlaintext(env, smtpUrl),
+    from: readMailFrom(env),
+    dailyLimitPerBusiness: readInt(env, "MAIL_DAILY_LIMIT_PER_BUSINESS", 1000, 1, 10_000_000),
+  };
 }
 
 function readMailFrom(env: Env): string {
@@ -329,6 +343,10 @@ export function loadConfig(env: Env = process.env): Config {
     registrationRateLimit: {
       points: readInt(env, "REGISTRATION_RATE_LIMIT_REQUESTS", 10, 1, 1_000_000),
       windowSeconds: readInt(env, "REGISTRATION_RATE_LIMIT_WINDOW_SECONDS", 3600, 1, 86_400),
+    },
+    registration: {
+      tokenTtlHours: readInt(env, "REGISTRATION_TOKEN_TTL_HOURS", 24, 1, 168),
+      emailsPerAddressPerDay: readInt(env, "REGISTRATION_EMAILS_PER_ADDRESS_PER_DAY", 3, 1, 100),
     },
     jobs: {
       pollIntervalMs: readInt(env, "JOB_POLL_INTERVAL_MS", 250, 10, 60_000),

@@ -3,6 +3,7 @@
 //   api      HTTP only; run several behind a load balancer against one PostgreSQL
 //   worker   background jobs only; run several against one PostgreSQL
 //   migrate  apply database migrations and exit
+import path from "node:path";
 import { buildApp, buildMetricsApp } from "./app.js";
 import { ConfigError, loadConfig, parseProcessRole } from "./config.js";
 import { DataDirPermissionError } from "./platform/data-dir.js";
@@ -66,7 +67,10 @@ async function main(): Promise<void> {
         ...(config.metrics.port === null && config.metrics.token !== null
           ? [`  Metrics:        ${base}/metrics  (Authorization: Bearer <METRICS_TOKEN>)`]
           : []),
-        "  Start here:     POST /v1/registration to create a Business and get API keys",
+        config.mail.smtpUrl === null
+          ? `  E-mail:         written as .eml files under ${path.join(config.dataDir, "mail")} by the worker (SMTP_URL unset)`
+          : "  E-mail:         sent through the SMTP_URL relay",
+        "  Start here:     POST /v1/registration, then POST /v1/registration/verification with the e-mailed token, for API keys",
         "",
       ].join("\n"),
     );

@@ -22,6 +22,8 @@ export interface StartServerOptions {
   /** A path answering 200 once the server can take load. */
   readonly readyPath: string;
   readonly startTimeoutMs?: number;
+  /** The port to listen on (e.g. the one a stopped predecessor used); a free one when absent. */
+  readonly port?: number;
 }
 
 /** Asks the OS for a free loopback port. */
@@ -61,7 +63,7 @@ function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
 }
 
 export async function startServerProcess(options: StartServerOptions): Promise<ServerProcess> {
-  const port = await findFreePort();
+  const port = options.port ?? (await findFreePort());
   const child = spawn(process.execPath, [...options.nodeArgs], {
     env: { ...inheritedEnv(), NODE_ENV: "production", ...options.env, PORT: String(port) },
     stdio: ["ignore", "pipe", "pipe"],

@@ -1,6 +1,7 @@
 // The service under test: the built service in its own process (`node dist/main.js api`) on a fresh
 // database: an embedded PGlite under a temporary DATA_DIR, or a scratch PostgreSQL database.
 import { randomBytes } from "node:crypto";
+import { registerThroughMail } from "./registration-mail.js";
 import { createScratchDatabase, type ScratchDatabase } from "./scratch-postgres.js";
 import { type ServerProcess, startServerProcess } from "./server-process.js";
 import { createTempDir } from "./temp-dir.js";
@@ -8,6 +9,7 @@ import type { BenchContext, Engine } from "./types.js";
 
 export interface ServiceUnderTest {
   readonly engine: Engine;
+  /** The running `api` process; replaced (same port, new pid) while registerBusiness runs. */
   readonly server: ServerProcess;
   /** The scratch PostgreSQL database (null on PGlite); still present after stopServer(), gone after dispose(). */
   readonly scratch: ScratchDatabase | null;
@@ -15,6 +17,14 @@ export interface ServiceUnderTest {
   stopServer(): Promise<void>;
   /** Stops the process and removes its database and data directory. */
   dispose(): Promise<void>;
+  /**
+   * Runs `work` against the whole service (API and worker, `node dist/main.js all`) on the same port, data
+   * and database, then goes back to the `api` process the measurements use. Registration needs the worker:
+   * it writes the verification e-mail.
+   */
+  withWorker<T>(work: (baseUrl: string) => Promise<T>): Promise<T>;
+  /** DATA_DIR of the service: the embedded database and the mail the worker writes. */
+  readonly dataDir: string;
 }
 
 /** The service's /metrics needs a token on the API port; benchmarks that sample it send this one. */
@@ -40,29 +50,47 @@ export async function startService(
       if (context.postgresServerUrl === null) throw new Error(`PostgreSQL unavailable: ${context.postgresUnavailable}`);
       scratch = await createScratchDatabase(context.postgresServerUrl);
     }
-    const server = await startServerProcess({
-      name: `service (${engine})`,
-      nodeArgs: [...context.service.nodeArgs, "api"],
-      env: {
-        HOST: "127.0.0.1",
-        DATA_DIR: dataDir.path,
-        ENCRYPTION_KEY: randomBytes(32).toString("base64"),
-        ...(scratch === null ? {} : { DATABASE_URL: scratch.url }),
-        ...BENCH_SERVICE_ENV,
-        ...env,
-      },
-      readyPath: "/readyz",
-    });
+    const serviceEnv = {
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir.path,
+      ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+      ...(scratch === null ? {} : { DATABASE_URL: scratch.url }),
+      ...BENCH_SERVICE_ENV,
+      ...env,
+    };
+    const start = (role: "api" | "all", port?: number) =>
+      startServerProcess({
+        name: `service (${engine}, ${role})`,
+        nodeArgs: [...context.service.nodeArgs, role],
+        env: serviceEnv,
+        readyPath: "/readyz",
+        ...(port === undefined ? {} : { port }),
+      });
+    let server = await start("api");
     const owned = scratch;
     return {
       engine,
-      server,
+      get server() {
+        return server;
+      },
       scratch: owned,
+      dataDir: serviceEnv.DATA_DIR,
       stopServer: () => server.stop(),
       dispose: async () => {
         await server.stop();
         await owned?.drop();
         await dataDir.remove();
+      },
+      async withWorker(work) {
+        const port = Number(new URL(server.baseUrl).port);
+        await server.stop();
+        server = await start("all", port);
+        try {
+          return await work(server.baseUrl);
+        } finally {
+          await server.stop();
+          server = await start("api", port);
+        }
       },
     };
   } catch (error) {
@@ -78,29 +106,24 @@ export interface RegisteredBusiness {
   readonly productionKey: string;
 }
 
-interface RegistrationResponse {
-  readonly business: { readonly id: string };
-  readonly api_keys: readonly { readonly environment: string; readonly key: string }[];
-}
-
-/** POST /v1/registration: a new Business with one sandbox and one production admin key. */
-export async function registerBusiness(baseUrl: string, label = "bench"): Promise<RegisteredBusiness> {
-  const response = await fetch(`${baseUrl}/v1/registration`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      business_name: `Bench ${label}`,
-      email: `${label}-${randomBytes(6).toString("hex")}@bench.example.com`,
-      password: "correct horse battery staple",
-    }),
-  });
-  const text = await response.text();
-  if (response.status !== 201) throw new Error(`registration answered ${response.status}: ${text}`);
-  const body = JSON.parse(text) as RegistrationResponse;
-  const keyFor = (environment: string) => {
-    const key = body.api_keys.find((candidate) => candidate.environment === environment)?.key;
-    if (key === undefined) throw new Error(`registration returned no ${environment} key`);
-    return key;
-  };
-  return { businessId: body.business.id, sandboxKey: keyFor("sandbox"), productionKey: keyFor("production") };
+/**
+ * A new Business with one sandbox and one production admin key, registered as a person would: the
+ * registration, the token from the e-mail the worker writes under DATA_DIR/mail, the verification.
+ */
+export async function registerBusiness(service: ServiceUnderTest, label = "bench"): Promise<RegisteredBusiness> {
+  return service.withWorker((baseUrl) =>
+    registerThroughMail(
+      async (route, body) => {
+        const response = await fetch(`${baseUrl}${route}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
+        return { status: response.status, text: await response.text() };
+      },
+      service.dataDir,
+      `Bench ${label}`,
+      `${label}-${randomBytes(6).toString("hex")}@bench.example.com`,
+    ),
+  );
 }

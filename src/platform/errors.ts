@@ -30,7 +30,8 @@ export const ERROR_CODES = {
   forbidden: {
     status: 403,
     message: "This API key's role cannot make this request.",
-    description: "The key authenticated, but its role does not allow the call (a `business_read_only` key never writes).",
+    description:
+      "The key authenticated, but its role does not allow the call (a `business_read_only` key never writes), or the route exists only in the other environment (the sandbox mailbox, `/v1/sandbox/emails`, answers a production key this way).",
   },
   not_found: {
     status: 404,
@@ -42,11 +43,6 @@ export const ERROR_CODES = {
     status: 405,
     message: "This method is not allowed on this path.",
     description: "The path exists but not with this HTTP method; the `Allow` header lists the methods it accepts.",
-  },
-  EMAIL_ALREADY_REGISTERED: {
-    status: 409,
-    message: "This e-mail address is already registered.",
-    description: "Registration names an admin e-mail that already belongs to a user. Sign in with it, or use another address.",
   },
   LAST_ACTIVE_ADMIN_KEY: {
     status: 409,
@@ -191,6 +187,25 @@ export const ERROR_CODES = {
     message: "The person who created this payout may not approve it.",
     description:
       "The approval policy requires a different person (maker-checker). The maker is the key, the membership and the user that created the payout: another key of the same person does not count. Ask another team member to approve.",
+  },
+  // Registration and mail controls
+  REGISTRATION_TOKEN_INVALID: {
+    status: 410,
+    message: "This verification token is unknown, expired or already used.",
+    description:
+      "`POST /v1/registration/verification` needs the token from the e-mail `POST /v1/registration` sent, unused and within 24 hours (REGISTRATION_TOKEN_TTL_HOURS). The answer is the same whichever of the three it is. Register again to receive a new token; a token that was used already created its Business, whose keys were in that answer.",
+  },
+  MAIL_DAILY_LIMIT_REACHED: {
+    status: 429,
+    message: "This Business reached its daily e-mail limit. Retry after the time given in Retry-After.",
+    description:
+      "A Business may have at most MAIL_DAILY_LIMIT_PER_BUSINESS e-mails sent in any 24 hours (1,000 by default). An e-mail the request asked for (a collection-link invitation with `send_email: true`) is refused over the limit, and nothing of the request is stored: retry after `Retry-After` seconds, or mint the link without `send_email` and pass its `url` on yourself. E-mail the service owes a Beneficiary (a change of their declared destination) is never refused: it is sent later, when the window allows.",
+  },
+  BUSINESS_NOT_VERIFIED: {
+    status: 403,
+    message: "This Business has no verified e-mail address, so no production e-mail is sent for it.",
+    description:
+      "Production e-mail goes out only for a Business with at least one member whose e-mail address was verified. Every Business created through registration has one; contact the operator of this service.",
   },
   internal_error: {
     status: 500,

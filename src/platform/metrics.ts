@@ -6,6 +6,12 @@ import type { JobStore } from "./jobs/job-store.js";
 export interface Metrics {
   readonly registry: Registry;
   observeRequest(method: string, route: string, statusCode: number, seconds: number): void;
+  /**
+   * One e-mail the service issued, by kind and outcome: `sent` (queued for delivery now), `deferred` (queued
+   * for later by the per-Business daily limit), `captured` (sandbox, kept and not delivered), `refused`
+   * (over the daily limit; the request that asked for it failed).
+   */
+  observeMail(kind: string, outcome: "sent" | "deferred" | "captured" | "refused"): void;
 }
 
 export function createMetrics(deps: { jobStore: JobStore }): Metrics {
@@ -22,6 +28,12 @@ export function createMetrics(deps: { jobStore: JobStore }): Metrics {
     help: "HTTP request duration by method, route template and status code.",
     labelNames: ["method", "route", "status_code"],
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  const mails = new Counter({
+    name: "mail_messages_total",
+    help: "E-mails issued, by kind and outcome (sent, deferred by the daily limit, captured in sandbox, refused over the limit).",
+    labelNames: ["kind", "outcome"],
     registers: [registry],
   });
   let lastStats: Promise<Awaited<ReturnType<JobStore["stats"]>>> | null = null;
@@ -54,6 +66,9 @@ export function createMetrics(deps: { jobStore: JobStore }): Metrics {
       const labels = { method, route, status_code: String(statusCode) };
       requests.inc(labels);
       duration.observe(labels, seconds);
+    },
+    observeMail(kind, outcome) {
+      mails.inc({ kind, outcome });
     },
   };
 }

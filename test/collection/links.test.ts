@@ -213,10 +213,38 @@ describe("DELETE /v1/beneficiaries/{id}/collection-requests/{requestId}", () => 
 });
 
 describe("invitation e-mail and token storage", () => {
-  it("send_email queues a sealed mail job carrying the link; no table holds the token in clear, only its SHA-256", async () => {
+  it("in sandbox the invitation to a Beneficiary is captured, not sent: the sandbox mailbox shows it with the link", async () => {
     const beneficiary = await createBeneficiary(t.app, key, { email: `invitee-${randomUUID()}@example.com` });
     const link = await mintLink(t.app, key, beneficiary.id, "full_onboarding", { send_email: true });
     expect(link.body.email_sent).toBe(true);
+
+    const db = t.runtime.deps.database.db;
+    const jobs = await queryRows<{ id: string }>(
+      db,
+      sql`select id from jobs where type = 'mail.send' and payload->>'idempotency_key' = ${`collection-invitation:${link.id}`}`,
+    );
+    expect(jobs).toEqual([]);
+    const mailbox = await t.app.inject({
+      method: "GET",
+      url: `/v1/sandbox/emails?to=${encodeURIComponent(beneficiary.email)}`,
+      headers: bearer(key),
+    });
+    const [captured, ...others] = (mailbox.json() as { emails: Array<Record<string, string>> }).emails;
+    expect(others).toEqual([]);
+    expect(captured?.kind).toBe("collection_invitation");
+    expect(captured?.to).toBe(beneficiary.email);
+    expect(captured?.subject).toContain("Globex Payouts");
+    expect(captured?.text).toContain(link.url);
+    expect(captured?.html).toContain(link.url);
+  });
+
+  it("in production send_email queues a sealed mail job carrying the link; no table holds the token in clear, only its SHA-256", async () => {
+    const beneficiary = await createBeneficiary(t.app, biz.keys.production, { email: `invitee-${randomUUID()}@example.com` });
+    const link = await mintLink(t.app, biz.keys.production, beneficiary.id, "full_onboarding", { send_email: true });
+    expect(link.body.email_sent).toBe(true);
+    const sandboxLink = await mintLink(t.app, key, (await createBeneficiary(t.app, key)).id, "full_onboarding", {
+      send_email: true,
+    });
 
     const db = t.runtime.deps.database.db;
     const jobs = await queryRows<{ payload: { sealed: string; idempotency_key: string } }>(
@@ -236,7 +264,7 @@ describe("invitation e-mail and token storage", () => {
     );
     expect(stored[0]?.token_hash).toBe(createHash("sha256").update(link.token).digest("hex"));
 
-    // Every table, every row, as text: the raw token appears nowhere.
+    // Every table, every row, as text: neither raw token appears (the captured sandbox invitation included).
     const tables = await queryRows<{ table_name: string }>(
       db,
       sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`,
@@ -244,6 +272,7 @@ describe("invitation e-mail and token storage", () => {
     for (const { table_name } of tables) {
       const rows = await queryRows<Record<string, unknown>>(db, sql.raw(`select * from "${table_name}"`));
       expect(JSON.stringify(rows), `table ${table_name}`).not.toContain(link.token);
+      expect(JSON.stringify(rows), `table ${table_name}`).not.toContain(sandboxLink.token);
     }
   });
 });

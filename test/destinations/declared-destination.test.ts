@@ -1,5 +1,7 @@
 // PUT /v1/beneficiaries/{id}/declared-destination: the destination a payout goes to when it names none.
-// A change is announced to the Beneficiary by e-mail (a real SMTP server on loopback reads it).
+// A change is announced to the Beneficiary by e-mail: in sandbox captured in the sandbox mailbox (read through
+// the API), or delivered when the Beneficiary is one of the Business's verified people (a real SMTP server on
+// loopback reads it).
 import { eq } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { destinations } from "../../src/platform/db/schema.js";
@@ -12,27 +14,26 @@ import {
 } from "../helpers/factories.js";
 import type { TestApp } from "../helpers/test-app.js";
 import { detailCodes, type ExpectedActor, expectErrorEnvelope } from "../http/error-envelope.js";
-import { parseMime, partOfType, type SmtpSink } from "../mail/smtp-sink.js";
-import { type ApiCall, CORRIDORS, useMailTestBed, VISA_CARD } from "./destination-fixtures.js";
+import { type ApiCall, CORRIDORS, type MailTestBed, useMailTestBed, VISA_CARD } from "./destination-fixtures.js";
 
 type Json = Record<string, unknown>;
 
 const BUSINESS_NAME = "Contoso Freelance Pay";
 
 const testBed = useMailTestBed(BUSINESS_NAME);
-let sink: SmtpSink;
 let t: TestApp;
 let biz: RegisteredBusiness;
 let call: ApiCall;
 let actor: ExpectedActor;
+let bed: MailTestBed;
 
 beforeAll(() => {
-  ({ sink, t, biz, call, actor } = testBed());
+  bed = testBed();
+  ({ t, biz, call, actor } = bed);
 });
 beforeEach(async () => {
   // Each test counts only its own messages: send what earlier tests left queued, then forget it.
-  await t.runtime.createWorker("declared-destination-worker").drain();
-  sink.received.length = 0;
+  await bed.forgetMail();
 });
 
 const declaredPath = (beneficiaryId: string) => `/v1/beneficiaries/${beneficiaryId}/declared-destination`;
@@ -45,20 +46,8 @@ async function register(beneficiaryId: string, body: Json, path = "bank-accounts
   return response.json() as Json & { id: string };
 }
 
-async function sentMail() {
-  await t.runtime.createWorker("declared-destination-worker").drain();
-  return sink.received.map((mail) => {
-    const mime = parseMime(mail.raw);
-    return {
-      raw: mail.raw,
-      envelopeTo: mail.envelopeTo,
-      to: mime.headers.to,
-      subject: mime.headers.subject ?? "",
-      text: partOfType(mime, "text/plain")?.body ?? "",
-      html: partOfType(mime, "text/html")?.body ?? "",
-    };
-  });
-}
+/** The messages issued since the test began: in sandbox, those to Beneficiaries are captured, not delivered. */
+const sentMail = () => bed.issuedMail();
 
 /** Every run of 5 characters of `value`: a mail that contains none shows at most the last four. */
 function windowsOf(value: string, size = 5): string[] {
@@ -84,6 +73,7 @@ describe("PUT /v1/beneficiaries/{id}/declared-destination", () => {
     const mail = await sentMail();
     expect(mail).toHaveLength(1);
     const [message] = mail;
+    expect(message?.disposition).toBe("captured");
     expect(message?.envelopeTo).toEqual(["lena.payee@example.test"]);
     expect(message?.to).toBe("lena.payee@example.test");
     expect(message?.subject).toContain(BUSINESS_NAME);
@@ -94,6 +84,21 @@ describe("PUT /v1/beneficiaries/{id}/declared-destination", () => {
     for (const part of [message?.raw ?? "", message?.text ?? "", message?.html ?? ""]) {
       for (const window of windowsOf(CORRIDORS.de_iban.full)) expect(part).not.toContain(window);
     }
+  });
+
+  it("to the Business's own verified person the e-mail is delivered over SMTP, showing only the last four", async () => {
+    const beneficiary = await createBeneficiary(t.app, biz.keys.sandbox, { email: biz.email });
+    const account = await register(beneficiary.id, CORRIDORS.us_aba.body);
+    expect((await declare(beneficiary.id, account.id)).statusCode).toBe(200);
+
+    const [message, ...others] = await sentMail();
+    expect(others).toEqual([]);
+    expect(message?.disposition).toBe("delivered");
+    expect(message?.envelopeTo).toEqual([biz.email]);
+    expect(message?.subject).toBe(`${BUSINESS_NAME}: your payout account changed`);
+    expect(message?.text).toContain("ending in 0983");
+    expect(message?.html).toContain("ending in 0983");
+    for (const window of windowsOf(CORRIDORS.us_aba.full)) expect(message?.raw).not.toContain(window);
   });
 
   it("naming the current declaration again changes nothing and sends no second e-mail", async () => {

@@ -7,7 +7,7 @@ import { events } from "../../src/platform/db/schema.js";
 import { bearer, type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import type { ExpectedActor } from "../http/error-envelope.js";
-import { type SmtpSink, startSmtpSink } from "../mail/smtp-sink.js";
+import { parseMime, partOfType, type SmtpSink, startSmtpSink } from "../mail/smtp-sink.js";
 
 type Json = Record<string, unknown>;
 
@@ -148,12 +148,48 @@ export async function registeredEvents(t: TestApp, beneficiaryId: string) {
 
 export const TEST_MAIL_FROM = "Payouts <payouts@mail.example.test>";
 
+/** One message sent to someone: delivered over SMTP, or captured in the sandbox mailbox (read through the API). */
+export interface IssuedMail {
+  readonly disposition: "delivered" | "captured";
+  /** The whole message: the MIME source when delivered; subject, text and HTML when captured. */
+  readonly raw: string;
+  readonly envelopeTo: string[];
+  readonly to: string | undefined;
+  readonly subject: string;
+  readonly text: string;
+  readonly html: string;
+}
+
 export interface MailTestBed {
   readonly sink: SmtpSink;
   readonly t: TestApp;
   readonly biz: RegisteredBusiness;
   readonly call: ApiCall;
   readonly actor: ExpectedActor;
+  /**
+   * Every message issued since the last `forgetMail()`, after running the worker: what the SMTP server
+   * received and what the sandbox mailbox captured (sandbox mail to anyone but the Business's verified people).
+   */
+  issuedMail(): Promise<IssuedMail[]>;
+  forgetMail(): Promise<void>;
+}
+
+/** Every captured message of the key's Business and environment, newest first. */
+export async function capturedMail(t: TestApp, key: string): Promise<Array<Record<string, string>>> {
+  const all: Array<Record<string, string>> = [];
+  let cursor: string | null = null;
+  do {
+    const response = await t.app.inject({
+      method: "GET",
+      url: `/v1/sandbox/emails?limit=200${cursor === null ? "" : `&cursor=${cursor}`}`,
+      headers: bearer(key),
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const page = response.json() as { emails: Array<Record<string, string>>; next_cursor: string | null };
+    all.push(...page.emails);
+    cursor = page.next_cursor;
+  } while (cursor !== null);
+  return all;
 }
 
 /**
@@ -167,13 +203,50 @@ export function useMailTestBed(businessName: string): () => MailTestBed {
   beforeAll(async () => {
     sink = await startSmtpSink();
     t = await buildTestApp({ env: { SMTP_URL: `smtp://127.0.0.1:${sink.port}`, MAIL_FROM: TEST_MAIL_FROM } });
+    const app = t;
+    const smtp = sink;
     const biz = await registerBusiness(t.app, businessName);
+    const seenCaptured = new Set<string>();
+    const drain = () => app.runtime.createWorker("mail-test-bed").drain();
     bed = {
       sink,
       t,
       biz,
       call: apiClient(t, biz.keys.sandbox).call,
       actor: { user_id: biz.userId, membership_id: biz.membershipId, role: "business_admin", environment: "sandbox" },
+      async issuedMail() {
+        await drain();
+        const delivered: IssuedMail[] = smtp.received.map((mail) => {
+          const mime = parseMime(mail.raw);
+          return {
+            disposition: "delivered",
+            raw: mail.raw,
+            envelopeTo: mail.envelopeTo,
+            to: mime.headers.to,
+            subject: mime.headers.subject ?? "",
+            text: partOfType(mime, "text/plain")?.body ?? "",
+            html: partOfType(mime, "text/html")?.body ?? "",
+          };
+        });
+        const captured: IssuedMail[] = (await capturedMail(app, biz.keys.sandbox))
+          .filter((mail) => !seenCaptured.has(mail.id ?? ""))
+          .reverse()
+          .map((mail) => ({
+            disposition: "captured",
+            raw: [mail.subject, mail.text, mail.html].join("\n"),
+            envelopeTo: [mail.to ?? ""],
+            to: mail.to,
+            subject: mail.subject ?? "",
+            text: mail.text ?? "",
+            html: mail.html ?? "",
+          }));
+        return [...delivered, ...captured];
+      },
+      async forgetMail() {
+        await drain();
+        smtp.received.length = 0;
+        for (const mail of await capturedMail(app, biz.keys.sandbox)) seenCaptured.add(mail.id ?? "");
+      },
     };
   });
   afterAll(async () => {

@@ -1,17 +1,17 @@
 // Listing a Beneficiary's destinations (every status, masked, tenant-scoped) and deleting them
 // (idempotent, scoped to the Beneficiary, clearing the declared destination and telling the Beneficiary by
-// e-mail through a real SMTP server on loopback).
+// e-mail: in sandbox the message to a Beneficiary is captured in the sandbox mailbox and read through the API).
 import { and, eq } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { destinations, jobs } from "../../src/platform/db/schema.js";
 import { createBeneficiary, type RegisteredBusiness, registerBankAccount, registerBusiness } from "../helpers/factories.js";
 import type { TestApp } from "../helpers/test-app.js";
 import { type ExpectedActor, expectErrorEnvelope } from "../http/error-envelope.js";
-import { parseMime, partOfType, type SmtpSink } from "../mail/smtp-sink.js";
 import {
   type ApiCall,
   CORRIDORS,
   expectSpecDestinationFields,
+  type MailTestBed,
   registeredEvents,
   useMailTestBed,
   VISA_CARD,
@@ -22,22 +22,20 @@ type Json = Record<string, unknown>;
 const BUSINESS_NAME = "Northwind Payroll";
 
 const testBed = useMailTestBed(BUSINESS_NAME);
-let sink: SmtpSink;
 let t: TestApp;
 let biz: RegisteredBusiness;
 let call: ApiCall;
 let actor: ExpectedActor;
+let bed: MailTestBed;
 
 beforeAll(() => {
-  ({ sink, t, biz, call, actor } = testBed());
+  bed = testBed();
+  ({ t, biz, call, actor } = bed);
 });
 beforeEach(async () => {
   // Each test counts only its own messages: send what earlier tests left queued, then forget it.
-  await drainMail();
-  sink.received.length = 0;
+  await bed.forgetMail();
 });
-
-const drainMail = () => t.runtime.createWorker("destinations-test-worker").drain();
 const bankAccounts = (beneficiaryId: string) => `/v1/beneficiaries/${beneficiaryId}/bank-accounts`;
 const bankAccount = (beneficiaryId: string, accountId: string) => `/v1/beneficiaries/${beneficiaryId}/bank-accounts/${accountId}`;
 
@@ -66,21 +64,8 @@ async function declare(beneficiaryId: string, destinationId: string): Promise<vo
   expect(response.statusCode, response.body).toBe(200);
 }
 
-/** Drains the mail jobs and returns what the SMTP server received. */
-async function sentMail() {
-  await drainMail();
-  return sink.received.map((mail) => {
-    const mime = parseMime(mail.raw);
-    return {
-      raw: mail.raw,
-      envelopeTo: mail.envelopeTo,
-      to: mime.headers.to,
-      subject: mime.headers.subject,
-      text: partOfType(mime, "text/plain")?.body ?? "",
-      html: partOfType(mime, "text/html")?.body ?? "",
-    };
-  });
-}
+/** The messages issued since the last forgetMail(): in sandbox, those to Beneficiaries are captured. */
+const sentMail = () => bed.issuedMail();
 
 describe("GET /v1/beneficiaries/{id}/bank-accounts", () => {
   it("lists every live destination in every status, masked, oldest first", async () => {
@@ -303,8 +288,7 @@ describe("DELETE /v1/beneficiaries/{id}/bank-accounts/{accountId}", () => {
     const account = await register(beneficiary.id, CORRIDORS.de_iban.body);
     const other = await register(beneficiary.id, CORRIDORS.gb_sort_code.body);
     await declare(beneficiary.id, account.id);
-    await sentMail();
-    sink.received.length = 0;
+    await bed.forgetMail();
 
     expect((await call("DELETE", bankAccount(beneficiary.id, account.id))).statusCode).toBe(204);
     const after = await readBeneficiary(beneficiary.id);
@@ -314,6 +298,7 @@ describe("DELETE /v1/beneficiaries/{id}/bank-accounts/{accountId}", () => {
     const mail = await sentMail();
     expect(mail).toHaveLength(1);
     const [message] = mail;
+    expect(message?.disposition).toBe("captured");
     expect(message?.envelopeTo).toEqual(["ana.payee@example.test"]);
     expect(message?.to).toBe("ana.payee@example.test");
     expect(message?.subject).toContain(BUSINESS_NAME);
@@ -340,8 +325,7 @@ describe("DELETE /v1/beneficiaries/{id}/bank-accounts/{accountId}", () => {
     const beneficiary = await createBeneficiary(t.app, biz.keys.sandbox);
     const account = await register(beneficiary.id, CORRIDORS.de_iban.body);
     await declare(beneficiary.id, account.id);
-    await sentMail();
-    sink.received.length = 0;
+    await bed.forgetMail();
 
     const deleted = await call("DELETE", bankAccount(beneficiary.id.toUpperCase(), account.id.toUpperCase()));
     expect(deleted.statusCode, deleted.body).toBe(204);

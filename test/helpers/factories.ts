@@ -1,5 +1,7 @@
 // Factories that build data through the public API, as a Business would.
 import type { AppInstance } from "../../src/platform/http/types.js";
+import { takeRegistrationToken } from "./mail-queue.js";
+import { testAppOf } from "./test-app.js";
 
 let counter = 0;
 function unique(): string {
@@ -22,14 +24,24 @@ interface IssuedKey {
   key: string;
 }
 
-export async function registerBusiness(app: AppInstance, name = "Acme Payouts"): Promise<RegisteredBusiness> {
-  const email = `admin-${unique()}@example.com`;
-  const response = await app.inject({
+/**
+ * Registers a Business as a person would: POST /v1/registration, the token from the e-mail it queued, then
+ * POST /v1/registration/verification. `email` defaults to a fresh address.
+ */
+export async function registerBusiness(
+  app: AppInstance,
+  name = "Acme Payouts",
+  email = `admin-${unique()}@example.com`,
+): Promise<RegisteredBusiness> {
+  const started = await app.inject({
     method: "POST",
     url: "/v1/registration",
     payload: { business_name: name, email, password: "correct horse battery staple" },
   });
-  if (response.statusCode !== 201) throw new Error(`registration failed: ${response.statusCode} ${response.body}`);
+  if (started.statusCode !== 202) throw new Error(`registration failed: ${started.statusCode} ${started.body}`);
+  const token = await takeRegistrationToken(testAppOf(app), email.trim().toLowerCase());
+  const response = await app.inject({ method: "POST", url: "/v1/registration/verification", payload: { token } });
+  if (response.statusCode !== 201) throw new Error(`verification failed: ${response.statusCode} ${response.body}`);
   const body = response.json() as {
     business: { id: string };
     user: { id: string };

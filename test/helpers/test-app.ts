@@ -37,6 +37,15 @@ export interface TestAppOptions {
   readonly runtime?: Pick<RuntimeOptions, "webhookTlsCa" | "webhookResolver" | "smtpTlsCa">;
 }
 
+/** The TestApp behind an app built by buildTestApp (factories take the app alone). */
+const testApps = new WeakMap<AppInstance, TestApp>();
+
+export function testAppOf(app: AppInstance): TestApp {
+  const testApp = testApps.get(app);
+  if (testApp === undefined) throw new Error("this app was not built by buildTestApp");
+  return testApp;
+}
+
 export function testConfig(env: Readonly<Record<string, string>> = {}): Config {
   return loadConfig({
     LOG_LEVEL: "info",
@@ -75,7 +84,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.runtime ?? {}),
   });
   const app = await buildApp(runtime.deps);
-  return {
+  const testApp: TestApp = {
     app,
     runtime,
     clock,
@@ -94,4 +103,6 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
       if (contractCheck !== null) throw contractCheck;
     },
   };
+  testApps.set(app, testApp);
+  return testApp;
 }

@@ -5,6 +5,7 @@ import type { InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer } from "../helpers/factories.js";
 import { withFailingInsert } from "../helpers/failing-insert.js";
+import { takeRegistrationToken } from "../helpers/mail-queue.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 
 const PASSWORD = "log-canary password 8d1e";
@@ -20,6 +21,7 @@ interface LogLine {
 describe("logging", () => {
   let t: TestApp;
   const keys: string[] = [];
+  const tokens: string[] = [];
   const responseIds: string[] = [];
 
   beforeAll(async () => {
@@ -31,21 +33,28 @@ describe("logging", () => {
     };
 
     const email = `logging-${randomBytes(4).toString("hex")}@example.com`;
-    const registration = await inject({
+    const started = await inject({
       method: "POST",
       url: "/v1/registration",
       payload: { business_name: "Log Watchers", email, password: PASSWORD },
     });
+    expect(started.statusCode).toBe(202);
+    const token = await takeRegistrationToken(t, email);
+    tokens.push(token);
+    const registration = await inject({ method: "POST", url: "/v1/registration/verification", payload: { token } });
     expect(registration.statusCode).toBe(201);
     const issued = (registration.json() as { api_keys: Array<{ key: string }> }).api_keys.map((k) => k.key);
     keys.push(...issued);
     const [sandbox, production] = issued as [string, string];
 
-    // Failures that carry the password: duplicate e-mail, validation failure, malformed JSON.
+    // Requests that carry the password or a token: a known address again, a used token, a validation
+    // failure, malformed JSON.
     expect(
       (await inject({ method: "POST", url: "/v1/registration", payload: { business_name: "Dup", email, password: PASSWORD } }))
         .statusCode,
-    ).toBe(409);
+    ).toBe(202);
+    tokens.push(await takeRegistrationToken(t, email));
+    expect((await inject({ method: "POST", url: "/v1/registration/verification", payload: { token } })).statusCode).toBe(410);
     expect(
       (
         await inject({
@@ -111,8 +120,14 @@ describe("logging", () => {
     expect(t.logLines.some((line) => line.includes("logging test failure"))).toBe(true);
   });
 
-  it("no log line contains an API key, a key secret, the password or an Authorization header value", () => {
-    const forbidden = [PASSWORD, ...keys, ...keys.map((k) => k.split("_")[3] ?? ""), ...keys.map((k) => `Bearer ${k}`)];
+  it("no log line contains an API key, a key secret, a registration token, the password or an Authorization header value", () => {
+    const forbidden = [
+      PASSWORD,
+      ...tokens,
+      ...keys,
+      ...keys.map((k) => k.split("_")[3] ?? ""),
+      ...keys.map((k) => `Bearer ${k}`),
+    ];
     for (const needle of forbidden) expect(needle.length).toBeGreaterThan(8);
     for (const line of t.logLines) {
       for (const needle of forbidden) {

@@ -59,7 +59,15 @@ describe("OpenAPI document", () => {
   it("describes the API operations and nothing operational", () => {
     const names = operations.map((o) => `${o.method.toUpperCase()} ${o.path}`);
     expect(names).toEqual(
-      expect.arrayContaining(["POST /v1/registration", "POST /v1/api-keys", "GET /v1/api-keys", "DELETE /v1/api-keys/{id}"]),
+      expect.arrayContaining([
+        "POST /v1/registration",
+        "POST /v1/registration/verification",
+        "GET /v1/sandbox/emails",
+        "GET /v1/sandbox/emails/{id}",
+        "POST /v1/api-keys",
+        "GET /v1/api-keys",
+        "DELETE /v1/api-keys/{id}",
+      ]),
     );
     for (const { path } of operations) expect(path.startsWith("/v1/")).toBe(true);
     expect(Object.keys(doc.paths)).not.toContain("/v1/openapi.json");
@@ -73,14 +81,14 @@ describe("OpenAPI document", () => {
     expect(doc.security).toEqual([{ [bearerSchemes[0] ?? ""]: [] }]);
   });
 
-  it("registration needs no key and declares 429; every other operation declares 401, writes also 403", () => {
+  it("registration and its verification need no key and declare 429; every other operation declares 401, writes also 403", () => {
     const bearerName =
       Object.entries(doc.components.securitySchemes).find(([, scheme]) => scheme.scheme?.toLowerCase() === "bearer")?.[0] ?? "";
     expect(bearerName).not.toBe("");
     for (const { path, method, op } of operations) {
       const name = `${method.toUpperCase()} ${path}`;
       const statuses = Object.keys(op.responses);
-      if (path === "/v1/registration") {
+      if (path === "/v1/registration" || path === "/v1/registration/verification") {
         expect(op.security, name).toEqual([]);
         expect(statuses, name).toContain("429");
         expect(statuses, name).not.toContain("401");

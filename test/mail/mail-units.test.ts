@@ -6,12 +6,35 @@ import type { Db } from "../../src/platform/db/client.js";
 import type { EnqueueJob } from "../../src/platform/jobs/job-store.js";
 import { enqueueMail, MAIL_SEND_JOB, mailMessageId } from "../../src/platform/mail/mail-job.js";
 import { maskAddresses } from "../../src/platform/mail/mailer.js";
-import { renderEmail } from "../../src/platform/mail/templates.js";
+import { renderEmail, wrapText } from "../../src/platform/mail/templates.js";
 
 describe("mail configuration", () => {
   it("defaults to the file transport and a localhost sender", () => {
     const config = loadConfig({});
-    expect(config.mail).toEqual({ smtpUrl: null, smtpAllowPlaintext: false, from: "Payouts <no-reply@localhost>" });
+    expect(config.mail).toEqual({
+      smtpUrl: null,
+      smtpAllowPlaintext: false,
+      from: "Payouts <no-reply@localhost>",
+      dailyLimitPerBusiness: 1000,
+    });
+  });
+
+  it("reads the per-Business daily limit and the registration e-mail settings, refusing nonsense", () => {
+    const config = loadConfig({
+      MAIL_DAILY_LIMIT_PER_BUSINESS: "250",
+      REGISTRATION_TOKEN_TTL_HOURS: "48",
+      REGISTRATION_EMAILS_PER_ADDRESS_PER_DAY: "5",
+    });
+    expect(config.mail.dailyLimitPerBusiness).toBe(250);
+    expect(config.registration).toEqual({ tokenTtlHours: 48, emailsPerAddressPerDay: 5 });
+    expect(loadConfig({}).registration).toEqual({ tokenTtlHours: 24, emailsPerAddressPerDay: 3 });
+    expect(() => loadConfig({ MAIL_DAILY_LIMIT_PER_BUSINESS: "0" })).toThrow(/MAIL_DAILY_LIMIT_PER_BUSINESS must be between/);
+    expect(() => loadConfig({ REGISTRATION_TOKEN_TTL_HOURS: "1 day" })).toThrow(
+      /REGISTRATION_TOKEN_TTL_HOURS must be a whole number/,
+    );
+    expect(() => loadConfig({ REGISTRATION_EMAILS_PER_ADDRESS_PER_DAY: "0" })).toThrow(
+      /REGISTRATION_EMAILS_PER_ADDRESS_PER_DAY must be between/,
+    );
   });
 
   it("accepts smtp and smtps URLs and a sender with or without a display name", () => {
@@ -146,6 +169,23 @@ describe("maskAddresses", () => {
   it("masks addresses in an SMTP reply", () => {
     expect(maskAddresses("550 5.1.1 <ana@example.com>: Recipient address rejected")).toBe(
       "550 5.1.1 <[address]>: Recipient address rejected",
+    );
+  });
+});
+
+describe("wrapText", () => {
+  it("wraps prose at the width without splitting words, keeps explicit breaks, leaves code lines alone", () => {
+    const command = `    curl -s -X POST https://payouts.example.com/v1/registration/verification -d '{"token":"${"a".repeat(43)}"}'`;
+    const text = `${"word ".repeat(30).trim()}\nshort line\n${command}\n${"x".repeat(90)}`;
+    const wrapped = wrapText(text, 72).split("\n");
+    for (const line of wrapped.filter((l) => !l.startsWith("    ") && !l.startsWith("x")))
+      expect(line.length).toBeLessThanOrEqual(72);
+    expect(wrapped.join(" ").replace(/\s+/g, " ")).toBe(text.replace(/\s+/g, " ").trim());
+    expect(wrapped).toContain("short line");
+    expect(wrapped).toContain(command);
+    expect(wrapped).toContain("x".repeat(90));
+    expect(renderEmail({ businessName: "A", heading: "H", paragraphs: [text], footer: "f" }).text).toContain(
+      "word ".repeat(30).trim(),
     );
   });
 });

@@ -12,6 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, queryRows } from "../../src/platform/db/client.js";
 import { readMigrations } from "../../src/platform/db/migrate.js";
 import { type ChildHandle, createChildTracker, waitFor } from "../fixtures/child-processes.js";
+import { readWrittenMail } from "../helpers/mail-files.js";
+import { registrationTokenIn } from "../helpers/mail-queue.js";
 import { TEST_ENCRYPTION_KEY } from "../helpers/test-app.js";
 import { createScratchPostgresDatabase, onPostgres, TEST_DATABASE_URL } from "../helpers/test-database.js";
 
@@ -135,7 +137,9 @@ describe("the built service on the embedded database", () => {
     const openapi = await fetch(`${banner.api}openapi.json`);
     expect(openapi.status).toBe(200);
 
-    const registration = await fetch(`${banner.api}registration`, {
+    // The quick start: register, find the e-mail the worker wrote under DATA_DIR/mail, send its token back.
+    expect(first.output()).toContain(`E-mail:         written as .eml files under ${path.join(dataDir, "mail")}`);
+    const started = await fetch(`${banner.api}registration`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({
@@ -143,6 +147,22 @@ describe("the built service on the embedded database", () => {
         email: "ops@example.com",
         password: "correct horse battery staple",
       }),
+    });
+    expect(started.status).toBe(202);
+    const [mail] = await waitFor(
+      "the registration e-mail under DATA_DIR/mail",
+      async () => {
+        const written = await readWrittenMail(dataDir);
+        return written.length > 0 ? written : undefined;
+      },
+      START_DEADLINE_MS,
+      () => first.output(),
+    );
+    expect(mail?.to).toBe("ops@example.com");
+    const registration = await fetch(`${banner.api}registration/verification`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ token: registrationTokenIn(mail?.text ?? "") }),
     });
     expect(registration.status).toBe(201);
     const registered = (await registration.json()) as { api_keys: { id: string; environment: string; key: string }[] };
@@ -154,7 +174,7 @@ describe("the built service on the embedded database", () => {
     const firstExit = await first.stop("SIGTERM");
     expect(firstExit, first.output()).toEqual({ code: 0, signal: null });
     expect(first.output()).toContain('"msg":"stopped"');
-    expect((await readdir(dataDir)).sort()).toEqual(["encryption.key", "pgdata"]);
+    expect((await readdir(dataDir)).sort()).toEqual(["encryption.key", "mail", "pgdata"]);
     const migrationsAfterFirst = await migrationRowsInDataDir(dataDir);
     expect(migrationsAfterFirst.map((row) => row.hash).sort()).toEqual(EXPECTED_MIGRATIONS.map((m) => m.hash).sort());
 

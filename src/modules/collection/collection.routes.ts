@@ -25,7 +25,12 @@ export function registerCollectionRoutes(app: AppInstance, service: CollectionSe
         body: CreateCollectionRequestBodySchema,
         response: routeResponses(
           { 201: Type.Ref("CollectionRequestCreated") },
-          { access: "write", hasBody: true, hasInput: true, codes: ["not_found", "BENEFICIARY_ARCHIVED"] },
+          {
+            access: "write",
+            hasBody: true,
+            hasInput: true,
+            codes: ["not_found", "BENEFICIARY_ARCHIVED", "MAIL_DAILY_LIMIT_REACHED", "BUSINESS_NOT_VERIFIED"],
+          },
         ),
       },
     },

@@ -12,7 +12,8 @@ export const CreateCollectionRequestBodySchema = Type.Object(
     scope: CollectionScopeSchema,
     send_email: Type.Optional(
       Type.Boolean({
-        description: "When true, the link is e-mailed to the Beneficiary's address in the Business's name (default false).",
+        description:
+          "When true, the link is e-mailed to the Beneficiary's address in the Business's name (default false). In sandbox the invitation is captured in the sandbox mailbox (`GET /v1/sandbox/emails`), not delivered, unless the address belongs to one of the Business's own verified people. In production it counts against the Business's daily e-mail limit: over it the request is refused with 429 `MAIL_DAILY_LIMIT_REACHED` and no link is minted.",
       }),
     ),
   },
@@ -31,7 +32,10 @@ export const CollectionRequestCreatedSchema = Type.Object(
         "The hosted page, `{PUBLIC_BASE_URL}/collect/{token}`. Holds the raw token: returned only in this response (and in the invitation e-mail when asked); only a hash is stored, so it cannot be shown again. Create a new link if it is lost.",
     }),
     expires_at: Type.String({ format: "date-time", description: "7 days after minting." }),
-    email_sent: Type.Boolean({ description: "Whether an invitation e-mail was queued for the Beneficiary." }),
+    email_sent: Type.Boolean({
+      description:
+        "Whether an invitation e-mail was issued for the Beneficiary: queued for delivery, or in sandbox captured in the sandbox mailbox (see `send_email`).",
+    }),
     created_at: Type.String({ format: "date-time" }),
   },
   { $id: "CollectionRequestCreated" },

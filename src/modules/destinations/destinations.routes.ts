@@ -85,14 +85,20 @@ export function registerDestinationRoutes(app: AppInstance, service: Destination
         tags,
         summary: "Delete a destination",
         description:
-          "Answers 204. Idempotent: deleting a deleted destination succeeds. The destination leaves the listing and can no longer be named by a payout; payouts already created keep its last four. When it was the declared destination, `declared_destination_id` is cleared and the Beneficiary is told by e-mail.",
+          "Answers 204. Idempotent: deleting a deleted destination succeeds. The destination leaves the listing and can no longer be named by a payout; payouts already created keep its last four. When it was the declared destination, `declared_destination_id` is cleared and the Beneficiary is told by e-mail (in sandbox the message is captured in the sandbox mailbox unless it is to one of the Business's verified people; in production, over the Business's daily e-mail limit, it is sent when the window frees, never dropped).",
         params: DestinationParamsSchema,
         response: routeResponses(
           { 204: Type.Null({ description: "Deleted." }) },
           {
             access: "write",
             hasInput: true,
-            codes: ["not_found", "BANK_ACCOUNT_NOT_FOUND", "BENEFICIARY_ARCHIVED", "DESTINATION_HAS_PENDING_PAYOUT"],
+            codes: [
+              "not_found",
+              "BANK_ACCOUNT_NOT_FOUND",
+              "BENEFICIARY_ARCHIVED",
+              "DESTINATION_HAS_PENDING_PAYOUT",
+              "BUSINESS_NOT_VERIFIED",
+            ],
           },
         ),
       },
@@ -111,7 +117,7 @@ export function registerDestinationRoutes(app: AppInstance, service: Destination
         tags: ["Beneficiaries"],
         summary: "Set the declared destination",
         description:
-          "The destination a payout goes to when it names none. Must be a payout-usable destination of the Beneficiary. Idempotent; the last write (Business or collection link) wins. A change is announced to the Beneficiary by e-mail.",
+          "The destination a payout goes to when it names none. Must be a payout-usable destination of the Beneficiary. Idempotent; the last write (Business or collection link) wins. A change is announced to the Beneficiary by e-mail (in sandbox captured in the sandbox mailbox unless it is to one of the Business's verified people; in production, over the Business's daily e-mail limit, sent when the window frees, never dropped).",
         params: BeneficiaryParamsSchema,
         body: DeclaredDestinationBodySchema,
         response: routeResponses(
@@ -126,6 +132,7 @@ export function registerDestinationRoutes(app: AppInstance, service: Destination
               "BANK_ACCOUNT_NOT_VALIDATED",
               "BANK_ACCOUNT_REJECTED",
               "BENEFICIARY_ARCHIVED",
+              "BUSINESS_NOT_VERIFIED",
             ],
           },
         ),

@@ -9,8 +9,6 @@ import { isUniqueViolation } from "../../platform/db/errors.js";
 import { AppError, type ErrorDetail } from "../../platform/errors.js";
 import type { EventRecorder } from "../../platform/events/outbox.js";
 import type { IdGenerator } from "../../platform/ids.js";
-import type { JobStore } from "../../platform/jobs/job-store.js";
-import { enqueueMail } from "../../platform/mail/mail-job.js";
 import { renderEmail } from "../../platform/mail/templates.js";
 import {
   type BeneficiaryBody,
@@ -19,6 +17,7 @@ import {
   lockBeneficiary,
   updateBeneficiary,
 } from "../beneficiaries/index.js";
+import type { MailOutbox } from "../emails/index.js";
 import { findBusinessName } from "../registration/index.js";
 import {
   type DestinationRow,
@@ -43,7 +42,8 @@ export interface DestinationServiceDeps {
   readonly ids: IdGenerator;
   readonly cipher: FieldCipher;
   readonly events: EventRecorder;
-  readonly jobStore: Pick<JobStore, "enqueue">;
+  /** The declared-destination notices go through the mail outbox (captured in sandbox, limited per day). */
+  readonly mail: Pick<MailOutbox, "sendForBusiness">;
   readonly presentBeneficiary: (found: { row: BeneficiaryRow; payoutUsableDestinations: number }) => BeneficiaryBody;
   /** Enrolls the Beneficiary with the payout rail after a destination registration committed. */
   readonly enrollAfterCommit?: (tenant: Tenant, beneficiaryId: string) => Promise<void>;
@@ -95,7 +95,7 @@ export type PreparedDestination = Omit<
 const SHAPE_ONLY_SCHEMES = new Set(["swift"]);
 
 export function createDestinationService(deps: DestinationServiceDeps) {
-  const { db, clock, ids, cipher, events, jobStore, presentBeneficiary } = deps;
+  const { db, clock, ids, cipher, events, presentBeneficiary } = deps;
 
   /** Validates bank details; the failures name the request's fields (`prefix` for nested ones, e.g. `rows[3].bank`). */
   function prepareBankAccount(
@@ -280,7 +280,10 @@ export function createDestinationService(deps: DestinationServiceDeps) {
       paragraphs,
       footer: `You receive this because ${businessName} pays you through this service.`,
     });
-    await enqueueMail({ jobStore, cipher }, tx, {
+    // Spec: the service e-mails the Beneficiary about this change. Owed, so never refused: over the
+    // Business's daily limit it is sent later, when the window frees.
+    await deps.mail.sendForBusiness(tx, tenant, {
+      kind: destination === null ? "declared_destination_removed" : "declared_destination_changed",
       to: beneficiary.email,
       subject:
         destination === null
@@ -288,7 +291,8 @@ export function createDestinationService(deps: DestinationServiceDeps) {
           : `${businessName}: your payout account changed`,
       text: mail.text,
       html: mail.html,
-      idempotency_key: `declared-destination:${beneficiary.id}:${ids.newId()}`,
+      idempotencyKey: `declared-destination:${beneficiary.id}:${ids.newId()}`,
+      overLimit: "defer",
     });
   }
 

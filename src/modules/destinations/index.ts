@@ -5,8 +5,8 @@ import type { Db } from "../../platform/db/client.js";
 import type { EventRecorder } from "../../platform/events/outbox.js";
 import type { AppInstance } from "../../platform/http/types.js";
 import type { IdGenerator } from "../../platform/ids.js";
-import type { JobStore } from "../../platform/jobs/job-store.js";
 import type { BeneficiaryService } from "../beneficiaries/index.js";
+import type { MailOutbox } from "../emails/index.js";
 import { registerDestinationRoutes } from "./destinations.routes.js";
 import { DestinationSchema } from "./destinations.schemas.js";
 import { createDestinationService } from "./destinations.service.js";
@@ -28,7 +28,7 @@ export function createDestinationsModule(deps: {
   ids: IdGenerator;
   cipher: FieldCipher;
   events: EventRecorder;
-  jobStore: Pick<JobStore, "enqueue">;
+  mail: Pick<MailOutbox, "sendForBusiness">;
   beneficiaries: BeneficiaryService;
   enrollAfterCommit?: (tenant: Tenant, beneficiaryId: string) => Promise<void>;
   /** From the payouts module (injected, not imported: payouts reads destinations). */

@@ -3,15 +3,29 @@ import type { Db } from "../../platform/db/client.js";
 import type { AppInstance } from "../../platform/http/types.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import type { ApiKeysModule } from "../api-keys/index.js";
+import type { MailOutbox } from "../emails/index.js";
 import { registerRegistrationRoutes } from "./registration.routes.js";
 import { createRegistrationService } from "./registration.service.js";
 
-export function createRegistrationModule(deps: { db: Db; clock: Clock; ids: IdGenerator; apiKeys: ApiKeysModule }) {
+export function createRegistrationModule(deps: {
+  db: Db;
+  clock: Clock;
+  ids: IdGenerator;
+  apiKeys: ApiKeysModule;
+  mail: Pick<MailOutbox, "sendPlatformMail">;
+  publicBaseUrl: string;
+  tokenTtlHours: number;
+  emailsPerAddressPerDay: number;
+}) {
   const service = createRegistrationService({
     db: deps.db,
     clock: deps.clock,
     ids: deps.ids,
     issueApiKey: deps.apiKeys.service.issueApiKey,
+    mail: deps.mail,
+    publicBaseUrl: deps.publicBaseUrl,
+    tokenTtlHours: deps.tokenTtlHours,
+    emailsPerAddressPerDay: deps.emailsPerAddressPerDay,
   });
   return {
     service,
@@ -19,4 +33,5 @@ export function createRegistrationModule(deps: { db: Db; clock: Clock; ids: IdGe
   };
 }
 
-export { findBusinessName } from "./registration.repo.js";
+/** For the mail outbox (injected in app.ts): whether a recipient is one of a Business's verified people. */
+export { emailRecipientFacts, findBusinessName } from "./registration.repo.js";

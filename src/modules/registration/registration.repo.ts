@@ -1,10 +1,11 @@
-import { eq } from "drizzle-orm";
-import type { Db } from "../../platform/db/client.js";
-import { businesses, memberships, users } from "../../platform/db/schema.js";
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { type Db, queryRows } from "../../platform/db/client.js";
+import { businesses, memberships, pendingRegistrations, users } from "../../platform/db/schema.js";
 
 export type BusinessRow = typeof businesses.$inferSelect;
 export type UserRow = typeof users.$inferSelect;
 export type MembershipRow = typeof memberships.$inferSelect;
+export type PendingRegistrationRow = typeof pendingRegistrations.$inferSelect;
 
 async function insertOne<T>(rows: Promise<T[]>): Promise<T> {
   const [row] = await rows;
@@ -24,12 +25,91 @@ export function insertMembership(db: Db, row: typeof memberships.$inferInsert): 
   return insertOne(db.insert(memberships).values(row).returning());
 }
 
-export async function userEmailExists(db: Db, email: string): Promise<boolean> {
-  const rows = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
-  return rows.length > 0;
+export async function findUserByEmail(db: Db, email: string): Promise<UserRow | null> {
+  const [row] = await db.select().from(users).where(eq(users.email, email)).limit(1);
+  return row ?? null;
+}
+
+export async function markEmailVerified(db: Db, userId: string, at: Date): Promise<UserRow> {
+  return insertOne(
+    db
+      .update(users)
+      .set({ emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${at.toISOString()}::timestamptz)` })
+      .where(eq(users.id, userId))
+      .returning(),
+  );
 }
 
 export async function findBusinessName(db: Db, businessId: string): Promise<string | null> {
   const rows = await db.select({ name: businesses.name }).from(businesses).where(eq(businesses.id, businessId)).limit(1);
   return rows[0]?.name ?? null;
+}
+
+/**
+ * Serialises registrations of one address until the transaction ends, so concurrent requests cannot all
+ * pass the per-recipient count at once.
+ */
+export async function lockRegistrationAddress(db: Db, email: string): Promise<void> {
+  await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`registration:${email}`}, 0))`);
+}
+
+export async function countRegistrationsSince(db: Db, email: string, since: Date): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(pendingRegistrations)
+    .where(and(eq(pendingRegistrations.email, email), gt(pendingRegistrations.createdAt, since)));
+  return row?.count ?? 0;
+}
+
+export function insertPendingRegistration(
+  db: Db,
+  row: typeof pendingRegistrations.$inferInsert,
+): Promise<PendingRegistrationRow> {
+  return insertOne(db.insert(pendingRegistrations).values(row).returning());
+}
+
+/**
+ * Consumes the registration behind a token hash: a conditional update, so of two requests with one token
+ * (a double submit) exactly one gets the row; the other waits for the first to commit, then finds it
+ * consumed. Null for an unknown, expired or consumed token alike.
+ */
+export async function consumePendingRegistration(db: Db, tokenHash: string, now: Date): Promise<PendingRegistrationRow | null> {
+  const [row] = await db
+    .update(pendingRegistrations)
+    .set({ consumedAt: now })
+    .where(
+      and(
+        eq(pendingRegistrations.tokenHash, tokenHash),
+        isNull(pendingRegistrations.consumedAt),
+        gt(pendingRegistrations.expiresAt, now),
+      ),
+    )
+    .returning();
+  return row ?? null;
+}
+
+/** A consumed registration no longer needs the password it carried. */
+export async function clearPendingPassword(db: Db, id: string): Promise<void> {
+  await db.update(pendingRegistrations).set({ passwordHash: null }).where(eq(pendingRegistrations.id, id));
+}
+
+/**
+ * What the mail outbox needs to know about a recipient of a Business's e-mail, in one statement: whether
+ * the address is one of the Business's members with a verified e-mail, and whether the Business has any.
+ */
+export async function emailRecipientFacts(
+  db: Db,
+  businessId: string,
+  address: string,
+): Promise<{ recipientIsVerifiedMember: boolean; businessHasVerifiedMember: boolean }> {
+  const [row] = await queryRows<{ recipient: boolean; business: boolean }>(
+    db,
+    sql`select
+          coalesce(bool_or(u.email = ${address}), false) as recipient,
+          count(*) > 0 as business
+        from memberships m
+        join users u on u.id = m.user_id
+        where m.business_id = ${businessId} and u.email_verified_at is not null`,
+  );
+  return { recipientIsVerifiedMember: row?.recipient === true, businessHasVerifiedMember: row?.business === true };
 }

@@ -1,23 +1,34 @@
 import { type Static, Type } from "@sinclair/typebox";
 
+/** See business_name below. Written with escapes so the source holds no control characters itself. */
+const BUSINESS_NAME_PATTERN =
+  "^$|^(?=[\\s\\S]*\\S)[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]+$";
+
 export const RegistrationBodySchema = Type.Object(
   {
     business_name: Type.String({
       minLength: 1,
       maxLength: 200,
-      pattern: "^$|\\S", // empty is already too_short; only spaces is invalid_format
-      patternMessage: "Must contain a visible character.",
-      description: "Legal or trading name of the Business.",
+      // Empty is already too_short. Otherwise: at least one visible character, and no control characters
+      // (C0 including tab, CR, LF and NUL; DEL; C1; line and paragraph separators; bidirectional overrides),
+      // since the name is shown in e-mails and pages, where such characters forge lines or reorder text.
+      pattern: BUSINESS_NAME_PATTERN,
+      patternMessage:
+        "Must contain a visible character and no control characters (line breaks, tabs, NUL, bidirectional overrides).",
+      description:
+        "Legal or trading name of the Business. Control characters (line breaks, tabs, NUL, other C0/C1 controls, bidirectional overrides) are refused.",
     }),
     email: Type.String({
       format: "email",
       maxLength: 254,
-      description: "The admin user's e-mail; case-insensitive and unique across the service.",
+      description:
+        "The admin user's e-mail; case-insensitive. The verification token is sent there. An address that already has an account may register another Business: its owner confirms with the token, and the new Business joins their existing user.",
     }),
     password: Type.String({
       minLength: 12,
       maxLength: 200,
-      description: "For the dashboard to come; stored only as an scrypt hash.",
+      description:
+        "For the dashboard to come; stored only as an scrypt hash. Ignored when the address already has an account (an existing password is never replaced).",
     }),
   },
   { additionalProperties: false },
@@ -44,3 +55,22 @@ export const RegistrationResponseSchema = Type.Object({
   }),
 });
 export type RegistrationResponse = Static<typeof RegistrationResponseSchema>;
+
+export const RegistrationAcceptedSchema = Type.Object({
+  status: Type.Literal("verification_sent"),
+  email: Type.String({ description: "The address, trimmed and lower-cased, the verification e-mail goes to." }),
+  message: Type.String({ description: "What to do next, for a person reading the answer." }),
+});
+export type RegistrationAccepted = Static<typeof RegistrationAcceptedSchema>;
+
+export const VerificationBodySchema = Type.Object(
+  {
+    token: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: "The verification token from the e-mail sent by `POST /v1/registration`.",
+    }),
+  },
+  { additionalProperties: false },
+);
+export type VerificationBody = Static<typeof VerificationBodySchema>;

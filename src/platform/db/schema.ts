@@ -38,9 +38,42 @@ export const users = pgTable(
     /** Stored lower-cased; uniqueness is case-insensitive by construction. */
     email: text("email").notNull(),
     passwordHash: text("password_hash").notNull(),
+    /**
+     * When the person proved they receive mail at `email` (a registration token sent there was used). Users
+     * created before e-mail verification existed were set to their `created_at` by a migration.
+     */
+    emailVerifiedAt: timestamp("email_verified_at", { withTimezone: true, mode: "date" }),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("users_email_key").on(t.email)],
+);
+
+/**
+ * A registration waiting for its e-mail address to be proven: created by `POST /v1/registration`, consumed
+ * by `POST /v1/registration/verification` with the token that was mailed to the address. Only the SHA-256
+ * of the token is stored. Consuming is a conditional update (`consumed_at is null and expires_at > now`), so
+ * a token creates at most one Business.
+ */
+export const pendingRegistrations = pgTable(
+  "pending_registrations",
+  {
+    id: uuid("id").primaryKey(),
+    /** SHA-256 (hex) of the raw token; the token itself exists only in the e-mail (sealed in its job). */
+    tokenHash: text("token_hash").notNull(),
+    /** Trimmed and lower-cased, as `users.email`. */
+    email: text("email").notNull(),
+    businessName: text("business_name").notNull(),
+    /** scrypt hash of the password sent with the registration; cleared when the token is consumed. */
+    passwordHash: text("password_hash"),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    consumedAt: timestamp("consumed_at", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("pending_registrations_token_hash_key").on(t.tokenHash),
+    // The per-recipient limit counts an address's registrations of the last day.
+    index("pending_registrations_email_created_idx").on(t.email, t.createdAt),
+  ],
 );
 
 export const memberships = pgTable(
@@ -605,4 +638,53 @@ export const approvalPolicies = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.businessId, t.environment] })],
+);
+
+export const emailKindEnum = pgEnum("email_kind", [
+  "registration_verification",
+  "registration_existing_account",
+  "collection_invitation",
+  "declared_destination_changed",
+  "declared_destination_removed",
+]);
+/** `captured`: kept here, never delivered (sandbox mail to anyone but the Business's verified people). `sent`: handed to a `mail.send` job. */
+export const emailDispositionEnum = pgEnum("email_disposition", ["captured", "sent"]);
+
+/**
+ * Every e-mail the service issued, tied to the Business and environment it was sent for (both null for
+ * platform mail such as registration). Sent mail is counted here against the per-Business daily limit;
+ * captured sandbox mail keeps its content here, sealed with the field cipher (bodies carry link tokens), for
+ * `GET /v1/sandbox/emails`. The recipient is stored only as a keyed fingerprint, for the list's filter.
+ */
+export const emails = pgTable(
+  "emails",
+  {
+    id: uuid("id").primaryKey(),
+    businessId: uuid("business_id").references(() => businesses.id),
+    environment: environmentEnum("environment"),
+    kind: emailKindEnum("kind").notNull(),
+    disposition: emailDispositionEnum("disposition").notNull(),
+    /** HMAC of the lower-cased recipient address (FieldCipher.fingerprint). */
+    recipientFingerprint: text("recipient_fingerprint").notNull(),
+    /** Names the message for good (`collection-invitation:<request id>`, …): issuing it again changes nothing. */
+    idempotencyKey: text("idempotency_key").notNull(),
+    /** Captured mail only: `{to, subject, text, html}` as JSON, encrypted with the field cipher. */
+    contentEncrypted: text("content_encrypted"),
+    /** Sent mail: when its job is due (later than created_at when the daily limit deferred it); captured: created_at. */
+    sendAt: timestamp("send_at", { withTimezone: true, mode: "date" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("emails_idempotency_key").on(t.idempotencyKey),
+    index("emails_captured_idx").on(t.businessId, t.environment, t.id).where(sql`disposition = 'captured'`),
+    index("emails_captured_recipient_idx")
+      .on(t.businessId, t.environment, t.recipientFingerprint, t.id)
+      .where(sql`disposition = 'captured'`),
+    index("emails_sent_window_idx").on(t.businessId, t.sendAt).where(sql`disposition = 'sent'`),
+    check("emails_tenant_consistent", sql`(${t.businessId} is null) = (${t.environment} is null)`),
+    check(
+      "emails_captured_has_content",
+      sql`(${t.disposition} = 'captured') = (${t.contentEncrypted} is not null) and (${t.disposition} <> 'captured' or ${t.businessId} is not null)`,
+    ),
+  ],
 );

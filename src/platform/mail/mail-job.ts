@@ -53,7 +53,16 @@ function assertSendable(message: MailJobPayload): void {
  */
 export interface SealedMailJobPayload {
   readonly idempotency_key: string;
+  /** The row of the `emails` log this message belongs to (its Business, environment and kind), when there is one. */
+  readonly email_id?: string;
   readonly sealed: string;
+}
+
+export interface EnqueueMailOptions {
+  /** When the message may go out (default: now). The per-Business daily limit defers mail this way. */
+  readonly runAt?: Date;
+  /** The `emails` row that records the message. */
+  readonly emailId?: string;
 }
 
 export interface MailQueue {
@@ -64,18 +73,33 @@ export interface MailQueue {
 /**
  * Enqueues one message inside the caller's transaction. Returns the job id, or null when a message with
  * this idempotency key was enqueued before (nothing new will be sent).
+ *
+ * Modules do not call this directly: they send through the emails module's outbox, the one place that
+ * decides whether a message is delivered or captured and applies the daily limit (a layering rule checks it).
  */
-export async function enqueueMail(queue: MailQueue, tx: Db, message: MailJobPayload): Promise<string | null> {
+export async function enqueueMail(
+  queue: MailQueue,
+  tx: Db,
+  message: MailJobPayload,
+  options: EnqueueMailOptions = {},
+): Promise<string | null> {
   assertSendable(message);
   const content = { to: message.to, subject: message.subject, text: message.text, html: message.html };
   const payload: SealedMailJobPayload = {
     idempotency_key: message.idempotency_key,
+    ...(options.emailId === undefined ? {} : { email_id: options.emailId }),
     sealed: queue.cipher.encrypt(JSON.stringify(content)),
   };
-  return queue.jobStore.enqueue(tx, { type: MAIL_SEND_JOB, payload, dedupeKey: `mail:${message.idempotency_key}` });
+  return queue.jobStore.enqueue(tx, {
+    type: MAIL_SEND_JOB,
+    payload,
+    dedupeKey: `mail:${message.idempotency_key}`,
+    ...(options.runAt === undefined ? {} : { runAt: options.runAt }),
+  });
 }
 
-function unseal(payload: unknown, cipher: Pick<FieldCipher, "decrypt">): MailJobPayload | null {
+/** The message a `mail.send` job holds, or null when the payload is not a sealed message (wrong key, tampered). */
+export function unsealMailJob(payload: unknown, cipher: Pick<FieldCipher, "decrypt">): MailJobPayload | null {
   if (typeof payload !== "object" || payload === null) return null;
   const { sealed, idempotency_key } = payload as Partial<SealedMailJobPayload>;
   if (typeof sealed !== "string" || typeof idempotency_key !== "string") return null;
@@ -102,7 +126,7 @@ export function createMailJobHandler(
 ): JobHandler {
   return async (sealedPayload) => {
     // A malformed or undecryptable payload buries the job (with this message) instead of sending garbage.
-    const payload = unseal(sealedPayload, cipher);
+    const payload = unsealMailJob(sealedPayload, cipher);
     if (payload === null) throw new PermanentJobError("mail.send payload is not a sealed mail message");
     try {
       await mailer.send({

@@ -12,6 +12,13 @@ export interface EmailContent {
   readonly action?: { readonly label: string; readonly url: string };
   /** Small print: why the reader gets this message. */
   readonly footer: string;
+  /**
+   * Wrap the plain-text body's lines at this many columns (words are never split, lines indented by four
+   * spaces are left alone). A text part whose lines are all short and ASCII is sent as 7bit, so it reads as
+   * is in the raw message (an .eml file opened as text) and a token on a line of its own is never cut by
+   * quoted-printable soft line breaks. The HTML is unchanged.
+   */
+  readonly textWidth?: number;
 }
 
 export interface RenderedEmail {
@@ -48,14 +55,41 @@ function checkedActionUrl(url: string): string {
   return parsed.toString();
 }
 
+/**
+ * Greedy word wrap of each line of `text`; a word longer than `width` keeps a line of its own. A line
+ * indented by four spaces is code (a command to copy) and is never wrapped.
+ */
+export function wrapText(text: string, width: number): string {
+  return text
+    .split("\n")
+    .map((line) => {
+      if (line.length <= width || line.startsWith("    ")) return line;
+      const indent = /^\s*/.exec(line)?.[0] ?? "";
+      const lines: string[] = [];
+      let current = "";
+      for (const word of line.trim().split(/ +/)) {
+        if (current !== "" && current.length + 1 + word.length > width) {
+          lines.push(current);
+          current = `${indent}${word}`;
+        } else {
+          current = current === "" ? `${indent}${word}` : `${current} ${word}`;
+        }
+      }
+      lines.push(current);
+      return lines.join("\n");
+    })
+    .join("\n");
+}
+
 export function renderEmail(content: EmailContent): RenderedEmail {
   const actionUrl = content.action ? checkedActionUrl(content.action.url) : null;
+  const wrap = (text: string) => (content.textWidth === undefined ? text : wrapText(text, content.textWidth));
 
   const textParts = [content.businessName, "", content.heading, "=".repeat(Math.min(content.heading.length, 72)), ""];
-  for (const paragraph of content.paragraphs) textParts.push(paragraph, "");
+  for (const paragraph of content.paragraphs) textParts.push(wrap(paragraph), "");
   if (content.action && actionUrl !== null) textParts.push(`${content.action.label}:`, actionUrl, "");
   // "-- " (with the space) is the conventional signature separator that mail clients recognise.
-  textParts.push("-- ", content.footer, "");
+  textParts.push("-- ", wrap(content.footer), "");
   const text = textParts.join("\n");
 
   const font = "font-family:-apple-system,BlinkMacSystemFont,'Segoe UI',Helvetica,Arial,sans-serif";

@@ -1,0 +1,18 @@
+import type { AppInstance } from "../../platform/http/types.js";
+import { registerEmailRoutes } from "./emails.routes.js";
+import { SandboxEmailSchema } from "./emails.schemas.js";
+import { createEmailsService, type EmailsServiceDeps } from "./emails.service.js";
+
+export type EmailsModule = ReturnType<typeof createEmailsModule>;
+export type { EmailKind } from "./emails.repo.js";
+export type { EmailOutcome, MailOutbox, OutgoingEmail, RecipientFacts } from "./emails.service.js";
+
+/** E-mail the service issues: the outbox every module sends through, and the sandbox mailbox API. */
+export function createEmailsModule(deps: EmailsServiceDeps) {
+  const service = createEmailsService(deps);
+  return {
+    outbox: service.outbox,
+    sharedSchemas: [SandboxEmailSchema],
+    registerRoutes: (app: AppInstance) => registerEmailRoutes(app, service),
+  };
+}
