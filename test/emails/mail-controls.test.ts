@@ -22,6 +22,9 @@ import { queuedMail } from "../helpers/mail-queue.js";
 import { buildTestApp, TEST_START, type TestApp } from "../helpers/test-app.js";
 import { expectErrorEnvelope } from "../http/error-envelope.js";
 
+/** /metrics answers only with the operator token on the API port. */
+const METRICS_TOKEN = "metrics-token-for-the-mail-controls-test-0123456789";
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 const DAILY_LIMIT = 3;
 
@@ -40,7 +43,9 @@ let dataDir: { path: string; remove: () => Promise<void> };
 
 beforeAll(async () => {
   dataDir = await tempDataDir();
-  t = await buildTestApp({ env: { DATA_DIR: dataDir.path, MAIL_DAILY_LIMIT_PER_BUSINESS: String(DAILY_LIMIT) } });
+  t = await buildTestApp({
+    env: { DATA_DIR: dataDir.path, MAIL_DAILY_LIMIT_PER_BUSINESS: String(DAILY_LIMIT), METRICS_TOKEN },
+  });
 });
 afterAll(async () => {
   await t?.close();
@@ -243,7 +248,7 @@ describe("production mail and the per-Business daily limit", () => {
     expect(warning).toContain(biz.businessId);
     expect(warning).toContain('"kind":"declared_destination_changed"');
     expect(warning).not.toContain("deferred.payee");
-    const metrics = await t.app.inject({ method: "GET", url: "/metrics" });
+    const metrics = await t.app.inject({ method: "GET", url: "/metrics", headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
     expect(metrics.body).toContain('mail_messages_total{kind="declared_destination_changed",outcome="deferred"} 1');
 
     expect(await newlyDelivered()).toEqual([]);

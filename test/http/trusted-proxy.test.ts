@@ -40,8 +40,8 @@ describe.each([
     const client = "203.0.113.9";
     const first = await viaProxy(t, client, "spoofed");
     const second = await viaProxy(t, client, "198.51.100.1");
-    expect(first.statusCode, first.body).toBe(201);
-    expect(second.statusCode, second.body).toBe(201);
+    expect(first.statusCode, first.body).toBe(202);
+    expect(second.statusCode, second.body).toBe(202);
     // A fresh made-up address each time changes nothing: the count is the client's.
     const third = await viaProxy(t, client, "198.51.100.2, 198.51.100.3");
     expectErrorEnvelope(third, { status: 429, code: "RATE_LIMITED", actor: null });
@@ -50,7 +50,7 @@ describe.each([
 
     // Another client behind the same proxy has its own count.
     const other = await viaProxy(t, "203.0.113.10", "203.0.113.9");
-    expect(other.statusCode, other.body).toBe(201);
+    expect(other.statusCode, other.body).toBe(202);
   });
 });
 
@@ -68,7 +68,7 @@ describe("registration limit with TRUST_PROXY naming the proxy", () => {
       const response = await viaProxy(t, header, null, direct);
       statuses.push(response.statusCode);
     }
-    expect(statuses).toEqual([201, 201, 429]);
+    expect(statuses).toEqual([202, 202, 429]);
   });
 });
 

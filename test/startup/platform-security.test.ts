@@ -10,6 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { registerThroughMail } from "../../bench/lib/registration-mail.js";
 import { type ChildHandle, createChildTracker, waitFor } from "../fixtures/child-processes.js";
 import { TEST_ENCRYPTION_KEY } from "../helpers/test-app.js";
 import { createScratchPostgresDatabase, onPostgres, TEST_DATABASE_URL } from "../helpers/test-database.js";
@@ -146,13 +147,19 @@ describe("DATA_DIR on the embedded database", () => {
     });
     const base = await apiBase(first);
     // Data the review found readable by anyone: names and e-mail addresses (database and WAL) and a mail file.
-    const registered = await post(`${base}/v1/registration`, {
-      business_name: "Private Data Co",
-      email: "owner@private-data.example",
-      password: "correct horse battery staple",
-    });
-    const key = (registered.api_keys as { environment: string; key: string }[]).find((k) => k.environment === "sandbox")?.key;
-    if (key === undefined) throw new Error("no sandbox key");
+    const { sandboxKey: key } = await registerThroughMail(
+      async (route, body) => {
+        const response = await fetch(`${base}${route}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
+        return { status: response.status, text: await response.text() };
+      },
+      dataDir,
+      "Private Data Co",
+      "owner@private-data.example",
+    );
     const beneficiary = await post(
       `${base}/v1/beneficiaries`,
       { beneficiary_type: "person", email: "jane.payee@private-data.example", name: "Jane Payee" },
