@@ -167,11 +167,15 @@ describe("registration", () => {
       );
     });
 
-    it("a business name of only spaces is invalid_format with a readable message", async () => {
+    it("a business name of only spaces is blank, with a readable message", async () => {
       const res = await register({ business_name: "   ", email: uniqueEmail(), password: PASSWORD });
       const error = expectErrorEnvelope(res, { status: 400, code: "validation_failed", actor: null });
       expect(error.details).toEqual([
-        { field: "business_name", code: "invalid_format", message: "Must contain a visible character." },
+        {
+          field: "business_name",
+          code: "blank",
+          message: "Must contain a letter or a digit: spaces and invisible characters alone are not a name.",
+        },
       ]);
     });
 

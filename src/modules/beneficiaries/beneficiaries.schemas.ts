@@ -1,7 +1,7 @@
 // TypeBox schemas of the Beneficiary resource: request validation, response serialization (only the
 // fields listed here can ever leave the service) and the OpenAPI document, from one source.
 import { type Static, Type } from "@sinclair/typebox";
-import { nullable, stringEnum } from "../../platform/http/schema-types.js";
+import { nameString, nullable, stringEnum } from "../../platform/http/schema-types.js";
 import { PageQuerySchema } from "../../platform/pagination/cursor.js";
 
 export const CountryCodeSchema = Type.String({
@@ -43,16 +43,26 @@ export type PostalAddressBody = Static<typeof PostalAddressSchema>;
 
 export const BeneficiaryTypeSchema = stringEnum(["person", "business"]);
 
-/** Identity fields shared by create and update. */
+/**
+ * Identity fields shared by create and update. The names (`name`, `nickname`, `first_name`, `last_name`,
+ * `business_name`) must contain a letter or digit: spaces or invisible characters alone are refused (`blank`).
+ */
 const identityFields = {
-  name: Type.Optional(text(200, "Legal display name; derived from first and last name, or the business name, when omitted.")),
-  nickname: Type.Optional(nullable(text(100, "Business-facing label; `display_name` shows it when set."))),
+  name: Type.Optional(
+    nameString(
+      200,
+      "Legal display name; derived from first and last name, or the business name, when omitted. Must contain a letter or digit.",
+    ),
+  ),
+  nickname: Type.Optional(
+    nullable(nameString(100, "Business-facing label; `display_name` shows it when set. Must contain a letter or digit.")),
+  ),
   phone: Type.Optional(nullable(PhoneSchema)),
-  first_name: Type.Optional(nullable(text(100))),
-  last_name: Type.Optional(nullable(text(100))),
+  first_name: Type.Optional(nullable(nameString(100, "Must contain a letter or digit."))),
+  last_name: Type.Optional(nullable(nameString(100, "Must contain a letter or digit."))),
   country_of_residence: Type.Optional(nullable(CountryCodeSchema)),
   date_of_birth: Type.Optional(nullable(DateOfBirthSchema)),
-  business_name: Type.Optional(nullable(text(200))),
+  business_name: Type.Optional(nullable(nameString(200, "Must contain a letter or digit."))),
   country_of_incorporation: Type.Optional(nullable(CountryCodeSchema)),
   registration_number: Type.Optional(nullable(text(50))),
   tax_id: Type.Optional(nullable(TaxIdSchema)),

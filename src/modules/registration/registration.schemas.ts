@@ -1,14 +1,12 @@
 import { type Static, Type } from "@sinclair/typebox";
+import { nameString } from "../../platform/http/schema-types.js";
 
 export const RegistrationBodySchema = Type.Object(
   {
-    business_name: Type.String({
-      minLength: 1,
-      maxLength: 200,
-      pattern: "^$|\\S", // empty is already too_short; only spaces is invalid_format
-      patternMessage: "Must contain a visible character.",
-      description: "Legal or trading name of the Business.",
-    }),
+    business_name: nameString(
+      200,
+      "Legal or trading name of the Business, shown to its payees in e-mails and on hosted pages. Must contain a letter or digit.",
+    ),
     email: Type.String({
       format: "email",
       maxLength: 254,
