@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BLANK_NAME_MESSAGE } from "../../src/platform/names.js";
+import { mintLink, PageSession, readBeneficiary } from "../collection/helpers.js";
 import {
   bearer,
   createBeneficiary,
@@ -13,7 +14,6 @@ import {
 } from "../helpers/factories.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import { expectErrorEnvelope } from "../http/error-envelope.js";
-import { mintLink, PageSession, readBeneficiary } from "../collection/helpers.js";
 
 let t: TestApp;
 let biz: RegisteredBusiness;
@@ -133,7 +133,10 @@ describe("POST /v1/beneficiaries/import", () => {
       rows: [
         row(`import-ok-${randomUUID()}@example.test`, "Jane"),
         row(`import-blank-${randomUUID()}@example.test`, INVISIBLE.zero_width),
-        { ...row(`import-holder-${randomUUID()}@example.test`, "John"), bank: { ...GERMAN_IBAN_ACCOUNT, account_holder_name: "\u200B" } },
+        {
+          ...row(`import-holder-${randomUUID()}@example.test`, "John"),
+          bank: { ...GERMAN_IBAN_ACCOUNT, account_holder_name: "\u200B" },
+        },
       ],
     });
     expect(response.statusCode, response.body).toBe(200);
@@ -181,7 +184,11 @@ describe("other names of the API", () => {
     const response = await t.app.inject({
       method: "POST",
       url: "/v1/registration",
-      payload: { business_name: INVISIBLE.hangul_fillers, email: `reg-${randomUUID()}@example.test`, password: "a long enough password" },
+      payload: {
+        business_name: INVISIBLE.hangul_fillers,
+        email: `reg-${randomUUID()}@example.test`,
+        password: "a long enough password",
+      },
     });
     const error = expectErrorEnvelope(response, { status: 400, code: "validation_failed", actor: null });
     expect(error.details).toEqual([{ field: "business_name", code: "blank", message: BLANK_NAME_MESSAGE }]);
