@@ -10,7 +10,7 @@ import { createApiKeysModule } from "./modules/api-keys/index.js";
 import { createBeneficiariesModule } from "./modules/beneficiaries/index.js";
 import { createBeneficiaryExportModule } from "./modules/beneficiary-export/index.js";
 import { createBeneficiaryImportModule } from "./modules/beneficiary-import/index.js";
-import { createCollectionModule } from "./modules/collection/index.js";
+import { closeLinksOfArchivedBeneficiary, createCollectionModule } from "./modules/collection/index.js";
 import { createDestinationsModule } from "./modules/destinations/index.js";
 import { createEnrollmentModule } from "./modules/enrollment/index.js";
 import { createPayoutsModule } from "./modules/payouts/index.js";
@@ -99,6 +99,8 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     cipher: deps.cipher,
     identityRequirements: config.identityRequirements,
     enrollAfterCommit: enrollment.service.enrollAfterCommit,
+    // Archiving closes the live collection link in its own transaction (collection owns the links).
+    closeLinksOnArchive: closeLinksOfArchivedBeneficiary,
   });
   const payouts = createPayoutsModule({
     db: database.db,

@@ -48,6 +48,8 @@ export interface BeneficiaryServiceDeps {
   readonly identityRequirements: IdentityRequirements;
   /** Enrolls the Beneficiary with the payout rail after a change that may make it payable has committed. */
   readonly enrollAfterCommit?: (tenant: Tenant, beneficiaryId: string) => Promise<void>;
+  /** Closes the Beneficiary's live collection link as `archived`, inside the archiving transaction (collection module). */
+  readonly closeLinksOnArchive?: (tx: Db, tenant: Tenant, beneficiaryId: string, at: Date) => Promise<void>;
 }
 
 export type BeneficiaryService = ReturnType<typeof createBeneficiaryService>;
@@ -385,12 +387,20 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
     return readOrFail(db, tenantOf(actor), acknowledged.id);
   }
 
+  /**
+   * Archiving also closes the live collection link (as `archived`) in the same transaction: un-archiving
+   * revives nothing, and the Business mints a new link when it wants one.
+   */
   async function archive(actor: Actor, id: string): Promise<BeneficiaryBody> {
     const tenant = tenantOf(actor);
     return db.transaction(async (tx) => {
       const row = await lockBeneficiary(tx, tenant, id);
       if (row === null) throw notFound();
-      if (row.archivedAt === null) await updateBeneficiary(tx, tenant, id, { archivedAt: clock.now(), updatedAt: clock.now() });
+      if (row.archivedAt === null) {
+        const now = clock.now();
+        await updateBeneficiary(tx, tenant, id, { archivedAt: now, updatedAt: now });
+        await deps.closeLinksOnArchive?.(tx, tenant, row.id, now);
+      }
       return readOrFail(tx, tenant, id);
     });
   }

@@ -29,6 +29,7 @@ export function createBeneficiariesModule(deps: {
   cipher: FieldCipher;
   identityRequirements: IdentityRequirements;
   enrollAfterCommit?: (tenant: Tenant, beneficiaryId: string) => Promise<void>;
+  closeLinksOnArchive?: (tx: Db, tenant: Tenant, beneficiaryId: string, at: Date) => Promise<void>;
 }) {
   const service = createBeneficiaryService(deps);
   return {

@@ -30,6 +30,25 @@ export async function supersedeOpenRequests(db: Db, tenant: Tenant, beneficiaryI
     );
 }
 
+/**
+ * Closes the Beneficiary's live request as `archived` (archiving runs this in its own transaction). An expired
+ * one is left as it is, so its page keeps saying it expired.
+ */
+export async function closeRequestsOfArchived(db: Db, tenant: Tenant, beneficiaryId: string, at: Date): Promise<void> {
+  await db
+    .update(collectionRequests)
+    .set({ closedAt: at, closedReason: "archived" })
+    .where(
+      and(
+        eq(collectionRequests.businessId, tenant.businessId),
+        eq(collectionRequests.environment, tenant.environment),
+        eq(collectionRequests.beneficiaryId, beneficiaryId),
+        isNull(collectionRequests.closedAt),
+        gt(collectionRequests.expiresAt, at),
+      ),
+    );
+}
+
 export async function findRequestOfBeneficiary(
   db: Db,
   tenant: Tenant,

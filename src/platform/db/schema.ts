@@ -284,8 +284,11 @@ export const destinations = pgTable(
 // ---------------------------------------------------------------------------------------------------------
 
 export const collectionScopeEnum = pgEnum("collection_scope", ["full_onboarding", "payout_destination", "tax_documents"]);
-/** Why a request stopped being live before it expired: submitted, cancelled by the Business, or replaced by a newer link. */
-export const collectionClosedReasonEnum = pgEnum("collection_closed_reason", ["consumed", "cancelled", "superseded"]);
+/**
+ * Why a request stopped being live before it expired: submitted, cancelled by the Business, replaced by a newer
+ * link, or closed because the Beneficiary was archived (un-archiving does not reopen it).
+ */
+export const collectionClosedReasonEnum = pgEnum("collection_closed_reason", ["consumed", "cancelled", "superseded", "archived"]);
 
 /**
  * One hosted collection link. Only the SHA-256 of its token is stored; the raw token exists in the create

@@ -1,0 +1,1 @@
+ALTER TYPE "public"."collection_closed_reason" ADD VALUE 'archived';
