@@ -114,7 +114,11 @@ export const TaxDocumentSchema = Type.Object(
     expires_at: nullable(Type.String({ format: "date-time", description: "W-8 forms only: end of validity." })),
     name: Type.String({ description: "Name as given on the form." }),
     tin_type: stringEnum(["ssn", "ein", "itin", "foreign_tin", "none"]),
-    tin: nullable(Type.String({ description: "Masked: only the last four characters, e.g. `•••••6789`." })),
+    tin: nullable(
+      Type.String({
+        description: "Masked: at most the last four characters, never more than half of the TIN, e.g. `•••••6789`.",
+      }),
+    ),
     country: Type.String({ description: "Country of citizenship (individuals) or of incorporation (entities); `US` on a W-9." }),
     treaty_country: nullable(Type.String({ description: "Country whose income tax treaty benefits are claimed (W-8 forms)." })),
     signed_by: Type.String({ description: "The typed signature." }),
@@ -140,7 +144,12 @@ export const BeneficiarySchema = Type.Object(
     business_name: nullable(Type.String()),
     country_of_incorporation: nullable(Type.String()),
     registration_number: nullable(Type.String()),
-    tax_id: nullable(Type.String({ description: "Masked: only the last four characters are shown, e.g. `•••••6789`." })),
+    tax_id: nullable(
+      Type.String({
+        description:
+          "Masked: at most the last four characters, never more than half of the tax id (fewer for short ones), e.g. `•••••6789`.",
+      }),
+    ),
     postal_address: Type.Union([Type.Ref(PostalAddressSchema), Type.Null()]),
     bank_details: Type.Null({
       description: "Deprecated and always null: list destinations with `GET /v1/beneficiaries/{id}/bank-accounts`.",

@@ -9,17 +9,21 @@ import type { TaxDocumentSummaryValue } from "../../platform/db/schema.js";
 import { AppError, type ErrorDetail } from "../../platform/errors.js";
 import { compileDetailsValidator } from "../../platform/http/validation.js";
 import type { IdGenerator } from "../../platform/ids.js";
+import { MASK_VERSION, maskTrailing } from "../../platform/masking.js";
 import { decodeCursor, toPage } from "../../platform/pagination/cursor.js";
 import { isCountryCode } from "../../platform/reference/iso-codes.js";
 import {
+  anyBeneficiaryToRemask,
   type BeneficiaryPatch,
   type BeneficiaryRow,
   type BeneficiaryWithCounts,
   findBeneficiary,
   insertBeneficiary,
   listBeneficiaries,
+  lockBeneficiariesToRemask,
   lockBeneficiary,
   type NewBeneficiaryRow,
+  saveRemaskedBeneficiaries,
   updateBeneficiary,
 } from "./beneficiaries.repo.js";
 import {
@@ -215,7 +219,7 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
     if (body.tax_id !== undefined) {
       const taxId = normalizeTaxId(body.tax_id);
       patch.taxIdEncrypted = taxId === null ? null : cipher.encrypt(taxId);
-      patch.taxIdLast4 = taxId === null ? null : taxId.slice(-4);
+      patch.taxIdLast4 = taxId === null ? null : maskTrailing(taxId);
     }
     if (body.email !== undefined) {
       patch.email = body.email.trim();
@@ -268,6 +272,7 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
         name,
         email: body.email.trim(),
         emailNormalized: body.email.trim().toLowerCase(),
+        maskVersion: MASK_VERSION,
         ...(options.acknowledged === true ? { complianceStatus: "compliant", acknowledgedAt: clock.now() } : {}),
       },
     };
@@ -497,4 +502,36 @@ function normalizeAddress(address: PostalAddressBody): PostalAddressBody {
   return Object.fromEntries(
     Object.entries(address).map(([key, value]) => [key, typeof value === "string" ? value.trim() : value]),
   ) as PostalAddressBody;
+}
+
+/**
+ * Re-masks up to `limit` Beneficiaries whose tax id or tax form TIN was masked under an older rule, from the
+ * decrypted values, in the caller's transaction. `readTaxFormTin` gives the full TIN of the tax form the
+ * summary describes (the collection module keeps the encrypted forms). Returns how many rows it visited.
+ */
+export async function remaskStoredBeneficiaries(
+  tx: Db,
+  cipher: Pick<FieldCipher, "decrypt">,
+  limit: number,
+  readTaxFormTin: (tx: Db, beneficiaryId: string, submittedAt: string) => Promise<string | null>,
+): Promise<number> {
+  const rows = await lockBeneficiariesToRemask(tx, MASK_VERSION, limit);
+  const saved: Array<Pick<BeneficiaryRow, "id" | "taxIdLast4" | "taxDocument">> = [];
+  for (const row of rows) {
+    const taxIdLast4 = row.taxIdEncrypted === null ? null : maskTrailing(cipher.decrypt(row.taxIdEncrypted));
+    let taxDocument = row.taxDocument;
+    if (taxDocument !== null && taxDocument.tin_last4 !== null) {
+      const tin = await readTaxFormTin(tx, row.id, taxDocument.submitted_at);
+      // No readable form behind the summary: show nothing of the TIN rather than a value we cannot check.
+      taxDocument = { ...taxDocument, tin_last4: tin === null ? null : maskTrailing(tin) };
+    }
+    saved.push({ id: row.id, taxIdLast4, taxDocument });
+  }
+  await saveRemaskedBeneficiaries(tx, MASK_VERSION, saved);
+  return rows.length;
+}
+
+/** Whether Beneficiaries masked under an older rule remain. */
+export async function beneficiariesLeftToRemask(db: Db): Promise<boolean> {
+  return anyBeneficiaryToRemask(db, MASK_VERSION);
 }

@@ -51,4 +51,10 @@ export {
   CreateBeneficiaryBodySchema,
   PostalAddressSchema,
 } from "./beneficiaries.schemas.js";
-export { type BeneficiaryService, IDENTITY_READERS, type PreparedBeneficiary } from "./beneficiaries.service.js";
+export {
+  type BeneficiaryService,
+  beneficiariesLeftToRemask,
+  IDENTITY_READERS,
+  type PreparedBeneficiary,
+  remaskStoredBeneficiaries,
+} from "./beneficiaries.service.js";

@@ -37,6 +37,7 @@ import {
   consumeRequest,
   findRequestByTokenHash,
   findRequestOfBeneficiary,
+  findTaxDocumentSubmittedAt,
   insertCollectionRequest,
   insertTaxDocument,
   supersedeOpenRequests,
@@ -457,4 +458,22 @@ export function createCollectionService(deps: CollectionServiceDeps) {
   }
 
   return { create, cancel, open, submit, linkUrl };
+}
+
+/**
+ * The full TIN of the tax form whose summary says it was submitted at `submittedAt` (decrypted), for the
+ * masking backfill; null when there is no such form or it holds no TIN.
+ */
+export async function readTaxFormTin(
+  tx: Db,
+  cipher: Pick<FieldCipher, "decrypt">,
+  beneficiaryId: string,
+  submittedAt: string,
+): Promise<string | null> {
+  const at = new Date(submittedAt);
+  if (Number.isNaN(at.getTime())) return null;
+  const sealed = await findTaxDocumentSubmittedAt(tx, beneficiaryId, at);
+  if (sealed === null) return null;
+  const document = JSON.parse(cipher.decrypt(sealed)) as { tin?: unknown };
+  return typeof document.tin === "string" ? document.tin : null;
 }

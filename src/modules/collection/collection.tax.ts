@@ -4,6 +4,7 @@
 // summary (shown on the Beneficiary). No IRS check is made; the Beneficiary certifies under their typed name.
 import type { TaxDocumentSummaryValue } from "../../platform/db/schema.js";
 import type { ErrorDetail } from "../../platform/errors.js";
+import { maskTrailing } from "../../platform/masking.js";
 import { BLANK_NAME_CODE, BLANK_NAME_MESSAGE, isVisibleName } from "../../platform/names.js";
 import { isCountryCode } from "../../platform/reference/iso-codes.js";
 
@@ -199,7 +200,7 @@ export function validateTaxForm(form: TaxForm, input: TaxFormInput, today: strin
       form,
       name,
       tin_type: tinType,
-      tin_last4: tin === null ? null : tin.slice(-4),
+      tin_last4: tin === null ? null : maskTrailing(tin),
       country: countryValue,
       treaty_country: treatyCountry,
       signed_by: signature,

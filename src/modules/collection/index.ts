@@ -16,6 +16,7 @@ export {
   LINK_LIFETIME_MS,
   type LinkLookup,
   type LinkView,
+  readTaxFormTin,
   type Submission,
   type SubmitOutcome,
 } from "./collection.service.js";

@@ -66,7 +66,8 @@ export const DestinationSchema = Type.Object(
     }),
     payout_usable: Type.Boolean({ description: "Validated (or verified by the rail) and not refused by the rail." }),
     last4: Type.String({
-      description: "Last four characters of the account identifier or card number; a Pix key masked by its type.",
+      description:
+        "Masked display value: the last characters of the account identifier or card number, at most four and never more than half of it (a 4-digit account shows 2, a 6-digit one 3, 8 or more show 4), so a short number is never shown whole; a Pix key masked by its type, revealing at most four of its characters.",
     }),
     account_type: AccountTypeSchema,
     scheme: Type.String({

@@ -12,6 +12,7 @@ import type { IdGenerator } from "../../platform/ids.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
 import { enqueueMail } from "../../platform/mail/mail-job.js";
 import { renderEmail } from "../../platform/mail/templates.js";
+import { endingIn, MASK_VERSION } from "../../platform/masking.js";
 import {
   type BeneficiaryBody,
   type BeneficiaryRow,
@@ -21,13 +22,16 @@ import {
 } from "../beneficiaries/index.js";
 import { findBusinessName } from "../registration/index.js";
 import {
+  anyDestinationToRemask,
   type DestinationRow,
   findDestination,
   findLiveByFingerprint,
   insertDestination,
   listLiveDestinations,
+  lockDestinationsToRemask,
   markDestinationDeleted,
   type NewDestinationRow,
+  saveRemaskedDestinations,
 } from "./destinations.repo.js";
 import type {
   DeclaredDestinationBody,
@@ -35,7 +39,14 @@ import type {
   RegisterBankAccountBody,
   RegisterCardBody,
 } from "./destinations.schemas.js";
-import { type BankDetailsInput, validateBankDetails, validateCard } from "./validation/index.js";
+import {
+  type BankDetailsInput,
+  maskStoredDestination,
+  type PixKeyType,
+  type StoredSensitiveValues,
+  validateBankDetails,
+  validateCard,
+} from "./validation/index.js";
 
 export interface DestinationServiceDeps {
   readonly db: Db;
@@ -130,6 +141,7 @@ export function createDestinationService(deps: DestinationServiceDeps) {
         sensitiveEncrypted: cipher.encrypt(JSON.stringify(sensitive)),
         fingerprint: cipher.fingerprint(v.fingerprint_input),
         last4: v.last4,
+        maskVersion: MASK_VERSION,
         pixKeyType: "pix_key_type" in v ? v.pix_key_type : null,
         validationStatus: SHAPE_ONLY_SCHEMES.has(v.scheme) ? "unvalidated" : "validated",
       },
@@ -153,6 +165,7 @@ export function createDestinationService(deps: DestinationServiceDeps) {
         sensitiveEncrypted: cipher.encrypt(JSON.stringify({ card_number: v.card_number })),
         fingerprint: cipher.fingerprint(`card:${v.fingerprint_input}`),
         last4: v.last4,
+        maskVersion: MASK_VERSION,
         cardNetwork: v.network,
         cardExpiryMonth: v.expiry_month,
         cardExpiryYear: v.expiry_year,
@@ -271,7 +284,7 @@ export function createDestinationService(deps: DestinationServiceDeps) {
           ]
         : [
             `${businessName} changed where your payouts are sent.`,
-            `From now on they go to the ${destination.kind === "card" ? "card" : "account"} ending in ${destination.last4} (${destination.currency}, ${destination.country}).`,
+            `From now on they go to the ${destination.kind === "card" ? "card" : "account"}${endingIn(destination.last4)} (${destination.currency}, ${destination.country}).`,
             "If you did not expect this change, contact them before your next payout.",
           ];
     const mail = renderEmail({
@@ -357,4 +370,43 @@ export function createDestinationService(deps: DestinationServiceDeps) {
     liveDestinations,
     findOne,
   };
+}
+
+/** A destination whose masked value the backfill changed (payouts keep copies of the old one). */
+export interface RemaskedDestination {
+  readonly destinationId: string;
+  readonly from: string;
+  readonly to: string;
+}
+
+/**
+ * Re-masks up to `limit` destinations stored under an older masking rule (deleted ones too: payouts keep
+ * showing them), from their decrypted identifiers, in the caller's transaction; `onRemasked` updates the
+ * copies other modules keep, in the same transaction. Rows another transaction holds are skipped for a later
+ * batch. Returns how many rows it visited (0: none left that it could lock).
+ */
+export async function remaskStoredDestinations(
+  tx: Db,
+  cipher: Pick<FieldCipher, "decrypt">,
+  limit: number,
+  onRemasked: (tx: Db, changes: readonly RemaskedDestination[]) => Promise<void>,
+): Promise<number> {
+  const rows = await lockDestinationsToRemask(tx, MASK_VERSION, limit);
+  const saved: Array<{ id: string; last4: string }> = [];
+  const changes: RemaskedDestination[] = [];
+  for (const row of rows) {
+    const values = JSON.parse(cipher.decrypt(row.sensitiveEncrypted)) as StoredSensitiveValues;
+    // A row with nothing to mask (never written by this service) keeps its value and is marked visited.
+    const last4 = maskStoredDestination(values, row.pixKeyType as PixKeyType | null) ?? row.last4;
+    saved.push({ id: row.id, last4 });
+    if (last4 !== row.last4) changes.push({ destinationId: row.id, from: row.last4, to: last4 });
+  }
+  await saveRemaskedDestinations(tx, MASK_VERSION, saved);
+  await onRemasked(tx, changes);
+  return rows.length;
+}
+
+/** Whether destinations masked under an older rule remain. */
+export async function destinationsLeftToRemask(db: Db): Promise<boolean> {
+  return anyDestinationToRemask(db, MASK_VERSION);
 }

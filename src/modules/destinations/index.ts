@@ -17,9 +17,12 @@ export type { DestinationRow } from "./destinations.repo.js";
 export { type RegisterBankAccountBody, RegisterBankAccountBodySchema } from "./destinations.schemas.js";
 export {
   type DestinationService,
+  destinationsLeftToRemask,
   isPayoutUsable,
   type PreparedDestination,
   presentDestination,
+  type RemaskedDestination,
+  remaskStoredDestinations,
 } from "./destinations.service.js";
 
 export function createDestinationsModule(deps: {

@@ -31,7 +31,9 @@ export const PayoutSchema = Type.Object(
       format: "uuid",
       description: "The destination (bank account or card) the payout goes to; still named after that destination is deleted.",
     }),
-    destination_last4: Type.String({ description: "Last four of the destination, kept after it is deleted." }),
+    destination_last4: Type.String({
+      description: "The destination's masked value (as its `last4` in the bank-account listing), kept after it is deleted.",
+    }),
     external_ref: nullableString,
     idempotency_key: Type.String(),
     channel: stringEnum(["api", "csv"], { description: "`api` for POST /v1/payouts, `csv` for the bulk route." }),

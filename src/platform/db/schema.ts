@@ -12,6 +12,7 @@ import {
   pgEnum,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -193,7 +194,7 @@ export const beneficiaries = pgTable(
     businessName: text("business_name"),
     countryOfIncorporation: varchar("country_of_incorporation", { length: 2 }),
     registrationNumber: text("registration_number"),
-    /** Encrypted at rest (AES-256-GCM); only the last four characters are ever shown. */
+    /** Encrypted at rest (AES-256-GCM); only the masked tail (platform/masking.ts) is ever shown. */
     taxIdEncrypted: text("tax_id_encrypted"),
     taxIdLast4: varchar("tax_id_last4", { length: 4 }),
     postalAddress: jsonb("postal_address").$type<PostalAddressValue>(),
@@ -215,6 +216,12 @@ export const beneficiaries = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
     /** Issue 6: masked summary of the latest tax form (full form encrypted in beneficiary_tax_documents). */
     taxDocument: jsonb("tax_document").$type<TaxDocumentSummaryValue>(),
+    /**
+     * The masking rule (platform/masking.ts MASK_VERSION) that `tax_id_last4` and the tax form's `tin_last4`
+     * follow. Rows written before the rule existed read 0 and are re-masked from the ciphertexts by the
+     * `masking.backfill` job; new rows are written with the current version.
+     */
+    maskVersion: smallint("mask_version").notNull().default(0),
   },
   (t) => [
     index("beneficiaries_tenant_list_idx").on(t.businessId, t.environment, t.id).where(sql`archived_at is null`),
@@ -223,6 +230,10 @@ export const beneficiaries = pgTable(
     uniqueIndex("beneficiaries_tenant_email_key")
       .on(t.businessId, t.environment, t.emailNormalized)
       .where(sql`archived_at is null`),
+    // Rows the masking backfill still has to visit (empty once it has run): keeps its start-up check cheap.
+    index("beneficiaries_mask_pending_idx")
+      .on(t.id)
+      .where(sql`mask_version < 1 and (tax_id_encrypted is not null or tax_document is not null)`),
   ],
 );
 
@@ -259,7 +270,10 @@ export const destinations = pgTable(
     sensitiveEncrypted: text("sensitive_encrypted").notNull(),
     /** Keyed hash of the normalised account identifier: recognises the same account without decrypting. */
     fingerprint: text("fingerprint").notNull(),
+    /** The masked display value (platform/masking.ts: at most the last four characters), or a masked Pix key. */
     last4: varchar("last4", { length: 64 }).notNull(),
+    /** The masking rule `last4` follows (see beneficiaries.mask_version); 0 for rows the backfill has not re-masked yet. */
+    maskVersion: smallint("mask_version").notNull().default(0),
     pixKeyType: text("pix_key_type"),
     cardNetwork: text("card_network"),
     cardExpiryMonth: integer("card_expiry_month"),
@@ -276,6 +290,7 @@ export const destinations = pgTable(
     // The same account registered twice for one Beneficiary is the same destination.
     uniqueIndex("destinations_beneficiary_fingerprint_key").on(t.beneficiaryId, t.fingerprint).where(sql`deleted_at is null`),
     index("destinations_tenant_idx").on(t.businessId, t.environment, t.id),
+    index("destinations_mask_pending_idx").on(t.id).where(sql`mask_version < 1`),
   ],
 );
 

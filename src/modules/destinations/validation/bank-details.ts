@@ -42,7 +42,7 @@ import {
   normalizeIban,
   usesIban,
 } from "./iban-bic.js";
-import { maskLast4, maskPixKey } from "./masking.js";
+import { maskIdentifier, maskPixKey } from "./masking.js";
 import { checkPixKey, type PixKeyType } from "./pix.js";
 
 /** Every failure code this validator can return, with what it means (rendered into the error reference). */
@@ -128,7 +128,7 @@ interface CommonDetails {
 }
 
 interface DerivedDetails {
-  /** Safe to display: the last four characters of the identifier, or the masked Pix key. */
+  /** Safe to display: at most the last four characters of the identifier (fewer for short ones), or the masked Pix key. */
   last4: string;
   /** The scheme-qualified account identifier to feed a keyed hash; it contains the full account number. */
   fingerprint_input: string;
@@ -504,13 +504,13 @@ function checkRequiredAccountNumber(ctx: Context, scheme: AccountNumberScheme): 
 function displayIdentifier(details: SchemeDetails): string {
   switch (details.scheme) {
     case "iban":
-      return maskLast4(details.iban);
+      return maskIdentifier(details.iban);
     case "mx_clabe":
-      return maskLast4(details.clabe);
+      return maskIdentifier(details.clabe);
     case "br_pix":
       return maskPixKey(details.pix_key, details.pix_key_type);
     default:
-      return maskLast4(details.account_number);
+      return maskIdentifier(details.account_number);
   }
 }
 

@@ -6,7 +6,7 @@
 import { BLANK_NAME_MESSAGE, isVisibleName } from "../../../platform/names.js";
 import { isCountryCode, isCurrencyCode } from "./countries.js";
 import { collapseSpaces, MAX_NAME_LENGTH, readText, type ValidationFailure, type ValidationResult } from "./failures.js";
-import { maskLast4 } from "./masking.js";
+import { maskIdentifier } from "./masking.js";
 
 export const CARD_FAILURE_CODES = {
   required: "The field is missing or blank.",
@@ -81,7 +81,7 @@ export function validateCard(input: CardInput, now: Date): CardResult {
       card_number: number.digits,
       fingerprint_input: number.digits,
       network: number.network,
-      last4: maskLast4(number.digits),
+      last4: maskIdentifier(number.digits),
       expiry_month: month,
       expiry_year: year,
       cardholder_name: name,
