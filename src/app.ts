@@ -97,6 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     clock,
     ids,
     cipher: deps.cipher,
+    jobStore: deps.jobStore,
     identityRequirements: config.identityRequirements,
     enrollAfterCommit: enrollment.service.enrollAfterCommit,
     // Archiving closes the live collection link in its own transaction (collection owns the links).
@@ -116,7 +117,6 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     ids,
     cipher: deps.cipher,
     events: deps.events,
-    jobStore: deps.jobStore,
     beneficiaries: beneficiaries.service,
     enrollAfterCommit: enrollment.service.enrollAfterCommit,
     pendingPayoutHeadsTo: payouts.pendingPayoutHeadsTo,

@@ -3,7 +3,12 @@
 import { and, desc, eq, getTableColumns, gte, isNull, lt, type SQL, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
 import { type Db, preparedQuery } from "../../platform/db/client.js";
-import { beneficiaries, collectionRequests, destinations } from "../../platform/db/schema.js";
+import {
+  beneficiaries,
+  beneficiaryDeclaredDestinationChanges,
+  collectionRequests,
+  destinations,
+} from "../../platform/db/schema.js";
 import type { BeneficiaryStatus, IdentityRequirements } from "./beneficiaries.state.js";
 
 export type BeneficiaryRow = typeof beneficiaries.$inferSelect;
@@ -142,6 +147,13 @@ export async function lockBeneficiary(db: Db, tenant: Tenant, id: string): Promi
 
 export async function updateBeneficiary(db: Db, tenant: Tenant, id: string, patch: BeneficiaryPatch): Promise<void> {
   await db.update(beneficiaries).set(patch).where(oneOfTenant(tenant, id));
+}
+
+export type NewDeclaredDestinationChangeRow = typeof beneficiaryDeclaredDestinationChanges.$inferInsert;
+
+/** Appends one change to the declared-destination history (never updated or deleted). */
+export async function insertDeclaredDestinationChange(db: Db, row: NewDeclaredDestinationChangeRow): Promise<void> {
+  await db.insert(beneficiaryDeclaredDestinationChanges).values(row);
 }
 
 export interface BeneficiaryFilters {

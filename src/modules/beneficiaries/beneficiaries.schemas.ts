@@ -128,6 +128,29 @@ export const TaxDocumentSchema = Type.Object(
 );
 export type TaxDocumentBody = Static<typeof TaxDocumentSchema>;
 
+/** Who last set, changed or cleared `declared_destination_id`, how and when. */
+export const DeclaredDestinationChangeSchema = Type.Object(
+  {
+    changed_at: timestamp,
+    changed_by: stringEnum(["business", "beneficiary_link"], {
+      description:
+        "`business`: a call with the Business's API key (`api_key_id`, `membership_id`, `user_id` say whose). `beneficiary_link`: a submission on a collection link (`collection_request_id`); the link's holder made it, which may be the Business itself if it kept the link.",
+    }),
+    reason: stringEnum(["declared", "destination_deleted", "link_submitted"], {
+      description:
+        "`declared`: `PUT /v1/beneficiaries/{id}/declared-destination`; `destination_deleted`: the declared destination was deleted, which cleared it; `link_submitted`: a `payout_destination` or `full_onboarding` link was submitted.",
+    }),
+    previous_destination_id: nullable(Type.String({ format: "uuid" })),
+    destination_id: nullable(Type.String({ format: "uuid", description: "Null when the change cleared it." })),
+    api_key_id: nullable(Type.String({ format: "uuid" })),
+    membership_id: nullable(Type.String({ format: "uuid" })),
+    user_id: nullable(Type.String({ format: "uuid" })),
+    collection_request_id: nullable(Type.String({ format: "uuid" })),
+  },
+  { $id: "DeclaredDestinationChange" },
+);
+export type DeclaredDestinationChangeBody = Static<typeof DeclaredDestinationChangeSchema>;
+
 export const BeneficiarySchema = Type.Object(
   {
     id: Type.String({ format: "uuid" }),
@@ -164,6 +187,14 @@ export const BeneficiarySchema = Type.Object(
     collection_status: stringEnum(["not_invited", "invited", "details_submitted"]),
     details_submitted_at: nullable(timestamp),
     declared_destination_id: nullable(Type.String({ format: "uuid" })),
+    // A nullable object as a type array, not an anyOf union (see tax_document).
+    declared_destination_change: Type.Unsafe<DeclaredDestinationChangeBody | null>({
+      properties: DeclaredDestinationChangeSchema.properties,
+      required: DeclaredDestinationChangeSchema.required,
+      type: ["object", "null"],
+      description:
+        "The latest set, change or clear of `declared_destination_id`: who made it, why and when (schema `DeclaredDestinationChange`); null when it was never set. Every such change, whoever made it, is announced to the Beneficiary by e-mail, naming the new destination by its masked value only.",
+    }),
     status: stringEnum(["suspended", "reacknowledgment_required", "pending_details", "pending_kyc", "action_required", "ready"], {
       description:
         "Derived at read time; first match wins: suspended, reacknowledgment_required, pending_details (identity incomplete), pending_kyc (not yet acknowledged), action_required (no payout-usable destination, or enrollment rejected), ready.",

@@ -5,13 +5,17 @@ import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
 import type { Db } from "../../platform/db/client.js";
 import { isUniqueViolation } from "../../platform/db/errors.js";
-import type { TaxDocumentSummaryValue } from "../../platform/db/schema.js";
+import type { DeclaredDestinationChangeValue, TaxDocumentSummaryValue } from "../../platform/db/schema.js";
 import { AppError, type ErrorDetail } from "../../platform/errors.js";
 import { compileDetailsValidator } from "../../platform/http/validation.js";
 import type { IdGenerator } from "../../platform/ids.js";
-import { MASK_VERSION, maskTrailing } from "../../platform/masking.js";
+import type { JobStore } from "../../platform/jobs/job-store.js";
+import { enqueueMail } from "../../platform/mail/mail-job.js";
+import { renderEmail } from "../../platform/mail/templates.js";
+import { endingIn, MASK_VERSION, maskTrailing } from "../../platform/masking.js";
 import { decodeCursor, toPage } from "../../platform/pagination/cursor.js";
 import { isCountryCode } from "../../platform/reference/iso-codes.js";
+import { findBusinessName } from "../registration/index.js";
 import {
   anyBeneficiaryToRemask,
   type BeneficiaryPatch,
@@ -19,6 +23,7 @@ import {
   type BeneficiaryWithCounts,
   findBeneficiary,
   insertBeneficiary,
+  insertDeclaredDestinationChange,
   listBeneficiaries,
   lockBeneficiariesToRemask,
   lockBeneficiary,
@@ -49,6 +54,8 @@ export interface BeneficiaryServiceDeps {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly cipher: FieldCipher;
+  /** Queues the notice e-mails (declared destination changes) in the use case's transaction. */
+  readonly jobStore: Pick<JobStore, "enqueue">;
   readonly identityRequirements: IdentityRequirements;
   /** Enrolls the Beneficiary with the payout rail after a change that may make it payable has committed. */
   readonly enrollAfterCommit?: (tenant: Tenant, beneficiaryId: string) => Promise<void>;
@@ -62,6 +69,24 @@ export type BeneficiaryService = ReturnType<typeof createBeneficiaryService>;
 export type PreparedBeneficiary = Omit<NewBeneficiaryRow, "id" | "businessId" | "environment" | "createdAt" | "updatedAt">;
 
 const notFound = () => new AppError("not_found", { message: "No such Beneficiary." });
+
+/** What a declared-destination notice names of a destination: its kind and masked value, never a number. */
+export interface NoticeDestination {
+  readonly id: string;
+  readonly kind: "bank_account" | "card";
+  readonly last4: string;
+  readonly currency: string;
+  readonly country: string;
+}
+
+/** A change of the declared destination: to what (null clears it), by whom, and why. */
+export interface DeclaredDestinationChange {
+  readonly destination: NoticeDestination | null;
+  readonly by:
+    | { readonly kind: "business"; readonly actor: Actor }
+    | { readonly kind: "beneficiary_link"; readonly collectionRequestId: string };
+  readonly reason: DeclaredDestinationChangeValue["reason"];
+}
 
 /** The identity values as the API names them (tax_id as its last four only). */
 function identityView(row: BeneficiaryRow): Record<string, unknown> {
@@ -143,6 +168,7 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
       collection_status: row.collectionStatus,
       details_submitted_at: iso(row.detailsSubmittedAt),
       declared_destination_id: row.declaredDestinationId,
+      declared_destination_change: row.declaredDestinationChange ?? null,
       status: deriveBeneficiaryStatus({
         identityComplete: missing.length === 0,
         complianceStatus: row.complianceStatus,
@@ -457,6 +483,109 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
     return patch;
   }
 
+  /**
+   * The one way to set, change or clear a Beneficiary's declared destination, whoever does it: the Business
+   * (the declared-destination route, deleting the declared destination) or a collection link's submission
+   * (which the Business may have submitted itself). In the caller's transaction, on a row it has locked: it
+   * writes the new value with who changed it, appends the change to the history, and queues the notice e-mail
+   * to the Beneficiary, so the payee hears of every change. Returns false when `destination` is already the
+   * declared one (nothing changes, nothing is sent).
+   */
+  async function changeDeclaredDestination(
+    tx: Db,
+    tenant: Tenant,
+    beneficiary: BeneficiaryRow,
+    change: DeclaredDestinationChange,
+  ): Promise<boolean> {
+    const next = change.destination?.id ?? null;
+    if (beneficiary.declaredDestinationId === next) return false;
+    const now = clock.now();
+    const id = ids.newId();
+    const by = change.by;
+    const record: DeclaredDestinationChangeValue = {
+      changed_at: now.toISOString(),
+      changed_by: by.kind,
+      reason: change.reason,
+      previous_destination_id: beneficiary.declaredDestinationId,
+      destination_id: next,
+      api_key_id: by.kind === "business" ? by.actor.apiKeyId : null,
+      membership_id: by.kind === "business" ? by.actor.membershipId : null,
+      user_id: by.kind === "business" ? by.actor.userId : null,
+      collection_request_id: by.kind === "beneficiary_link" ? by.collectionRequestId : null,
+    };
+    await updateBeneficiary(tx, tenant, beneficiary.id, {
+      declaredDestinationId: next,
+      declaredDestinationChange: record,
+      updatedAt: now,
+    });
+    await insertDeclaredDestinationChange(tx, {
+      id,
+      businessId: tenant.businessId,
+      environment: tenant.environment,
+      beneficiaryId: beneficiary.id,
+      previousDestinationId: record.previous_destination_id,
+      destinationId: next,
+      changedBy: record.changed_by,
+      reason: record.reason,
+      apiKeyId: record.api_key_id,
+      membershipId: record.membership_id,
+      userId: record.user_id,
+      collectionRequestId: record.collection_request_id,
+      createdAt: now,
+    });
+    await mailDeclaredDestinationNotice(tx, tenant, beneficiary, change, id);
+    return true;
+  }
+
+  /** Tells the Beneficiary where their payouts now go (masked), or that no account is declared any more. */
+  async function mailDeclaredDestinationNotice(
+    tx: Db,
+    tenant: Tenant,
+    beneficiary: BeneficiaryRow,
+    change: DeclaredDestinationChange,
+    changeId: string,
+  ) {
+    const businessName = (await findBusinessName(tx, tenant.businessId)) ?? "Your payer";
+    const destination = change.destination;
+    const where =
+      destination === null
+        ? ""
+        : `the ${destination.kind === "card" ? "card" : "account"}${endingIn(destination.last4)} (${destination.currency}, ${destination.country})`;
+    const paragraphs =
+      destination === null
+        ? [
+            `${businessName} removed the account your payouts were sent to.`,
+            "Until a new one is chosen, payouts that name no account cannot be sent to you. If you did not expect this, contact them.",
+          ]
+        : change.by.kind === "business"
+          ? [
+              `${businessName} changed where your payouts are sent.`,
+              `From now on they go to ${where}.`,
+              "If you did not expect this change, contact them before your next payout.",
+            ]
+          : [
+              `The account your payouts from ${businessName} are sent to was changed on the secure form ${businessName} sent you.`,
+              `From now on they go to ${where}.`,
+              `If you did not make this change yourself, contact ${businessName} before your next payout.`,
+            ];
+    const mail = renderEmail({
+      businessName,
+      heading: destination === null ? "Your payout account was removed" : "Your payout account changed",
+      paragraphs,
+      footer: `You receive this because ${businessName} pays you through this service. Every change of where your payouts go is announced this way.`,
+    });
+    await enqueueMail({ jobStore: deps.jobStore, cipher }, tx, {
+      to: beneficiary.email,
+      subject:
+        destination === null
+          ? `${businessName}: your payout account was removed`
+          : `${businessName}: your payout account changed`,
+      text: mail.text,
+      html: mail.html,
+      idempotency_key: `declared-destination-change:${changeId}`,
+    });
+  }
+
   return {
     create,
     get,
@@ -465,6 +594,7 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
     acknowledge,
     archive,
     unarchive,
+    changeDeclaredDestination,
     present,
     prepareBeneficiary,
     identityProblems,

@@ -4,9 +4,11 @@ import type { FieldCipher } from "../../platform/crypto.js";
 import type { Db } from "../../platform/db/client.js";
 import type { AppInstance } from "../../platform/http/types.js";
 import type { IdGenerator } from "../../platform/ids.js";
+import type { JobStore } from "../../platform/jobs/job-store.js";
 import { registerBeneficiaryRoutes } from "./beneficiaries.routes.js";
 import {
   BeneficiarySchema,
+  DeclaredDestinationChangeSchema,
   PendingCollectionRequestSchema,
   PostalAddressSchema,
   TaxDocumentSchema,
@@ -27,6 +29,7 @@ export function createBeneficiariesModule(deps: {
   clock: Clock;
   ids: IdGenerator;
   cipher: FieldCipher;
+  jobStore: Pick<JobStore, "enqueue">;
   identityRequirements: IdentityRequirements;
   enrollAfterCommit?: (tenant: Tenant, beneficiaryId: string) => Promise<void>;
   closeLinksOnArchive?: (tx: Db, tenant: Tenant, beneficiaryId: string, at: Date) => Promise<void>;
@@ -34,7 +37,13 @@ export function createBeneficiariesModule(deps: {
   const service = createBeneficiaryService(deps);
   return {
     service,
-    sharedSchemas: [PostalAddressSchema, PendingCollectionRequestSchema, TaxDocumentSchema, BeneficiarySchema],
+    sharedSchemas: [
+      PostalAddressSchema,
+      PendingCollectionRequestSchema,
+      TaxDocumentSchema,
+      DeclaredDestinationChangeSchema,
+      BeneficiarySchema,
+    ],
     registerRoutes: (app: AppInstance) => registerBeneficiaryRoutes(app, service),
   };
 }
@@ -54,7 +63,9 @@ export {
 export {
   type BeneficiaryService,
   beneficiariesLeftToRemask,
+  type DeclaredDestinationChange,
   IDENTITY_READERS,
+  type NoticeDestination,
   type PreparedBeneficiary,
   remaskStoredBeneficiaries,
 } from "./beneficiaries.service.js";

@@ -7,8 +7,8 @@
 //  - at most one open request per Beneficiary (minting closes the previous one as `superseded`; a partial
 //    unique index backs it), so `pending_requests` has 0 or 1 entries;
 //  - a submission consumes its request with a conditional update in the same transaction as everything it
-//    writes (identity, destination, declared destination, events), so a double submit records nothing twice:
-//    the loser finds the request closed and is told the details were already submitted.
+//    writes (identity, destination, declared destination, events, the notice e-mail), so a double submit
+//    records nothing twice: the loser finds the request closed and is told the details were already submitted.
 import { createHash, randomBytes } from "node:crypto";
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
@@ -62,7 +62,10 @@ export interface CollectionServiceDeps {
   readonly jobStore: Pick<JobStore, "enqueue">;
   /** Base of the link URLs (PUBLIC_BASE_URL). */
   readonly publicBaseUrl: string;
-  readonly beneficiaries: Pick<BeneficiaryService, "identityProblems" | "identityUpdatePatch" | "identityRequirements">;
+  readonly beneficiaries: Pick<
+    BeneficiaryService,
+    "identityProblems" | "identityUpdatePatch" | "identityRequirements" | "changeDeclaredDestination"
+  >;
   readonly destinations: Pick<DestinationService, "prepareBankAccount" | "insertPrepared" | "liveDestinations" | "findOne">;
   /** Enrolls a compliant Beneficiary's new account with the rail once the submission has committed (issue 4). */
   readonly enrollAfterCommit?: (tenant: Tenant, beneficiaryId: string) => Promise<void>;
@@ -415,9 +418,16 @@ export function createCollectionService(deps: CollectionServiceDeps) {
         const settled = await settleDestination(tx, tenant, locked.id, submission.destination);
         const destination = settled.row;
         const compliant = locked.complianceStatus === "compliant" && !locked.reacknowledgmentRequired;
+        // The last write wins, and the Beneficiary is told by e-mail like for any change of the declared
+        // destination: whoever holds the link submits it, and that may be the Business itself.
+        const declare = () =>
+          beneficiaries.changeDeclaredDestination(tx, tenant, locked, {
+            destination,
+            by: { kind: "beneficiary_link", collectionRequestId: request.id },
+            reason: "link_submitted",
+          });
         if (submission.scope === "payout_destination") {
-          // The Beneficiary's own choice: the last write wins, and no e-mail (that rule is for the Business's changes).
-          await updateBeneficiary(tx, tenant, locked.id, { declaredDestinationId: destination.id, updatedAt: now });
+          await declare();
           return { chosen: destination, enroll: settled.created && compliant };
         }
         const patch = beneficiaries.identityUpdatePatch(locked, submission.identity);
@@ -425,9 +435,9 @@ export function createCollectionService(deps: CollectionServiceDeps) {
           ...patch,
           collectionStatus: "details_submitted",
           detailsSubmittedAt: now,
-          declaredDestinationId: destination.id,
           updatedAt: now,
         });
+        await declare();
         await events.record(tx, {
           tenant,
           type: "beneficiary.details_submitted",

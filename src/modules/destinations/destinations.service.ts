@@ -1,5 +1,7 @@
 // Use cases of destinations: register a bank account or a card, list, delete, and set the declared
-// destination. Each owns its transaction; events and e-mails are written in that same transaction.
+// destination. Each owns its transaction; events and e-mails are written in that same transaction (a change of
+// the declared destination goes through the beneficiaries module's changeDeclaredDestination, which also
+// records who made it and queues the Beneficiary's notice).
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
@@ -9,18 +11,14 @@ import { isUniqueViolation } from "../../platform/db/errors.js";
 import { AppError, type ErrorDetail } from "../../platform/errors.js";
 import type { EventRecorder } from "../../platform/events/outbox.js";
 import type { IdGenerator } from "../../platform/ids.js";
-import type { JobStore } from "../../platform/jobs/job-store.js";
-import { enqueueMail } from "../../platform/mail/mail-job.js";
-import { renderEmail } from "../../platform/mail/templates.js";
-import { endingIn, MASK_VERSION } from "../../platform/masking.js";
+import { MASK_VERSION } from "../../platform/masking.js";
 import {
   type BeneficiaryBody,
   type BeneficiaryRow,
+  type BeneficiaryService,
   findBeneficiary,
   lockBeneficiary,
-  updateBeneficiary,
 } from "../beneficiaries/index.js";
-import { findBusinessName } from "../registration/index.js";
 import {
   anyDestinationToRemask,
   type DestinationRow,
@@ -54,8 +52,9 @@ export interface DestinationServiceDeps {
   readonly ids: IdGenerator;
   readonly cipher: FieldCipher;
   readonly events: EventRecorder;
-  readonly jobStore: Pick<JobStore, "enqueue">;
   readonly presentBeneficiary: (found: { row: BeneficiaryRow; payoutUsableDestinations: number }) => BeneficiaryBody;
+  /** The one path that sets, changes or clears a declared destination (and tells the Beneficiary). */
+  readonly changeDeclaredDestination: BeneficiaryService["changeDeclaredDestination"];
   /** Enrolls the Beneficiary with the payout rail after a destination registration committed. */
   readonly enrollAfterCommit?: (tenant: Tenant, beneficiaryId: string) => Promise<void>;
   /** Injected by the payouts module (issue 4, spec: Rules tied to states 2); absent, nothing blocks deletion. */
@@ -106,7 +105,7 @@ export type PreparedDestination = Omit<
 const SHAPE_ONLY_SCHEMES = new Set(["swift"]);
 
 export function createDestinationService(deps: DestinationServiceDeps) {
-  const { db, clock, ids, cipher, events, jobStore, presentBeneficiary } = deps;
+  const { db, clock, ids, cipher, events, presentBeneficiary } = deps;
 
   /** Validates bank details; the failures name the request's fields (`prefix` for nested ones, e.g. `rows[3].bank`). */
   function prepareBankAccount(
@@ -268,43 +267,6 @@ export function createDestinationService(deps: DestinationServiceDeps) {
     return { bank_accounts: (await listLiveDestinations(db, tenant, beneficiaryId)).map(presentDestination) };
   }
 
-  /** Tells the Beneficiary that the Business changed or cleared where their payouts go. */
-  async function mailDeclaredDestinationChange(
-    tx: Db,
-    tenant: Tenant,
-    beneficiary: BeneficiaryRow,
-    destination: DestinationRow | null,
-  ) {
-    const businessName = (await findBusinessName(tx, tenant.businessId)) ?? "Your payer";
-    const paragraphs =
-      destination === null
-        ? [
-            `${businessName} removed the account your payouts were sent to.`,
-            "Until a new one is chosen, payouts that name no account cannot be sent to you. If you did not expect this, contact them.",
-          ]
-        : [
-            `${businessName} changed where your payouts are sent.`,
-            `From now on they go to the ${destination.kind === "card" ? "card" : "account"}${endingIn(destination.last4)} (${destination.currency}, ${destination.country}).`,
-            "If you did not expect this change, contact them before your next payout.",
-          ];
-    const mail = renderEmail({
-      businessName,
-      heading: destination === null ? "Your payout account was removed" : "Your payout account changed",
-      paragraphs,
-      footer: `You receive this because ${businessName} pays you through this service.`,
-    });
-    await enqueueMail({ jobStore, cipher }, tx, {
-      to: beneficiary.email,
-      subject:
-        destination === null
-          ? `${businessName}: your payout account was removed`
-          : `${businessName}: your payout account changed`,
-      text: mail.text,
-      html: mail.html,
-      idempotency_key: `declared-destination:${beneficiary.id}:${ids.newId()}`,
-    });
-  }
-
   /**
    * Idempotent: deleting a deleted destination succeeds. Clears the declared destination when it was this
    * one, and tells the Beneficiary. (Refusal while a payout awaiting approval heads to it comes with payouts.)
@@ -323,13 +285,19 @@ export function createDestinationService(deps: DestinationServiceDeps) {
       await markDestinationDeleted(tx, tenant, beneficiaryId, accountId, now);
       // Compare the stored id: the path's UUID may be spelt in capitals, which PostgreSQL matches but === does not.
       if (beneficiary.declaredDestinationId === destination.id) {
-        await updateBeneficiary(tx, tenant, beneficiaryId, { declaredDestinationId: null, updatedAt: now });
-        await mailDeclaredDestinationChange(tx, tenant, beneficiary, null);
+        await deps.changeDeclaredDestination(tx, tenant, beneficiary, {
+          destination: null,
+          by: { kind: "business", actor },
+          reason: "destination_deleted",
+        });
       }
     });
   }
 
-  /** Sets the declared destination (spec). Naming the current one changes nothing and sends nothing. */
+  /**
+   * Sets the declared destination (spec), announced to the Beneficiary by e-mail. Naming the current one
+   * changes nothing and sends nothing.
+   */
   async function declare(actor: Actor, beneficiaryId: string, body: DeclaredDestinationBody): Promise<BeneficiaryBody> {
     const tenant = tenantOf(actor);
     return db.transaction(async (tx) => {
@@ -338,10 +306,11 @@ export function createDestinationService(deps: DestinationServiceDeps) {
       if (destination === null || destination.deletedAt !== null) throw new AppError("BANK_ACCOUNT_NOT_FOUND");
       if (destination.status === "rejected") throw new AppError("BANK_ACCOUNT_REJECTED");
       if (!isPayoutUsable(destination)) throw new AppError("BANK_ACCOUNT_NOT_VALIDATED");
-      if (beneficiary.declaredDestinationId !== destination.id) {
-        await updateBeneficiary(tx, tenant, beneficiaryId, { declaredDestinationId: destination.id, updatedAt: clock.now() });
-        await mailDeclaredDestinationChange(tx, tenant, beneficiary, destination);
-      }
+      await deps.changeDeclaredDestination(tx, tenant, beneficiary, {
+        destination,
+        by: { kind: "business", actor },
+        reason: "declared",
+      });
       const found = await findBeneficiary(tx, tenant, beneficiaryId);
       if (found === null) throw new Error("beneficiary vanished inside its own transaction");
       return presentBeneficiary(found);

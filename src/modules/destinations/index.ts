@@ -5,7 +5,6 @@ import type { Db } from "../../platform/db/client.js";
 import type { EventRecorder } from "../../platform/events/outbox.js";
 import type { AppInstance } from "../../platform/http/types.js";
 import type { IdGenerator } from "../../platform/ids.js";
-import type { JobStore } from "../../platform/jobs/job-store.js";
 import type { BeneficiaryService } from "../beneficiaries/index.js";
 import { registerDestinationRoutes } from "./destinations.routes.js";
 import { DestinationSchema } from "./destinations.schemas.js";
@@ -31,13 +30,16 @@ export function createDestinationsModule(deps: {
   ids: IdGenerator;
   cipher: FieldCipher;
   events: EventRecorder;
-  jobStore: Pick<JobStore, "enqueue">;
   beneficiaries: BeneficiaryService;
   enrollAfterCommit?: (tenant: Tenant, beneficiaryId: string) => Promise<void>;
   /** From the payouts module (injected, not imported: payouts reads destinations). */
   pendingPayoutHeadsTo?: (tx: Db, tenant: Tenant, destinationId: string) => Promise<boolean>;
 }) {
-  const service = createDestinationService({ ...deps, presentBeneficiary: deps.beneficiaries.present });
+  const service = createDestinationService({
+    ...deps,
+    presentBeneficiary: deps.beneficiaries.present,
+    changeDeclaredDestination: deps.beneficiaries.changeDeclaredDestination,
+  });
   return {
     service,
     sharedSchemas: [DestinationSchema],

@@ -162,6 +162,28 @@ export const complianceStatusEnum = pgEnum("compliance_status", ["pending", "com
 export const collectionStatusEnum = pgEnum("collection_status", ["not_invited", "invited", "details_submitted"]);
 export const enrollmentStatusEnum = pgEnum("enrollment_status", ["pending", "verified", "rejected", "suspended", "closed"]);
 
+/** Who changed a Beneficiary's declared destination: the Business through its API key, or a collection link's submission. */
+export const declaredDestinationActorEnum = pgEnum("declared_destination_actor", ["business", "beneficiary_link"]);
+/** What changed it: the declared-destination route, the deletion of the declared destination, a link submission. */
+export const declaredDestinationReasonEnum = pgEnum("declared_destination_reason", [
+  "declared",
+  "destination_deleted",
+  "link_submitted",
+]);
+
+/** The latest change of a Beneficiary's declared destination, as the API shows it (`declared_destination_change`). */
+export interface DeclaredDestinationChangeValue {
+  changed_at: string;
+  changed_by: "business" | "beneficiary_link";
+  reason: "declared" | "destination_deleted" | "link_submitted";
+  previous_destination_id: string | null;
+  destination_id: string | null;
+  api_key_id: string | null;
+  membership_id: string | null;
+  user_id: string | null;
+  collection_request_id: string | null;
+}
+
 export interface PostalAddressValue {
   line1: string;
   line2?: string;
@@ -204,6 +226,8 @@ export const beneficiaries = pgTable(
     collectionStatus: collectionStatusEnum("collection_status").notNull().default("not_invited"),
     detailsSubmittedAt: timestamp("details_submitted_at", { withTimezone: true, mode: "date" }),
     declaredDestinationId: uuid("declared_destination_id"),
+    /** Who made the latest change of declared_destination_id, how and when (the full history is in beneficiary_declared_destination_changes). */
+    declaredDestinationChange: jsonb("declared_destination_change").$type<DeclaredDestinationChangeValue>(),
     enrollmentStatus: enrollmentStatusEnum("enrollment_status"),
     enrollmentFailureDetail: text("enrollment_failure_detail"),
     enrollmentFailureBankAccountId: uuid("enrollment_failure_bank_account_id"),
@@ -235,6 +259,36 @@ export const beneficiaries = pgTable(
       .on(t.id)
       .where(sql`mask_version < 1 and (tax_id_encrypted is not null or tax_document is not null)`),
   ],
+);
+
+/**
+ * Every change of a Beneficiary's declared destination, append-only: who made it (the Business's API key and
+ * membership, or the collection request whose link was submitted), why, from what to what, and when. Each
+ * change also queued the notice e-mail to the Beneficiary in the same transaction.
+ */
+export const beneficiaryDeclaredDestinationChanges = pgTable(
+  "beneficiary_declared_destination_changes",
+  {
+    id: uuid("id").primaryKey(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businesses.id),
+    environment: environmentEnum("environment").notNull(),
+    beneficiaryId: uuid("beneficiary_id")
+      .notNull()
+      .references(() => beneficiaries.id),
+    previousDestinationId: uuid("previous_destination_id"),
+    /** Null when the change cleared it. */
+    destinationId: uuid("destination_id"),
+    changedBy: declaredDestinationActorEnum("changed_by").notNull(),
+    reason: declaredDestinationReasonEnum("reason").notNull(),
+    apiKeyId: uuid("api_key_id"),
+    membershipId: uuid("membership_id"),
+    userId: uuid("user_id"),
+    collectionRequestId: uuid("collection_request_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("beneficiary_declared_destination_changes_beneficiary_idx").on(t.beneficiaryId, t.createdAt)],
 );
 
 export const destinationKindEnum = pgEnum("destination_kind", ["bank_account", "card"]);
