@@ -219,7 +219,7 @@ export const BeneficiarySchema = Type.Object(
     ),
     pending_requests: Type.Array(Type.Ref("PendingCollectionRequest"), {
       description:
-        "Live collection links only (not consumed, cancelled, replaced or expired), computed when read. 0 or 1 entries: a new link replaces the live one.",
+        "Live collection links only (not consumed, cancelled, replaced, expired or closed by archiving), computed when read. 0 or 1 entries: a new link replaces the live one. Empty while archived, and after un-archiving until a new link is minted.",
     }),
     // A nullable object as a type array, not an anyOf union: fast-json-stringify checks every row against each
     // branch of an anyOf, which cost ~1 ms of CPU per 100-row list page (measured, bench beneficiaries_list).

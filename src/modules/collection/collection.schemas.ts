@@ -12,7 +12,8 @@ export const CreateCollectionRequestBodySchema = Type.Object(
     scope: CollectionScopeSchema,
     send_email: Type.Optional(
       Type.Boolean({
-        description: "When true, the link is e-mailed to the Beneficiary's address in the Business's name (default false).",
+        description:
+          "When true, the link is e-mailed to the Beneficiary's address in the Business's name (default false). Whatever it is, a submission that changes the declared destination sends the Beneficiary a notice.",
       }),
     ),
   },
