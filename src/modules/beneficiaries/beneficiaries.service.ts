@@ -88,7 +88,7 @@ export interface DeclaredDestinationChange {
   readonly reason: DeclaredDestinationChangeValue["reason"];
 }
 
-/** The identity values as the API names them (tax_id as its last four only). */
+/** The identity values as the API names them (tax_id as its masked tail only). */
 function identityView(row: BeneficiaryRow): Record<string, unknown> {
   return {
     name: row.name,

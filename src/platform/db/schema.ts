@@ -541,7 +541,7 @@ export const payouts = pgTable(
     beneficiaryId: uuid("beneficiary_id")
       .notNull()
       .references(() => beneficiaries.id),
-    /** The destination it was created for; it stays named (and its last four shown) after deletion. */
+    /** The destination it was created for; it stays named (and its masked value shown) after deletion. */
     destinationId: uuid("destination_id")
       .notNull()
       .references(() => destinations.id),

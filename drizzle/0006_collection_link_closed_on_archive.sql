@@ -1,1 +1,0 @@
-ALTER TYPE "public"."collection_closed_reason" ADD VALUE 'archived';
