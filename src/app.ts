@@ -10,7 +10,7 @@ import { createApiKeysModule } from "./modules/api-keys/index.js";
 import { createBeneficiariesModule } from "./modules/beneficiaries/index.js";
 import { createBeneficiaryExportModule } from "./modules/beneficiary-export/index.js";
 import { createBeneficiaryImportModule } from "./modules/beneficiary-import/index.js";
-import { createCollectionModule } from "./modules/collection/index.js";
+import { closeLinksOfArchivedBeneficiary, createCollectionModule } from "./modules/collection/index.js";
 import { createDestinationsModule } from "./modules/destinations/index.js";
 import { createEmailsModule } from "./modules/emails/index.js";
 import { createEnrollmentModule } from "./modules/enrollment/index.js";
@@ -133,8 +133,11 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     clock,
     ids,
     cipher: deps.cipher,
+    mail: emails.outbox,
     identityRequirements: config.identityRequirements,
     enrollAfterCommit: enrollment.service.enrollAfterCommit,
+    // Archiving closes the live collection link in its own transaction (collection owns the links).
+    closeLinksOnArchive: closeLinksOfArchivedBeneficiary,
   });
   const payouts = createPayoutsModule({
     db: database.db,
@@ -150,7 +153,6 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     ids,
     cipher: deps.cipher,
     events: deps.events,
-    mail: emails.outbox,
     beneficiaries: beneficiaries.service,
     enrollAfterCommit: enrollment.service.enrollAfterCommit,
     pendingPayoutHeadsTo: payouts.pendingPayoutHeadsTo,

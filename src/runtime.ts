@@ -28,6 +28,7 @@ import type { RailRegistry } from "./rails/rail.js";
 import { createRailRegistry } from "./rails/registry.js";
 import { createSandboxRail } from "./rails/sandbox-rail.js";
 import { createJobHandlers } from "./worker/handlers.js";
+import { enqueueMaskingBackfillIfNeeded } from "./worker/masking-backfill.js";
 
 export interface RuntimeOptions {
   readonly clock?: Clock;
@@ -116,6 +117,13 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const encryptionKey = config.encryptionKey ?? (await loadOrCreateEmbeddedKey(config.dataDir));
   const cipher = createFieldCipher(encryptionKey);
   const jobStore = createJobStore({ db: database.db, clock, ids, defaultMaxAttempts: config.jobs.maxAttempts });
+  // Masked values stored under an older masking rule are re-masked by a job (a no-op read when none are left).
+  try {
+    if ((await enqueueMaskingBackfillIfNeeded(database.db, jobStore)) !== null) logger.info("masking backfill enqueued");
+  } catch (error) {
+    // Not fatal: the values stay as they were, and the next start tries again.
+    logger.warn({ err: error }, "could not check for masked values to re-mask");
+  }
   // Webhooks: every recorded event is matched against the tenant's subscription in its own transaction.
   const events = createEventRecorder({ clock, ids, onRecorded: createDeliveryHook({ clock, ids }) });
   const webhookPolicy: TargetPolicy = {

@@ -14,7 +14,7 @@ export const ERROR_CODES = {
     status: 400,
     message: "The request failed validation.",
     description:
-      "The body or query did not match the schema. `details` lists each problem with the field path, a stable code (required, invalid_type, invalid_uuid, invalid_enum, invalid_format, too_long, too_short, out_of_range, unknown_field, too_many_items, too_few_items) and a message.",
+      "The body or query did not match the schema. `details` lists each problem with the field path, a stable code (required, invalid_type, invalid_uuid, invalid_enum, invalid_format, too_long, too_short, out_of_range, unknown_field, too_many_items, too_few_items, and `blank` for a name of spaces or invisible characters only: every name field must contain a letter or digit) and a message.",
   },
   bad_request: {
     status: 400,

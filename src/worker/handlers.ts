@@ -7,6 +7,7 @@ import { createDeliveryJobHandler, WEBHOOK_DELIVER_JOB } from "../modules/webhoo
 import type { JobHandlers } from "../platform/jobs/worker.js";
 import { createMailJobHandler, MAIL_SEND_JOB } from "../platform/mail/mail-job.js";
 import type { Mailer } from "../platform/mail/mailer.js";
+import { createMaskingBackfillHandler, MASKING_BACKFILL_JOB } from "./masking-backfill.js";
 
 /** What the handlers need beyond the API's dependencies: the mailer is used only from jobs. */
 export type WorkerDeps = AppDeps & { readonly mailer: Mailer };
@@ -28,6 +29,7 @@ export function createJobHandlers(deps: WorkerDeps): JobHandlers {
       logger: deps.logger.child({ component: "payouts" }),
       returnWindowHours: deps.config.payouts.returnWindowHours,
     }),
+    [MASKING_BACKFILL_JOB]: createMaskingBackfillHandler({ ...deps, db: deps.database.db }),
     // Issue 4 (rails): enrollment of imported Beneficiaries.
     ...createEnrollmentJobHandlers({
       ...deps,

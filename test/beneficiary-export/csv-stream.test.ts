@@ -42,6 +42,7 @@ function fakeRecord(n: number): ExportRecord {
       collection_status: "not_invited",
       details_submitted_at: null,
       declared_destination_id: null,
+      declared_destination_change: null,
       status: "pending_details",
       enrollment_status: null,
       enrollment_failure_detail: null,

@@ -101,12 +101,12 @@ describe("full_onboarding", () => {
     expect(registered).toHaveLength(1);
     expect(registered[0]?.data).toMatchObject({ bank_account_id: accounts.bank_accounts[0]?.id, last4: "0983", country: "US" });
 
-    // The Beneficiary's own choice sends no "your payout account changed" e-mail.
+    // The declared destination changed through the link: the Beneficiary is told, once.
     const mails = await queryRows<{ n: number }>(
       t.runtime.deps.database.db,
       sql`select count(*)::int as n from jobs where type = 'mail.send'`,
     );
-    expect(mails[0]?.n).toBe(0);
+    expect(mails[0]?.n).toBe(1);
 
     // Double submit (back button / second tab): nothing is recorded twice.
     const again = await session.post(minted.path, {
@@ -118,6 +118,11 @@ describe("full_onboarding", () => {
     expect(again.statusCode).toBe(409);
     expect(again.body).toContain("already submitted");
     expect(await eventsOf(t, beneficiary.id, "beneficiary.details_submitted")).toHaveLength(1);
+    const mailsAfter = await queryRows<{ n: number }>(
+      t.runtime.deps.database.db,
+      sql`select count(*)::int as n from jobs where type = 'mail.send'`,
+    );
+    expect(mailsAfter[0]?.n).toBe(1);
     expect((await readBeneficiary(t.app, key, beneficiary.id)).first_name).toBe("Ada");
     // And the page itself now says so.
     const reopened = await session.get(minted.path);

@@ -53,7 +53,7 @@ export const CORRIDORS = {
   br_pix_cpf: {
     body: { account_holder_name: "João Silva", country: "BR", currency: "BRL", pix_key: "529.982.247-25" },
     full: "52998224725",
-    last4: "***.982.247-**",
+    last4: "***.**2.247-**",
     scheme: "br_pix",
   },
   br_pix_email: {
@@ -71,7 +71,8 @@ export const CORRIDORS = {
       swift_bic: "BOTKJPJT",
     },
     full: "7654321",
-    last4: "4321",
+    // 7 characters: at most half (3) may be shown.
+    last4: "321",
     scheme: "swift",
   },
 } as const;

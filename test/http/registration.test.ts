@@ -319,7 +319,6 @@ describe("registration", () => {
       ["a C1 control (NEL)", "Acme\u0085Payouts"],
       ["a line separator", "Acme\u2028Payouts"],
       ["a right-to-left override", "Acme \u202egnp.exe"],
-      ["only spaces", "   "],
     ];
     for (const [what, name] of CONTROL_NAMES) {
       it(`a business name with ${what} is invalid_format, and nothing is stored or sent`, async () => {
@@ -342,6 +341,18 @@ describe("registration", () => {
         expect(await registrationMailLog(t, email)).toEqual([]);
       });
     }
+
+    it("a business name of only spaces is blank, with a readable message", async () => {
+      const res = await register(t, { business_name: "   ", email: uniqueEmail(), password: PASSWORD });
+      const error = expectErrorEnvelope(res, { status: 400, code: "validation_failed", actor: null });
+      expect(error.details).toEqual([
+        {
+          field: "business_name",
+          code: "blank",
+          message: "Must contain a letter or a digit: spaces and invisible characters alone are not a name.",
+        },
+      ]);
+    });
 
     it("names in any script, with punctuation, are fine; a password of exactly 12 characters is enough", async () => {
       for (const name of ["Café Lumière & Fils, S.A.R.L.", "株式会社テスト", "O'Brien <Holdings>"]) {

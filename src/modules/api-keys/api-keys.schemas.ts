@@ -1,4 +1,5 @@
 import { type Static, Type } from "@sinclair/typebox";
+import { nameString } from "../../platform/http/schema-types.js";
 import { PageQuerySchema } from "../../platform/pagination/cursor.js";
 
 export const RoleSchema = Type.Union([Type.Literal("business_admin"), Type.Literal("business_read_only")], {
@@ -38,7 +39,7 @@ export type IssuedApiKeyBody = Static<typeof IssuedApiKeySchema>;
 export const CreateApiKeyBodySchema = Type.Object(
   {
     role: RoleSchema,
-    label: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    label: Type.Optional(nameString(100, "A name people tell keys apart by. Must contain a letter or digit.")),
   },
   { additionalProperties: false },
 );

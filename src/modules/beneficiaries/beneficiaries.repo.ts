@@ -3,7 +3,12 @@
 import { and, desc, eq, getTableColumns, gte, isNull, lt, type SQL, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
 import { type Db, preparedQuery } from "../../platform/db/client.js";
-import { beneficiaries, collectionRequests, destinations } from "../../platform/db/schema.js";
+import {
+  beneficiaries,
+  beneficiaryDeclaredDestinationChanges,
+  collectionRequests,
+  destinations,
+} from "../../platform/db/schema.js";
 import type { BeneficiaryStatus, IdentityRequirements } from "./beneficiaries.state.js";
 
 export type BeneficiaryRow = typeof beneficiaries.$inferSelect;
@@ -144,6 +149,13 @@ export async function updateBeneficiary(db: Db, tenant: Tenant, id: string, patc
   await db.update(beneficiaries).set(patch).where(oneOfTenant(tenant, id));
 }
 
+export type NewDeclaredDestinationChangeRow = typeof beneficiaryDeclaredDestinationChanges.$inferInsert;
+
+/** Appends one change to the declared-destination history (never updated or deleted). */
+export async function insertDeclaredDestinationChange(db: Db, row: NewDeclaredDestinationChangeRow): Promise<void> {
+  await db.insert(beneficiaryDeclaredDestinationChanges).values(row);
+}
+
 export interface BeneficiaryFilters {
   readonly status?: BeneficiaryStatus;
   readonly complianceStatus?: "pending" | "compliant" | "suspended";
@@ -239,4 +251,52 @@ async function countUsableDestinations(db: Db, beneficiaryIds: readonly string[]
   );
   const rows = await query.execute({ ids: `{${beneficiaryIds.join(",")}}` });
   return new Map(rows.map((row) => [row.beneficiaryId, row.count]));
+}
+
+// Masking backfill ----------------------------------------------------------------------------------------
+
+/**
+ * Rows holding a masked value (tax id, tax form TIN) written under an older masking rule. The version is
+ * written into the statement (a small integer constant) so the planner matches beneficiaries_mask_pending_idx.
+ */
+function maskedBefore(version: number): SQL {
+  if (!Number.isInteger(version)) throw new Error("mask version must be an integer");
+  return sql`${beneficiaries.maskVersion} < ${sql.raw(String(version))} and (${beneficiaries.taxIdEncrypted} is not null or ${beneficiaries.taxDocument} is not null)`;
+}
+
+export type RowToRemask = Pick<BeneficiaryRow, "id" | "taxIdEncrypted" | "taxIdLast4" | "taxDocument">;
+
+/** Up to `limit` such rows, locked for the rest of the transaction; rows another transaction holds are skipped. */
+export async function lockBeneficiariesToRemask(db: Db, version: number, limit: number): Promise<RowToRemask[]> {
+  return db
+    .select({
+      id: beneficiaries.id,
+      taxIdEncrypted: beneficiaries.taxIdEncrypted,
+      taxIdLast4: beneficiaries.taxIdLast4,
+      taxDocument: beneficiaries.taxDocument,
+    })
+    .from(beneficiaries)
+    .where(maskedBefore(version))
+    .orderBy(beneficiaries.id)
+    .limit(limit)
+    .for("update", { skipLocked: true });
+}
+
+/** Stores re-masked values and the rule version they follow (updated_at is left alone: the data did not change). */
+export async function saveRemaskedBeneficiaries(
+  db: Db,
+  version: number,
+  rows: ReadonlyArray<Pick<BeneficiaryRow, "id" | "taxIdLast4" | "taxDocument">>,
+): Promise<void> {
+  if (rows.length === 0) return;
+  const records = rows.map((row) => ({ id: row.id, tax_id_last4: row.taxIdLast4, tax_document: row.taxDocument }));
+  await db.execute(sql`
+    update beneficiaries b set tax_id_last4 = r.tax_id_last4, tax_document = r.tax_document, mask_version = ${sql.raw(String(version))}
+    from json_to_recordset(${JSON.stringify(records)}::json) as r(id uuid, tax_id_last4 text, tax_document jsonb)
+    where b.id = r.id`);
+}
+
+export async function anyBeneficiaryToRemask(db: Db, version: number): Promise<boolean> {
+  const [row] = await db.select({ id: beneficiaries.id }).from(beneficiaries).where(maskedBefore(version)).limit(1);
+  return row !== undefined;
 }

@@ -121,14 +121,14 @@ export function registerBeneficiaryRoutes(app: AppInstance, service: Beneficiary
   action(
     "archive",
     "Archive a Beneficiary",
-    "Sets `archived_at`. An archived Beneficiary leaves the list and the export, refuses new payouts, links, bank details and identity changes, and stays readable by id. Idempotent.",
+    "Sets `archived_at`. An archived Beneficiary leaves the list and the export, refuses new payouts, links, bank details and identity changes, and stays readable by id. Archiving closes its live collection link in the same step (the link's page answers 410 and `pending_requests` is empty); un-archiving does not reopen it: mint a new link. Idempotent.",
     service.archive,
     [],
   );
   action(
     "unarchive",
     "Un-archive a Beneficiary",
-    "Clears `archived_at`. Refused with `BENEFICIARY_EMAIL_TAKEN` while another active Beneficiary has the same e-mail. Idempotent.",
+    "Clears `archived_at`. Refused with `BENEFICIARY_EMAIL_TAKEN` while another active Beneficiary has the same e-mail. Collection links closed by the archiving stay closed (`pending_requests` stays empty): mint a new link when one is needed. Idempotent.",
     service.unarchive,
     ["BENEFICIARY_EMAIL_TAKEN"],
   );

@@ -1,7 +1,7 @@
 // TypeBox schemas of the Beneficiary resource: request validation, response serialization (only the
 // fields listed here can ever leave the service) and the OpenAPI document, from one source.
 import { type Static, Type } from "@sinclair/typebox";
-import { nullable, stringEnum } from "../../platform/http/schema-types.js";
+import { nameString, nullable, stringEnum } from "../../platform/http/schema-types.js";
 import { PageQuerySchema } from "../../platform/pagination/cursor.js";
 
 export const CountryCodeSchema = Type.String({
@@ -43,16 +43,26 @@ export type PostalAddressBody = Static<typeof PostalAddressSchema>;
 
 export const BeneficiaryTypeSchema = stringEnum(["person", "business"]);
 
-/** Identity fields shared by create and update. */
+/**
+ * Identity fields shared by create and update. The names (`name`, `nickname`, `first_name`, `last_name`,
+ * `business_name`) must contain a letter or digit: spaces or invisible characters alone are refused (`blank`).
+ */
 const identityFields = {
-  name: Type.Optional(text(200, "Legal display name; derived from first and last name, or the business name, when omitted.")),
-  nickname: Type.Optional(nullable(text(100, "Business-facing label; `display_name` shows it when set."))),
+  name: Type.Optional(
+    nameString(
+      200,
+      "Legal display name; derived from first and last name, or the business name, when omitted. Must contain a letter or digit.",
+    ),
+  ),
+  nickname: Type.Optional(
+    nullable(nameString(100, "Business-facing label; `display_name` shows it when set. Must contain a letter or digit.")),
+  ),
   phone: Type.Optional(nullable(PhoneSchema)),
-  first_name: Type.Optional(nullable(text(100))),
-  last_name: Type.Optional(nullable(text(100))),
+  first_name: Type.Optional(nullable(nameString(100, "Must contain a letter or digit."))),
+  last_name: Type.Optional(nullable(nameString(100, "Must contain a letter or digit."))),
   country_of_residence: Type.Optional(nullable(CountryCodeSchema)),
   date_of_birth: Type.Optional(nullable(DateOfBirthSchema)),
-  business_name: Type.Optional(nullable(text(200))),
+  business_name: Type.Optional(nullable(nameString(200, "Must contain a letter or digit."))),
   country_of_incorporation: Type.Optional(nullable(CountryCodeSchema)),
   registration_number: Type.Optional(nullable(text(50))),
   tax_id: Type.Optional(nullable(TaxIdSchema)),
@@ -104,7 +114,11 @@ export const TaxDocumentSchema = Type.Object(
     expires_at: nullable(Type.String({ format: "date-time", description: "W-8 forms only: end of validity." })),
     name: Type.String({ description: "Name as given on the form." }),
     tin_type: stringEnum(["ssn", "ein", "itin", "foreign_tin", "none"]),
-    tin: nullable(Type.String({ description: "Masked: only the last four characters, e.g. `•••••6789`." })),
+    tin: nullable(
+      Type.String({
+        description: "Masked: at most the last four characters, never more than half of the TIN, e.g. `•••••6789`.",
+      }),
+    ),
     country: Type.String({ description: "Country of citizenship (individuals) or of incorporation (entities); `US` on a W-9." }),
     treaty_country: nullable(Type.String({ description: "Country whose income tax treaty benefits are claimed (W-8 forms)." })),
     signed_by: Type.String({ description: "The typed signature." }),
@@ -113,6 +127,29 @@ export const TaxDocumentSchema = Type.Object(
   { $id: "TaxDocument" },
 );
 export type TaxDocumentBody = Static<typeof TaxDocumentSchema>;
+
+/** Who last set, changed or cleared `declared_destination_id`, how and when. */
+export const DeclaredDestinationChangeSchema = Type.Object(
+  {
+    changed_at: timestamp,
+    changed_by: stringEnum(["business", "beneficiary_link"], {
+      description:
+        "`business`: a call with the Business's API key (`api_key_id`, `membership_id`, `user_id` say whose). `beneficiary_link`: a submission on a collection link (`collection_request_id`); the link's holder made it, which may be the Business itself if it kept the link.",
+    }),
+    reason: stringEnum(["declared", "destination_deleted", "link_submitted"], {
+      description:
+        "`declared`: `PUT /v1/beneficiaries/{id}/declared-destination`; `destination_deleted`: the declared destination was deleted, which cleared it; `link_submitted`: a `payout_destination` or `full_onboarding` link was submitted.",
+    }),
+    previous_destination_id: nullable(Type.String({ format: "uuid" })),
+    destination_id: nullable(Type.String({ format: "uuid", description: "Null when the change cleared it." })),
+    api_key_id: nullable(Type.String({ format: "uuid" })),
+    membership_id: nullable(Type.String({ format: "uuid" })),
+    user_id: nullable(Type.String({ format: "uuid" })),
+    collection_request_id: nullable(Type.String({ format: "uuid" })),
+  },
+  { $id: "DeclaredDestinationChange" },
+);
+export type DeclaredDestinationChangeBody = Static<typeof DeclaredDestinationChangeSchema>;
 
 export const BeneficiarySchema = Type.Object(
   {
@@ -130,7 +167,12 @@ export const BeneficiarySchema = Type.Object(
     business_name: nullable(Type.String()),
     country_of_incorporation: nullable(Type.String()),
     registration_number: nullable(Type.String()),
-    tax_id: nullable(Type.String({ description: "Masked: only the last four characters are shown, e.g. `•••••6789`." })),
+    tax_id: nullable(
+      Type.String({
+        description:
+          "Masked: at most the last four characters, never more than half of the tax id (fewer for short ones), e.g. `•••••6789`.",
+      }),
+    ),
     postal_address: Type.Union([Type.Ref(PostalAddressSchema), Type.Null()]),
     bank_details: Type.Null({
       description: "Deprecated and always null: list destinations with `GET /v1/beneficiaries/{id}/bank-accounts`.",
@@ -145,6 +187,14 @@ export const BeneficiarySchema = Type.Object(
     collection_status: stringEnum(["not_invited", "invited", "details_submitted"]),
     details_submitted_at: nullable(timestamp),
     declared_destination_id: nullable(Type.String({ format: "uuid" })),
+    // A nullable object as a type array, not an anyOf union (see tax_document).
+    declared_destination_change: Type.Unsafe<DeclaredDestinationChangeBody | null>({
+      properties: DeclaredDestinationChangeSchema.properties,
+      required: DeclaredDestinationChangeSchema.required,
+      type: ["object", "null"],
+      description:
+        "The latest set, change or clear of `declared_destination_id`: who made it, why and when (schema `DeclaredDestinationChange`); null when it was never set. Every such change, whoever made it, is announced to the Beneficiary by e-mail, naming the new destination by its masked value only.",
+    }),
     status: stringEnum(["suspended", "reacknowledgment_required", "pending_details", "pending_kyc", "action_required", "ready"], {
       description:
         "Derived at read time; first match wins: suspended, reacknowledgment_required, pending_details (identity incomplete), pending_kyc (not yet acknowledged), action_required (no payout-usable destination, or enrollment rejected), ready.",
@@ -169,7 +219,7 @@ export const BeneficiarySchema = Type.Object(
     ),
     pending_requests: Type.Array(Type.Ref("PendingCollectionRequest"), {
       description:
-        "Live collection links only (not consumed, cancelled, replaced or expired), computed when read. 0 or 1 entries: a new link replaces the live one.",
+        "Live collection links only (not consumed, cancelled, replaced, expired or closed by archiving), computed when read. 0 or 1 entries: a new link replaces the live one. Empty while archived, and after un-archiving until a new link is minted.",
     }),
     // A nullable object as a type array, not an anyOf union: fast-json-stringify checks every row against each
     // branch of an anyOf, which cost ~1 ms of CPU per 100-row list page (measured, bench beneficiaries_list).

@@ -5,21 +5,29 @@ import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
 import type { Db } from "../../platform/db/client.js";
 import { isUniqueViolation } from "../../platform/db/errors.js";
-import type { TaxDocumentSummaryValue } from "../../platform/db/schema.js";
+import type { DeclaredDestinationChangeValue, TaxDocumentSummaryValue } from "../../platform/db/schema.js";
 import { AppError, type ErrorDetail } from "../../platform/errors.js";
 import { compileDetailsValidator } from "../../platform/http/validation.js";
 import type { IdGenerator } from "../../platform/ids.js";
+import { renderEmail } from "../../platform/mail/templates.js";
+import { endingIn, MASK_VERSION, maskTrailing } from "../../platform/masking.js";
 import { decodeCursor, toPage } from "../../platform/pagination/cursor.js";
 import { isCountryCode } from "../../platform/reference/iso-codes.js";
+import type { MailOutbox } from "../emails/index.js";
+import { findBusinessName } from "../registration/index.js";
 import {
+  anyBeneficiaryToRemask,
   type BeneficiaryPatch,
   type BeneficiaryRow,
   type BeneficiaryWithCounts,
   findBeneficiary,
   insertBeneficiary,
+  insertDeclaredDestinationChange,
   listBeneficiaries,
+  lockBeneficiariesToRemask,
   lockBeneficiary,
   type NewBeneficiaryRow,
+  saveRemaskedBeneficiaries,
   updateBeneficiary,
 } from "./beneficiaries.repo.js";
 import {
@@ -45,9 +53,13 @@ export interface BeneficiaryServiceDeps {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly cipher: FieldCipher;
+  /** Sends the notice e-mails (declared destination changes) through the mail outbox, in the use case's transaction. */
+  readonly mail: Pick<MailOutbox, "sendForBusiness">;
   readonly identityRequirements: IdentityRequirements;
   /** Enrolls the Beneficiary with the payout rail after a change that may make it payable has committed. */
   readonly enrollAfterCommit?: (tenant: Tenant, beneficiaryId: string) => Promise<void>;
+  /** Closes the Beneficiary's live collection link as `archived`, inside the archiving transaction (collection module). */
+  readonly closeLinksOnArchive?: (tx: Db, tenant: Tenant, beneficiaryId: string, at: Date) => Promise<void>;
 }
 
 export type BeneficiaryService = ReturnType<typeof createBeneficiaryService>;
@@ -57,7 +69,25 @@ export type PreparedBeneficiary = Omit<NewBeneficiaryRow, "id" | "businessId" | 
 
 const notFound = () => new AppError("not_found", { message: "No such Beneficiary." });
 
-/** The identity values as the API names them (tax_id as its last four only). */
+/** What a declared-destination notice names of a destination: its kind and masked value, never a number. */
+export interface NoticeDestination {
+  readonly id: string;
+  readonly kind: "bank_account" | "card";
+  readonly last4: string;
+  readonly currency: string;
+  readonly country: string;
+}
+
+/** A change of the declared destination: to what (null clears it), by whom, and why. */
+export interface DeclaredDestinationChange {
+  readonly destination: NoticeDestination | null;
+  readonly by:
+    | { readonly kind: "business"; readonly actor: Actor }
+    | { readonly kind: "beneficiary_link"; readonly collectionRequestId: string };
+  readonly reason: DeclaredDestinationChangeValue["reason"];
+}
+
+/** The identity values as the API names them (tax_id as its masked tail only). */
 function identityView(row: BeneficiaryRow): Record<string, unknown> {
   return {
     name: row.name,
@@ -137,6 +167,7 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
       collection_status: row.collectionStatus,
       details_submitted_at: iso(row.detailsSubmittedAt),
       declared_destination_id: row.declaredDestinationId,
+      declared_destination_change: row.declaredDestinationChange ?? null,
       status: deriveBeneficiaryStatus({
         identityComplete: missing.length === 0,
         complianceStatus: row.complianceStatus,
@@ -213,7 +244,7 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
     if (body.tax_id !== undefined) {
       const taxId = normalizeTaxId(body.tax_id);
       patch.taxIdEncrypted = taxId === null ? null : cipher.encrypt(taxId);
-      patch.taxIdLast4 = taxId === null ? null : taxId.slice(-4);
+      patch.taxIdLast4 = taxId === null ? null : maskTrailing(taxId);
     }
     if (body.email !== undefined) {
       patch.email = body.email.trim();
@@ -266,6 +297,7 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
         name,
         email: body.email.trim(),
         emailNormalized: body.email.trim().toLowerCase(),
+        maskVersion: MASK_VERSION,
         ...(options.acknowledged === true ? { complianceStatus: "compliant", acknowledgedAt: clock.now() } : {}),
       },
     };
@@ -385,12 +417,20 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
     return readOrFail(db, tenantOf(actor), acknowledged.id);
   }
 
+  /**
+   * Archiving also closes the live collection link (as `archived`) in the same transaction: un-archiving
+   * revives nothing, and the Business mints a new link when it wants one.
+   */
   async function archive(actor: Actor, id: string): Promise<BeneficiaryBody> {
     const tenant = tenantOf(actor);
     return db.transaction(async (tx) => {
       const row = await lockBeneficiary(tx, tenant, id);
       if (row === null) throw notFound();
-      if (row.archivedAt === null) await updateBeneficiary(tx, tenant, id, { archivedAt: clock.now(), updatedAt: clock.now() });
+      if (row.archivedAt === null) {
+        const now = clock.now();
+        await updateBeneficiary(tx, tenant, id, { archivedAt: now, updatedAt: now });
+        await deps.closeLinksOnArchive?.(tx, tenant, row.id, now);
+      }
       return readOrFail(tx, tenant, id);
     });
   }
@@ -442,6 +482,113 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
     return patch;
   }
 
+  /**
+   * The one way to set, change or clear a Beneficiary's declared destination, whoever does it: the Business
+   * (the declared-destination route, deleting the declared destination) or a collection link's submission
+   * (which the Business may have submitted itself). In the caller's transaction, on a row it has locked: it
+   * writes the new value with who changed it, appends the change to the history, and queues the notice e-mail
+   * to the Beneficiary, so the payee hears of every change. Returns false when `destination` is already the
+   * declared one (nothing changes, nothing is sent).
+   */
+  async function changeDeclaredDestination(
+    tx: Db,
+    tenant: Tenant,
+    beneficiary: BeneficiaryRow,
+    change: DeclaredDestinationChange,
+  ): Promise<boolean> {
+    const next = change.destination?.id ?? null;
+    if (beneficiary.declaredDestinationId === next) return false;
+    const now = clock.now();
+    const id = ids.newId();
+    const by = change.by;
+    const record: DeclaredDestinationChangeValue = {
+      changed_at: now.toISOString(),
+      changed_by: by.kind,
+      reason: change.reason,
+      previous_destination_id: beneficiary.declaredDestinationId,
+      destination_id: next,
+      api_key_id: by.kind === "business" ? by.actor.apiKeyId : null,
+      membership_id: by.kind === "business" ? by.actor.membershipId : null,
+      user_id: by.kind === "business" ? by.actor.userId : null,
+      collection_request_id: by.kind === "beneficiary_link" ? by.collectionRequestId : null,
+    };
+    await updateBeneficiary(tx, tenant, beneficiary.id, {
+      declaredDestinationId: next,
+      declaredDestinationChange: record,
+      updatedAt: now,
+    });
+    await insertDeclaredDestinationChange(tx, {
+      id,
+      businessId: tenant.businessId,
+      environment: tenant.environment,
+      beneficiaryId: beneficiary.id,
+      previousDestinationId: record.previous_destination_id,
+      destinationId: next,
+      changedBy: record.changed_by,
+      reason: record.reason,
+      apiKeyId: record.api_key_id,
+      membershipId: record.membership_id,
+      userId: record.user_id,
+      collectionRequestId: record.collection_request_id,
+      createdAt: now,
+    });
+    await mailDeclaredDestinationNotice(tx, tenant, beneficiary, change, id);
+    return true;
+  }
+
+  /** Tells the Beneficiary where their payouts now go (masked), or that no account is declared any more. */
+  async function mailDeclaredDestinationNotice(
+    tx: Db,
+    tenant: Tenant,
+    beneficiary: BeneficiaryRow,
+    change: DeclaredDestinationChange,
+    changeId: string,
+  ) {
+    const businessName = (await findBusinessName(tx, tenant.businessId)) ?? "Your payer";
+    const destination = change.destination;
+    const where =
+      destination === null
+        ? ""
+        : `the ${destination.kind === "card" ? "card" : "account"}${endingIn(destination.last4)} (${destination.currency}, ${destination.country})`;
+    const paragraphs =
+      destination === null
+        ? [
+            `${businessName} removed the account your payouts were sent to.`,
+            "Until a new one is chosen, payouts that name no account cannot be sent to you. If you did not expect this, contact them.",
+          ]
+        : change.by.kind === "business"
+          ? [
+              `${businessName} changed where your payouts are sent.`,
+              `From now on they go to ${where}.`,
+              "If you did not expect this change, contact them before your next payout.",
+            ]
+          : [
+              `The account your payouts from ${businessName} are sent to was changed on the secure form ${businessName} sent you.`,
+              `From now on they go to ${where}.`,
+              `If you did not make this change yourself, contact ${businessName} before your next payout.`,
+            ];
+    const mail = renderEmail({
+      businessName,
+      heading: destination === null ? "Your payout account was removed" : "Your payout account changed",
+      paragraphs,
+      footer: `You receive this because ${businessName} pays you through this service. Every change of where your payouts go is announced this way.`,
+    });
+    // Spec: the service e-mails the Beneficiary about this change. Owed, so never refused: over the
+    // Business's daily limit it is sent later, when the window frees (and captured in sandbox like all mail).
+    await deps.mail.sendForBusiness(tx, tenant, {
+      kind: destination === null ? "declared_destination_removed" : "declared_destination_changed",
+      to: beneficiary.email,
+      subject:
+        destination === null
+          ? `${businessName}: your payout account was removed`
+          : `${businessName}: your payout account changed`,
+      text: mail.text,
+      html: mail.html,
+      idempotencyKey: `declared-destination-change:${changeId}`,
+      overLimit: "defer",
+    });
+  }
+
   return {
     create,
     get,
@@ -450,6 +597,7 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
     acknowledge,
     archive,
     unarchive,
+    changeDeclaredDestination,
     present,
     prepareBeneficiary,
     identityProblems,
@@ -487,4 +635,36 @@ function normalizeAddress(address: PostalAddressBody): PostalAddressBody {
   return Object.fromEntries(
     Object.entries(address).map(([key, value]) => [key, typeof value === "string" ? value.trim() : value]),
   ) as PostalAddressBody;
+}
+
+/**
+ * Re-masks up to `limit` Beneficiaries whose tax id or tax form TIN was masked under an older rule, from the
+ * decrypted values, in the caller's transaction. `readTaxFormTin` gives the full TIN of the tax form the
+ * summary describes (the collection module keeps the encrypted forms). Returns how many rows it visited.
+ */
+export async function remaskStoredBeneficiaries(
+  tx: Db,
+  cipher: Pick<FieldCipher, "decrypt">,
+  limit: number,
+  readTaxFormTin: (tx: Db, beneficiaryId: string, submittedAt: string) => Promise<string | null>,
+): Promise<number> {
+  const rows = await lockBeneficiariesToRemask(tx, MASK_VERSION, limit);
+  const saved: Array<Pick<BeneficiaryRow, "id" | "taxIdLast4" | "taxDocument">> = [];
+  for (const row of rows) {
+    const taxIdLast4 = row.taxIdEncrypted === null ? null : maskTrailing(cipher.decrypt(row.taxIdEncrypted));
+    let taxDocument = row.taxDocument;
+    if (taxDocument !== null && taxDocument.tin_last4 !== null) {
+      const tin = await readTaxFormTin(tx, row.id, taxDocument.submitted_at);
+      // No readable form behind the summary: show nothing of the TIN rather than a value we cannot check.
+      taxDocument = { ...taxDocument, tin_last4: tin === null ? null : maskTrailing(tin) };
+    }
+    saved.push({ id: row.id, taxIdLast4, taxDocument });
+  }
+  await saveRemaskedBeneficiaries(tx, MASK_VERSION, saved);
+  return rows.length;
+}
+
+/** Whether Beneficiaries masked under an older rule remain. */
+export async function beneficiariesLeftToRemask(db: Db): Promise<boolean> {
+  return anyBeneficiaryToRemask(db, MASK_VERSION);
 }

@@ -4,9 +4,11 @@ import type { FieldCipher } from "../../platform/crypto.js";
 import type { Db } from "../../platform/db/client.js";
 import type { AppInstance } from "../../platform/http/types.js";
 import type { IdGenerator } from "../../platform/ids.js";
+import type { MailOutbox } from "../emails/index.js";
 import { registerBeneficiaryRoutes } from "./beneficiaries.routes.js";
 import {
   BeneficiarySchema,
+  DeclaredDestinationChangeSchema,
   PendingCollectionRequestSchema,
   PostalAddressSchema,
   TaxDocumentSchema,
@@ -27,13 +29,21 @@ export function createBeneficiariesModule(deps: {
   clock: Clock;
   ids: IdGenerator;
   cipher: FieldCipher;
+  mail: Pick<MailOutbox, "sendForBusiness">;
   identityRequirements: IdentityRequirements;
   enrollAfterCommit?: (tenant: Tenant, beneficiaryId: string) => Promise<void>;
+  closeLinksOnArchive?: (tx: Db, tenant: Tenant, beneficiaryId: string, at: Date) => Promise<void>;
 }) {
   const service = createBeneficiaryService(deps);
   return {
     service,
-    sharedSchemas: [PostalAddressSchema, PendingCollectionRequestSchema, TaxDocumentSchema, BeneficiarySchema],
+    sharedSchemas: [
+      PostalAddressSchema,
+      PendingCollectionRequestSchema,
+      TaxDocumentSchema,
+      DeclaredDestinationChangeSchema,
+      BeneficiarySchema,
+    ],
     registerRoutes: (app: AppInstance) => registerBeneficiaryRoutes(app, service),
   };
 }
@@ -50,4 +60,12 @@ export {
   CreateBeneficiaryBodySchema,
   PostalAddressSchema,
 } from "./beneficiaries.schemas.js";
-export { type BeneficiaryService, IDENTITY_READERS, type PreparedBeneficiary } from "./beneficiaries.service.js";
+export {
+  type BeneficiaryService,
+  beneficiariesLeftToRemask,
+  type DeclaredDestinationChange,
+  IDENTITY_READERS,
+  type NoticeDestination,
+  type PreparedBeneficiary,
+  remaskStoredBeneficiaries,
+} from "./beneficiaries.service.js";

@@ -65,7 +65,11 @@ export const EXPORT_COLUMNS: readonly ExportColumn[] = [
   { header: "business_name", description: "Business identity.", value: b((x) => x.business_name) },
   { header: "country_of_incorporation", description: "ISO 3166-1 alpha-2.", value: b((x) => x.country_of_incorporation) },
   { header: "registration_number", description: "Business identity.", value: b((x) => x.registration_number) },
-  { header: "tax_id", description: "Masked as the API shows it: the last four characters only.", value: b((x) => x.tax_id) },
+  {
+    header: "tax_id",
+    description: "Masked as the API shows it: at most the last four characters (fewer for short tax ids).",
+    value: b((x) => x.tax_id),
+  },
   { header: "postal_address_line1", description: "Postal address, flattened.", value: address((a) => a.line1) },
   { header: "postal_address_line2", description: "", value: address((a) => a.line2) },
   { header: "postal_address_city", description: "", value: address((a) => a.city) },

@@ -1,6 +1,6 @@
 // Drizzle queries for collection requests and tax documents. API reads are scoped by tenant and Beneficiary;
 // the hosted pages find a request by the hash of its token (the token is the only credential a page has).
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/client.js";
 import { beneficiaryTaxDocuments, collectionRequests } from "../../platform/db/schema.js";
@@ -26,6 +26,25 @@ export async function supersedeOpenRequests(db: Db, tenant: Tenant, beneficiaryI
         eq(collectionRequests.environment, tenant.environment),
         eq(collectionRequests.beneficiaryId, beneficiaryId),
         isNull(collectionRequests.closedAt),
+      ),
+    );
+}
+
+/**
+ * Closes the Beneficiary's live request as `archived` (archiving runs this in its own transaction). An expired
+ * one is left as it is, so its page keeps saying it expired.
+ */
+export async function closeRequestsOfArchived(db: Db, tenant: Tenant, beneficiaryId: string, at: Date): Promise<void> {
+  await db
+    .update(collectionRequests)
+    .set({ closedAt: at, closedReason: "archived" })
+    .where(
+      and(
+        eq(collectionRequests.businessId, tenant.businessId),
+        eq(collectionRequests.environment, tenant.environment),
+        eq(collectionRequests.beneficiaryId, beneficiaryId),
+        isNull(collectionRequests.closedAt),
+        gt(collectionRequests.expiresAt, at),
       ),
     );
 }
@@ -79,4 +98,15 @@ export async function consumeRequest(db: Db, id: string, now: Date): Promise<boo
 
 export async function insertTaxDocument(db: Db, row: NewTaxDocumentRow): Promise<void> {
   await db.insert(beneficiaryTaxDocuments).values(row);
+}
+
+/** The encrypted form a Beneficiary submitted at `submittedAt` (the latest one when several share the instant). */
+export async function findTaxDocumentSubmittedAt(db: Db, beneficiaryId: string, submittedAt: Date): Promise<string | null> {
+  const [row] = await db
+    .select({ documentEncrypted: beneficiaryTaxDocuments.documentEncrypted })
+    .from(beneficiaryTaxDocuments)
+    .where(and(eq(beneficiaryTaxDocuments.beneficiaryId, beneficiaryId), eq(beneficiaryTaxDocuments.submittedAt, submittedAt)))
+    .orderBy(desc(beneficiaryTaxDocuments.id))
+    .limit(1);
+  return row?.documentEncrypted ?? null;
 }

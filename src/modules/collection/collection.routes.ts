@@ -20,7 +20,7 @@ export function registerCollectionRoutes(app: AppInstance, service: CollectionSe
         tags,
         summary: "Create a collection link",
         description:
-          "Mints a hosted collection link with a scope, live for 7 days. Answers **201** with the request id, scope, `expires_at` and the link `url`, which holds the raw token: shown only in this response (and in the invitation e-mail when `send_email` is true); only a hash of it is stored. A new link for the same Beneficiary invalidates the live one (a resend), so `pending_requests` holds at most one entry. A `full_onboarding` link moves `collection_status` from `not_invited` to `invited`. Archived Beneficiaries refuse links (422 `BENEFICIARY_ARCHIVED`). Needs a `business_admin` key.",
+          "Mints a hosted collection link with a scope, live for 7 days. Answers **201** with the request id, scope, `expires_at` and the link `url`, which holds the raw token: shown only in this response (and in the invitation e-mail when `send_email` is true); only a hash of it is stored. A new link for the same Beneficiary invalidates the live one (a resend), so `pending_requests` holds at most one entry. A `full_onboarding` link moves `collection_status` from `not_invited` to `invited`. A submission that changes the declared destination (either scope) e-mails the Beneficiary a notice whatever `send_email` was, and records `declared_destination_change` with `changed_by` `beneficiary_link` and this request's id. Archived Beneficiaries refuse links (422 `BENEFICIARY_ARCHIVED`); archiving closes the live link for good. Needs a `business_admin` key.",
         params: BeneficiaryIdParamsSchema,
         body: CreateCollectionRequestBodySchema,
         response: routeResponses(

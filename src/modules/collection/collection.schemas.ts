@@ -13,7 +13,7 @@ export const CreateCollectionRequestBodySchema = Type.Object(
     send_email: Type.Optional(
       Type.Boolean({
         description:
-          "When true, the link is e-mailed to the Beneficiary's address in the Business's name (default false). In sandbox the invitation is captured in the sandbox mailbox (`GET /v1/sandbox/emails`), not delivered, unless the address belongs to one of the Business's own verified people. In production it counts against the Business's daily e-mail limit: over it the request is refused with 429 `MAIL_DAILY_LIMIT_REACHED` and no link is minted.",
+          "When true, the link is e-mailed to the Beneficiary's address in the Business's name (default false). Whatever it is, a submission that changes the declared destination sends the Beneficiary a notice. In sandbox the invitation is captured in the sandbox mailbox (`GET /v1/sandbox/emails`), not delivered, unless the address belongs to one of the Business's own verified people. In production it counts against the Business's daily e-mail limit: over it the request is refused with 429 `MAIL_DAILY_LIMIT_REACHED` and no link is minted.",
       }),
     ),
   },

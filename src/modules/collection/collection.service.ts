@@ -7,8 +7,8 @@
 //  - at most one open request per Beneficiary (minting closes the previous one as `superseded`; a partial
 //    unique index backs it), so `pending_requests` has 0 or 1 entries;
 //  - a submission consumes its request with a conditional update in the same transaction as everything it
-//    writes (identity, destination, declared destination, events), so a double submit records nothing twice:
-//    the loser finds the request closed and is told the details were already submitted.
+//    writes (identity, destination, declared destination, events, the notice e-mail), so a double submit
+//    records nothing twice: the loser finds the request closed and is told the details were already submitted.
 import { createHash, randomBytes } from "node:crypto";
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
@@ -36,6 +36,7 @@ import {
   consumeRequest,
   findRequestByTokenHash,
   findRequestOfBeneficiary,
+  findTaxDocumentSubmittedAt,
   insertCollectionRequest,
   insertTaxDocument,
   supersedeOpenRequests,
@@ -61,7 +62,10 @@ export interface CollectionServiceDeps {
   readonly mail: Pick<MailOutbox, "sendForBusiness">;
   /** Base of the link URLs (PUBLIC_BASE_URL). */
   readonly publicBaseUrl: string;
-  readonly beneficiaries: Pick<BeneficiaryService, "identityProblems" | "identityUpdatePatch" | "identityRequirements">;
+  readonly beneficiaries: Pick<
+    BeneficiaryService,
+    "identityProblems" | "identityUpdatePatch" | "identityRequirements" | "changeDeclaredDestination"
+  >;
   readonly destinations: Pick<DestinationService, "prepareBankAccount" | "insertPrepared" | "liveDestinations" | "findOne">;
   /** Enrolls a compliant Beneficiary's new account with the rail once the submission has committed (issue 4). */
   readonly enrollAfterCommit?: (tenant: Tenant, beneficiaryId: string) => Promise<void>;
@@ -417,9 +421,16 @@ export function createCollectionService(deps: CollectionServiceDeps) {
         const settled = await settleDestination(tx, tenant, locked.id, submission.destination);
         const destination = settled.row;
         const compliant = locked.complianceStatus === "compliant" && !locked.reacknowledgmentRequired;
+        // The last write wins, and the Beneficiary is told by e-mail like for any change of the declared
+        // destination: whoever holds the link submits it, and that may be the Business itself.
+        const declare = () =>
+          beneficiaries.changeDeclaredDestination(tx, tenant, locked, {
+            destination,
+            by: { kind: "beneficiary_link", collectionRequestId: request.id },
+            reason: "link_submitted",
+          });
         if (submission.scope === "payout_destination") {
-          // The Beneficiary's own choice: the last write wins, and no e-mail (that rule is for the Business's changes).
-          await updateBeneficiary(tx, tenant, locked.id, { declaredDestinationId: destination.id, updatedAt: now });
+          await declare();
           return { chosen: destination, enroll: settled.created && compliant };
         }
         const patch = beneficiaries.identityUpdatePatch(locked, submission.identity);
@@ -427,9 +438,9 @@ export function createCollectionService(deps: CollectionServiceDeps) {
           ...patch,
           collectionStatus: "details_submitted",
           detailsSubmittedAt: now,
-          declaredDestinationId: destination.id,
           updatedAt: now,
         });
+        await declare();
         await events.record(tx, {
           tenant,
           type: "beneficiary.details_submitted",
@@ -460,4 +471,22 @@ export function createCollectionService(deps: CollectionServiceDeps) {
   }
 
   return { create, cancel, open, submit, linkUrl };
+}
+
+/**
+ * The full TIN of the tax form whose summary says it was submitted at `submittedAt` (decrypted), for the
+ * masking backfill; null when there is no such form or it holds no TIN.
+ */
+export async function readTaxFormTin(
+  tx: Db,
+  cipher: Pick<FieldCipher, "decrypt">,
+  beneficiaryId: string,
+  submittedAt: string,
+): Promise<string | null> {
+  const at = new Date(submittedAt);
+  if (Number.isNaN(at.getTime())) return null;
+  const sealed = await findTaxDocumentSubmittedAt(tx, beneficiaryId, at);
+  if (sealed === null) return null;
+  const document = JSON.parse(cipher.decrypt(sealed)) as { tin?: unknown };
+  return typeof document.tin === "string" ? document.tin : null;
 }

@@ -4,6 +4,8 @@
 // summary (shown on the Beneficiary). No IRS check is made; the Beneficiary certifies under their typed name.
 import type { TaxDocumentSummaryValue } from "../../platform/db/schema.js";
 import type { ErrorDetail } from "../../platform/errors.js";
+import { maskTrailing } from "../../platform/masking.js";
+import { BLANK_NAME_CODE, BLANK_NAME_MESSAGE, isVisibleName } from "../../platform/names.js";
 import { isCountryCode } from "../../platform/reference/iso-codes.js";
 
 export const TAX_FORMS = ["W-9", "W-8BEN", "W-8BEN-E"] as const;
@@ -56,6 +58,13 @@ export function validateTaxForm(form: TaxForm, input: TaxFormInput, today: strin
     }
     return value;
   };
+  /** A name (the form's name, the typed signature): text that holds a letter or digit. */
+  const nameText = (field: string, label: string, max: number): string | null => {
+    const value = text(field, label, { required: true, max });
+    if (value === null || isVisibleName(value)) return value;
+    details.push({ field, code: BLANK_NAME_CODE, message: BLANK_NAME_MESSAGE });
+    return null;
+  };
   const country = (field: string, label: string, required: boolean): string | null => {
     const value = text(field, label, { required, max: 2 })?.toUpperCase() ?? null;
     if (value !== null && !isCountryCode(value)) {
@@ -77,7 +86,7 @@ export function validateTaxForm(form: TaxForm, input: TaxFormInput, today: strin
     return value as K;
   };
 
-  const name = text("name", "the name as shown on your tax return", { required: true, max: 200 });
+  const name = nameText("name", "the name as shown on your tax return", 200);
   const address = {
     address_line1: text("address_line1", "the street address", { required: true, max: 200 }),
     address_city: text("address_city", "the city", { required: true, max: 100 }),
@@ -167,7 +176,7 @@ export function validateTaxForm(form: TaxForm, input: TaxFormInput, today: strin
     }
   }
 
-  const signature = text("signature", "your full name as signature", { required: true, max: 200 });
+  const signature = nameText("signature", "your full name as signature", 200);
   if ((input.certify ?? "") !== "yes") {
     details.push({ field: "certify", code: "required", message: "Tick the box to certify that the information is correct." });
   }
@@ -191,7 +200,7 @@ export function validateTaxForm(form: TaxForm, input: TaxFormInput, today: strin
       form,
       name,
       tin_type: tinType,
-      tin_last4: tin === null ? null : tin.slice(-4),
+      tin_last4: tin === null ? null : maskTrailing(tin),
       country: countryValue,
       treaty_country: treatyCountry,
       signed_by: signature,

@@ -4,6 +4,8 @@ import { CollectionRequestCreatedSchema } from "./collection.schemas.js";
 import { type CollectionServiceDeps, createCollectionService } from "./collection.service.js";
 
 export type CollectionModule = ReturnType<typeof createCollectionModule>;
+/** For the beneficiaries module's archive use case (injected in app.ts): closes the live link in its transaction. */
+export { closeRequestsOfArchived as closeLinksOfArchivedBeneficiary } from "./collection.repo.js";
 export {
   type ChoosableDestination,
   type ClosedReason,
@@ -14,6 +16,7 @@ export {
   LINK_LIFETIME_MS,
   type LinkLookup,
   type LinkView,
+  readTaxFormTin,
   type Submission,
   type SubmitOutcome,
 } from "./collection.service.js";

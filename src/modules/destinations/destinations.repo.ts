@@ -1,7 +1,7 @@
 // Drizzle queries for destinations, always scoped by tenant and Beneficiary.
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, isNull, type SQL, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
-import type { Db } from "../../platform/db/client.js";
+import { type Db, queryRows } from "../../platform/db/client.js";
 import { destinations } from "../../platform/db/schema.js";
 
 export type DestinationRow = typeof destinations.$inferSelect;
@@ -58,4 +58,52 @@ export async function markDestinationDeleted(db: Db, tenant: Tenant, beneficiary
     .update(destinations)
     .set({ deletedAt: at, updatedAt: at })
     .where(and(scoped(tenant, beneficiaryId), eq(destinations.id, id), isNull(destinations.deletedAt)));
+}
+
+/**
+ * `mask_version < version` with the version written into the statement (a small integer constant), so the
+ * planner can match the partial index destinations_mask_pending_idx, which a bound parameter would not.
+ */
+function maskedBefore(version: number): SQL {
+  if (!Number.isInteger(version)) throw new Error("mask version must be an integer");
+  return sql`${destinations.maskVersion} < ${sql.raw(String(version))}`;
+}
+
+/** Destinations whose masked value follows an older masking rule, deleted ones included, locked for the rest of the transaction. */
+export async function lockDestinationsToRemask(
+  db: Db,
+  version: number,
+  limit: number,
+): Promise<Array<Pick<DestinationRow, "id" | "last4" | "pixKeyType" | "sensitiveEncrypted">>> {
+  return db
+    .select({
+      id: destinations.id,
+      last4: destinations.last4,
+      pixKeyType: destinations.pixKeyType,
+      sensitiveEncrypted: destinations.sensitiveEncrypted,
+    })
+    .from(destinations)
+    .where(maskedBefore(version))
+    .orderBy(asc(destinations.id))
+    .limit(limit)
+    .for("update", { skipLocked: true });
+}
+
+/** Stores re-masked values and the rule version they follow, in one statement. */
+export async function saveRemaskedDestinations(
+  db: Db,
+  version: number,
+  rows: ReadonlyArray<{ readonly id: string; readonly last4: string }>,
+): Promise<void> {
+  if (rows.length === 0) return;
+  await db.execute(sql`
+    update destinations d set last4 = r.last4, mask_version = ${version}
+    from json_to_recordset(${JSON.stringify(rows)}::json) as r(id uuid, last4 text)
+    where d.id = r.id`);
+}
+
+/** Whether any destination still follows an older masking rule (served by destinations_mask_pending_idx). */
+export async function anyDestinationToRemask(db: Db, version: number): Promise<boolean> {
+  const rows = await queryRows<{ id: string }>(db, sql`select id from ${destinations} where ${maskedBefore(version)} limit 1`);
+  return rows.length > 0;
 }

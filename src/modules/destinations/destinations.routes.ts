@@ -85,7 +85,7 @@ export function registerDestinationRoutes(app: AppInstance, service: Destination
         tags,
         summary: "Delete a destination",
         description:
-          "Answers 204. Idempotent: deleting a deleted destination succeeds. The destination leaves the listing and can no longer be named by a payout; payouts already created keep its last four. When it was the declared destination, `declared_destination_id` is cleared and the Beneficiary is told by e-mail (in sandbox the message is captured in the sandbox mailbox unless it is to one of the Business's verified people; in production, over the Business's daily e-mail limit, it is sent when the window frees, never dropped).",
+          "Answers 204. Idempotent: deleting a deleted destination succeeds. The destination leaves the listing and can no longer be named by a payout; payouts already created keep its masked value. When it was the declared destination, `declared_destination_id` is cleared, `declared_destination_change` records it (reason `destination_deleted`, with the API key, membership and user), and the Beneficiary is told by e-mail (in sandbox captured in the sandbox mailbox unless it is to one of the Business's verified people; in production, over the Business's daily e-mail limit, sent when the window frees, never dropped).",
         params: DestinationParamsSchema,
         response: routeResponses(
           { 204: Type.Null({ description: "Deleted." }) },
@@ -117,7 +117,7 @@ export function registerDestinationRoutes(app: AppInstance, service: Destination
         tags: ["Beneficiaries"],
         summary: "Set the declared destination",
         description:
-          "The destination a payout goes to when it names none. Must be a payout-usable destination of the Beneficiary. Idempotent; the last write (Business or collection link) wins. A change is announced to the Beneficiary by e-mail (in sandbox captured in the sandbox mailbox unless it is to one of the Business's verified people; in production, over the Business's daily e-mail limit, sent when the window frees, never dropped).",
+          "The destination a payout goes to when it names none. Must be a payout-usable destination of the Beneficiary. Idempotent: naming the current one changes nothing and sends nothing. The last write (Business or collection link) wins. Every change, whoever makes it (this route, deleting the declared destination, or a collection link's submission, even of a link minted with `send_email: false`), is announced to the Beneficiary by e-mail naming the destination by its masked value only, and recorded in `declared_destination_change` (who, why, when). In sandbox the e-mail is captured in the sandbox mailbox unless it is to one of the Business's verified people; in production, over the Business's daily e-mail limit, it is sent when the window frees, never dropped.",
         params: BeneficiaryParamsSchema,
         body: DeclaredDestinationBodySchema,
         response: routeResponses(

@@ -1,6 +1,6 @@
 // Destinations (bank accounts and cards) as the API shows them: masked, never a full number.
 import { type Static, Type } from "@sinclair/typebox";
-import { nullable, stringEnum } from "../../platform/http/schema-types.js";
+import { nameString, nullable, stringEnum } from "../../platform/http/schema-types.js";
 
 const text = (maxLength: number, description?: string) =>
   Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
@@ -12,14 +12,14 @@ export const AccountTypeSchema = stringEnum(["checking", "savings", "card"], {
 /** The spec's BankDetails (API registration accepts CLABE and Pix keys too, as the import does). */
 export const RegisterBankAccountBodySchema = Type.Object(
   {
-    account_holder_name: text(140),
+    account_holder_name: nameString(140, "Must contain a letter or digit."),
     country: Type.String({ minLength: 2, maxLength: 2, description: "ISO 3166-1 alpha-2 country of the bank." }),
     currency: Type.String({ minLength: 3, maxLength: 3, description: "ISO 4217 code." }),
     account_number: Type.Optional(text(34, "Domestic account number.")),
     routing_code: Type.Optional(text(20, "US ABA number, UK sort code, Brazilian branch code and so on.")),
     iban: Type.Optional(text(42)),
     swift_bic: Type.Optional(text(11)),
-    bank_name: Type.Optional(text(140)),
+    bank_name: Type.Optional(nameString(140, "Must contain a letter or digit.")),
     // 18 digits, often written in groups ("002 010 07777777777 1"): room for the separators, as for `iban`.
     clabe: Type.Optional(text(24)),
     pix_key: Type.Optional(text(77)),
@@ -38,7 +38,7 @@ export const RegisterCardBodySchema = Type.Object(
     }),
     expiry_month: Type.Integer({ minimum: 1, maximum: 12 }),
     expiry_year: Type.Integer({ minimum: 2000, maximum: 2100 }),
-    cardholder_name: text(140),
+    cardholder_name: nameString(140, "Must contain a letter or digit."),
     country: Type.String({ minLength: 2, maxLength: 2 }),
     currency: Type.String({ minLength: 3, maxLength: 3 }),
   },
@@ -66,7 +66,8 @@ export const DestinationSchema = Type.Object(
     }),
     payout_usable: Type.Boolean({ description: "Validated (or verified by the rail) and not refused by the rail." }),
     last4: Type.String({
-      description: "Last four characters of the account identifier or card number; a Pix key masked by its type.",
+      description:
+        "Masked display value: the last characters of the account identifier or card number, at most four and never more than half of it (a 4-digit account shows 2, a 6-digit one 3, 8 or more show 4), so a short number is never shown whole; a Pix key masked by its type, revealing at most four of its characters.",
     }),
     account_type: AccountTypeSchema,
     scheme: Type.String({

@@ -1,5 +1,7 @@
 // Use cases of destinations: register a bank account or a card, list, delete, and set the declared
-// destination. Each owns its transaction; events and e-mails are written in that same transaction.
+// destination. Each owns its transaction; events and e-mails are written in that same transaction (a change of
+// the declared destination goes through the beneficiaries module's changeDeclaredDestination, which also
+// records who made it and queues the Beneficiary's notice).
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
@@ -9,24 +11,25 @@ import { isUniqueViolation } from "../../platform/db/errors.js";
 import { AppError, type ErrorDetail } from "../../platform/errors.js";
 import type { EventRecorder } from "../../platform/events/outbox.js";
 import type { IdGenerator } from "../../platform/ids.js";
-import { renderEmail } from "../../platform/mail/templates.js";
+import { MASK_VERSION } from "../../platform/masking.js";
 import {
   type BeneficiaryBody,
   type BeneficiaryRow,
+  type BeneficiaryService,
   findBeneficiary,
   lockBeneficiary,
-  updateBeneficiary,
 } from "../beneficiaries/index.js";
-import type { MailOutbox } from "../emails/index.js";
-import { findBusinessName } from "../registration/index.js";
 import {
+  anyDestinationToRemask,
   type DestinationRow,
   findDestination,
   findLiveByFingerprint,
   insertDestination,
   listLiveDestinations,
+  lockDestinationsToRemask,
   markDestinationDeleted,
   type NewDestinationRow,
+  saveRemaskedDestinations,
 } from "./destinations.repo.js";
 import type {
   DeclaredDestinationBody,
@@ -34,7 +37,14 @@ import type {
   RegisterBankAccountBody,
   RegisterCardBody,
 } from "./destinations.schemas.js";
-import { type BankDetailsInput, validateBankDetails, validateCard } from "./validation/index.js";
+import {
+  type BankDetailsInput,
+  maskStoredDestination,
+  type PixKeyType,
+  type StoredSensitiveValues,
+  validateBankDetails,
+  validateCard,
+} from "./validation/index.js";
 
 export interface DestinationServiceDeps {
   readonly db: Db;
@@ -42,9 +52,9 @@ export interface DestinationServiceDeps {
   readonly ids: IdGenerator;
   readonly cipher: FieldCipher;
   readonly events: EventRecorder;
-  /** The declared-destination notices go through the mail outbox (captured in sandbox, limited per day). */
-  readonly mail: Pick<MailOutbox, "sendForBusiness">;
   readonly presentBeneficiary: (found: { row: BeneficiaryRow; payoutUsableDestinations: number }) => BeneficiaryBody;
+  /** The one path that sets, changes or clears a declared destination (and tells the Beneficiary). */
+  readonly changeDeclaredDestination: BeneficiaryService["changeDeclaredDestination"];
   /** Enrolls the Beneficiary with the payout rail after a destination registration committed. */
   readonly enrollAfterCommit?: (tenant: Tenant, beneficiaryId: string) => Promise<void>;
   /** Injected by the payouts module (issue 4, spec: Rules tied to states 2); absent, nothing blocks deletion. */
@@ -130,6 +140,7 @@ export function createDestinationService(deps: DestinationServiceDeps) {
         sensitiveEncrypted: cipher.encrypt(JSON.stringify(sensitive)),
         fingerprint: cipher.fingerprint(v.fingerprint_input),
         last4: v.last4,
+        maskVersion: MASK_VERSION,
         pixKeyType: "pix_key_type" in v ? v.pix_key_type : null,
         validationStatus: SHAPE_ONLY_SCHEMES.has(v.scheme) ? "unvalidated" : "validated",
       },
@@ -153,6 +164,7 @@ export function createDestinationService(deps: DestinationServiceDeps) {
         sensitiveEncrypted: cipher.encrypt(JSON.stringify({ card_number: v.card_number })),
         fingerprint: cipher.fingerprint(`card:${v.fingerprint_input}`),
         last4: v.last4,
+        maskVersion: MASK_VERSION,
         cardNetwork: v.network,
         cardExpiryMonth: v.expiry_month,
         cardExpiryYear: v.expiry_year,
@@ -255,47 +267,6 @@ export function createDestinationService(deps: DestinationServiceDeps) {
     return { bank_accounts: (await listLiveDestinations(db, tenant, beneficiaryId)).map(presentDestination) };
   }
 
-  /** Tells the Beneficiary that the Business changed or cleared where their payouts go. */
-  async function mailDeclaredDestinationChange(
-    tx: Db,
-    tenant: Tenant,
-    beneficiary: BeneficiaryRow,
-    destination: DestinationRow | null,
-  ) {
-    const businessName = (await findBusinessName(tx, tenant.businessId)) ?? "Your payer";
-    const paragraphs =
-      destination === null
-        ? [
-            `${businessName} removed the account your payouts were sent to.`,
-            "Until a new one is chosen, payouts that name no account cannot be sent to you. If you did not expect this, contact them.",
-          ]
-        : [
-            `${businessName} changed where your payouts are sent.`,
-            `From now on they go to the ${destination.kind === "card" ? "card" : "account"} ending in ${destination.last4} (${destination.currency}, ${destination.country}).`,
-            "If you did not expect this change, contact them before your next payout.",
-          ];
-    const mail = renderEmail({
-      businessName,
-      heading: destination === null ? "Your payout account was removed" : "Your payout account changed",
-      paragraphs,
-      footer: `You receive this because ${businessName} pays you through this service.`,
-    });
-    // Spec: the service e-mails the Beneficiary about this change. Owed, so never refused: over the
-    // Business's daily limit it is sent later, when the window frees.
-    await deps.mail.sendForBusiness(tx, tenant, {
-      kind: destination === null ? "declared_destination_removed" : "declared_destination_changed",
-      to: beneficiary.email,
-      subject:
-        destination === null
-          ? `${businessName}: your payout account was removed`
-          : `${businessName}: your payout account changed`,
-      text: mail.text,
-      html: mail.html,
-      idempotencyKey: `declared-destination:${beneficiary.id}:${ids.newId()}`,
-      overLimit: "defer",
-    });
-  }
-
   /**
    * Idempotent: deleting a deleted destination succeeds. Clears the declared destination when it was this
    * one, and tells the Beneficiary. (Refusal while a payout awaiting approval heads to it comes with payouts.)
@@ -314,13 +285,19 @@ export function createDestinationService(deps: DestinationServiceDeps) {
       await markDestinationDeleted(tx, tenant, beneficiaryId, accountId, now);
       // Compare the stored id: the path's UUID may be spelt in capitals, which PostgreSQL matches but === does not.
       if (beneficiary.declaredDestinationId === destination.id) {
-        await updateBeneficiary(tx, tenant, beneficiaryId, { declaredDestinationId: null, updatedAt: now });
-        await mailDeclaredDestinationChange(tx, tenant, beneficiary, null);
+        await deps.changeDeclaredDestination(tx, tenant, beneficiary, {
+          destination: null,
+          by: { kind: "business", actor },
+          reason: "destination_deleted",
+        });
       }
     });
   }
 
-  /** Sets the declared destination (spec). Naming the current one changes nothing and sends nothing. */
+  /**
+   * Sets the declared destination (spec), announced to the Beneficiary by e-mail. Naming the current one
+   * changes nothing and sends nothing.
+   */
   async function declare(actor: Actor, beneficiaryId: string, body: DeclaredDestinationBody): Promise<BeneficiaryBody> {
     const tenant = tenantOf(actor);
     return db.transaction(async (tx) => {
@@ -329,10 +306,11 @@ export function createDestinationService(deps: DestinationServiceDeps) {
       if (destination === null || destination.deletedAt !== null) throw new AppError("BANK_ACCOUNT_NOT_FOUND");
       if (destination.status === "rejected") throw new AppError("BANK_ACCOUNT_REJECTED");
       if (!isPayoutUsable(destination)) throw new AppError("BANK_ACCOUNT_NOT_VALIDATED");
-      if (beneficiary.declaredDestinationId !== destination.id) {
-        await updateBeneficiary(tx, tenant, beneficiaryId, { declaredDestinationId: destination.id, updatedAt: clock.now() });
-        await mailDeclaredDestinationChange(tx, tenant, beneficiary, destination);
-      }
+      await deps.changeDeclaredDestination(tx, tenant, beneficiary, {
+        destination,
+        by: { kind: "business", actor },
+        reason: "declared",
+      });
       const found = await findBeneficiary(tx, tenant, beneficiaryId);
       if (found === null) throw new Error("beneficiary vanished inside its own transaction");
       return presentBeneficiary(found);
@@ -361,4 +339,43 @@ export function createDestinationService(deps: DestinationServiceDeps) {
     liveDestinations,
     findOne,
   };
+}
+
+/** A destination whose masked value the backfill changed (payouts keep copies of the old one). */
+export interface RemaskedDestination {
+  readonly destinationId: string;
+  readonly from: string;
+  readonly to: string;
+}
+
+/**
+ * Re-masks up to `limit` destinations stored under an older masking rule (deleted ones too: payouts keep
+ * showing them), from their decrypted identifiers, in the caller's transaction; `onRemasked` updates the
+ * copies other modules keep, in the same transaction. Rows another transaction holds are skipped for a later
+ * batch. Returns how many rows it visited (0: none left that it could lock).
+ */
+export async function remaskStoredDestinations(
+  tx: Db,
+  cipher: Pick<FieldCipher, "decrypt">,
+  limit: number,
+  onRemasked: (tx: Db, changes: readonly RemaskedDestination[]) => Promise<void>,
+): Promise<number> {
+  const rows = await lockDestinationsToRemask(tx, MASK_VERSION, limit);
+  const saved: Array<{ id: string; last4: string }> = [];
+  const changes: RemaskedDestination[] = [];
+  for (const row of rows) {
+    const values = JSON.parse(cipher.decrypt(row.sensitiveEncrypted)) as StoredSensitiveValues;
+    // A row with nothing to mask (never written by this service) keeps its value and is marked visited.
+    const last4 = maskStoredDestination(values, row.pixKeyType as PixKeyType | null) ?? row.last4;
+    saved.push({ id: row.id, last4 });
+    if (last4 !== row.last4) changes.push({ destinationId: row.id, from: row.last4, to: last4 });
+  }
+  await saveRemaskedDestinations(tx, MASK_VERSION, saved);
+  await onRemasked(tx, changes);
+  return rows.length;
+}
+
+/** Whether destinations masked under an older rule remain. */
+export async function destinationsLeftToRemask(db: Db): Promise<boolean> {
+  return anyDestinationToRemask(db, MASK_VERSION);
 }

@@ -17,9 +17,12 @@ export type { DestinationRow } from "./destinations.repo.js";
 export { type RegisterBankAccountBody, RegisterBankAccountBodySchema } from "./destinations.schemas.js";
 export {
   type DestinationService,
+  destinationsLeftToRemask,
   isPayoutUsable,
   type PreparedDestination,
   presentDestination,
+  type RemaskedDestination,
+  remaskStoredDestinations,
 } from "./destinations.service.js";
 
 export function createDestinationsModule(deps: {
@@ -28,13 +31,16 @@ export function createDestinationsModule(deps: {
   ids: IdGenerator;
   cipher: FieldCipher;
   events: EventRecorder;
-  mail: Pick<MailOutbox, "sendForBusiness">;
   beneficiaries: BeneficiaryService;
   enrollAfterCommit?: (tenant: Tenant, beneficiaryId: string) => Promise<void>;
   /** From the payouts module (injected, not imported: payouts reads destinations). */
   pendingPayoutHeadsTo?: (tx: Db, tenant: Tenant, destinationId: string) => Promise<boolean>;
 }) {
-  const service = createDestinationService({ ...deps, presentBeneficiary: deps.beneficiaries.present });
+  const service = createDestinationService({
+    ...deps,
+    presentBeneficiary: deps.beneficiaries.present,
+    changeDeclaredDestination: deps.beneficiaries.changeDeclaredDestination,
+  });
   return {
     service,
     sharedSchemas: [DestinationSchema],

@@ -15,6 +15,7 @@ import { ApprovalPolicySchema, DecisionSchema, PayoutSchema } from "./payouts.sc
 import { createPayoutService } from "./payouts.service.js";
 
 export type PayoutsModule = ReturnType<typeof createPayoutsModule>;
+export { replaceDestinationLast4 } from "./payouts.repo.js";
 export { type PayoutStatus, transition } from "./payouts.state.js";
 
 export function createPayoutsModule(deps: {

@@ -584,3 +584,21 @@ export async function upsertPolicy(db: Db, row: PolicyRow): Promise<PolicyRow> {
   if (saved === undefined) throw new Error("upsert returned no row");
   return saved;
 }
+
+// Masking backfill --------------------------------------------------------------------------------------
+
+/**
+ * Re-masks the destination copies payouts keep (`destination_last4`, shown after the destination is deleted)
+ * when the masking backfill re-masks their destination. Only copies still equal to the old value change.
+ */
+export async function replaceDestinationLast4(
+  db: Db,
+  changes: ReadonlyArray<{ readonly destinationId: string; readonly from: string; readonly to: string }>,
+): Promise<void> {
+  if (changes.length === 0) return;
+  await db.execute(sql`
+    update payouts p set destination_last4 = c.to_last4
+    from unnest(${toPgArray(changes.map((c) => c.destinationId))}::uuid[], ${toPgArray(changes.map((c) => c.from))}::text[],
+      ${toPgArray(changes.map((c) => c.to))}::text[]) as c(destination_id, from_last4, to_last4)
+    where p.destination_id = c.destination_id and p.destination_last4 = c.from_last4`);
+}

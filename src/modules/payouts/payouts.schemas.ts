@@ -1,6 +1,6 @@
 // Payouts, Decisions and the approval policy as the API shows them.
 import { type Static, Type } from "@sinclair/typebox";
-import { nullable, stringEnum } from "../../platform/http/schema-types.js";
+import { nameString, nullable, stringEnum } from "../../platform/http/schema-types.js";
 import { PageQuerySchema } from "../../platform/pagination/cursor.js";
 import { PAYOUT_STATUSES } from "./payouts.state.js";
 
@@ -31,7 +31,9 @@ export const PayoutSchema = Type.Object(
       format: "uuid",
       description: "The destination (bank account or card) the payout goes to; still named after that destination is deleted.",
     }),
-    destination_last4: Type.String({ description: "Last four of the destination, kept after it is deleted." }),
+    destination_last4: Type.String({
+      description: "The destination's masked value (as its `last4` in the bank-account listing), kept after it is deleted.",
+    }),
     external_ref: nullableString,
     idempotency_key: Type.String(),
     channel: stringEnum(["api", "csv"], { description: "`api` for POST /v1/payouts, `csv` for the bulk route." }),
@@ -163,7 +165,7 @@ export const DecisionBodySchema = Type.Object(
           type: stringEnum(["human", "automated"], {
             description: "`human` (default) or `automated` when a system of yours decides through this key.",
           }),
-          name: Type.Optional(Type.String({ minLength: 1, maxLength: 120, description: "Required for `automated`." })),
+          name: Type.Optional(nameString(120, "Required for `automated`. Must contain a letter or digit.")),
         },
         { additionalProperties: false },
       ),
@@ -194,7 +196,7 @@ export const CancelBodySchema = Type.Union([
 
 export const PolicyRuleSchema = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 80, description: "Recorded on the Decision as `policy_rule`." }),
+    name: nameString(80, "Recorded on the Decision as `policy_rule`. Must contain a letter or digit."),
     outcome: stringEnum(["approve", "reject"]),
     currency: Type.Optional(Type.String({ pattern: "^[A-Z]{3}$", description: "Only payouts in this currency." })),
     max_amount_minor: Type.Optional(

@@ -1,23 +1,20 @@
 import { type Static, Type } from "@sinclair/typebox";
+import { nameString } from "../../platform/http/schema-types.js";
 
-/** See business_name below. Written with escapes so the source holds no control characters itself. */
-const BUSINESS_NAME_PATTERN =
-  "^$|^(?=[\\s\\S]*\\S)[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]+$";
+/**
+ * Characters a Business name may not hold: C0 controls (tab, CR, LF, NUL...), DEL, C1 controls, line and
+ * paragraph separators, bidirectional overrides and isolates. The name is shown in e-mails and pages, where
+ * such characters forge header lines or reorder text. Written with escapes so the source holds none itself.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+export const BUSINESS_NAME_FORBIDDEN = /[\u0000-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/;
 
 export const RegistrationBodySchema = Type.Object(
   {
-    business_name: Type.String({
-      minLength: 1,
-      maxLength: 200,
-      // Empty is already too_short. Otherwise: at least one visible character, and no control characters
-      // (C0 including tab, CR, LF and NUL; DEL; C1; line and paragraph separators; bidirectional overrides),
-      // since the name is shown in e-mails and pages, where such characters forge lines or reorder text.
-      pattern: BUSINESS_NAME_PATTERN,
-      patternMessage:
-        "Must contain a visible character and no control characters (line breaks, tabs, NUL, bidirectional overrides).",
-      description:
-        "Legal or trading name of the Business. Control characters (line breaks, tabs, NUL, other C0/C1 controls, bidirectional overrides) are refused.",
-    }),
+    business_name: nameString(
+      200,
+      "Legal or trading name of the Business, shown to its payees in e-mails and on hosted pages. Must contain a letter or digit; control characters (line breaks, tabs, NUL, other C0/C1 controls, line separators, bidirectional overrides) are refused.",
+    ),
     email: Type.String({
       format: "email",
       maxLength: 254,

@@ -32,7 +32,13 @@ import {
   lockRegistrationAddress,
   markEmailVerified,
 } from "./registration.repo.js";
-import type { RegistrationAccepted, RegistrationBody, RegistrationResponse, VerificationBody } from "./registration.schemas.js";
+import {
+  BUSINESS_NAME_FORBIDDEN,
+  type RegistrationAccepted,
+  type RegistrationBody,
+  type RegistrationResponse,
+  type VerificationBody,
+} from "./registration.schemas.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -71,6 +77,18 @@ export function createRegistrationService(deps: RegistrationServiceDeps) {
   }
 
   async function register(body: RegistrationBody): Promise<RegistrationAccepted> {
+    if (BUSINESS_NAME_FORBIDDEN.test(body.business_name)) {
+      throw new AppError("validation_failed", {
+        details: [
+          {
+            field: "business_name",
+            code: "invalid_format",
+            message:
+              "Must contain a visible character and no control characters (line breaks, tabs, NUL, bidirectional overrides).",
+          },
+        ],
+      });
+    }
     const email = body.email.trim().toLowerCase();
     // Hashing costs ~100 ms of CPU by design; done for every request, known address or not, so the time taken
     // does not tell them apart. Before the transaction, so no lock is held meanwhile.

@@ -2,6 +2,7 @@
 // link cannot be used. Pure functions from what the collection module returns to HTML text.
 import type { ChoosableDestination, ClosedReason, LinkView, TaxForm } from "../../modules/collection/index.js";
 import { W8BENE_ENTITY_TYPES, W9_CLASSIFICATIONS } from "../../modules/collection/index.js";
+import { endingIn } from "../../platform/masking.js";
 import {
   countryName,
   countryOptions,
@@ -19,7 +20,7 @@ const EMPTY_STATE: FormState = { values: {}, errors: new Map() };
 function identityFields(view: LinkView): FieldSpec[] {
   const required = new Set(view.requiredFields);
   const is = (field: string) => required.has(field);
-  const taxHint = view.taxIdLast4 === null ? undefined : `We have one ending in ${view.taxIdLast4}. Leave this empty to keep it.`;
+  const taxHint = view.taxIdLast4 === null ? undefined : `We have one${endingIn(view.taxIdLast4)}. Leave this empty to keep it.`;
   const common: FieldSpec[] = [
     {
       name: "tax_id",
@@ -118,7 +119,7 @@ export const BANK_FIELDS: readonly FieldSpec[] = [
 
 function destinationLabel(d: ChoosableDestination): string {
   const what = d.kind === "card" ? "Card" : "Bank account";
-  return `${what} ending in ${d.last4} (${d.currency}, ${countryName(d.country)}), ${d.accountHolderName}`;
+  return `${what}${endingIn(d.last4)} (${d.currency}, ${countryName(d.country)}), ${d.accountHolderName}`;
 }
 
 function destinationSection(view: LinkView, state: FormState): string {
@@ -378,7 +379,7 @@ export function renderThanksPage(view: LinkView, destination: ChoosableDestinati
   else lines.push("Your details were received.");
   if (destination !== null) {
     lines.push(
-      `Your payouts from ${view.businessName} will go to the ${destination.kind === "card" ? "card" : "account"} ending in ${destination.last4} (${destination.currency}).`,
+      `Your payouts from ${view.businessName} will go to the ${destination.kind === "card" ? "card" : "account"}${endingIn(destination.last4)} (${destination.currency}).`,
     );
   }
   lines.push(`If something is wrong, ask ${view.businessName} for a new link. You can close this page now.`);

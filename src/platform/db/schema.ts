@@ -12,6 +12,7 @@ import {
   pgEnum,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -194,6 +195,28 @@ export const complianceStatusEnum = pgEnum("compliance_status", ["pending", "com
 export const collectionStatusEnum = pgEnum("collection_status", ["not_invited", "invited", "details_submitted"]);
 export const enrollmentStatusEnum = pgEnum("enrollment_status", ["pending", "verified", "rejected", "suspended", "closed"]);
 
+/** Who changed a Beneficiary's declared destination: the Business through its API key, or a collection link's submission. */
+export const declaredDestinationActorEnum = pgEnum("declared_destination_actor", ["business", "beneficiary_link"]);
+/** What changed it: the declared-destination route, the deletion of the declared destination, a link submission. */
+export const declaredDestinationReasonEnum = pgEnum("declared_destination_reason", [
+  "declared",
+  "destination_deleted",
+  "link_submitted",
+]);
+
+/** The latest change of a Beneficiary's declared destination, as the API shows it (`declared_destination_change`). */
+export interface DeclaredDestinationChangeValue {
+  changed_at: string;
+  changed_by: "business" | "beneficiary_link";
+  reason: "declared" | "destination_deleted" | "link_submitted";
+  previous_destination_id: string | null;
+  destination_id: string | null;
+  api_key_id: string | null;
+  membership_id: string | null;
+  user_id: string | null;
+  collection_request_id: string | null;
+}
+
 export interface PostalAddressValue {
   line1: string;
   line2?: string;
@@ -226,7 +249,7 @@ export const beneficiaries = pgTable(
     businessName: text("business_name"),
     countryOfIncorporation: varchar("country_of_incorporation", { length: 2 }),
     registrationNumber: text("registration_number"),
-    /** Encrypted at rest (AES-256-GCM); only the last four characters are ever shown. */
+    /** Encrypted at rest (AES-256-GCM); only the masked tail (platform/masking.ts) is ever shown. */
     taxIdEncrypted: text("tax_id_encrypted"),
     taxIdLast4: varchar("tax_id_last4", { length: 4 }),
     postalAddress: jsonb("postal_address").$type<PostalAddressValue>(),
@@ -236,6 +259,8 @@ export const beneficiaries = pgTable(
     collectionStatus: collectionStatusEnum("collection_status").notNull().default("not_invited"),
     detailsSubmittedAt: timestamp("details_submitted_at", { withTimezone: true, mode: "date" }),
     declaredDestinationId: uuid("declared_destination_id"),
+    /** Who made the latest change of declared_destination_id, how and when (the full history is in beneficiary_declared_destination_changes). */
+    declaredDestinationChange: jsonb("declared_destination_change").$type<DeclaredDestinationChangeValue>(),
     enrollmentStatus: enrollmentStatusEnum("enrollment_status"),
     enrollmentFailureDetail: text("enrollment_failure_detail"),
     enrollmentFailureBankAccountId: uuid("enrollment_failure_bank_account_id"),
@@ -248,6 +273,12 @@ export const beneficiaries = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
     /** Issue 6: masked summary of the latest tax form (full form encrypted in beneficiary_tax_documents). */
     taxDocument: jsonb("tax_document").$type<TaxDocumentSummaryValue>(),
+    /**
+     * The masking rule (platform/masking.ts MASK_VERSION) that `tax_id_last4` and the tax form's `tin_last4`
+     * follow. Rows written before the rule existed read 0 and are re-masked from the ciphertexts by the
+     * `masking.backfill` job; new rows are written with the current version.
+     */
+    maskVersion: smallint("mask_version").notNull().default(0),
   },
   (t) => [
     index("beneficiaries_tenant_list_idx").on(t.businessId, t.environment, t.id).where(sql`archived_at is null`),
@@ -256,7 +287,41 @@ export const beneficiaries = pgTable(
     uniqueIndex("beneficiaries_tenant_email_key")
       .on(t.businessId, t.environment, t.emailNormalized)
       .where(sql`archived_at is null`),
+    // Rows the masking backfill still has to visit (empty once it has run): keeps its start-up check cheap.
+    index("beneficiaries_mask_pending_idx")
+      .on(t.id)
+      .where(sql`mask_version < 1 and (tax_id_encrypted is not null or tax_document is not null)`),
   ],
+);
+
+/**
+ * Every change of a Beneficiary's declared destination, append-only: who made it (the Business's API key and
+ * membership, or the collection request whose link was submitted), why, from what to what, and when. Each
+ * change also queued the notice e-mail to the Beneficiary in the same transaction.
+ */
+export const beneficiaryDeclaredDestinationChanges = pgTable(
+  "beneficiary_declared_destination_changes",
+  {
+    id: uuid("id").primaryKey(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businesses.id),
+    environment: environmentEnum("environment").notNull(),
+    beneficiaryId: uuid("beneficiary_id")
+      .notNull()
+      .references(() => beneficiaries.id),
+    previousDestinationId: uuid("previous_destination_id"),
+    /** Null when the change cleared it. */
+    destinationId: uuid("destination_id"),
+    changedBy: declaredDestinationActorEnum("changed_by").notNull(),
+    reason: declaredDestinationReasonEnum("reason").notNull(),
+    apiKeyId: uuid("api_key_id"),
+    membershipId: uuid("membership_id"),
+    userId: uuid("user_id"),
+    collectionRequestId: uuid("collection_request_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("beneficiary_declared_destination_changes_beneficiary_idx").on(t.beneficiaryId, t.createdAt)],
 );
 
 export const destinationKindEnum = pgEnum("destination_kind", ["bank_account", "card"]);
@@ -292,7 +357,10 @@ export const destinations = pgTable(
     sensitiveEncrypted: text("sensitive_encrypted").notNull(),
     /** Keyed hash of the normalised account identifier: recognises the same account without decrypting. */
     fingerprint: text("fingerprint").notNull(),
+    /** The masked display value (platform/masking.ts: at most the last four characters), or a masked Pix key. */
     last4: varchar("last4", { length: 64 }).notNull(),
+    /** The masking rule `last4` follows (see beneficiaries.mask_version); 0 for rows the backfill has not re-masked yet. */
+    maskVersion: smallint("mask_version").notNull().default(0),
     pixKeyType: text("pix_key_type"),
     cardNetwork: text("card_network"),
     cardExpiryMonth: integer("card_expiry_month"),
@@ -309,6 +377,7 @@ export const destinations = pgTable(
     // The same account registered twice for one Beneficiary is the same destination.
     uniqueIndex("destinations_beneficiary_fingerprint_key").on(t.beneficiaryId, t.fingerprint).where(sql`deleted_at is null`),
     index("destinations_tenant_idx").on(t.businessId, t.environment, t.id),
+    index("destinations_mask_pending_idx").on(t.id).where(sql`mask_version < 1`),
   ],
 );
 
@@ -317,8 +386,11 @@ export const destinations = pgTable(
 // ---------------------------------------------------------------------------------------------------------
 
 export const collectionScopeEnum = pgEnum("collection_scope", ["full_onboarding", "payout_destination", "tax_documents"]);
-/** Why a request stopped being live before it expired: submitted, cancelled by the Business, or replaced by a newer link. */
-export const collectionClosedReasonEnum = pgEnum("collection_closed_reason", ["consumed", "cancelled", "superseded"]);
+/**
+ * Why a request stopped being live before it expired: submitted, cancelled by the Business, replaced by a newer
+ * link, or closed because the Beneficiary was archived (un-archiving does not reopen it).
+ */
+export const collectionClosedReasonEnum = pgEnum("collection_closed_reason", ["consumed", "cancelled", "superseded", "archived"]);
 
 /**
  * One hosted collection link. Only the SHA-256 of its token is stored; the raw token exists in the create
@@ -502,7 +574,7 @@ export const payouts = pgTable(
     beneficiaryId: uuid("beneficiary_id")
       .notNull()
       .references(() => beneficiaries.id),
-    /** The destination it was created for; it stays named (and its last four shown) after deletion. */
+    /** The destination it was created for; it stays named (and its masked value shown) after deletion. */
     destinationId: uuid("destination_id")
       .notNull()
       .references(() => destinations.id),

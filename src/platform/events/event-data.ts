@@ -121,7 +121,10 @@ export const EVENT_DATA_SCHEMAS: Readonly<Record<EventType, TSchema>> = {
     {
       bank_account_id: uuid("The destination; the id Payouts name as `bank_account_id`."),
       beneficiary_id: uuid("The owning Beneficiary."),
-      last4: Type.String({ description: "Last four of the IBAN, account or card number; a Pix key masked by its type." }),
+      last4: Type.String({
+        description:
+          "Masked like the bank-account listing: at most the last four characters of the IBAN, account or card number, never more than half of it (fewer for short numbers); a Pix key masked by its type.",
+      }),
       country: Type.String({ description: "ISO 3166-1 alpha-2." }),
       currency: Type.String({ description: "ISO 4217." }),
     },

@@ -2,7 +2,8 @@
 // of an `anyOf` to pick one, which made union-heavy responses several times slower; a `type` array
 // (["string", "null"]) or an `enum` needs no such check. Use these instead of Type.Union for nullable
 // scalars and string enums in response and request schemas.
-import { type Static, type TSchema, type TUnsafe, Type } from "@sinclair/typebox";
+import { type Static, type TSchema, type TString, type TUnsafe, Type } from "@sinclair/typebox";
+import { BLANK_NAME_CODE, BLANK_NAME_MESSAGE, NAME_SCHEMA_PATTERN } from "../names.js";
 
 type ScalarType = "string" | "integer" | "number" | "boolean";
 const SCALAR_TYPES = new Set<ScalarType>(["string", "integer", "number", "boolean"]);
@@ -22,4 +23,20 @@ export function stringEnum<const V extends readonly string[]>(
   options: { description?: string } = {},
 ): TUnsafe<V[number]> {
   return Type.Unsafe<V[number]>({ type: "string", enum: [...values], ...options });
+}
+
+/**
+ * A field that names someone or something (platform/names.ts): 1 to `maxLength` characters, at least one of
+ * them a letter or digit. A name of spaces or invisible characters only is refused with the detail code
+ * `blank` (validation.ts reads `patternCode`).
+ */
+export function nameString(maxLength: number, description?: string): TString {
+  return Type.String({
+    minLength: 1,
+    maxLength,
+    pattern: NAME_SCHEMA_PATTERN,
+    patternMessage: BLANK_NAME_MESSAGE,
+    patternCode: BLANK_NAME_CODE,
+    ...(description === undefined ? {} : { description }),
+  });
 }

@@ -123,13 +123,12 @@ export function ajvErrorsToDetails(errors: readonly ErrorObject[]): ErrorDetail[
             : { field, code: "invalid_format", message: `Expected a valid ${String(params.format)}.` },
         );
         break;
-      case "pattern":
-        push({
-          field,
-          code: "invalid_format",
-          message: (error.parentSchema as { patternMessage?: string } | undefined)?.patternMessage ?? "Invalid format.",
-        });
+      case "pattern": {
+        // A schema may name its own detail code and message for a pattern (nameString: `blank`).
+        const own = error.parentSchema as { patternMessage?: string; patternCode?: string } | undefined;
+        push({ field, code: own?.patternCode ?? "invalid_format", message: own?.patternMessage ?? "Invalid format." });
         break;
+      }
       case "enum":
       case "const":
       case "anyOf": {

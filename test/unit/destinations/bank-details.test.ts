@@ -114,7 +114,7 @@ describe("validateBankDetails: accepted details, normalised", () => {
     [
       "US ABA with a 4-digit account and a BIC",
       { ...holder, country: "US", currency: "USD", routing_code: "121000358", account_number: "1234", swift_bic: "CHASUS33" },
-      { account_number: "1234", last4: "1234", swift_bic: "CHASUS33" },
+      { account_number: "1234", last4: "34", swift_bic: "CHASUS33" },
     ],
     [
       "US ABA thrift prefix, 17-digit account",
@@ -152,13 +152,13 @@ describe("validateBankDetails: accepted details, normalised", () => {
     [
       "BR Pix CPF with punctuation",
       { ...holder, country: "BR", currency: "BRL", pix_key: "529.982.247-25" },
-      { scheme: "br_pix", pix_key: "52998224725", pix_key_type: "cpf", last4: "***.982.247-**" },
+      { scheme: "br_pix", pix_key: "52998224725", pix_key_type: "cpf", last4: "***.**2.247-**" },
     ],
     ["BR Pix CPF bare", { ...holder, country: "BR", currency: "BRL", pix_key: "11144477735" }, { pix_key_type: "cpf" }],
     [
       "BR Pix CNPJ",
       { ...holder, country: "BR", currency: "BRL", pix_key: "11.222.333/0001-81" },
-      { pix_key: "11222333000181", pix_key_type: "cnpj", last4: "**.222.333/0001-**" },
+      { pix_key: "11222333000181", pix_key_type: "cnpj", last4: "**.**2.333/****-**" },
     ],
     [
       "BR Pix alphanumeric CNPJ (Receita Federal example)",
@@ -173,7 +173,7 @@ describe("validateBankDetails: accepted details, normalised", () => {
     [
       "BR Pix mobile phone written with punctuation",
       { ...holder, country: "BR", currency: "BRL", pix_key: "+55 (11) 98765-4321" },
-      { pix_key: "+5511987654321", pix_key_type: "phone", last4: "+55 (11) *****-4321" },
+      { pix_key: "+5511987654321", pix_key_type: "phone", last4: "+55 (**) *****-4321" },
     ],
     [
       "BR Pix random key in uppercase",

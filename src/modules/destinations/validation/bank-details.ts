@@ -11,6 +11,7 @@
 //   4. CA / AU / IN paid in their own currency                                   -> ca_eft / au_bsb / in_ifsc
 //   5. Anything else                                                             -> swift (account number + BIC)
 import { clabe } from "clabe-validator";
+import { BLANK_NAME_MESSAGE, isVisibleName } from "../../../platform/names.js";
 import { isCountryCode, isCurrencyCode } from "./countries.js";
 import {
   type AccountNumberScheme,
@@ -41,12 +42,13 @@ import {
   normalizeIban,
   usesIban,
 } from "./iban-bic.js";
-import { maskLast4, maskPixKey } from "./masking.js";
+import { maskIdentifier, maskPixKey } from "./masking.js";
 import { checkPixKey, type PixKeyType } from "./pix.js";
 
 /** Every failure code this validator can return, with what it means (rendered into the error reference). */
 export const BANK_DETAILS_FAILURE_CODES = {
   required: "The field is needed for this country, currency and scheme but was missing or blank.",
+  blank: "A name (account holder, bank) holds no letter or digit: only spaces or invisible characters.",
   too_long: "The text is longer than a payment rail can carry (140 characters).",
   invalid_country: "Not an ISO 3166-1 alpha-2 country code.",
   invalid_currency: "Not an ISO 4217 code of a currency an account can hold (metal, bond-unit and test codes are refused).",
@@ -126,7 +128,7 @@ interface CommonDetails {
 }
 
 interface DerivedDetails {
-  /** Safe to display: the last four characters of the identifier, or the masked Pix key. */
+  /** Safe to display: at most the last four characters of the identifier (fewer for short ones), or the masked Pix key. */
   last4: string;
   /** The scheme-qualified account identifier to feed a keyed hash; it contains the full account number. */
   fingerprint_input: string;
@@ -224,6 +226,10 @@ function checkName(
     return undefined;
   }
   const name = collapseSpaces(value);
+  if (!isVisibleName(name)) {
+    failures.push({ field, code: "blank", message: BLANK_NAME_MESSAGE });
+    return undefined;
+  }
   if (name.length <= MAX_NAME_LENGTH) return name;
   failures.push({ field, code: "too_long", message: `At most ${MAX_NAME_LENGTH} characters.` });
   return undefined;
@@ -498,13 +504,13 @@ function checkRequiredAccountNumber(ctx: Context, scheme: AccountNumberScheme): 
 function displayIdentifier(details: SchemeDetails): string {
   switch (details.scheme) {
     case "iban":
-      return maskLast4(details.iban);
+      return maskIdentifier(details.iban);
     case "mx_clabe":
-      return maskLast4(details.clabe);
+      return maskIdentifier(details.clabe);
     case "br_pix":
       return maskPixKey(details.pix_key, details.pix_key_type);
     default:
-      return maskLast4(details.account_number);
+      return maskIdentifier(details.account_number);
   }
 }
 

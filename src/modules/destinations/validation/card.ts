@@ -3,12 +3,14 @@
 //
 // The full card number only leaves this module in `card_number` and `fingerprint_input`, whose names say
 // what they are; the only displayable parts are `last4` and `network`.
+import { BLANK_NAME_MESSAGE, isVisibleName } from "../../../platform/names.js";
 import { isCountryCode, isCurrencyCode } from "./countries.js";
 import { collapseSpaces, MAX_NAME_LENGTH, readText, type ValidationFailure, type ValidationResult } from "./failures.js";
-import { maskLast4 } from "./masking.js";
+import { maskIdentifier } from "./masking.js";
 
 export const CARD_FAILURE_CODES = {
   required: "The field is missing or blank.",
+  blank: "The cardholder name holds no letter or digit (only spaces or invisible characters).",
   too_long: "The cardholder name is longer than 140 characters.",
   invalid_card_number: "The card number is not 12 to 19 digits, or not a length its network issues.",
   invalid_card_checksum: "The card number fails the Luhn check: a digit is probably mistyped.",
@@ -79,7 +81,7 @@ export function validateCard(input: CardInput, now: Date): CardResult {
       card_number: number.digits,
       fingerprint_input: number.digits,
       network: number.network,
-      last4: maskLast4(number.digits),
+      last4: maskIdentifier(number.digits),
       expiry_month: month,
       expiry_year: year,
       cardholder_name: name,
@@ -212,6 +214,10 @@ function checkCardholderName(raw: string | null | undefined, failures: CardFailu
     return undefined;
   }
   const name = collapseSpaces(text);
+  if (!isVisibleName(name)) {
+    failures.push({ field: "cardholder_name", code: "blank", message: BLANK_NAME_MESSAGE });
+    return undefined;
+  }
   if (name.length <= MAX_NAME_LENGTH) return name;
   failures.push({ field: "cardholder_name", code: "too_long", message: `At most ${MAX_NAME_LENGTH} characters.` });
   return undefined;

@@ -30,5 +30,5 @@ export {
 } from "./card.js";
 export { currencyExponent, isCountryCode, isCurrencyCode } from "./countries.js";
 export type { ValidationFailure, ValidationResult } from "./failures.js";
-export { maskLast4, maskPixKey } from "./masking.js";
+export { MAX_MASKED_LENGTH, maskIdentifier, maskPixKey, maskStoredDestination, type StoredSensitiveValues } from "./masking.js";
 export { checkPixKey, isValidCnpj, isValidCpf, PIX_KEY_TYPES, type PixKeyType } from "./pix.js";
