@@ -12,6 +12,7 @@ import {
   registerBankAccount,
   registerBusiness,
 } from "../helpers/factories.js";
+import { queuedMails } from "../helpers/queued-mail.js";
 import { buildTestApp, TEST_START, type TestApp } from "../helpers/test-app.js";
 import { eventsOf, mintLink, PageSession, readBeneficiary } from "./helpers.js";
 
@@ -102,11 +103,7 @@ describe("full_onboarding", () => {
     expect(registered[0]?.data).toMatchObject({ bank_account_id: accounts.bank_accounts[0]?.id, last4: "0983", country: "US" });
 
     // The declared destination changed through the link: the Beneficiary is told, once.
-    const mails = await queryRows<{ n: number }>(
-      t.runtime.deps.database.db,
-      sql`select count(*)::int as n from jobs where type = 'mail.send'`,
-    );
-    expect(mails[0]?.n).toBe(1);
+    expect(await queuedMails(t)).toHaveLength(1);
 
     // Double submit (back button / second tab): nothing is recorded twice.
     const again = await session.post(minted.path, {
@@ -118,11 +115,7 @@ describe("full_onboarding", () => {
     expect(again.statusCode).toBe(409);
     expect(again.body).toContain("already submitted");
     expect(await eventsOf(t, beneficiary.id, "beneficiary.details_submitted")).toHaveLength(1);
-    const mailsAfter = await queryRows<{ n: number }>(
-      t.runtime.deps.database.db,
-      sql`select count(*)::int as n from jobs where type = 'mail.send'`,
-    );
-    expect(mailsAfter[0]?.n).toBe(1);
+    expect(await queuedMails(t)).toHaveLength(1);
     expect((await readBeneficiary(t.app, key, beneficiary.id)).first_name).toBe("Ada");
     // And the page itself now says so.
     const reopened = await session.get(minted.path);

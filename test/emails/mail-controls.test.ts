@@ -240,7 +240,7 @@ describe("production mail and the per-Business daily limit", () => {
     const payee = await createBeneficiary(t.app, biz.keys.production, { email: "deferred.payee@example.net" });
     await declareAccount(biz.keys.production, payee.id);
 
-    const [queued, ...more] = await queuedMail(t, "declared-destination:");
+    const [queued, ...more] = await queuedMail(t, "declared-destination-change:");
     expect(more).toEqual([]);
     expect(queued?.to).toBe("deferred.payee@example.net");
     expect(queued?.runAt.toISOString()).toBe(new Date(TEST_START.getTime() + DAY_MS).toISOString());

@@ -1,7 +1,8 @@
-// The e-mails use cases enqueued: the durable `mail.send` jobs, unsealed with the service's cipher. Reading the
-// queue (not an SMTP server) sees every message a use case asked for, however the worker later delivers it.
+// Every e-mail use cases issued, however the outbox disposed of it: the durable `mail.send` jobs (mail to be
+// delivered) and the captured sandbox mail (kept in the sandbox mailbox instead), both unsealed with the
+// service's cipher. A test of "the payee is told" reads here, so it holds in sandbox and production alike.
 import { asc, eq } from "drizzle-orm";
-import { jobs } from "../../src/platform/db/schema.js";
+import { emails, jobs } from "../../src/platform/db/schema.js";
 import { MAIL_SEND_JOB, type SealedMailJobPayload } from "../../src/platform/mail/mail-job.js";
 import type { TestApp } from "./test-app.js";
 
@@ -13,17 +14,32 @@ export interface QueuedMail {
   readonly idempotency_key: string;
 }
 
-/** Every queued message, oldest first; `to` keeps only those for that recipient. */
+/** Every issued message, oldest first; `to` keeps only those for that recipient. */
 export async function queuedMails(t: TestApp, to?: string): Promise<QueuedMail[]> {
-  const rows = await t.runtime.deps.database.db
-    .select({ payload: jobs.payload })
+  const db = t.runtime.deps.database.db;
+  const { cipher } = t.runtime.deps;
+  const queued = await db
+    .select({ payload: jobs.payload, at: jobs.createdAt })
     .from(jobs)
     .where(eq(jobs.type, MAIL_SEND_JOB))
     .orderBy(asc(jobs.createdAt), asc(jobs.id));
-  const mails = rows.map((row) => {
-    const payload = row.payload as SealedMailJobPayload;
-    const content = JSON.parse(t.runtime.deps.cipher.decrypt(payload.sealed)) as Omit<QueuedMail, "idempotency_key">;
-    return { ...content, idempotency_key: payload.idempotency_key };
-  });
+  const captured = await db
+    .select({ content: emails.contentEncrypted, key: emails.idempotencyKey, at: emails.createdAt })
+    .from(emails)
+    .where(eq(emails.disposition, "captured"))
+    .orderBy(asc(emails.createdAt), asc(emails.id));
+  const mails = [
+    ...queued.map((row) => {
+      const payload = row.payload as SealedMailJobPayload;
+      const content = JSON.parse(cipher.decrypt(payload.sealed)) as Omit<QueuedMail, "idempotency_key">;
+      return { at: row.at, mail: { ...content, idempotency_key: payload.idempotency_key } };
+    }),
+    ...captured.map((row) => {
+      const content = JSON.parse(cipher.decrypt(row.content ?? "")) as Omit<QueuedMail, "idempotency_key">;
+      return { at: row.at, mail: { ...content, idempotency_key: row.key } };
+    }),
+  ]
+    .sort((a, b) => a.at.getTime() - b.at.getTime())
+    .map((entry) => entry.mail);
   return to === undefined ? mails : mails.filter((mail) => mail.to.toLowerCase() === to.toLowerCase());
 }

@@ -6,7 +6,6 @@ import type { EventRecorder } from "../../platform/events/outbox.js";
 import type { AppInstance } from "../../platform/http/types.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import type { BeneficiaryService } from "../beneficiaries/index.js";
-import type { MailOutbox } from "../emails/index.js";
 import { registerDestinationRoutes } from "./destinations.routes.js";
 import { DestinationSchema } from "./destinations.schemas.js";
 import { createDestinationService } from "./destinations.service.js";
