@@ -5,7 +5,7 @@ import fastifySwaggerUi from "@fastify/swagger-ui";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger, LogController } from "fastify";
 import type { Logger } from "pino";
-import type { Config, TrustProxy } from "./config.js";
+import type { Config, HttpTimeouts, TrustProxy } from "./config.js";
 import { createApiKeysModule } from "./modules/api-keys/index.js";
 import { createBeneficiariesModule } from "./modules/beneficiaries/index.js";
 import { createBeneficiaryExportModule } from "./modules/beneficiary-export/index.js";
@@ -26,10 +26,11 @@ import type { EventRecorder } from "./platform/events/outbox.js";
 import { installAccessControl } from "./platform/http/access-hook.js";
 import { registerDocsRoutes } from "./platform/http/docs-routes.js";
 import { ActorSchema, ErrorDetailSchema, ErrorEnvelopeSchema } from "./platform/http/envelope.js";
-import { createFrameworkErrorHandler, installErrorHandling } from "./platform/http/error-handler.js";
+import { createClientErrorHandler, createFrameworkErrorHandler, installErrorHandling } from "./platform/http/error-handler.js";
 import { installJsonBodyParsing } from "./platform/http/json-body.js";
 import { openApiDocumentOptions } from "./platform/http/openapi.js";
 import { registerMetricsRoute, registerOpsRoutes } from "./platform/http/ops-routes.js";
+import { installRequestTextChecks } from "./platform/http/text-hook.js";
 import type { AppInstance } from "./platform/http/types.js";
 import { createValidatorCompiler } from "./platform/http/validation.js";
 import type { IdGenerator } from "./platform/ids.js";
@@ -73,6 +74,27 @@ function trustProxyOption(trust: TrustProxy): false | string[] | ((address: stri
   return [...trust];
 }
 
+/**
+ * Slow clients: Node times out a request whose headers (headersTimeout) or whole body (requestTimeout) do not
+ * arrive in time, checking every `connectionsCheckingInterval` (30 s by default, too coarse for a 10 s
+ * limit). Fastify sets requestTimeout, keepAliveTimeout and the idle socket timeout (connectionTimeout) from
+ * its own options. The request line plus headers may take 16 KB (Node's default, stated so it is visible);
+ * beyond it Node raises a 431 that createClientErrorHandler answers in the envelope.
+ */
+function serverTimeoutOptions(timeouts: HttpTimeouts) {
+  return {
+    requestTimeout: timeouts.requestTimeoutMs,
+    keepAliveTimeout: timeouts.keepAliveTimeoutMs,
+    connectionTimeout: timeouts.connectionTimeoutMs,
+    http: {
+      headersTimeout: timeouts.headersTimeoutMs,
+      requestTimeout: timeouts.requestTimeoutMs,
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(timeouts.headersTimeoutMs / 4))),
+      maxHeaderSize: 16 * 1024,
+    },
+  };
+}
+
 export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   const { config, database, clock, ids } = deps;
   const app = Fastify({
@@ -82,6 +104,8 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     // One log line per request is written by the onResponse hook below, with the route template.
     logController: new LogController({ requestIdLogLabel: "request_id", disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
+    ...serverTimeoutOptions(config.http),
+    clientErrorHandler: createClientErrorHandler({ clock, ids, docsBaseUrl: config.docsBaseUrl }),
     trustProxy: trustProxyOption(config.trustProxy),
     // Requests on connections still open during shutdown are served normally; the listener is already closed.
     return503OnClosing: false,
@@ -89,6 +113,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     frameworkErrors: createFrameworkErrorHandler({ clock, docsBaseUrl: config.docsBaseUrl }),
   }).withTypeProvider<TypeBoxTypeProvider>();
   installJsonBodyParsing(app);
+  installRequestTextChecks(app);
 
   const apiKeys = createApiKeysModule({ db: database.db, clock, ids });
   // Every e-mail goes through this outbox: it captures sandbox mail to strangers and limits each Business's
@@ -281,6 +306,8 @@ export async function buildMetricsApp(
     requestIdHeader: false,
     logController: new LogController({ requestIdLogLabel: "request_id", disableRequestLogging: true }),
     bodyLimit: 1024,
+    ...serverTimeoutOptions(config.http),
+    clientErrorHandler: createClientErrorHandler({ clock, ids, docsBaseUrl: config.docsBaseUrl }),
     return503OnClosing: false,
     frameworkErrors: createFrameworkErrorHandler({ clock, docsBaseUrl: config.docsBaseUrl }),
   }).withTypeProvider<TypeBoxTypeProvider>();

@@ -34,6 +34,8 @@ export interface Config {
   readonly encryptionKey: Buffer | null;
   readonly logLevel: LogLevel;
   readonly bodyLimitBytes: number;
+  /** Slow or stalled clients: how long a connection may take to send its request, and how long it may idle. */
+  readonly http: HttpTimeouts;
   /**
    * Which proxies in front of the service are believed about the client address (X-Forwarded-For):
    * none (false), the nearest N hops, or the proxies at these addresses/CIDRs. Never "every hop".
@@ -101,6 +103,36 @@ export interface Config {
 }
 
 export type ProductionRail = "simulator";
+
+export interface HttpTimeouts {
+  /** REQUEST_TIMEOUT_MS: the whole request (headers and body) must arrive within this; else 408 and close. */
+  readonly requestTimeoutMs: number;
+  /** HEADERS_TIMEOUT_MS: the request line and headers must arrive within this; at most requestTimeoutMs. */
+  readonly headersTimeoutMs: number;
+  /** KEEP_ALIVE_TIMEOUT_MS: an idle keep-alive connection is closed after this, between requests. */
+  readonly keepAliveTimeoutMs: number;
+  /**
+   * CONNECTION_TIMEOUT_MS: a socket with no traffic in either direction for this long is destroyed, even
+   * mid-response (a client that stops reading). Must exceed the slowest request; 0 turns it off.
+   */
+  readonly connectionTimeoutMs: number;
+}
+
+function readHttpTimeouts(env: Env): HttpTimeouts {
+  const requestTimeoutMs = readInt(env, "REQUEST_TIMEOUT_MS", 30_000, 100, 3_600_000);
+  const headersTimeoutMs = readInt(env, "HEADERS_TIMEOUT_MS", Math.min(10_000, requestTimeoutMs), 100, 3_600_000);
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError(
+      `HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${requestTimeoutMs}): the headers are part of the request`,
+    );
+  }
+  return {
+    requestTimeoutMs,
+    headersTimeoutMs,
+    keepAliveTimeoutMs: readInt(env, "KEEP_ALIVE_TIMEOUT_MS", 72_000, 100, 3_600_000),
+    connectionTimeoutMs: readInt(env, "CONNECTION_TIMEOUT_MS", 300_000, 0, 3_600_000),
+  };
+}
 
 /** false, a hop count (>= 1), or proxy addresses/CIDRs (and proxy-addr's names loopback, linklocal, uniquelocal). */
 export type TrustProxy = false | number | readonly string[];
@@ -335,6 +367,7 @@ export function loadConfig(env: Env = process.env): Config {
     encryptionKey,
     logLevel,
     bodyLimitBytes: readInt(env, "BODY_LIMIT_BYTES", 2 * 1024 * 1024, 1024, 64 * 1024 * 1024),
+    http: readHttpTimeouts(env),
     trustProxy: readTrustProxy(env),
     rateLimit: {
       points: readInt(env, "RATE_LIMIT_REQUESTS", 6000, 1, 10_000_000),

@@ -14,12 +14,13 @@ export const ERROR_CODES = {
     status: 400,
     message: "The request failed validation.",
     description:
-      "The body or query did not match the schema. `details` lists each problem with the field path, a stable code (required, invalid_type, invalid_uuid, invalid_enum, invalid_format, too_long, too_short, out_of_range, unknown_field, too_many_items, too_few_items, and `blank` for a name of spaces or invisible characters only: every name field must contain a letter or digit) and a message.",
+      "The body, query or a header did not match the schema. `details` lists each problem with the field path (a JSON path such as `rows[3].external_ref`, a query parameter or a header name), a stable code (required, invalid_type, invalid_uuid, invalid_enum, invalid_format, too_long, too_short, out_of_range, unknown_field, too_many_items, too_few_items, invalid_character, invalid_encoding, and `blank` for a name of spaces or invisible characters only: every name field must contain a letter or digit) and a message. `invalid_character`: the text holds U+0000, an unpaired surrogate, a control character, or a tab or line break in a single-line field (every field except those documented as free text, and every query parameter and header). `invalid_encoding`: a query parameter or header is not percent-encoded UTF-8. Date-times are RFC 3339 with a time zone, between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z, seconds 00 to 59.",
   },
   bad_request: {
     status: 400,
     message: "The request is malformed.",
-    description: "For example a path id that is not a UUID, or a body that is not valid JSON.",
+    description:
+      "For example a path id that is not a UUID, a body that is not valid JSON or not valid UTF-8, or a request the HTTP parser refuses (an invalid method or header bytes); the connection is then closed.",
   },
   unauthorized: {
     status: 401,
@@ -68,7 +69,20 @@ export const ERROR_CODES = {
   unsupported_media_type: {
     status: 415,
     message: "The request body must be JSON (Content-Type: application/json).",
-    description: "A body was sent with a content type other than `application/json`.",
+    description:
+      "A body was sent with a content type other than `application/json`, with a `charset` other than UTF-8, or with a `Content-Encoding` other than `identity` (compressed request bodies are not accepted).",
+  },
+  request_timeout: {
+    status: 408,
+    message: "The request was not received in time.",
+    description:
+      "The headers did not arrive within HEADERS_TIMEOUT_MS (10 s by default) or the whole request within REQUEST_TIMEOUT_MS (30 s by default). The connection is closed; send the request again on a new connection.",
+  },
+  request_header_too_large: {
+    status: 431,
+    message: "The request line and headers are too large.",
+    description:
+      "The request line (URL) and headers together exceed 16 KB. Shorten the URL (fewer or shorter query parameters) or the headers. The connection is closed.",
   },
   BANK_ACCOUNT_NOT_FOUND: {
     status: 404,

@@ -95,7 +95,7 @@ const DIRECT_FIELDS = [
 function cell(value: unknown): string {
   if (value === null || value === undefined) return "";
   const text = typeof value === "boolean" ? String(value) : String(value);
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return /^[=+\-@\t\r]/.test(text) || /^[\s\u200B]+[=+\-@]/.test(text) ? `'${text}` : text;
 }
 
 const IBAN = "DE89370400440532013000";
@@ -152,16 +152,18 @@ describe("GET /v1/beneficiaries/export", () => {
     expect(production.headers["content-disposition"]).toBe('attachment; filename="beneficiaries-production-20260527.csv"');
   });
 
-  it("round-trips names with commas, quotes, line breaks and non-ASCII text", async () => {
+  // The API refuses line breaks in names and address lines; rows stored with them are covered by
+  // formula-injection.test.ts at the CSV writer.
+  it("round-trips names with commas, quotes and non-ASCII text", async () => {
     const tricky = {
-      name: 'Doe, "JJ"\r\nJunior\nthe Third',
+      name: 'Doe, "JJ" Junior; the Third',
       nickname: 'Zoë, 🚀 "Rocket"',
       first_name: "Ann-Marie",
       last_name: 'O"Brien',
       country_of_residence: "DE",
       postal_address: {
         line1: 'Hauptstraße 1, "Hinterhaus"',
-        line2: "3rd floor\nleft",
+        line2: "3rd floor, left",
         city: "Berlin",
         postal_code: "10115",
         country: "DE",
@@ -180,7 +182,7 @@ describe("GET /v1/beneficiaries/export", () => {
     expect(row?.first_name).toBe("Ann-Marie");
     expect(row).toMatchObject({
       postal_address_line1: tricky.postal_address.line1,
-      postal_address_line2: "3rd floor\nleft",
+      postal_address_line2: "3rd floor, left",
       postal_address_city: "Berlin",
       postal_address_state: "",
       postal_address_postal_code: "10115",
@@ -287,8 +289,10 @@ describe("GET /v1/beneficiaries/export", () => {
       first_name: "-2+3",
       last_name: "@cmd",
     });
-    const tab = await create({ name: "Tab Nick", nickname: "\tTabbed" });
-    const cr = await create({ name: "CR Nick", nickname: "\rReturn" });
+    // Whitespace or a no-break space before the formula does not hide it (OWASP); every other variant,
+    // including tab, CR, LF and zero-width characters the API no longer accepts, is in formula-injection.test.ts.
+    const spaced = await create({ name: "Spaced Nick", nickname: " =1+1" });
+    const nbsp = await create({ name: "NBSP Nick", nickname: "\u00A0@SUM(A1)" });
     const { records } = await exportCsv();
     const byId = new Map(records.map((r) => [r.id, r]));
     expect(byId.get(String(formula.id))).toMatchObject({
@@ -298,8 +302,8 @@ describe("GET /v1/beneficiaries/export", () => {
       first_name: "'-2+3",
       last_name: "'@cmd",
     });
-    expect(byId.get(String(tab.id))?.nickname).toBe("'\tTabbed");
-    expect(byId.get(String(cr.id))?.nickname).toBe("'\rReturn");
+    expect(byId.get(String(spaced.id))?.nickname).toBe("' =1+1");
+    expect(byId.get(String(nbsp.id))?.nickname).toBe("'\u00A0@SUM(A1)");
     // Dashes, plus signs and at signs later in a value are not touched.
     const tricky = await create({ name: "Ann-Marie +1 @home" });
     const again = await exportCsv();

@@ -56,7 +56,7 @@ export interface MatrixContext {
 export interface TenancyRouteSpec {
   /** Shown in test names; defaults to "METHOD url". */
   readonly name?: string;
-  readonly method: HTTPMethods;
+  readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** Builds the request path from a resource id (ignore the id for collection routes). */
   readonly url: (id: string) => string;
   /** The JSON body a caller of `tenant` sends (write routes). */

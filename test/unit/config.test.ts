@@ -9,6 +9,14 @@ describe("loadConfig", () => {
     expect(config.dataDir.endsWith("/data")).toBe(true);
     expect(config.docsBaseUrl).toBe("http://localhost:3000/docs");
     expect(config.encryptionKey).toBeNull();
+    expect(config.http).toEqual({
+      requestTimeoutMs: 30_000,
+      headersTimeoutMs: 10_000,
+      keepAliveTimeoutMs: 72_000,
+      connectionTimeoutMs: 300_000,
+    });
+    // A short request timeout lowers the default headers timeout with it.
+    expect(loadConfig({ REQUEST_TIMEOUT_MS: "5000" }).http.headersTimeoutMs).toBe(5000);
   });
 
   it("derives DOCS_BASE_URL from PUBLIC_BASE_URL unless set", () => {
@@ -28,6 +36,11 @@ describe("loadConfig", () => {
     [{ METRICS_PORT: "http" }, /METRICS_PORT must be a whole number/],
     [{ TRUST_PROXY: "33" }, /TRUST_PROXY must be a hop count between 1 and 32/],
     [{ PUBLIC_BASE_URL: "ftp://x" }, /PUBLIC_BASE_URL must be an http\(s\) URL/],
+    [
+      { REQUEST_TIMEOUT_MS: "5000", HEADERS_TIMEOUT_MS: "8000" },
+      /HEADERS_TIMEOUT_MS \(8000\) must not exceed REQUEST_TIMEOUT_MS/,
+    ],
+    [{ REQUEST_TIMEOUT_MS: "0" }, /REQUEST_TIMEOUT_MS must be between 100/],
     [{ ENCRYPTION_KEY: "c2hvcnQ=" }, /ENCRYPTION_KEY must be 32 bytes/],
     [{ DATABASE_URL: "postgres://x@y/z" }, /ENCRYPTION_KEY is required when DATABASE_URL is set/],
   ])("refuses %o with a message naming the variable", (env, message) => {

@@ -51,10 +51,26 @@ export type ExportBatchReader = (beforeId: string | null) => Promise<readonly Ex
  * already being read, so the database and the CSV writer work at the same time; at most one batch is read
  * ahead of what the client has taken.
  *
- * Formula injection: csv-stringify's `escape_formulas` prefixes a `'` to every cell starting with `=`, `+`,
- * `-`, `@`, tab or carriage return (and their full-width forms), so a spreadsheet shows the text instead of
- * evaluating it. Every cell is a string or a non-negative count, so the rule applies to all of them.
+ * Formula injection: every string cell goes through defuseFormula (OWASP's CSV injection rule), so a
+ * spreadsheet shows the text instead of evaluating it. The other cells are non-negative counts.
  */
+// Characters a spreadsheet skips or shows as nothing before the first visible one: whitespace (space, LF,
+// NBSP, the Unicode spaces), zero-width characters, word joiners, bidirectional marks and the BOM.
+const INVISIBLE_LEAD = /^[\s\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]+/;
+// =, +, -, @ and their full-width forms, which spreadsheets also read as formula starts.
+const FORMULA_START = /^[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]/;
+
+/**
+ * OWASP's CSV injection rule: a cell that starts with `=`, `+`, `-`, `@`, tab or carriage return, or whose
+ * first character after leading whitespace and invisible characters is one of `= + - @`, is prefixed with
+ * a single quote. Spreadsheets strip leading spaces and ignore zero-width characters before evaluating,
+ * so ` =1+1`, `\n=1+1`, NBSP or U+200B then `=` are formulas too.
+ */
+export function defuseFormula(cell: string): string {
+  if (cell.startsWith("\t") || cell.startsWith("\r")) return `'${cell}`;
+  return FORMULA_START.test(cell.replace(INVISIBLE_LEAD, "")) ? `'${cell}` : cell;
+}
+
 export async function openCsvStream(readBatch: ExportBatchReader, batchSize: number): Promise<Readable> {
   let current: readonly ExportRecord[] | null = await readBatch(null);
   async function* rows() {
@@ -76,7 +92,7 @@ export async function openCsvStream(readBatch: ExportBatchReader, batchSize: num
     // Quote any field holding CR or LF. csv-stringify turns this off once record_delimiter is given, and a
     // bare LF left unquoted splits the record in two for Excel, Python's csv module and most readers.
     quote_record_delimiter: true,
-    escape_formulas: true,
+    cast: { string: defuseFormula },
   });
   // Errors reach the reply through `csv` (pipeline destroys it with the error); nothing more to do here.
   pipeline(Readable.from(rows()), csv, () => {});

@@ -211,7 +211,10 @@ export function createPayoutBulkService(deps: PayoutBulkDeps) {
       if (batch.length === 1) {
         const only = batch[0] as Candidate;
         logger.error({ err: error, row: only.index }, "bulk payout row failed");
-        return [failed(only.index, new AppError("internal_error"))];
+        // A row carries no request_id of its own: point at the response's X-Request-Id instead.
+        const message =
+          "The row could not be stored; the other rows were not affected. Quote the X-Request-Id header of this response when contacting support.";
+        return [failed(only.index, new AppError("internal_error", { message }))];
       }
       // Row by row, so one row the database refuses cannot take the batch down.
       const results: BulkResult[] = [];

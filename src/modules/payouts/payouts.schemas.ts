@@ -153,7 +153,13 @@ export const DecisionSchema = Type.Object(
 );
 export type DecisionBody = Static<typeof DecisionSchema>;
 
-const reason = Type.String({ minLength: 1, maxLength: 1000 });
+// Free text from a reviewer: the one kind of request string that may span lines (TAB, CR, LF allowed).
+const reason = Type.String({
+  minLength: 1,
+  maxLength: 1000,
+  "x-multiline": true,
+  description: "Free text; may hold line breaks and tabs, but no other control characters.",
+});
 
 export const DecisionBodySchema = Type.Object(
   {

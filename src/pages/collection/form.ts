@@ -2,13 +2,24 @@
 // "not given" (the form is pre-filled with the current values, so an untouched field is resent as it is).
 import type { DestinationChoice, LinkView, Submission, TaxForm } from "../../modules/collection/index.js";
 import { TAX_FORMS } from "../../modules/collection/index.js";
+import { decodeFormComponent, findQueryProblems } from "../../platform/http/text-input.js";
 
 export type FormFields = Readonly<Record<string, string>>;
 
-/** Parses a urlencoded body into a null-prototype record; a repeated name keeps its first value. */
-export function parseFormBody(text: string): Record<string, string> {
+/**
+ * Parses a urlencoded body into a null-prototype record; a repeated name keeps its first value. Null when
+ * the body breaks the API's text rule (bytes that are not UTF-8, NUL, control characters, line breaks: every
+ * field of the form is a single-line input), so the page answers 400 rather than storing altered text.
+ */
+export function parseFormBody(text: string): Record<string, string> | null {
+  if (findQueryProblems(text).length > 0) return null;
   const fields: Record<string, string> = Object.create(null);
-  for (const [name, value] of new URLSearchParams(text)) {
+  for (const pair of text.split("&")) {
+    if (pair === "") continue;
+    const eq = pair.indexOf("=");
+    const name = decodeFormComponent(eq === -1 ? pair : pair.slice(0, eq));
+    const value = decodeFormComponent(eq === -1 ? "" : pair.slice(eq + 1));
+    if (name === null || value === null) return null;
     if (name.length > 100 || name in fields) continue;
     fields[name] = value;
   }

@@ -12,6 +12,8 @@ import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import type { CollectionService, LinkView, TaxForm } from "../../modules/collection/index.js";
 import type { FieldCipher } from "../../platform/crypto.js";
 import { AppError } from "../../platform/errors.js";
+import { checkBodyEncoding } from "../../platform/http/json-body.js";
+import { decodeUtf8 } from "../../platform/http/text-input.js";
 import type { AppInstance } from "../../platform/http/types.js";
 import { type RateLimiter, rateLimitHeaders } from "../../platform/rate-limit.js";
 import { type FormFields, isTaxForm, parseFormBody, submissionOf } from "./form.js";
@@ -122,8 +124,20 @@ export function registerCollectionPages(app: AppInstance, deps: CollectionPagesD
     pages.removeAllContentTypeParsers();
     pages.addContentTypeParser(
       "application/x-www-form-urlencoded",
-      { parseAs: "string", bodyLimit: FORM_BODY_LIMIT },
-      (_request, body, done) => done(null, parseFormBody(typeof body === "string" ? body : body.toString("utf8"))),
+      { parseAs: "buffer", bodyLimit: FORM_BODY_LIMIT },
+      (request, body, done) => {
+        try {
+          // A foreign charset or a compressed body is 415; bytes that are not UTF-8 or text the API would
+          // refuse (NUL, control characters) are 400: both become this context's problem pages.
+          checkBodyEncoding(request);
+          const text = typeof body === "string" ? body : decodeUtf8(body);
+          const fields = text === null ? null : parseFormBody(text);
+          if (fields === null) throw new AppError("bad_request", { message: "The form is not valid UTF-8 text." });
+          done(null, fields);
+        } catch (error) {
+          done(error as Error, undefined);
+        }
+      },
     );
 
     pages.addHook("onRequest", async (request, reply) => {

@@ -1,11 +1,14 @@
 // Every failure leaves the service as the spec's envelope: AppErrors with their code, framework errors
 // (bad JSON, wrong content type, oversized body, unknown route, wrong method) mapped onto the code
 // table, and anything unexpected as a 500 that carries the request id and nothing internal.
-import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import { STATUS_CODES } from "node:http";
+import type { Socket } from "node:net";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import FindMyWay, { type HTTPMethod } from "find-my-way";
 import type { Actor } from "../auth/actor.js";
 import type { Clock } from "../clock.js";
 import { AppError, ERROR_CODES, type ErrorCode, type ErrorDetail } from "../errors.js";
+import type { IdGenerator } from "../ids.js";
 import { type ActorBody, buildErrorBody } from "./envelope.js";
 import type { AppInstance } from "./types.js";
 import { ajvErrorsToDetails, RequestValidationError } from "./validation.js";
@@ -29,6 +32,7 @@ export function sendError(
 ) {
   const info = ERROR_CODES[code];
   reply.code(info.status);
+  reply.header("x-request-id", request.id);
   if (options.headers) reply.headers(options.headers);
   return reply.send(
     buildErrorBody({
@@ -81,6 +85,67 @@ function classifyFrameworkError(error: FastifyError): { code: ErrorCode; message
     return { code: "bad_request" };
   }
   return null;
+}
+
+/** Node's parser error codes for a request line or header block larger than the server accepts. */
+const HEADER_OVERFLOW = new Set(["HPE_HEADER_OVERFLOW", "HPE_URI_TOO_LONG"]);
+
+function classifyClientError(error: NodeJS.ErrnoException): { code: ErrorCode; message: string } {
+  if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") {
+    return {
+      code: "request_timeout",
+      message: "The request was not received in time: its headers or body arrived too slowly, or never finished.",
+    };
+  }
+  if (error.code !== undefined && HEADER_OVERFLOW.has(error.code)) {
+    return {
+      code: "request_header_too_large",
+      message: "The request line and headers together exceed 16 KB: shorten the URL or the headers.",
+    };
+  }
+  if (error.code === "HPE_INVALID_METHOD") {
+    return { code: "bad_request", message: "The request method is not a valid HTTP method." };
+  }
+  return { code: "bad_request", message: "The request is not valid HTTP/1.1 (malformed request line or header)." };
+}
+
+/**
+ * Node's `clientError`: a request the HTTP parser refuses before Fastify sees it (bad header bytes, an
+ * oversized request line or header block, a request that did not arrive within the timeouts). Fastify's
+ * default writes its own JSON; this writes the spec's envelope with a fresh request id, then closes the
+ * connection, since the rest of its bytes cannot be trusted to start a new request. Like Node itself, it
+ * writes nothing when a response has already started on the socket.
+ */
+export function createClientErrorHandler(deps: ErrorHandlingDeps & { readonly ids: IdGenerator }) {
+  return function onClientError(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket): void {
+    if (error.code === "ECONNRESET" || socket.destroyed) return;
+    const { code, message } = classifyClientError(error);
+    const requestId = deps.ids.newId();
+    this.log.info({ request_id: requestId, code, parser_error: error.code }, "client error");
+    const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (socket.writable && (inFlight === undefined || inFlight === null || inFlight.headersSent !== true)) {
+      const status = ERROR_CODES[code].status;
+      const body = JSON.stringify(
+        buildErrorBody({
+          code,
+          message,
+          requestId,
+          occurredAt: deps.clock.now(),
+          actor: null,
+          docsBaseUrl: deps.docsBaseUrl,
+        }),
+      );
+      socket.write(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? "Error"}\r\n` +
+          "Content-Type: application/json; charset=utf-8\r\n" +
+          `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+          `X-Request-Id: ${requestId}\r\n` +
+          "Connection: close\r\n\r\n" +
+          body,
+      );
+    }
+    socket.destroySoon();
+  };
 }
 
 /**
@@ -147,17 +212,39 @@ export function installErrorHandling(app: AppInstance, deps: ErrorHandlingDeps):
     for (const method of methods) methodsByPath.get(route.url)?.add(String(method));
   });
 
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split("?")[0] ?? "/";
+  /** The registered path that best matches `path` (static before parametric), with its methods. */
+  const routeOfPath = (path: string): { url: string; methods: Set<string> } | null => {
     const match = knownPaths.find("GET" as HTTPMethod, path);
-    const routeUrl = (match?.store as { url?: string } | undefined)?.url;
-    const allowed = routeUrl === undefined ? undefined : methodsByPath.get(routeUrl);
-    if (allowed !== undefined && allowed.size > 0) {
-      return sendError(deps, request, reply, "method_not_allowed", {
-        message: `${request.method} is not allowed on ${path}. Allowed: ${[...allowed].join(", ")}.`,
-        headers: { allow: [...allowed].join(", ") },
-      });
-    }
+    const url = (match?.store as { url?: string } | undefined)?.url;
+    const methods = url === undefined ? undefined : methodsByPath.get(url);
+    return url === undefined || methods === undefined || methods.size === 0 ? null : { url, methods };
+  };
+  const methodNotAllowed = (request: FastifyRequest, reply: FastifyReply, path: string, methods: Set<string>) => {
+    const allow = [...methods].join(", ");
+    return sendError(deps, request, reply, "method_not_allowed", {
+      message: `${request.method} is not allowed on ${path}. Allowed: ${allow}.`,
+      headers: { allow },
+    });
+  };
+  const answerUnrouted = (request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split("?")[0] ?? "/";
+    const known = routeOfPath(path);
+    if (known !== null) return methodNotAllowed(request, reply, path, known.methods);
     return sendError(deps, request, reply, "not_found", { message: `No route ${request.method} ${path}.` });
+  };
+
+  // First of the onRequest hooks (before authentication, and before Fastify reads a body: it would refuse a
+  // QUERY request without Content-Type with a 400 of its own). Two cases answer here:
+  // - no route for this method and path: 405 with Allow when the path exists for other methods, else 404;
+  // - the router fell back to a parametric route (`/v1/payouts/:payoutId`) for a path that is itself a
+  //   route for other methods (`POST /v1/payouts/bulk`): that is a wrong method, not a malformed id.
+  app.addHook("onRequest", async (request, reply) => {
+    if (request.is404) return answerUnrouted(request, reply);
+    const path = request.url.split("?")[0] ?? "/";
+    const known = routeOfPath(path);
+    if (known !== null && known.url !== request.routeOptions.url && !known.methods.has(request.method)) {
+      return methodNotAllowed(request, reply, path, known.methods);
+    }
   });
+  app.setNotFoundHandler((request, reply) => answerUnrouted(request, reply));
 }

@@ -15,7 +15,8 @@ export function openApiDocumentOptions(config: Config): SwaggerOptions {
         version: API_DESCRIPTION_VERSION,
         description:
           "Register Beneficiaries and their destinations, create Payouts, approve or reject them, and follow every change through signed webhooks. " +
-          `Every /v1/ endpoint except registration (and this document) needs \`Authorization: Bearer <API_KEY>\`; the key decides the Business, the environment (sandbox or production) and the role. Errors: ${config.docsBaseUrl}/errors`,
+          `Every /v1/ endpoint except registration (and this document) needs \`Authorization: Bearer <API_KEY>\`; the key decides the Business, the environment (sandbox or production) and the role. Errors: ${config.docsBaseUrl}/errors\n\n` +
+          "Input rules for every endpoint: bodies are `application/json` in UTF-8 (another `charset`, or any `Content-Encoding` other than `identity`, is 415); text is refused, never repaired, when it holds bytes that are not UTF-8, U+0000, an unpaired surrogate or a control character, and tabs and line breaks are refused in every field except those marked `x-multiline` (400 `validation_failed`, detail code `invalid_character` or `invalid_encoding`, naming the field). Date-times are RFC 3339 with a time zone between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z. A known path with a wrong method is 405 with `Allow`. Requests must arrive within REQUEST_TIMEOUT_MS (30 s by default; headers within 10 s), else 408 `request_timeout`; a request line and headers over 16 KB are 431 `request_header_too_large`.",
       },
       servers: [{ url: config.publicBaseUrl }],
       components: {

@@ -7,6 +7,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
 import type { FastifySchemaCompiler } from "fastify";
 import type { ErrorDetail } from "../errors.js";
+import { addRequestFormats, FORMAT_MESSAGES, SINGLE_LINE_MESSAGE, withSingleLineStrings } from "./request-formats.js";
 
 // ajv-formats is CommonJS with a default export; under NodeNext the callable sits on `.default`.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -26,6 +27,7 @@ function createAjv(coerce: boolean): Ajv {
   // ajv-formats' uuid also accepts a `urn:uuid:` prefix, which PostgreSQL's uuid type refuses (a 500 instead
   // of a 400): accept exactly the 8-4-4-4-12 hex form.
   ajv.addFormat("uuid", /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
+  addRequestFormats(ajv);
   return ajv;
 }
 
@@ -34,12 +36,12 @@ export function createValidatorCompiler(sharedSchemas: readonly TSchema[] = []):
   const strictAjv = createAjv(false);
   const coercingAjv = createAjv(true);
   for (const schema of sharedSchemas) {
-    strictAjv.addSchema(schema);
-    coercingAjv.addSchema(schema);
+    strictAjv.addSchema(withSingleLineStrings(schema));
+    coercingAjv.addSchema(withSingleLineStrings(schema));
   }
   return ({ schema, httpPart }) => {
     const ajv = httpPart === "body" ? strictAjv : coercingAjv;
-    const validate: ValidateFunction = ajv.compile(schema as object);
+    const validate: ValidateFunction = ajv.compile(withSingleLineStrings(schema as object));
     return (data: unknown) => (validate(data) ? { value: data } : { error: toValidationError(validate.errors ?? []) });
   };
 }
@@ -120,8 +122,15 @@ export function ajvErrorsToDetails(errors: readonly ErrorObject[]): ErrorDetail[
         push(
           params.format === "uuid"
             ? { field, code: "invalid_uuid", message: "Expected a UUID." }
-            : { field, code: "invalid_format", message: `Expected a valid ${String(params.format)}.` },
+            : {
+                field,
+                code: "invalid_format",
+                message: FORMAT_MESSAGES[String(params.format)] ?? `Expected a valid ${String(params.format)}.`,
+              },
         );
+        break;
+      case "singleLine":
+        push({ field, code: "invalid_character", message: SINGLE_LINE_MESSAGE });
         break;
       case "pattern": {
         // A schema may name its own detail code and message for a pattern (nameString: `blank`).
@@ -189,7 +198,7 @@ export function compileDetailsValidator(
   sharedSchemas: readonly TSchema[] = [],
 ): (value: unknown) => ErrorDetail[] {
   const ajv = createAjv(false);
-  for (const shared of sharedSchemas) ajv.addSchema(shared);
-  const validate: ValidateFunction = ajv.compile(schema as object);
+  for (const shared of sharedSchemas) ajv.addSchema(withSingleLineStrings(shared));
+  const validate: ValidateFunction = ajv.compile(withSingleLineStrings(schema as object));
   return (value) => (validate(value) ? [] : ajvErrorsToDetails(validate.errors ?? []));
 }
