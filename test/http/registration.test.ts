@@ -310,29 +310,29 @@ describe("registration", () => {
       );
     });
 
-    const CONTROL_NAMES: ReadonlyArray<[string, string]> = [
-      ["a line feed", "Acme\nBcc: victim@example.com"],
-      ["a carriage return and line feed", "Acme\r\nSubject: hi"],
-      ["a tab", "Acme\tPayouts"],
-      ["NUL", "Acme\u0000"],
-      ["DEL", "Acme\u007f"],
-      ["a C1 control (NEL)", "Acme\u0085Payouts"],
-      ["a line separator", "Acme\u2028Payouts"],
-      ["a right-to-left override", "Acme \u202egnp.exe"],
+    // Control characters are refused by the service-wide text rule (`invalid_character`); the characters that
+    // are not controls but forge lines or reorder text in e-mails are refused by the name's own rule.
+    const CONTROL_NAMES: ReadonlyArray<[string, string, "invalid_character" | "invalid_format"]> = [
+      ["a line feed", "Acme\nBcc: victim@example.com", "invalid_character"],
+      ["a carriage return and line feed", "Acme\r\nSubject: hi", "invalid_character"],
+      ["a tab", "Acme\tPayouts", "invalid_character"],
+      ["NUL", "Acme\u0000", "invalid_character"],
+      ["DEL", "Acme\u007f", "invalid_character"],
+      ["a C1 control (NEL)", "Acme\u0085Payouts", "invalid_character"],
+      ["a line separator", "Acme\u2028Payouts", "invalid_format"],
+      ["a right-to-left override", "Acme \u202egnp.exe", "invalid_format"],
     ];
-    for (const [what, name] of CONTROL_NAMES) {
-      it(`a business name with ${what} is invalid_format, and nothing is stored or sent`, async () => {
+    for (const [what, name, code] of CONTROL_NAMES) {
+      it(`a business name with ${what} is ${code}, and nothing is stored or sent`, async () => {
         const email = uniqueEmail("control");
         const res = await register(t, { business_name: name, email, password: PASSWORD });
         const error = expectErrorEnvelope(res, { status: 400, code: "validation_failed", actor: null });
-        expect(error.details).toEqual([
-          {
-            field: "business_name",
-            code: "invalid_format",
-            message:
-              "Must contain a visible character and no control characters (line breaks, tabs, NUL, bidirectional overrides).",
-          },
-        ]);
+        expect(error.details).toEqual([{ field: "business_name", code, message: expect.any(String) }]);
+        if (code === "invalid_format") {
+          expect(error.details?.[0]?.message).toBe(
+            "Must contain a visible character and no control characters (line breaks, tabs, NUL, bidirectional overrides).",
+          );
+        }
         const pending = await t.runtime.deps.database.db
           .select()
           .from(pendingRegistrations)
