@@ -68,6 +68,14 @@ describe("POST /v1/beneficiaries", () => {
       last_name: blank,
       country_of_residence: "DE",
     });
+    if (_kind === "controls") {
+      // Control characters are refused by the service-wide text rule before any name rule runs.
+      const error = expectErrorEnvelope(response, { status: 400, code: "validation_failed", actor: actor() });
+      for (const field of ["first_name", "last_name"]) {
+        expect(error.details, response.body).toContainEqual(expect.objectContaining({ field, code: "invalid_character" }));
+      }
+      return;
+    }
     expectBlank(response, ["first_name", "last_name"]);
   });
 
