@@ -6,16 +6,15 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+RUN npm ci --no-audit --no-fund && npm cache clean --force
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npm run build
 
-# --- production dependencies only, installed from the same lockfile --------------------------------------
-FROM node:20-bookworm-slim AS deps
-WORKDIR /app
-COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+# --- production dependencies only: the build's lockfile install with the dev dependencies pruned ----------
+# (no second download, and exactly the versions the build compiled against)
+FROM build AS deps
+RUN npm prune --omit=dev --no-audit --no-fund
 
 # --- runtime: compiled code, migrations and production node_modules; no compiler, tests, docs or benches --
 FROM node:20-bookworm-slim
