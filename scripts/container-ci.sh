@@ -56,7 +56,7 @@ CONTAINERS=()
 TEMP_DIRS=()
 SCRATCH_DB=""
 cleanup() {
-  for name in "${CONTAINERS[@]}"; do podman rm -f "$name" >/dev/null 2>&1 || true; done
+  for name in "${CONTAINERS[@]}"; do podman rm -f -v "$name" >/dev/null 2>&1 || true; done
   for dir in "${TEMP_DIRS[@]}"; do rm -rf "$dir"; done
   if [ -n "$SCRATCH_DB" ]; then psql "$PG_ADMIN_URL" -qc "DROP DATABASE IF EXISTS \"$SCRATCH_DB\" WITH (FORCE)" >/dev/null || true; fi
 }
