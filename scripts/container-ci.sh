@@ -32,7 +32,13 @@ if ! command -v podman >/dev/null || ! command -v runc >/dev/null; then
 fi
 
 echo "== container: compose.yaml"
-python3 scripts/check-compose.py compose.yaml
+# Any python3 with PyYAML: the one on PATH, else Debian's (python3-yaml) installed for it.
+PYTHON=python3
+if ! "$PYTHON" -c "import yaml" 2>/dev/null; then
+  PYTHON=/usr/bin/python3
+  "$PYTHON" -c "import yaml" 2>/dev/null || { apt-get update && apt-get install -y python3-yaml; }
+fi
+"$PYTHON" scripts/check-compose.py compose.yaml
 
 echo "== container: base image node:20-bookworm-slim (stand-in)"
 if ! podman image exists docker.io/library/node:20-bookworm-slim; then
