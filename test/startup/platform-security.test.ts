@@ -261,12 +261,21 @@ describe.skipIf(!onPostgres)("DATA_DIR with PostgreSQL (mail files only)", () =>
     expect(JSON.parse(warning ?? "{}"), service.output()).toMatchObject({ level: 40, folders: 2, files: 1 });
     expect(await widerThanPrivate(dataDir)).toEqual([]);
 
-    const registered = await post(`${base}/v1/registration`, {
-      business_name: "Private Mail Co",
-      email: "owner@private-mail.example",
-      password: "correct horse battery staple",
-    });
-    const key = (registered.api_keys as { environment: string; key: string }[]).find((k) => k.environment === "sandbox")?.key;
+    // Registration's e-mail is written by the worker into the mail folder (the sandbox invitation below is
+    // captured in the sandbox mailbox instead): a file the service itself creates there.
+    const { sandboxKey: key } = await registerThroughMail(
+      async (route, body) => {
+        const response = await fetch(`${base}${route}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
+        return { status: response.status, text: await response.text() };
+      },
+      dataDir,
+      "Private Mail Co",
+      "owner@private-mail.example",
+    );
     const beneficiary = await post(
       `${base}/v1/beneficiaries`,
       { beneficiary_type: "person", email: "payee@private-mail.example", name: "Pat Payee" },
@@ -278,8 +287,8 @@ describe.skipIf(!onPostgres)("DATA_DIR with PostgreSQL (mail files only)", () =>
       key,
     );
     await waitFor(
-      "the invitation e-mail to be written",
-      async () => ((await readdir(mailDir)).filter((name) => name.endsWith(".eml")).length === 2 ? true : undefined),
+      "the registration e-mail beside the old one",
+      async () => ((await readdir(mailDir)).filter((name) => name.endsWith(".eml")).length >= 2 ? true : undefined),
       START_DEADLINE_MS,
       () => service.output(),
     );
