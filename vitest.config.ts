@@ -1,11 +1,35 @@
 import { defineConfig } from "vitest/config";
 
+// Tests that open no database (pure functions, in-memory fakes, loopback servers without a database): the
+// `unit` project, run alone by `npm run test:unit`. Everything else is the `database` project, which gets the
+// migrated PGlite snapshot from its global setup. `npm test` runs both.
+const UNIT_TESTS = [
+  "test/unit/**/*.test.ts",
+  "test/mail/mail-units.test.ts",
+  "test/rails/production-simulator.test.ts",
+  "test/beneficiary-export/csv-stream.test.ts",
+];
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     pool: "forks",
     testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ["default"],
+    projects: [
+      {
+        extends: true,
+        test: { name: "unit", include: UNIT_TESTS },
+      },
+      {
+        extends: true,
+        test: {
+          name: "database",
+          include: ["test/**/*.test.ts"],
+          exclude: UNIT_TESTS,
+          globalSetup: ["test/setup/pglite-snapshot.global.ts"],
+        },
+      },
+    ],
   },
 });

@@ -1,7 +1,11 @@
 // A database for one test file: an in-memory PGlite by default, or a fresh PostgreSQL database created
 // on the server named by TEST_DATABASE_URL (dropped again on close), so files never see each other's rows.
+// Each PGlite database is its own instance, loaded from the migrated snapshot the global setup made
+// (test/helpers/pglite-snapshot.ts); without one it boots empty and the runtime migrates it.
 import { randomBytes } from "node:crypto";
+import { readFile } from "node:fs/promises";
 import pg from "pg";
+import { inject } from "vitest";
 import { type Database, openDatabase } from "../../src/platform/db/client.js";
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || null;
@@ -44,9 +48,26 @@ export async function createScratchPostgresDatabase(serverUrl: string): Promise<
   };
 }
 
+/** Read once per worker process and shared by the files it runs; PGlite copies it on every load. */
+let migratedSnapshot: Promise<Blob | null> | undefined;
+
+function pgliteSnapshot(): Promise<Blob | null> {
+  migratedSnapshot ??= (async () => {
+    const file = inject("pgliteSnapshotPath");
+    return file ? new Blob([await readFile(file)]) : null;
+  })();
+  return migratedSnapshot;
+}
+
 export async function openTestDatabase(options: { poolSize?: number } = {}): Promise<TestDatabase> {
   if (TEST_DATABASE_URL === null) {
-    const database = await openDatabase({ databaseUrl: null, dataDir: "", inMemory: true });
+    const snapshot = await pgliteSnapshot();
+    const database = await openDatabase({
+      databaseUrl: null,
+      dataDir: "",
+      inMemory: true,
+      ...(snapshot ? { pgliteDataDir: snapshot } : {}),
+    });
     return { database, url: null, close: () => database.close() };
   }
   const scratch = await createScratchPostgresDatabase(TEST_DATABASE_URL);

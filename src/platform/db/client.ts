@@ -75,6 +75,12 @@ export interface DatabaseOptions {
   readonly poolSize?: number;
   /** PGlite only: keep the database in memory (tests). */
   readonly inMemory?: boolean;
+  /**
+   * PGlite in memory only (tests): start from this saved data directory (a `dumpDataDir()` tarball, e.g. of
+   * an already migrated database) instead of running initdb; measured, loading costs about a quarter of the
+   * CPU of initdb.
+   */
+  readonly pgliteDataDir?: Blob;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -103,7 +109,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   let client: PGlite;
   if (options.inMemory) {
-    client = new PGlite();
+    client = new PGlite(options.pgliteDataDir ? { loadDataDir: options.pgliteDataDir } : {});
   } else {
     const dir = path.join(options.dataDir, "pgdata");
     // Private from the start: PostgreSQL derives the mode of the files it creates from its data folder's.
