@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 // Tests that open no database (pure functions, in-memory fakes, loopback servers without a database): the
@@ -13,6 +14,9 @@ const UNIT_TESTS = [
 export default defineConfig({
   test: {
     pool: "forks",
+    // The workers do the CPU work (PGlite runs inside them) while the main process mostly waits, so use every
+    // core: vitest's default (cores - 1) leaves one of two cores idle.
+    maxWorkers: Math.max(2, availableParallelism()),
     testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ["default"],
@@ -25,6 +29,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "database",
+          isolate: false,
           include: ["test/**/*.test.ts"],
           exclude: UNIT_TESTS,
           globalSetup: ["test/setup/pglite-snapshot.global.ts"],
