@@ -17,6 +17,11 @@ export default defineConfig({
     // The workers do the CPU work (PGlite runs inside them) while the main process mostly waits, so use every
     // core: vitest's default (cores - 1) leaves one of two cores idle.
     maxWorkers: Math.max(2, availableParallelism()),
+    // A worker runs its files one after another in one process: modules (the app, Fastify, PGlite's WASM) load
+    // once per worker instead of once per file. Each file still gets its own database (test/README.md), and no
+    // test changes process-wide state (environment, globals, timers, process handlers) that could leak into
+    // the next file.
+    isolate: false,
     testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ["default"],
@@ -29,7 +34,6 @@ export default defineConfig({
         extends: true,
         test: {
           name: "database",
-          isolate: false,
           include: ["test/**/*.test.ts"],
           exclude: UNIT_TESTS,
           globalSetup: ["test/setup/pglite-snapshot.global.ts"],
