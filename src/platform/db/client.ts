@@ -75,12 +75,6 @@ export interface DatabaseOptions {
   readonly poolSize?: number;
   /** PGlite only: keep the database in memory (tests). */
   readonly inMemory?: boolean;
-  /**
-   * PGlite in memory only (tests): start from this saved data directory (a `dumpDataDir()` tarball, e.g. of
-   * an already migrated database) instead of running initdb; measured, loading costs about a quarter of the
-   * CPU of initdb.
-   */
-  readonly pgliteDataDir?: Blob;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -109,7 +103,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   let client: PGlite;
   if (options.inMemory) {
-    client = new PGlite(options.pgliteDataDir ? { loadDataDir: options.pgliteDataDir } : {});
+    client = new PGlite();
   } else {
     const dir = path.join(options.dataDir, "pgdata");
     // Private from the start: PostgreSQL derives the mode of the files it creates from its data folder's.
@@ -117,12 +111,20 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     client = new PGlite(dir);
   }
   await client.waitReady;
+  return pgliteDatabase(client, () => client.close());
+}
+
+/**
+ * The Database over an open PGlite client. `close` says what closing it means: openDatabase closes the
+ * client; the test helpers hand in-memory clients on to the next test database after a reset.
+ */
+export function pgliteDatabase(client: PGlite, close: () => Promise<void>): Database {
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   return {
     db,
     engine: "pglite",
     pool: null,
-    close: () => client.close(),
+    close,
     listen: async (channel, onNotify) => {
       const unlisten = await client.listen(channel, () => onNotify());
       return async () => {
