@@ -18,10 +18,11 @@ export default defineConfig({
     // core: vitest's default (cores - 1) leaves one of two cores idle.
     maxWorkers: Math.max(2, availableParallelism()),
     // A worker runs its files one after another in one process: modules (the app, Fastify, PGlite's WASM) load
-    // once per worker instead of once per file. Each file still gets its own database (test/README.md), and no
-    // test changes process-wide state (environment, globals, timers, process handlers) that could leak into
-    // the next file.
+    // once per worker instead of once per file. Each file still gets its own database (test/README.md); what a
+    // file changes in the process through vitest is undone by the per-file setup, and no test changes other
+    // process-wide state (environment, globals, process handlers) that could leak into the next file.
     isolate: false,
+    setupFiles: ["test/setup/per-file.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ["default"],
