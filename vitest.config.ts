@@ -1,11 +1,45 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+
+// Tests that open no database (pure functions, in-memory fakes, loopback servers without a database): the
+// `unit` project, run alone by `npm run test:unit`. Everything else is the `database` project, which gets the
+// migrated PGlite snapshot from its global setup. `npm test` runs both.
+const UNIT_TESTS = [
+  "test/unit/**/*.test.ts",
+  "test/mail/mail-units.test.ts",
+  "test/rails/production-simulator.test.ts",
+  "test/beneficiary-export/csv-stream.test.ts",
+];
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     pool: "forks",
+    // The workers do the CPU work (PGlite runs inside them) while the main process mostly waits, so use every
+    // core: vitest's default (cores - 1) leaves one of two cores idle.
+    maxWorkers: Math.max(2, availableParallelism()),
+    // A worker runs its files one after another in one process: modules (the app, Fastify, PGlite's WASM) load
+    // once per worker instead of once per file. Each file still gets its own database (test/README.md); what a
+    // file changes in the process through vitest is undone by the per-file setup, and no test changes other
+    // process-wide state (environment, globals, process handlers) that could leak into the next file.
+    isolate: false,
+    setupFiles: ["test/setup/per-file.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ["default"],
+    projects: [
+      {
+        extends: true,
+        test: { name: "unit", include: UNIT_TESTS },
+      },
+      {
+        extends: true,
+        test: {
+          name: "database",
+          include: ["test/**/*.test.ts"],
+          exclude: UNIT_TESTS,
+          globalSetup: ["test/setup/pglite-snapshot.global.ts"],
+        },
+      },
+    ],
   },
 });

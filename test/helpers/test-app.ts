@@ -69,7 +69,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
       callback();
     },
   });
-  const testDatabase = await openTestDatabase();
+  const testDatabase = await openTestDatabase({ migrated: true });
   // The SMTP relay of a test (test/mail/smtp-sink.ts) speaks STARTTLS with the tests' self-signed certificate:
   // the service trusts it as the relay's CA unless the test names another, exactly as an operator would add
   // a private CA. Verification itself is never turned off.

@@ -111,12 +111,20 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     client = new PGlite(dir);
   }
   await client.waitReady;
+  return pgliteDatabase(client, () => client.close());
+}
+
+/**
+ * The Database over an open PGlite client. `close` says what closing it means: openDatabase closes the
+ * client; the test helpers hand in-memory clients on to the next test database after a reset.
+ */
+export function pgliteDatabase(client: PGlite, close: () => Promise<void>): Database {
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   return {
     db,
     engine: "pglite",
     pool: null,
-    close: () => client.close(),
+    close,
     listen: async (channel, onNotify) => {
       const unlisten = await client.listen(channel, () => onNotify());
       return async () => {
