@@ -100,6 +100,19 @@ async function widenEverything(root: string): Promise<{ folders: number; files: 
   return { folders, files };
 }
 
+/** Registers as a person would over HTTP (the token from the e-mail the worker writes); the sandbox key. */
+async function registerOver(base: string, dataDir: string, businessName: string, email: string): Promise<string> {
+  const send = async (route: string, body: unknown) => {
+    const response = await fetch(`${base}${route}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, text: await response.text() };
+  };
+  return (await registerThroughMail(send, dataDir, businessName, email)).sandboxKey;
+}
+
 async function post(url: string, body: unknown, key?: string): Promise<Record<string, unknown>> {
   const response = await fetch(url, {
     method: "POST",
@@ -147,19 +160,7 @@ describe("DATA_DIR on the embedded database", () => {
     });
     const base = await apiBase(first);
     // Data the review found readable by anyone: names and e-mail addresses (database and WAL) and a mail file.
-    const { sandboxKey: key } = await registerThroughMail(
-      async (route, body) => {
-        const response = await fetch(`${base}${route}`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify(body),
-        });
-        return { status: response.status, text: await response.text() };
-      },
-      dataDir,
-      "Private Data Co",
-      "owner@private-data.example",
-    );
+    const key = await registerOver(base, dataDir, "Private Data Co", "owner@private-data.example");
     const beneficiary = await post(
       `${base}/v1/beneficiaries`,
       { beneficiary_type: "person", email: "jane.payee@private-data.example", name: "Jane Payee" },
@@ -263,19 +264,7 @@ describe.skipIf(!onPostgres)("DATA_DIR with PostgreSQL (mail files only)", () =>
 
     // Registration's e-mail is written by the worker into the mail folder (the sandbox invitation below is
     // captured in the sandbox mailbox instead): a file the service itself creates there.
-    const { sandboxKey: key } = await registerThroughMail(
-      async (route, body) => {
-        const response = await fetch(`${base}${route}`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify(body),
-        });
-        return { status: response.status, text: await response.text() };
-      },
-      dataDir,
-      "Private Mail Co",
-      "owner@private-mail.example",
-    );
+    const key = await registerOver(base, dataDir, "Private Mail Co", "owner@private-mail.example");
     const beneficiary = await post(
       `${base}/v1/beneficiaries`,
       { beneficiary_type: "person", email: "payee@private-mail.example", name: "Pat Payee" },
