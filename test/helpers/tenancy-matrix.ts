@@ -19,7 +19,7 @@
 // uses the id must have a `setup`. A route is expected to succeed (2xx) when its owner calls it with the
 // payload given; that success is what makes each 401/403/404 meaningful.
 import { randomBytes, randomUUID } from "node:crypto";
-import type { HTTPMethods, LightMyRequestResponse } from "fastify";
+import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppInstance } from "../../src/platform/http/types.js";
 import { type ErrorBody, type ExpectedActor, expectErrorEnvelope } from "../http/error-envelope.js";
