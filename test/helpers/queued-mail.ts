@@ -3,7 +3,7 @@
 // service's cipher. A test of "the payee is told" reads here, so it holds in sandbox and production alike.
 import { asc, eq } from "drizzle-orm";
 import { emails, jobs } from "../../src/platform/db/schema.js";
-import { MAIL_SEND_JOB, type SealedMailJobPayload } from "../../src/platform/mail/mail-job.js";
+import { MAIL_SEND_JOB, unsealMailJob } from "../../src/platform/mail/mail-job.js";
 import type { TestApp } from "./test-app.js";
 
 export interface QueuedMail {
@@ -30,9 +30,9 @@ export async function queuedMails(t: TestApp, to?: string): Promise<QueuedMail[]
     .orderBy(asc(emails.createdAt), asc(emails.id));
   const mails = [
     ...queued.map((row) => {
-      const payload = row.payload as SealedMailJobPayload;
-      const content = JSON.parse(cipher.decrypt(payload.sealed)) as Omit<QueuedMail, "idempotency_key">;
-      return { at: row.at, mail: { ...content, idempotency_key: payload.idempotency_key } };
+      const mail = unsealMailJob(row.payload, cipher);
+      if (mail === null) throw new Error("a mail.send job does not hold a sealed message");
+      return { at: row.at, mail };
     }),
     ...captured.map((row) => {
       const content = JSON.parse(cipher.decrypt(row.content ?? "")) as Omit<QueuedMail, "idempotency_key">;
