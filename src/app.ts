@@ -1,5 +1,6 @@
 // buildApp(deps): the HTTP application. It registers plugins and modules and never listens; main.ts
 // (or a test) decides what to do with it.
+import fastifyCookie from "@fastify/cookie";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
@@ -15,6 +16,7 @@ import { createDestinationsModule } from "./modules/destinations/index.js";
 import { createEmailsModule } from "./modules/emails/index.js";
 import { createEnrollmentModule } from "./modules/enrollment/index.js";
 import { createPayoutsModule } from "./modules/payouts/index.js";
+import { createAuditRecorder, createPeopleModule } from "./modules/people/index.js";
 import { createRailSimulatorModule } from "./modules/rail-simulator/index.js";
 import { createRegistrationModule, emailRecipientFacts } from "./modules/registration/index.js";
 import { createWebhooksModule } from "./modules/webhooks/index.js";
@@ -115,6 +117,9 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   installJsonBodyParsing(app);
   installRequestTextChecks(app);
 
+  // The audit log belongs to the people module; other modules record their security-relevant acts through
+  // this recorder, inside their own transactions.
+  const audit = createAuditRecorder({ clock, ids });
   const apiKeys = createApiKeysModule({ db: database.db, clock, ids });
   // Every e-mail goes through this outbox: it captures sandbox mail to strangers and limits each Business's
   // mail per day. It learns who a Business's verified people are from the registration module (injected,
@@ -139,6 +144,26 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     publicBaseUrl: config.publicBaseUrl,
     tokenTtlHours: config.registration.tokenTtlHours,
     emailsPerAddressPerDay: config.registration.emailsPerAddressPerDay,
+  });
+  const people = createPeopleModule({
+    db: database.db,
+    clock,
+    ids,
+    cipher: deps.cipher,
+    mail: emails.outbox,
+    publicBaseUrl: config.publicBaseUrl,
+    audit,
+    settings: {
+      idleMs: config.sessions.idleMinutes * 60_000,
+      absoluteMs: config.sessions.absoluteHours * 3_600_000,
+      stepUpMs: config.sessions.stepUpWindowMinutes * 60_000,
+      secureCookie: config.publicBaseUrl.startsWith("https:"),
+      throttle: {
+        perAccount: config.sessions.failuresPerAccount,
+        perAddress: config.sessions.failuresPerAddress,
+        windowMs: config.sessions.throttleWindowMinutes * 60_000,
+      },
+    },
   });
   // Issue 4 (rails): enrollment with the payout rail, triggered by beneficiaries and destinations after their
   // commits (injected functions: enrollment reads through the beneficiaries module, so no import cycle).
@@ -226,6 +251,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     ...webhooks.sharedSchemas,
     ...payouts.sharedSchemas,
     ...emails.sharedSchemas,
+    ...people.sharedSchemas,
   ];
   for (const schema of sharedSchemas) app.addSchema(schema);
   app.setValidatorCompiler(createValidatorCompiler(sharedSchemas));
@@ -235,8 +261,11 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
+  // Parses the Cookie header into request.cookies (the session cookie) before the access hook runs.
+  await app.register(fastifyCookie);
   installAccessControl(app, {
     authenticate: apiKeys.service.authenticate,
+    sessions: people.sessions,
     tenantLimiter: deps.tenantLimiter,
     clientAddressLimiter: deps.clientAddressLimiter,
   });
@@ -263,6 +292,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   }
   registerDocsRoutes(app);
   registration.registerRoutes(app);
+  people.registerRoutes(app);
   emails.registerRoutes(app);
   apiKeys.registerRoutes(app);
   beneficiaries.registerRoutes(app);

@@ -15,20 +15,30 @@ export async function insertApiKey(db: Db, row: NewApiKeyRow): Promise<ApiKeyRow
 
 export interface ApiKeyWithUser extends ApiKeyRow {
   readonly userId: string;
+  /** The member's current role and removal: a key never acts above its member. */
+  readonly memberRole: ApiKeyRow["role"];
+  readonly memberRemovedAt: Date | null;
 }
 
 /** The authentication lookup: one indexed read by primary key, on every authenticated request (so prepared). */
 export async function findApiKeyForAuth(db: Db, id: string): Promise<ApiKeyWithUser | null> {
   const query = preparedQuery(db, "api_keys_find_for_auth", (d) =>
     d
-      .select({ key: apiKeys, userId: memberships.userId })
+      .select({
+        key: apiKeys,
+        userId: memberships.userId,
+        memberRole: memberships.role,
+        memberRemovedAt: memberships.removedAt,
+      })
       .from(apiKeys)
       .innerJoin(memberships, eq(memberships.id, apiKeys.membershipId))
       .where(eq(apiKeys.id, sql.placeholder("id")))
       .limit(1),
   );
   const [row] = await query.execute({ id });
-  return row === undefined ? null : { ...row.key, userId: row.userId };
+  return row === undefined
+    ? null
+    : { ...row.key, userId: row.userId, memberRole: row.memberRole, memberRemovedAt: row.memberRemovedAt };
 }
 
 /** Prepared: the list is the typical read. The first page and the pages after a cursor are two statements. */

@@ -1,7 +1,7 @@
 // Use cases for API keys: issue (inside a caller's transaction, e.g. registration), create, list, revoke,
 // and authenticate a presented key.
 import type { Actor, Role, Tenant } from "../../platform/auth/actor.js";
-import { tenantOf } from "../../platform/auth/actor.js";
+import { lowerRole, tenantOf } from "../../platform/auth/actor.js";
 import { type Environment, formatApiKey, generateApiKeySecret, parseApiKey } from "../../platform/auth/api-key-format.js";
 import type { Clock } from "../../platform/clock.js";
 import { digestsEqual, hashSecret } from "../../platform/crypto.js";
@@ -115,6 +115,8 @@ export function createApiKeyService(deps: ApiKeyServiceDeps) {
     if (parsed === null) return null;
     const row = await findApiKeyForAuth(db, parsed.id);
     if (row === null || row.revokedAt !== null || row.environment !== parsed.environment) return null;
+    // A removed member's keys stop working at once, whatever their own state.
+    if (row.memberRemovedAt !== null) return null;
     if (!digestsEqual(hashSecret(parsed.secret), row.secretHash)) return null;
     const now = clock.now();
     if (row.lastUsedAt === null || now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_GRANULARITY_MS) {
@@ -125,8 +127,9 @@ export function createApiKeyService(deps: ApiKeyServiceDeps) {
       environment: row.environment as Environment,
       userId: row.userId,
       membershipId: row.membershipId,
-      role: row.role,
+      role: lowerRole(row.role, row.memberRole),
       apiKeyId: row.id,
+      sessionId: null,
     };
   }
 

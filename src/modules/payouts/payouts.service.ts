@@ -148,7 +148,7 @@ export function isSameMaker(
   actor: Maker,
 ): boolean {
   return (
-    payout.createdByApiKeyId === actor.apiKeyId ||
+    (actor.apiKeyId !== null && payout.createdByApiKeyId === actor.apiKeyId) ||
     (payout.createdByMembershipId !== null && payout.createdByMembershipId === actor.membershipId) ||
     (payout.createdByUserId !== null && payout.createdByUserId === actor.userId)
   );

@@ -21,7 +21,7 @@ import {
 } from "drizzle-orm/pg-core";
 
 export const environmentEnum = pgEnum("environment", ["sandbox", "production"]);
-export const roleEnum = pgEnum("member_role", ["business_admin", "business_read_only"]);
+export const roleEnum = pgEnum("member_role", ["business_admin", "business_read_only", "business_approver"]);
 export const jobStatusEnum = pgEnum("job_status", ["pending", "running", "succeeded", "dead"]);
 
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull();
@@ -89,6 +89,8 @@ export const memberships = pgTable(
       .references(() => users.id),
     role: roleEnum("role").notNull(),
     createdAt: createdAt(),
+    /** When the member was removed from the Business; a removed membership authenticates nothing. */
+    removedAt: timestamp("removed_at", { withTimezone: true, mode: "date" }),
   },
   (t) => [uniqueIndex("memberships_business_user_key").on(t.businessId, t.userId)],
 );
@@ -718,6 +720,8 @@ export const emailKindEnum = pgEnum("email_kind", [
   "collection_invitation",
   "declared_destination_changed",
   "declared_destination_removed",
+  "team_invitation",
+  "password_reset",
 ]);
 /** `captured`: kept here, never delivered (sandbox mail to anyone but the Business's verified people). `sent`: handed to a `mail.send` job. */
 export const emailDispositionEnum = pgEnum("email_disposition", ["captured", "sent"]);

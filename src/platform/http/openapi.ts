@@ -2,6 +2,7 @@
 // components; public routes are marked with an empty security requirement.
 import type { SwaggerOptions } from "@fastify/swagger";
 import type { Config } from "../../config.js";
+import { routeRule } from "../auth/route-roles.js";
 import { openApiWebhooks } from "../events/event-data.js";
 
 export const API_DESCRIPTION_VERSION = "0.0.1";
@@ -28,9 +29,16 @@ export function openApiDocumentOptions(config: Config): SwaggerOptions {
             description:
               "An API key. Its environment segment (sandbox or production) selects the environment of every resource touched.",
           },
+          sessionCookie: {
+            type: "apiKey",
+            in: "cookie",
+            name: "__Host-session",
+            description:
+              "A dashboard session from `POST /v1/session` (the cookie is named `session` when PUBLIC_BASE_URL is plain HTTP). A session request names its environment in `X-Environment` (sandbox or production; missing or unknown is 400 `ENVIRONMENT_REQUIRED`), and every POST, PUT, PATCH and DELETE carries the session's `X-CSRF-Token` (403 `CSRF_TOKEN_INVALID`) and is refused when the browser marks it cross-site (`Sec-Fetch-Site`, 403 `CROSS_SITE_REQUEST`).",
+          },
         },
       },
-      security: [{ bearerAuth: [] }],
+      security: [{ bearerAuth: [] }, { sessionCookie: [] }],
       tags: [
         { name: "Registration", description: "Self-registration of a Business." },
         { name: "API keys", description: "Keys of the caller's Business and environment." },
@@ -49,6 +57,16 @@ export function openApiDocumentOptions(config: Config): SwaggerOptions {
       const transformed = { ...(schema as Record<string, unknown>) };
       const access = (route.config as { access?: string } | undefined)?.access;
       if (access === "public") transformed.security = [];
+      if (access === "session") transformed.security = [{ sessionCookie: [] }];
+      // The role-by-route table, shown where integrators read: which roles may call, and whether a session
+      // needs a recent confirmation (step-up).
+      const rule = access === "read" || access === "write" ? routeRule(String(route.method), url) : null;
+      if (rule !== null) {
+        transformed["x-roles"] = [...rule.roles];
+        if (rule.stepUp === true) transformed["x-step-up"] = true;
+        const roles = `Roles: ${rule.roles.map((role) => `\`${role}\``).join(", ")}${rule.stepUp === true ? "; from a session, a password or two-factor confirmation within the last STEP_UP_WINDOW_MINUTES (5 by default) is needed, else 401 `STEP_UP_REQUIRED`" : ""}.`;
+        transformed.description = typeof transformed.description === "string" ? `${transformed.description}\n\n${roles}` : roles;
+      }
       return { schema: transformed as typeof schema, url };
     },
   };
