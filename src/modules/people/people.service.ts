@@ -153,12 +153,13 @@ export function createPeopleService(deps: PeopleServiceDeps) {
     return deps.cipher.fingerprint(`recovery:${userId}:${normalizeRecoveryCode(code)}`);
   }
 
-  async function presentSession(row: SessionRow, csrfToken: string, nextStep: NextStep): Promise<SessionBody> {
-    const user = await members.findUserById(db, row.userId);
+  /** `tx`: the caller's transaction when inside one (on PGlite the outer handle would wait for it forever). */
+  async function presentSession(tx: Db, row: SessionRow, csrfToken: string, nextStep: NextStep): Promise<SessionBody> {
+    const user = await members.findUserById(tx, row.userId);
     if (user === null) throw new Error("a session's user vanished");
-    const memberships = await members.listActiveMembershipsOfUser(db, row.userId);
+    const memberships = await members.listActiveMembershipsOfUser(tx, row.userId);
     const current = memberships.find((m) => m.membershipId === row.membershipId);
-    const twoFactor = await findTwoFactor(db, row.userId);
+    const twoFactor = await findTwoFactor(tx, row.userId);
     const membershipBody = (m: MembershipRecord) => ({
       id: m.membershipId,
       business_id: m.businessId,
@@ -285,7 +286,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
         subjectId: row.id,
         details: { second_factor: nextStep === null ? "not_needed" : "pending" },
       });
-      return { secret, body: await presentSession(row, csrfTokenOf(secret), nextStep) };
+      return { secret, body: await presentSession(tx, row, csrfTokenOf(secret), nextStep) };
     });
   }
 
@@ -318,7 +319,12 @@ export function createPeopleService(deps: PeopleServiceDeps) {
 
   async function getSession(principal: SessionPrincipal): Promise<SessionBody> {
     const row = await sessionRow(principal);
-    return presentSession(row, principal.csrfToken, row.twoFactorPending ? await owedStep(db, row.userId, row.businessId) : null);
+    return presentSession(
+      db,
+      row,
+      principal.csrfToken,
+      row.twoFactorPending ? await owedStep(db, row.userId, row.businessId) : null,
+    );
   }
 
   async function signOut(principal: SessionPrincipal, origin: RequestOrigin): Promise<void> {
@@ -373,7 +379,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
         subjectId: row.id,
         details: { from_business_id: current.businessId },
       });
-      return { secret, body: await presentSession(row, csrfTokenOf(secret), nextStep) };
+      return { secret, body: await presentSession(tx, row, csrfTokenOf(secret), nextStep) };
     });
   }
 
@@ -487,7 +493,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
         details: { method: proof.password !== undefined ? "password" : proof.code !== undefined ? "totp" : "recovery_code" },
       });
       const renewed = { ...row, tokenHash: hashToken(secret), confirmedAt: now, twoFactorPending: false };
-      return { secret, body: await presentSession(renewed, csrfTokenOf(secret), null) };
+      return { secret, body: await presentSession(tx, renewed, csrfTokenOf(secret), null) };
     });
   }
 
@@ -518,7 +524,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
       const secret = newToken();
       await renewSession(tx, row.id, { tokenHash: hashToken(secret), confirmedAt: now });
       await auditEachBusiness(tx, row.userId, "password_changed", origin);
-      return { secret, body: await presentSession({ ...row, confirmedAt: now }, csrfTokenOf(secret), null) };
+      return { secret, body: await presentSession(tx, { ...row, confirmedAt: now }, csrfTokenOf(secret), null) };
     });
   }
 
@@ -623,7 +629,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
       const secret = newToken();
       await renewSession(tx, row.id, { tokenHash: hashToken(secret), confirmedAt: now, twoFactorPending: false });
       await auditEachBusiness(tx, row.userId, "two_factor_enabled", origin);
-      const body = await presentSession({ ...row, confirmedAt: now, twoFactorPending: false }, csrfTokenOf(secret), null);
+      const body = await presentSession(tx, { ...row, confirmedAt: now, twoFactorPending: false }, csrfTokenOf(secret), null);
       return { secret, body: { ...body, recovery_codes: codes } };
     });
   }
