@@ -120,7 +120,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   // The audit log belongs to the people module; other modules record their security-relevant acts through
   // this recorder, inside their own transactions.
   const audit = createAuditRecorder({ clock, ids });
-  const apiKeys = createApiKeysModule({ db: database.db, clock, ids });
+  const apiKeys = createApiKeysModule({ db: database.db, clock, ids, recordAudit: audit.recordForActor });
   // Every e-mail goes through this outbox: it captures sandbox mail to strangers and limits each Business's
   // mail per day. It learns who a Business's verified people are from the registration module (injected,
   // since registration itself sends through the outbox).
@@ -196,6 +196,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     events: deps.events,
     jobStore: deps.jobStore,
     logger: deps.logger,
+    recordAudit: audit.recordForActor,
   });
   const destinations = createDestinationsModule({
     db: database.db,
@@ -237,6 +238,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     jobStore: deps.jobStore,
     policy: deps.webhookPolicy,
     sender: deps.webhookSender,
+    recordAudit: audit.recordForActor,
   });
   // Schemas with an $id: named components in OpenAPI, $ref targets for validation and serialization.
   const sharedSchemas = [

@@ -12,6 +12,7 @@
 import { createHash } from "node:crypto";
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
+import { noAudit, type RecordActorAudit } from "../../platform/auth/audit.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/client.js";
 import { isUniqueViolation } from "../../platform/db/errors.js";
@@ -64,6 +65,8 @@ export interface PayoutServiceDeps {
   readonly ids: IdGenerator;
   readonly jobStore: Pick<JobStore, "enqueue">;
   readonly lifecycle: Lifecycle;
+  /** The audit log: Decisions and approval-policy changes are recorded in their transaction. */
+  readonly recordAudit?: RecordActorAudit;
 }
 
 export type PayoutService = ReturnType<typeof createPayoutService>;
@@ -191,6 +194,7 @@ export function currencyError(currency: string, field = "currency"): AppError | 
 
 export function createPayoutService(deps: PayoutServiceDeps) {
   const { db, clock, ids, jobStore, lifecycle } = deps;
+  const recordAudit = deps.recordAudit ?? noAudit;
 
   /** The payout row a request makes, once its gates passed. */
   function newPayoutRow(
@@ -453,6 +457,12 @@ export function createPayoutService(deps: PayoutServiceDeps) {
         createdAt: clock.now(),
       });
       if (body.outcome === "approve") await enqueueDisbursement(tx, payout.id);
+      await recordAudit(tx, actor, {
+        action: "payout_decided",
+        subjectType: "payout",
+        subjectId: payout.id,
+        details: { outcome: body.outcome, decision_id: decision.id },
+      });
       return { kind: "created" as const, decision, payout: moved.payout };
     });
     if (outcome.kind === "created") {
@@ -517,12 +527,21 @@ export function createPayoutService(deps: PayoutServiceDeps) {
       const bad = rule.currency === undefined ? null : currencyError(rule.currency, `rules[${index}].currency`);
       if (bad !== null) throw bad;
     }
-    const saved = await upsertPolicy(db, {
-      businessId: tenant.businessId,
-      environment: tenant.environment,
-      rules: body.rules,
-      makerChecker: body.maker_checker ?? false,
-      updatedAt: clock.now(),
+    const saved = await db.transaction(async (tx) => {
+      const policy = await upsertPolicy(tx, {
+        businessId: tenant.businessId,
+        environment: tenant.environment,
+        rules: body.rules,
+        makerChecker: body.maker_checker ?? false,
+        updatedAt: clock.now(),
+      });
+      await recordAudit(tx, actor, {
+        action: "approval_policy_changed",
+        subjectType: "approval_policy",
+        subjectId: tenant.environment,
+        details: { rules: body.rules.length, maker_checker: body.maker_checker ?? false },
+      });
+      return policy;
     });
     return presentPolicy(tenant.environment, saved);
   }

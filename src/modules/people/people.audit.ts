@@ -2,6 +2,7 @@
 // transaction of the act they record, so an act and its record commit or roll back together.
 import type { Actor } from "../../platform/auth/actor.js";
 import type { Environment } from "../../platform/auth/api-key-format.js";
+import type { RecordActorAudit } from "../../platform/auth/audit.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/client.js";
 import type { IdGenerator } from "../../platform/ids.js";
@@ -57,18 +58,7 @@ export interface AuditEntry {
 
 export type AuditRecorder = (tx: Db, entry: AuditEntry) => Promise<void>;
 
-/** What another module passes: the act, by the actor of its request. */
-export type RecordActorAudit = (
-  tx: Db,
-  actor: Actor,
-  act: {
-    action: AuditAction;
-    subjectType: string;
-    subjectId: string;
-    environment?: Environment | null;
-    details?: Record<string, unknown>;
-  },
-) => Promise<void>;
+export type { RecordActorAudit } from "../../platform/auth/audit.js";
 
 export function createAuditRecorder(deps: { clock: Clock; ids: IdGenerator }): {
   record: AuditRecorder;
@@ -97,8 +87,8 @@ export function createAuditRecorder(deps: { clock: Clock; ids: IdGenerator }): {
   const recordForActor: RecordActorAudit = (tx, actor, act) =>
     record(tx, {
       businessId: actor.businessId,
-      environment: act.environment === undefined ? actor.environment : act.environment,
-      action: act.action,
+      environment: actor.environment,
+      action: act.action as AuditAction,
       actor,
       subjectType: act.subjectType,
       subjectId: act.subjectId,
