@@ -16,7 +16,7 @@ import { createDestinationsModule } from "./modules/destinations/index.js";
 import { createEmailsModule } from "./modules/emails/index.js";
 import { createEnrollmentModule } from "./modules/enrollment/index.js";
 import { createPayoutsModule } from "./modules/payouts/index.js";
-import { createAuditRecorder, createPeopleModule } from "./modules/people/index.js";
+import { createAuditRecorder, createPasswordPolicy, createPeopleModule } from "./modules/people/index.js";
 import { createRailSimulatorModule } from "./modules/rail-simulator/index.js";
 import { createRegistrationModule, emailRecipientFacts } from "./modules/registration/index.js";
 import { createWebhooksModule } from "./modules/webhooks/index.js";
@@ -120,6 +120,8 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   // The audit log belongs to the people module; other modules record their security-relevant acts through
   // this recorder, inside their own transactions.
   const audit = createAuditRecorder({ clock, ids });
+  // One password rule for registration, invitations, resets and changes.
+  const passwordPolicy = createPasswordPolicy();
   const apiKeys = createApiKeysModule({ db: database.db, clock, ids, recordAudit: audit.recordForActor });
   // Every e-mail goes through this outbox: it captures sandbox mail to strangers and limits each Business's
   // mail per day. It learns who a Business's verified people are from the registration module (injected,
@@ -144,6 +146,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     publicBaseUrl: config.publicBaseUrl,
     tokenTtlHours: config.registration.tokenTtlHours,
     emailsPerAddressPerDay: config.registration.emailsPerAddressPerDay,
+    passwordPolicy,
   });
   const people = createPeopleModule({
     db: database.db,
@@ -153,6 +156,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     mail: emails.outbox,
     publicBaseUrl: config.publicBaseUrl,
     audit,
+    passwordPolicy,
     settings: {
       idleMs: config.sessions.idleMinutes * 60_000,
       absoluteMs: config.sessions.absoluteHours * 3_600_000,

@@ -6,7 +6,7 @@ import type { AppInstance } from "../../platform/http/types.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import type { MailOutbox } from "../emails/index.js";
 import type { createAuditRecorder } from "./people.audit.js";
-import { createPasswordPolicy } from "./people.password.js";
+import { createPasswordPolicy, type PasswordPolicy } from "./people.password.js";
 import { registerPeopleRoutes } from "./people.routes.js";
 import { SessionSchema } from "./people.schemas.js";
 import { createPeopleService, type SessionSettings } from "./people.service.js";
@@ -14,6 +14,7 @@ import { createTeamService } from "./people.team.js";
 
 export type { AuditAction, AuditRecorder, RecordActorAudit } from "./people.audit.js";
 export { createAuditRecorder } from "./people.audit.js";
+export { createPasswordPolicy, type PasswordPolicy } from "./people.password.js";
 export type { SessionSettings } from "./people.service.js";
 
 export type PeopleModule = ReturnType<typeof createPeopleModule>;
@@ -27,8 +28,9 @@ export function createPeopleModule(deps: {
   publicBaseUrl: string;
   settings: SessionSettings;
   audit: ReturnType<typeof createAuditRecorder>;
+  passwordPolicy?: PasswordPolicy;
 }) {
-  const passwordPolicy = createPasswordPolicy();
+  const passwordPolicy = deps.passwordPolicy ?? createPasswordPolicy();
   const people = createPeopleService({
     db: deps.db,
     clock: deps.clock,
