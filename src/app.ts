@@ -1,5 +1,6 @@
 // buildApp(deps): the HTTP application. It registers plugins and modules and never listens; main.ts
 // (or a test) decides what to do with it.
+import { availableParallelism } from "node:os";
 import fastifyCookie from "@fastify/cookie";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
@@ -162,6 +163,8 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
       absoluteMs: config.sessions.absoluteHours * 3_600_000,
       stepUpMs: config.sessions.stepUpWindowMinutes * 60_000,
       secureCookie: config.publicBaseUrl.startsWith("https:"),
+      // Half the cores hash passwords at most, so a burst of sign-ins leaves the API the other half.
+      hashConcurrency: Math.max(1, Math.floor(availableParallelism() / 2)),
       throttle: {
         perAccount: config.sessions.failuresPerAccount,
         perAddress: config.sessions.failuresPerAddress,

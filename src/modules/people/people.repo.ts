@@ -1,6 +1,6 @@
 // Queries on the people module's own tables (people.schema.ts). Each takes the transaction it runs in.
 import { and, count, desc, eq, gt, gte, inArray, isNull, lt, lte, min, sql } from "drizzle-orm";
-import type { Db } from "../../platform/db/client.js";
+import { type Db, preparedQuery } from "../../platform/db/client.js";
 import {
   auditRecords,
   businessSecuritySettings,
@@ -27,15 +27,20 @@ export async function insertSession(db: Db, row: typeof sessions.$inferInsert): 
   await db.insert(sessions).values(row);
 }
 
-/** A live session by the hash of its secret (not ended; the caller checks the timeouts against its clock). */
-export function findLiveSession(db: Db, tokenHash: string): Promise<SessionRow | null> {
-  return first(
-    db
+/**
+ * A live session by the hash of its secret (not ended; the caller checks the timeouts against its clock).
+ * Runs on every session request, so prepared (as the API key lookup is).
+ */
+export async function findLiveSession(db: Db, tokenHash: string): Promise<SessionRow | null> {
+  const query = preparedQuery(db, "sessions_find_live", (d) =>
+    d
       .select()
       .from(sessions)
-      .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.endedAt)))
+      .where(and(eq(sessions.tokenHash, sql.placeholder("tokenHash")), isNull(sessions.endedAt)))
       .limit(1),
   );
+  const [row] = await query.execute({ tokenHash });
+  return row ?? null;
 }
 
 export function findLiveSessionById(db: Db, id: string): Promise<SessionRow | null> {

@@ -11,7 +11,11 @@ import QRCode from "qrcode";
 import type { Role } from "../../platform/auth/actor.js";
 import type { SessionPrincipal } from "../../platform/auth/session.js";
 import type { Clock } from "../../platform/clock.js";
-import { type FieldCipher, hashPassword, verifyPassword } from "../../platform/crypto.js";
+import {
+  type FieldCipher,
+  hashPassword as hashNewPassword,
+  verifyPassword as verifyStoredPassword,
+} from "../../platform/crypto.js";
 import type { Db } from "../../platform/db/client.js";
 import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
@@ -64,6 +68,8 @@ export interface SessionSettings {
   /** PUBLIC_BASE_URL is HTTPS: the cookie is `__Host-session`, Secure. */
   readonly secureCookie: boolean;
   readonly throttle: { readonly perAccount: number; readonly perAddress: number; readonly windowMs: number };
+  /** Password hashes run at once by this process (the rest wait their turn); 1 by default. */
+  readonly hashConcurrency?: number;
 }
 
 export interface PeopleServiceDeps {
@@ -117,8 +123,30 @@ const RESETS_PER_HOUR = 3;
 
 export type PeopleService = ReturnType<typeof createPeopleService>;
 
+/**
+ * Runs at most `limit` password hashes at once. scrypt runs on libuv's thread pool, off the event loop, but
+ * twenty sign-ins at once would still take every core; queued, they leave the other requests a core.
+ */
+function createHashGate(limit: number) {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async function gated<T>(work: () => Promise<T>): Promise<T> {
+    if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    running += 1;
+    try {
+      return await work();
+    } finally {
+      running -= 1;
+      waiting.shift()?.();
+    }
+  };
+}
+
 export function createPeopleService(deps: PeopleServiceDeps) {
   const { db, clock, ids, settings } = deps;
+  const gated = createHashGate(deps.settings.hashConcurrency ?? 1);
+  const verifyPassword = (password: string, stored: string) => gated(() => verifyStoredPassword(password, stored));
+  const hashPassword = (password: string) => gated(() => hashNewPassword(password));
   // Hash of a password nobody has: an unknown address costs the same scrypt work as a known one.
   let dummyHash: Promise<string> | null = null;
   const dummyPasswordHash = () => {
