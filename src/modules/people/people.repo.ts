@@ -163,8 +163,12 @@ export async function deleteSignInFailuresOf(db: Db, email: string): Promise<voi
   await db.delete(signInFailures).where(eq(signInFailures.email, email));
 }
 
-export async function deleteSignInFailuresBefore(db: Db, before: Date): Promise<void> {
-  await db.delete(signInFailures).where(lt(signInFailures.occurredAt, before));
+/** Forgets the failures of this e-mail and this address that left the window (both by index), so the table stays small. */
+export async function deleteExpiredSignInFailures(db: Db, email: string, clientAddress: string, before: Date): Promise<void> {
+  await db.delete(signInFailures).where(and(eq(signInFailures.email, email), lt(signInFailures.occurredAt, before)));
+  await db
+    .delete(signInFailures)
+    .where(and(eq(signInFailures.clientAddress, clientAddress), lt(signInFailures.occurredAt, before)));
 }
 
 // Invitations

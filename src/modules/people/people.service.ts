@@ -30,6 +30,7 @@ import {
   countPasswordResetsSince,
   countSignInFailures,
   countUnusedRecoveryCodes,
+  deleteExpiredSignInFailures,
   deleteSignInFailuresOf,
   deleteTwoFactor,
   endSession,
@@ -293,6 +294,8 @@ export function createPeopleService(deps: PeopleServiceDeps) {
     const passwordOk = await verifyPassword(body.password, user?.passwordHash ?? (await dummyPasswordHash()));
     if (user === null || !passwordOk) {
       await db.transaction(async (tx) => {
+        const windowStart = new Date(now.getTime() - settings.throttle.windowMs);
+        await deleteExpiredSignInFailures(tx, email, origin.clientAddress, windowStart);
         await insertSignInFailure(tx, { id: ids.newId(), email, clientAddress: origin.clientAddress, occurredAt: now });
         if (user !== null) await auditEachBusiness(tx, user.id, "sign_in_failed", origin, { reason: "wrong_password" });
       });
