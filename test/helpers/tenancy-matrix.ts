@@ -188,7 +188,13 @@ function comparable(error: ErrorBody): Omit<ErrorBody, "request_id" | "occurred_
 }
 
 /** Collects every item of a list, following next_cursor. */
-async function listAll(state: MatrixState, spec: TenancyRouteSpec, tenant: MatrixTenant, role: MatrixRole) {
+async function listAll(
+  state: MatrixState,
+  spec: TenancyRouteSpec,
+  tenant: MatrixTenant,
+  role: MatrixRole,
+  headers: Record<string, string> = bearer(tenant.keys[role]),
+) {
   const listKey = spec.listKey;
   if (listKey === undefined) throw new Error("not a list route");
   const base = spec.url("");
@@ -196,7 +202,7 @@ async function listAll(state: MatrixState, spec: TenancyRouteSpec, tenant: Matri
   let cursor: string | null = null;
   for (let page = 0; page < 100; page += 1) {
     const url: string = cursor === null ? base : `${base}${base.includes("?") ? "&" : "?"}cursor=${encodeURIComponent(cursor)}`;
-    const response = await send(state, spec, tenant, url, bearer(tenant.keys[role]));
+    const response = await send(state, spec, tenant, url, headers);
     expectSuccess(response, `${tenant.label} ${role} lists ${url}`);
     const body = response.json() as Record<string, unknown>;
     const pageItems = body[listKey];
@@ -353,10 +359,13 @@ export function describeTenancyMatrix(
 
             for (const business of BUSINESSES) {
               for (const environment of ENVIRONMENTS) {
-                for (const role of ROLES) {
+                for (const role of [...ROLES, "session" as const]) {
                   it(`${business}/${environment} ${role} sees its own items and no one else's`, async () => {
                     const tenant = tenantOf(state, business, environment);
-                    const items = await listAll(state, spec, tenant, role);
+                    const items =
+                      role === "session"
+                        ? await listAll(state, spec, tenant, "business_admin", sessionHeaders(tenant.session, environment))
+                        : await listAll(state, spec, tenant, role);
                     const seen = new Set(items.map((item) => String(item[spec.listItemIdKey ?? "id"])));
                     for (const id of created.get(tenant.label) ?? []) expect(seen, `own item ${id} missing`).toContain(id);
                     for (const other of state.tenants) {
