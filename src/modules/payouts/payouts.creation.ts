@@ -35,6 +35,7 @@ import {
   claimKeyAndReadGates,
   claimKeys,
   findKeys,
+  findLiveReplacementsOf,
   findPayoutsByIds,
   findPolicy,
   type GateBeneficiary,
@@ -342,17 +343,18 @@ export function createPayoutWriter(deps: PayoutWriterDeps) {
       const replacedIds = [...new Set(fresh.map((i) => (requests[i] as PayoutRequest).replacesPayoutId))].filter(
         (id): id is string => id !== null,
       );
-      // A failed payout is terminal, so what is read of it cannot change before commit.
+      // A failed payout is terminal, so what is read of it cannot change before commit. A replacement that
+      // commits meanwhile is caught by the unique index instead (creationErrorOf).
       const replaced = replacedIds.length === 0 ? new Map<string, PayoutRow>() : await findPayoutsByIds(tx, tenant, replacedIds);
-      const replacedHere = new Set<string>();
-      /** The replacement checks, once the gates resolved the destination; a failed payout's slot is taken here. */
+      /** Failed payouts whose one live replacement exists already, or is made by an earlier request here. */
+      const taken = await findLiveReplacementsOf(tx, tenant, replacedIds);
+      /** The replacement checks, once the gates resolved the destination; a passing request takes the slot. */
       const replacementError = (request: PayoutRequest, beneficiaryId: string): AppError | null => {
         if (request.replacesPayoutId === null) return null;
         const refused = checkReplacement(replaced.get(request.replacesPayoutId) ?? null, beneficiaryId);
         if (refused !== null) return refused;
-        // Two requests of one batch replacing the same payout: the first one takes the slot.
-        if (replacedHere.has(request.replacesPayoutId)) return new AppError("PAYOUT_ALREADY_REPLACED");
-        replacedHere.add(request.replacesPayoutId);
+        if (taken.has(request.replacesPayoutId)) return new AppError("PAYOUT_ALREADY_REPLACED");
+        taken.add(request.replacesPayoutId);
         return null;
       };
       const rows: NewPayoutRow[] = [];

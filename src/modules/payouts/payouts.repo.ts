@@ -433,6 +433,25 @@ export async function updatePayoutIf(db: Db, id: string, from: PayoutStatus, pat
   return row ?? null;
 }
 
+/**
+ * Of the failed payouts named, those that already have a live replacement (one not failed, rejected or
+ * canceled: the condition of the partial unique index `payouts_live_replacement_key`).
+ */
+export async function findLiveReplacementsOf(db: Db, tenant: Tenant, replacedIds: readonly string[]): Promise<Set<string>> {
+  if (replacedIds.length === 0) return new Set();
+  const rows = await db
+    .select({ replaced: payouts.replacesPayoutId })
+    .from(payouts)
+    .where(
+      and(
+        tenantScope(tenant),
+        inArray(payouts.replacesPayoutId, [...replacedIds]),
+        sql`${payouts.status} not in ('failed', 'rejected', 'canceled')`,
+      ),
+    );
+  return new Set(rows.map((row) => row.replaced as string));
+}
+
 export async function hasPendingPayoutTo(db: Db, tenant: Tenant, destinationId: string): Promise<boolean> {
   const [row] = await db
     .select({ id: payouts.id })
