@@ -305,7 +305,7 @@ export async function findBeneficiaryById(db: Db, id: string): Promise<Beneficia
 
 // Payouts -------------------------------------------------------------------------------------------------
 
-/** The columns a new payout sets (newPayoutRow in the service gives exactly these). */
+/** The columns a new payout sets (newPayoutRow in payouts.creation.ts gives exactly these). */
 const INSERTED_COLUMNS = [
   "id",
   "businessId",
