@@ -292,6 +292,35 @@ export function createPayoutWriter(deps: PayoutWriterDeps) {
   }
 
   /**
+   * The answers to requests whose key is live already: the payout as it is now for the same request,
+   * IDEMPOTENCY_KEY_REUSED for another one.
+   */
+  async function replay(
+    tx: Db,
+    tenant: Tenant,
+    replays: ReadonlyArray<{ readonly request: PayoutRequest; readonly fingerprint: string }>,
+  ): Promise<CreationOutcome[]> {
+    if (replays.length === 0) return [];
+    const keys = await findKeys(
+      tx,
+      tenant,
+      replays.map((r) => r.request.idempotencyKey),
+    );
+    const payoutsById = await findPayoutsByIds(
+      tx,
+      tenant,
+      [...keys.values()].map((k) => k.payoutId),
+    );
+    return replays.map(({ request, fingerprint }): CreationOutcome => {
+      const key = keys.get(request.idempotencyKey);
+      const payout = key === undefined ? undefined : payoutsById.get(key.payoutId);
+      if (key === undefined || payout === undefined) return { kind: "failed", error: new AppError("IDEMPOTENCY_KEY_IN_FLIGHT") };
+      if (key.requestFingerprint !== fingerprint) return { kind: "failed", error: new AppError("IDEMPOTENCY_KEY_REUSED") };
+      return { kind: "replayed", payout };
+    });
+  }
+
+  /**
    * Creates the payouts the requests ask for, in `tx`: one outcome per request, in the requests' order.
    * Throws only the lock's 409 (nothing done) and what the database refuses (the caller's transaction is
    * then lost: see creationErrorOf).
@@ -312,30 +341,14 @@ export function createPayoutWriter(deps: PayoutWriterDeps) {
     const replays: number[] = [];
     for (const [i, request] of requests.entries()) (claimed.keys.has(request.idempotencyKey) ? fresh : replays).push(i);
 
-    // Replays: the key is live already.
-    if (replays.length > 0) {
-      const keys = await findKeys(
-        tx,
-        tenant,
-        replays.map((i) => (requests[i] as PayoutRequest).idempotencyKey),
-      );
-      const payoutsById = await findPayoutsByIds(
-        tx,
-        tenant,
-        [...keys.values()].map((k) => k.payoutId),
-      );
-      for (const i of replays) {
-        const key = keys.get((requests[i] as PayoutRequest).idempotencyKey);
-        const payout = key === undefined ? undefined : payoutsById.get(key.payoutId);
-        if (key === undefined || payout === undefined) {
-          outcomes[i] = { kind: "failed", error: new AppError("IDEMPOTENCY_KEY_IN_FLIGHT") };
-        } else if (key.requestFingerprint !== fingerprints[i]) {
-          outcomes[i] = { kind: "failed", error: new AppError("IDEMPOTENCY_KEY_REUSED") };
-        } else {
-          outcomes[i] = { kind: "replayed", payout };
-        }
-      }
-    }
+    const replayed = await replay(
+      tx,
+      tenant,
+      replays.map((i) => ({ request: requests[i] as PayoutRequest, fingerprint: fingerprints[i] as string })),
+    );
+    replays.forEach((i, n) => {
+      outcomes[i] = replayed[n];
+    });
 
     if (fresh.length > 0) {
       // Read after the share locks are held, so a deletion that committed meanwhile is seen.
