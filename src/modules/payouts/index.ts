@@ -8,6 +8,7 @@ import type { JobStore } from "../../platform/jobs/job-store.js";
 import type { JobHandler } from "../../platform/jobs/worker.js";
 import type { RailRegistry } from "../../rails/rail.js";
 import { type BulkLogger, createPayoutBulkService } from "./payouts.bulk.js";
+import { createPayoutWriter } from "./payouts.creation.js";
 import { createDisbursementHandlers, type DisbursementLogger } from "./payouts.disbursement.js";
 import { createLifecycle } from "./payouts.lifecycle.js";
 import { registerPayoutRoutes } from "./payouts.routes.js";
@@ -27,8 +28,9 @@ export function createPayoutsModule(deps: {
   logger: BulkLogger;
 }) {
   const lifecycle = createLifecycle(deps);
-  const service = createPayoutService({ ...deps, lifecycle });
-  const bulk = createPayoutBulkService({ ...deps, service });
+  const writer = createPayoutWriter({ ...deps, lifecycle });
+  const service = createPayoutService({ ...deps, lifecycle, writer });
+  const bulk = createPayoutBulkService({ ...deps, writer });
   return {
     service,
     /** For the destinations module: refuses deleting a destination a pending payout heads to. */

@@ -305,7 +305,7 @@ export async function findBeneficiaryById(db: Db, id: string): Promise<Beneficia
 
 // Payouts -------------------------------------------------------------------------------------------------
 
-/** The columns a new payout sets (newPayoutRow in the service gives exactly these). */
+/** The columns a new payout sets (newPayoutRow in payouts.creation.ts gives exactly these). */
 const INSERTED_COLUMNS = [
   "id",
   "businessId",
@@ -431,6 +431,25 @@ export async function updatePayoutIf(db: Db, id: string, from: PayoutStatus, pat
     .where(and(eq(payouts.id, id), eq(payouts.status, from)))
     .returning();
   return row ?? null;
+}
+
+/**
+ * Of the failed payouts named, those that already have a live replacement (one not failed, rejected or
+ * canceled: the condition of the partial unique index `payouts_live_replacement_key`).
+ */
+export async function findLiveReplacementsOf(db: Db, tenant: Tenant, replacedIds: readonly string[]): Promise<Set<string>> {
+  if (replacedIds.length === 0) return new Set();
+  const rows = await db
+    .select({ replaced: payouts.replacesPayoutId })
+    .from(payouts)
+    .where(
+      and(
+        tenantScope(tenant),
+        inArray(payouts.replacesPayoutId, [...replacedIds]),
+        sql`${payouts.status} not in ('failed', 'rejected', 'canceled')`,
+      ),
+    );
+  return new Set(rows.map((row) => row.replaced as string));
 }
 
 export async function hasPendingPayoutTo(db: Db, tenant: Tenant, destinationId: string): Promise<boolean> {

@@ -260,6 +260,9 @@ export const BulkRowSchema = Type.Object(
     currency,
     external_ref: Type.Optional(externalRef),
     idempotency_key: Type.Optional(idempotencyKey),
+    replaces_payout_id: Type.Optional(
+      Type.String({ format: "uuid", description: "A `failed` payout of the same Beneficiary that this row recovers." }),
+    ),
   },
   { additionalProperties: false },
 );
