@@ -15,7 +15,7 @@ import { type Database, openDatabase } from "./platform/db/client.js";
 import { runMigrations } from "./platform/db/migrate.js";
 import { createEventRecorder } from "./platform/events/outbox.js";
 import { type IdGenerator, uuidV7Generator } from "./platform/ids.js";
-import { createJobStore } from "./platform/jobs/job-store.js";
+import { createJobStore, JOBS_WAKEUP_CHANNEL } from "./platform/jobs/job-store.js";
 import { createWorker, type JobHandlers, type Worker } from "./platform/jobs/worker.js";
 import { createLogger } from "./platform/logger.js";
 import { createMailer, type Mailer } from "./platform/mail/mailer.js";
@@ -47,9 +47,6 @@ export interface RuntimeOptions {
   /** An extra CA certificate (PEM) trusted for the SMTP relay: tests' self-signed relay. Never set in production. */
   readonly smtpTlsCa?: string;
 }
-
-/** NOTIFY channel that wakes idle workers when a job is enqueued for now (webhook deliveries use it). */
-export const JOBS_WAKEUP_CHANNEL = "jobs_wakeup";
 
 export interface Runtime {
   readonly deps: AppDeps & { readonly cipher: FieldCipher; readonly mailer: Mailer };

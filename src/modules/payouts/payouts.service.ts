@@ -20,8 +20,8 @@ import type { IdGenerator } from "../../platform/ids.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
 import { DEFAULT_PAGE_SIZE, decodeCursor } from "../../platform/pagination/cursor.js";
 import { currencyExponent } from "../../platform/reference/iso-codes.js";
-import { PAYOUT_DISBURSE_JOB } from "../../rails/rail.js";
 import { resolveDestination } from "./payouts.gates.js";
+import { PAYOUT_DISBURSE_JOB } from "./payouts.jobs.js";
 import { type Lifecycle, majorAmount } from "./payouts.lifecycle.js";
 import { evaluatePolicy } from "./payouts.policy.js";
 import {
@@ -265,7 +265,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
   }
 
   async function enqueueDisbursement(tx: Db, payoutId: string): Promise<void> {
-    await jobStore.enqueue(tx, { type: PAYOUT_DISBURSE_JOB, payload: { payoutId }, dedupeKey: `payout-disburse:${payoutId}` });
+    await jobStore.enqueue(tx, PAYOUT_DISBURSE_JOB, { payoutId }, { dedupeKey: `payout-disburse:${payoutId}` });
   }
 
   /**
