@@ -131,24 +131,47 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     policy: webhookPolicy,
     ...(options.webhookTlsCa === undefined ? {} : { ca: options.webhookTlsCa }),
   });
-  // Wake-ups for idle workers: one LISTEN per process, opened when the first worker starts.
+  const metrics = createMetrics({ jobStore });
+  // Wake-ups for idle workers: one LISTEN per process, opened when the first worker starts. Without it the
+  // workers still run every job, only later (at their poll interval): the log and the metrics say so.
   const wakeupListeners = new Set<() => void>();
   let stopListening: Promise<() => Promise<void>> | null = null;
+  const wakeupLog = logger.child({ component: "job-wakeups", channel: JOBS_WAKEUP_CHANNEL });
   const wakeups = (nudge: () => void) => {
     wakeupListeners.add(nudge);
     stopListening ??= database
-      .listen(JOBS_WAKEUP_CHANNEL, () => {
-        for (const listener of wakeupListeners) listener();
-      })
+      .listen(
+        JOBS_WAKEUP_CHANNEL,
+        () => {
+          for (const listener of wakeupListeners) listener();
+        },
+        {
+          listening: (recovered) => {
+            metrics.observeWakeupListener("listening");
+            if (recovered) wakeupLog.info("job wake-ups restored: listening again");
+          },
+          failed: (error, retryInMs) => {
+            metrics.observeWakeupListener("failed");
+            wakeupLog.warn(
+              { err: error, retry_in_ms: retryInMs },
+              "job wake-ups unavailable (LISTEN failed); workers poll only until it succeeds",
+            );
+          },
+          lost: (error) => {
+            metrics.observeWakeupListener("lost");
+            wakeupLog.warn({ err: error }, "job wake-up connection lost; workers poll only until it reconnects");
+          },
+        },
+      )
       .catch((error: unknown) => {
-        logger.warn({ err: error }, "job wake-ups unavailable; workers poll only");
+        metrics.observeWakeupListener("failed");
+        wakeupLog.warn({ err: error }, "job wake-ups unavailable; workers poll only");
         return async () => {};
       });
     return () => {
       wakeupListeners.delete(nudge);
     };
   };
-  const metrics = createMetrics({ jobStore });
   const store: RateLimitStore = database.pool === null ? { kind: "memory" } : { kind: "postgres", pool: database.pool };
   // Creating it opens no connection and touches no file: that happens on the first send, in a job.
   const mailer = createMailer({

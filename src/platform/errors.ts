@@ -321,10 +321,6 @@ export class AppError extends Error {
   }
 }
 
-export function isAppError(value: unknown): value is AppError {
-  return value instanceof AppError;
-}
-
 export function docsAnchor(code: string): string {
   return code.toLowerCase();
 }

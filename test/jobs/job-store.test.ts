@@ -435,18 +435,16 @@ describe("job store and worker", () => {
     async function insertRaw(payload: unknown): Promise<string> {
       const id = uuidV7Generator.newId();
       const now = clock.now();
-      await db
-        .insert(jobs)
-        .values({
-          id,
-          type: TYPED_JOB.type,
-          payload,
-          status: "pending",
-          runAt: now,
-          maxAttempts: 5,
-          createdAt: now,
-          updatedAt: now,
-        });
+      await db.insert(jobs).values({
+        id,
+        type: TYPED_JOB.type,
+        payload,
+        status: "pending",
+        runAt: now,
+        maxAttempts: 5,
+        createdAt: now,
+        updatedAt: now,
+      });
       return id;
     }
 
