@@ -26,7 +26,7 @@ module.exports = {
     {
       name: "pages-use-module-index",
       severity: "error",
-      comment: "Hosted pages (issue 6) call modules only through their index.ts, and never touch the database.",
+      comment: "Hosted pages call modules only through their index.ts, and never touch the database.",
       from: { path: "^src/pages/" },
       to: { path: "(^src/modules/[^/]+/(?!index\\.ts$)|^src/platform/db/client)" },
     },

@@ -52,7 +52,7 @@ export interface AppDeps {
   readonly metrics: Metrics;
   readonly tenantLimiter: RateLimiter;
   readonly clientAddressLimiter: RateLimiter;
-  /** Per client address on the hosted collection pages (issue 6). */
+  /** Per client address on the hosted collection pages. */
   readonly collectionPageLimiter: RateLimiter;
   readonly cipher: FieldCipher;
   readonly isAcceptingTraffic: () => boolean;
@@ -140,7 +140,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     tokenTtlHours: config.registration.tokenTtlHours,
     emailsPerAddressPerDay: config.registration.emailsPerAddressPerDay,
   });
-  // Issue 4 (rails): enrollment with the payout rail, triggered by beneficiaries and destinations after their
+  // Enrollment with the payout rail, triggered by beneficiaries and destinations after their
   // commits (injected functions: enrollment reads through the beneficiaries module, so no import cycle).
   const enrollment = createEnrollmentModule({
     db: database.db,
@@ -278,7 +278,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   });
   webhooks.registerRoutes(app);
   enrollment.registerRoutes(app);
-  // Issue 4 (rails): the simulator's operator control endpoint exists only when a control token is configured.
+  // The production simulator's operator control endpoint exists only when a control token is configured.
   if (config.productionRail === "simulator" && config.simulatorControlToken !== null) {
     createRailSimulatorModule({
       db: database.db,

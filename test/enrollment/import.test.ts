@@ -33,7 +33,7 @@ const row = (fields: Record<string, unknown>) => ({
   email: email(),
   ...fields,
 });
-const enrollJobs = () => t.runtime.deps.database.db.select().from(jobs).where(eq(jobs.type, BENEFICIARY_ENROLL_JOB));
+const enrollJobs = () => t.runtime.deps.database.db.select().from(jobs).where(eq(jobs.type, BENEFICIARY_ENROLL_JOB.type));
 
 describe("import and enrollment", () => {
   it("queues one job for the acknowledged rows; the worker enrolls them with the production simulator", async () => {
@@ -80,7 +80,7 @@ describe("import and enrollment", () => {
 
     // The job running again (a worker died before recording its completion) enrolls nobody twice.
     await t.runtime.deps.database.db.transaction(async (tx) => {
-      await t.runtime.deps.jobStore.enqueue(tx, { type: BENEFICIARY_ENROLL_JOB, payload: queued[0]?.payload });
+      await t.runtime.deps.jobStore.enqueue(tx, BENEFICIARY_ENROLL_JOB, BENEFICIARY_ENROLL_JOB.decode(queued[0]?.payload));
     });
     await t.runtime.createWorker("import-enroll-again").drain();
     expect(await enrollmentEvents(t, person)).toHaveLength(1);

@@ -21,7 +21,7 @@ export async function queuedMails(t: TestApp, to?: string): Promise<QueuedMail[]
   const queued = await db
     .select({ payload: jobs.payload, at: jobs.createdAt })
     .from(jobs)
-    .where(eq(jobs.type, MAIL_SEND_JOB))
+    .where(eq(jobs.type, MAIL_SEND_JOB.type))
     .orderBy(asc(jobs.createdAt), asc(jobs.id));
   const captured = await db
     .select({ content: emails.contentEncrypted, key: emails.idempotencyKey, at: emails.createdAt })

@@ -12,6 +12,7 @@ import { uuidV7Generator } from "../../src/platform/ids.js";
 import { createJobStore, type JobStore } from "../../src/platform/jobs/job-store.js";
 import { createWorker } from "../../src/platform/jobs/worker.js";
 import { createLogger } from "../../src/platform/logger.js";
+import { probeEnqueue } from "../helpers/probe-jobs.js";
 import { TEST_START } from "../helpers/test-app.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/test-database.js";
 
@@ -74,7 +75,7 @@ describe("worker stop()", () => {
         },
       },
     });
-    const id = await db.transaction((tx) => realStore.enqueue(tx, { type: "probe.slow", payload: {} }));
+    const id = await db.transaction((tx) => realStore.enqueue(tx, ...probeEnqueue({ type: "probe.slow", payload: {} })));
     if (id === null) throw new Error("not enqueued");
 
     worker.start();

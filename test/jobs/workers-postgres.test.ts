@@ -11,6 +11,7 @@ import { jobs } from "../../src/platform/db/schema.js";
 import { uuidV7Generator } from "../../src/platform/ids.js";
 import { createJobStore, type JobStore } from "../../src/platform/jobs/job-store.js";
 import { type ChildHandle, type ChildTracker, createChildTracker, waitFor } from "../fixtures/child-processes.js";
+import { probeEnqueue } from "../helpers/probe-jobs.js";
 import { onPostgres, openTestDatabase, type TestDatabase } from "../helpers/test-database.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -79,7 +80,7 @@ describe.skipIf(!onPostgres)("job workers in separate processes (PostgreSQL)", (
     return db.transaction(async (tx) => {
       const ids: string[] = [];
       for (const payload of payloads) {
-        const id = await store.enqueue(tx, { type, payload });
+        const id = await store.enqueue(tx, ...probeEnqueue({ type, payload: payload as object }));
         if (id === null) throw new Error("enqueue returned null");
         ids.push(id);
       }
@@ -206,7 +207,7 @@ describe.skipIf(!onPostgres)("job workers in separate processes (PostgreSQL)", (
     await expect(
       db.transaction(async (tx) => {
         for (let i = 0; i < 50; i += 1) {
-          const id = await store.enqueue(tx, { type: "probe.record", payload: { sleepMs: 1 } });
+          const id = await store.enqueue(tx, ...probeEnqueue({ type: "probe.record", payload: { sleepMs: 1 } }));
           if (id !== null) rolledBackIds.push(id);
         }
         // While these 50 rows exist uncommitted, committed jobs are claimed and run by the processes:

@@ -7,6 +7,7 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { jobs } from "../../src/platform/db/schema.js";
+import type { JobDefinition } from "../../src/platform/jobs/job-definition.js";
 import type { JobContext } from "../../src/platform/jobs/worker.js";
 import { defaultRetryDelayMs } from "../../src/platform/jobs/worker.js";
 import { enqueueMail, MAIL_SEND_JOB, type MailJobPayload, mailMessageId } from "../../src/platform/mail/mail-job.js";
@@ -97,7 +98,7 @@ describe("mail over SMTP", () => {
     expect(htmlPart?.body).toContain("Café Lumière");
 
     const [job] = await mailJob(t, key);
-    expect(job?.type).toBe(MAIL_SEND_JOB);
+    expect(job?.type).toBe(MAIL_SEND_JOB.type);
     expect(job?.status).toBe("succeeded");
     expect(job?.attempts).toBe(1);
 
@@ -142,13 +143,13 @@ describe("mail over SMTP", () => {
 
   it("gives a message sent again (its job ran twice after a crash) the same Message-ID", async () => {
     const key = "crash-after-send:1";
-    const handler = t.runtime.handlers[MAIL_SEND_JOB]!;
+    const handler = t.runtime.handlers[MAIL_SEND_JOB.type]!;
     const context = {} as JobContext;
     // The payload exactly as enqueueMail stores it (sealed), captured instead of written to the jobs table.
     let stored: unknown;
     const capture = {
-      enqueue: async (_tx: unknown, job: { payload: unknown }) => {
-        stored = job.payload;
+      enqueue: async <P extends object>(_tx: unknown, definition: JobDefinition<P>, payload: P) => {
+        stored = definition.encode(payload);
         return "captured";
       },
     };

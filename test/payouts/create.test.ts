@@ -284,7 +284,7 @@ describe("gates", () => {
 
 /**
  * A SWIFT-only (unvalidated) account the rail has not verified. Registering it for a compliant Beneficiary
- * enrolls it and the rail verifies it (issue 4, enrollment), so it is put back to `unverified`, as it is
+ * enrolls it and the rail verifies it (enrollment), so it is put back to `unverified`, as it is
  * before enrollment, to reach the validation gate.
  */
 async function unverifiedSwiftAccount(beneficiaryId: string) {

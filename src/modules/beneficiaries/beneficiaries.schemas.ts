@@ -100,7 +100,7 @@ export const PendingCollectionRequestSchema = Type.Object(
 
 const timestamp = Type.String({ format: "date-time" });
 
-/** Issue 6: the latest tax form a Beneficiary submitted over a `tax_documents` link, masked. */
+/** The latest tax form a Beneficiary submitted over a `tax_documents` link, masked. */
 export const TaxDocumentSchema = Type.Object(
   {
     form: stringEnum(["W-9", "W-8BEN", "W-8BEN-E"], {

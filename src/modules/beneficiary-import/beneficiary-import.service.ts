@@ -51,7 +51,7 @@ export interface BeneficiaryImportServiceDeps {
   readonly prepareBeneficiary: BeneficiaryService["prepareBeneficiary"];
   readonly prepareBankAccount: DestinationService["prepareBankAccount"];
   /**
-   * Issue 4 (rails): queues the enrollment of the given Beneficiaries (acknowledged rows), in the import's own
+   * Queues the enrollment with the payout rail of the given Beneficiaries (acknowledged rows), in the import's own
    * transaction; the worker enrolls them after commit, so the import never waits on the rail.
    */
   readonly enqueueEnrollment?: (tx: Db, tenant: Tenant, beneficiaryIds: readonly string[]) => Promise<void>;

@@ -20,7 +20,7 @@ export function createBeneficiaryImportModule(deps: {
   logger: ImportLogger;
   beneficiaries: Pick<BeneficiaryService, "prepareBeneficiary">;
   destinations: Pick<DestinationService, "prepareBankAccount">;
-  /** Issue 4 (rails): queues the enrollment of acknowledged rows in the import's transaction. */
+  /** Queues the enrollment of acknowledged rows with the payout rail, in the import's transaction. */
   enqueueEnrollment?: (tx: Db, tenant: Tenant, beneficiaryIds: readonly string[]) => Promise<void>;
 }) {
   const service = createBeneficiaryImportService({

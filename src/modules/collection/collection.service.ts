@@ -67,7 +67,7 @@ export interface CollectionServiceDeps {
     "identityProblems" | "identityUpdatePatch" | "identityRequirements" | "changeDeclaredDestination"
   >;
   readonly destinations: Pick<DestinationService, "prepareBankAccount" | "insertPrepared" | "liveDestinations" | "findOne">;
-  /** Enrolls a compliant Beneficiary's new account with the rail once the submission has committed (issue 4). */
+  /** Enrolls a compliant Beneficiary's new account with the rail once the submission has committed. */
   readonly enrollAfterCommit?: (tenant: Tenant, beneficiaryId: string) => Promise<void>;
 }
 

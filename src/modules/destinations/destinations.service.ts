@@ -57,7 +57,7 @@ export interface DestinationServiceDeps {
   readonly changeDeclaredDestination: BeneficiaryService["changeDeclaredDestination"];
   /** Enrolls the Beneficiary with the payout rail after a destination registration committed. */
   readonly enrollAfterCommit?: (tenant: Tenant, beneficiaryId: string) => Promise<void>;
-  /** Injected by the payouts module (issue 4, spec: Rules tied to states 2); absent, nothing blocks deletion. */
+  /** Injected by the payouts module (spec: Rules tied to states 2); absent, nothing blocks deletion. */
   readonly pendingPayoutHeadsTo?: ((tx: Db, tenant: Tenant, destinationId: string) => Promise<boolean>) | undefined;
 }
 

@@ -10,17 +10,17 @@
 //   3. transaction: if this attempt is still the current one (conditional update), write `verified` or
 //      `rejected` with the rail's wording, the destinations' verification, and on a refusal the
 //      `beneficiary.enrollment_rejected` event. If the rail failed to answer, restore the state before step 1.
+import { Type } from "@sinclair/typebox";
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
-import type { Environment } from "../../platform/auth/api-key-format.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
 import type { Db } from "../../platform/db/client.js";
 import { AppError } from "../../platform/errors.js";
 import type { EventRecorder } from "../../platform/events/outbox.js";
 import type { IdGenerator } from "../../platform/ids.js";
+import { defineJob, jobHandler } from "../../platform/jobs/job-definition.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
-import { type JobHandler, PermanentJobError } from "../../platform/jobs/worker.js";
 import type { PayoutRail, RailBeneficiary, RailDestination, RailRegistry } from "../../rails/rail.js";
 import { type BeneficiaryBody, type BeneficiaryRow, lockBeneficiary } from "../beneficiaries/index.js";
 import { railDestinationOf } from "../destinations/index.js";
@@ -59,13 +59,15 @@ export interface EnrollmentServiceDeps {
 }
 
 /** Durable enrollment of Beneficiaries created in bulk (the import): enrolled by the worker after commit. */
-export const BENEFICIARY_ENROLL_JOB = "beneficiary.enroll";
-
-export interface EnrollJobPayload {
-  readonly businessId: string;
-  readonly environment: Environment;
-  readonly beneficiaryIds: readonly string[];
-}
+export const BENEFICIARY_ENROLL_JOB = defineJob({
+  type: "beneficiary.enroll",
+  version: 1,
+  payload: Type.Object({
+    businessId: Type.String(),
+    environment: Type.Union([Type.Literal("sandbox"), Type.Literal("production")]),
+    beneficiaryIds: Type.Array(Type.String()),
+  }),
+});
 
 export type EnrollmentService = ReturnType<typeof createEnrollmentService>;
 
@@ -299,24 +301,18 @@ export function createEnrollmentService(deps: EnrollmentServiceDeps) {
   async function enqueueEnrollment(tx: Db, tenant: Tenant, beneficiaryIds: readonly string[]): Promise<void> {
     if (beneficiaryIds.length === 0) return;
     if (deps.jobStore === undefined) throw new Error("queueing enrollments needs the job store");
-    const payload: EnrollJobPayload = { businessId: tenant.businessId, environment: tenant.environment, beneficiaryIds };
-    await deps.jobStore.enqueue(tx, { type: BENEFICIARY_ENROLL_JOB, payload });
+    await deps.jobStore.enqueue(tx, BENEFICIARY_ENROLL_JOB, {
+      businessId: tenant.businessId,
+      environment: tenant.environment,
+      beneficiaryIds: [...beneficiaryIds],
+    });
   }
 
   /**
    * BENEFICIARY_ENROLL_JOB: enrolls each Beneficiary not yet enrolled. A rail failure fails the job after the
    * others were tried; the retry skips the ones already done.
    */
-  const enrollJobHandler: JobHandler = async (payload) => {
-    const job = payload as Partial<EnrollJobPayload> | null;
-    if (
-      job === null ||
-      typeof job.businessId !== "string" ||
-      (job.environment !== "sandbox" && job.environment !== "production") ||
-      !Array.isArray(job.beneficiaryIds)
-    ) {
-      throw new PermanentJobError("malformed enrollment job payload");
-    }
+  const enrollJobHandler = jobHandler(BENEFICIARY_ENROLL_JOB, async (job) => {
     const tenant: Tenant = { businessId: job.businessId, environment: job.environment };
     let failures = 0;
     for (const beneficiaryId of job.beneficiaryIds) {
@@ -328,7 +324,7 @@ export function createEnrollmentService(deps: EnrollmentServiceDeps) {
       }
     }
     if (failures > 0) throw new Error(`enrollment failed for ${failures} of ${job.beneficiaryIds.length} Beneficiaries`);
-  };
+  });
 
   return { enrollAfterCommit, retry, enqueueEnrollment, enrollJobHandler };
 }

@@ -5,7 +5,7 @@ import type { EventRecorder } from "../../platform/events/outbox.js";
 import type { AppInstance } from "../../platform/http/types.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
-import type { JobHandler } from "../../platform/jobs/worker.js";
+import type { JobHandlers } from "../../platform/jobs/worker.js";
 import type { RailRegistry } from "../../rails/rail.js";
 import { type BulkLogger, createPayoutBulkService } from "./payouts.bulk.js";
 import { createPayoutWriter } from "./payouts.creation.js";
@@ -40,6 +40,8 @@ export function createPayoutsModule(deps: {
   };
 }
 
+export { PAYOUT_DISBURSE_JOB, PAYOUT_RAIL_OUTCOME_JOB, PAYOUT_SETTLE_JOB } from "./payouts.jobs.js";
+
 /** The disbursement job handlers (PAYOUT_DISBURSE_JOB, PAYOUT_RAIL_OUTCOME_JOB, PAYOUT_SETTLE_JOB). */
 export function createPayoutJobHandlers(deps: {
   db: Db;
@@ -51,6 +53,6 @@ export function createPayoutJobHandlers(deps: {
   cipher: FieldCipher;
   logger: DisbursementLogger;
   returnWindowHours: number;
-}): Record<string, JobHandler> {
+}): JobHandlers {
   return createDisbursementHandlers({ ...deps, lifecycle: createLifecycle(deps) });
 }

@@ -27,8 +27,8 @@ import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
 import { currencyExponent } from "../../platform/reference/iso-codes.js";
-import { PAYOUT_DISBURSE_JOB } from "../../rails/rail.js";
 import { checkReplacement, resolveDestination } from "./payouts.gates.js";
+import { PAYOUT_DISBURSE_JOB } from "./payouts.jobs.js";
 import type { Lifecycle } from "./payouts.lifecycle.js";
 import { evaluatePolicy } from "./payouts.policy.js";
 import {
@@ -134,7 +134,7 @@ export function creationErrorOf(error: unknown): AppError | null {
 
 /** Enqueues the disbursement of an approved payout, in the approving transaction (one job per payout). */
 export async function enqueueDisbursement(jobStore: Pick<JobStore, "enqueue">, tx: Db, payoutId: string): Promise<void> {
-  await jobStore.enqueue(tx, { type: PAYOUT_DISBURSE_JOB, payload: { payoutId }, dedupeKey: `payout-disburse:${payoutId}` });
+  await jobStore.enqueue(tx, PAYOUT_DISBURSE_JOB, { payoutId }, { dedupeKey: `payout-disburse:${payoutId}` });
 }
 
 /** What keeps two copies of the same work apart (a try-lock held to commit). */

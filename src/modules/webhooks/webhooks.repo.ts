@@ -3,7 +3,8 @@ import { and, asc, desc, eq, gte, inArray, lt, type SQL, sql } from "drizzle-orm
 import type { Tenant } from "../../platform/auth/actor.js";
 import { type Db, namedQueryRows, preparedQuery, queryRows } from "../../platform/db/client.js";
 import { events, webhookAttempts, webhookDeliveries, webhookSubscriptions } from "../../platform/db/schema.js";
-import type { GroupedEffects } from "../../platform/jobs/job-store.js";
+import { enqueueFromRowsSql, type GroupedEffects, wakeWorkersSql } from "../../platform/jobs/job-store.js";
+import { WEBHOOK_DELIVER_JOB } from "./webhooks.jobs.js";
 
 export type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -125,7 +126,7 @@ export async function createDeliveryForEvent(
         returning id
       ),
       job as (${firstAttemptJob(sql`exists (select 1 from created)`)}),
-      wake as (select pg_notify('jobs_wakeup', '') from created)
+      wake as (select ${wakeWorkersSql()} from created)
       select (select count(*) from created) as created, (select count(*) from wake) as woken`,
   );
   return Number(rows[0]?.created ?? 0) > 0;
@@ -178,11 +179,10 @@ export async function findDeliveriesForAttempts(
 /**
  * The effects that record an attempt and move its delivery on, as JobStore.completeGrouped effects: one
  * fixed-text named statement for many attempts, applied only with each job's completion under its lease. Per completed job (`done`): the attempt row; the delivery's conditional move; and, only where
- * the delivery moved and a next attempt is due, its job (payload and dedupe key as `attemptJob` writes them).
+ * the delivery moved and a next attempt is due, its job (payload and dedupe key from WEBHOOK_DELIVER_JOB).
  * Values per attempt: see `attemptOutcomeValues`.
  */
-export function attemptOutcomeGroupedEffects(jobType: string, jobMaxAttempts: number): GroupedEffects {
-  if (!/^[a-z.]+$/.test(jobType) || !Number.isInteger(jobMaxAttempts)) throw new Error("bad job type or max attempts");
+export function attemptOutcomeGroupedEffects(): GroupedEffects {
   return {
     name: "webhook_attempt_outcomes",
     columns: [
@@ -218,18 +218,17 @@ export function attemptOutcomeGroupedEffects(jobType: string, jobMaxAttempts: nu
           and d.attempts_in_series = done.attempt_number - 1
         returning d.id
       ),
-      next_attempt as (
-        insert into jobs (id, type, payload, status, run_at, attempts, max_attempts, dedupe_key, created_at, updated_at)
-        select done.next_job_id, ${sql.raw(`'${jobType}'`)},
-          jsonb_build_object('delivery_id', done.delivery_id, 'series', done.series, 'attempt', done.attempt_number + 1),
-          'pending', done.next_attempt_at, 0, ${sql.raw(String(jobMaxAttempts))},
-          'webhook:' || done.delivery_id || ':' || done.series || ':' || (done.attempt_number + 1),
-          done.finished_at, done.finished_at
-        from done join moved_delivery m on m.id = done.delivery_id
-        where done.next_job_id is not null and done.next_attempt_at is not null
-        on conflict (dedupe_key) do nothing
-        returning id
-      )`,
+      next_attempt as (${enqueueFromRowsSql(
+        WEBHOOK_DELIVER_JOB,
+        {
+          id: sql`done.next_job_id`,
+          runAt: sql`done.next_attempt_at`,
+          now: sql`done.finished_at`,
+          payload: { delivery_id: sql`done.delivery_id`, series: sql`done.series`, attempt: sql`done.attempt_number + 1` },
+        },
+        sql`from done join moved_delivery m on m.id = done.delivery_id
+          where done.next_job_id is not null and done.next_attempt_at is not null`,
+      )})`,
   };
 }
 

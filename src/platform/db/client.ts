@@ -25,44 +25,91 @@ export interface Database {
   /**
    * Calls `onNotify` for every NOTIFY on `channel` (delivered at commit). PostgreSQL: a dedicated
    * connection outside the pool, reconnected after a failure; PGlite: its own listen(). Returns a stop function.
+   * `observer` hears whether the listener works: notifications are only hints (the caller polls anyway), so a
+   * listener that cannot connect or loses its connection does not fail the caller, it is reported there.
    */
-  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  listen(channel: string, onNotify: () => void, observer?: ListenObserver): Promise<() => Promise<void>>;
 }
 
-/** LISTEN on a dedicated pg connection that reconnects (after 1 s) when it drops; notifications are only hints. */
-async function listenOnPostgres(config: pg.ClientConfig, channel: string, onNotify: () => void): Promise<() => Promise<void>> {
+/** What happens to a LISTEN: each call is one event (see Database.listen). */
+export interface ListenObserver {
+  /** LISTEN is in place; `recovered` when it follows a failure or a lost connection. */
+  listening(recovered: boolean): void;
+  /** Connecting or LISTEN failed; the next try is in `retryInMs`. */
+  failed(error: unknown, retryInMs: number): void;
+  /** The listening connection dropped (server restart, terminated backend, network); a reconnect follows. */
+  lost(error: unknown): void;
+}
+
+/** Reconnection delays after a LISTEN failure: 1 s, doubling, at most 30 s. */
+const LISTEN_RETRY_FIRST_MS = 1_000;
+const LISTEN_RETRY_MAX_MS = 30_000;
+
+/** LISTEN on a dedicated pg connection that reconnects when it drops; notifications are only hints. */
+async function listenOnPostgres(
+  config: pg.ClientConfig,
+  channel: string,
+  onNotify: () => void,
+  observer: ListenObserver | undefined,
+): Promise<() => Promise<void>> {
   if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`invalid channel name ${channel}`);
   let stopped = false;
   let client: pg.Client | null = null;
   let retry: NodeJS.Timeout | null = null;
+  let retryDelayMs = LISTEN_RETRY_FIRST_MS;
+  /** Set after a failure or a lost connection, so the next success is reported as a recovery. */
+  let interrupted = false;
+  const scheduleReconnect = (delayMs: number): void => {
+    if (stopped || retry !== null) return;
+    retry = setTimeout(() => {
+      retry = null;
+      void connect();
+    }, delayMs);
+  };
   const connect = async (): Promise<void> => {
     const next = new pg.Client(config);
     next.on("notification", () => onNotify());
-    next.on("error", () => {
+    const dropped = (error: unknown): void => {
       next.end().catch(() => {});
-      if (client === next) client = null;
-      if (!stopped) retry = setTimeout(() => void connect().catch(() => {}), 1_000);
-    });
+      if (client !== next) return;
+      client = null;
+      if (stopped) return;
+      interrupted = true;
+      observer?.lost(error);
+      scheduleReconnect(LISTEN_RETRY_FIRST_MS);
+    };
+    next.on("error", dropped);
+    // A connection can also end without an error event (the server closed it cleanly).
+    next.on("end", () => dropped(new Error("LISTEN connection ended")));
     try {
       await next.connect();
       await next.query(`listen ${channel}`);
     } catch (error) {
       await next.end().catch(() => {});
-      if (!stopped) retry = setTimeout(() => void connect().catch(() => {}), 1_000);
-      throw error;
+      if (stopped) return;
+      interrupted = true;
+      const delay = retryDelayMs;
+      retryDelayMs = Math.min(retryDelayMs * 2, LISTEN_RETRY_MAX_MS);
+      observer?.failed(error, delay);
+      scheduleReconnect(delay);
+      return;
     }
     if (stopped) {
       await next.end().catch(() => {});
       return;
     }
     client = next;
+    retryDelayMs = LISTEN_RETRY_FIRST_MS;
+    observer?.listening(interrupted);
+    interrupted = false;
     // Anything committed while we were not listening is found by the next regular poll.
     onNotify();
   };
-  await connect().catch(() => {});
+  await connect();
   return async () => {
     stopped = true;
     if (retry !== null) clearTimeout(retry);
+    retry = null;
     const current = client;
     client = null;
     await current?.end().catch(() => {});
@@ -93,11 +140,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       engine: "postgres",
       pool,
       close: () => pool.end(),
-      listen: (channel, onNotify) =>
+      listen: (channel, onNotify, observer) =>
         listenOnPostgres(
           { connectionString: options.databaseUrl ?? undefined, connectionTimeoutMillis: 5_000 },
           channel,
           onNotify,
+          observer,
         ),
     };
   }
@@ -125,8 +173,9 @@ export function pgliteDatabase(client: PGlite, close: () => Promise<void>): Data
     engine: "pglite",
     pool: null,
     close,
-    listen: async (channel, onNotify) => {
+    listen: async (channel, onNotify, observer) => {
       const unlisten = await client.listen(channel, () => onNotify());
+      observer?.listening(false);
       return async () => {
         await unlisten().catch(() => {});
       };
