@@ -3,7 +3,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createManualClock } from "../../src/platform/clock.js";
-import { type Db, queryRows } from "../../src/platform/db/client.js";
+import { type Db, queryRows, transaction } from "../../src/platform/db/client.js";
 import { runMigrations } from "../../src/platform/db/migrate.js";
 import { uuidV7Generator } from "../../src/platform/ids.js";
 import { conditionalEnqueueSql, createJobStore, type GroupedEffects, type JobStore } from "../../src/platform/jobs/job-store.js";
@@ -36,7 +36,7 @@ describe("JobStore.completeWith", () => {
     );
 
   it("completes the job and applies the effects, including a conditional enqueue, together", async () => {
-    await db.transaction((tx) => store.enqueue(tx, { type: "probe.first", payload: {} }));
+    await transaction(db, (tx) => store.enqueue(tx, { type: "probe.first", payload: {} }));
     const [job] = await store.claim("w1", 1, 30_000, ["probe.first"]);
     if (job === undefined) throw new Error("nothing claimed");
     const completed = await store.completeWith(job, (done) => [
@@ -57,7 +57,7 @@ describe("JobStore.completeWith", () => {
   });
 
   it("applies nothing when the lease was lost (another worker took the job over)", async () => {
-    await db.transaction((tx) => store.enqueue(tx, { type: "probe.first", payload: {} }));
+    await transaction(db, (tx) => store.enqueue(tx, { type: "probe.first", payload: {} }));
     const [stale] = await store.claim("w1", 1, 1_000, ["probe.first"]);
     if (stale === undefined) throw new Error("nothing claimed");
     clock.advance(2_000);
@@ -74,7 +74,7 @@ describe("JobStore.completeWith", () => {
 
   it("completions made together are written together, each fenced by its own lease, and a failing one fails alone", async () => {
     for (const n of [1, 2, 3, 4]) {
-      await db.transaction((tx) => store.enqueue(tx, { type: `probe.batch${n}`, payload: {} }));
+      await transaction(db, (tx) => store.enqueue(tx, { type: `probe.batch${n}`, payload: {} }));
     }
     const claimed = await store.claim("w1", 4, 1_000, ["probe.batch1", "probe.batch2", "probe.batch3", "probe.batch4"]);
     const [first, second, lost, failing] = [1, 2, 3, 4].map((n) => claimed.find((job) => job.type === `probe.batch${n}`));
@@ -116,7 +116,7 @@ describe("JobStore.completeWith", () => {
 
   it("completions made in the same tick share one statement (one transaction)", async () => {
     for (const n of [1, 2, 3]) {
-      await db.transaction((tx) => store.enqueue(tx, { type: `probe.group${n}`, payload: {} }));
+      await transaction(db, (tx) => store.enqueue(tx, { type: `probe.group${n}`, payload: {} }));
     }
     const claimed = await store.claim("w1", 3, 30_000, ["probe.group1", "probe.group2", "probe.group3"]);
     expect(claimed).toHaveLength(3);
@@ -142,7 +142,7 @@ describe("JobStore.completeWith", () => {
 
   it("completeGrouped: jobs completed together in one statement, the effects applied only where the lease held", async () => {
     for (const n of [1, 2, 3]) {
-      await db.transaction((tx) => store.enqueue(tx, { type: `probe.grouped${n}`, payload: {} }));
+      await transaction(db, (tx) => store.enqueue(tx, { type: `probe.grouped${n}`, payload: {} }));
     }
     const claimed = await store.claim("w1", 3, 30_000, ["probe.grouped1", "probe.grouped2", "probe.grouped3"]);
     const [first, second, lost] = [1, 2, 3].map((n) => claimed.find((job) => job.type === `probe.grouped${n}`));

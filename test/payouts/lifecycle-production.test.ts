@@ -3,7 +3,7 @@
 // endpoint does, then draining the worker. Time-driven steps (the return window) move the injected clock.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { jobs } from "../../src/platform/db/schema.js";
+import { jobs } from "../../src/platform/jobs/jobs.schema.js";
 import { PAYOUT_RAIL_OUTCOME_JOB, PAYOUT_SETTLE_JOB, type RailOutcome } from "../../src/rails/rail.js";
 import { bearer, type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";

@@ -2,8 +2,9 @@
 // creation and decisions through the API, event reads, and a scripted rail for production tests.
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../src/platform/db/client.js";
-import { events, jobs } from "../../src/platform/db/schema.js";
+import { events } from "../../src/platform/events/events.schema.js";
 import type { AppInstance } from "../../src/platform/http/types.js";
+import { jobs } from "../../src/platform/jobs/jobs.schema.js";
 import type {
   PayoutRail,
   RailOutcome,

@@ -2,7 +2,8 @@
 import { and, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
 import { type Db, preparedQuery } from "../../platform/db/client.js";
-import { apiKeys, memberships } from "../../platform/db/schema.js";
+import { userIdOfMembership } from "../registration/registration.shared.js";
+import { apiKeys } from "./api-keys.schema.js";
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 export type NewApiKeyRow = typeof apiKeys.$inferInsert;
@@ -21,9 +22,8 @@ export interface ApiKeyWithUser extends ApiKeyRow {
 export async function findApiKeyForAuth(db: Db, id: string): Promise<ApiKeyWithUser | null> {
   const query = preparedQuery(db, "api_keys_find_for_auth", (d) =>
     d
-      .select({ key: apiKeys, userId: memberships.userId })
+      .select({ key: apiKeys, userId: userIdOfMembership(apiKeys.membershipId) })
       .from(apiKeys)
-      .innerJoin(memberships, eq(memberships.id, apiKeys.membershipId))
       .where(eq(apiKeys.id, sql.placeholder("id")))
       .limit(1),
   );

@@ -3,12 +3,9 @@
 import { and, desc, eq, getTableColumns, gte, isNull, lt, type SQL, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
 import { type Db, preparedQuery } from "../../platform/db/client.js";
-import {
-  beneficiaries,
-  beneficiaryDeclaredDestinationChanges,
-  collectionRequests,
-  destinations,
-} from "../../platform/db/schema.js";
+import { openCollectionRequestJoin } from "../collection/collection.shared.js";
+import { countPayoutUsableDestinations, payoutUsableDestinationCount } from "../destinations/destinations.shared.js";
+import { beneficiaries, beneficiaryDeclaredDestinationChanges } from "./beneficiaries.schema.js";
 import type { BeneficiaryStatus, IdentityRequirements } from "./beneficiaries.state.js";
 
 export type BeneficiaryRow = typeof beneficiaries.$inferSelect;
@@ -29,20 +26,8 @@ export interface BeneficiaryWithCounts {
   readonly openRequests?: readonly OpenCollectionRequest[];
 }
 
-/**
- * A destinations row a payout may be sent to: not deleted, routing validated (or verified by the rail), not
- * refused by the rail; the SQL twin of isPayoutUsable in the destinations module. Columns are named with
- * their table: Drizzle renders columns unqualified in a single-table select, where a bare name could bind
- * to the outer query's table.
- */
-const payoutUsableDestination = sql.raw(
-  `"destinations"."deleted_at" is null and ("destinations"."validation_status" = 'validated' or "destinations"."status" = 'verified') and "destinations"."status" <> 'rejected'`,
-);
-
 /** Payout-usable destinations of the Beneficiary of the current row (read of one, and the status filter). */
-export const usableDestinationCount = sql<number>`(
-  select count(*)::int from ${destinations}
-  where "destinations"."beneficiary_id" = "beneficiaries"."id" and ${payoutUsableDestination})`;
+export const usableDestinationCount = payoutUsableDestinationCount(sql.raw(`"beneficiaries"."id"`));
 
 const COLUMN_OF_FIELD: Readonly<Record<string, SQL>> = {
   first_name: sql`${beneficiaries.firstName}`,
@@ -99,7 +84,7 @@ export async function findBeneficiary(db: Db, tenant: Tenant, id: string): Promi
   const [found] = await db
     .select({ ...withOpenRequestColumns, payoutUsableDestinations: usableDestinationCount })
     .from(beneficiaries)
-    .leftJoin(collectionRequests, openRequestOfBeneficiary)
+    .leftJoin(openRequest.table, openRequest.on)
     .where(oneOfTenant(tenant, id))
     .limit(1);
   if (found === undefined) return null;
@@ -114,13 +99,8 @@ export async function findBeneficiary(db: Db, tenant: Tenant, id: string): Promi
  * joined table several times slower: +0.4 ms of CPU per 100-row page, measured). Whether the request is
  * still live (not expired) is decided at presentation time with the injected clock.
  */
-const openRequestOfBeneficiary = and(eq(collectionRequests.beneficiaryId, beneficiaries.id), isNull(collectionRequests.closedAt));
-const withOpenRequestColumns = {
-  ...getTableColumns(beneficiaries),
-  openRequestId: collectionRequests.id,
-  openRequestScope: collectionRequests.scope,
-  openRequestExpiresAt: collectionRequests.expiresAt,
-};
+const openRequest = openCollectionRequestJoin(beneficiaries.id);
+const withOpenRequestColumns = { ...getTableColumns(beneficiaries), ...openRequest.columns };
 type RowWithOpenRequest = BeneficiaryRow & {
   readonly openRequestId: string | null;
   readonly openRequestScope: OpenCollectionRequest["scope"] | null;
@@ -183,7 +163,7 @@ export async function listBeneficiaries(
     : await db
         .select(withOpenRequestColumns)
         .from(beneficiaries)
-        .leftJoin(collectionRequests, openRequestOfBeneficiary)
+        .leftJoin(openRequest.table, openRequest.on)
         .where(
           and(
             tenantScope(tenant),
@@ -199,7 +179,7 @@ export async function listBeneficiaries(
         )
         .orderBy(desc(beneficiaries.id))
         .limit(limit);
-  const counts = await countUsableDestinations(
+  const counts = await countPayoutUsableDestinations(
     db,
     rows.map((row) => row.id),
   );
@@ -220,7 +200,7 @@ async function listUnfiltered(db: Db, tenant: Tenant, afterId: string | null, li
       d
         .select(withOpenRequestColumns)
         .from(beneficiaries)
-        .leftJoin(collectionRequests, openRequestOfBeneficiary)
+        .leftJoin(openRequest.table, openRequest.on)
         .where(scope())
         .orderBy(desc(beneficiaries.id))
         .limit(sql.placeholder("limit")),
@@ -231,26 +211,12 @@ async function listUnfiltered(db: Db, tenant: Tenant, afterId: string | null, li
     d
       .select(withOpenRequestColumns)
       .from(beneficiaries)
-      .leftJoin(collectionRequests, openRequestOfBeneficiary)
+      .leftJoin(openRequest.table, openRequest.on)
       .where(and(scope(), lt(beneficiaries.id, sql.placeholder("afterId"))))
       .orderBy(desc(beneficiaries.id))
       .limit(sql.placeholder("limit")),
   );
   return next.execute({ ...values, afterId });
-}
-
-/** Payout-usable destinations per Beneficiary id (absent ids have none), for a page of rows. */
-async function countUsableDestinations(db: Db, beneficiaryIds: readonly string[]): Promise<Map<string, number>> {
-  if (beneficiaryIds.length === 0) return new Map();
-  const query = preparedQuery(db, "destinations_usable_counts", (d) =>
-    d
-      .select({ beneficiaryId: destinations.beneficiaryId, count: sql<number>`count(*)::int` })
-      .from(destinations)
-      .where(and(sql`${destinations.beneficiaryId} = any(${sql.placeholder("ids")}::uuid[])`, payoutUsableDestination))
-      .groupBy(destinations.beneficiaryId),
-  );
-  const rows = await query.execute({ ids: `{${beneficiaryIds.join(",")}}` });
-  return new Map(rows.map((row) => [row.beneficiaryId, row.count]));
 }
 
 // Masking backfill ----------------------------------------------------------------------------------------

@@ -3,9 +3,8 @@ import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
-import type { Db } from "../../platform/db/client.js";
+import { type Db, transaction } from "../../platform/db/client.js";
 import { isUniqueViolation } from "../../platform/db/errors.js";
-import type { DeclaredDestinationChangeValue, TaxDocumentSummaryValue } from "../../platform/db/schema.js";
 import { AppError, type ErrorDetail } from "../../platform/errors.js";
 import { compileDetailsValidator } from "../../platform/http/validation.js";
 import type { IdGenerator } from "../../platform/ids.js";
@@ -14,7 +13,7 @@ import { endingIn, MASK_VERSION, maskTrailing } from "../../platform/masking.js"
 import { decodeCursor, toPage } from "../../platform/pagination/cursor.js";
 import { isCountryCode } from "../../platform/reference/iso-codes.js";
 import type { MailOutbox } from "../emails/index.js";
-import { findBusinessName } from "../registration/index.js";
+import { findBusinessName } from "../registration/registration.shared.js";
 import {
   anyBeneficiaryToRemask,
   type BeneficiaryPatch,
@@ -30,6 +29,7 @@ import {
   saveRemaskedBeneficiaries,
   updateBeneficiary,
 } from "./beneficiaries.repo.js";
+import type { DeclaredDestinationChangeValue, TaxDocumentSummaryValue } from "./beneficiaries.schema.js";
 import {
   type BeneficiaryBody,
   type CreateBeneficiaryBody,
@@ -309,7 +309,7 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
     const now = clock.now();
     const tenant = tenantOf(actor);
     try {
-      return await db.transaction(async (tx) => {
+      return await transaction(db, async (tx) => {
         const row = await insertBeneficiary(tx, {
           ...prepared.value,
           id: ids.newId(),
@@ -362,7 +362,7 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
   ): Promise<BeneficiaryBody> {
     const tenant = tenantOf(actor);
     try {
-      return await db.transaction(async (tx) => {
+      return await transaction(db, async (tx) => {
         const row = await lockBeneficiary(tx, tenant, id);
         if (row === null) throw notFound();
         if (row.archivedAt !== null) throw new AppError("BENEFICIARY_ARCHIVED");
@@ -423,7 +423,7 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
    */
   async function archive(actor: Actor, id: string): Promise<BeneficiaryBody> {
     const tenant = tenantOf(actor);
-    return db.transaction(async (tx) => {
+    return transaction(db, async (tx) => {
       const row = await lockBeneficiary(tx, tenant, id);
       if (row === null) throw notFound();
       if (row.archivedAt === null) {
@@ -439,7 +439,7 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
   async function unarchive(actor: Actor, id: string): Promise<BeneficiaryBody> {
     const tenant = tenantOf(actor);
     try {
-      return await db.transaction(async (tx) => {
+      return await transaction(db, async (tx) => {
         const row = await lockBeneficiary(tx, tenant, id);
         if (row === null) throw notFound();
         if (row.archivedAt !== null) await updateBeneficiary(tx, tenant, id, { archivedAt: null, updatedAt: clock.now() });

@@ -47,13 +47,8 @@ export function createBeneficiariesModule(deps: {
     registerRoutes: (app: AppInstance) => registerBeneficiaryRoutes(app, service),
   };
 }
-export {
-  type BeneficiaryRow,
-  type BeneficiaryWithCounts,
-  findBeneficiary,
-  lockBeneficiary,
-  updateBeneficiary,
-} from "./beneficiaries.repo.js";
+export type { BeneficiaryRow, BeneficiaryWithCounts } from "./beneficiaries.repo.js";
+export type { DeclaredDestinationChangeValue, TaxDocumentSummaryValue } from "./beneficiaries.schema.js";
 export {
   type BeneficiaryBody,
   type CreateBeneficiaryBody,

@@ -3,7 +3,7 @@
 import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/client.js";
-import { beneficiaryTaxDocuments, collectionRequests } from "../../platform/db/schema.js";
+import { beneficiaryTaxDocuments, collectionRequests } from "./collection.schema.js";
 
 export type CollectionRequestRow = typeof collectionRequests.$inferSelect;
 export type NewCollectionRequestRow = typeof collectionRequests.$inferInsert;
@@ -26,25 +26,6 @@ export async function supersedeOpenRequests(db: Db, tenant: Tenant, beneficiaryI
         eq(collectionRequests.environment, tenant.environment),
         eq(collectionRequests.beneficiaryId, beneficiaryId),
         isNull(collectionRequests.closedAt),
-      ),
-    );
-}
-
-/**
- * Closes the Beneficiary's live request as `archived` (archiving runs this in its own transaction). An expired
- * one is left as it is, so its page keeps saying it expired.
- */
-export async function closeRequestsOfArchived(db: Db, tenant: Tenant, beneficiaryId: string, at: Date): Promise<void> {
-  await db
-    .update(collectionRequests)
-    .set({ closedAt: at, closedReason: "archived" })
-    .where(
-      and(
-        eq(collectionRequests.businessId, tenant.businessId),
-        eq(collectionRequests.environment, tenant.environment),
-        eq(collectionRequests.beneficiaryId, beneficiaryId),
-        isNull(collectionRequests.closedAt),
-        gt(collectionRequests.expiresAt, at),
       ),
     );
 }

@@ -2,7 +2,7 @@
 import { and, asc, eq, isNull, type SQL, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
 import { type Db, queryRows } from "../../platform/db/client.js";
-import { destinations } from "../../platform/db/schema.js";
+import { destinations } from "./destinations.schema.js";
 
 export type DestinationRow = typeof destinations.$inferSelect;
 export type NewDestinationRow = typeof destinations.$inferInsert;

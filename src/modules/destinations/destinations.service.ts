@@ -6,19 +6,14 @@ import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
-import type { Db } from "../../platform/db/client.js";
+import { type Db, transaction } from "../../platform/db/client.js";
 import { isUniqueViolation } from "../../platform/db/errors.js";
 import { AppError, type ErrorDetail } from "../../platform/errors.js";
 import type { EventRecorder } from "../../platform/events/outbox.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import { MASK_VERSION } from "../../platform/masking.js";
-import {
-  type BeneficiaryBody,
-  type BeneficiaryRow,
-  type BeneficiaryService,
-  findBeneficiary,
-  lockBeneficiary,
-} from "../beneficiaries/index.js";
+import { findBeneficiary, lockBeneficiary } from "../beneficiaries/beneficiaries.shared.js";
+import type { BeneficiaryBody, BeneficiaryRow, BeneficiaryService } from "../beneficiaries/index.js";
 import {
   anyDestinationToRemask,
   type DestinationRow,
@@ -230,7 +225,7 @@ export function createDestinationService(deps: DestinationServiceDeps) {
     if (!prepared.ok) throw new AppError("validation_failed", { details: prepared.details });
     const tenant = tenantOf(actor);
     try {
-      const registered = await db.transaction(async (tx) => {
+      const registered = await transaction(db, async (tx) => {
         const beneficiary = await lockActive(tx, tenant, beneficiaryId);
         const { row, created } = await insertPrepared(tx, tenant, beneficiaryId, prepared.value, true);
         return { row, created, compliant: beneficiary.complianceStatus === "compliant" && !beneficiary.reacknowledgmentRequired };
@@ -273,7 +268,7 @@ export function createDestinationService(deps: DestinationServiceDeps) {
    */
   async function remove(actor: Actor, beneficiaryId: string, accountId: string): Promise<void> {
     const tenant = tenantOf(actor);
-    await db.transaction(async (tx) => {
+    await transaction(db, async (tx) => {
       const beneficiary = await lockActive(tx, tenant, beneficiaryId);
       const destination = await findDestination(tx, tenant, beneficiaryId, accountId);
       if (destination === null) throw new AppError("BANK_ACCOUNT_NOT_FOUND");
@@ -300,7 +295,7 @@ export function createDestinationService(deps: DestinationServiceDeps) {
    */
   async function declare(actor: Actor, beneficiaryId: string, body: DeclaredDestinationBody): Promise<BeneficiaryBody> {
     const tenant = tenantOf(actor);
-    return db.transaction(async (tx) => {
+    return transaction(db, async (tx) => {
       const beneficiary = await lockActive(tx, tenant, beneficiaryId);
       const destination = await findDestination(tx, tenant, beneficiaryId, body.destination_id);
       if (destination === null || destination.deletedAt !== null) throw new AppError("BANK_ACCOUNT_NOT_FOUND");

@@ -3,7 +3,7 @@
 import { and, desc, eq, lt, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
 import { type Db, queryRows } from "../../platform/db/client.js";
-import { emails } from "../../platform/db/schema.js";
+import { emails } from "./emails.schema.js";
 
 export type EmailRow = typeof emails.$inferSelect;
 export type NewEmailRow = typeof emails.$inferInsert;

@@ -16,7 +16,7 @@
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
-import type { Db } from "../../platform/db/client.js";
+import { type Db, transaction } from "../../platform/db/client.js";
 import { AppError, type ErrorDetail } from "../../platform/errors.js";
 import { compileDetailsValidator } from "../../platform/http/validation.js";
 import type { IdGenerator } from "../../platform/ids.js";
@@ -205,7 +205,7 @@ export function createPayoutBulkService(deps: PayoutBulkDeps) {
 
   async function runBatch(tenant: Tenant, uploadId: string, batch: readonly Candidate[], maker: Maker): Promise<BulkResult[]> {
     try {
-      return await db.transaction((tx) => processBatch(tx, tenant, uploadId, batch, maker));
+      return await transaction(db, (tx) => processBatch(tx, tenant, uploadId, batch, maker));
     } catch (error) {
       if (error instanceof AppError && error.code === "UPLOAD_IN_FLIGHT") throw error;
       if (batch.length === 1) {

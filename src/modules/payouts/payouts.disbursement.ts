@@ -19,7 +19,7 @@
 // PAYOUT_SETTLE_JOB: at the close of the return window, a production payout still `disbursed` settles.
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
-import type { Db } from "../../platform/db/client.js";
+import { type Db, transaction } from "../../platform/db/client.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
 import { type JobHandler, LeaseLostError, PermanentJobError } from "../../platform/jobs/worker.js";
@@ -128,7 +128,7 @@ export function createDisbursementHandlers(deps: DisbursementDeps): Record<strin
   const disburse: JobHandler = async (payload, context) => {
     const { payoutId } = parseDisbursePayload(payload);
     // Step 1: record the attempt before the rail hears of it.
-    const started = await db.transaction(async (tx) => {
+    const started = await transaction(db, async (tx) => {
       const payout = await lockPayoutById(tx, payoutId);
       if (payout === null) return null;
       if (payout.status === "compliance_hold" && payout.heldFromStatus === "approved" && payout.disbursementStartedAt === null) {
@@ -189,7 +189,7 @@ export function createDisbursementHandlers(deps: DisbursementDeps): Record<strin
     });
 
     // Step 3: record what the rail said, and complete the job with it.
-    await db.transaction(async (tx) => {
+    await transaction(db, async (tx) => {
       const current = await lockPayoutById(tx, payoutId);
       if (current === null) throw new Error("payout vanished");
       const now = clock.now();
@@ -272,7 +272,7 @@ export function createDisbursementHandlers(deps: DisbursementDeps): Record<strin
 
   const applyOutcome: JobHandler = async (payload, context) => {
     const { payoutId, outcome, chained } = parseOutcomePayload(payload);
-    await db.transaction(async (tx) => {
+    await transaction(db, async (tx) => {
       const payout = await lockPayoutById(tx, payoutId);
       if (payout === null) {
         logger.warn({ payout_id: payoutId, outcome: outcome.type }, "rail outcome for an unknown payout ignored");
@@ -300,7 +300,7 @@ export function createDisbursementHandlers(deps: DisbursementDeps): Record<strin
 
   const settle: JobHandler = async (payload, context) => {
     const { payoutId } = parseDisbursePayload(payload);
-    await db.transaction(async (tx) => {
+    await transaction(db, async (tx) => {
       const payout = await lockPayoutById(tx, payoutId);
       const due = payout?.disbursedAt != null && payout.disbursedAt.getTime() + windowMs <= clock.now().getTime();
       if (payout !== null && payout.status === "disbursed" && due) {

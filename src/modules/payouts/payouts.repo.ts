@@ -3,15 +3,8 @@
 import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
 import { type Db, namedQueryRows, preparedQuery, queryRows } from "../../platform/db/client.js";
-import {
-  approvalPolicies,
-  beneficiaries,
-  destinations,
-  payoutAttempts,
-  payoutDecisions,
-  payoutIdempotencyKeys,
-  payouts,
-} from "../../platform/db/schema.js";
+import { type BeneficiaryRow, type GateBeneficiary, shareLockedGateBeneficiary } from "../beneficiaries/beneficiaries.shared.js";
+import { approvalPolicies, payoutAttempts, payoutDecisions, payoutIdempotencyKeys, payouts } from "./payouts.schema.js";
 import type { PayoutStatus } from "./payouts.state.js";
 
 export type PayoutRow = typeof payouts.$inferSelect;
@@ -21,19 +14,18 @@ export type DecisionRow = typeof payoutDecisions.$inferSelect;
 export type NewDecisionRow = typeof payoutDecisions.$inferInsert;
 export type AttemptRow = typeof payoutAttempts.$inferSelect;
 export type PolicyRow = typeof approvalPolicies.$inferSelect;
-export type BeneficiaryRow = typeof beneficiaries.$inferSelect;
-/** What the creation gates and the approval policy read of a Beneficiary. */
-export type GateBeneficiary = Pick<
-  BeneficiaryRow,
-  | "id"
-  | "archivedAt"
-  | "complianceStatus"
-  | "reacknowledgmentRequired"
-  | "enrollmentStatus"
-  | "declaredDestinationId"
-  | "createdAt"
->;
-export type DestinationRow = typeof destinations.$inferSelect;
+export {
+  type BeneficiaryRow,
+  findBeneficiaryById,
+  type GateBeneficiary,
+  lockBeneficiariesShared,
+} from "../beneficiaries/beneficiaries.shared.js";
+export {
+  type DestinationRow,
+  findDestinationById,
+  type GateDestination,
+  listLiveDestinationsForGates as listLiveDestinationsOf,
+} from "../destinations/destinations.shared.js";
 
 const tenantScope = (tenant: Tenant) =>
   and(eq(payouts.businessId, tenant.businessId), eq(payouts.environment, tenant.environment));
@@ -93,11 +85,7 @@ export async function claimKeyAndReadGates(
           where payout_idempotency_keys.created_at <= ${claim.windowStart.toISOString()}::timestamptz
         returning payout_id),
       ben as (
-        select id, archived_at, compliance_status, reacknowledgment_required, enrollment_status, declared_destination_id, created_at
-        from beneficiaries
-        where id = ${claim.beneficiaryId}::uuid and business_id = ${tenant.businessId}::uuid
-          and environment = ${tenant.environment}::environment
-        for share)
+${shareLockedGateBeneficiary(tenant, claim.beneficiaryId)})
       select (select ok from lock) as locked, (select payout_id from ins) as claimed,
         (select row_to_json(ben) from ben) as beneficiary,
         (select json_build_object('rules', rules, 'maker_checker', maker_checker, 'updated_at', updated_at)
@@ -224,84 +212,11 @@ export async function tryLockUpload(tx: Db, tenant: Tenant, uploadId: string): P
   return row?.ok === true;
 }
 
-function toPgArray(values: readonly string[]): string {
+export function toPgArray(values: readonly string[]): string {
   return `{${values.map((v) => `"${v.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`).join(",")}}`;
 }
 
 // Beneficiaries and destinations as payouts see them -------------------------------------------------------
-
-/** Share-locks several Beneficiaries in id order (bulk; a fixed order so two uploads cannot deadlock). */
-export async function lockBeneficiariesShared(db: Db, tenant: Tenant, ids: readonly string[]): Promise<BeneficiaryRow[]> {
-  if (ids.length === 0) return [];
-  return db
-    .select()
-    .from(beneficiaries)
-    .where(
-      and(
-        inArray(beneficiaries.id, [...ids]),
-        eq(beneficiaries.businessId, tenant.businessId),
-        eq(beneficiaries.environment, tenant.environment),
-      ),
-    )
-    .orderBy(asc(beneficiaries.id))
-    .for("share");
-}
-
-/** Live destinations of the Beneficiaries (deleted ones cannot receive new payouts). */
-/** What the creation gates read of a destination. */
-export type GateDestination = Pick<
-  DestinationRow,
-  "id" | "beneficiaryId" | "status" | "validationStatus" | "deletedAt" | "currency" | "last4"
->;
-
-/**
- * Live destinations of the Beneficiaries (deleted ones cannot receive new payouts), as the gates need them.
- * Plain SQL as a named statement on purpose: this runs in every creation's transaction, where a Drizzle
- * query (prepared or not) would be rebuilt each time, and building it cost more CPU than the database
- * spends answering it.
- */
-export async function listLiveDestinationsOf(
-  db: Db,
-  tenant: Tenant,
-  beneficiaryIds: readonly string[],
-): Promise<GateDestination[]> {
-  if (beneficiaryIds.length === 0) return [];
-  const rows = await namedQueryRows<{
-    id: string;
-    beneficiary_id: string;
-    status: DestinationRow["status"];
-    validation_status: DestinationRow["validationStatus"];
-    currency: string;
-    last4: string;
-  }>(
-    db,
-    "payouts_live_destinations_for_gates",
-    sql`select id, beneficiary_id, status, validation_status, currency, last4 from destinations
-      where beneficiary_id = any(${toPgArray(beneficiaryIds)}::uuid[]) and business_id = ${tenant.businessId}::uuid
-        and environment = ${tenant.environment}::environment and deleted_at is null
-      order by id`,
-  );
-  return rows.map((row) => ({
-    id: row.id,
-    beneficiaryId: row.beneficiary_id,
-    status: row.status,
-    validationStatus: row.validation_status,
-    deletedAt: null,
-    currency: row.currency,
-    last4: row.last4,
-  }));
-}
-
-/** A destination by id, deleted or not (an approved payout is still sent after deletion). */
-export async function findDestinationById(db: Db, id: string): Promise<DestinationRow | null> {
-  const [row] = await db.select().from(destinations).where(eq(destinations.id, id)).limit(1);
-  return row ?? null;
-}
-
-export async function findBeneficiaryById(db: Db, id: string): Promise<BeneficiaryRow | null> {
-  const [row] = await db.select().from(beneficiaries).where(eq(beneficiaries.id, id)).limit(1);
-  return row ?? null;
-}
 
 // Payouts -------------------------------------------------------------------------------------------------
 
@@ -586,19 +501,3 @@ export async function upsertPolicy(db: Db, row: PolicyRow): Promise<PolicyRow> {
 }
 
 // Masking backfill --------------------------------------------------------------------------------------
-
-/**
- * Re-masks the destination copies payouts keep (`destination_last4`, shown after the destination is deleted)
- * when the masking backfill re-masks their destination. Only copies still equal to the old value change.
- */
-export async function replaceDestinationLast4(
-  db: Db,
-  changes: ReadonlyArray<{ readonly destinationId: string; readonly from: string; readonly to: string }>,
-): Promise<void> {
-  if (changes.length === 0) return;
-  await db.execute(sql`
-    update payouts p set destination_last4 = c.to_last4
-    from unnest(${toPgArray(changes.map((c) => c.destinationId))}::uuid[], ${toPgArray(changes.map((c) => c.from))}::text[],
-      ${toPgArray(changes.map((c) => c.to))}::text[]) as c(destination_id, from_last4, to_last4)
-    where p.destination_id = c.destination_id and p.destination_last4 = c.from_last4`);
-}

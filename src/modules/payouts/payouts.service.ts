@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
-import type { Db } from "../../platform/db/client.js";
+import { type Db, transaction } from "../../platform/db/client.js";
 import { isUniqueViolation } from "../../platform/db/errors.js";
 import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
@@ -328,7 +328,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
     const tenant = tenantOf(actor);
     const fingerprint = requestFingerprint(request);
     try {
-      return await db.transaction(async (tx) => {
+      return await transaction(db, async (tx) => {
         const now = clock.now();
         const payoutId = ids.newId();
         // One round trip: claim the key, share-lock the Beneficiary, read the policy.
@@ -426,7 +426,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
         ],
       });
     }
-    const outcome = await db.transaction(async (tx) => {
+    const outcome = await transaction(db, async (tx) => {
       // Locked: the decision and its write see the same payout (a cancel or another Decision waits).
       const payout = await lockPayout(tx, tenant, payoutId);
       if (payout === null) throw new AppError("not_found", { message: "No such payout." });
@@ -488,7 +488,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
    */
   async function cancel(actor: Actor, payoutId: string, reason: string | null): Promise<PayoutBody> {
     const tenant = tenantOf(actor);
-    return db.transaction(async (tx) => {
+    return transaction(db, async (tx) => {
       const payout = await lockPayout(tx, tenant, payoutId);
       if (payout === null) throw new AppError("not_found", { message: "No such payout." });
       const moved = await lifecycle.apply(

@@ -1,6 +1,7 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
-import { type Db, queryRows } from "../../platform/db/client.js";
-import { businesses, memberships, pendingRegistrations, users } from "../../platform/db/schema.js";
+import type { Db } from "../../platform/db/client.js";
+import { businesses } from "../../platform/db/shared.schema.js";
+import { memberships, pendingRegistrations, users } from "./registration.schema.js";
 
 export type BusinessRow = typeof businesses.$inferSelect;
 export type UserRow = typeof users.$inferSelect;
@@ -38,11 +39,6 @@ export async function markEmailVerified(db: Db, userId: string, at: Date): Promi
       .where(eq(users.id, userId))
       .returning(),
   );
-}
-
-export async function findBusinessName(db: Db, businessId: string): Promise<string | null> {
-  const rows = await db.select({ name: businesses.name }).from(businesses).where(eq(businesses.id, businessId)).limit(1);
-  return rows[0]?.name ?? null;
 }
 
 /**
@@ -91,25 +87,4 @@ export async function consumePendingRegistration(db: Db, tokenHash: string, now:
 /** A consumed registration no longer needs the password it carried. */
 export async function clearPendingPassword(db: Db, id: string): Promise<void> {
   await db.update(pendingRegistrations).set({ passwordHash: null }).where(eq(pendingRegistrations.id, id));
-}
-
-/**
- * What the mail outbox needs to know about a recipient of a Business's e-mail, in one statement: whether
- * the address is one of the Business's members with a verified e-mail, and whether the Business has any.
- */
-export async function emailRecipientFacts(
-  db: Db,
-  businessId: string,
-  address: string,
-): Promise<{ recipientIsVerifiedMember: boolean; businessHasVerifiedMember: boolean }> {
-  const [row] = await queryRows<{ recipient: boolean; business: boolean }>(
-    db,
-    sql`select
-          coalesce(bool_or(u.email = ${address}), false) as recipient,
-          count(*) > 0 as business
-        from memberships m
-        join users u on u.id = m.user_id
-        where m.business_id = ${businessId} and u.email_verified_at is not null`,
-  );
-  return { recipientIsVerifiedMember: row?.recipient === true, businessHasVerifiedMember: row?.business === true };
 }

@@ -6,7 +6,7 @@
 import { createHmac } from "node:crypto";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
-import type { Db } from "../../platform/db/client.js";
+import { type Db, transaction } from "../../platform/db/client.js";
 import type { EventRecordedHook } from "../../platform/events/outbox.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import { conditionalEnqueueSql, type EnqueueJob, type JobStore } from "../../platform/jobs/job-store.js";
@@ -165,7 +165,7 @@ export function createDeliveryJobHandler(deps: DeliveryHandlerDeps): JobHandler 
             ? "event_type_removed"
             : null;
     if (dropReason !== null || subscription === null) {
-      await db.transaction(async (tx) => {
+      await transaction(db, async (tx) => {
         await markDeliveryDropped(tx, delivery.id, series, dropReason ?? "subscription_deleted", clock.now());
         if (!(await context.completeWithin(tx))) throw new LeaseLostError();
       });

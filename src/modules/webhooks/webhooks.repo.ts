@@ -2,8 +2,9 @@
 import { and, asc, desc, eq, gte, inArray, lt, type SQL, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
 import { type Db, namedQueryRows, preparedQuery, queryRows } from "../../platform/db/client.js";
-import { events, webhookAttempts, webhookDeliveries, webhookSubscriptions } from "../../platform/db/schema.js";
+import { events } from "../../platform/events/events.schema.js";
 import type { GroupedEffects } from "../../platform/jobs/job-store.js";
+import { webhookAttempts, webhookDeliveries, webhookSubscriptions } from "./webhooks.schema.js";
 
 export type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;

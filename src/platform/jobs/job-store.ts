@@ -2,8 +2,8 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { Clock } from "../clock.js";
 import { type Db, namedQueryRows, queryRows } from "../db/client.js";
-import { jobs } from "../db/schema.js";
 import type { IdGenerator } from "../ids.js";
+import { jobs } from "./jobs.schema.js";
 
 export interface EnqueueJob {
   readonly type: string;
