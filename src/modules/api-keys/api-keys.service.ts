@@ -5,7 +5,7 @@ import { tenantOf } from "../../platform/auth/actor.js";
 import { type Environment, formatApiKey, generateApiKeySecret, parseApiKey } from "../../platform/auth/api-key-format.js";
 import type { Clock } from "../../platform/clock.js";
 import { digestsEqual, hashSecret } from "../../platform/crypto.js";
-import { type Db, transaction } from "../../platform/db/client.js";
+import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import { decodeCursor, toPage } from "../../platform/pagination/cursor.js";
@@ -54,7 +54,7 @@ export function createApiKeyService(deps: ApiKeyServiceDeps) {
   const { db, clock, ids } = deps;
 
   /** Issues a key inside the caller's transaction; the full key exists only in the returned value. */
-  async function issueApiKey(tx: Db, input: IssueApiKeyInput): Promise<IssuedApiKeyBody> {
+  async function issueApiKey(tx: Tx, input: IssueApiKeyInput): Promise<IssuedApiKeyBody> {
     const id = ids.newId();
     const secret = generateApiKeySecret();
     const row = await insertApiKey(tx, {

@@ -2,7 +2,7 @@
 // count of payout-usable destinations, which the derived `status` needs.
 import { and, desc, eq, getTableColumns, gte, isNull, lt, type SQL, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
-import { type Db, preparedQuery } from "../../platform/db/client.js";
+import { type Db, preparedQuery, type Tx } from "../../platform/db/client.js";
 import { openCollectionRequestJoin } from "../collection/collection.shared.js";
 import { countPayoutUsableDestinations, payoutUsableDestinationCount } from "../destinations/destinations.shared.js";
 import { beneficiaries, beneficiaryDeclaredDestinationChanges } from "./beneficiaries.schema.js";
@@ -74,8 +74,8 @@ const tenantScope = (tenant: Tenant) =>
   and(eq(beneficiaries.businessId, tenant.businessId), eq(beneficiaries.environment, tenant.environment));
 const oneOfTenant = (tenant: Tenant, id: string) => and(eq(beneficiaries.id, id), tenantScope(tenant));
 
-export async function insertBeneficiary(db: Db, row: NewBeneficiaryRow): Promise<BeneficiaryRow> {
-  const [inserted] = await db.insert(beneficiaries).values(row).returning();
+export async function insertBeneficiary(tx: Tx, row: NewBeneficiaryRow): Promise<BeneficiaryRow> {
+  const [inserted] = await tx.insert(beneficiaries).values(row).returning();
   if (inserted === undefined) throw new Error("insert returned no row");
   return inserted;
 }
@@ -150,7 +150,7 @@ export interface BeneficiaryFilters {
  * over the page's ids (an index lookup), not from a correlated subquery per row.
  */
 export async function listBeneficiaries(
-  db: Db,
+  tx: Db,
   tenant: Tenant,
   filters: BeneficiaryFilters,
   requirements: IdentityRequirements,
@@ -159,8 +159,8 @@ export async function listBeneficiaries(
 ): Promise<BeneficiaryWithCounts[]> {
   const unfiltered = Object.values(filters).every((value) => value === undefined);
   const rows = unfiltered
-    ? await listUnfiltered(db, tenant, afterId, limit)
-    : await db
+    ? await listUnfiltered(tx, tenant, afterId, limit)
+    : await tx
         .select(withOpenRequestColumns)
         .from(beneficiaries)
         .leftJoin(openRequest.table, openRequest.on)
@@ -180,7 +180,7 @@ export async function listBeneficiaries(
         .orderBy(desc(beneficiaries.id))
         .limit(limit);
   const counts = await countPayoutUsableDestinations(
-    db,
+    tx,
     rows.map((row) => row.id),
   );
   return rows.map((row) => withCounts(row, counts.get(row.id) ?? 0));

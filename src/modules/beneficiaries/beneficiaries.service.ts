@@ -3,7 +3,7 @@ import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
-import { type Db, transaction } from "../../platform/db/client.js";
+import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { isUniqueViolation } from "../../platform/db/errors.js";
 import { AppError, type ErrorDetail } from "../../platform/errors.js";
 import { compileDetailsValidator } from "../../platform/http/validation.js";
@@ -59,7 +59,7 @@ export interface BeneficiaryServiceDeps {
   /** Enrolls the Beneficiary with the payout rail after a change that may make it payable has committed. */
   readonly enrollAfterCommit?: (tenant: Tenant, beneficiaryId: string) => Promise<void>;
   /** Closes the Beneficiary's live collection link as `archived`, inside the archiving transaction (collection module). */
-  readonly closeLinksOnArchive?: (tx: Db, tenant: Tenant, beneficiaryId: string, at: Date) => Promise<void>;
+  readonly closeLinksOnArchive?: (tx: Tx, tenant: Tenant, beneficiaryId: string, at: Date) => Promise<void>;
 }
 
 export type BeneficiaryService = ReturnType<typeof createBeneficiaryService>;
@@ -358,7 +358,7 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
   async function changeActive(
     actor: Actor,
     id: string,
-    change: (tx: Db, row: BeneficiaryRow, tenant: Tenant) => Promise<BeneficiaryPatch | null>,
+    change: (tx: Tx, row: BeneficiaryRow, tenant: Tenant) => Promise<BeneficiaryPatch | null>,
   ): Promise<BeneficiaryBody> {
     const tenant = tenantOf(actor);
     try {
@@ -491,7 +491,7 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
    * declared one (nothing changes, nothing is sent).
    */
   async function changeDeclaredDestination(
-    tx: Db,
+    tx: Tx,
     tenant: Tenant,
     beneficiary: BeneficiaryRow,
     change: DeclaredDestinationChange,
@@ -538,7 +538,7 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
 
   /** Tells the Beneficiary where their payouts now go (masked), or that no account is declared any more. */
   async function mailDeclaredDestinationNotice(
-    tx: Db,
+    tx: Tx,
     tenant: Tenant,
     beneficiary: BeneficiaryRow,
     change: DeclaredDestinationChange,
@@ -643,10 +643,10 @@ function normalizeAddress(address: PostalAddressBody): PostalAddressBody {
  * summary describes (the collection module keeps the encrypted forms). Returns how many rows it visited.
  */
 export async function remaskStoredBeneficiaries(
-  tx: Db,
+  tx: Tx,
   cipher: Pick<FieldCipher, "decrypt">,
   limit: number,
-  readTaxFormTin: (tx: Db, beneficiaryId: string, submittedAt: string) => Promise<string | null>,
+  readTaxFormTin: (tx: Tx, beneficiaryId: string, submittedAt: string) => Promise<string | null>,
 ): Promise<number> {
   const rows = await lockBeneficiariesToRemask(tx, MASK_VERSION, limit);
   const saved: Array<Pick<BeneficiaryRow, "id" | "taxIdLast4" | "taxDocument">> = [];

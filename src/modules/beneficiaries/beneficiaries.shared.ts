@@ -19,13 +19,13 @@ export type EnrollmentStatus = (typeof enrollmentStatusEnum.enumValues)[number];
 
 /** Starts an attempt: `pending`, no failure fields (spec: null while a retry is in flight), this attempt current. */
 export async function markEnrollmentPending(
-  db: Db,
+  tx: Tx,
   tenant: Tenant,
   beneficiaryId: string,
   attemptId: string,
   at: Date,
 ): Promise<void> {
-  await db
+  await tx
     .update(beneficiaries)
     .set({
       enrollmentStatus: "pending",
@@ -49,14 +49,14 @@ export async function markEnrollmentPending(
  * a newer attempt that started meanwhile wins, and the older result is dropped. Returns whether it applied.
  */
 export async function finishEnrollment(
-  db: Db,
+  tx: Tx,
   tenant: Tenant,
   beneficiaryId: string,
   attemptId: string,
   result: { status: EnrollmentStatus | null; detail: string | null; bankAccountId: string | null },
   at: Date,
 ): Promise<boolean> {
-  const updated = await db
+  const updated = await tx
     .update(beneficiaries)
     .set({
       enrollmentStatus: result.status,
@@ -80,8 +80,8 @@ export async function finishEnrollment(
 }
 
 /** The refusal named an id that is not a destination of this Beneficiary: it names none. */
-export async function clearEnrollmentFailureAccount(db: Db, tenant: Tenant, beneficiaryId: string): Promise<void> {
-  await db
+export async function clearEnrollmentFailureAccount(tx: Tx, tenant: Tenant, beneficiaryId: string): Promise<void> {
+  await tx
     .update(beneficiaries)
     .set({ enrollmentFailureBankAccountId: null })
     .where(
@@ -133,12 +133,12 @@ export async function recordDetailsSubmitted(
  * newest). Served by the partial index beneficiaries_tenant_list_idx (business, environment, id).
  */
 export async function listActiveBeneficiaryPage(
-  db: Db,
+  tx: Tx,
   tenant: Tenant,
   beforeId: string | null,
   limit: number,
 ): Promise<BeneficiaryRow[]> {
-  return db
+  return tx
     .select()
     .from(beneficiaries)
     .where(
@@ -222,14 +222,14 @@ export interface ActiveEmailMatch {
  * null destination. One query, served by the tenant e-mail and destination fingerprint indexes.
  */
 export async function findActiveByEmails(
-  db: Db,
+  tx: Db,
   tenant: Tenant,
   emails: readonly string[],
   fingerprints: readonly string[],
 ): Promise<ActiveEmailMatch[]> {
   if (emails.length === 0) return [];
   const match = liveDestinationsWithFingerprintJoin(beneficiaries.id, fingerprints);
-  const rows = await db
+  const rows = await tx
     .select({ beneficiaryId: beneficiaries.id, emailNormalized: beneficiaries.emailNormalized, ...match.columns })
     .from(beneficiaries)
     .leftJoin(match.table, match.on)
@@ -262,10 +262,10 @@ const emailKeyColumns = sql.join(
   sql`, `,
 );
 
-export async function insertBeneficiariesSkippingTakenEmails(db: Db, rows: readonly NewBeneficiaryRow[]): Promise<string[]> {
+export async function insertBeneficiariesSkippingTakenEmails(tx: Tx, rows: readonly NewBeneficiaryRow[]): Promise<string[]> {
   if (rows.length === 0) return [];
   const inserted = await queryRows<{ id: string }>(
-    db,
+    tx,
     sql`${insertFromJson(beneficiaries, rows)}
       on conflict (${emailKeyColumns}) where ${sql.identifier(beneficiaries.archivedAt.name)} is null do nothing
       returning ${sql.identifier(beneficiaries.id.name)} as id`,

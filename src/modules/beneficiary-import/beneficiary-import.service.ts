@@ -17,7 +17,7 @@
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
-import { type Db, transaction } from "../../platform/db/client.js";
+import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import type { ErrorDetail } from "../../platform/errors.js";
 import { compileDetailsValidator } from "../../platform/http/validation.js";
 import type { IdGenerator } from "../../platform/ids.js";
@@ -53,7 +53,7 @@ export interface BeneficiaryImportServiceDeps {
    * Issue 4 (rails): queues the enrollment of the given Beneficiaries (acknowledged rows), in the import's own
    * transaction; the worker enrolls them after commit, so the import never waits on the rail.
    */
-  readonly enqueueEnrollment?: (tx: Db, tenant: Tenant, beneficiaryIds: readonly string[]) => Promise<void>;
+  readonly enqueueEnrollment?: (tx: Tx, tenant: Tenant, beneficiaryIds: readonly string[]) => Promise<void>;
 }
 
 export type BeneficiaryImportService = ReturnType<typeof createBeneficiaryImportService>;

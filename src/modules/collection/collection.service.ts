@@ -14,7 +14,7 @@ import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
-import { type Db, transaction } from "../../platform/db/client.js";
+import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { AppError, type ErrorDetail } from "../../platform/errors.js";
 import type { EventRecorder } from "../../platform/events/outbox.js";
 import type { IdGenerator } from "../../platform/ids.js";
@@ -173,7 +173,7 @@ export function createCollectionService(deps: CollectionServiceDeps) {
     return `${deps.publicBaseUrl}/collect/${token}`;
   }
 
-  async function mailInvitation(tx: Db, tenant: Tenant, beneficiary: BeneficiaryRow, request: CollectionRequestRow, url: string) {
+  async function mailInvitation(tx: Tx, tenant: Tenant, beneficiary: BeneficiaryRow, request: CollectionRequestRow, url: string) {
     const businessName = (await findBusinessName(tx, tenant.businessId)) ?? "Your payer";
     const asks: Record<CollectionScope, string> = {
       full_onboarding: "asks you to confirm your details and choose the bank account your payouts are sent to.",
@@ -346,7 +346,7 @@ export function createCollectionService(deps: CollectionServiceDeps) {
 
   /** Resolves the chosen destination inside the submit transaction; a new bank account is registered (and announced). */
   async function settleDestination(
-    tx: Db,
+    tx: Tx,
     tenant: Tenant,
     beneficiaryId: string,
     choice: DestinationChoice,
@@ -473,7 +473,7 @@ export function createCollectionService(deps: CollectionServiceDeps) {
  * masking backfill; null when there is no such form or it holds no TIN.
  */
 export async function readTaxFormTin(
-  tx: Db,
+  tx: Tx,
   cipher: Pick<FieldCipher, "decrypt">,
   beneficiaryId: string,
   submittedAt: string,

@@ -3,7 +3,7 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Tenant } from "../../platform/auth/actor.js";
-import type { Db } from "../../platform/db/client.js";
+import type { Tx } from "../../platform/db/client.js";
 import { collectionRequests } from "./collection.schema.js";
 
 /**
@@ -28,8 +28,8 @@ export function openCollectionRequestJoin(beneficiaryId: AnyPgColumn) {
  * Closes the Beneficiary's live request as `archived` (archiving runs this in its own transaction). An expired
  * one is left as it is, so its page keeps saying it expired.
  */
-export async function closeRequestsOfArchived(db: Db, tenant: Tenant, beneficiaryId: string, at: Date): Promise<void> {
-  await db
+export async function closeRequestsOfArchived(tx: Tx, tenant: Tenant, beneficiaryId: string, at: Date): Promise<void> {
+  await tx
     .update(collectionRequests)
     .set({ closedAt: at, closedReason: "archived" })
     .where(

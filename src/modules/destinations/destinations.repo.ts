@@ -1,7 +1,7 @@
 // Drizzle queries for destinations, always scoped by tenant and Beneficiary.
 import { and, asc, eq, isNull, type SQL, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
-import { type Db, queryRows } from "../../platform/db/client.js";
+import { type Db, queryRows, type Tx } from "../../platform/db/client.js";
 import { destinations } from "./destinations.schema.js";
 
 export type DestinationRow = typeof destinations.$inferSelect;
@@ -53,8 +53,8 @@ export async function findLiveByFingerprint(
   return row ?? null;
 }
 
-export async function markDestinationDeleted(db: Db, tenant: Tenant, beneficiaryId: string, id: string, at: Date): Promise<void> {
-  await db
+export async function markDestinationDeleted(tx: Tx, tenant: Tenant, beneficiaryId: string, id: string, at: Date): Promise<void> {
+  await tx
     .update(destinations)
     .set({ deletedAt: at, updatedAt: at })
     .where(and(scoped(tenant, beneficiaryId), eq(destinations.id, id), isNull(destinations.deletedAt)));

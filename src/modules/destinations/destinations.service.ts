@@ -6,7 +6,7 @@ import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
-import { type Db, transaction } from "../../platform/db/client.js";
+import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { isUniqueViolation } from "../../platform/db/errors.js";
 import { AppError, type ErrorDetail } from "../../platform/errors.js";
 import type { EventRecorder } from "../../platform/events/outbox.js";
@@ -53,7 +53,7 @@ export interface DestinationServiceDeps {
   /** Enrolls the Beneficiary with the payout rail after a destination registration committed. */
   readonly enrollAfterCommit?: (tenant: Tenant, beneficiaryId: string) => Promise<void>;
   /** Injected by the payouts module (issue 4, spec: Rules tied to states 2); absent, nothing blocks deletion. */
-  readonly pendingPayoutHeadsTo?: ((tx: Db, tenant: Tenant, destinationId: string) => Promise<boolean>) | undefined;
+  readonly pendingPayoutHeadsTo?: ((tx: Tx, tenant: Tenant, destinationId: string) => Promise<boolean>) | undefined;
 }
 
 export type DestinationService = ReturnType<typeof createDestinationService>;
@@ -174,7 +174,7 @@ export function createDestinationService(deps: DestinationServiceDeps) {
    * `beneficiary.bank_account.registered` (every channel except import).
    */
   async function insertPrepared(
-    tx: Db,
+    tx: Tx,
     tenant: Tenant,
     beneficiaryId: string,
     prepared: PreparedDestination,
@@ -210,7 +210,7 @@ export function createDestinationService(deps: DestinationServiceDeps) {
     return { row, created: true };
   }
 
-  async function lockActive(tx: Db, tenant: Tenant, beneficiaryId: string): Promise<BeneficiaryRow> {
+  async function lockActive(tx: Tx, tenant: Tenant, beneficiaryId: string): Promise<BeneficiaryRow> {
     const beneficiary = await lockBeneficiary(tx, tenant, beneficiaryId);
     if (beneficiary === null) throw new AppError("not_found", { message: "No such Beneficiary." });
     if (beneficiary.archivedAt !== null) throw new AppError("BENEFICIARY_ARCHIVED");
@@ -318,7 +318,7 @@ export function createDestinationService(deps: DestinationServiceDeps) {
   }
 
   /** One destination of a Beneficiary by id, deleted ones included (null when it is not theirs). */
-  async function findOne(tx: Db, tenant: Tenant, beneficiaryId: string, id: string): Promise<DestinationRow | null> {
+  async function findOne(tx: Tx, tenant: Tenant, beneficiaryId: string, id: string): Promise<DestinationRow | null> {
     return findDestination(tx, tenant, beneficiaryId, id);
   }
 
@@ -350,10 +350,10 @@ export interface RemaskedDestination {
  * batch. Returns how many rows it visited (0: none left that it could lock).
  */
 export async function remaskStoredDestinations(
-  tx: Db,
+  tx: Tx,
   cipher: Pick<FieldCipher, "decrypt">,
   limit: number,
-  onRemasked: (tx: Db, changes: readonly RemaskedDestination[]) => Promise<void>,
+  onRemasked: (tx: Tx, changes: readonly RemaskedDestination[]) => Promise<void>,
 ): Promise<number> {
   const rows = await lockDestinationsToRemask(tx, MASK_VERSION, limit);
   const saved: Array<{ id: string; last4: string }> = [];

@@ -4,7 +4,7 @@
 import { and, asc, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Tenant } from "../../platform/auth/actor.js";
-import { type Db, namedQueryRows, preparedQuery } from "../../platform/db/client.js";
+import { type Db, namedQueryRows, preparedQuery, type Tx } from "../../platform/db/client.js";
 import { insertFromJson } from "../../platform/db/insert-from-json.js";
 import { destinations } from "./destinations.schema.js";
 
@@ -20,12 +20,12 @@ const ofBeneficiary = (tenant: Tenant, beneficiaryId: string) =>
 
 /** Live destinations of the Beneficiary whose verification status is one of `statuses`, oldest first. */
 export async function listEnrollableDestinations(
-  db: Db,
+  tx: Tx,
   tenant: Tenant,
   beneficiaryId: string,
   statuses: ReadonlyArray<"unverified" | "rejected">,
 ): Promise<EnrollmentDestinationRow[]> {
-  return db
+  return tx
     .select()
     .from(destinations)
     .where(and(ofBeneficiary(tenant, beneficiaryId), isNull(destinations.deletedAt), inArray(destinations.status, [...statuses])))
@@ -33,14 +33,14 @@ export async function listEnrollableDestinations(
 }
 
 export async function setRailRejectionReason(
-  db: Db,
+  tx: Tx,
   tenant: Tenant,
   beneficiaryId: string,
   destinationId: string,
   reason: string | null,
   at: Date,
 ): Promise<void> {
-  await db
+  await tx
     .update(destinations)
     .set({ railRejectionReason: reason, updatedAt: at })
     .where(and(ofBeneficiary(tenant, beneficiaryId), eq(destinations.id, destinationId)));
@@ -48,14 +48,14 @@ export async function setRailRejectionReason(
 
 /** The rail verified these destinations (deleted ones are left alone). */
 export async function markDestinationsVerified(
-  db: Db,
+  tx: Tx,
   tenant: Tenant,
   beneficiaryId: string,
   destinationIds: readonly string[],
   at: Date,
 ): Promise<void> {
   if (destinationIds.length === 0) return;
-  await db
+  await tx
     .update(destinations)
     .set({ status: "verified", railRejectionReason: null, updatedAt: at })
     .where(
@@ -65,14 +65,14 @@ export async function markDestinationsVerified(
 
 /** The rail refused this destination; returns false when it is not a destination of the Beneficiary. */
 export async function markDestinationRejected(
-  db: Db,
+  tx: Tx,
   tenant: Tenant,
   beneficiaryId: string,
   destinationId: string,
   reason: string,
   at: Date,
 ): Promise<boolean> {
-  const updated = await db
+  const updated = await tx
     .update(destinations)
     .set({ status: "rejected", railRejectionReason: reason, updatedAt: at })
     .where(and(ofBeneficiary(tenant, beneficiaryId), eq(destinations.id, destinationId)))
@@ -101,9 +101,9 @@ export function payoutUsableDestinationCount(beneficiaryId: SQL): SQL<number> {
 }
 
 /** Payout-usable destinations per Beneficiary id (absent ids have none), for a page of rows. */
-export async function countPayoutUsableDestinations(db: Db, beneficiaryIds: readonly string[]): Promise<Map<string, number>> {
+export async function countPayoutUsableDestinations(tx: Db, beneficiaryIds: readonly string[]): Promise<Map<string, number>> {
   if (beneficiaryIds.length === 0) return new Map();
-  const query = preparedQuery(db, "destinations_usable_counts", (d) =>
+  const query = preparedQuery(tx, "destinations_usable_counts", (d) =>
     d
       .select({ beneficiaryId: destinations.beneficiaryId, count: sql<number>`count(*)::int` })
       .from(destinations)
@@ -143,12 +143,12 @@ export interface MaskedDestinationRow {
  * Beneficiary export). Only masked columns: the encrypted account data is never even selected.
  */
 export async function listLiveMaskedDestinationsOf(
-  db: Db,
+  tx: Tx,
   tenant: Tenant,
   beneficiaryIds: readonly string[],
 ): Promise<MaskedDestinationRow[]> {
   if (beneficiaryIds.length === 0) return [];
-  return db
+  return tx
     .select(maskedDestinationColumns)
     .from(destinations)
     .where(
@@ -176,7 +176,7 @@ export type GateDestination = Pick<
  * spends answering it.
  */
 export async function listLiveDestinationsForGates(
-  db: Db,
+  tx: Tx,
   tenant: Tenant,
   beneficiaryIds: readonly string[],
 ): Promise<GateDestination[]> {
@@ -189,7 +189,7 @@ export async function listLiveDestinationsForGates(
     currency: string;
     last4: string;
   }>(
-    db,
+    tx,
     "payouts_live_destinations_for_gates",
     sql`select id, beneficiary_id, status, validation_status, currency, last4 from destinations
       where beneficiary_id = any(${toPgArray(beneficiaryIds)}::uuid[]) and business_id = ${tenant.businessId}::uuid
@@ -220,9 +220,9 @@ function toPgArray(values: readonly string[]): string {
 
 export type NewDestinationRow = typeof destinations.$inferInsert;
 
-export async function insertDestinations(db: Db, rows: readonly NewDestinationRow[]): Promise<void> {
+export async function insertDestinations(tx: Tx, rows: readonly NewDestinationRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await db.execute(insertFromJson(destinations, rows));
+  await tx.execute(insertFromJson(destinations, rows));
 }
 
 /**

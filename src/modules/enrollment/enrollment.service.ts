@@ -15,7 +15,7 @@ import { tenantOf } from "../../platform/auth/actor.js";
 import type { Environment } from "../../platform/auth/api-key-format.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
-import { type Db, transaction } from "../../platform/db/client.js";
+import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { AppError } from "../../platform/errors.js";
 import type { EventRecorder } from "../../platform/events/outbox.js";
 import type { IdGenerator } from "../../platform/ids.js";
@@ -299,7 +299,7 @@ export function createEnrollmentService(deps: EnrollmentServiceDeps) {
   }
 
   /** Queues the enrollment of Beneficiaries created in `tx` (one job for the batch). */
-  async function enqueueEnrollment(tx: Db, tenant: Tenant, beneficiaryIds: readonly string[]): Promise<void> {
+  async function enqueueEnrollment(tx: Tx, tenant: Tenant, beneficiaryIds: readonly string[]): Promise<void> {
     if (beneficiaryIds.length === 0) return;
     if (deps.jobStore === undefined) throw new Error("queueing enrollments needs the job store");
     const payload: EnrollJobPayload = { businessId: tenant.businessId, environment: tenant.environment, beneficiaryIds };

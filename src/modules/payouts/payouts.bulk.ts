@@ -16,7 +16,7 @@
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
-import { type Db, transaction } from "../../platform/db/client.js";
+import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { AppError, type ErrorDetail } from "../../platform/errors.js";
 import { compileDetailsValidator } from "../../platform/http/validation.js";
 import type { IdGenerator } from "../../platform/ids.js";
@@ -116,7 +116,7 @@ export function createPayoutBulkService(deps: PayoutBulkDeps) {
     return { index, request, fingerprint: requestFingerprint(request) };
   }
 
-  async function processBatch(tx: Db, tenant: Tenant, uploadId: string, batch: readonly Candidate[], maker: Maker) {
+  async function processBatch(tx: Tx, tenant: Tenant, uploadId: string, batch: readonly Candidate[], maker: Maker) {
     if (!(await tryLockUpload(tx, tenant, uploadId))) throw new AppError("UPLOAD_IN_FLIGHT");
     const now = clock.now();
     const payoutIds = new Map(batch.map((c) => [c.index, ids.newId()]));

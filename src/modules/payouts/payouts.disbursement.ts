@@ -19,7 +19,7 @@
 // PAYOUT_SETTLE_JOB: at the close of the return window, a production payout still `disbursed` settles.
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
-import { type Db, transaction } from "../../platform/db/client.js";
+import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
 import { type JobHandler, LeaseLostError, PermanentJobError } from "../../platform/jobs/worker.js";
@@ -114,7 +114,7 @@ export function createDisbursementHandlers(deps: DisbursementDeps): Record<strin
   const { db, clock, ids, cipher, jobStore, rails, lifecycle, logger } = deps;
   const windowMs = deps.returnWindowHours * 3_600_000;
 
-  async function enqueueSettlement(tx: Db, payout: PayoutRow, reason: string): Promise<void> {
+  async function enqueueSettlement(tx: Tx, payout: PayoutRow, reason: string): Promise<void> {
     if (payout.environment !== "production" || payout.disbursedAt === null) return;
     const due = Math.max(payout.disbursedAt.getTime() + windowMs, clock.now().getTime());
     await jobStore.enqueue(tx, {
@@ -224,7 +224,7 @@ export function createDisbursementHandlers(deps: DisbursementDeps): Record<strin
   };
 
   async function enqueueChain(
-    tx: Db,
+    tx: Tx,
     payoutId: string,
     chainId: string,
     submittedAt: Date,
@@ -238,7 +238,7 @@ export function createDisbursementHandlers(deps: DisbursementDeps): Record<strin
   }
 
   async function enqueueNext(
-    tx: Db,
+    tx: Tx,
     payoutId: string,
     chainId: string,
     position: number,
@@ -260,7 +260,7 @@ export function createDisbursementHandlers(deps: DisbursementDeps): Record<strin
    * clears. Only then: a payout released before its first job ran still has that job, and two live
    * disbursement jobs for one payout would call the rail twice (with the same key, but still twice).
    */
-  async function redispatchDeferred(tx: Db, payout: PayoutRow): Promise<void> {
+  async function redispatchDeferred(tx: Tx, payout: PayoutRow): Promise<void> {
     if (payout.status !== "approved" || payout.disbursementDeferredAt === null || payout.disbursementStartedAt !== null) return;
     await updatePayoutIf(tx, payout.id, "approved", { disbursementDeferredAt: null });
     await jobStore.enqueue(tx, {

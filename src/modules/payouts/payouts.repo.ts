@@ -2,7 +2,7 @@
 // Every tenant read filters on (business, environment); job-side reads go by payout id (the job carries it).
 import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
-import { type Db, namedQueryRows, preparedQuery, queryRows } from "../../platform/db/client.js";
+import { type Db, namedQueryRows, preparedQuery, queryRows, type Tx } from "../../platform/db/client.js";
 import { type BeneficiaryRow, type GateBeneficiary, shareLockedGateBeneficiary } from "../beneficiaries/beneficiaries.shared.js";
 import { approvalPolicies, payoutAttempts, payoutDecisions, payoutIdempotencyKeys, payouts } from "./payouts.schema.js";
 import type { PayoutStatus } from "./payouts.state.js";
@@ -45,7 +45,7 @@ const tenantScope = (tenant: Tenant) =>
  * committed while this one waited for the lock is seen.
  */
 export async function claimKeyAndReadGates(
-  tx: Db,
+  tx: Tx,
   claim: {
     tenant: Tenant;
     key: string;
@@ -147,7 +147,7 @@ export async function findKey(
 
 /** Many keys at once (bulk): claims the ones free or expired, returns which were claimed. */
 export async function claimKeys(
-  tx: Db,
+  tx: Tx,
   tenant: Tenant,
   claims: ReadonlyArray<{ key: string; payoutId: string; fingerprint: string }>,
   now: Date,
@@ -169,7 +169,7 @@ export async function claimKeys(
   return new Set(rows.map((row) => row.idempotency_key));
 }
 
-export async function releaseKeys(tx: Db, tenant: Tenant, keys: readonly string[]): Promise<void> {
+export async function releaseKeys(tx: Tx, tenant: Tenant, keys: readonly string[]): Promise<void> {
   if (keys.length === 0) return;
   await tx
     .delete(payoutIdempotencyKeys)
@@ -183,12 +183,12 @@ export async function releaseKeys(tx: Db, tenant: Tenant, keys: readonly string[
 }
 
 export async function findKeys(
-  db: Db,
+  tx: Tx,
   tenant: Tenant,
   keys: readonly string[],
 ): Promise<Map<string, { payoutId: string; requestFingerprint: string }>> {
   if (keys.length === 0) return new Map();
-  const rows = await db
+  const rows = await tx
     .select({
       key: payoutIdempotencyKeys.idempotencyKey,
       payoutId: payoutIdempotencyKeys.payoutId,
@@ -206,7 +206,7 @@ export async function findKeys(
 }
 
 /** Session-free try-lock for a whole bulk upload (held to the end of the transaction). */
-export async function tryLockUpload(tx: Db, tenant: Tenant, uploadId: string): Promise<boolean> {
+export async function tryLockUpload(tx: Tx, tenant: Tenant, uploadId: string): Promise<boolean> {
   const name = `payout-upload:${tenant.businessId}:${tenant.environment}:${uploadId}`;
   const [row] = await queryRows<{ ok: boolean }>(tx, sql`select pg_try_advisory_xact_lock(hashtextextended(${name}, 0)) as ok`);
   return row?.ok === true;
@@ -283,9 +283,9 @@ export async function findPayout(db: Db, tenant: Tenant, id: string): Promise<Pa
   return row ?? null;
 }
 
-export async function findPayoutsByIds(db: Db, tenant: Tenant, ids: readonly string[]): Promise<Map<string, PayoutRow>> {
+export async function findPayoutsByIds(tx: Tx, tenant: Tenant, ids: readonly string[]): Promise<Map<string, PayoutRow>> {
   if (ids.length === 0) return new Map();
-  const rows = await db
+  const rows = await tx
     .select()
     .from(payouts)
     .where(and(tenantScope(tenant), inArray(payouts.id, [...ids])));
@@ -293,14 +293,14 @@ export async function findPayoutsByIds(db: Db, tenant: Tenant, ids: readonly str
 }
 
 /** By id alone, locked for update: job handlers (the job carries an id we stored ourselves). */
-export async function lockPayoutById(db: Db, id: string): Promise<PayoutRow | null> {
-  const [row] = await db.select().from(payouts).where(eq(payouts.id, id)).for("update");
+export async function lockPayoutById(tx: Tx, id: string): Promise<PayoutRow | null> {
+  const [row] = await tx.select().from(payouts).where(eq(payouts.id, id)).for("update");
   return row ?? null;
 }
 
 /** One payout of the tenant, locked for update: a use case that decides on its state holds it until commit. */
-export async function lockPayout(db: Db, tenant: Tenant, id: string): Promise<PayoutRow | null> {
-  const [row] = await db
+export async function lockPayout(tx: Tx, tenant: Tenant, id: string): Promise<PayoutRow | null> {
+  const [row] = await tx
     .select()
     .from(payouts)
     .where(and(eq(payouts.id, id), tenantScope(tenant)))
@@ -439,8 +439,8 @@ export async function listDecisions(db: Db, tenant: Tenant, payoutId: string): P
 
 // Attempts ------------------------------------------------------------------------------------------------
 
-export async function findLatestAttempt(db: Db, payoutId: string): Promise<AttemptRow | null> {
-  const [row] = await db
+export async function findLatestAttempt(tx: Tx, payoutId: string): Promise<AttemptRow | null> {
+  const [row] = await tx
     .select()
     .from(payoutAttempts)
     .where(eq(payoutAttempts.payoutId, payoutId))
@@ -449,19 +449,19 @@ export async function findLatestAttempt(db: Db, payoutId: string): Promise<Attem
   return row ?? null;
 }
 
-export async function insertAttempt(db: Db, row: typeof payoutAttempts.$inferInsert): Promise<AttemptRow> {
-  const [inserted] = await db.insert(payoutAttempts).values(row).returning();
+export async function insertAttempt(tx: Tx, row: typeof payoutAttempts.$inferInsert): Promise<AttemptRow> {
+  const [inserted] = await tx.insert(payoutAttempts).values(row).returning();
   if (inserted === undefined) throw new Error("insert returned no row");
   return inserted;
 }
 
 /** Conditional: only an attempt still `submitting` is resolved (a repeat of the job finds it resolved). */
 export async function resolveAttempt(
-  db: Db,
+  tx: Tx,
   id: string,
   patch: { status: "submitted" | "refused"; railRef: string | null; failureReason: string | null; updatedAt: Date },
 ): Promise<boolean> {
-  const rows = await db
+  const rows = await tx
     .update(payoutAttempts)
     .set(patch)
     .where(and(eq(payoutAttempts.id, id), eq(payoutAttempts.status, "submitting")))

@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
-import { type Db, transaction } from "../../platform/db/client.js";
+import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { isUniqueViolation } from "../../platform/db/errors.js";
 import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
@@ -229,7 +229,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
    * and the same move a person's Decision makes (approve enqueues the disbursement).
    */
   async function applyPolicy(
-    tx: Db,
+    tx: Tx,
     payout: PayoutRow,
     beneficiary: GateBeneficiary,
     policy: PolicyRow | null,
@@ -264,7 +264,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
     return moved.payout;
   }
 
-  async function enqueueDisbursement(tx: Db, payoutId: string): Promise<void> {
+  async function enqueueDisbursement(tx: Tx, payoutId: string): Promise<void> {
     await jobStore.enqueue(tx, { type: PAYOUT_DISBURSE_JOB, payload: { payoutId }, dedupeKey: `payout-disburse:${payoutId}` });
   }
 
@@ -273,7 +273,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
    * share-locked (claimKeyAndReadGates), so its destinations are read now.
    */
   async function createClaimed(
-    tx: Db,
+    tx: Tx,
     tenant: Tenant,
     payoutId: string,
     request: PayoutRequest,
@@ -352,7 +352,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
     }
   }
 
-  async function replay(tx: Db, tenant: Tenant, key: string, fingerprint: string): Promise<PayoutRow> {
+  async function replay(tx: Tx, tenant: Tenant, key: string, fingerprint: string): Promise<PayoutRow> {
     const existing = await findKey(tx, tenant, key);
     if (existing === null) throw new Error("idempotency key vanished inside its transaction");
     if (existing.requestFingerprint !== fingerprint) throw new AppError("IDEMPOTENCY_KEY_REUSED");
@@ -528,7 +528,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
   }
 
   /** For the destinations module (injected): is a payout awaiting approval headed to this destination? */
-  async function pendingPayoutHeadsTo(tx: Db, tenant: Tenant, destinationId: string): Promise<boolean> {
+  async function pendingPayoutHeadsTo(tx: Tx, tenant: Tenant, destinationId: string): Promise<boolean> {
     return hasPendingPayoutTo(tx, tenant, destinationId);
   }
 

@@ -1,5 +1,5 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
-import type { Db } from "../../platform/db/client.js";
+import type { Db, Tx } from "../../platform/db/client.js";
 import { businesses } from "../../platform/db/shared.schema.js";
 import { memberships, pendingRegistrations, users } from "./registration.schema.js";
 
@@ -45,12 +45,12 @@ export async function markEmailVerified(db: Db, userId: string, at: Date): Promi
  * Serialises registrations of one address until the transaction ends, so concurrent requests cannot all
  * pass the per-recipient count at once.
  */
-export async function lockRegistrationAddress(db: Db, email: string): Promise<void> {
-  await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`registration:${email}`}, 0))`);
+export async function lockRegistrationAddress(tx: Tx, email: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`registration:${email}`}, 0))`);
 }
 
-export async function countRegistrationsSince(db: Db, email: string, since: Date): Promise<number> {
-  const [row] = await db
+export async function countRegistrationsSince(tx: Tx, email: string, since: Date): Promise<number> {
+  const [row] = await tx
     .select({ count: sql<number>`count(*)::int` })
     .from(pendingRegistrations)
     .where(and(eq(pendingRegistrations.email, email), gt(pendingRegistrations.createdAt, since)));
@@ -58,10 +58,10 @@ export async function countRegistrationsSince(db: Db, email: string, since: Date
 }
 
 export function insertPendingRegistration(
-  db: Db,
+  tx: Tx,
   row: typeof pendingRegistrations.$inferInsert,
 ): Promise<PendingRegistrationRow> {
-  return insertOne(db.insert(pendingRegistrations).values(row).returning());
+  return insertOne(tx.insert(pendingRegistrations).values(row).returning());
 }
 
 /**

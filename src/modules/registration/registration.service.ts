@@ -13,7 +13,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { ENVIRONMENTS } from "../../platform/auth/api-key-format.js";
 import type { Clock } from "../../platform/clock.js";
 import { hashPassword } from "../../platform/crypto.js";
-import { type Db, transaction } from "../../platform/db/client.js";
+import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { isUniqueViolation } from "../../platform/db/errors.js";
 import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
@@ -49,7 +49,7 @@ export interface RegistrationServiceDeps {
   readonly db: Db;
   readonly clock: Clock;
   readonly ids: IdGenerator;
-  readonly issueApiKey: (tx: Db, input: IssueApiKeyInput) => Promise<IssuedApiKeyBody>;
+  readonly issueApiKey: (tx: Tx, input: IssueApiKeyInput) => Promise<IssuedApiKeyBody>;
   readonly mail: Pick<MailOutbox, "sendPlatformMail">;
   /** PUBLIC_BASE_URL: named in the e-mail's instructions. */
   readonly publicBaseUrl: string;
@@ -129,7 +129,7 @@ export function createRegistrationService(deps: RegistrationServiceDeps) {
     return acceptedAnswer(email);
   }
 
-  async function createBusinessFor(tx: Db, tokenHash: string): Promise<RegistrationResponse> {
+  async function createBusinessFor(tx: Tx, tokenHash: string): Promise<RegistrationResponse> {
     const now = clock.now();
     const pending = await consumePendingRegistration(tx, tokenHash, now);
     if (pending === null) throw new AppError("REGISTRATION_TOKEN_INVALID");

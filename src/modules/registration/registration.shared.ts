@@ -3,7 +3,7 @@
 // registration.schema.ts.
 import { eq, type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
-import { type Db, queryRows } from "../../platform/db/client.js";
+import { type Db, queryRows, type Tx } from "../../platform/db/client.js";
 import { businesses } from "../../platform/db/shared.schema.js";
 import { memberships } from "./registration.schema.js";
 
@@ -25,12 +25,12 @@ export async function findBusinessName(db: Db, businessId: string): Promise<stri
  * the address is one of the Business's members with a verified e-mail, and whether the Business has any.
  */
 export async function emailRecipientFacts(
-  db: Db,
+  tx: Tx,
   businessId: string,
   address: string,
 ): Promise<{ recipientIsVerifiedMember: boolean; businessHasVerifiedMember: boolean }> {
   const [row] = await queryRows<{ recipient: boolean; business: boolean }>(
-    db,
+    tx,
     sql`select
           coalesce(bool_or(u.email = ${address}), false) as recipient,
           count(*) > 0 as business

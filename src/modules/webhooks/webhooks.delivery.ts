@@ -6,7 +6,7 @@
 import { createHmac } from "node:crypto";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
-import { type Db, transaction } from "../../platform/db/client.js";
+import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import type { EventRecordedHook } from "../../platform/events/outbox.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import { conditionalEnqueueSql, type EnqueueJob, type JobStore } from "../../platform/jobs/job-store.js";
@@ -50,7 +50,7 @@ function attemptJob(attempt: { deliveryId: string; series: number; attempt: numb
 
 export async function enqueueAttempt(
   jobStore: Pick<JobStore, "enqueue">,
-  tx: Db,
+  tx: Tx,
   attempt: { deliveryId: string; series: number; attempt: number; runAt: Date },
 ): Promise<void> {
   await jobStore.enqueue(tx, attemptJob(attempt));
