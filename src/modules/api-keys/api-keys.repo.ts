@@ -8,8 +8,8 @@ import { apiKeys } from "./api-keys.schema.js";
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 export type NewApiKeyRow = typeof apiKeys.$inferInsert;
 
-export async function insertApiKey(db: Db, row: NewApiKeyRow): Promise<ApiKeyRow> {
-  const [inserted] = await db.insert(apiKeys).values(row).returning();
+export async function insertApiKey(tx: Tx, row: NewApiKeyRow): Promise<ApiKeyRow> {
+  const [inserted] = await tx.insert(apiKeys).values(row).returning();
   if (inserted === undefined) throw new Error("insert returned no row");
   return inserted;
 }

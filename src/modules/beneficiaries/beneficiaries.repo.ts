@@ -120,20 +120,20 @@ function withCounts(row: RowWithOpenRequest, payoutUsableDestinations: number): 
 }
 
 /** Locks the row for the rest of the transaction (concurrent updates of one Beneficiary take turns). */
-export async function lockBeneficiary(db: Db, tenant: Tenant, id: string): Promise<BeneficiaryRow | null> {
-  const [row] = await db.select().from(beneficiaries).where(oneOfTenant(tenant, id)).for("update").limit(1);
+export async function lockBeneficiary(tx: Tx, tenant: Tenant, id: string): Promise<BeneficiaryRow | null> {
+  const [row] = await tx.select().from(beneficiaries).where(oneOfTenant(tenant, id)).for("update").limit(1);
   return row ?? null;
 }
 
-export async function updateBeneficiary(db: Db, tenant: Tenant, id: string, patch: BeneficiaryPatch): Promise<void> {
-  await db.update(beneficiaries).set(patch).where(oneOfTenant(tenant, id));
+export async function updateBeneficiary(tx: Tx, tenant: Tenant, id: string, patch: BeneficiaryPatch): Promise<void> {
+  await tx.update(beneficiaries).set(patch).where(oneOfTenant(tenant, id));
 }
 
 export type NewDeclaredDestinationChangeRow = typeof beneficiaryDeclaredDestinationChanges.$inferInsert;
 
 /** Appends one change to the declared-destination history (never updated or deleted). */
-export async function insertDeclaredDestinationChange(db: Db, row: NewDeclaredDestinationChangeRow): Promise<void> {
-  await db.insert(beneficiaryDeclaredDestinationChanges).values(row);
+export async function insertDeclaredDestinationChange(tx: Tx, row: NewDeclaredDestinationChangeRow): Promise<void> {
+  await tx.insert(beneficiaryDeclaredDestinationChanges).values(row);
 }
 
 export interface BeneficiaryFilters {
@@ -150,7 +150,7 @@ export interface BeneficiaryFilters {
  * over the page's ids (an index lookup), not from a correlated subquery per row.
  */
 export async function listBeneficiaries(
-  tx: Db,
+  db: Db,
   tenant: Tenant,
   filters: BeneficiaryFilters,
   requirements: IdentityRequirements,
@@ -159,8 +159,8 @@ export async function listBeneficiaries(
 ): Promise<BeneficiaryWithCounts[]> {
   const unfiltered = Object.values(filters).every((value) => value === undefined);
   const rows = unfiltered
-    ? await listUnfiltered(tx, tenant, afterId, limit)
-    : await tx
+    ? await listUnfiltered(db, tenant, afterId, limit)
+    : await db
         .select(withOpenRequestColumns)
         .from(beneficiaries)
         .leftJoin(openRequest.table, openRequest.on)
@@ -180,7 +180,7 @@ export async function listBeneficiaries(
         .orderBy(desc(beneficiaries.id))
         .limit(limit);
   const counts = await countPayoutUsableDestinations(
-    tx,
+    db,
     rows.map((row) => row.id),
   );
   return rows.map((row) => withCounts(row, counts.get(row.id) ?? 0));
@@ -233,8 +233,8 @@ function maskedBefore(version: number): SQL {
 export type RowToRemask = Pick<BeneficiaryRow, "id" | "taxIdEncrypted" | "taxIdLast4" | "taxDocument">;
 
 /** Up to `limit` such rows, locked for the rest of the transaction; rows another transaction holds are skipped. */
-export async function lockBeneficiariesToRemask(db: Db, version: number, limit: number): Promise<RowToRemask[]> {
-  return db
+export async function lockBeneficiariesToRemask(tx: Tx, version: number, limit: number): Promise<RowToRemask[]> {
+  return tx
     .select({
       id: beneficiaries.id,
       taxIdEncrypted: beneficiaries.taxIdEncrypted,
@@ -250,13 +250,13 @@ export async function lockBeneficiariesToRemask(db: Db, version: number, limit: 
 
 /** Stores re-masked values and the rule version they follow (updated_at is left alone: the data did not change). */
 export async function saveRemaskedBeneficiaries(
-  db: Db,
+  tx: Tx,
   version: number,
   rows: ReadonlyArray<Pick<BeneficiaryRow, "id" | "taxIdLast4" | "taxDocument">>,
 ): Promise<void> {
   if (rows.length === 0) return;
   const records = rows.map((row) => ({ id: row.id, tax_id_last4: row.taxIdLast4, tax_document: row.taxDocument }));
-  await db.execute(sql`
+  await tx.execute(sql`
     update beneficiaries b set tax_id_last4 = r.tax_id_last4, tax_document = r.tax_document, mask_version = ${sql.raw(String(version))}
     from json_to_recordset(${JSON.stringify(records)}::json) as r(id uuid, tax_id_last4 text, tax_document jsonb)
     where b.id = r.id`);

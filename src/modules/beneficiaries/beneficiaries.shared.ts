@@ -166,9 +166,9 @@ export type GateBeneficiary = Pick<
 >;
 
 /** Share-locks several Beneficiaries in id order (bulk; a fixed order so two uploads cannot deadlock). */
-export async function lockBeneficiariesShared(db: Db, tenant: Tenant, ids: readonly string[]): Promise<BeneficiaryRow[]> {
+export async function lockBeneficiariesShared(tx: Tx, tenant: Tenant, ids: readonly string[]): Promise<BeneficiaryRow[]> {
   if (ids.length === 0) return [];
-  return db
+  return tx
     .select()
     .from(beneficiaries)
     .where(
@@ -222,14 +222,14 @@ export interface ActiveEmailMatch {
  * null destination. One query, served by the tenant e-mail and destination fingerprint indexes.
  */
 export async function findActiveByEmails(
-  tx: Db,
+  db: Db,
   tenant: Tenant,
   emails: readonly string[],
   fingerprints: readonly string[],
 ): Promise<ActiveEmailMatch[]> {
   if (emails.length === 0) return [];
   const match = liveDestinationsWithFingerprintJoin(beneficiaries.id, fingerprints);
-  const rows = await tx
+  const rows = await db
     .select({ beneficiaryId: beneficiaries.id, emailNormalized: beneficiaries.emailNormalized, ...match.columns })
     .from(beneficiaries)
     .leftJoin(match.table, match.on)

@@ -82,8 +82,8 @@ export async function insertTaxDocument(tx: Tx, row: NewTaxDocumentRow): Promise
 }
 
 /** The encrypted form a Beneficiary submitted at `submittedAt` (the latest one when several share the instant). */
-export async function findTaxDocumentSubmittedAt(db: Db, beneficiaryId: string, submittedAt: Date): Promise<string | null> {
-  const [row] = await db
+export async function findTaxDocumentSubmittedAt(tx: Tx, beneficiaryId: string, submittedAt: Date): Promise<string | null> {
+  const [row] = await tx
     .select({ documentEncrypted: beneficiaryTaxDocuments.documentEncrypted })
     .from(beneficiaryTaxDocuments)
     .where(and(eq(beneficiaryTaxDocuments.beneficiaryId, beneficiaryId), eq(beneficiaryTaxDocuments.submittedAt, submittedAt)))

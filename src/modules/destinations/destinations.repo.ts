@@ -14,8 +14,8 @@ const scoped = (tenant: Tenant, beneficiaryId: string) =>
     eq(destinations.beneficiaryId, beneficiaryId),
   );
 
-export async function insertDestination(db: Db, row: NewDestinationRow): Promise<DestinationRow> {
-  const [inserted] = await db.insert(destinations).values(row).returning();
+export async function insertDestination(tx: Tx, row: NewDestinationRow): Promise<DestinationRow> {
+  const [inserted] = await tx.insert(destinations).values(row).returning();
   if (inserted === undefined) throw new Error("insert returned no row");
   return inserted;
 }
@@ -71,11 +71,11 @@ function maskedBefore(version: number): SQL {
 
 /** Destinations whose masked value follows an older masking rule, deleted ones included, locked for the rest of the transaction. */
 export async function lockDestinationsToRemask(
-  db: Db,
+  tx: Tx,
   version: number,
   limit: number,
 ): Promise<Array<Pick<DestinationRow, "id" | "last4" | "pixKeyType" | "sensitiveEncrypted">>> {
-  return db
+  return tx
     .select({
       id: destinations.id,
       last4: destinations.last4,
@@ -91,12 +91,12 @@ export async function lockDestinationsToRemask(
 
 /** Stores re-masked values and the rule version they follow, in one statement. */
 export async function saveRemaskedDestinations(
-  db: Db,
+  tx: Tx,
   version: number,
   rows: ReadonlyArray<{ readonly id: string; readonly last4: string }>,
 ): Promise<void> {
   if (rows.length === 0) return;
-  await db.execute(sql`
+  await tx.execute(sql`
     update destinations d set last4 = r.last4, mask_version = ${version}
     from json_to_recordset(${JSON.stringify(rows)}::json) as r(id uuid, last4 text)
     where d.id = r.id`);

@@ -123,11 +123,11 @@ ${shareLockedGateBeneficiary(tenant, claim.beneficiaryId)})
 }
 
 export async function findKey(
-  db: Db,
+  tx: Tx,
   tenant: Tenant,
   key: string,
 ): Promise<{ payoutId: string; requestFingerprint: string; createdAt: Date } | null> {
-  const [row] = await db
+  const [row] = await tx
     .select({
       payoutId: payoutIdempotencyKeys.payoutId,
       requestFingerprint: payoutIdempotencyKeys.requestFingerprint,
@@ -244,8 +244,8 @@ const INSERTED_COLUMNS = [
 ] as const satisfies ReadonlyArray<keyof NewPayoutRow>;
 
 /** A named prepared INSERT (one per transaction handle; the server plans it once per connection). */
-export async function insertPayout(db: Db, row: NewPayoutRow): Promise<PayoutRow> {
-  const statement = preparedQuery(db, "payouts_insert_one", (d) =>
+export async function insertPayout(tx: Tx, row: NewPayoutRow): Promise<PayoutRow> {
+  const statement = preparedQuery(tx, "payouts_insert_one", (d) =>
     d
       .insert(payouts)
       .values(Object.fromEntries(INSERTED_COLUMNS.map((column) => [column, sql.placeholder(column)])) as unknown as NewPayoutRow)
@@ -258,9 +258,9 @@ export async function insertPayout(db: Db, row: NewPayoutRow): Promise<PayoutRow
   return inserted;
 }
 
-export async function insertPayouts(db: Db, rows: readonly NewPayoutRow[]): Promise<PayoutRow[]> {
+export async function insertPayouts(tx: Tx, rows: readonly NewPayoutRow[]): Promise<PayoutRow[]> {
   if (rows.length === 0) return [];
-  return db
+  return tx
     .insert(payouts)
     .values([...rows])
     .returning();
@@ -320,8 +320,8 @@ function stillEquals(column: typeof payouts.deliveredAt | typeof payouts.estimat
  * state. Use cases also lock the row before deciding; this condition is what makes a forgotten lock
  * fail safe.
  */
-export async function updatePayoutIfUnchanged(db: Db, read: PayoutRow, patch: PayoutPatch): Promise<PayoutRow | null> {
-  const [row] = await db
+export async function updatePayoutIfUnchanged(tx: Tx, read: PayoutRow, patch: PayoutPatch): Promise<PayoutRow | null> {
+  const [row] = await tx
     .update(payouts)
     .set(patch)
     .where(
@@ -339,8 +339,8 @@ export async function updatePayoutIfUnchanged(db: Db, read: PayoutRow, patch: Pa
 }
 
 /** Marks the start of the disbursement of a locked, approved payout (the step before the rail call). */
-export async function updatePayoutIf(db: Db, id: string, from: PayoutStatus, patch: PayoutPatch): Promise<PayoutRow | null> {
-  const [row] = await db
+export async function updatePayoutIf(tx: Tx, id: string, from: PayoutStatus, patch: PayoutPatch): Promise<PayoutRow | null> {
+  const [row] = await tx
     .update(payouts)
     .set(patch)
     .where(and(eq(payouts.id, id), eq(payouts.status, from)))
@@ -348,8 +348,8 @@ export async function updatePayoutIf(db: Db, id: string, from: PayoutStatus, pat
   return row ?? null;
 }
 
-export async function hasPendingPayoutTo(db: Db, tenant: Tenant, destinationId: string): Promise<boolean> {
-  const [row] = await db
+export async function hasPendingPayoutTo(tx: Tx, tenant: Tenant, destinationId: string): Promise<boolean> {
+  const [row] = await tx
     .select({ id: payouts.id })
     .from(payouts)
     .where(and(eq(payouts.destinationId, destinationId), eq(payouts.status, "pending_approval"), tenantScope(tenant)))
@@ -417,8 +417,8 @@ function filterConditions(filters: PayoutFilters) {
 
 // Decisions -----------------------------------------------------------------------------------------------
 
-export async function insertDecision(db: Db, row: NewDecisionRow): Promise<DecisionRow> {
-  const [inserted] = await db.insert(payoutDecisions).values(row).returning();
+export async function insertDecision(tx: Tx, row: NewDecisionRow): Promise<DecisionRow> {
+  const [inserted] = await tx.insert(payoutDecisions).values(row).returning();
   if (inserted === undefined) throw new Error("insert returned no row");
   return inserted;
 }

@@ -3,7 +3,7 @@
 // payouts.schema.ts.
 import { eq, sql } from "drizzle-orm";
 import type { Environment } from "../../platform/auth/api-key-format.js";
-import type { Db } from "../../platform/db/client.js";
+import type { Db, Tx } from "../../platform/db/client.js";
 import { toPgArray } from "./payouts.repo.js";
 import { payouts } from "./payouts.schema.js";
 
@@ -18,11 +18,11 @@ export async function findPayoutEnvironment(db: Db, payoutId: string): Promise<E
  * when the masking backfill re-masks their destination. Only copies still equal to the old value change.
  */
 export async function replaceDestinationLast4(
-  db: Db,
+  tx: Tx,
   changes: ReadonlyArray<{ readonly destinationId: string; readonly from: string; readonly to: string }>,
 ): Promise<void> {
   if (changes.length === 0) return;
-  await db.execute(sql`
+  await tx.execute(sql`
     update payouts p set destination_last4 = c.to_last4
     from unnest(${toPgArray(changes.map((c) => c.destinationId))}::uuid[], ${toPgArray(changes.map((c) => c.from))}::text[],
       ${toPgArray(changes.map((c) => c.to))}::text[]) as c(destination_id, from_last4, to_last4)

@@ -1,5 +1,5 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
-import type { Db, Tx } from "../../platform/db/client.js";
+import type { Tx } from "../../platform/db/client.js";
 import { businesses } from "../../platform/db/shared.schema.js";
 import { memberships, pendingRegistrations, users } from "./registration.schema.js";
 
@@ -14,26 +14,26 @@ async function insertOne<T>(rows: Promise<T[]>): Promise<T> {
   return row;
 }
 
-export function insertBusiness(db: Db, row: typeof businesses.$inferInsert): Promise<BusinessRow> {
-  return insertOne(db.insert(businesses).values(row).returning());
+export function insertBusiness(tx: Tx, row: typeof businesses.$inferInsert): Promise<BusinessRow> {
+  return insertOne(tx.insert(businesses).values(row).returning());
 }
 
-export function insertUser(db: Db, row: typeof users.$inferInsert): Promise<UserRow> {
-  return insertOne(db.insert(users).values(row).returning());
+export function insertUser(tx: Tx, row: typeof users.$inferInsert): Promise<UserRow> {
+  return insertOne(tx.insert(users).values(row).returning());
 }
 
-export function insertMembership(db: Db, row: typeof memberships.$inferInsert): Promise<MembershipRow> {
-  return insertOne(db.insert(memberships).values(row).returning());
+export function insertMembership(tx: Tx, row: typeof memberships.$inferInsert): Promise<MembershipRow> {
+  return insertOne(tx.insert(memberships).values(row).returning());
 }
 
-export async function findUserByEmail(db: Db, email: string): Promise<UserRow | null> {
-  const [row] = await db.select().from(users).where(eq(users.email, email)).limit(1);
+export async function findUserByEmail(tx: Tx, email: string): Promise<UserRow | null> {
+  const [row] = await tx.select().from(users).where(eq(users.email, email)).limit(1);
   return row ?? null;
 }
 
-export async function markEmailVerified(db: Db, userId: string, at: Date): Promise<UserRow> {
+export async function markEmailVerified(tx: Tx, userId: string, at: Date): Promise<UserRow> {
   return insertOne(
-    db
+    tx
       .update(users)
       .set({ emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${at.toISOString()}::timestamptz)` })
       .where(eq(users.id, userId))
@@ -69,8 +69,8 @@ export function insertPendingRegistration(
  * (a double submit) exactly one gets the row; the other waits for the first to commit, then finds it
  * consumed. Null for an unknown, expired or consumed token alike.
  */
-export async function consumePendingRegistration(db: Db, tokenHash: string, now: Date): Promise<PendingRegistrationRow | null> {
-  const [row] = await db
+export async function consumePendingRegistration(tx: Tx, tokenHash: string, now: Date): Promise<PendingRegistrationRow | null> {
+  const [row] = await tx
     .update(pendingRegistrations)
     .set({ consumedAt: now })
     .where(
@@ -85,6 +85,6 @@ export async function consumePendingRegistration(db: Db, tokenHash: string, now:
 }
 
 /** A consumed registration no longer needs the password it carried. */
-export async function clearPendingPassword(db: Db, id: string): Promise<void> {
-  await db.update(pendingRegistrations).set({ passwordHash: null }).where(eq(pendingRegistrations.id, id));
+export async function clearPendingPassword(tx: Tx, id: string): Promise<void> {
+  await tx.update(pendingRegistrations).set({ passwordHash: null }).where(eq(pendingRegistrations.id, id));
 }

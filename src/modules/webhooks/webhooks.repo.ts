@@ -145,10 +145,10 @@ export interface DeliveryForAttempt {
  * parameter. Missing ids are absent from the map.
  */
 export async function findDeliveriesForAttempts(
-  tx: Db,
+  db: Db,
   deliveryIds: readonly string[],
 ): Promise<Map<string, DeliveryForAttempt>> {
-  const query = preparedQuery(tx, "webhook_deliveries_for_attempts", (d) =>
+  const query = preparedQuery(db, "webhook_deliveries_for_attempts", (d) =>
     d
       .select({
         delivery: webhookDeliveries,
@@ -336,9 +336,9 @@ export async function findDelivery(db: Db, tenant: Tenant, id: string): Promise<
   return row ?? null;
 }
 
-export async function listAttempts(tx: Db, deliveryIds: readonly string[]): Promise<AttemptRow[]> {
+export async function listAttempts(db: Db, deliveryIds: readonly string[]): Promise<AttemptRow[]> {
   if (deliveryIds.length === 0) return [];
-  return tx
+  return db
     .select()
     .from(webhookAttempts)
     .where(inArray(webhookAttempts.deliveryId, [...deliveryIds]))
