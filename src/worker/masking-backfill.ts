@@ -17,7 +17,7 @@ import { destinationsLeftToRemask, remaskStoredDestinations } from "../modules/d
 import { replaceDestinationLast4 } from "../modules/payouts/index.js";
 import type { Clock } from "../platform/clock.js";
 import type { FieldCipher } from "../platform/crypto.js";
-import type { Db } from "../platform/db/client.js";
+import { type Db, transaction } from "../platform/db/client.js";
 import { defineJob, jobHandler } from "../platform/jobs/job-definition.js";
 import type { JobStore } from "../platform/jobs/job-store.js";
 import type { JobHandlers } from "../platform/jobs/worker.js";
@@ -54,11 +54,11 @@ export function createMaskingBackfillHandler(deps: {
   // Destinations and Beneficiaries in separate transactions: each locks rows of one table only (and payouts
   // rows of the destinations it changed), so it cannot deadlock with a use case that locks both.
   const destinationsBatch = () =>
-    db.transaction((tx) =>
+    transaction(db, (tx) =>
       remaskStoredDestinations(tx, cipher, BATCH_SIZE, (inner, changes) => replaceDestinationLast4(inner, changes)),
     );
   const beneficiariesBatch = () =>
-    db.transaction((tx) =>
+    transaction(db, (tx) =>
       remaskStoredBeneficiaries(tx, cipher, BATCH_SIZE, (inner, beneficiaryId, submittedAt) =>
         readTaxFormTin(inner, cipher, beneficiaryId, submittedAt),
       ),

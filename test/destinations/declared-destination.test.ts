@@ -4,7 +4,7 @@
 // loopback reads it).
 import { eq } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { destinations } from "../../src/platform/db/schema.js";
+import { destinations } from "../../src/modules/destinations/destinations.schema.js";
 import {
   createApiKey,
   createBeneficiary,

@@ -3,7 +3,8 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BENEFICIARY_ENROLL_JOB } from "../../src/modules/enrollment/index.js";
-import { jobs } from "../../src/platform/db/schema.js";
+import { transaction } from "../../src/platform/db/client.js";
+import { jobs } from "../../src/platform/jobs/jobs.schema.js";
 import { type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import {
@@ -79,7 +80,7 @@ describe("import and enrollment", () => {
     expect(await enrollmentEvents(t, person)).toHaveLength(1);
 
     // The job running again (a worker died before recording its completion) enrolls nobody twice.
-    await t.runtime.deps.database.db.transaction(async (tx) => {
+    await transaction(t.runtime.deps.database.db, async (tx) => {
       await t.runtime.deps.jobStore.enqueue(tx, BENEFICIARY_ENROLL_JOB, BENEFICIARY_ENROLL_JOB.decode(queued[0]?.payload));
     });
     await t.runtime.createWorker("import-enroll-again").drain();

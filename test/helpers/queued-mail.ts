@@ -2,7 +2,8 @@
 // delivered) and the captured sandbox mail (kept in the sandbox mailbox instead), both unsealed with the
 // service's cipher. A test of "the payee is told" reads here, so it holds in sandbox and production alike.
 import { asc, eq } from "drizzle-orm";
-import { emails, jobs } from "../../src/platform/db/schema.js";
+import { emails } from "../../src/modules/emails/emails.schema.js";
+import { jobs } from "../../src/platform/jobs/jobs.schema.js";
 import { MAIL_SEND_JOB, unsealMailJob } from "../../src/platform/mail/mail-job.js";
 import type { TestApp } from "./test-app.js";
 

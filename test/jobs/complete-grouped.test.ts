@@ -6,7 +6,7 @@ import { Type } from "@sinclair/typebox";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createManualClock } from "../../src/platform/clock.js";
-import { type Db, queryRows } from "../../src/platform/db/client.js";
+import { type Db, queryRows, transaction } from "../../src/platform/db/client.js";
 import { runMigrations } from "../../src/platform/db/migrate.js";
 import { uuidV7Generator } from "../../src/platform/ids.js";
 import { defineJob } from "../../src/platform/jobs/job-definition.js";
@@ -48,7 +48,7 @@ describe("JobStore.completeGrouped and the SQL enqueue builders", () => {
 
   it("completeGrouped: jobs completed together in one statement, the effects applied only where the lease held", async () => {
     for (const n of [1, 2, 3]) {
-      await db.transaction((tx) => store.enqueue(tx, ...probeEnqueue({ type: `probe.grouped${n}`, payload: {} })));
+      await transaction(db, (tx) => store.enqueue(tx, ...probeEnqueue({ type: `probe.grouped${n}`, payload: {} })));
     }
     const claimed = await store.claim("w1", 3, 30_000, ["probe.grouped1", "probe.grouped2", "probe.grouped3"]);
     const [first, second, lost] = [1, 2, 3].map((n) => claimed.find((job) => job.type === `probe.grouped${n}`));
@@ -85,7 +85,7 @@ describe("JobStore.completeGrouped and the SQL enqueue builders", () => {
     );
 
   it("a job enqueued from SQL rows is stored as JobStore.enqueue stores it, and deduplicated against it", async () => {
-    await db.transaction((tx) => store.enqueue(tx, PAIR_JOB, { left: "a", right: 1 }));
+    await transaction(db, (tx) => store.enqueue(tx, PAIR_JOB, { left: "a", right: 1 }));
     const now = clock.now().toISOString();
     await db.execute(
       sql`with input as (select * from (values ('a', 1), ('b', 2)) as i(left_value, right_value)),

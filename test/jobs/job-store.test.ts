@@ -6,12 +6,12 @@ import { eq, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createManualClock, type ManualClock } from "../../src/platform/clock.js";
-import { type Db, queryRows } from "../../src/platform/db/client.js";
+import { type Db, queryRows, transaction } from "../../src/platform/db/client.js";
 import { runMigrations } from "../../src/platform/db/migrate.js";
-import { jobs } from "../../src/platform/db/schema.js";
 import { uuidV7Generator } from "../../src/platform/ids.js";
 import { defineJob, jobHandler, NEWER_PAYLOAD_RETRY_MS } from "../../src/platform/jobs/job-definition.js";
 import { type ClaimedJob, createJobStore, type JobStore } from "../../src/platform/jobs/job-store.js";
+import { jobs } from "../../src/platform/jobs/jobs.schema.js";
 import {
   createWorker,
   defaultRetryDelayMs,
@@ -33,7 +33,7 @@ class Rollback extends Error {}
 
 async function rolledBack(db: Db, body: (tx: Db) => Promise<void>): Promise<void> {
   await expect(
-    db.transaction(async (tx) => {
+    transaction(db, async (tx) => {
       await body(tx);
       throw new Rollback("roll back on purpose");
     }),
@@ -68,7 +68,7 @@ describe("job store and worker", () => {
   }
 
   async function enqueueCommitted(job: Parameters<typeof probeEnqueue>[0]): Promise<string> {
-    const id = await db.transaction((tx) => store.enqueue(tx, ...probeEnqueue(job)));
+    const id = await transaction(db, (tx) => store.enqueue(tx, ...probeEnqueue(job)));
     if (id === null) throw new Error("enqueue returned null");
     return id;
   }
@@ -245,7 +245,7 @@ describe("job store and worker", () => {
     const worker = workerWith({ "probe.touch": async (payload) => void calls.push(payload) });
 
     const first = await enqueueCommitted({ type: "probe.touch", payload: { n: 1 }, dedupeKey: "payout:123:submit" });
-    const second = await db.transaction((tx) =>
+    const second = await transaction(db, (tx) =>
       store.enqueue(tx, ...probeEnqueue({ type: "probe.touch", payload: { n: 2 }, dedupeKey: "payout:123:submit" })),
     );
     expect(second).toBeNull();
@@ -265,7 +265,7 @@ describe("job store and worker", () => {
         await store.enqueue(tx, ...probeEnqueue({ type: "probe.touch", payload: {}, dedupeKey: "k-rolled-back" })),
       ).not.toBeNull();
     });
-    const id = await db.transaction((tx) =>
+    const id = await transaction(db, (tx) =>
       store.enqueue(tx, ...probeEnqueue({ type: "probe.touch", payload: {}, dedupeKey: "k-rolled-back" })),
     );
     expect(id).not.toBeNull();
@@ -274,7 +274,7 @@ describe("job store and worker", () => {
   it("completeWithin commits the handler's write and the completion together", async () => {
     const worker = workerWith({
       "probe.write": async (_payload, context) => {
-        await db.transaction(async (tx) => {
+        await transaction(db, async (tx) => {
           await tx.execute(sql`insert into job_store_probe (job_id, note) values (${context.job.id}, 'written')`);
           if (!(await context.completeWithin(tx))) throw new LeaseLostError();
         });
@@ -297,7 +297,7 @@ describe("job store and worker", () => {
     const worker = workerWith({
       "probe.write": async (_payload, context) => {
         calls += 1;
-        await db.transaction(async (tx) => {
+        await transaction(db, async (tx) => {
           await tx.execute(sql`insert into job_store_probe (job_id, note) values (${context.job.id}, ${`attempt ${calls}`})`);
           expect(await context.completeWithin(tx)).toBe(true);
           // Something fails after the completion was written: the whole transaction must roll back.
@@ -332,7 +332,7 @@ describe("job store and worker", () => {
         clock.advance(LEASE_MS + 1);
         expect(await store.reclaimExpired()).toBe(1);
         [takenOver] = await store.claim("other-worker", 1, LEASE_MS, ALL_TYPES);
-        await db.transaction(async (tx) => {
+        await transaction(db, async (tx) => {
           await tx.execute(sql`insert into job_store_probe (job_id, note) values (${context.job.id}, 'stale write')`);
           if (!(await context.completeWithin(tx))) throw new LeaseLostError();
         });
@@ -381,7 +381,7 @@ describe("job store and worker", () => {
     clock.advance(10);
     expect(await store.complete(first)).toBe(false);
     expect(await store.fail(first, "late failure from worker-a", new Date(clock.now().getTime() + 5_000))).toBe("lease_lost");
-    expect(await db.transaction((tx) => store.complete(first, tx))).toBe(false);
+    expect(await transaction(db, (tx) => store.complete(first, tx))).toBe(false);
     expect(await jobRow(id)).toEqual(before);
 
     // The current holder is unaffected.
@@ -463,7 +463,7 @@ describe("job store and worker", () => {
 
     it("stores the payload with its version and hands the handler the payload without it", async () => {
       const calls: unknown[] = [];
-      const id = await db.transaction((tx) => store.enqueue(tx, TYPED_JOB, { payoutId: "p-1", amount: 125 }));
+      const id = await transaction(db, (tx) => store.enqueue(tx, TYPED_JOB, { payoutId: "p-1", amount: 125 }));
       if (id === null) throw new Error("not enqueued");
       expect((await jobRow(id)).payload).toEqual({ v: 2, payoutId: "p-1", amount: 125 });
       expect(await typedWorker(calls).drain()).toBe(1);

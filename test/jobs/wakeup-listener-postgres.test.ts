@@ -5,7 +5,7 @@ import { createServer } from "node:net";
 import { Writable } from "node:stream";
 import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { openDatabase, queryRows } from "../../src/platform/db/client.js";
+import { openDatabase, queryRows, transaction } from "../../src/platform/db/client.js";
 import { JOBS_WAKEUP_CHANNEL } from "../../src/platform/jobs/job-store.js";
 import type { Worker } from "../../src/platform/jobs/worker.js";
 import { createLogger } from "../../src/platform/logger.js";
@@ -78,7 +78,7 @@ describe.skipIf(!onPostgres)("job wake-up listener failures (PostgreSQL)", () =>
     expect(scrape).toMatch(/^jobs_wakeup_listening 0$/m);
     expect(scrape).toMatch(/^jobs_wakeup_listen_failures_total\{reason="failed"\} [1-9]\d*$/m);
 
-    await runtime.deps.database.db.transaction((tx) =>
+    await transaction(runtime.deps.database.db, (tx) =>
       runtime.deps.jobStore.enqueue(tx, ...probeEnqueue({ type: "probe.polled", payload: {} })),
     );
     await waitFor("the job to run by polling", async () => (ran > 0 ? true : undefined), 20_000);
@@ -129,7 +129,7 @@ describe.skipIf(!onPostgres)("job wake-up listener failures (PostgreSQL)", () =>
     expect(scrape).toMatch(/^jobs_wakeup_listen_failures_total\{reason="lost"\} 1$/m);
 
     // The new connection delivers wake-ups: a job committed with a NOTIFY runs long before the next poll.
-    await db.transaction(async (tx) => {
+    await transaction(db, async (tx) => {
       await t.runtime.deps.jobStore.enqueue(tx, ...probeEnqueue({ type: "probe.woken", payload: {} }));
       await tx.execute(sql`select pg_notify(${JOBS_WAKEUP_CHANNEL}, '')`);
     });

@@ -6,8 +6,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { jobs } from "../../src/platform/db/schema.js";
+import { transaction } from "../../src/platform/db/client.js";
 import type { JobDefinition } from "../../src/platform/jobs/job-definition.js";
+import { jobs } from "../../src/platform/jobs/jobs.schema.js";
 import type { JobContext } from "../../src/platform/jobs/worker.js";
 import { defaultRetryDelayMs } from "../../src/platform/jobs/worker.js";
 import { enqueueMail, MAIL_SEND_JOB, type MailJobPayload, mailMessageId } from "../../src/platform/mail/mail-job.js";
@@ -34,7 +35,7 @@ function message(idempotencyKey: string, overrides: Partial<MailJobPayload> = {}
 }
 
 async function enqueueCommitted(t: TestApp, payload: MailJobPayload): Promise<string | null> {
-  return t.runtime.deps.database.db.transaction((tx) =>
+  return transaction(t.runtime.deps.database.db, (tx) =>
     enqueueMail({ jobStore: t.runtime.deps.jobStore, cipher: t.runtime.deps.cipher }, tx, payload),
   );
 }
@@ -114,7 +115,7 @@ describe("mail over SMTP", () => {
   it("sends nothing for a message enqueued in a transaction that rolled back", async () => {
     const key = "rolled-back:1";
     await expect(
-      t.runtime.deps.database.db.transaction(async (tx) => {
+      transaction(t.runtime.deps.database.db, async (tx) => {
         expect(
           await enqueueMail({ jobStore: t.runtime.deps.jobStore, cipher: t.runtime.deps.cipher }, tx, message(key)),
         ).not.toBeNull();

@@ -2,8 +2,8 @@
 // bad rows reported without aborting the file, and the combined idempotency key.
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { payouts } from "../../src/modules/payouts/payouts.schema.js";
 import { queryRows } from "../../src/platform/db/client.js";
-import { payouts } from "../../src/platform/db/schema.js";
 import { bearer, type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import { expectErrorEnvelope } from "../http/error-envelope.js";

@@ -2,8 +2,10 @@
 // nothing stored on refusal), every gate with its code, destination resolution, replacement, and the reads.
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beneficiaries } from "../../src/modules/beneficiaries/beneficiaries.schema.js";
+import { destinations } from "../../src/modules/destinations/destinations.schema.js";
+import { payouts } from "../../src/modules/payouts/payouts.schema.js";
 import { queryRows } from "../../src/platform/db/client.js";
-import { beneficiaries, destinations, payouts } from "../../src/platform/db/schema.js";
 import { CORRIDORS } from "../destinations/destination-fixtures.js";
 import {
   bearer,

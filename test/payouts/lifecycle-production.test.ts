@@ -4,7 +4,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAYOUT_RAIL_OUTCOME_JOB, PAYOUT_SETTLE_JOB } from "../../src/modules/payouts/index.js";
-import { jobs } from "../../src/platform/db/schema.js";
+import { jobs } from "../../src/platform/jobs/jobs.schema.js";
 import type { RailOutcome } from "../../src/rails/rail.js";
 import { bearer, type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";

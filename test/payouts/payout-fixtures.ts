@@ -3,8 +3,9 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { PAYOUT_RAIL_OUTCOME_JOB } from "../../src/modules/payouts/index.js";
 import type { Db } from "../../src/platform/db/client.js";
-import { events, jobs } from "../../src/platform/db/schema.js";
+import { events } from "../../src/platform/events/events.schema.js";
 import type { AppInstance } from "../../src/platform/http/types.js";
+import { jobs } from "../../src/platform/jobs/jobs.schema.js";
 import type {
   PayoutRail,
   RailOutcome,

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAYOUT_RAIL_OUTCOME_JOB } from "../../src/modules/payouts/index.js";
-import { jobs } from "../../src/platform/db/schema.js";
+import { jobs } from "../../src/platform/jobs/jobs.schema.js";
 import { bearer, registerBusiness } from "../helpers/factories.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import { expectErrorEnvelope } from "../http/error-envelope.js";

@@ -15,26 +15,29 @@ import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
-import type { Db } from "../../platform/db/client.js";
+import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { AppError } from "../../platform/errors.js";
 import type { EventRecorder } from "../../platform/events/outbox.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import { defineJob, jobHandler } from "../../platform/jobs/job-definition.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
 import type { PayoutRail, RailBeneficiary, RailDestination, RailRegistry } from "../../rails/rail.js";
-import { type BeneficiaryBody, type BeneficiaryRow, lockBeneficiary } from "../beneficiaries/index.js";
-import { railDestinationOf } from "../destinations/index.js";
 import {
   clearEnrollmentFailureAccount,
-  type EnrollmentDestinationRow,
   type EnrollmentStatus,
   finishEnrollment,
+  lockBeneficiary,
+  markEnrollmentPending,
+} from "../beneficiaries/beneficiaries.shared.js";
+import type { BeneficiaryBody, BeneficiaryRow } from "../beneficiaries/index.js";
+import {
+  type EnrollmentDestinationRow,
   listEnrollableDestinations,
   markDestinationRejected,
   markDestinationsVerified,
-  markEnrollmentPending,
   setRailRejectionReason,
-} from "./enrollment.repo.js";
+} from "../destinations/destinations.shared.js";
+import { railDestinationOf } from "../destinations/index.js";
 
 /** An attempt still `pending` after this long is taken as abandoned (its process died) and may be superseded. */
 export const ENROLLMENT_STALE_AFTER_MS = 60_000;
@@ -120,7 +123,7 @@ export function createEnrollmentService(deps: EnrollmentServiceDeps) {
 
   /** Step 1. Throws AppError for the retry route; returns a Skip for an automatic trigger that does not apply. */
   async function start(tenant: Tenant, beneficiaryId: string, mode: Mode): Promise<StartedAttempt | Skip> {
-    return db.transaction(async (tx) => {
+    return transaction(db, async (tx) => {
       const row = await lockBeneficiary(tx, tenant, beneficiaryId);
       if (row === null) throw new AppError("not_found", { message: "No such Beneficiary." });
       if (row.archivedAt !== null) {
@@ -201,7 +204,7 @@ export function createEnrollmentService(deps: EnrollmentServiceDeps) {
   /** Step 3. Returns false when a newer attempt superseded this one (nothing written). */
   async function finish(tenant: Tenant, attempt: StartedAttempt, answer: RailAnswer): Promise<boolean> {
     const { beneficiaryId } = attempt;
-    return db.transaction(async (tx) => {
+    return transaction(db, async (tx) => {
       const now = clock.now();
       const rejectedId = answer.outcome === "rejected" ? answer.rejectedDestinationId : null;
       const applied = await finishEnrollment(
@@ -239,7 +242,7 @@ export function createEnrollmentService(deps: EnrollmentServiceDeps) {
   /** The rail did not answer: put back what step 1 changed, unless a newer attempt took over. */
   async function abandon(tenant: Tenant, attempt: StartedAttempt): Promise<void> {
     const { beneficiaryId } = attempt;
-    await db.transaction(async (tx) => {
+    await transaction(db, async (tx) => {
       const now = clock.now();
       const { previous } = attempt;
       const applied = await finishEnrollment(
@@ -298,7 +301,7 @@ export function createEnrollmentService(deps: EnrollmentServiceDeps) {
   }
 
   /** Queues the enrollment of Beneficiaries created in `tx` (one job for the batch). */
-  async function enqueueEnrollment(tx: Db, tenant: Tenant, beneficiaryIds: readonly string[]): Promise<void> {
+  async function enqueueEnrollment(tx: Tx, tenant: Tenant, beneficiaryIds: readonly string[]): Promise<void> {
     if (beneficiaryIds.length === 0) return;
     if (deps.jobStore === undefined) throw new Error("queueing enrollments needs the job store");
     await deps.jobStore.enqueue(tx, BENEFICIARY_ENROLL_JOB, {

@@ -16,7 +16,8 @@ import { ApprovalPolicySchema, DecisionSchema, PayoutSchema } from "./payouts.sc
 import { createPayoutService } from "./payouts.service.js";
 
 export type PayoutsModule = ReturnType<typeof createPayoutsModule>;
-export { replaceDestinationLast4 } from "./payouts.repo.js";
+/** For the masking backfill (worker): re-masks the destination copies payouts keep. */
+export { replaceDestinationLast4 } from "./payouts.shared.js";
 export { type PayoutStatus, transition } from "./payouts.state.js";
 
 export function createPayoutsModule(deps: {

@@ -15,7 +15,7 @@
 // same file replays them and creates the rest, so the file ends with exactly one payout per row.
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
-import type { Db } from "../../platform/db/client.js";
+import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { AppError, type ErrorDetail } from "../../platform/errors.js";
 import { compileDetailsValidator } from "../../platform/http/validation.js";
 import {
@@ -91,7 +91,7 @@ export function createPayoutBulkService(deps: PayoutBulkDeps) {
     return { index, request };
   }
 
-  async function processBatch(tx: Db, tenant: Tenant, uploadId: string, batch: readonly Candidate[], maker: Maker) {
+  async function processBatch(tx: Tx, tenant: Tenant, uploadId: string, batch: readonly Candidate[], maker: Maker) {
     const outcomes = await writer.createPayouts(
       tx,
       tenant,
@@ -108,7 +108,7 @@ export function createPayoutBulkService(deps: PayoutBulkDeps) {
 
   async function runBatch(tenant: Tenant, uploadId: string, batch: readonly Candidate[], maker: Maker): Promise<BulkResult[]> {
     try {
-      return await db.transaction((tx) => processBatch(tx, tenant, uploadId, batch, maker));
+      return await transaction(db, (tx) => processBatch(tx, tenant, uploadId, batch, maker));
     } catch (error) {
       if (error instanceof AppError && error.code === "UPLOAD_IN_FLIGHT") throw error;
       if (batch.length === 1) {

@@ -21,7 +21,7 @@
 import { createHash } from "node:crypto";
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
-import type { Db } from "../../platform/db/client.js";
+import type { Tx } from "../../platform/db/client.js";
 import { isUniqueViolation } from "../../platform/db/errors.js";
 import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
@@ -133,7 +133,7 @@ export function creationErrorOf(error: unknown): AppError | null {
 }
 
 /** Enqueues the disbursement of an approved payout, in the approving transaction (one job per payout). */
-export async function enqueueDisbursement(jobStore: Pick<JobStore, "enqueue">, tx: Db, payoutId: string): Promise<void> {
+export async function enqueueDisbursement(jobStore: Pick<JobStore, "enqueue">, tx: Tx, payoutId: string): Promise<void> {
   await jobStore.enqueue(tx, PAYOUT_DISBURSE_JOB, { payoutId }, { dedupeKey: `payout-disburse:${payoutId}` });
 }
 
@@ -169,7 +169,7 @@ export function createPayoutWriter(deps: PayoutWriterDeps) {
    * requests and reads the policy.
    */
   async function claim(
-    tx: Db,
+    tx: Tx,
     tenant: Tenant,
     lock: CreationLock,
     requests: readonly PayoutRequest[],
@@ -256,7 +256,7 @@ export function createPayoutWriter(deps: PayoutWriterDeps) {
    * and the same move a person's Decision makes (approve enqueues the disbursement).
    */
   async function applyPolicy(
-    tx: Db,
+    tx: Tx,
     payout: PayoutRow,
     beneficiary: GateBeneficiary,
     policy: PolicyRow | null,
@@ -296,7 +296,7 @@ export function createPayoutWriter(deps: PayoutWriterDeps) {
    * IDEMPOTENCY_KEY_REUSED for another one.
    */
   async function replay(
-    tx: Db,
+    tx: Tx,
     tenant: Tenant,
     replays: ReadonlyArray<{ readonly request: PayoutRequest; readonly fingerprint: string }>,
   ): Promise<CreationOutcome[]> {
@@ -326,7 +326,7 @@ export function createPayoutWriter(deps: PayoutWriterDeps) {
    * then lost: see creationErrorOf).
    */
   async function createPayouts(
-    tx: Db,
+    tx: Tx,
     tenant: Tenant,
     maker: Maker,
     lock: CreationLock,

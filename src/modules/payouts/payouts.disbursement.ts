@@ -19,7 +19,7 @@
 // `payout.settle`: at the close of the return window, a production payout still `disbursed` settles.
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
-import type { Db } from "../../platform/db/client.js";
+import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import { jobHandler, type PayloadOf } from "../../platform/jobs/job-definition.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
@@ -83,7 +83,7 @@ export function createDisbursementHandlers(deps: DisbursementDeps): JobHandlers 
   const { db, clock, ids, cipher, jobStore, rails, lifecycle, logger } = deps;
   const windowMs = deps.returnWindowHours * 3_600_000;
 
-  async function enqueueSettlement(tx: Db, payout: PayoutRow, reason: string): Promise<void> {
+  async function enqueueSettlement(tx: Tx, payout: PayoutRow, reason: string): Promise<void> {
     if (payout.environment !== "production" || payout.disbursedAt === null) return;
     const due = Math.max(payout.disbursedAt.getTime() + windowMs, clock.now().getTime());
     await jobStore.enqueue(
@@ -96,7 +96,7 @@ export function createDisbursementHandlers(deps: DisbursementDeps): JobHandlers 
 
   const disburse = jobHandler(PAYOUT_DISBURSE_JOB, async ({ payoutId }, context) => {
     // Step 1: record the attempt before the rail hears of it.
-    const started = await db.transaction(async (tx) => {
+    const started = await transaction(db, async (tx) => {
       const payout = await lockPayoutById(tx, payoutId);
       if (payout === null) return null;
       if (payout.status === "compliance_hold" && payout.heldFromStatus === "approved" && payout.disbursementStartedAt === null) {
@@ -157,7 +157,7 @@ export function createDisbursementHandlers(deps: DisbursementDeps): JobHandlers 
     });
 
     // Step 3: record what the rail said, and complete the job with it.
-    await db.transaction(async (tx) => {
+    await transaction(db, async (tx) => {
       const current = await lockPayoutById(tx, payoutId);
       if (current === null) throw new Error("payout vanished");
       const now = clock.now();
@@ -192,7 +192,7 @@ export function createDisbursementHandlers(deps: DisbursementDeps): JobHandlers 
   });
 
   async function enqueueChain(
-    tx: Db,
+    tx: Tx,
     payoutId: string,
     chainId: string,
     submittedAt: Date,
@@ -206,7 +206,7 @@ export function createDisbursementHandlers(deps: DisbursementDeps): JobHandlers 
   }
 
   async function enqueueNext(
-    tx: Db,
+    tx: Tx,
     payoutId: string,
     chainId: string,
     position: number,
@@ -227,7 +227,7 @@ export function createDisbursementHandlers(deps: DisbursementDeps): JobHandlers 
    * clears. Only then: a payout released before its first job ran still has that job, and two live
    * disbursement jobs for one payout would call the rail twice (with the same key, but still twice).
    */
-  async function redispatchDeferred(tx: Db, payout: PayoutRow): Promise<void> {
+  async function redispatchDeferred(tx: Tx, payout: PayoutRow): Promise<void> {
     if (payout.status !== "approved" || payout.disbursementDeferredAt === null || payout.disbursementStartedAt !== null) return;
     await updatePayoutIf(tx, payout.id, "approved", { disbursementDeferredAt: null });
     await jobStore.enqueue(
@@ -240,7 +240,7 @@ export function createDisbursementHandlers(deps: DisbursementDeps): JobHandlers 
 
   const applyOutcome = jobHandler(PAYOUT_RAIL_OUTCOME_JOB, async (payload, context) => {
     const { payoutId, outcome, chained } = readOutcomePayload(payload);
-    await db.transaction(async (tx) => {
+    await transaction(db, async (tx) => {
       const payout = await lockPayoutById(tx, payoutId);
       if (payout === null) {
         logger.warn({ payout_id: payoutId, outcome: outcome.type }, "rail outcome for an unknown payout ignored");
@@ -267,7 +267,7 @@ export function createDisbursementHandlers(deps: DisbursementDeps): JobHandlers 
   });
 
   const settle = jobHandler(PAYOUT_SETTLE_JOB, async ({ payoutId }, context) => {
-    await db.transaction(async (tx) => {
+    await transaction(db, async (tx) => {
       const payout = await lockPayoutById(tx, payoutId);
       const due = payout?.disbursedAt != null && payout.disbursedAt.getTime() + windowMs <= clock.now().getTime();
       if (payout !== null && payout.status === "disbursed" && due) {

@@ -9,7 +9,7 @@
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
-import type { Db } from "../../platform/db/client.js";
+import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
@@ -166,7 +166,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
     const request = payoutRequestOf(body, { idempotencyKey: key, channel: "api", uploadId: null });
     const tenant = tenantOf(actor);
     try {
-      return await db.transaction(async (tx) => {
+      return await transaction(db, async (tx) => {
         const [outcome] = await writer.createPayouts(tx, tenant, actor, { kind: "idempotency_key" }, [request]);
         if (outcome === undefined) throw new Error("the write path answered no outcome");
         if (outcome.kind === "failed") throw outcome.error;
@@ -242,7 +242,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
         ],
       });
     }
-    const outcome = await db.transaction(async (tx) => {
+    const outcome = await transaction(db, async (tx) => {
       // Locked: the decision and its write see the same payout (a cancel or another Decision waits).
       const payout = await lockPayout(tx, tenant, payoutId);
       if (payout === null) throw new AppError("not_found", { message: "No such payout." });
@@ -304,7 +304,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
    */
   async function cancel(actor: Actor, payoutId: string, reason: string | null): Promise<PayoutBody> {
     const tenant = tenantOf(actor);
-    return db.transaction(async (tx) => {
+    return transaction(db, async (tx) => {
       const payout = await lockPayout(tx, tenant, payoutId);
       if (payout === null) throw new AppError("not_found", { message: "No such payout." });
       const moved = await lifecycle.apply(
@@ -344,7 +344,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
   }
 
   /** For the destinations module (injected): is a payout awaiting approval headed to this destination? */
-  async function pendingPayoutHeadsTo(tx: Db, tenant: Tenant, destinationId: string): Promise<boolean> {
+  async function pendingPayoutHeadsTo(tx: Tx, tenant: Tenant, destinationId: string): Promise<boolean> {
     return hasPendingPayoutTo(tx, tenant, destinationId);
   }
 

@@ -2,12 +2,12 @@
 // real rail's callback would. The outcome becomes a `payout.rail_outcome` job, applied by the payouts module
 // exactly like the simulator's own scheduled outcomes (its state machine decides whether the move is allowed).
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { Db } from "../../platform/db/client.js";
+import { type Db, transaction } from "../../platform/db/client.js";
 import { AppError, type ErrorDetail } from "../../platform/errors.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
 import type { SerializedRailOutcome } from "../../rails/rail.js";
 import { PAYOUT_RAIL_OUTCOME_JOB } from "../payouts/index.js";
-import { findPayoutEnvironment } from "./rail-simulator.repo.js";
+import { findPayoutEnvironment } from "../payouts/payouts.shared.js";
 import type { PushOutcomeBody, PushOutcomeResponse } from "./rail-simulator.schemas.js";
 
 export interface RailSimulatorServiceDeps {
@@ -97,7 +97,7 @@ export function createRailSimulatorService(deps: RailSimulatorServiceDeps) {
       throw new AppError("not_found", { message: "No such production payout." });
     }
     const payload = { payoutId: payoutId.toLowerCase(), outcome };
-    const jobId = await deps.db.transaction((tx) => deps.jobStore.enqueue(tx, PAYOUT_RAIL_OUTCOME_JOB, payload));
+    const jobId = await transaction(deps.db, (tx) => deps.jobStore.enqueue(tx, PAYOUT_RAIL_OUTCOME_JOB, payload));
     return { job_id: jobId, payout_id: payload.payoutId, outcome: presentOutcome(outcome) };
   }
 

@@ -6,7 +6,7 @@
 import { createHmac } from "node:crypto";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
-import type { Db } from "../../platform/db/client.js";
+import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import type { EventRecordedHook } from "../../platform/events/outbox.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import { jobHandler } from "../../platform/jobs/job-definition.js";
@@ -29,7 +29,7 @@ export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 
 export async function enqueueAttempt(
   jobStore: Pick<JobStore, "enqueue">,
-  tx: Db,
+  tx: Tx,
   attempt: { deliveryId: string; series: number; attempt: number; runAt: Date },
 ): Promise<void> {
   await jobStore.enqueue(
@@ -138,7 +138,7 @@ export function createDeliveryJobHandler(deps: DeliveryHandlerDeps): JobHandlers
             ? "event_type_removed"
             : null;
     if (dropReason !== null || subscription === null) {
-      await db.transaction(async (tx) => {
+      await transaction(db, async (tx) => {
         await markDeliveryDropped(tx, delivery.id, series, dropReason ?? "subscription_deleted", clock.now());
         if (!(await context.completeWithin(tx))) throw new LeaseLostError();
       });

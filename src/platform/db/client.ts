@@ -1,19 +1,39 @@
 // One database code path, two engines: PGlite (real PostgreSQL compiled to WASM, in-process) persisted
 // under DATA_DIR by default, or a PostgreSQL server through a pg pool when DATABASE_URL is set.
-// Both are handed to the rest of the code as the same Drizzle `Db` type, so queries cannot diverge.
+// Both are handed to the rest of the code as the same Drizzle `Db` type, so queries cannot diverge. A transaction
+// is a distinct type, `Tx`, that only `transaction(db, fn)` makes: a function that must run inside a transaction
+// takes a `Tx`, and the compiler refuses the outer handle there (on PGlite, which has one connection, a query on the
+// outer handle inside a transaction waits for that transaction forever).
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { type SQL, sql } from "drizzle-orm";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
-import { type PgDatabase, PgDialect, type PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { type PgDatabase, PgDialect, type PgQueryResultHKT, type PgTransactionConfig } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
-import * as schema from "./schema.js";
 
-export type Schema = typeof schema;
-/** A database handle or an open transaction: repositories accept either and never care which. */
-export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/** Drizzle's handle, with no schema attached: nothing uses the relational query API. */
+type DrizzleDb = PgDatabase<PgQueryResultHKT>;
+
+/**
+ * A database handle: the outer one, or an open transaction (a `Tx` is also a `Db`). It has no `transaction`
+ * method: transactions are opened by `transaction(db, fn)`, the one place a `Tx` comes from.
+ */
+export type Db = Omit<DrizzleDb, "transaction">;
+
+declare const inTransaction: unique symbol;
+/**
+ * An open transaction, made only by `transaction(db, fn)`. The outer `Db` is not a `Tx`, so a function that
+ * takes a `Tx` (one that locks rows, or writes what must commit together with its events and jobs) cannot be
+ * handed the outer handle by mistake.
+ */
+export type Tx = Db & { readonly [inTransaction]: true };
+
+/** Runs `fn` in one transaction on `db` (a savepoint when `db` is already a transaction); commits when it resolves. */
+export function transaction<T>(db: Db, fn: (tx: Tx) => Promise<T>, config?: PgTransactionConfig): Promise<T> {
+  return (db as DrizzleDb).transaction((tx) => fn(tx as unknown as Tx), config);
+}
 export type DbEngine = "pglite" | "postgres";
 
 export interface Database {
@@ -134,7 +154,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     });
     // An idle client losing its connection emits 'error' on the pool; unhandled, it would kill the process.
     pool.on("error", () => {});
-    const db = drizzleNodePg({ client: pool, schema }) as unknown as Db;
+    const db = drizzleNodePg({ client: pool }) as unknown as Db;
     return {
       db,
       engine: "postgres",
@@ -167,7 +187,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
  * client; the test helpers hand in-memory clients on to the next test database after a reset.
  */
 export function pgliteDatabase(client: PGlite, close: () => Promise<void>): Database {
-  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  const db = drizzlePglite({ client }) as unknown as Db;
   return {
     db,
     engine: "pglite",
@@ -218,9 +238,6 @@ export function preparedQuery<Prepared>(db: Db, name: string, build: (db: Db) =>
 /** Per handle (the database, or one open transaction), so a statement always runs on the handle it was built for. */
 const preparedQueries = new WeakMap<Db, Map<string, unknown>>();
 
-/** The transaction callback's handle type, named so services can pass it to repositories. */
-export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
-
 /** Renders SQL templates to text and parameters; stateless, shared. */
 const dialect = new PgDialect();
 
@@ -233,7 +250,7 @@ const dialect = new PgDialect();
  * name is ignored.
  */
 export async function namedQueryRows<T>(db: Db, name: string, query: SQL): Promise<T[]> {
-  const prepared = db._.session.prepareQuery(dialect.sqlToQuery(query), undefined, name, false);
+  const prepared = (db as DrizzleDb)._.session.prepareQuery(dialect.sqlToQuery(query), undefined, name, false);
   const result = (await prepared.execute()) as unknown as { rows: T[] };
   return result.rows;
 }

@@ -2,9 +2,9 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { Clock } from "../clock.js";
 import { type Db, namedQueryRows, queryRows } from "../db/client.js";
-import { jobs } from "../db/schema.js";
 import type { IdGenerator } from "../ids.js";
 import type { JobDefinition } from "./job-definition.js";
+import { jobs } from "./jobs.schema.js";
 
 export interface EnqueueOptions {
   /** Earliest time the job may run; defaults to now. */
