@@ -258,8 +258,8 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
     return new AppError("BENEFICIARY_EMAIL_TAKEN");
   }
 
-  async function readOrFail(tx: Db, tenant: Tenant, id: string): Promise<BeneficiaryBody> {
-    const found = await findBeneficiary(tx, tenant, id);
+  async function readOrFail(db: Db, tenant: Tenant, id: string): Promise<BeneficiaryBody> {
+    const found = await findBeneficiary(db, tenant, id);
     if (found === null) throw notFound();
     return present(found);
   }

@@ -313,8 +313,8 @@ export function createDestinationService(deps: DestinationServiceDeps) {
   }
 
   /** Live destinations of a Beneficiary, for another module's use case (the hosted collection pages). */
-  async function liveDestinations(tx: Db, tenant: Tenant, beneficiaryId: string): Promise<DestinationRow[]> {
-    return listLiveDestinations(tx, tenant, beneficiaryId);
+  async function liveDestinations(db: Db, tenant: Tenant, beneficiaryId: string): Promise<DestinationRow[]> {
+    return listLiveDestinations(db, tenant, beneficiaryId);
   }
 
   /** One destination of a Beneficiary by id, deleted ones included (null when it is not theirs). */

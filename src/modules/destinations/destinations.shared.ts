@@ -101,9 +101,9 @@ export function payoutUsableDestinationCount(beneficiaryId: SQL): SQL<number> {
 }
 
 /** Payout-usable destinations per Beneficiary id (absent ids have none), for a page of rows. */
-export async function countPayoutUsableDestinations(tx: Db, beneficiaryIds: readonly string[]): Promise<Map<string, number>> {
+export async function countPayoutUsableDestinations(db: Db, beneficiaryIds: readonly string[]): Promise<Map<string, number>> {
   if (beneficiaryIds.length === 0) return new Map();
-  const query = preparedQuery(tx, "destinations_usable_counts", (d) =>
+  const query = preparedQuery(db, "destinations_usable_counts", (d) =>
     d
       .select({ beneficiaryId: destinations.beneficiaryId, count: sql<number>`count(*)::int` })
       .from(destinations)
