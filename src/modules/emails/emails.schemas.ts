@@ -1,4 +1,5 @@
 import { type Static, Type } from "@sinclair/typebox";
+import { component } from "../../platform/http/schema-types.js";
 import { PageQuerySchema } from "../../platform/pagination/cursor.js";
 
 export const EmailKindSchema = Type.Union(
@@ -44,10 +45,13 @@ export const ListSandboxEmailsQuerySchema = Type.Object(
 );
 export type ListSandboxEmailsQuery = Static<typeof ListSandboxEmailsQuerySchema>;
 
-export const SandboxEmailListSchema = Type.Object({
-  emails: Type.Array(Type.Ref("SandboxEmail")),
-  next_cursor: Type.Union([Type.String(), Type.Null()]),
-});
+export const SandboxEmailListSchema = component(
+  "SandboxEmailList",
+  Type.Object({
+    emails: Type.Array(Type.Ref("SandboxEmail")),
+    next_cursor: Type.Union([Type.String(), Type.Null()]),
+  }),
+);
 export type SandboxEmailListBody = Static<typeof SandboxEmailListSchema>;
 
 export const SandboxEmailIdParamsSchema = Type.Object({ id: Type.String({ format: "uuid" }) });

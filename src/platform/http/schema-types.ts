@@ -35,8 +35,16 @@ export function nameString(maxLength: number, description?: string): TString {
     minLength: 1,
     maxLength,
     pattern: NAME_SCHEMA_PATTERN,
-    patternMessage: BLANK_NAME_MESSAGE,
-    patternCode: BLANK_NAME_CODE,
+    "x-pattern-message": BLANK_NAME_MESSAGE,
+    "x-pattern-code": BLANK_NAME_CODE,
     ...(description === undefined ? {} : { description }),
   });
+}
+
+/**
+ * Names a request body or success response schema for the OpenAPI document (`x-component`): it is published as
+ * that component and referenced, instead of inline. Validation and serialization ignore the keyword.
+ */
+export function component<T extends TSchema>(name: string, schema: T): T {
+  return { ...schema, "x-component": name };
 }
