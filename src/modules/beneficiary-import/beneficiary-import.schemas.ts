@@ -23,7 +23,7 @@ export const BeneficiaryImportRowSchema = Type.Object(
     bank: Type.Object(RegisterBankAccountBodySchema.properties, {
       additionalProperties: false,
       description:
-        "The spec's BankDetails (with `clabe` and `pix_key`), validated exactly as `POST /v1/beneficiaries/{id}/bank-accounts` validates it. `account_type` (`checking` or `savings`) is optional.",
+        "The bank details of `POST /v1/beneficiaries/{id}/bank-accounts` (`CreateBankAccountRequest`, with `clabe` and `pix_key`), validated exactly as `POST /v1/beneficiaries/{id}/bank-accounts` validates it. `account_type` (`checking` or `savings`) is optional.",
     }),
     acknowledged: Type.Optional(
       Type.Boolean({

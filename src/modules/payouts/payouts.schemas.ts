@@ -10,7 +10,7 @@ const nullableDateTime = nullable(Type.String({ format: "date-time" }));
 
 export const PayoutStatusSchema = stringEnum(PAYOUT_STATUSES, {
   description:
-    "pending_approval, approved, rejected, disbursed, settled, returned, failed, canceled, compliance_hold (see the spec's Payout states).",
+    "`pending_approval` (waiting for a Decision), `approved` (being sent to the rail), `rejected`, `disbursed` (the rail sent the money), `settled` (production: the return window closed), `returned` (production: the bank sent it back), `failed`, `canceled`, `compliance_hold` (held for review; see `held_from_status`). The lifecycle is drawn under the Payouts tag.",
 });
 
 export const PayoutSchema = Type.Object(

@@ -56,8 +56,8 @@ export const EVENT_DATA_SCHEMAS: Readonly<Record<EventType, TSchema>> = {
   ),
   "payout.disbursed": payoutData(
     ["disbursed"],
-    { disbursed_at: Type.Optional(dateTime("When the rail confirmed the funds left (ours; not in the spec's shape).")) },
-    "The money has left the service (spec shape).",
+    { disbursed_at: Type.Optional(dateTime("When the rail confirmed the funds left.")) },
+    "The money has left the service.",
   ),
   "payout.delivered": payoutData(
     IN_FLIGHT_STATUSES,
@@ -115,7 +115,7 @@ export const EVENT_DATA_SCHEMAS: Readonly<Record<EventType, TSchema>> = {
         description: "Always `details_submitted`.",
       }),
     },
-    { additionalProperties: true, description: "A Beneficiary completed a full_onboarding collection link (spec shape)." },
+    { additionalProperties: true, description: "A Beneficiary completed a full_onboarding collection link." },
   ),
   "beneficiary.bank_account.registered": Type.Object(
     {
@@ -130,7 +130,7 @@ export const EVENT_DATA_SCHEMAS: Readonly<Record<EventType, TSchema>> = {
     },
     {
       additionalProperties: true,
-      description: "A destination was registered by any channel except import (spec shape). Cards included.",
+      description: "A destination was registered by any channel except import. Cards included.",
     },
   ),
   "beneficiary.enrollment_rejected": Type.Object(

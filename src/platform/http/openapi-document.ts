@@ -100,7 +100,12 @@ interface Operation extends Json {
 /** On an operation (set from the route's config): its requests are not rate limited, so no RateLimit-* headers. */
 export const NOT_RATE_LIMITED = "x-not-rate-limited";
 
-export function finishOpenApiDocument<T extends Json>(input: T): T {
+export interface FinishOptions {
+  /** Examples by component name, published as the component schema's `examples`. */
+  readonly examples?: Readonly<Record<string, unknown>>;
+}
+
+export function finishOpenApiDocument<T extends Json>(input: T, options: FinishOptions = {}): T {
   const doc = structuredClone(input) as Json & { paths?: Record<string, Record<string, Operation>>; components?: Json };
   doc.components ??= {};
   const components = doc.components as Json & { schemas?: Record<string, Json>; headers?: Json };
@@ -178,6 +183,11 @@ export function finishOpenApiDocument<T extends Json>(input: T): T {
         }
       }
     }
+  }
+
+  for (const [name, example] of Object.entries(options.examples ?? {})) {
+    const schema = schemas[name];
+    if (schema !== undefined) schema.examples = [structuredClone(example)];
   }
 
   // Schemas documented as a component (rows validated one by one) become references to it.

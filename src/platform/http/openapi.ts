@@ -13,7 +13,12 @@ export interface DocumentTag {
 }
 
 /** `tags`: every tag the routes use, in the order the reference shows them, with what each part of the API does. */
-export function openApiDocumentOptions(config: Config, tags: readonly DocumentTag[]): SwaggerOptions {
+/** `examples`: an example per component name (request bodies and success responses). */
+export function openApiDocumentOptions(
+  config: Config,
+  tags: readonly DocumentTag[],
+  examples: Readonly<Record<string, unknown>> = {},
+): SwaggerOptions {
   return {
     openapi: {
       openapi: "3.1.0",
@@ -62,9 +67,9 @@ export function openApiDocumentOptions(config: Config, tags: readonly DocumentTa
     },
     transformObject: (documentObject) => {
       if (!("openapiObject" in documentObject)) return documentObject.swaggerObject;
-      return finishOpenApiDocument(
-        documentObject.openapiObject as Record<string, unknown>,
-      ) as typeof documentObject.openapiObject;
+      return finishOpenApiDocument(documentObject.openapiObject as Record<string, unknown>, {
+        examples,
+      }) as typeof documentObject.openapiObject;
     },
   };
 }
