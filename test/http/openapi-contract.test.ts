@@ -53,7 +53,8 @@ describe("the OpenAPI document as a contract", () => {
   let operations: Array<{ name: string; path: string; method: string; op: Operation }>;
 
   beforeAll(async () => {
-    t = await buildTestApp();
+    // With the operator's simulator control on, so its operation is checked too.
+    t = await buildTestApp({ env: { SIMULATOR_CONTROL_TOKEN: "operator-token-for-the-contract-test-0123456789" } });
     doc = (await t.app.inject({ method: "GET", url: "/v1/openapi.json" })).json() as Document;
     operations = Object.entries(doc.paths).flatMap(([path, item]) =>
       HTTP_METHODS.filter((m) => item[m] !== undefined).map((method) => ({
@@ -81,6 +82,7 @@ describe("the OpenAPI document as a contract", () => {
       "POST /v1/payouts/{payoutId}/reject": "rejectPayout",
       "POST /v1/beneficiaries": "createBeneficiary",
       "POST /v1/beneficiaries/import": "importBeneficiaries",
+      "POST /operator/simulator/payouts/{payoutId}/outcomes": "pushSimulatorOutcome",
     });
     for (const [type, item] of Object.entries(doc.webhooks))
       expect(item.post.operationId, type).toMatch(/^[a-z][a-zA-Z0-9]+Event$/);

@@ -24,6 +24,7 @@ const RUNS_PER_OPERATION = Number(process.env.PROPERTY_RUNS ?? 16);
 const TIME_LIMIT_PER_OPERATION_MS = 4_000;
 
 const HTTP_METHODS = ["get", "put", "post", "delete", "patch"] as const;
+const OPERATOR_TOKEN = "operator-token-for-the-property-test-0123456789";
 type Json = Record<string, unknown>;
 
 interface Parameter {
@@ -283,7 +284,11 @@ describe("every operation of the OpenAPI document, with generated requests", () 
 
   beforeAll(async () => {
     // Webhook URLs are checked by resolving and calling them: a resolver that knows no name keeps every check local.
-    t = await buildTestApp({ runtime: { webhookResolver: async () => [] } });
+    // The operator's simulator control is on, so its operation is in the document and tested too.
+    t = await buildTestApp({
+      env: { SIMULATOR_CONTROL_TOKEN: OPERATOR_TOKEN },
+      runtime: { webhookResolver: async () => [] },
+    });
     doc = (await t.app.inject({ method: "GET", url: "/v1/openapi.json" })).json() as Document;
     biz = await registerBusiness(t.app);
     readOnlyKey = (await createApiKey(t.app, biz.keys.sandbox, "business_read_only")).key;
@@ -342,7 +347,8 @@ describe("every operation of the OpenAPI document, with generated requests", () 
         const name = `${op.operationId} (${method.toUpperCase()} ${path})`;
         const property = fc.asyncProperty(requestArbitrary(path, op, doc, pools), async (request) => {
           requests += 1;
-          const key = request.caller === "admin" ? biz.keys.sandbox : request.caller === "read_only" ? readOnlyKey : null;
+          const admin = path.startsWith("/operator/") ? OPERATOR_TOKEN : biz.keys.sandbox;
+          const key = request.caller === "admin" ? admin : request.caller === "read_only" ? readOnlyKey : null;
           const res = await t.app.inject({
             method: method.toUpperCase() as "GET",
             url: request.url,
