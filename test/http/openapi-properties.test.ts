@@ -21,7 +21,9 @@ const addFormats = addFormatsModule as unknown as typeof addFormatsModule.defaul
 /** Fixed unless PROPERTY_SEED is given (to replay a failure printed by fast-check, or to explore). */
 const SEED = Number(process.env.PROPERTY_SEED ?? 1616);
 const RUNS_PER_OPERATION = Number(process.env.PROPERTY_RUNS ?? 16);
-const TIME_LIMIT_PER_OPERATION_MS = 4_000;
+/** The whole run's time budget, shared out among the operations still to test (each gets at most 4 s). */
+const TIME_BUDGET_MS = 25_000;
+const MAX_TIME_PER_OPERATION_MS = 4_000;
 
 const HTTP_METHODS = ["get", "put", "post", "delete", "patch"] as const;
 const OPERATOR_TOKEN = "operator-token-for-the-property-test-0123456789";
@@ -340,6 +342,11 @@ describe("every operation of the OpenAPI document, with generated requests", () 
     let requests = 0;
     const statuses = new Map<number, number>();
     const succeeded = new Set<string>();
+    const deadline = performance.now() + TIME_BUDGET_MS;
+    let operationsLeft = Object.values(doc.paths).reduce(
+      (count, item) => count + HTTP_METHODS.filter((m) => item[m] !== undefined).length,
+      0,
+    );
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const method of HTTP_METHODS) {
         const op = item[method];
@@ -377,10 +384,15 @@ describe("every operation of the OpenAPI document, with generated requests", () 
             expect(validate(res.json()), `${where}\n${JSON.stringify(validate.errors)}`).toBe(true);
           }
         });
+        const timeLimit = Math.max(
+          250,
+          Math.min(MAX_TIME_PER_OPERATION_MS, (deadline - performance.now()) / Math.max(1, operationsLeft)),
+        );
+        operationsLeft -= 1;
         const outcome = await fc.check(property, {
           seed: SEED,
           numRuns: RUNS_PER_OPERATION,
-          interruptAfterTimeLimit: TIME_LIMIT_PER_OPERATION_MS,
+          interruptAfterTimeLimit: timeLimit,
           markInterruptAsFailure: false,
           endOnFailure: true,
         });
