@@ -1,5 +1,5 @@
 import { type Static, Type } from "@sinclair/typebox";
-import { component, nameString } from "../../platform/http/schema-types.js";
+import { nameString } from "../../platform/http/schema-types.js";
 import { PageQuerySchema } from "../../platform/pagination/cursor.js";
 
 export const RoleSchema = Type.Union([Type.Literal("business_admin"), Type.Literal("business_read_only")], {
@@ -36,27 +36,24 @@ export const IssuedApiKeySchema = Type.Object(
 );
 export type IssuedApiKeyBody = Static<typeof IssuedApiKeySchema>;
 
-export const CreateApiKeyBodySchema = component(
-  "CreateApiKeyRequest",
-  Type.Object(
-    {
-      role: RoleSchema,
-      label: Type.Optional(nameString(100, "A name people tell keys apart by. Must contain a letter or digit.")),
-    },
-    { additionalProperties: false },
-  ),
+export const CreateApiKeyBodySchema = Type.Object(
+  {
+    role: RoleSchema,
+    label: Type.Optional(nameString(100, "A name people tell keys apart by. Must contain a letter or digit.")),
+  },
+  { "x-component": "CreateApiKeyRequest", additionalProperties: false },
 );
 export type CreateApiKeyBody = Static<typeof CreateApiKeyBodySchema>;
 
 export const ListApiKeysQuerySchema = Type.Object(PageQuerySchema, { additionalProperties: false });
 export type ListApiKeysQuery = Static<typeof ListApiKeysQuerySchema>;
 
-export const ApiKeyListSchema = component(
-  "ApiKeyList",
-  Type.Object({
+export const ApiKeyListSchema = Type.Object(
+  {
     api_keys: Type.Array(Type.Ref("ApiKey")),
     next_cursor: Type.Union([Type.String(), Type.Null()]),
-  }),
+  },
+  { "x-component": "ApiKeyList" },
 );
 
 export const ApiKeyIdParamsSchema = Type.Object({ id: Type.String({ format: "uuid" }) });

@@ -2,7 +2,7 @@
 // fields listed here can ever leave the service) and the OpenAPI document, from one source.
 import { type Static, Type } from "@sinclair/typebox";
 import { DOCUMENTED_AS } from "../../platform/http/openapi-document.js";
-import { component, nameString, nullable, stringEnum } from "../../platform/http/schema-types.js";
+import { nameString, nullable, stringEnum } from "../../platform/http/schema-types.js";
 import { PageQuerySchema } from "../../platform/pagination/cursor.js";
 
 export const CountryCodeSchema = Type.String({
@@ -70,29 +70,24 @@ const identityFields = {
   postal_address: Type.Optional(Type.Union([Type.Ref(PostalAddressSchema), Type.Null()])),
 };
 
-export const CreateBeneficiaryBodySchema = component(
-  "CreateBeneficiaryRequest",
-  Type.Object(
-    {
-      beneficiary_type: BeneficiaryTypeSchema,
-      email: EmailSchema,
-      ...identityFields,
-    },
-    { additionalProperties: false },
-  ),
+export const CreateBeneficiaryBodySchema = Type.Object(
+  {
+    beneficiary_type: BeneficiaryTypeSchema,
+    email: EmailSchema,
+    ...identityFields,
+  },
+  { "x-component": "CreateBeneficiaryRequest", additionalProperties: false },
 );
 export type CreateBeneficiaryBody = Static<typeof CreateBeneficiaryBodySchema>;
 
-export const UpdateBeneficiaryBodySchema = component(
-  "UpdateBeneficiaryRequest",
-  Type.Object(
-    { email: Type.Optional(EmailSchema), ...identityFields },
-    {
-      additionalProperties: false,
-      minProperties: 1,
-      description: "Fields sent replace the stored ones; `null` clears an optional field; fields not sent are kept.",
-    },
-  ),
+export const UpdateBeneficiaryBodySchema = Type.Object(
+  { email: Type.Optional(EmailSchema), ...identityFields },
+  {
+    "x-component": "UpdateBeneficiaryRequest",
+    additionalProperties: false,
+    minProperties: 1,
+    description: "Fields sent replace the stored ones; `null` clears an optional field; fields not sent are kept.",
+  },
 );
 export type UpdateBeneficiaryBody = Static<typeof UpdateBeneficiaryBodySchema>;
 
@@ -263,10 +258,10 @@ export const ListBeneficiariesQuerySchema = Type.Object(
 );
 export type ListBeneficiariesQuery = Static<typeof ListBeneficiariesQuerySchema>;
 
-export const BeneficiaryListSchema = component(
-  "BeneficiaryList",
-  Type.Object({
+export const BeneficiaryListSchema = Type.Object(
+  {
     beneficiaries: Type.Array(Type.Ref("Beneficiary")),
     next_cursor: nullable(Type.String()),
-  }),
+  },
+  { "x-component": "BeneficiaryList" },
 );

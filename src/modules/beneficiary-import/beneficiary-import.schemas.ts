@@ -3,7 +3,7 @@
 // row becomes that row's error instead of a 400 for the whole file.
 import { type Static, Type } from "@sinclair/typebox";
 import { DOCUMENTED_AS } from "../../platform/http/openapi-document.js";
-import { component, nullable, stringEnum } from "../../platform/http/schema-types.js";
+import { nullable, stringEnum } from "../../platform/http/schema-types.js";
 import { CreateBeneficiaryBodySchema } from "../beneficiaries/index.js";
 import { RegisterBankAccountBodySchema } from "../destinations/index.js";
 
@@ -47,23 +47,20 @@ export const BeneficiaryImportRowSchema = Type.Object(
 );
 export type BeneficiaryImportRow = Static<typeof BeneficiaryImportRowSchema>;
 
-export const ImportBodySchema = component(
-  "BeneficiaryImportRequest",
-  Type.Object(
-    {
-      rows: Type.Array(
-        // Only "an object" here: each row is validated on its own against BeneficiaryImportRow, so a bad row
-        // fails alone; the document shows the row schema.
-        Type.Unsafe<Record<string, unknown>>({
-          type: "object",
-          [DOCUMENTED_AS]: "BeneficiaryImportRow",
-          description: "Validated on its own: a row that does not match fails alone (its `results` entry).",
-        }),
-        { minItems: 1, maxItems: MAX_IMPORT_ROWS },
-      ),
-    },
-    { additionalProperties: false },
-  ),
+export const ImportBodySchema = Type.Object(
+  {
+    rows: Type.Array(
+      // Only "an object" here: each row is validated on its own against BeneficiaryImportRow, so a bad row
+      // fails alone; the document shows the row schema.
+      Type.Unsafe<Record<string, unknown>>({
+        type: "object",
+        [DOCUMENTED_AS]: "BeneficiaryImportRow",
+        description: "Validated on its own: a row that does not match fails alone (its `results` entry).",
+      }),
+      { minItems: 1, maxItems: MAX_IMPORT_ROWS },
+    ),
+  },
+  { "x-component": "BeneficiaryImportRequest", additionalProperties: false },
 );
 export type ImportBody = Static<typeof ImportBodySchema>;
 
@@ -103,14 +100,14 @@ export const ImportResultSchema = Type.Object({
 });
 export type ImportResult = Static<typeof ImportResultSchema>;
 
-export const ImportResponseSchema = component(
-  "BeneficiaryImportResult",
-  Type.Object({
+export const ImportResponseSchema = Type.Object(
+  {
     results: Type.Array(ImportResultSchema, { description: "One entry per row, in the order of `rows`." }),
     created_count: Type.Integer(),
     already_exists_count: Type.Integer(),
     duplicate_count: Type.Integer(),
     failed_count: Type.Integer({ description: "The four counts add up to the number of rows." }),
-  }),
+  },
+  { "x-component": "BeneficiaryImportResult" },
 );
 export type ImportResponse = Static<typeof ImportResponseSchema>;

@@ -1,26 +1,23 @@
 // Collection links as the API shows them. The raw token appears once, inside `url`, in the create response.
 import { type Static, Type } from "@sinclair/typebox";
-import { component, stringEnum } from "../../platform/http/schema-types.js";
+import { stringEnum } from "../../platform/http/schema-types.js";
 
 export const CollectionScopeSchema = stringEnum(["full_onboarding", "payout_destination", "tax_documents"], {
   description:
     "`full_onboarding`: identity fields and a payout destination (sets `collection_status` `details_submitted`); `payout_destination`: a destination only; `tax_documents`: a W-9, W-8BEN or W-8BEN-E.",
 });
 
-export const CreateCollectionRequestBodySchema = component(
-  "CreateCollectionRequestBody",
-  Type.Object(
-    {
-      scope: CollectionScopeSchema,
-      send_email: Type.Optional(
-        Type.Boolean({
-          description:
-            "When true, the link is e-mailed to the Beneficiary's address in the Business's name (default false). Whatever it is, a submission that changes the declared destination sends the Beneficiary a notice. In sandbox the invitation is captured in the sandbox mailbox (`GET /v1/sandbox/emails`), not delivered, unless the address belongs to one of the Business's own verified people. In production it counts against the Business's daily e-mail limit: over it the request is refused with 429 `MAIL_DAILY_LIMIT_REACHED` and no link is minted.",
-        }),
-      ),
-    },
-    { additionalProperties: false },
-  ),
+export const CreateCollectionRequestBodySchema = Type.Object(
+  {
+    scope: CollectionScopeSchema,
+    send_email: Type.Optional(
+      Type.Boolean({
+        description:
+          "When true, the link is e-mailed to the Beneficiary's address in the Business's name (default false). Whatever it is, a submission that changes the declared destination sends the Beneficiary a notice. In sandbox the invitation is captured in the sandbox mailbox (`GET /v1/sandbox/emails`), not delivered, unless the address belongs to one of the Business's own verified people. In production it counts against the Business's daily e-mail limit: over it the request is refused with 429 `MAIL_DAILY_LIMIT_REACHED` and no link is minted.",
+      }),
+    ),
+  },
+  { "x-component": "CreateCollectionRequestBody", additionalProperties: false },
 );
 export type CreateCollectionRequestBody = Static<typeof CreateCollectionRequestBodySchema>;
 

@@ -1,6 +1,6 @@
 // Destinations (bank accounts and cards) as the API shows them: masked, never a full number.
 import { type Static, Type } from "@sinclair/typebox";
-import { component, nameString, nullable, stringEnum } from "../../platform/http/schema-types.js";
+import { nameString, nullable, stringEnum } from "../../platform/http/schema-types.js";
 
 const text = (maxLength: number, description?: string) =>
   Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
@@ -10,45 +10,39 @@ export const AccountTypeSchema = stringEnum(["checking", "savings", "card"], {
 });
 
 /** The spec's BankDetails (API registration accepts CLABE and Pix keys too, as the import does). */
-export const RegisterBankAccountBodySchema = component(
-  "CreateBankAccountRequest",
-  Type.Object(
-    {
-      account_holder_name: nameString(140, "Must contain a letter or digit."),
-      country: Type.String({ minLength: 2, maxLength: 2, description: "ISO 3166-1 alpha-2 country of the bank." }),
-      currency: Type.String({ minLength: 3, maxLength: 3, description: "ISO 4217 code." }),
-      account_number: Type.Optional(text(34, "Domestic account number.")),
-      routing_code: Type.Optional(text(20, "US ABA number, UK sort code, Brazilian branch code and so on.")),
-      iban: Type.Optional(text(42)),
-      swift_bic: Type.Optional(text(11)),
-      bank_name: Type.Optional(nameString(140, "Must contain a letter or digit.")),
-      // 18 digits, often written in groups ("002 010 07777777777 1"): room for the separators, as for `iban`.
-      clabe: Type.Optional(text(24)),
-      pix_key: Type.Optional(text(77)),
-      account_type: Type.Optional(stringEnum(["checking", "savings"])),
-    },
-    { additionalProperties: false },
-  ),
+export const RegisterBankAccountBodySchema = Type.Object(
+  {
+    account_holder_name: nameString(140, "Must contain a letter or digit."),
+    country: Type.String({ minLength: 2, maxLength: 2, description: "ISO 3166-1 alpha-2 country of the bank." }),
+    currency: Type.String({ minLength: 3, maxLength: 3, description: "ISO 4217 code." }),
+    account_number: Type.Optional(text(34, "Domestic account number.")),
+    routing_code: Type.Optional(text(20, "US ABA number, UK sort code, Brazilian branch code and so on.")),
+    iban: Type.Optional(text(42)),
+    swift_bic: Type.Optional(text(11)),
+    bank_name: Type.Optional(nameString(140, "Must contain a letter or digit.")),
+    // 18 digits, often written in groups ("002 010 07777777777 1"): room for the separators, as for `iban`.
+    clabe: Type.Optional(text(24)),
+    pix_key: Type.Optional(text(77)),
+    account_type: Type.Optional(stringEnum(["checking", "savings"])),
+  },
+  { "x-component": "CreateBankAccountRequest", additionalProperties: false },
 );
 export type RegisterBankAccountBody = Static<typeof RegisterBankAccountBodySchema>;
 
-export const RegisterCardBodySchema = component(
-  "CreateCardRequest",
-  Type.Object(
-    {
-      card_number: Type.String({
-        minLength: 12,
-        maxLength: 23,
-        description: "Digits, spaces or dashes; Luhn-checked; stored encrypted, never returned.",
-      }),
-      expiry_month: Type.Integer({ minimum: 1, maximum: 12 }),
-      expiry_year: Type.Integer({ minimum: 2000, maximum: 2100 }),
-      cardholder_name: nameString(140, "Must contain a letter or digit."),
-      country: Type.String({ minLength: 2, maxLength: 2 }),
-      currency: Type.String({ minLength: 3, maxLength: 3 }),
-    },
-    { additionalProperties: false },
-  ),
+export const RegisterCardBodySchema = Type.Object(
+  {
+    card_number: Type.String({
+      minLength: 12,
+      maxLength: 23,
+      description: "Digits, spaces or dashes; Luhn-checked; stored encrypted, never returned.",
+    }),
+    expiry_month: Type.Integer({ minimum: 1, maximum: 12 }),
+    expiry_year: Type.Integer({ minimum: 2000, maximum: 2100 }),
+    cardholder_name: nameString(140, "Must contain a letter or digit."),
+    country: Type.String({ minLength: 2, maxLength: 2 }),
+    currency: Type.String({ minLength: 3, maxLength: 3 }),
+  },
+  { "x-component": "CreateCardRequest", additionalProperties: false },
 );
 export type RegisterCardBody = Static<typeof RegisterCardBodySchema>;
 
@@ -99,16 +93,13 @@ export const DestinationParamsSchema = Type.Object({
   accountId: Type.String({ format: "uuid" }),
 });
 
-export const DestinationListSchema = component(
-  "DestinationList",
-  Type.Object({ bank_accounts: Type.Array(Type.Ref("Destination")) }),
+export const DestinationListSchema = Type.Object(
+  { bank_accounts: Type.Array(Type.Ref("Destination")) },
+  { "x-component": "DestinationList" },
 );
 
-export const DeclaredDestinationBodySchema = component(
-  "SetDeclaredDestinationRequest",
-  Type.Object(
-    { destination_id: Type.String({ format: "uuid", description: "A payout-usable destination the Beneficiary holds." }) },
-    { additionalProperties: false },
-  ),
+export const DeclaredDestinationBodySchema = Type.Object(
+  { destination_id: Type.String({ format: "uuid", description: "A payout-usable destination the Beneficiary holds." }) },
+  { "x-component": "SetDeclaredDestinationRequest", additionalProperties: false },
 );
 export type DeclaredDestinationBody = Static<typeof DeclaredDestinationBodySchema>;

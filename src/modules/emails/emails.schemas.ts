@@ -1,5 +1,4 @@
 import { type Static, Type } from "@sinclair/typebox";
-import { component } from "../../platform/http/schema-types.js";
 import { PageQuerySchema } from "../../platform/pagination/cursor.js";
 
 export const EmailKindSchema = Type.Union(
@@ -45,12 +44,12 @@ export const ListSandboxEmailsQuerySchema = Type.Object(
 );
 export type ListSandboxEmailsQuery = Static<typeof ListSandboxEmailsQuerySchema>;
 
-export const SandboxEmailListSchema = component(
-  "SandboxEmailList",
-  Type.Object({
+export const SandboxEmailListSchema = Type.Object(
+  {
     emails: Type.Array(Type.Ref("SandboxEmail")),
     next_cursor: Type.Union([Type.String(), Type.Null()]),
-  }),
+  },
+  { "x-component": "SandboxEmailList" },
 );
 export type SandboxEmailListBody = Static<typeof SandboxEmailListSchema>;
 

@@ -1,7 +1,7 @@
 // Payouts, Decisions and the approval policy as the API shows them.
 import { type Static, Type } from "@sinclair/typebox";
 import { DOCUMENTED_AS, DOCUMENTED_REQUIRED } from "../../platform/http/openapi-document.js";
-import { component, nameString, nullable, stringEnum } from "../../platform/http/schema-types.js";
+import { nameString, nullable, stringEnum } from "../../platform/http/schema-types.js";
 import { PageQuerySchema } from "../../platform/pagination/cursor.js";
 import { PAYOUT_STATUSES } from "./payouts.state.js";
 
@@ -73,35 +73,32 @@ const currency = Type.String({ pattern: "^[A-Z]{3}$", description: "ISO 4217, ca
 const idempotencyKey = Type.String({ minLength: 1, maxLength: 255 });
 const externalRef = Type.String({ minLength: 1, maxLength: 255, description: "Your reference; echoed in events." });
 
-export const CreatePayoutBodySchema = component(
-  "CreatePayoutRequest",
-  Type.Object(
-    {
-      beneficiary_id: Type.String({ format: "uuid" }),
-      bank_account_id: Type.Optional(
-        Type.String({
-          format: "uuid",
-          description:
-            "The destination. When omitted: the Beneficiary's declared destination when set, else its only payout-usable destination; otherwise refused (`DESTINATION_AMBIGUOUS` or `NO_PAYOUT_DESTINATION`).",
-        }),
-      ),
-      amount_minor: amountMinor,
-      currency,
-      external_ref: Type.Optional(externalRef),
-      idempotency_key: Type.Optional(
-        Type.String({
-          minLength: 1,
-          maxLength: 255,
-          description:
-            "The idempotency key, when not sent as the `Idempotency-Key` header (the body wins when both are given). One of the two is required.",
-        }),
-      ),
-      replaces_payout_id: Type.Optional(
-        Type.String({ format: "uuid", description: "A `failed` payout of the same Beneficiary that this payout recovers." }),
-      ),
-    },
-    { additionalProperties: false },
-  ),
+export const CreatePayoutBodySchema = Type.Object(
+  {
+    beneficiary_id: Type.String({ format: "uuid" }),
+    bank_account_id: Type.Optional(
+      Type.String({
+        format: "uuid",
+        description:
+          "The destination. When omitted: the Beneficiary's declared destination when set, else its only payout-usable destination; otherwise refused (`DESTINATION_AMBIGUOUS` or `NO_PAYOUT_DESTINATION`).",
+      }),
+    ),
+    amount_minor: amountMinor,
+    currency,
+    external_ref: Type.Optional(externalRef),
+    idempotency_key: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 255,
+        description:
+          "The idempotency key, when not sent as the `Idempotency-Key` header (the body wins when both are given). One of the two is required.",
+      }),
+    ),
+    replaces_payout_id: Type.Optional(
+      Type.String({ format: "uuid", description: "A `failed` payout of the same Beneficiary that this payout recovers." }),
+    ),
+  },
+  { "x-component": "CreatePayoutRequest", additionalProperties: false },
 );
 export type CreatePayoutBody = Static<typeof CreatePayoutBodySchema>;
 
@@ -139,12 +136,12 @@ export const ListPayoutsQuerySchema = Type.Object(
 );
 export type ListPayoutsQuery = Static<typeof ListPayoutsQuerySchema>;
 
-export const PayoutListSchema = component(
-  "PayoutList",
-  Type.Object({
+export const PayoutListSchema = Type.Object(
+  {
     payouts: Type.Array(Type.Ref("Payout")),
     next_cursor: nullable(Type.String({ description: "Pass as `cursor` for the next page; null on the last page." })),
-  }),
+  },
+  { "x-component": "PayoutList" },
 );
 
 export const DecisionSchema = Type.Object(
@@ -180,47 +177,44 @@ const reason = Type.String({
   description: "Free text; may hold line breaks and tabs, but no other control characters.",
 });
 
-export const DecisionBodySchema = component(
-  "CreateDecisionRequest",
-  Type.Object(
-    {
-      outcome: stringEnum(["approve", "reject"]),
-      reason: Type.Optional(reason),
-      validator: Type.Optional(
-        Type.Object(
-          {
-            type: stringEnum(["human", "automated"], {
-              description: "`human` (default) or `automated` when a system of yours decides through this key.",
-            }),
-            name: Type.Optional(nameString(120, "Required for `automated`. Must contain a letter or digit.")),
-          },
-          { additionalProperties: false },
-        ),
+export const DecisionBodySchema = Type.Object(
+  {
+    outcome: stringEnum(["approve", "reject"]),
+    reason: Type.Optional(reason),
+    validator: Type.Optional(
+      Type.Object(
+        {
+          type: stringEnum(["human", "automated"], {
+            description: "`human` (default) or `automated` when a system of yours decides through this key.",
+          }),
+          name: Type.Optional(nameString(120, "Required for `automated`. Must contain a letter or digit.")),
+        },
+        { additionalProperties: false },
       ),
-    },
-    { additionalProperties: false },
-  ),
+    ),
+  },
+  { "x-component": "CreateDecisionRequest", additionalProperties: false },
 );
 export type DecisionRequestBody = Static<typeof DecisionBodySchema>;
 
-export const AliasDecisionBodySchema = component(
-  "PayoutActionRequest",
-  Type.Union([Type.Object({ reason: Type.Optional(reason) }, { additionalProperties: false }), Type.Null()]),
+export const AliasDecisionBodySchema = Type.Union(
+  [Type.Object({ reason: Type.Optional(reason) }, { additionalProperties: false }), Type.Null()],
+  { "x-component": "PayoutActionRequest" },
 );
 
-export const DecisionResultSchema = component(
-  "DecisionResult",
-  Type.Object({
+export const DecisionResultSchema = Type.Object(
+  {
     decision: Type.Ref("Decision"),
     payout: Type.Ref("Payout"),
-  }),
+  },
+  { "x-component": "DecisionResult" },
 );
 
-export const DecisionListSchema = component("DecisionList", Type.Object({ decisions: Type.Array(Type.Ref("Decision")) }));
+export const DecisionListSchema = Type.Object({ decisions: Type.Array(Type.Ref("Decision")) }, { "x-component": "DecisionList" });
 
-export const CancelBodySchema = component(
-  "PayoutActionRequest",
-  Type.Union([Type.Object({ reason: Type.Optional(reason) }, { additionalProperties: false }), Type.Null()]),
+export const CancelBodySchema = Type.Union(
+  [Type.Object({ reason: Type.Optional(reason) }, { additionalProperties: false }), Type.Null()],
+  { "x-component": "PayoutActionRequest" },
 );
 
 // Approval policy ----------------------------------------------------------------------------------------
@@ -265,15 +259,12 @@ export const ApprovalPolicySchema = Type.Object(
 );
 export type ApprovalPolicyBody = Static<typeof ApprovalPolicySchema>;
 
-export const PutApprovalPolicyBodySchema = component(
-  "ReplaceApprovalPolicyRequest",
-  Type.Object(
-    {
-      rules: Type.Array(PolicyRuleSchema, { maxItems: 50 }),
-      maker_checker: Type.Optional(Type.Boolean()),
-    },
-    { additionalProperties: false },
-  ),
+export const PutApprovalPolicyBodySchema = Type.Object(
+  {
+    rules: Type.Array(PolicyRuleSchema, { maxItems: 50 }),
+    maker_checker: Type.Optional(Type.Boolean()),
+  },
+  { "x-component": "ReplaceApprovalPolicyRequest", additionalProperties: false },
 );
 export type PutApprovalPolicyBody = Static<typeof PutApprovalPolicyBodySchema>;
 
@@ -298,28 +289,25 @@ export const BulkRowSchema = Type.Object(
 );
 export type BulkRow = Static<typeof BulkRowSchema>;
 
-export const BulkBodySchema = component(
-  "BulkPayoutRequest",
-  Type.Object(
-    {
-      uploadId: Type.String({
-        minLength: 1,
-        maxLength: 128,
-        description: "Content hash of the file, computed by the client; tags every payout and seeds each row's idempotency key.",
-      }),
-      rows: Type.Array(
-        // Not checked here: each row is validated on its own, so a bad row fails alone (its `results` entry).
-        Type.Unsafe<unknown>({ [DOCUMENTED_AS]: "BulkPayoutRow" }),
-        {
-          minItems: 1,
-          maxItems: 1000,
-          description:
-            "1 to 1000 rows, each a `BulkPayoutRow`, validated on its own: a row that does not match is reported `failed` (code `validation_failed`) in `results` and never fails the upload.",
-        },
-      ),
-    },
-    { additionalProperties: false },
-  ),
+export const BulkBodySchema = Type.Object(
+  {
+    uploadId: Type.String({
+      minLength: 1,
+      maxLength: 128,
+      description: "Content hash of the file, computed by the client; tags every payout and seeds each row's idempotency key.",
+    }),
+    rows: Type.Array(
+      // Not checked here: each row is validated on its own, so a bad row fails alone (its `results` entry).
+      Type.Unsafe<unknown>({ [DOCUMENTED_AS]: "BulkPayoutRow" }),
+      {
+        minItems: 1,
+        maxItems: 1000,
+        description:
+          "1 to 1000 rows, each a `BulkPayoutRow`, validated on its own: a row that does not match is reported `failed` (code `validation_failed`) in `results` and never fails the upload.",
+      },
+    ),
+  },
+  { "x-component": "BulkPayoutRequest", additionalProperties: false },
 );
 export type BulkBody = Static<typeof BulkBodySchema>;
 
@@ -345,14 +333,14 @@ export const BulkResultSchema = Type.Object({
 });
 export type BulkResult = Static<typeof BulkResultSchema>;
 
-export const BulkResponseSchema = component(
-  "BulkPayoutResult",
-  Type.Object({
+export const BulkResponseSchema = Type.Object(
+  {
     upload_id: Type.String(),
     created: Type.Integer(),
     replayed: Type.Integer(),
     failed: Type.Integer(),
     results: Type.Array(BulkResultSchema),
-  }),
+  },
+  { "x-component": "BulkPayoutResult" },
 );
 export type BulkResponse = Static<typeof BulkResponseSchema>;

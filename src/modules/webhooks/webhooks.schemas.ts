@@ -2,7 +2,7 @@
 // response only: the POST that creates or rotates it.
 import { type Static, Type } from "@sinclair/typebox";
 import { EVENT_TYPES } from "../../platform/events/outbox.js";
-import { component, nullable, stringEnum } from "../../platform/http/schema-types.js";
+import { nullable, stringEnum } from "../../platform/http/schema-types.js";
 import { PageQuerySchema } from "../../platform/pagination/cursor.js";
 
 const EventTypeSchema = stringEnum(EVENT_TYPES, { description: "An event type (see the `webhooks` section)." });
@@ -34,35 +34,32 @@ export const WebhookSubscriptionSchema = Type.Object(
 );
 export type WebhookSubscriptionBody = Static<typeof WebhookSubscriptionSchema>;
 
-export const CreateSubscriptionBodySchema = component(
-  "CreateWebhookSubscriptionRequest",
-  Type.Object({ url: UrlSchema, enabled_events: EnabledEventsSchema }, { additionalProperties: false }),
+export const CreateSubscriptionBodySchema = Type.Object(
+  { url: UrlSchema, enabled_events: EnabledEventsSchema },
+  { "x-component": "CreateWebhookSubscriptionRequest", additionalProperties: false },
 );
 export type CreateSubscriptionBody = Static<typeof CreateSubscriptionBodySchema>;
 
-export const UpdateSubscriptionBodySchema = component(
-  "UpdateWebhookSubscriptionRequest",
-  Type.Object(
-    {
-      url: Type.Optional(UrlSchema),
-      enabled_events: Type.Optional(EnabledEventsSchema),
-      enabled: Type.Optional(Type.Boolean()),
-    },
-    { additionalProperties: false, minProperties: 1 },
-  ),
+export const UpdateSubscriptionBodySchema = Type.Object(
+  {
+    url: Type.Optional(UrlSchema),
+    enabled_events: Type.Optional(EnabledEventsSchema),
+    enabled: Type.Optional(Type.Boolean()),
+  },
+  { "x-component": "UpdateWebhookSubscriptionRequest", additionalProperties: false, minProperties: 1 },
 );
 export type UpdateSubscriptionBody = Static<typeof UpdateSubscriptionBodySchema>;
 
-export const CreateSubscriptionResponseSchema = component(
-  "WebhookSubscriptionWithSecret",
-  Type.Object({
+export const CreateSubscriptionResponseSchema = Type.Object(
+  {
     subscription: Type.Ref("WebhookSubscription"),
     secret: Type.String({
       pattern: "^whsec_(sandbox|production)_[0-9a-f]{64}$",
       description:
         "The signing secret, `whsec_<environment>_<64 hex>`. Shown only in this response; store it now. The previous secret stopped working.",
     }),
-  }),
+  },
+  { "x-component": "WebhookSubscriptionWithSecret" },
 );
 
 const DELIVERY_STATUSES = ["pending", "succeeded", "abandoned", "dropped"] as const;
@@ -129,12 +126,12 @@ export const DeliveryListQuerySchema = Type.Object(
 );
 export type DeliveryListQuery = Static<typeof DeliveryListQuerySchema>;
 
-export const DeliveryListSchema = component(
-  "WebhookDeliveryList",
-  Type.Object({
+export const DeliveryListSchema = Type.Object(
+  {
     deliveries: Type.Array(Type.Ref("WebhookDelivery")),
     next_cursor: nullable(Type.String()),
-  }),
+  },
+  { "x-component": "WebhookDeliveryList" },
 );
 
 export const DeliveryParamsSchema = Type.Object({ id: Type.String({ format: "uuid" }) });

@@ -40,11 +40,3 @@ export function nameString(maxLength: number, description?: string): TString {
     ...(description === undefined ? {} : { description }),
   });
 }
-
-/**
- * Names a request body or success response schema for the OpenAPI document (`x-component`): it is published as
- * that component and referenced, instead of inline. Validation and serialization ignore the keyword.
- */
-export function component<T extends TSchema>(name: string, schema: T): T {
-  return { ...schema, "x-component": name };
-}
