@@ -40,6 +40,8 @@ import type { TargetPolicy } from "./platform/outbound-http/url-safety.js";
 import type { WebhookSender } from "./platform/outbound-http/webhook-sender.js";
 import type { RateLimiter } from "./platform/rate-limit.js";
 import type { RailRegistry } from "./rails/rail.js";
+import { COMPONENT_EXAMPLES } from "./reference-examples.js";
+import { referenceTags } from "./reference-guide.js";
 
 export interface AppDeps {
   readonly config: Config;
@@ -249,7 +251,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     );
   });
 
-  await app.register(fastifySwagger, openApiDocumentOptions(config));
+  await app.register(fastifySwagger, openApiDocumentOptions(config, referenceTags(config), COMPONENT_EXAMPLES));
   await app.register(fastifySwaggerUi, {
     routePrefix: "/docs",
     uiConfig: { url: "/v1/openapi.json" } as Record<string, unknown>,

@@ -12,7 +12,7 @@ import { createPayoutWriter } from "./payouts.creation.js";
 import { createDisbursementHandlers, type DisbursementLogger } from "./payouts.disbursement.js";
 import { createLifecycle } from "./payouts.lifecycle.js";
 import { registerPayoutRoutes } from "./payouts.routes.js";
-import { ApprovalPolicySchema, DecisionSchema, PayoutSchema } from "./payouts.schemas.js";
+import { ApprovalPolicySchema, BulkRowSchema, DecisionSchema, PayoutSchema } from "./payouts.schemas.js";
 import { createPayoutService } from "./payouts.service.js";
 
 export type PayoutsModule = ReturnType<typeof createPayoutsModule>;
@@ -36,7 +36,7 @@ export function createPayoutsModule(deps: {
     service,
     /** For the destinations module: refuses deleting a destination a pending payout heads to. */
     pendingPayoutHeadsTo: service.pendingPayoutHeadsTo,
-    sharedSchemas: [PayoutSchema, DecisionSchema, ApprovalPolicySchema],
+    sharedSchemas: [PayoutSchema, DecisionSchema, ApprovalPolicySchema, BulkRowSchema],
     registerRoutes: (app: AppInstance) => registerPayoutRoutes(app, service, bulk),
   };
 }
