@@ -30,9 +30,83 @@ declare const inTransaction: unique symbol;
  */
 export type Tx = Db & { readonly [inTransaction]: true };
 
-/** Runs `fn` in one transaction on `db` (a savepoint when `db` is already a transaction); commits when it resolves. */
+/**
+ * Runs `fn` in one transaction on `db` (a savepoint when `db` is already a transaction); commits when it resolves,
+ * rolls back when it throws. On PostgreSQL the transaction is ours: it holds one pool client, so the statements of
+ * `namedQueryRows` run on that client through pg's public API; on PGlite it is Drizzle's.
+ */
 export function transaction<T>(db: Db, fn: (tx: Tx) => Promise<T>, config?: PgTransactionConfig): Promise<T> {
+  const pool = poolOfHandle.get(db);
+  if (pool !== undefined) return transactionOnPool(pool, fn, config);
+  const open = openTransactions.get(db);
+  if (open !== undefined) return savepoint(db as Tx, open, fn);
   return (db as DrizzleDb).transaction((tx) => fn(tx as unknown as Tx), config);
+}
+
+/** The pool behind a PostgreSQL database's outer handle. */
+const poolOfHandle = new WeakMap<object, pg.Pool>();
+/** The client an open PostgreSQL transaction holds, and how many savepoints are open inside it. */
+const openTransactions = new WeakMap<object, { readonly client: pg.PoolClient; savepoints: number }>();
+/** One Drizzle handle per pooled connection, reused by every transaction on it (its prepared queries too). */
+const handleOfClient = new WeakMap<pg.PoolClient, DrizzleDb>();
+
+function beginStatement(config: PgTransactionConfig | undefined): string {
+  let statement = "begin";
+  if (config?.isolationLevel !== undefined) statement += ` isolation level ${config.isolationLevel}`;
+  if (config?.accessMode !== undefined) statement += ` ${config.accessMode}`;
+  if (config?.deferrable !== undefined) statement += config.deferrable ? " deferrable" : " not deferrable";
+  return statement;
+}
+
+async function transactionOnPool<T>(
+  pool: pg.Pool,
+  fn: (tx: Tx) => Promise<T>,
+  config: PgTransactionConfig | undefined,
+): Promise<T> {
+  const client = await pool.connect();
+  let handle = handleOfClient.get(client);
+  if (handle === undefined) {
+    handle = drizzleNodePg({ client }) as unknown as DrizzleDb;
+    handleOfClient.set(client, handle);
+  }
+  const tx = handle as unknown as Tx;
+  // A connection whose rollback failed is broken: it leaves the pool instead of serving the next transaction.
+  let broken: Error | undefined;
+  openTransactions.set(handle, { client, savepoints: 0 });
+  try {
+    await client.query(beginStatement(config));
+    const result = await fn(tx);
+    await client.query("commit");
+    return result;
+  } catch (error) {
+    await client.query("rollback").catch((rollbackError: unknown) => {
+      broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+    });
+    throw error;
+  } finally {
+    openTransactions.delete(handle);
+    client.release(broken);
+  }
+}
+
+async function savepoint<T>(
+  tx: Tx,
+  open: { readonly client: pg.PoolClient; savepoints: number },
+  fn: (tx: Tx) => Promise<T>,
+): Promise<T> {
+  open.savepoints += 1;
+  const name = `savepoint_${open.savepoints}`;
+  try {
+    await open.client.query(`savepoint ${name}`);
+    const result = await fn(tx);
+    await open.client.query(`release savepoint ${name}`);
+    return result;
+  } catch (error) {
+    await open.client.query(`rollback to savepoint ${name}`);
+    throw error;
+  } finally {
+    open.savepoints -= 1;
+  }
 }
 export type DbEngine = "pglite" | "postgres";
 
@@ -155,6 +229,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // An idle client losing its connection emits 'error' on the pool; unhandled, it would kill the process.
     pool.on("error", () => {});
     const db = drizzleNodePg({ client: pool }) as unknown as Db;
+    poolOfHandle.set(db, pool);
     return {
       db,
       engine: "postgres",
@@ -250,7 +325,31 @@ const dialect = new PgDialect();
  * name is ignored.
  */
 export async function namedQueryRows<T>(db: Db, name: string, query: SQL): Promise<T[]> {
-  const prepared = (db as DrizzleDb)._.session.prepareQuery(dialect.sqlToQuery(query), undefined, name, false);
-  const result = (await prepared.execute()) as unknown as { rows: T[] };
+  const connection = openTransactions.get(db)?.client ?? poolOfHandle.get(db);
+  if (connection === undefined) return queryRows<T>(db, query);
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  const result = await connection.query<T & pg.QueryResultRow>({ name, text, values: params, types: DRIZZLE_TYPE_PARSERS });
   return result.rows;
 }
+
+/**
+ * Date, time and interval values (and their arrays) stay text, as Drizzle's own pg driver leaves them, so a row
+ * reads the same whether it came from the query builder or from namedQueryRows.
+ */
+const TEXT_TYPE_IDS = new Set([
+  pg.types.builtins.TIMESTAMPTZ,
+  pg.types.builtins.TIMESTAMP,
+  pg.types.builtins.DATE,
+  pg.types.builtins.INTERVAL,
+  1115, // timestamp[]
+  1182, // date[]
+  1185, // timestamptz[]
+  1187, // interval[]
+  1231, // numeric[]
+]);
+const DRIZZLE_TYPE_PARSERS = {
+  getTypeParser: ((typeId: number, format?: "text" | "binary") =>
+    TEXT_TYPE_IDS.has(typeId)
+      ? (value: string) => value
+      : pg.types.getTypeParser(typeId, format)) as pg.CustomTypesConfig["getTypeParser"],
+};
