@@ -43,6 +43,8 @@ import type { TargetPolicy } from "./platform/outbound-http/url-safety.js";
 import type { WebhookSender } from "./platform/outbound-http/webhook-sender.js";
 import type { RateLimiter } from "./platform/rate-limit.js";
 import type { RailRegistry } from "./rails/rail.js";
+import { COMPONENT_EXAMPLES } from "./reference-examples.js";
+import { referenceTags } from "./reference-guide.js";
 
 export interface AppDeps {
   readonly config: Config;
@@ -55,7 +57,7 @@ export interface AppDeps {
   readonly metrics: Metrics;
   readonly tenantLimiter: RateLimiter;
   readonly clientAddressLimiter: RateLimiter;
-  /** Per client address on the hosted collection pages (issue 6). */
+  /** Per client address on the hosted collection pages. */
   readonly collectionPageLimiter: RateLimiter;
   readonly cipher: FieldCipher;
   readonly isAcceptingTraffic: () => boolean;
@@ -172,7 +174,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
       },
     },
   });
-  // Issue 4 (rails): enrollment with the payout rail, triggered by beneficiaries and destinations after their
+  // Enrollment with the payout rail, triggered by beneficiaries and destinations after their
   // commits (injected functions: enrollment reads through the beneficiaries module, so no import cycle).
   const enrollment = createEnrollmentModule({
     db: database.db,
@@ -287,7 +289,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     );
   });
 
-  await app.register(fastifySwagger, openApiDocumentOptions(config));
+  await app.register(fastifySwagger, openApiDocumentOptions(config, referenceTags(config), COMPONENT_EXAMPLES));
   await app.register(fastifySwaggerUi, {
     routePrefix: "/docs",
     uiConfig: { url: "/v1/openapi.json" } as Record<string, unknown>,
@@ -317,7 +319,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   });
   webhooks.registerRoutes(app);
   enrollment.registerRoutes(app);
-  // Issue 4 (rails): the simulator's operator control endpoint exists only when a control token is configured.
+  // The production simulator's operator control endpoint exists only when a control token is configured.
   if (config.productionRail === "simulator" && config.simulatorControlToken !== null) {
     createRailSimulatorModule({
       db: database.db,

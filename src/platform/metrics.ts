@@ -12,6 +12,11 @@ export interface Metrics {
    * (over the daily limit; the request that asked for it failed).
    */
   observeMail(kind: string, outcome: "sent" | "deferred" | "captured" | "refused"): void;
+  /**
+   * The job wake-up listener of this process (LISTEN on PostgreSQL): `listening`, or `failed` (could not
+   * connect or LISTEN) and `lost` (the connection dropped), after which workers only poll until it recovers.
+   */
+  observeWakeupListener(state: "listening" | "failed" | "lost"): void;
 }
 
 export function createMetrics(deps: { jobStore: JobStore }): Metrics {
@@ -34,6 +39,17 @@ export function createMetrics(deps: { jobStore: JobStore }): Metrics {
     name: "mail_messages_total",
     help: "E-mails issued, by kind and outcome (sent, deferred by the daily limit, captured in sandbox, refused over the limit).",
     labelNames: ["kind", "outcome"],
+    registers: [registry],
+  });
+  const wakeupListening = new Gauge({
+    name: "jobs_wakeup_listening",
+    help: "1 while this process listens for job wake-ups (PostgreSQL LISTEN), 0 while its workers only poll. Absent before a worker starts.",
+    registers: [registry],
+  });
+  const wakeupFailures = new Counter({
+    name: "jobs_wakeup_listen_failures_total",
+    help: "Job wake-up listener failures of this process: `failed` (could not connect or LISTEN), `lost` (the connection dropped).",
+    labelNames: ["reason"],
     registers: [registry],
   });
   let lastStats: Promise<Awaited<ReturnType<JobStore["stats"]>>> | null = null;
@@ -69,6 +85,10 @@ export function createMetrics(deps: { jobStore: JobStore }): Metrics {
     },
     observeMail(kind, outcome) {
       mails.inc({ kind, outcome });
+    },
+    observeWakeupListener(state) {
+      wakeupListening.set(state === "listening" ? 1 : 0);
+      if (state !== "listening") wakeupFailures.inc({ reason: state });
     },
   };
 }

@@ -2,7 +2,8 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKeyService } from "../../src/modules/api-keys/api-keys.service.js";
-import { memberships, users } from "../../src/platform/db/schema.js";
+import { memberships, users } from "../../src/modules/registration/registration.schema.js";
+import { transaction } from "../../src/platform/db/client.js";
 import { bearer, registerBusiness } from "../helpers/factories.js";
 import { addMember, invitationTokenFor, STRONG_PASSWORD } from "../helpers/sessions.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
@@ -53,13 +54,15 @@ describe.skipIf(!onPostgres)("team races on PostgreSQL", () => {
       const other = await addMember(t.app, owner.keys.sandbox, "business_admin");
       // An admin key of the other admin, issued directly (as registration issues keys).
       const db = t.runtime.deps.database.db;
-      const issued = await createApiKeyService({ db, clock: t.clock, ids: t.runtime.deps.ids }).issueApiKey(db, {
-        businessId: owner.businessId,
-        environment: "sandbox",
-        membershipId: other.membershipId,
-        role: "business_admin",
-        label: "other admin",
-      });
+      const issued = await transaction(db, (tx) =>
+        createApiKeyService({ db, clock: t.clock, ids: t.runtime.deps.ids }).issueApiKey(tx, {
+          businessId: owner.businessId,
+          environment: "sandbox",
+          membershipId: other.membershipId,
+          role: "business_admin",
+          label: "other admin",
+        }),
+      );
       const [a, b] = await Promise.all([
         t.app.inject({
           method: "PATCH",

@@ -4,7 +4,8 @@
 // module, which creates them; the people module reaches them through registration's index.ts.
 import { sql } from "drizzle-orm";
 import { bigint, boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { businesses, environmentEnum, memberships, roleEnum, users } from "../../platform/db/schema.js";
+import { businesses, environmentEnum, roleEnum } from "../../platform/db/shared.schema.js";
+import { memberships, users } from "../registration/registration.schema.js";
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 

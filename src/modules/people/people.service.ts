@@ -16,12 +16,13 @@ import {
   hashPassword as hashNewPassword,
   verifyPassword as verifyStoredPassword,
 } from "../../platform/crypto.js";
-import type { Db } from "../../platform/db/client.js";
+import { type Db, transaction } from "../../platform/db/client.js";
 import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import { renderEmail } from "../../platform/mail/templates.js";
 import type { MailOutbox } from "../emails/index.js";
-import { type MembershipRecord, members } from "../registration/index.js";
+import type { MembershipRecord } from "../registration/registration.shared.js";
+import * as members from "../registration/registration.shared.js";
 import type { AuditAction, AuditActor, AuditRecorder } from "./people.audit.js";
 import type { PasswordPolicy } from "./people.password.js";
 import {
@@ -293,7 +294,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
     // Always one scrypt verification, against the person's hash or a dummy one: same work, same time.
     const passwordOk = await verifyPassword(body.password, user?.passwordHash ?? (await dummyPasswordHash()));
     if (user === null || !passwordOk) {
-      await db.transaction(async (tx) => {
+      await transaction(db, async (tx) => {
         const windowStart = new Date(now.getTime() - settings.throttle.windowMs);
         await deleteExpiredSignInFailures(tx, email, origin.clientAddress, windowStart);
         await insertSignInFailure(tx, { id: ids.newId(), email, clientAddress: origin.clientAddress, occurredAt: now });
@@ -305,7 +306,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
     const membership =
       body.business_id === undefined ? memberships[0] : memberships.find((m) => m.businessId === body.business_id);
     if (membership === undefined) throw new AppError("NOT_A_MEMBER");
-    return db.transaction(async (tx) => {
+    return transaction(db, async (tx) => {
       await deleteSignInFailuresOf(tx, email);
       const nextStep = await owedStep(tx, user.id, membership.businessId);
       const { row, secret } = await openSession(tx, membership, origin, { nextStep, confirmedAt: now });
@@ -359,7 +360,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
   }
 
   async function signOut(principal: SessionPrincipal, origin: RequestOrigin): Promise<void> {
-    await db.transaction(async (tx) => {
+    await transaction(db, async (tx) => {
       const row = await sessionRow(principal, tx);
       if (!(await endSession(tx, row.id, clock.now(), "signed_out"))) return;
       await deps.audit(tx, {
@@ -373,7 +374,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
   }
 
   async function signOutEverywhere(principal: SessionPrincipal, origin: RequestOrigin): Promise<{ ended: number }> {
-    return db.transaction(async (tx) => {
+    return transaction(db, async (tx) => {
       const row = await sessionRow(principal, tx);
       const ended = await endSessionsOfUser(tx, row.userId, clock.now(), "signed_out_everywhere");
       await deps.audit(tx, {
@@ -390,7 +391,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
 
   /** A new session in another Business of the same person; the old one ends. */
   async function switchBusiness(principal: SessionPrincipal, businessId: string, origin: RequestOrigin): Promise<IssuedSession> {
-    return db.transaction(async (tx) => {
+    return transaction(db, async (tx) => {
       const current = await sessionRow(principal, tx);
       const memberships = await members.listActiveMembershipsOfUser(tx, current.userId);
       const target = memberships.find((m) => m.businessId === businessId);
@@ -498,7 +499,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
     action: AuditAction,
     options: { completesSignIn: boolean },
   ): Promise<IssuedSession> {
-    return db.transaction(async (tx) => {
+    return transaction(db, async (tx) => {
       const row = await sessionRow(principal, tx);
       if (options.completesSignIn) {
         if (!row.twoFactorPending)
@@ -545,7 +546,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
     if (!(await verifyPassword(body.current_password, user.passwordHash))) throw new AppError("INVALID_PASSWORD");
     deps.passwordPolicy(body.new_password, "new_password", [user.email]);
     const passwordHash = await hashPassword(body.new_password);
-    return db.transaction(async (tx) => {
+    return transaction(db, async (tx) => {
       const row = await sessionRow(principal, tx);
       const now = clock.now();
       await members.setUserPassword(tx, row.userId, passwordHash);
@@ -566,7 +567,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
     if (user === null) return;
     const now = clock.now();
     const token = newToken();
-    await db.transaction(async (tx) => {
+    await transaction(db, async (tx) => {
       // At most a few a day per person, so this route cannot flood a mailbox.
       if ((await countPasswordResetsSince(tx, user.id, new Date(now.getTime() - RESET_TTL_MS))) >= RESETS_PER_HOUR) return;
       const id = ids.newId();
@@ -606,7 +607,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
     if (!TOKEN_SHAPE.test(token)) throw new AppError("PASSWORD_RESET_INVALID");
     deps.passwordPolicy(body.password, "password");
     const passwordHash = await hashPassword(body.password);
-    await db.transaction(async (tx) => {
+    await transaction(db, async (tx) => {
       const now = clock.now();
       const reset = await consumePasswordReset(tx, hashToken(token), now);
       if (reset === null) throw new AppError("PASSWORD_RESET_INVALID");
@@ -621,7 +622,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
     const row = await sessionRow(principal);
     const user = await members.findUserById(db, row.userId);
     if (user === null) throw new AppError("SESSION_EXPIRED");
-    return db.transaction(async (tx) => {
+    return transaction(db, async (tx) => {
       const existing = await lockTwoFactor(tx, row.userId);
       if (existing?.confirmedAt != null) throw new AppError("TWO_FACTOR_ALREADY_ENABLED");
       const secret = new OTPAuth.Secret({ size: 20 }).base32;
@@ -636,7 +637,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
   }
 
   async function confirmTwoFactorEnrolment(principal: SessionPrincipal, code: string, origin: RequestOrigin) {
-    return db.transaction(async (tx) => {
+    return transaction(db, async (tx) => {
       const row = await sessionRow(principal, tx);
       const pending = await lockTwoFactor(tx, row.userId);
       if (pending === null || pending.confirmedAt !== null) throw new AppError("TWO_FACTOR_NOT_ENROLLED");
@@ -666,7 +667,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
   }
 
   async function disableTwoFactor(principal: SessionPrincipal, code: string, origin: RequestOrigin): Promise<void> {
-    await db.transaction(async (tx) => {
+    await transaction(db, async (tx) => {
       const row = await sessionRow(principal, tx);
       const twoFactor = await lockTwoFactor(tx, row.userId);
       if (twoFactor?.confirmedAt == null) throw new AppError("TWO_FACTOR_NOT_ENROLLED");

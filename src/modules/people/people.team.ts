@@ -7,14 +7,14 @@
 import type { Actor, Role } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import { hashPassword } from "../../platform/crypto.js";
-import type { Db } from "../../platform/db/client.js";
+import { type Db, transaction } from "../../platform/db/client.js";
 import { isUniqueViolation } from "../../platform/db/errors.js";
 import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import { renderEmail } from "../../platform/mail/templates.js";
 import { decodeCursor, toPage } from "../../platform/pagination/cursor.js";
 import type { MailOutbox } from "../emails/index.js";
-import { members } from "../registration/index.js";
+import * as members from "../registration/registration.shared.js";
 import type { AuditRecorder } from "./people.audit.js";
 import type { PasswordPolicy } from "./people.password.js";
 import {
@@ -116,7 +116,7 @@ export function createTeamService(deps: TeamServiceDeps) {
   }
 
   async function changeRole(actor: Actor, membershipId: string, role: Role) {
-    return db.transaction(async (tx) => {
+    return transaction(db, async (tx) => {
       const { adminIds, member } = await members.lockAdminsAndMember(tx, actor.businessId, membershipId);
       if (member === null) throw new AppError("not_found", { message: "No such member." });
       if (member.role === "business_admin" && role !== "business_admin" && adminIds.length <= 1) {
@@ -133,7 +133,7 @@ export function createTeamService(deps: TeamServiceDeps) {
   }
 
   async function removeMember(actor: Actor, membershipId: string): Promise<void> {
-    await db.transaction(async (tx) => {
+    await transaction(db, async (tx) => {
       const { adminIds, member } = await members.lockAdminsAndMember(tx, actor.businessId, membershipId);
       if (member === null) throw new AppError("not_found", { message: "No such member." });
       if (member.role === "business_admin" && adminIds.length <= 1) throw new AppError("LAST_ADMIN");
@@ -147,7 +147,7 @@ export function createTeamService(deps: TeamServiceDeps) {
   async function invite(actor: Actor, body: { email: string; role: Role }) {
     const email = body.email.trim().toLowerCase();
     const token = newToken();
-    return db.transaction(async (tx) => {
+    return transaction(db, async (tx) => {
       const existing = await members.findUserByAddress(tx, email);
       if (existing !== null) {
         const membership = await members.findMembershipOfUser(tx, actor.businessId, existing.id);
@@ -194,7 +194,7 @@ export function createTeamService(deps: TeamServiceDeps) {
   }
 
   async function cancelInvitation(actor: Actor, invitationId: string): Promise<void> {
-    await db.transaction(async (tx) => {
+    await transaction(db, async (tx) => {
       const row = await revokeInvitation(tx, actor.businessId, invitationId, clock.now());
       if (row === null) throw new AppError("not_found", { message: "No such open invitation." });
       await auditAct(tx, actor, "invitation_revoked", "invitation", invitationId, { email: row.email });
@@ -215,7 +215,7 @@ export function createTeamService(deps: TeamServiceDeps) {
     // Hashed before the transaction (about 100 ms of CPU), so no lock is held meanwhile.
     const passwordHash = body.password === undefined ? null : await hashPassword(body.password);
     const accept = () =>
-      db.transaction(async (tx) => {
+      transaction(db, async (tx) => {
         const now = clock.now();
         const invitation = await consumeInvitation(tx, hashToken(token), now);
         if (invitation === null) throw new AppError("INVITATION_INVALID");
@@ -271,7 +271,7 @@ export function createTeamService(deps: TeamServiceDeps) {
   }
 
   async function putSecuritySettings(actor: Actor, body: { require_two_factor: boolean }) {
-    return db.transaction(async (tx) => {
+    return transaction(db, async (tx) => {
       const before = await findRequireTwoFactor(tx, actor.businessId);
       await putRequireTwoFactor(tx, actor.businessId, body.require_two_factor, clock.now());
       if (before !== body.require_two_factor) {

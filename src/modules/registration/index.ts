@@ -35,9 +35,5 @@ export function createRegistrationModule(deps: {
   };
 }
 
-export type { MembershipRecord, UserRecord } from "./members.repo.js";
-
-/** Users and memberships for the people module (sign-in, team, password changes); each takes the caller's transaction. */
-export * as members from "./members.repo.js";
 /** For the mail outbox (injected in app.ts): whether a recipient is one of a Business's verified people. */
-export { emailRecipientFacts, findBusinessName } from "./registration.repo.js";
+export { emailRecipientFacts, findBusinessName } from "./registration.shared.js";

@@ -3,7 +3,8 @@
 import type { Environment } from "./api-key-format.js";
 
 export type Role = "business_admin" | "business_approver" | "business_read_only";
-export const ROLES: readonly Role[] = ["business_admin", "business_approver", "business_read_only"];
+/** The `member_role` enum's values, in the enum's order (a new value is appended, with a migration). */
+export const ROLES = ["business_admin", "business_read_only", "business_approver"] as const satisfies readonly Role[];
 
 /**
  * Roles form a chain: read_only ⊂ approver ⊂ admin. An API key's effective role is the lower of the key's
