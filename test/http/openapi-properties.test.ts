@@ -13,6 +13,7 @@ import addFormatsModule from "ajv-formats";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer, createApiKey, type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
+import { type SignedIn, sessionHeaders, signIn } from "../helpers/sessions.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import { createPayout, newKey, payableBeneficiary } from "../payouts/payout-fixtures.js";
 
@@ -203,7 +204,8 @@ interface Request {
   readonly url: string;
   readonly headers: Record<string, string>;
   readonly body: { readonly send: false } | { readonly send: true; readonly value: unknown };
-  readonly caller: "admin" | "read_only" | "none";
+  /** `session`: the admin's dashboard session (cookie, X-Environment and X-CSRF-Token), signed in again after it ends. */
+  readonly caller: "admin" | "read_only" | "session" | "none";
 }
 
 function requestArbitrary(path: string, op: Operation, doc: Document, pools: Pools): fc.Arbitrary<Request> {
@@ -251,7 +253,18 @@ function requestArbitrary(path: string, op: Operation, doc: Document, pools: Poo
           { weight: 8, arbitrary: anyValue(bodySchema, doc, pools).map((value) => ({ send: true as const, value })) },
           { weight: 1, arbitrary: fc.constant({ send: false as const }) },
         );
-  const caller = fc.constantFrom<Request["caller"]>("admin", "admin", "admin", "admin", "admin", "admin", "read_only", "none");
+  const caller = fc.constantFrom<Request["caller"]>(
+    "admin",
+    "admin",
+    "admin",
+    "admin",
+    "admin",
+    "admin",
+    "read_only",
+    "session",
+    "session",
+    "none",
+  );
 
   return fc
     .record({ pathValues, queryValues, headerValues, body, caller })
@@ -280,6 +293,7 @@ describe("every operation of the OpenAPI document, with generated requests", () 
   let doc: Document;
   let biz: RegisteredBusiness;
   let readOnlyKey: string;
+  let session: SignedIn | null = null;
   let ajv: Ajv2020;
   const pools: Pools = { beneficiary: [], destination: [], payout: [], link: [], apiKey: [], email: [] };
   const validators = new Map<string, ValidateFunction>();
@@ -288,7 +302,8 @@ describe("every operation of the OpenAPI document, with generated requests", () 
     // Webhook URLs are checked by resolving and calling them: a resolver that knows no name keeps every check local.
     // The operator's simulator control is on, so its operation is in the document and tested too.
     t = await buildTestApp({
-      env: { SIMULATOR_CONTROL_TOKEN: OPERATOR_TOKEN },
+      // Generated sign-ins fail by the hundred from one address: the throttle would lock the session caller out.
+      env: { SIMULATOR_CONTROL_TOKEN: OPERATOR_TOKEN, SIGN_IN_FAILURES_PER_ADDRESS: "100000" },
       runtime: { webhookResolver: async () => [] },
     });
     doc = (await t.app.inject({ method: "GET", url: "/v1/openapi.json" })).json() as Document;
@@ -356,17 +371,21 @@ describe("every operation of the OpenAPI document, with generated requests", () 
           requests += 1;
           const admin = path.startsWith("/operator/") ? OPERATOR_TOKEN : biz.keys.sandbox;
           const key = request.caller === "admin" ? admin : request.caller === "read_only" ? readOnlyKey : null;
+          if (request.caller === "session" && session === null) session = await signIn(t.app, biz.email);
           const res = await t.app.inject({
             method: method.toUpperCase() as "GET",
             url: request.url,
             headers: {
               ...request.headers,
               ...(key === null ? {} : bearer(key)),
+              ...(request.caller === "session" && session !== null ? sessionHeaders(session) : {}),
               ...(request.body.send ? { "content-type": "application/json" } : {}),
             },
             ...(request.body.send ? { payload: JSON.stringify(request.body.value) } : {}),
           });
           statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
+          // Signed out, switched, or a new secret: sign in again for the next session request.
+          if (request.caller === "session" && (path.startsWith("/v1/session") || res.statusCode === 401)) session = null;
           if (res.statusCode < 300) succeeded.add(op.operationId);
           const where = `${name} ${request.url} -> ${res.statusCode} ${res.body.slice(0, 400)}`;
           expect(res.statusCode, where).toBeLessThan(500);

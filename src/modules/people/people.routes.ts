@@ -27,7 +27,6 @@ import {
   ProofBodySchema,
   SecondFactorBodySchema,
   SecuritySettingsSchema,
-  SessionSchema,
   SignedOutEverywhereSchema,
   SignInBodySchema,
   SwitchBusinessBodySchema,
@@ -65,6 +64,7 @@ export function registerPeopleRoutes(
     reply.setCookie(cookie.name, secret, { ...attributes, maxAge: cookie.maxAgeSeconds });
   const clearCookie = (reply: FastifyReply) => reply.clearCookie(cookie.name, attributes);
   const sessionTags = ["Sign-in and sessions"];
+  const sessionRef = Type.Ref("Session");
   const teamTags = ["Team"];
   const session = { access: "session" as const };
   const pendingOk = { access: "session" as const, allowTwoFactorPending: true };
@@ -75,12 +75,13 @@ export function registerPeopleRoutes(
       config: { access: "public", rateLimit: "none" },
       schema: {
         tags: sessionTags,
+        operationId: "signIn",
         summary: "Sign in",
         description:
           "Signs a person in with the e-mail and password of their account and sets the session cookie (`__Host-session` when PUBLIC_BASE_URL is HTTPS, Secure; `session` otherwise; always HttpOnly, SameSite=Lax, Path=/). A new session id every time. The body holds `csrf_token` for `X-CSRF-Token`. A wrong password and an unknown address get the same 401 `INVALID_CREDENTIALS`, in about the same time. Failed sign-ins are throttled per address and per client address (429 `SIGN_IN_THROTTLED` with Retry-After). A person with two-factor authentication gets a session whose `next_step` is `two_factor`: it serves nothing but `POST /v1/session/two-factor` until then. Cross-site requests are refused (`Sec-Fetch-Site`).",
         body: SignInBodySchema,
         response: routeResponses(
-          { 201: SessionSchema },
+          { 201: sessionRef },
           {
             access: "public",
             hasBody: true,
@@ -103,9 +104,10 @@ export function registerPeopleRoutes(
       config: pendingOk,
       schema: {
         tags: sessionTags,
+        operationId: "getSession",
         summary: "The current session",
         description: "The signed-in person, their current Business and role, every Business they belong to, and the CSRF token.",
-        response: routeResponses({ 200: SessionSchema }, { access: "session" }),
+        response: routeResponses({ 200: sessionRef }, { access: "session" }),
       },
     },
     async (request) => people.getSession(principalOf(request)),
@@ -117,6 +119,7 @@ export function registerPeopleRoutes(
       config: pendingOk,
       schema: {
         tags: sessionTags,
+        operationId: "signOut",
         summary: "Sign out",
         description: "Ends this session and clears the cookie.",
         response: routeResponses({ 204: Type.Null() }, { access: "session" }),
@@ -135,6 +138,7 @@ export function registerPeopleRoutes(
       config: session,
       schema: {
         tags: sessionTags,
+        operationId: "signOutEverywhere",
         summary: "Sign out everywhere",
         description: "Ends every session of the signed-in person, in every Business and browser, this one included.",
         response: routeResponses({ 200: SignedOutEverywhereSchema }, { access: "session" }),
@@ -153,11 +157,12 @@ export function registerPeopleRoutes(
       config: session,
       schema: {
         tags: sessionTags,
+        operationId: "switchBusiness",
         summary: "Switch Business",
         description:
           "For a person in several Businesses: ends this session and starts one (new cookie, new CSRF token) in the Business named, with the role held there. 403 `NOT_A_MEMBER` for a Business the person is not in.",
         body: SwitchBusinessBodySchema,
-        response: routeResponses({ 200: SessionSchema }, { access: "session", hasBody: true, codes: ["NOT_A_MEMBER"] }),
+        response: routeResponses({ 200: sessionRef }, { access: "session", hasBody: true, codes: ["NOT_A_MEMBER"] }),
       },
     },
     async (request, reply) => {
@@ -173,12 +178,13 @@ export function registerPeopleRoutes(
       config: session,
       schema: {
         tags: sessionTags,
+        operationId: "confirmSession",
         summary: "Confirm (step-up)",
         description:
           "Confirms the person with exactly one of `password`, `code` (authenticator app) or `recovery_code`. Routes marked `x-step-up` need a confirmation within the last STEP_UP_WINDOW_MINUTES (5 by default). Issues a new session id (new cookie and CSRF token). Wrong proofs count towards the sign-in throttle.",
         body: ProofBodySchema,
         response: routeResponses(
-          { 200: SessionSchema },
+          { 200: sessionRef },
           { access: "session", hasBody: true, codes: ["INVALID_PASSWORD", "INVALID_TWO_FACTOR_CODE", "SIGN_IN_THROTTLED"] },
         ),
       },
@@ -196,12 +202,13 @@ export function registerPeopleRoutes(
       config: pendingOk,
       schema: {
         tags: sessionTags,
+        operationId: "completeTwoFactor",
         summary: "Finish signing in with a second factor",
         description:
           "After a sign-in whose `next_step` is `two_factor`: a `code` from the authenticator app (once only: a code already accepted is refused within its window) or a `recovery_code` (single use). Issues a new session id.",
         body: SecondFactorBodySchema,
         response: routeResponses(
-          { 200: SessionSchema },
+          { 200: sessionRef },
           {
             access: "session",
             hasBody: true,
@@ -223,6 +230,7 @@ export function registerPeopleRoutes(
       config: pendingOk,
       schema: {
         tags: sessionTags,
+        operationId: "startTwoFactorEnrolment",
         summary: "Start two-factor enrolment",
         description:
           "Creates a TOTP secret (RFC 6238, SHA-1, 6 digits, 30 seconds) and answers it with its `otpauth://` URI and a QR code (SVG). Nothing changes until `POST /v1/session/two-factor/enrolment/confirmation` with a first code. Starting again replaces an unconfirmed secret.",
@@ -238,6 +246,7 @@ export function registerPeopleRoutes(
       config: pendingOk,
       schema: {
         tags: sessionTags,
+        operationId: "confirmTwoFactorEnrolment",
         summary: "Confirm two-factor enrolment",
         description:
           "A first code from the app turns two-factor authentication on and answers ten single-use recovery codes, shown only here. Issues a new session id.",
@@ -261,6 +270,7 @@ export function registerPeopleRoutes(
       config: session,
       schema: {
         tags: sessionTags,
+        operationId: "disableTwoFactor",
         summary: "Turn two-factor authentication off",
         description: "Needs a current code or a recovery code. Removes the secret and every recovery code.",
         body: TwoFactorDisableBodySchema,
@@ -282,12 +292,13 @@ export function registerPeopleRoutes(
       config: session,
       schema: {
         tags: sessionTags,
+        operationId: "changePassword",
         summary: "Change password",
         description:
           "Needs the current password. Every other session of the person ends; this one continues under a new session id.",
         body: ChangePasswordBodySchema,
         response: routeResponses(
-          { 200: SessionSchema },
+          { 200: sessionRef },
           { access: "session", hasBody: true, codes: ["INVALID_PASSWORD", "WEAK_PASSWORD"] },
         ),
       },
@@ -305,6 +316,7 @@ export function registerPeopleRoutes(
       config: { access: "public", rateLimit: "client_address" },
       schema: {
         tags: sessionTags,
+        operationId: "requestPasswordReset",
         summary: "Ask for a password reset",
         description:
           "Answers 202 whatever the address: a known one receives a single-use token valid 1 hour (at most 3 an hour). Rate-limited per client address.",
@@ -324,6 +336,7 @@ export function registerPeopleRoutes(
       config: { access: "public", rateLimit: "client_address" },
       schema: {
         tags: sessionTags,
+        operationId: "confirmPasswordReset",
         summary: "Set a new password with a reset token",
         description:
           "Consumes the token and sets the password; every session of the person ends. An unknown, expired or used token is 410 `PASSWORD_RESET_INVALID`.",
@@ -346,6 +359,7 @@ export function registerPeopleRoutes(
       config: { access: "public", rateLimit: "client_address" },
       schema: {
         tags: teamTags,
+        operationId: "acceptInvitation",
         summary: "Accept an invitation",
         description:
           "Consumes the e-mailed token (single use, 7 days) and makes its address a member with the invited role. An address without an account sends `password`, which creates the account. Then sign in. An unknown, expired, revoked or used token is 410 `INVITATION_INVALID`.",
@@ -365,6 +379,7 @@ export function registerPeopleRoutes(
       config: { access: "read" },
       schema: {
         tags: teamTags,
+        operationId: "listMembers",
         summary: "List members",
         description:
           "The Business's members with their role, whether they use two-factor authentication, and their last sign-in.",
@@ -380,6 +395,7 @@ export function registerPeopleRoutes(
       config: { access: "write" },
       schema: {
         tags: teamTags,
+        operationId: "changeMemberRole",
         summary: "Change a member's role",
         description:
           "The member's sessions end (they sign in again with the new role) and their API keys act at most with the new role. The last `business_admin` cannot be demoted (409 `LAST_ADMIN`).",
@@ -400,6 +416,7 @@ export function registerPeopleRoutes(
       config: { access: "write" },
       schema: {
         tags: teamTags,
+        operationId: "removeMember",
         summary: "Remove a member",
         description:
           "Their sessions end at once and their API keys stop working. The last `business_admin` cannot be removed (409 `LAST_ADMIN`).",
@@ -422,6 +439,7 @@ export function registerPeopleRoutes(
       config: { access: "read" },
       schema: {
         tags: teamTags,
+        operationId: "listInvitations",
         summary: "List open invitations",
         description: "Invitations neither accepted, revoked nor expired.",
         response: routeResponses({ 200: InvitationListSchema }, { access: "read" }),
@@ -436,6 +454,7 @@ export function registerPeopleRoutes(
       config: { access: "write" },
       schema: {
         tags: teamTags,
+        operationId: "createInvitation",
         summary: "Invite a person",
         description:
           "E-mails a single-use invitation token (7 days) to the address, for the role given. 409 `ALREADY_A_MEMBER` when the address is a member already.",
@@ -455,6 +474,7 @@ export function registerPeopleRoutes(
       config: { access: "write" },
       schema: {
         tags: teamTags,
+        operationId: "revokeInvitation",
         summary: "Revoke an invitation",
         params: InvitationParamsSchema,
         response: routeResponses(
@@ -475,6 +495,7 @@ export function registerPeopleRoutes(
       config: { access: "read" },
       schema: {
         tags: teamTags,
+        operationId: "getSecuritySettings",
         summary: "Security settings",
         response: routeResponses({ 200: SecuritySettingsSchema }, { access: "read" }),
       },
@@ -488,6 +509,7 @@ export function registerPeopleRoutes(
       config: { access: "write" },
       schema: {
         tags: teamTags,
+        operationId: "updateSecuritySettings",
         summary: "Change the security settings",
         description: "`require_two_factor`: every member must use two-factor authentication, from their next sign-in.",
         body: SecuritySettingsSchema,
@@ -506,6 +528,7 @@ export function registerPeopleRoutes(
       config: { access: "read" },
       schema: {
         tags: teamTags,
+        operationId: "listAuditRecords",
         summary: "The audit log",
         description:
           "Security-relevant acts of the Business, newest first, with the actor, time, client address and user agent: sign-ins and their failures, sessions ended, passwords, two-factor changes, the team, API keys, the webhook secret, the approval policy and payout Decisions. Filters: `action`, `actor_user_id`, `since`, `until`; cursor-paged.",

@@ -35,7 +35,7 @@ export const SignInBodySchema = Type.Object(
       Type.String({ format: "uuid", description: "The Business to sign in to; the person's oldest membership when omitted." }),
     ),
   },
-  { additionalProperties: false },
+  { "x-component": "SignInRequest", additionalProperties: false },
 );
 
 const MembershipSummary = Type.Object({ id: Uuid, business_id: Uuid, business_name: Type.String(), role: Role });
@@ -70,7 +70,10 @@ export const SessionSchema = Type.Object(
   { $id: "Session" },
 );
 
-export const SwitchBusinessBodySchema = Type.Object({ business_id: Uuid }, { additionalProperties: false });
+export const SwitchBusinessBodySchema = Type.Object(
+  { business_id: Uuid },
+  { "x-component": "SwitchBusinessRequest", additionalProperties: false },
+);
 
 export const ProofBodySchema = Type.Object(
   {
@@ -78,46 +81,61 @@ export const ProofBodySchema = Type.Object(
     code: Type.Optional(TotpCode),
     recovery_code: Type.Optional(RecoveryCode),
   },
-  { additionalProperties: false, minProperties: 1, maxProperties: 1 },
+  { "x-component": "ConfirmationRequest", additionalProperties: false, minProperties: 1, maxProperties: 1 },
 );
 export type ProofBody = Static<typeof ProofBodySchema>;
 
 export const SecondFactorBodySchema = Type.Object(
   { code: Type.Optional(TotpCode), recovery_code: Type.Optional(RecoveryCode) },
-  { additionalProperties: false, minProperties: 1, maxProperties: 1 },
+  { "x-component": "SecondFactorRequest", additionalProperties: false, minProperties: 1, maxProperties: 1 },
 );
 
 export const ChangePasswordBodySchema = Type.Object(
   { current_password: Password, new_password: NewPassword },
-  { additionalProperties: false },
+  { "x-component": "ChangePasswordRequest", additionalProperties: false },
 );
 
-export const PasswordResetRequestSchema = Type.Object({ email: Email }, { additionalProperties: false });
+export const PasswordResetRequestSchema = Type.Object(
+  { email: Email },
+  { "x-component": "PasswordResetRequest", additionalProperties: false },
+);
 export const PasswordResetConfirmationSchema = Type.Object(
   { token: Token, password: NewPassword },
-  { additionalProperties: false },
+  { "x-component": "ConfirmPasswordResetRequest", additionalProperties: false },
 );
 
-export const SignedOutEverywhereSchema = Type.Object({ sessions_ended: Type.Integer() });
+export const SignedOutEverywhereSchema = Type.Object(
+  { sessions_ended: Type.Integer() },
+  { "x-component": "SignedOutEverywhere" },
+);
 
-export const TwoFactorEnrolmentSchema = Type.Object({
-  secret: Type.String({ description: "The TOTP secret (base32), for typing into an authenticator app by hand." }),
-  otpauth_uri: Type.String({ description: "The `otpauth://totp/...` URI the QR code holds." }),
-  qr_code_svg: Type.String({ description: "An SVG image of the QR code, to show as is." }),
-});
-export const TwoFactorCodeBodySchema = Type.Object({ code: TotpCode }, { additionalProperties: false });
+export const TwoFactorEnrolmentSchema = Type.Object(
+  {
+    secret: Type.String({ description: "The TOTP secret (base32), for typing into an authenticator app by hand." }),
+    otpauth_uri: Type.String({ description: "The `otpauth://totp/...` URI the QR code holds." }),
+    qr_code_svg: Type.String({ description: "An SVG image of the QR code, to show as is." }),
+  },
+  { "x-component": "TwoFactorEnrolment" },
+);
+export const TwoFactorCodeBodySchema = Type.Object(
+  { code: TotpCode },
+  { "x-component": "ConfirmTwoFactorEnrolmentRequest", additionalProperties: false },
+);
 export const TwoFactorDisableBodySchema = Type.Object(
   { code: Type.String({ minLength: 6, maxLength: 20, description: "A current code or a recovery code." }) },
-  { additionalProperties: false },
+  { "x-component": "DisableTwoFactorRequest", additionalProperties: false },
 );
-export const TwoFactorEnabledSchema = Type.Composite([
-  SessionSchema,
-  Type.Object({
-    recovery_codes: Type.Array(Type.String(), {
-      description: "Ten single-use recovery codes, shown only here: each replaces a code from the app once.",
+export const TwoFactorEnabledSchema = Type.Composite(
+  [
+    SessionSchema,
+    Type.Object({
+      recovery_codes: Type.Array(Type.String(), {
+        description: "Ten single-use recovery codes, shown only here: each replaces a code from the app once.",
+      }),
     }),
-  }),
-]);
+  ],
+  { "x-component": "TwoFactorEnabled" },
+);
 
 // Team
 
@@ -130,20 +148,35 @@ export const MemberSchema = Type.Object({
   last_sign_in_at: nullable(DateTime),
   joined_at: DateTime,
 });
-export const MemberListSchema = Type.Object({ members: Type.Array(MemberSchema) });
+export const MemberListSchema = Type.Object({ members: Type.Array(MemberSchema) }, { "x-component": "MemberList" });
 export const MembershipParamsSchema = Type.Object({ membershipId: Uuid });
-export const ChangeRoleBodySchema = Type.Object({ role: Role }, { additionalProperties: false });
-export const ChangedMemberSchema = Type.Object({ id: Uuid, user_id: Uuid, email: Type.String(), role: Role });
+export const ChangeRoleBodySchema = Type.Object(
+  { role: Role },
+  { "x-component": "ChangeMemberRoleRequest", additionalProperties: false },
+);
+export const ChangedMemberSchema = Type.Object(
+  { id: Uuid, user_id: Uuid, email: Type.String(), role: Role },
+  { "x-component": "ChangedMember" },
+);
 
-export const InvitationSchema = Type.Object({
-  id: Uuid,
-  email: Type.String(),
-  role: Role,
-  created_at: DateTime,
-  expires_at: DateTime,
-});
-export const InvitationListSchema = Type.Object({ invitations: Type.Array(InvitationSchema) });
-export const InviteBodySchema = Type.Object({ email: Email, role: Role }, { additionalProperties: false });
+export const InvitationSchema = Type.Object(
+  {
+    id: Uuid,
+    email: Type.String(),
+    role: Role,
+    created_at: DateTime,
+    expires_at: DateTime,
+  },
+  { "x-component": "Invitation" },
+);
+export const InvitationListSchema = Type.Object(
+  { invitations: Type.Array(InvitationSchema) },
+  { "x-component": "InvitationList" },
+);
+export const InviteBodySchema = Type.Object(
+  { email: Email, role: Role },
+  { "x-component": "CreateInvitationRequest", additionalProperties: false },
+);
 export const InvitationParamsSchema = Type.Object({ invitationId: Uuid });
 export const AcceptInvitationBodySchema = Type.Object(
   {
@@ -157,12 +190,15 @@ export const AcceptInvitationBodySchema = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { "x-component": "AcceptInvitationRequest", additionalProperties: false },
 );
-export const AcceptedInvitationSchema = Type.Object({
-  membership: Type.Object({ id: Uuid, business_id: Uuid, role: Role }),
-  user: Type.Object({ id: Uuid, email: Type.String() }),
-});
+export const AcceptedInvitationSchema = Type.Object(
+  {
+    membership: Type.Object({ id: Uuid, business_id: Uuid, role: Role }),
+    user: Type.Object({ id: Uuid, email: Type.String() }),
+  },
+  { "x-component": "AcceptedInvitation" },
+);
 
 export const SecuritySettingsSchema = Type.Object(
   {
@@ -171,7 +207,7 @@ export const SecuritySettingsSchema = Type.Object(
         "Every member must use two-factor authentication: a member without it may sign in, but the session serves only enrolment until a code confirms it. Applies from each member's next sign-in.",
     }),
   },
-  { additionalProperties: false },
+  { "x-component": "SecuritySettings", additionalProperties: false },
 );
 
 export const AuditQuerySchema = Type.Object(
@@ -202,7 +238,10 @@ export const AuditRecordSchema = Type.Object({
   user_agent: nullable(Type.String()),
   details: Type.Record(Type.String(), Type.Unknown()),
 });
-export const AuditListSchema = Type.Object({
-  audit_records: Type.Array(AuditRecordSchema),
-  next_cursor: nullable(Type.String()),
-});
+export const AuditListSchema = Type.Object(
+  {
+    audit_records: Type.Array(AuditRecordSchema),
+    next_cursor: nullable(Type.String()),
+  },
+  { "x-component": "AuditRecordList" },
+);

@@ -81,6 +81,18 @@ export function openApiDocumentOptions(
       for (const [status, response] of Object.entries((transformed.response ?? {}) as Record<string, Record<string, unknown>>)) {
         if (Array.isArray(response[ERROR_CODES_KEYWORD])) errorCodes[status] = response[ERROR_CODES_KEYWORD];
       }
+      // A step-up route answers a session without a recent confirmation 401 STEP_UP_REQUIRED.
+      if (rule?.stepUp === true && Array.isArray(errorCodes["401"]) && !errorCodes["401"].includes("STEP_UP_REQUIRED")) {
+        errorCodes["401"] = [...errorCodes["401"], "STEP_UP_REQUIRED"];
+        const responses = transformed.response as Record<string, Record<string, unknown>>;
+        const unauthorized = responses["401"];
+        if (unauthorized !== undefined && typeof unauthorized.description === "string") {
+          transformed.response = {
+            ...responses,
+            "401": { ...unauthorized, description: unauthorized.description.replace(/\.$/, " or `STEP_UP_REQUIRED`.") },
+          };
+        }
+      }
       if (Object.keys(errorCodes).length > 0) transformed[ERROR_CODES_KEYWORD] = errorCodes;
       return { schema: transformed as typeof schema, url };
     },
