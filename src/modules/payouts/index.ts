@@ -12,7 +12,7 @@ import { createDisbursementHandlers, type DisbursementLogger } from "./payouts.d
 import { createLifecycle } from "./payouts.lifecycle.js";
 import { registerPayoutRoutes } from "./payouts.routes.js";
 import { ApprovalPolicySchema, DecisionSchema, PayoutSchema } from "./payouts.schemas.js";
-import { createPayoutService } from "./payouts.service.js";
+import { createPayoutService, type RailRouteCheck } from "./payouts.service.js";
 
 export type PayoutsModule = ReturnType<typeof createPayoutsModule>;
 export { replaceDestinationLast4 } from "./payouts.repo.js";
@@ -25,6 +25,8 @@ export function createPayoutsModule(deps: {
   events: EventRecorder;
   jobStore: Pick<JobStore, "enqueue">;
   logger: BulkLogger;
+  /** From the bank-rails module (injected): refuses a production payout no configured bank rail can carry. */
+  checkRailRoute?: RailRouteCheck;
 }) {
   const lifecycle = createLifecycle(deps);
   const service = createPayoutService({ ...deps, lifecycle });

@@ -55,7 +55,7 @@ export interface PayoutBulkDeps {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly logger: BulkLogger;
-  readonly service: Pick<PayoutService, "newPayoutRow" | "applyPolicy">;
+  readonly service: Pick<PayoutService, "newPayoutRow" | "applyPolicy" | "checkRailRoute">;
 }
 
 export type PayoutBulkService = ReturnType<typeof createPayoutBulkService>;
@@ -179,6 +179,12 @@ export function createPayoutBulkService(deps: PayoutBulkDeps) {
         if (!gate.ok) {
           release.push(candidate.request.idempotencyKey);
           results.push(failed(candidate.index, gate.error));
+          continue;
+        }
+        const unroutable = (await service.checkRailRoute?.(tx, tenant, gate.destination.id, candidate.request.currency)) ?? null;
+        if (unroutable !== null) {
+          release.push(candidate.request.idempotencyKey);
+          results.push(failed(candidate.index, unroutable));
           continue;
         }
         toInsert.push(

@@ -64,7 +64,11 @@ export interface PayoutServiceDeps {
   readonly ids: IdGenerator;
   readonly jobStore: Pick<JobStore, "enqueue">;
   readonly lifecycle: Lifecycle;
+  readonly checkRailRoute?: RailRouteCheck;
 }
+
+/** The bank-rails routing check, run in the creating transaction: the refusal, or null when a rail takes it. */
+export type RailRouteCheck = (tx: Db, tenant: Tenant, destinationId: string, currency: string) => Promise<AppError | null>;
 
 export type PayoutService = ReturnType<typeof createPayoutService>;
 
@@ -284,6 +288,8 @@ export function createPayoutService(deps: PayoutServiceDeps) {
     const live = beneficiary === null ? [] : await listLiveDestinationsOf(tx, tenant, [beneficiary.id]);
     const gate = resolveDestination(beneficiary, live, request);
     if (!gate.ok) throw gate.error;
+    const unroutable = (await deps.checkRailRoute?.(tx, tenant, gate.destination.id, request.currency)) ?? null;
+    if (unroutable !== null) throw unroutable;
     if (request.replacesPayoutId !== null) {
       const replaced = await findPayout(tx, tenant, request.replacesPayoutId);
       if (replaced === null) throw new AppError("REPLACED_PAYOUT_NOT_FOUND");
@@ -533,6 +539,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
   }
 
   return {
+    checkRailRoute: deps.checkRailRoute,
     create,
     createClaimed,
     newPayoutRow,

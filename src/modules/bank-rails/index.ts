@@ -1,0 +1,32 @@
+import type { Tenant } from "../../platform/auth/actor.js";
+import type { Clock } from "../../platform/clock.js";
+import type { FieldCipher } from "../../platform/crypto.js";
+import type { Db } from "../../platform/db/client.js";
+import type { AppInstance } from "../../platform/http/types.js";
+import type { IdGenerator } from "../../platform/ids.js";
+import type { DestinationRoutingFacts } from "../destinations/index.js";
+import { registerBankRailRoutes } from "./bank-rails.routes.js";
+import { BankRailSchema } from "./bank-rails.schemas.js";
+import { createBankRailService } from "./bank-rails.service.js";
+
+export type BankRailsModule = ReturnType<typeof createBankRailsModule>;
+export { type RailRoute, routePayout } from "./bank-rails.routing.js";
+export type { BankRailName } from "./bank-rails.schemas.js";
+
+export function createBankRailsModule(deps: {
+  db: Db;
+  clock: Clock;
+  ids: IdGenerator;
+  cipher: FieldCipher;
+  localRoot: string | null;
+  destinationRoutingFacts: (tx: Db, tenant: Tenant, destinationId: string) => Promise<DestinationRoutingFacts | null>;
+}) {
+  const service = createBankRailService(deps);
+  return {
+    service,
+    /** For payout creation (injected in app.ts): the refusal of a payout no configured rail can carry, or null. */
+    checkRoute: service.checkRoute,
+    sharedSchemas: [BankRailSchema],
+    registerRoutes: (app: AppInstance) => registerBankRailRoutes(app, service),
+  };
+}
