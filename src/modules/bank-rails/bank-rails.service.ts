@@ -1,7 +1,7 @@
 // Use cases of the bank-rail configuration (per Business, production only) and the routing check payout
 // creation runs in its own transaction.
 import { electronicFormatIBAN, isSEPACountry, isValidIBAN } from "ibantools";
-import { utils as sshUtils } from "ssh2";
+import ssh2 from "ssh2";
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
@@ -117,7 +117,7 @@ export function createBankRailService(deps: BankRailServiceDeps) {
     if (body.delivery.kind === "local_directory" && deps.localRoot === null)
       throw new AppError("BANK_RAIL_LOCAL_DELIVERY_NOT_ALLOWED");
     if (body.delivery.kind === "sftp" && body.delivery.private_key !== undefined) {
-      const parsed = sshUtils.parseKey(body.delivery.private_key);
+      const parsed = ssh2.utils.parseKey(body.delivery.private_key);
       if (parsed instanceof Error || Array.isArray(parsed) || parsed.isPrivateKey() !== true) {
         throw invalid("delivery.private_key", "Not an unencrypted OpenSSH or PEM private key.");
       }
