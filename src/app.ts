@@ -171,6 +171,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     ids,
     cipher: deps.cipher,
     localRoot: config.bankRails.localRoot,
+    logger: deps.logger.child({ component: "bank-rails" }),
     destinationRoutingFacts,
   });
   const payouts = createPayoutsModule({

@@ -1,8 +1,8 @@
 // Queries of the bank-rails module's tables; each takes the transaction (or handle) it runs in.
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, lt, lte } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/client.js";
-import { bankFileItems, bankRailConfigs } from "./bank-rails.schema.js";
+import { bankFileItems, bankFiles, bankRailConfigs } from "./bank-rails.schema.js";
 
 export type BankRailConfigRow = typeof bankRailConfigs.$inferSelect;
 export type NewBankRailConfigRow = typeof bankRailConfigs.$inferInsert;
@@ -66,4 +66,113 @@ export async function hasWaitingItems(db: Db, tenant: Tenant, rail: string): Pro
     )
     .limit(1);
   return row !== undefined;
+}
+
+// Files and their items ---------------------------------------------------------------------------------
+
+export type BankFileRow = typeof bankFiles.$inferSelect;
+export type NewBankFileRow = typeof bankFiles.$inferInsert;
+export type BankFileItemRow = typeof bankFileItems.$inferSelect;
+
+/** A payout waits for its rail's next file; a payout already queued (or filed) stays as it is. */
+export async function queueItem(db: Db, row: typeof bankFileItems.$inferInsert): Promise<void> {
+  await db.insert(bankFileItems).values(row).onConflictDoNothing({ target: bankFileItems.payoutId });
+}
+
+/** Locks the tenant's configuration of a rail: the cut-offs of one rail of one Business run one at a time. */
+export async function lockConfig(db: Db, tenant: Tenant, rail: string): Promise<BankRailConfigRow | null> {
+  const [row] = await db
+    .select()
+    .from(bankRailConfigs)
+    .where(and(tenantIs(tenant), eq(bankRailConfigs.rail, rail)))
+    .for("update");
+  return row ?? null;
+}
+
+export async function findFileForCutoff(db: Db, tenant: Tenant, rail: string, cutoffAt: Date): Promise<BankFileRow | null> {
+  const [row] = await db
+    .select()
+    .from(bankFiles)
+    .where(
+      and(
+        eq(bankFiles.businessId, tenant.businessId),
+        eq(bankFiles.environment, tenant.environment),
+        eq(bankFiles.rail, rail),
+        eq(bankFiles.cutoffAt, cutoffAt),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+/** Payouts waiting for a file of the rail, queued before the cut-off, oldest first. */
+export async function listWaitingItems(db: Db, tenant: Tenant, rail: string, cutoffAt: Date): Promise<BankFileItemRow[]> {
+  return db
+    .select()
+    .from(bankFileItems)
+    .where(
+      and(
+        eq(bankFileItems.businessId, tenant.businessId),
+        eq(bankFileItems.environment, tenant.environment),
+        eq(bankFileItems.rail, rail),
+        isNull(bankFileItems.fileId),
+        lte(bankFileItems.queuedAt, cutoffAt),
+      ),
+    )
+    .orderBy(asc(bankFileItems.queuedAt), asc(bankFileItems.payoutId));
+}
+
+export async function insertFile(db: Db, row: NewBankFileRow): Promise<BankFileRow> {
+  const [saved] = await db.insert(bankFiles).values(row).returning();
+  if (saved === undefined) throw new Error("insert returned no row");
+  return saved;
+}
+
+/** Binds a waiting item to its file (only while it waits: an item enters one file, ever). */
+export async function fileItem(db: Db, payoutId: string, fileId: string, reference: string): Promise<boolean> {
+  const rows = await db
+    .update(bankFileItems)
+    .set({ fileId, reference })
+    .where(and(eq(bankFileItems.payoutId, payoutId), isNull(bankFileItems.fileId)))
+    .returning({ payoutId: bankFileItems.payoutId });
+  return rows.length === 1;
+}
+
+/** An item whose payout can no longer be filed (failed, or moved on) leaves the queue. */
+export async function dropItem(db: Db, payoutId: string): Promise<void> {
+  await db.delete(bankFileItems).where(and(eq(bankFileItems.payoutId, payoutId), isNull(bankFileItems.fileId)));
+}
+
+export async function findFileById(db: Db, id: string): Promise<BankFileRow | null> {
+  const [row] = await db.select().from(bankFiles).where(eq(bankFiles.id, id)).limit(1);
+  return row ?? null;
+}
+
+export async function findFile(db: Db, tenant: Tenant, id: string): Promise<BankFileRow | null> {
+  const [row] = await db
+    .select()
+    .from(bankFiles)
+    .where(and(eq(bankFiles.businessId, tenant.businessId), eq(bankFiles.environment, tenant.environment), eq(bankFiles.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function listFiles(db: Db, tenant: Tenant, limit: number, beforeId: string | null): Promise<BankFileRow[]> {
+  const conditions = [eq(bankFiles.businessId, tenant.businessId), eq(bankFiles.environment, tenant.environment)];
+  if (beforeId !== null) conditions.push(lt(bankFiles.id, beforeId));
+  return db
+    .select()
+    .from(bankFiles)
+    .where(and(...conditions))
+    .orderBy(desc(bankFiles.id))
+    .limit(limit);
+}
+
+export async function listItemsOfFile(db: Db, fileId: string): Promise<BankFileItemRow[]> {
+  return db.select().from(bankFileItems).where(eq(bankFileItems.fileId, fileId)).orderBy(asc(bankFileItems.reference));
+}
+
+export async function updateFile(db: Db, id: string, patch: Partial<NewBankFileRow>): Promise<BankFileRow | null> {
+  const [row] = await db.update(bankFiles).set(patch).where(eq(bankFiles.id, id)).returning();
+  return row ?? null;
 }

@@ -2,7 +2,16 @@ import { Type } from "@sinclair/typebox";
 import { requireActor } from "../../platform/http/require-actor.js";
 import { routeResponses } from "../../platform/http/route-responses.js";
 import type { AppInstance } from "../../platform/http/types.js";
-import { BANK_RAILS, BankRailListSchema, PutAchBodySchema, PutSepaBodySchema } from "./bank-rails.schemas.js";
+import {
+  BANK_RAILS,
+  BankFileDetailSchema,
+  BankFileListQuerySchema,
+  BankFileListSchema,
+  BankFileParamsSchema,
+  BankRailListSchema,
+  PutAchBodySchema,
+  PutSepaBodySchema,
+} from "./bank-rails.schemas.js";
 import type { BankRailService } from "./bank-rails.service.js";
 
 const tags = ["Bank rails"];
@@ -106,4 +115,62 @@ export function registerBankRailRoutes(app: AppInstance, service: BankRailServic
       },
     );
   }
+
+  app.get(
+    "/v1/bank-files",
+    {
+      config: { access: "read" },
+      schema: {
+        tags,
+        summary: "List bank files",
+        description:
+          "Every file built at a cut-off, newest first: rail, cut-off, entry count, control sum, status (`built`, `uploaded`, `accepted`, `partially_accepted`, `rejected`), upload and acknowledgment times, the last upload error and `alerts`. A file is built once per rail and cut-off and kept.",
+        querystring: BankFileListQuerySchema,
+        response: routeResponses({ 200: BankFileListSchema }, { access: "read", hasInput: true }),
+      },
+    },
+    async (request) => service.listFiles(requireActor(request), request.query),
+  );
+
+  app.get(
+    "/v1/bank-files/:id",
+    {
+      config: { access: "read" },
+      schema: {
+        tags,
+        summary: "Read a bank file and its payouts",
+        description:
+          "The file and each payout it carries with its reference (EndToEndId or trace number) and the last status the bank reported for it.",
+        params: BankFileParamsSchema,
+        response: routeResponses({ 200: BankFileDetailSchema }, { access: "read", hasInput: true, codes: ["not_found"] }),
+      },
+    },
+    async (request) => service.getFile(requireActor(request), request.params.id),
+  );
+
+  app.get(
+    "/v1/bank-files/:id/content",
+    {
+      config: { access: "write" },
+      schema: {
+        tags,
+        summary: "Download the exact bytes sent to the bank",
+        description:
+          "The file as delivered (pain.001 XML or NACHA text). business_admin keys only, and every read is logged with the key that made it: the file holds account numbers in clear.",
+        params: BankFileParamsSchema,
+        response: routeResponses(
+          { 200: Type.String({ description: "The file's bytes." }) },
+          { access: "write", hasInput: true, codes: ["not_found"] },
+        ),
+      },
+    },
+    async (request, reply) => {
+      const file = await service.fileContent(requireActor(request), request.params.id);
+      return reply
+        .header("content-type", `${file.contentType}; charset=utf-8`)
+        .header("content-disposition", `attachment; filename="${file.fileName}"`)
+        .header("cache-control", "no-store")
+        .send(file.content);
+    },
+  );
 }

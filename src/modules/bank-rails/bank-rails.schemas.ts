@@ -2,6 +2,7 @@
 // write-only: a response says whether one is stored, never what it is.
 import { type Static, Type } from "@sinclair/typebox";
 import { nullable, stringEnum } from "../../platform/http/schema-types.js";
+import { PageQuerySchema } from "../../platform/pagination/cursor.js";
 
 export const BANK_RAILS = ["sepa", "ach"] as const;
 export type BankRailName = (typeof BANK_RAILS)[number];
@@ -173,3 +174,61 @@ export const BankRailSchema = Type.Object(
 export type BankRailBody = Static<typeof BankRailSchema>;
 
 export const BankRailListSchema = Type.Object({ bank_rails: Type.Array(Type.Ref("BankRail")) });
+
+export const BankFileSchema = Type.Object(
+  {
+    id: Type.String({ format: "uuid" }),
+    rail: stringEnum(BANK_RAILS),
+    file_name: Type.String({ description: "Deterministic: the same cut-off always gives the same name." }),
+    message_id: Type.String({
+      description: "pain.001 `MsgId` (echoed by the bank's pain.002), or the NACHA file date and modifier.",
+    }),
+    format: Type.String({ description: "pain.001.001.09, pain.001.001.03 or nacha." }),
+    cutoff_at: Type.String({ format: "date-time" }),
+    entry_count: Type.Integer(),
+    control_sum_minor: Type.Integer({ description: "Sum of the file's amounts, in minor units." }),
+    currency: Type.String(),
+    status: stringEnum(["built", "uploaded", "accepted", "partially_accepted", "rejected"]),
+    created_at: Type.String({ format: "date-time" }),
+    uploaded_at: nullable(Type.String({ format: "date-time" })),
+    acknowledged_at: nullable(
+      Type.String({ format: "date-time", description: "When the bank's first status report on it arrived." }),
+    ),
+    upload_attempts: Type.Integer(),
+    last_upload_error: nullable(
+      Type.String({ description: "Why the last upload failed (unreachable server, changed host key, …)." }),
+    ),
+    alerts: Type.Array(Type.String(), {
+      description:
+        "What needs attention: `no_status_report` (no pain.002 or return file within the rail's `status_report_timeout_hours`), `rejected` (the bank refused the file or part of it), `unmatched_entries` (an inbound file named entries of this file that could not be matched).",
+    }),
+  },
+  { $id: "BankFile" },
+);
+export type BankFileBody = Static<typeof BankFileSchema>;
+
+export const BankFileListQuerySchema = Type.Object({ ...PageQuerySchema }, { additionalProperties: false });
+export type BankFileListQuery = Static<typeof BankFileListQuerySchema>;
+
+export const BankFileListSchema = Type.Object({
+  bank_files: Type.Array(Type.Ref("BankFile")),
+  next_cursor: nullable(Type.String()),
+});
+
+export const BankFileParamsSchema = Type.Object({ id: Type.String({ format: "uuid" }) });
+
+export const BankFileDetailSchema = Type.Object({
+  bank_file: Type.Ref("BankFile"),
+  payouts: Type.Array(
+    Type.Object({
+      payout_id: Type.String({ format: "uuid" }),
+      amount_minor: Type.Integer(),
+      reference: nullable(
+        Type.String({ description: "The EndToEndId (SEPA) or trace number (ACH) tying the entry to the payout." }),
+      ),
+      bank_status: nullable(
+        Type.String({ description: "The last status the bank reported for this entry (ACCP, RJCT, BOOK, R03, C01, …)." }),
+      ),
+    }),
+  ),
+});

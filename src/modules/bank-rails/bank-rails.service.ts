@@ -8,20 +8,33 @@ import type { FieldCipher } from "../../platform/crypto.js";
 import type { Db } from "../../platform/db/client.js";
 import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
+import { DEFAULT_PAGE_SIZE, decodeCursor, toPage } from "../../platform/pagination/cursor.js";
 import { toSepaText } from "../../rails/bank-files/charset.js";
 import { isAbaRoutingNumber, RESERVED_ENTRY_DESCRIPTIONS } from "../../rails/bank-files/nacha-writer.js";
 import type { DestinationRoutingFacts } from "../destinations/index.js";
 import {
+  type BankFileRow,
   type BankRailConfigRow,
   deleteConfig,
   findConfig,
+  findFile,
   hasWaitingItems,
   listConfigs,
   listConfiguredRails,
+  listFiles,
+  listItemsOfFile,
   upsertConfig,
 } from "./bank-rails.repo.js";
 import { routePayout } from "./bank-rails.routing.js";
-import type { BankRailBody, BankRailName, DeliveryInput, PutAchBody, PutSepaBody } from "./bank-rails.schemas.js";
+import type {
+  BankFileBody,
+  BankFileListQuery,
+  BankRailBody,
+  BankRailName,
+  DeliveryInput,
+  PutAchBody,
+  PutSepaBody,
+} from "./bank-rails.schemas.js";
 
 export const DEFAULT_STATUS_REPORT_TIMEOUT_HOURS = 24;
 export const DEFAULT_ACH_ENTRY_DESCRIPTION = "PAYOUT";
@@ -58,6 +71,7 @@ export interface BankRailServiceDeps {
   /** BANK_RAIL_LOCAL_ROOT: where local-directory delivery may write; null forbids it. */
   readonly localRoot: string | null;
   readonly destinationRoutingFacts: (tx: Db, tenant: Tenant, destinationId: string) => Promise<DestinationRoutingFacts | null>;
+  readonly logger?: { info(object: object, message: string): void };
 }
 
 export type BankRailService = ReturnType<typeof createBankRailService>;
@@ -98,6 +112,27 @@ export function presentBankRail(row: BankRailConfigRow): BankRailBody {
     },
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+export function presentBankFile(row: BankFileRow): BankFileBody {
+  return {
+    id: row.id,
+    rail: row.rail as BankRailName,
+    file_name: row.fileName,
+    message_id: row.messageId,
+    format: row.format,
+    cutoff_at: row.cutoffAt.toISOString(),
+    entry_count: row.entryCount,
+    control_sum_minor: row.controlSumMinor,
+    currency: row.currency,
+    status: row.status as BankFileBody["status"],
+    created_at: row.createdAt.toISOString(),
+    uploaded_at: row.uploadedAt?.toISOString() ?? null,
+    acknowledged_at: row.acknowledgedAt?.toISOString() ?? null,
+    upload_attempts: row.uploadAttempts,
+    last_upload_error: row.lastUploadError,
+    alerts: (row.alerts as string[] | null) ?? [],
   };
 }
 
@@ -290,5 +325,45 @@ export function createBankRailService(deps: BankRailServiceDeps) {
     return "refused" in route ? "simulator" : route.rail;
   }
 
-  return { putSepa, putAch, list, get, remove, checkRoute, railFor };
+  async function listFilesOf(
+    actor: Actor,
+    query: BankFileListQuery,
+  ): Promise<{ bank_files: BankFileBody[]; next_cursor: string | null }> {
+    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+    const rows = await listFiles(db, actor, limit + 1, decodeCursor(query.cursor));
+    const page = toPage(rows, limit);
+    return { bank_files: page.items.map(presentBankFile), next_cursor: page.nextCursor };
+  }
+
+  async function getFile(actor: Actor, id: string) {
+    const file = await findFile(db, actor, id);
+    if (file === null) throw new AppError("not_found", { message: "No such bank file." });
+    const items = await listItemsOfFile(db, file.id);
+    return {
+      bank_file: presentBankFile(file),
+      payouts: items.map((item) => ({
+        payout_id: item.payoutId,
+        amount_minor: item.amountMinor,
+        reference: item.reference,
+        bank_status: item.bankStatus,
+      })),
+    };
+  }
+
+  /** The exact bytes sent to the bank (admin only; logged, since no audit log exists yet). */
+  async function fileContent(actor: Actor, id: string): Promise<{ fileName: string; contentType: string; content: string }> {
+    const file = await findFile(db, actor, id);
+    if (file === null) throw new AppError("not_found", { message: "No such bank file." });
+    deps.logger?.info(
+      { business_id: actor.businessId, api_key_id: actor.apiKeyId, bank_file_id: file.id },
+      "bank file content read",
+    );
+    return {
+      fileName: file.fileName,
+      contentType: file.rail === "sepa" ? "application/xml" : "text/plain",
+      content: file.content,
+    };
+  }
+
+  return { putSepa, putAch, list, get, remove, checkRoute, railFor, listFiles: listFilesOf, getFile, fileContent };
 }

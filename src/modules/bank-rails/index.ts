@@ -6,7 +6,7 @@ import type { AppInstance } from "../../platform/http/types.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import type { DestinationRoutingFacts } from "../destinations/index.js";
 import { registerBankRailRoutes } from "./bank-rails.routes.js";
-import { BankRailSchema } from "./bank-rails.schemas.js";
+import { BankFileSchema, BankRailSchema } from "./bank-rails.schemas.js";
 import { createBankRailService } from "./bank-rails.service.js";
 
 export type BankRailsModule = ReturnType<typeof createBankRailsModule>;
@@ -19,6 +19,7 @@ export function createBankRailsModule(deps: {
   ids: IdGenerator;
   cipher: FieldCipher;
   localRoot: string | null;
+  logger?: { info(object: object, message: string): void };
   destinationRoutingFacts: (tx: Db, tenant: Tenant, destinationId: string) => Promise<DestinationRoutingFacts | null>;
 }) {
   const service = createBankRailService(deps);
@@ -26,7 +27,9 @@ export function createBankRailsModule(deps: {
     service,
     /** For payout creation (injected in app.ts): the refusal of a payout no configured rail can carry, or null. */
     checkRoute: service.checkRoute,
-    sharedSchemas: [BankRailSchema],
+    sharedSchemas: [BankRailSchema, BankFileSchema],
     registerRoutes: (app: AppInstance) => registerBankRailRoutes(app, service),
   };
 }
+
+export { BANK_CUTOFF_JOB, BANK_UPLOAD_JOB, bankFileName, createBankFiles } from "./bank-rails.files.js";

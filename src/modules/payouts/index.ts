@@ -7,8 +7,9 @@ import type { IdGenerator } from "../../platform/ids.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
 import type { JobHandler } from "../../platform/jobs/worker.js";
 import type { RailRegistry } from "../../rails/rail.js";
+import { createPayoutBankFileHooks } from "./payouts.bank-files.js";
 import { type BulkLogger, createPayoutBulkService } from "./payouts.bulk.js";
-import { createDisbursementHandlers, type DisbursementLogger } from "./payouts.disbursement.js";
+import { type BankRailQueue, createDisbursementHandlers, type DisbursementLogger } from "./payouts.disbursement.js";
 import { createLifecycle } from "./payouts.lifecycle.js";
 import { registerPayoutRoutes } from "./payouts.routes.js";
 import { ApprovalPolicySchema, DecisionSchema, PayoutSchema } from "./payouts.schemas.js";
@@ -51,6 +52,15 @@ export function createPayoutJobHandlers(deps: {
   cipher: FieldCipher;
   logger: DisbursementLogger;
   returnWindowHours: number;
+  bankRails?: BankRailQueue;
 }): Record<string, JobHandler> {
   return createDisbursementHandlers({ ...deps, lifecycle: createLifecycle(deps) });
+}
+
+export type { BankFilePayout, PayoutBankFileHooks } from "./payouts.bank-files.js";
+export type { BankRailQueue } from "./payouts.disbursement.js";
+
+/** For the bank-rails module's cut-off: the waiting payouts, and the record of their submission in a file. */
+export function createPayoutBankFileFunctions(deps: { clock: Clock; cipher: FieldCipher; events: EventRecorder }) {
+  return createPayoutBankFileHooks({ ...deps, lifecycle: createLifecycle(deps) });
 }
