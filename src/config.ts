@@ -90,6 +90,8 @@ export interface Config {
      * folders (for a bank connector running beside the service). Null (the default) allows SFTP only.
      */
     readonly localRoot: string | null;
+    /** BANK_RAIL_POLL_INTERVAL_SECONDS: how often each rail's inbound directory is read (default 900). */
+    readonly pollIntervalSeconds: number;
   };
   /** Operator token of the simulator control endpoint; null leaves the endpoint off (it answers 404). */
   readonly simulatorControlToken: string | null;
@@ -420,7 +422,10 @@ export function loadConfig(env: Env = process.env): Config {
     webhooks: { allowPrivateTargets: readBool(env, "WEBHOOK_ALLOW_PRIVATE_TARGETS", false) },
     productionRail: readProductionRail(env),
     simulatorControlToken: readSimulatorControlToken(env),
-    bankRails: { localRoot: readBankRailLocalRoot(env) },
+    bankRails: {
+      localRoot: readBankRailLocalRoot(env),
+      pollIntervalSeconds: readInt(env, "BANK_RAIL_POLL_INTERVAL_SECONDS", 900, 10, 86_400),
+    },
     metrics: {
       token: readMetricsToken(env),
       port: readMetricsPort(env, port),

@@ -12,6 +12,13 @@ export interface Metrics {
    * (over the daily limit; the request that asked for it failed).
    */
   observeMail(kind: string, outcome: "sent" | "deferred" | "captured" | "refused"): void;
+  /**
+   * A bank-file event that needs watching, by rail: `inbound_refused` (an inbound file that could not be
+   * parsed), `file_rejected` (the bank rejected a file or part of it), `unmatched_entry` (an inbound entry
+   * naming no payout of ours), `no_status_report` (a file without a status report past its time),
+   * `notification_of_change` (an ACH NOC).
+   */
+  observeBankFile(rail: string, event: string): void;
 }
 
 export function createMetrics(deps: { jobStore: JobStore }): Metrics {
@@ -34,6 +41,12 @@ export function createMetrics(deps: { jobStore: JobStore }): Metrics {
     name: "mail_messages_total",
     help: "E-mails issued, by kind and outcome (sent, deferred by the daily limit, captured in sandbox, refused over the limit).",
     labelNames: ["kind", "outcome"],
+    registers: [registry],
+  });
+  const bankFiles = new Counter({
+    name: "bank_file_events_total",
+    help: "Bank-file events that need watching, by rail and event (inbound_refused, file_rejected, unmatched_entry, no_status_report, notification_of_change).",
+    labelNames: ["rail", "event"],
     registers: [registry],
   });
   let lastStats: Promise<Awaited<ReturnType<JobStore["stats"]>>> | null = null;
@@ -69,6 +82,9 @@ export function createMetrics(deps: { jobStore: JobStore }): Metrics {
     },
     observeMail(kind, outcome) {
       mails.inc({ kind, outcome });
+    },
+    observeBankFile(rail, event) {
+      bankFiles.inc({ rail, event });
     },
   };
 }

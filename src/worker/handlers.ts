@@ -26,6 +26,8 @@ export function createJobHandlers(deps: WorkerDeps): JobHandlers {
     localRoot: deps.config.bankRails.localRoot,
     payouts: createPayoutBankFileFunctions({ clock: deps.clock, cipher: deps.cipher, events: deps.events }),
     destinationRoutingFacts,
+    observe: (rail, event) => deps.metrics.observeBankFile(rail, event),
+    pollIntervalMs: deps.config.bankRails.pollIntervalSeconds * 1000,
   });
   return {
     ...bankFiles.handlers,

@@ -29,10 +29,12 @@ import {
   type Pain001Version,
   type SepaTransfer,
 } from "../../rails/bank-files/sepa-pain001.js";
+import { PAYOUT_RAIL_OUTCOME_JOB, type RailOutcomeJobPayload } from "../../rails/rail.js";
 import type { DestinationRoutingFacts } from "../destinations/index.js";
 import type { BankFilePayout, PayoutBankFileHooks } from "../payouts/index.js";
-import { localDateOf, nextCutoff } from "./bank-rails.cutoff.js";
+import { localDateOf, nextCutoff, zonedInstant } from "./bank-rails.cutoff.js";
 import { DeliveryError, type DeliveryTarget, openLocalTarget, openSftpTarget, sha256Hex } from "./bank-rails.delivery.js";
+import { createBankInbound } from "./bank-rails.inbound.js";
 import {
   type BankRailConfigRow,
   dropItem,
@@ -72,6 +74,10 @@ export interface BankFilesDeps {
   readonly destinationRoutingFacts: (tx: Db, tenant: Tenant, destinationId: string) => Promise<DestinationRoutingFacts | null>;
   /** Test seam: opens the delivery target (defaults to SFTP or the local folders of the configuration). */
   readonly openTarget?: (config: BankRailConfigRow, secrets: BankRailSecrets | null) => Promise<DeliveryTarget>;
+  /** Counts bank-file events that need watching (metrics). */
+  readonly observe?: (rail: string, event: string) => void;
+  /** How often the inbound directory is read (BANK_RAIL_POLL_INTERVAL_SECONDS). */
+  readonly pollIntervalMs?: number;
 }
 
 interface CutoffPayload {
@@ -107,6 +113,17 @@ function remittanceOf(payout: BankFilePayout): string {
 
 export function createBankFiles(deps: BankFilesDeps) {
   const { db, clock, ids, cipher, jobStore, logger } = deps;
+  const inbound = createBankInbound({
+    db,
+    clock,
+    ids,
+    cipher,
+    jobStore,
+    logger,
+    ...(deps.observe === undefined ? {} : { observe: deps.observe }),
+    ...(deps.pollIntervalMs === undefined ? {} : { pollIntervalMs: deps.pollIntervalMs }),
+    openTarget: (config) => openTarget(config),
+  });
 
   async function scheduleNextCutoff(tx: Db, config: BankRailConfigRow, after: Date): Promise<void> {
     const settings = settingsOf(config);
@@ -160,6 +177,8 @@ export function createBankFiles(deps: BankFilesDeps) {
   }
 
   interface Built {
+    /** ACH: when the credits settle (the effective entry date); they are reported disbursed then, absent a return. */
+    readonly settlesAt?: Date;
     readonly content: string;
     readonly messageId: string;
     readonly format: string;
@@ -304,6 +323,7 @@ export function createBankFiles(deps: BankFilesDeps) {
       credits,
     });
     return {
+      settlesAt: zonedInstant(effectiveDate, "17:00", settings.timeZone),
       content: built.content,
       messageId: `${localDate}-${modifier}`,
       format: "nacha",
@@ -366,6 +386,15 @@ export function createBankFiles(deps: BankFilesDeps) {
           for (const [payoutId, reference] of built.references) {
             if (!(await fileItem(tx, payoutId, file.id, reference))) throw new Error("a payout entered two bank files");
             await deps.payouts.recordSubmission(tx, payoutId, `${file.fileName}#${reference}`);
+            if (built.settlesAt !== undefined) {
+              const settled: RailOutcomeJobPayload = { payoutId, outcome: { type: "disbursed" } };
+              await jobStore.enqueue(tx, {
+                type: PAYOUT_RAIL_OUTCOME_JOB,
+                payload: settled,
+                runAt: built.settlesAt,
+                dedupeKey: `bank-ach-settles:${payoutId}`,
+              });
+            }
           }
           await jobStore.enqueue(tx, {
             type: BANK_UPLOAD_JOB,
@@ -447,6 +476,8 @@ export function createBankFiles(deps: BankFilesDeps) {
         lastUploadError: null,
         updatedAt: now,
       });
+      // The bank answers in the inbound directory: reading it starts (or continues) with the next poll slot.
+      await inbound.schedulePoll(tx, config, now);
       if (!(await context.completeWithin(tx))) throw new LeaseLostError();
     });
     logger.info({ business_id: file.businessId, file_id: file.id, already_there: alreadyThere }, "bank file uploaded");
@@ -455,7 +486,7 @@ export function createBankFiles(deps: BankFilesDeps) {
   return {
     scheduleNextCutoff,
     queue: { route, queue },
-    handlers: { [BANK_CUTOFF_JOB]: cutoff, [BANK_UPLOAD_JOB]: upload } as Record<string, JobHandler>,
+    handlers: { [BANK_CUTOFF_JOB]: cutoff, [BANK_UPLOAD_JOB]: upload, ...inbound.handlers } as Record<string, JobHandler>,
   };
 }
 

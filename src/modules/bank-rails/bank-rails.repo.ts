@@ -2,7 +2,7 @@
 import { and, asc, desc, eq, isNull, lt, lte } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/client.js";
-import { bankFileItems, bankFiles, bankRailConfigs } from "./bank-rails.schema.js";
+import { bankFileItems, bankFiles, bankInboundFiles, bankRailConfigs } from "./bank-rails.schema.js";
 
 export type BankRailConfigRow = typeof bankRailConfigs.$inferSelect;
 export type NewBankRailConfigRow = typeof bankRailConfigs.$inferInsert;
@@ -175,4 +175,93 @@ export async function listItemsOfFile(db: Db, fileId: string): Promise<BankFileI
 export async function updateFile(db: Db, id: string, patch: Partial<NewBankFileRow>): Promise<BankFileRow | null> {
   const [row] = await db.update(bankFiles).set(patch).where(eq(bankFiles.id, id)).returning();
   return row ?? null;
+}
+
+// Inbound files --------------------------------------------------------------------------------------------
+
+export type BankInboundFileRow = typeof bankInboundFiles.$inferSelect;
+
+export async function inboundSeen(db: Db, tenant: Tenant, rail: string, fileName: string, sha256: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: bankInboundFiles.id })
+    .from(bankInboundFiles)
+    .where(
+      and(
+        eq(bankInboundFiles.businessId, tenant.businessId),
+        eq(bankInboundFiles.environment, tenant.environment),
+        eq(bankInboundFiles.rail, rail),
+        eq(bankInboundFiles.fileName, fileName),
+        eq(bankInboundFiles.contentSha256, sha256),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+/** Claims an inbound file (name + hash) for processing; false when it was already processed. */
+export async function claimInbound(db: Db, row: typeof bankInboundFiles.$inferInsert): Promise<boolean> {
+  const inserted = await db.insert(bankInboundFiles).values(row).onConflictDoNothing().returning({ id: bankInboundFiles.id });
+  return inserted.length === 1;
+}
+
+export async function updateInbound(db: Db, id: string, patch: Partial<typeof bankInboundFiles.$inferInsert>): Promise<void> {
+  await db.update(bankInboundFiles).set(patch).where(eq(bankInboundFiles.id, id));
+}
+
+export async function findFileByMessageId(db: Db, tenant: Tenant, rail: string, messageId: string): Promise<BankFileRow | null> {
+  const [row] = await db
+    .select()
+    .from(bankFiles)
+    .where(
+      and(
+        eq(bankFiles.businessId, tenant.businessId),
+        eq(bankFiles.environment, tenant.environment),
+        eq(bankFiles.rail, rail),
+        eq(bankFiles.messageId, messageId),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+export async function findItemByReference(
+  db: Db,
+  tenant: Tenant,
+  rail: string,
+  reference: string,
+): Promise<BankFileItemRow | null> {
+  const [row] = await db
+    .select()
+    .from(bankFileItems)
+    .where(
+      and(
+        eq(bankFileItems.businessId, tenant.businessId),
+        eq(bankFileItems.environment, tenant.environment),
+        eq(bankFileItems.rail, rail),
+        eq(bankFileItems.reference, reference),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+export async function setItemBankStatus(db: Db, payoutId: string, bankStatus: string): Promise<void> {
+  await db.update(bankFileItems).set({ bankStatus }).where(eq(bankFileItems.payoutId, payoutId));
+}
+
+/** Uploaded files of the tenant's rail with no status report yet, uploaded before `before`. */
+export async function listUnacknowledgedFiles(db: Db, tenant: Tenant, rail: string, before: Date): Promise<BankFileRow[]> {
+  return db
+    .select()
+    .from(bankFiles)
+    .where(
+      and(
+        eq(bankFiles.businessId, tenant.businessId),
+        eq(bankFiles.environment, tenant.environment),
+        eq(bankFiles.rail, rail),
+        eq(bankFiles.status, "uploaded"),
+        isNull(bankFiles.acknowledgedAt),
+        lte(bankFiles.uploadedAt, before),
+      ),
+    );
 }

@@ -33,3 +33,4 @@ export function createBankRailsModule(deps: {
 }
 
 export { BANK_CUTOFF_JOB, BANK_UPLOAD_JOB, bankFileName, createBankFiles } from "./bank-rails.files.js";
+export { BANK_POLL_JOB } from "./bank-rails.inbound.js";
