@@ -8,7 +8,7 @@ import type { Logger } from "pino";
 import type { Config, HttpTimeouts, TrustProxy } from "./config.js";
 import { createApiKeysModule } from "./modules/api-keys/index.js";
 import { createBankRailsModule } from "./modules/bank-rails/index.js";
-import { createBeneficiariesModule } from "./modules/beneficiaries/index.js";
+import { createBeneficiariesModule, findBeneficiary } from "./modules/beneficiaries/index.js";
 import { createBeneficiaryExportModule } from "./modules/beneficiary-export/index.js";
 import { createBeneficiaryImportModule } from "./modules/beneficiary-import/index.js";
 import { closeLinksOfArchivedBeneficiary, createCollectionModule } from "./modules/collection/index.js";
@@ -173,6 +173,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     localRoot: config.bankRails.localRoot,
     logger: deps.logger.child({ component: "bank-rails" }),
     destinationRoutingFacts,
+    postalAddressOf: async (tx, tenant, beneficiaryId) => (await findBeneficiary(tx, tenant, beneficiaryId))?.row.postalAddress ?? null,
   });
   const payouts = createPayoutsModule({
     db: database.db,

@@ -1,4 +1,7 @@
 // Bank-rail configurations and destinations shared by the bank-rails tests.
+import type { AppInstance } from "../../src/platform/http/types.js";
+import { bearer, createBeneficiary, GERMAN_IBAN_ACCOUNT, registerBankAccount } from "../helpers/factories.js";
+import { PERSON_IDENTITY } from "../payouts/payout-fixtures.js";
 
 export const FINGERPRINT = "SHA256:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU";
 
@@ -52,3 +55,15 @@ export const US_ACCOUNT = {
   routing_code: "021000021",
   account_number: "123456789",
 };
+
+/** A compliant Beneficiary with a structured address and one validated EUR account (payable by SEPA). */
+export async function sepaPayee(app: AppInstance, key: string): Promise<{ beneficiaryId: string }> {
+  const beneficiary = await createBeneficiary(app, key, {
+    ...PERSON_IDENTITY,
+    postal_address: { line1: "Hauptstraße 1", city: "Berlin", postal_code: "10115", country: "DE" },
+  });
+  await registerBankAccount(app, key, beneficiary.id, GERMAN_IBAN_ACCOUNT);
+  const ack = await app.inject({ method: "POST", url: `/v1/beneficiaries/${beneficiary.id}/acknowledge`, headers: bearer(key) });
+  if (ack.statusCode !== 200) throw new Error(`acknowledge failed: ${ack.statusCode} ${ack.body}`);
+  return { beneficiaryId: beneficiary.id };
+}

@@ -7,7 +7,7 @@ import { bankRailConfigs } from "../../src/modules/bank-rails/bank-rails.schema.
 import { bearer, createApiKey, type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import { newKey, payableBeneficiary, postPayout } from "../payouts/payout-fixtures.js";
-import { achConfig, FINGERPRINT, sepaConfig, US_ACCOUNT } from "./bank-rail-fixtures.js";
+import { achConfig, FINGERPRINT, sepaConfig, sepaPayee, US_ACCOUNT } from "./bank-rail-fixtures.js";
 
 describe("bank rail configuration", () => {
   let t: TestApp;
@@ -248,7 +248,7 @@ describe("routing of production payouts", () => {
       payload: sepaConfig(),
     });
     expect(configured.statusCode).toBe(201);
-    const euro = await payableBeneficiary(t.app, key);
+    const euro = await sepaPayee(t.app, key);
     const ok = await postPayout(t.app, key, {
       beneficiary_id: euro.beneficiaryId,
       amount_minor: 500,

@@ -14,7 +14,7 @@ import {
   registerBusiness,
 } from "../helpers/factories.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
-import { createPayout, decide, getPayout, payoutEvents } from "../payouts/payout-fixtures.js";
+import { createPayout, decide, getPayout, newKey, payoutEvents, postPayout } from "../payouts/payout-fixtures.js";
 import { epcSchemaAvailable, epcSchemaErrors } from "../unit/bank-files/xsd.js";
 import { achConfig, sepaConfig, US_ACCOUNT } from "./bank-rail-fixtures.js";
 
@@ -139,12 +139,55 @@ describe("SEPA cut-off", () => {
     expect(list.bank_files).toHaveLength(1);
   });
 
-  it("fails a payout whose Beneficiary has no address a SEPA file can carry, with the reason, and leaves the rest", async () => {
+  it("refuses at creation a SEPA payout to a Beneficiary without a structured address, naming what is missing", async () => {
     const noAddress = await payee(
       { account_holder_name: "Piet Jansen", country: "NL", currency: "EUR", iban: "NL91ABNA0417164300" },
       { postal_address: null, country_of_residence: "NL" },
     );
-    const bad = await approved(noAddress, 700);
+    const response = await postPayout(t.app, key, {
+      beneficiary_id: noAddress,
+      amount_minor: 700,
+      currency: "EUR",
+      idempotency_key: newKey(),
+    });
+    expect(response.statusCode).toBe(422);
+    expect(response.json().error).toMatchObject({
+      code: "SEPA_ADDRESS_NOT_STRUCTURED",
+      details: [
+        { field: "postal_address.city", code: "required" },
+        { field: "postal_address.country", code: "required" },
+      ],
+    });
+    const greek = await payee({
+      account_holder_name: "Ελένη Παπαδοπούλου",
+      country: "GR",
+      currency: "EUR",
+      iban: "GR1601101250000000012300695",
+    });
+    const refused = await postPayout(t.app, key, {
+      beneficiary_id: greek,
+      amount_minor: 700,
+      currency: "EUR",
+      idempotency_key: newKey(),
+    });
+    expect(refused.json().error.code).toBe("SEPA_NAME_NOT_REPRESENTABLE");
+  });
+
+  it("fails at the cut-off a payout whose Beneficiary lost its address after creation, and says why", async () => {
+    const moving = await payee({
+      account_holder_name: "Piet Jansen",
+      country: "NL",
+      currency: "EUR",
+      iban: "NL91ABNA0417164300",
+    });
+    const bad = await approved(moving, 700);
+    const patched = await t.app.inject({
+      method: "PUT",
+      url: `/v1/beneficiaries/${moving}`,
+      headers: bearer(key),
+      payload: { postal_address: null },
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
     await drain();
     t.clock.set(new Date("2026-05-28T13:00:00.000Z"));
     await drain();

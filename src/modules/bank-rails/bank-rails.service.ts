@@ -9,7 +9,8 @@ import type { Db } from "../../platform/db/client.js";
 import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import { DEFAULT_PAGE_SIZE, decodeCursor, toPage } from "../../platform/pagination/cursor.js";
-import { toSepaText } from "../../rails/bank-files/charset.js";
+import type { PostalAddressValue } from "../../platform/db/schema.js";
+import { isSepaRepresentable, toSepaText } from "../../rails/bank-files/charset.js";
 import { isAbaRoutingNumber, RESERVED_ENTRY_DESCRIPTIONS } from "../../rails/bank-files/nacha-writer.js";
 import type { DestinationRoutingFacts } from "../destinations/index.js";
 import {
@@ -71,6 +72,8 @@ export interface BankRailServiceDeps {
   /** BANK_RAIL_LOCAL_ROOT: where local-directory delivery may write; null forbids it. */
   readonly localRoot: string | null;
   readonly destinationRoutingFacts: (tx: Db, tenant: Tenant, destinationId: string) => Promise<DestinationRoutingFacts | null>;
+  /** The Beneficiary's postal address (a SEPA file carries it structured), inside the caller's transaction. */
+  readonly postalAddressOf?: (tx: Db, tenant: Tenant, beneficiaryId: string) => Promise<PostalAddressValue | null>;
   readonly logger?: { info(object: object, message: string): void };
 }
 
@@ -311,7 +314,24 @@ export function createBankRailService(deps: BankRailServiceDeps) {
     const facts = await deps.destinationRoutingFacts(tx, tenant, destinationId);
     if (facts === null) return null; // the destination gates already refused an unknown destination
     const route = routePayout(currency, facts, configured);
-    return "refused" in route ? new AppError("NO_RAIL_FOR_DESTINATION", { message: route.reason }) : null;
+    if ("refused" in route) return new AppError("NO_RAIL_FOR_DESTINATION", { message: route.reason });
+    if (route.rail === "sepa") return sepaPayability(tx, tenant, facts);
+    return null;
+  }
+
+  /** What a SEPA file needs of the payee: a Latin-script name and a structured address (town and country). */
+  async function sepaPayability(tx: Db, tenant: Tenant, facts: DestinationRoutingFacts): Promise<AppError | null> {
+    if (!isSepaRepresentable(facts.accountHolderName)) return new AppError("SEPA_NAME_NOT_REPRESENTABLE");
+    if (deps.postalAddressOf === undefined) return null;
+    const address = await deps.postalAddressOf(tx, tenant, facts.beneficiaryId);
+    const missing: string[] = [];
+    if (!address || !isSepaRepresentable(address.city ?? "")) missing.push("postal_address.city");
+    if (!address || !/^[A-Z]{2}$/.test(address.country ?? "")) missing.push("postal_address.country");
+    if (missing.length === 0) return null;
+    return new AppError("SEPA_ADDRESS_NOT_STRUCTURED", {
+      message: `SEPA payments need the Beneficiary's address structured; missing: ${missing.join(", ")}. Complete the Beneficiary (PUT /v1/beneficiaries/{id}, or a collection link) and create the payout again.`,
+      details: missing.map((field) => ({ field, code: "required", message: `${field} is needed to pay this Beneficiary by SEPA.` })),
+    });
   }
 
   /** The rail a production payout goes to (`simulator` when none of the Business's bank rails takes it). */

@@ -2,6 +2,7 @@ import type { Tenant } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
 import type { Db } from "../../platform/db/client.js";
+import type { PostalAddressValue } from "../../platform/db/schema.js";
 import type { AppInstance } from "../../platform/http/types.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import type { DestinationRoutingFacts } from "../destinations/index.js";
@@ -21,6 +22,7 @@ export function createBankRailsModule(deps: {
   localRoot: string | null;
   logger?: { info(object: object, message: string): void };
   destinationRoutingFacts: (tx: Db, tenant: Tenant, destinationId: string) => Promise<DestinationRoutingFacts | null>;
+  postalAddressOf?: (tx: Db, tenant: Tenant, beneficiaryId: string) => Promise<PostalAddressValue | null>;
 }) {
   const service = createBankRailService(deps);
   return {

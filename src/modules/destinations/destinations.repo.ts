@@ -113,10 +113,12 @@ export async function findRoutingFacts(
   db: Db,
   tenant: Tenant,
   id: string,
-): Promise<Pick<DestinationRow, "kind" | "scheme" | "country" | "currency" | "accountType"> | null> {
+): Promise<Pick<DestinationRow, "kind" | "scheme" | "country" | "currency" | "accountType" | "accountHolderName" | "beneficiaryId"> | null> {
   const [row] = await db
     .select({
       kind: destinations.kind,
+      accountHolderName: destinations.accountHolderName,
+      beneficiaryId: destinations.beneficiaryId,
       scheme: destinations.scheme,
       country: destinations.country,
       currency: destinations.currency,

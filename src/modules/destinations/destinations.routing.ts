@@ -10,6 +10,8 @@ export interface DestinationRoutingFacts {
   readonly country: string;
   readonly currency: string;
   readonly sepaZone: boolean;
+  readonly accountHolderName: string;
+  readonly beneficiaryId: string;
 }
 
 /** Routing facts of one of the tenant's destinations, inside the caller's transaction; null when unknown. */
@@ -26,5 +28,7 @@ export async function destinationRoutingFacts(
     country: row.country,
     currency: row.currency,
     sepaZone: isSepaCountry(row.country),
+    accountHolderName: row.accountHolderName,
+    beneficiaryId: row.beneficiaryId,
   };
 }
