@@ -173,7 +173,8 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     localRoot: config.bankRails.localRoot,
     logger: deps.logger.child({ component: "bank-rails" }),
     destinationRoutingFacts,
-    postalAddressOf: async (tx, tenant, beneficiaryId) => (await findBeneficiary(tx, tenant, beneficiaryId))?.row.postalAddress ?? null,
+    postalAddressOf: async (tx, tenant, beneficiaryId) =>
+      (await findBeneficiary(tx, tenant, beneficiaryId))?.row.postalAddress ?? null,
   });
   const payouts = createPayoutsModule({
     db: database.db,

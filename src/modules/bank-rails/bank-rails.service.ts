@@ -6,10 +6,10 @@ import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
 import type { Db } from "../../platform/db/client.js";
+import type { PostalAddressValue } from "../../platform/db/schema.js";
 import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import { DEFAULT_PAGE_SIZE, decodeCursor, toPage } from "../../platform/pagination/cursor.js";
-import type { PostalAddressValue } from "../../platform/db/schema.js";
 import { isSepaRepresentable, toSepaText } from "../../rails/bank-files/charset.js";
 import { isAbaRoutingNumber, RESERVED_ENTRY_DESCRIPTIONS } from "../../rails/bank-files/nacha-writer.js";
 import type { DestinationRoutingFacts } from "../destinations/index.js";
@@ -330,7 +330,11 @@ export function createBankRailService(deps: BankRailServiceDeps) {
     if (missing.length === 0) return null;
     return new AppError("SEPA_ADDRESS_NOT_STRUCTURED", {
       message: `SEPA payments need the Beneficiary's address structured; missing: ${missing.join(", ")}. Complete the Beneficiary (PUT /v1/beneficiaries/{id}, or a collection link) and create the payout again.`,
-      details: missing.map((field) => ({ field, code: "required", message: `${field} is needed to pay this Beneficiary by SEPA.` })),
+      details: missing.map((field) => ({
+        field,
+        code: "required",
+        message: `${field} is needed to pay this Beneficiary by SEPA.`,
+      })),
     });
   }
 

@@ -113,7 +113,10 @@ export async function findRoutingFacts(
   db: Db,
   tenant: Tenant,
   id: string,
-): Promise<Pick<DestinationRow, "kind" | "scheme" | "country" | "currency" | "accountType" | "accountHolderName" | "beneficiaryId"> | null> {
+): Promise<Pick<
+  DestinationRow,
+  "kind" | "scheme" | "country" | "currency" | "accountType" | "accountHolderName" | "beneficiaryId"
+> | null> {
   const [row] = await db
     .select({
       kind: destinations.kind,
