@@ -19,7 +19,7 @@ CREATE TABLE "bank_files" (
 	"file_name" text NOT NULL,
 	"message_id" text NOT NULL,
 	"format" text NOT NULL,
-	"content" text NOT NULL,
+	"content_encrypted" text NOT NULL,
 	"content_sha256" text NOT NULL,
 	"entry_count" integer NOT NULL,
 	"control_sum_minor" bigint NOT NULL,
@@ -44,7 +44,7 @@ CREATE TABLE "bank_inbound_files" (
 	"kind" text NOT NULL,
 	"status" text NOT NULL,
 	"refusal_reason" text,
-	"content" text NOT NULL,
+	"content_encrypted" text NOT NULL,
 	"unmatched" jsonb DEFAULT '[]'::jsonb NOT NULL,
 	"created_at" timestamp with time zone NOT NULL
 );

@@ -16,7 +16,7 @@ export interface Metrics {
    * A bank-file event that needs watching, by rail: `inbound_refused` (an inbound file that could not be
    * parsed), `file_rejected` (the bank rejected a file or part of it), `unmatched_entry` (an inbound entry
    * naming no payout of ours), `no_status_report` (a file without a status report past its time),
-   * `notification_of_change` (an ACH NOC).
+   * `notification_of_change` (an ACH NOC), `poll_failed` (the inbound directory could not be read).
    */
   observeBankFile(rail: string, event: string): void;
 }
@@ -45,7 +45,7 @@ export function createMetrics(deps: { jobStore: JobStore }): Metrics {
   });
   const bankFiles = new Counter({
     name: "bank_file_events_total",
-    help: "Bank-file events that need watching, by rail and event (inbound_refused, file_rejected, unmatched_entry, no_status_report, notification_of_change).",
+    help: "Bank-file events that need watching, by rail and event (inbound_refused, file_rejected, unmatched_entry, no_status_report, notification_of_change, poll_failed).",
     labelNames: ["rail", "event"],
     registers: [registry],
   });

@@ -5,6 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bankFiles } from "../../src/modules/bank-rails/bank-rails.schema.js";
 import { readNachaFile } from "../../src/rails/bank-files/nacha-reader.js";
 import {
   bearer,
@@ -125,6 +126,10 @@ describe("SEPA cut-off", () => {
     expect(delivered).toContain("<TwnNm>Madrid</TwnNm>");
     expect(delivered).toContain("<Dt>2026-05-27</Dt>");
     expect(readdirSync(path.join(root, "sepa/out")).filter((n) => n.startsWith("."))).toEqual([]);
+    // At rest the file is encrypted: the creditor's IBAN is in the file, never in clear in the database.
+    expect(delivered).toContain("ES9121000418450200051332");
+    const stored = await db().select().from(bankFiles);
+    expect(JSON.stringify(stored)).not.toContain("ES9121000418450200051332");
 
     const detail = (await t.app.inject({ method: "GET", url: `/v1/bank-files/${file.id}`, headers: bearer(key) })).json();
     expect(detail.payouts.map((p: { payout_id: string }) => p.payout_id).sort()).toEqual([first, second].sort());

@@ -374,7 +374,7 @@ export function createBankFiles(deps: BankFilesDeps) {
             fileName: bankFileName(businessId, rail, cutoffAt),
             messageId: built.messageId,
             format: built.format,
-            content: built.content,
+            contentEncrypted: cipher.encrypt(built.content),
             contentSha256: sha256Hex(built.content),
             entryCount: built.references.size,
             controlSumMinor: built.controlSumMinor,
@@ -450,7 +450,7 @@ export function createBankFiles(deps: BankFilesDeps) {
         const existing = await target.existing(file.fileName);
         if (existing === file.contentSha256) alreadyThere = true;
         else if (existing !== null) throw new DeliveryError(`another file named ${file.fileName} is on the server`, "io");
-        else await target.put(file.fileName, file.content);
+        else await target.put(file.fileName, cipher.decrypt(file.contentEncrypted));
       } finally {
         await target.close();
       }

@@ -233,7 +233,7 @@ export function createBankInbound(deps: InboundDeps) {
           contentSha256: sha256,
           kind: "unknown",
           status: "applied",
-          content,
+          contentEncrypted: deps.cipher.encrypt(content),
           receivedAt: clock.now(),
         });
         if (!claimed) return "seen" as const;
@@ -266,7 +266,7 @@ export function createBankInbound(deps: InboundDeps) {
           kind: "unknown",
           status: "refused",
           refusalReason: reason.slice(0, 500),
-          content,
+          contentEncrypted: deps.cipher.encrypt(content),
           receivedAt: clock.now(),
         });
       });
@@ -302,13 +302,23 @@ export function createBankInbound(deps: InboundDeps) {
       await context.completeWithin(db);
       return;
     }
-    const target = await deps.openTarget(config);
+    // A server that cannot be reached is logged and counted; the chain of polls goes on (it must not die
+    // with the job's attempts), and files left on the server are read at the next slot.
     try {
-      for (const name of await target.listInbound()) {
-        await processInbound(config, name, await target.readInbound(name));
+      const target = await deps.openTarget(config);
+      try {
+        for (const name of await target.listInbound()) {
+          await processInbound(config, name, await target.readInbound(name));
+        }
+      } finally {
+        await target.close();
       }
-    } finally {
-      await target.close();
+    } catch (error) {
+      observe(config.rail, "poll_failed");
+      logger.error(
+        { business_id: config.businessId, rail: config.rail },
+        `bank inbound directory could not be read: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     // ACH sends no status report: only SEPA files are watched for one.
     if (config.rail === "sepa") await watch(config);

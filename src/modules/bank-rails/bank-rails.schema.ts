@@ -50,7 +50,8 @@ export const bankFiles = pgTable(
     /** pain.001 MsgId, or the NACHA file id (creation date + modifier). */
     messageId: text("message_id").notNull(),
     format: text("format").notNull(),
-    content: text("content").notNull(),
+    /** The exact bytes sent, encrypted (AES-256-GCM, FieldCipher): they carry account numbers and IBANs. */
+    contentEncrypted: text("content_encrypted").notNull(),
     contentSha256: text("content_sha256").notNull(),
     entryCount: integer("entry_count").notNull(),
     controlSumMinor: bigint("control_sum_minor", { mode: "number" }).notNull(),
@@ -118,7 +119,8 @@ export const bankInboundFiles = pgTable(
     /** applied, refused */
     status: text("status").notNull(),
     refusalReason: text("refusal_reason"),
-    content: text("content").notNull(),
+    /** The file as received, encrypted like outbound files (returns carry account numbers). */
+    contentEncrypted: text("content_encrypted").notNull(),
     unmatched: jsonb("unmatched").notNull().default(sql`'[]'::jsonb`),
     receivedAt: createdAt(),
   },

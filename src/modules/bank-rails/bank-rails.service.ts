@@ -385,7 +385,7 @@ export function createBankRailService(deps: BankRailServiceDeps) {
     return {
       fileName: file.fileName,
       contentType: file.rail === "sepa" ? "application/xml" : "text/plain",
-      content: file.content,
+      content: cipher.decrypt(file.contentEncrypted),
     };
   }
 
