@@ -19,14 +19,58 @@ module.exports = {
     {
       name: "modules-meet-through-index",
       severity: "error",
-      comment: "A module uses another module only through its index.ts, its one door.",
+      comment:
+        "A module uses another module only through its doors: index.ts (construction, services, types) and <m>.shared.ts (the queries it offers other modules, run in the caller's transaction).",
       from: { path: "^src/modules/([^/]+)/" },
-      to: { path: "^src/modules/([^/]+)/", pathNot: ["^src/modules/$1/", "^src/modules/[^/]+/index\\.ts$"] },
+      to: {
+        path: "^src/modules/([^/]+)/",
+        pathNot: [
+          "^src/modules/$1/",
+          "^src/modules/[^/]+/index\\.ts$",
+          "^src/modules/([^/]+)/\\1\\.shared\\.ts$",
+          "^src/modules/[^/]+/[^/]+\\.schema\\.ts$",
+        ],
+      },
+    },
+    {
+      name: "tables-belong-to-their-module",
+      severity: "error",
+      comment:
+        "A module's tables (src/modules/<m>/<m>.schema.ts) are read and written only by that module's own files. Another module asks the owner's index.ts for a named function that takes its transaction. Only another schema file may import them, to declare a foreign key.",
+      from: { path: "^src/modules/([^/]+)/", pathNot: "\\.schema\\.ts$" },
+      to: { path: "^src/modules/[^/]+/[^/]+\\.schema\\.ts$", pathNot: "^src/modules/$1/" },
+    },
+    {
+      name: "tables-stay-in-modules",
+      severity: "error",
+      comment:
+        "Outside the modules (app, worker, rails, pages, runtime), no code reads a module's tables: it calls the module's index.ts.",
+      from: { path: "^src/", pathNot: "^src/modules/" },
+      to: { path: "^src/modules/[^/]+/[^/]+\\.schema\\.ts$" },
+    },
+    {
+      name: "shared-queries-are-leaves",
+      severity: "error",
+      comment:
+        "<m>.shared.ts holds queries over the module's own tables; it imports its own schema, repository and pure files and the platform, never a service, a route, an index.ts or another module (but for its shared queries), so any module can use it without an import cycle.",
+      from: { path: "^src/modules/([^/]+)/[^/]+\\.shared\\.ts$" },
+      to: {
+        path: "(^src/modules/|^src/(worker|rails|pages)/|^src/(app|main|runtime)\\.ts$)",
+        pathNot: ["^src/modules/$1/[^/]+\\.(schema|repo|state|rail)\\.ts$", "^src/modules/[^/]+/[^/]+\\.shared\\.ts$"],
+      },
+    },
+    {
+      name: "index-offers-functions-not-tables",
+      severity: "error",
+      comment:
+        "A module's index.ts offers named functions (defined in its service, which owns the transaction rules), never its tables or its repository's functions: no value import of its own schema or repo from index.ts (types are fine).",
+      from: { path: "^src/modules/([^/]+)/index\\.ts$" },
+      to: { path: "^src/modules/$1/[^/]+\\.(schema|repo)\\.ts$", dependencyTypesNot: ["type-only"] },
     },
     {
       name: "pages-use-module-index",
       severity: "error",
-      comment: "Hosted pages (issue 6) call modules only through their index.ts, and never touch the database.",
+      comment: "Hosted pages call modules only through their index.ts, and never touch the database.",
       from: { path: "^src/pages/" },
       to: { path: "(^src/modules/[^/]+/(?!index\\.ts$)|^src/platform/db/client)" },
     },

@@ -47,7 +47,7 @@ async function seed(baseUrl: string, key: string): Promise<void> {
           method: "POST",
           headers: { authorization: headers.authorization },
         });
-        // Issue 6: every other Beneficiary has a live collection link, so pages carry pending_requests.
+        // Every other Beneficiary has a live collection link, so pages carry pending_requests.
         if (i % 2 === 0) {
           const link = await fetch(`${baseUrl}/v1/beneficiaries/${body.id}/collection-requests`, {
             method: "POST",

@@ -1,4 +1,4 @@
-// Payouts (issue 4), on each engine:
+// Payouts, on each engine:
 //   payout_create: `POST /v1/payouts` at 32 connections, every request with a fresh idempotency key, spread over
 //     64 payable Beneficiaries, beside the raw single-row INSERT ceiling of the same database and driver in the
 //     same run (32 concurrent `INSERT` statements of a payout-sized row with a unique key, from this process).

@@ -18,6 +18,7 @@ import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
+import { transaction } from "../src/platform/db/client.js";
 import { createLogger } from "../src/platform/logger.js";
 import { createRuntime, type Runtime } from "../src/runtime.js";
 import { testCertificate } from "../test/helpers/webhook-receiver.js";
@@ -79,7 +80,7 @@ async function startReceiver(): Promise<Receiver> {
 async function recordOne(runtime: Runtime, businessId: string): Promise<{ id: string; committedAt: number }> {
   const { database, events } = runtime.deps;
   const beneficiaryId = crypto.randomUUID();
-  const recorded = await database.db.transaction((tx) =>
+  const recorded = await transaction(database.db, (tx) =>
     events.record(tx, {
       tenant: { businessId, environment: "sandbox" },
       type: "beneficiary.details_submitted",

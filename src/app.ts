@@ -8,7 +8,7 @@ import type { Logger } from "pino";
 import type { Config, HttpTimeouts, TrustProxy } from "./config.js";
 import { createApiKeysModule } from "./modules/api-keys/index.js";
 import { createBankRailsModule } from "./modules/bank-rails/index.js";
-import { createBeneficiariesModule, findBeneficiary } from "./modules/beneficiaries/index.js";
+import { createBeneficiariesModule, findPostalAddress } from "./modules/beneficiaries/index.js";
 import { createBeneficiaryExportModule } from "./modules/beneficiary-export/index.js";
 import { createBeneficiaryImportModule } from "./modules/beneficiary-import/index.js";
 import { closeLinksOfArchivedBeneficiary, createCollectionModule } from "./modules/collection/index.js";
@@ -41,6 +41,8 @@ import type { TargetPolicy } from "./platform/outbound-http/url-safety.js";
 import type { WebhookSender } from "./platform/outbound-http/webhook-sender.js";
 import type { RateLimiter } from "./platform/rate-limit.js";
 import type { RailRegistry } from "./rails/rail.js";
+import { COMPONENT_EXAMPLES } from "./reference-examples.js";
+import { referenceTags } from "./reference-guide.js";
 
 export interface AppDeps {
   readonly config: Config;
@@ -53,7 +55,7 @@ export interface AppDeps {
   readonly metrics: Metrics;
   readonly tenantLimiter: RateLimiter;
   readonly clientAddressLimiter: RateLimiter;
-  /** Per client address on the hosted collection pages (issue 6). */
+  /** Per client address on the hosted collection pages. */
   readonly collectionPageLimiter: RateLimiter;
   readonly cipher: FieldCipher;
   readonly isAcceptingTraffic: () => boolean;
@@ -141,7 +143,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     tokenTtlHours: config.registration.tokenTtlHours,
     emailsPerAddressPerDay: config.registration.emailsPerAddressPerDay,
   });
-  // Issue 4 (rails): enrollment with the payout rail, triggered by beneficiaries and destinations after their
+  // Enrollment with the payout rail, triggered by beneficiaries and destinations after their
   // commits (injected functions: enrollment reads through the beneficiaries module, so no import cycle).
   const enrollment = createEnrollmentModule({
     db: database.db,
@@ -173,8 +175,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     localRoot: config.bankRails.localRoot,
     logger: deps.logger.child({ component: "bank-rails" }),
     destinationRoutingFacts,
-    postalAddressOf: async (tx, tenant, beneficiaryId) =>
-      (await findBeneficiary(tx, tenant, beneficiaryId))?.row.postalAddress ?? null,
+    postalAddressOf: findPostalAddress,
   });
   const payouts = createPayoutsModule({
     db: database.db,
@@ -263,7 +264,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     );
   });
 
-  await app.register(fastifySwagger, openApiDocumentOptions(config));
+  await app.register(fastifySwagger, openApiDocumentOptions(config, referenceTags(config), COMPONENT_EXAMPLES));
   await app.register(fastifySwaggerUi, {
     routePrefix: "/docs",
     uiConfig: { url: "/v1/openapi.json" } as Record<string, unknown>,
@@ -292,7 +293,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   });
   webhooks.registerRoutes(app);
   enrollment.registerRoutes(app);
-  // Issue 4 (rails): the simulator's operator control endpoint exists only when a control token is configured.
+  // The production simulator's operator control endpoint exists only when a control token is configured.
   if (config.productionRail === "simulator" && config.simulatorControlToken !== null) {
     createRailSimulatorModule({
       db: database.db,

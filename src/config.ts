@@ -72,7 +72,7 @@ export interface Config {
     /** E-mails sent for one Business (both environments) in any 24 hours (MAIL_DAILY_LIMIT_PER_BUSINESS). */
     readonly dailyLimitPerBusiness: number;
   };
-  /** Issue 6: requests per client address per window on the hosted collection pages (against token guessing). */
+  /** Requests per client address per window on the hosted collection pages (against token guessing). */
   readonly collectionPageRateLimit: RateLimitConfig;
   readonly webhooks: {
     /**
@@ -105,7 +105,7 @@ export interface Config {
     readonly port: number | null;
     readonly host: string;
   };
-  /** Payouts (issue 4). */
+  /** Payouts. */
   readonly payouts: {
     /** Hours after `disbursed` before a production payout settles, absent a rail return (PAYOUT_RETURN_WINDOW_HOURS). */
     readonly returnWindowHours: number;

@@ -61,7 +61,7 @@ async function main(): Promise<void> {
       [
         "",
         `Payout orchestration service (${role}) listening on ${config.host}:${port}, database: ${database}`,
-        `  API:            ${base}/v1/`,
+        `  API document:   ${base}/v1/openapi.json`,
         `  API reference:  ${base}/docs`,
         `  Health check:   ${base}/healthz  (readiness: ${base}/readyz)`,
         ...(config.metrics.port === null && config.metrics.token !== null

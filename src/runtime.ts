@@ -15,7 +15,7 @@ import { type Database, openDatabase } from "./platform/db/client.js";
 import { runMigrations } from "./platform/db/migrate.js";
 import { createEventRecorder } from "./platform/events/outbox.js";
 import { type IdGenerator, uuidV7Generator } from "./platform/ids.js";
-import { createJobStore } from "./platform/jobs/job-store.js";
+import { createJobStore, JOBS_WAKEUP_CHANNEL } from "./platform/jobs/job-store.js";
 import { createWorker, type JobHandlers, type Worker } from "./platform/jobs/worker.js";
 import { createLogger } from "./platform/logger.js";
 import { createMailer, type Mailer } from "./platform/mail/mailer.js";
@@ -47,9 +47,6 @@ export interface RuntimeOptions {
   /** An extra CA certificate (PEM) trusted for the SMTP relay: tests' self-signed relay. Never set in production. */
   readonly smtpTlsCa?: string;
 }
-
-/** NOTIFY channel that wakes idle workers when a job is enqueued for now (webhook deliveries use it). */
-export const JOBS_WAKEUP_CHANNEL = "jobs_wakeup";
 
 export interface Runtime {
   readonly deps: AppDeps & { readonly cipher: FieldCipher; readonly mailer: Mailer };
@@ -134,24 +131,47 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     policy: webhookPolicy,
     ...(options.webhookTlsCa === undefined ? {} : { ca: options.webhookTlsCa }),
   });
-  // Wake-ups for idle workers: one LISTEN per process, opened when the first worker starts.
+  const metrics = createMetrics({ jobStore });
+  // Wake-ups for idle workers: one LISTEN per process, opened when the first worker starts. Without it the
+  // workers still run every job, only later (at their poll interval): the log and the metrics say so.
   const wakeupListeners = new Set<() => void>();
   let stopListening: Promise<() => Promise<void>> | null = null;
+  const wakeupLog = logger.child({ component: "job-wakeups", channel: JOBS_WAKEUP_CHANNEL });
   const wakeups = (nudge: () => void) => {
     wakeupListeners.add(nudge);
     stopListening ??= database
-      .listen(JOBS_WAKEUP_CHANNEL, () => {
-        for (const listener of wakeupListeners) listener();
-      })
+      .listen(
+        JOBS_WAKEUP_CHANNEL,
+        () => {
+          for (const listener of wakeupListeners) listener();
+        },
+        {
+          listening: (recovered) => {
+            metrics.observeWakeupListener("listening");
+            if (recovered) wakeupLog.info("job wake-ups restored: listening again");
+          },
+          failed: (error, retryInMs) => {
+            metrics.observeWakeupListener("failed");
+            wakeupLog.warn(
+              { err: error, retry_in_ms: retryInMs },
+              "job wake-ups unavailable (LISTEN failed); workers poll only until it succeeds",
+            );
+          },
+          lost: (error) => {
+            metrics.observeWakeupListener("lost");
+            wakeupLog.warn({ err: error }, "job wake-up connection lost; workers poll only until it reconnects");
+          },
+        },
+      )
       .catch((error: unknown) => {
-        logger.warn({ err: error }, "job wake-ups unavailable; workers poll only");
+        metrics.observeWakeupListener("failed");
+        wakeupLog.warn({ err: error }, "job wake-ups unavailable; workers poll only");
         return async () => {};
       });
     return () => {
       wakeupListeners.delete(nudge);
     };
   };
-  const metrics = createMetrics({ jobStore });
   const store: RateLimitStore = database.pool === null ? { kind: "memory" } : { kind: "postgres", pool: database.pool };
   // Creating it opens no connection and touches no file: that happens on the first send, in a job.
   const mailer = createMailer({

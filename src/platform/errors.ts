@@ -115,7 +115,7 @@ export const ERROR_CODES = {
     description:
       "The request rate of this Business and environment (or, for registration, of this client address) exceeded the limit. `Retry-After` gives the seconds to wait; `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` describe the window.",
   },
-  // Payouts (issue 4)
+  // Payouts
   IDEMPOTENCY_KEY_REUSED: {
     status: 422,
     message: "This idempotency key was already used with a different request.",
@@ -231,7 +231,7 @@ export const ERROR_CODES = {
     message: "The service is temporarily unavailable.",
     description: "The database is unreachable or the process is shutting down. Retry shortly.",
   },
-  // Issue 5: webhooks
+  // Webhooks
   WEBHOOK_URL_NOT_PUBLIC: {
     status: 422,
     message: "The webhook URL does not resolve to a public address.",
@@ -266,7 +266,7 @@ export const ERROR_CODES = {
     message: "The webhook subscription is missing, disabled, or does not list this event type.",
     description: "A redelivery goes to the current subscription: create or enable it, and list the event type, first.",
   },
-  // Issue 4 (rails): enrollment with the payout rail.
+  // Enrollment with the payout rail.
   ENROLLMENT_NOT_ALLOWED: {
     status: 422,
     message: "The Beneficiary cannot be enrolled with the payout rail until it is compliant.",
@@ -349,10 +349,6 @@ export class AppError extends Error {
   get status(): number {
     return ERROR_CODES[this.code].status;
   }
-}
-
-export function isAppError(value: unknown): value is AppError {
-  return value instanceof AppError;
 }
 
 export function docsAnchor(code: string): string {

@@ -19,6 +19,11 @@ export interface Metrics {
    * `notification_of_change` (an ACH NOC), `poll_failed` (the inbound directory could not be read).
    */
   observeBankFile(rail: string, event: string): void;
+  /**
+   * The job wake-up listener of this process (LISTEN on PostgreSQL): `listening`, or `failed` (could not
+   * connect or LISTEN) and `lost` (the connection dropped), after which workers only poll until it recovers.
+   */
+  observeWakeupListener(state: "listening" | "failed" | "lost"): void;
 }
 
 export function createMetrics(deps: { jobStore: JobStore }): Metrics {
@@ -47,6 +52,17 @@ export function createMetrics(deps: { jobStore: JobStore }): Metrics {
     name: "bank_file_events_total",
     help: "Bank-file events that need watching, by rail and event (inbound_refused, file_rejected, unmatched_entry, no_status_report, notification_of_change, poll_failed).",
     labelNames: ["rail", "event"],
+    registers: [registry],
+  });
+  const wakeupListening = new Gauge({
+    name: "jobs_wakeup_listening",
+    help: "1 while this process listens for job wake-ups (PostgreSQL LISTEN), 0 while its workers only poll. Absent before a worker starts.",
+    registers: [registry],
+  });
+  const wakeupFailures = new Counter({
+    name: "jobs_wakeup_listen_failures_total",
+    help: "Job wake-up listener failures of this process: `failed` (could not connect or LISTEN), `lost` (the connection dropped).",
+    labelNames: ["reason"],
     registers: [registry],
   });
   let lastStats: Promise<Awaited<ReturnType<JobStore["stats"]>>> | null = null;
@@ -85,6 +101,10 @@ export function createMetrics(deps: { jobStore: JobStore }): Metrics {
     },
     observeBankFile(rail, event) {
       bankFiles.inc({ rail, event });
+    },
+    observeWakeupListener(state) {
+      wakeupListening.set(state === "listening" ? 1 : 0);
+      if (state !== "listening") wakeupFailures.inc({ reason: state });
     },
   };
 }

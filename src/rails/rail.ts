@@ -2,19 +2,14 @@
 // provider, or one of our own sandbox/simulator rails), and the outcomes a rail reports back.
 //
 // Flow (see src/rails/README.md):
-//   approve (one transaction) -> enqueues job PAYOUT_DISBURSE_JOB
-//   PAYOUT_DISBURSE_JOB (after commit, outside any transaction) -> rail.submit(request with our idempotency key)
+//   approve (one transaction) -> enqueues job `payout.disburse`
+//   `payout.disburse` (after commit, outside any transaction) -> rail.submit(request with our idempotency key)
 //     -> the payout records `payout.disbursement_submitted` and the returned `railRef`
 //     -> every outcome the rail reports (now, later, or through the operator control endpoint) becomes a
-//        PAYOUT_RAIL_OUTCOME_JOB applied by the payouts module as one state-machine transition with its event.
+//        `payout.rail_outcome` job applied by the payouts module as one state-machine transition with its event.
 // A rail call never happens inside a database transaction; a rail must treat a repeated `idempotencyKey`
 // as the same request (that is what makes a crash between "called the rail" and "recorded it" safe).
 import type { Environment } from "../platform/auth/api-key-format.js";
-
-/** Job types of the disbursement path (payload shapes are defined by their handlers). */
-export const PAYOUT_DISBURSE_JOB = "payout.disburse";
-export const PAYOUT_RAIL_OUTCOME_JOB = "payout.rail_outcome";
-export const PAYOUT_SETTLE_JOB = "payout.settle";
 
 /** The decrypted routing details a rail needs to reach a destination. Never logged, never persisted in clear. */
 export interface RailDestination {
@@ -93,7 +88,7 @@ export type RailSubmitResult =
       /** The rail's own reference for the payout (`rail_ref` in events). */
       readonly railRef: string;
       /** Outcomes already known at submission, in order, each with its delay. Real rails usually return none
-       *  and report later through their own callbacks, which become PAYOUT_RAIL_OUTCOME_JOBs. */
+       *  and report later through their own callbacks, which become `payout.rail_outcome` jobs. */
       readonly scheduledOutcomes: readonly ScheduledRailOutcome[];
     }
   /** Refused outright: the money never left (the payout fails with this reason). */
@@ -128,12 +123,7 @@ export interface RailRegistry {
   forEnvironment(environment: Environment): PayoutRail;
 }
 
-/** Payload of PAYOUT_RAIL_OUTCOME_JOB: dates travel as ISO strings. */
-export interface RailOutcomeJobPayload {
-  readonly payoutId: string;
-  readonly outcome: SerializedRailOutcome;
-}
-
+/** A rail outcome as a job payload carries it (the payouts module's `payout.rail_outcome`): dates travel as ISO strings. */
 export type SerializedRailOutcome =
   | Exclude<RailOutcome, { type: "estimated_arrival" } | { type: "delivered" }>
   | { readonly type: "estimated_arrival"; readonly estimatedArrivalAt: string }

@@ -1,15 +1,15 @@
-// The job handlers of every module, by job type. Later modules add theirs here (disbursement, webhook
-// delivery); each must be idempotent because a job can run more than once.
+// The job handlers of every module, by job type (each registered under its job definition's name with
+// `jobHandler`); each must be idempotent because a job can run more than once.
 import type { AppDeps } from "../app.js";
 import { createBankFiles } from "../modules/bank-rails/index.js";
 import { destinationRoutingFacts } from "../modules/destinations/index.js";
 import { createEnrollmentJobHandlers } from "../modules/enrollment/index.js";
 import { createPayoutBankFileFunctions, createPayoutJobHandlers } from "../modules/payouts/index.js";
-import { createDeliveryJobHandler, WEBHOOK_DELIVER_JOB } from "../modules/webhooks/index.js";
+import { createDeliveryJobHandler } from "../modules/webhooks/index.js";
 import type { JobHandlers } from "../platform/jobs/worker.js";
-import { createMailJobHandler, MAIL_SEND_JOB } from "../platform/mail/mail-job.js";
+import { createMailJobHandler } from "../platform/mail/mail-job.js";
 import type { Mailer } from "../platform/mail/mailer.js";
-import { createMaskingBackfillHandler, MASKING_BACKFILL_JOB } from "./masking-backfill.js";
+import { createMaskingBackfillHandler } from "./masking-backfill.js";
 
 /** What the handlers need beyond the API's dependencies: the mailer is used only from jobs. */
 export type WorkerDeps = AppDeps & { readonly mailer: Mailer };
@@ -31,8 +31,8 @@ export function createJobHandlers(deps: WorkerDeps): JobHandlers {
   });
   return {
     ...bankFiles.handlers,
-    [MAIL_SEND_JOB]: createMailJobHandler(deps.mailer, deps.cipher),
-    [WEBHOOK_DELIVER_JOB]: createDeliveryJobHandler({
+    ...createMailJobHandler(deps.mailer, deps.cipher),
+    ...createDeliveryJobHandler({
       db: deps.database.db,
       clock: deps.clock,
       ids: deps.ids,
@@ -47,8 +47,7 @@ export function createJobHandlers(deps: WorkerDeps): JobHandlers {
       returnWindowHours: deps.config.payouts.returnWindowHours,
       bankRails: bankFiles.queue,
     }),
-    [MASKING_BACKFILL_JOB]: createMaskingBackfillHandler({ ...deps, db: deps.database.db }),
-    // Issue 4 (rails): enrollment of imported Beneficiaries.
+    ...createMaskingBackfillHandler({ ...deps, db: deps.database.db }),
     ...createEnrollmentJobHandlers({
       ...deps,
       db: deps.database.db,

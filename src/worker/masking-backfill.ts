@@ -10,18 +10,20 @@
 // already recorded and e-mails already queued or sent (they are records of what was sent), and the summaries
 // kept with older tax forms (no route shows them).
 
+import { Type } from "@sinclair/typebox";
 import { beneficiariesLeftToRemask, remaskStoredBeneficiaries } from "../modules/beneficiaries/index.js";
 import { readTaxFormTin } from "../modules/collection/index.js";
 import { destinationsLeftToRemask, remaskStoredDestinations } from "../modules/destinations/index.js";
 import { replaceDestinationLast4 } from "../modules/payouts/index.js";
 import type { Clock } from "../platform/clock.js";
 import type { FieldCipher } from "../platform/crypto.js";
-import type { Db } from "../platform/db/client.js";
+import { type Db, transaction } from "../platform/db/client.js";
+import { defineJob, jobHandler } from "../platform/jobs/job-definition.js";
 import type { JobStore } from "../platform/jobs/job-store.js";
-import type { JobHandler } from "../platform/jobs/worker.js";
+import type { JobHandlers } from "../platform/jobs/worker.js";
 import { MASK_VERSION } from "../platform/masking.js";
 
-export const MASKING_BACKFILL_JOB = "masking.backfill";
+export const MASKING_BACKFILL_JOB = defineJob({ type: "masking.backfill", version: 1, payload: Type.Object({}) });
 
 /** Rows per transaction, and transactions per job run (then a fresh job continues). */
 const BATCH_SIZE = 200;
@@ -39,7 +41,7 @@ async function anythingLeft(db: Db): Promise<boolean> {
  */
 export async function enqueueMaskingBackfillIfNeeded(db: Db, jobStore: Pick<JobStore, "enqueue">): Promise<string | null> {
   if (!(await anythingLeft(db))) return null;
-  return jobStore.enqueue(db, { type: MASKING_BACKFILL_JOB, payload: {}, dedupeKey: `${MASKING_BACKFILL_JOB}:v${MASK_VERSION}` });
+  return jobStore.enqueue(db, MASKING_BACKFILL_JOB, {}, { dedupeKey: `${MASKING_BACKFILL_JOB.type}:v${MASK_VERSION}` });
 }
 
 export function createMaskingBackfillHandler(deps: {
@@ -47,22 +49,22 @@ export function createMaskingBackfillHandler(deps: {
   readonly cipher: Pick<FieldCipher, "decrypt">;
   readonly clock: Clock;
   readonly jobStore: Pick<JobStore, "enqueue">;
-}): JobHandler {
+}): JobHandlers {
   const { db, cipher, clock, jobStore } = deps;
   // Destinations and Beneficiaries in separate transactions: each locks rows of one table only (and payouts
   // rows of the destinations it changed), so it cannot deadlock with a use case that locks both.
   const destinationsBatch = () =>
-    db.transaction((tx) =>
+    transaction(db, (tx) =>
       remaskStoredDestinations(tx, cipher, BATCH_SIZE, (inner, changes) => replaceDestinationLast4(inner, changes)),
     );
   const beneficiariesBatch = () =>
-    db.transaction((tx) =>
+    transaction(db, (tx) =>
       remaskStoredBeneficiaries(tx, cipher, BATCH_SIZE, (inner, beneficiaryId, submittedAt) =>
         readTaxFormTin(inner, cipher, beneficiaryId, submittedAt),
       ),
     );
 
-  return async (_payload, context) => {
+  return jobHandler(MASKING_BACKFILL_JOB, async (_payload, context) => {
     // `blocked`: a batch found nothing it could lock, so what is left is held by other transactions for now.
     let blocked = false;
     for (let run = 0; run < BATCHES_PER_RUN && !blocked; run += 1) {
@@ -70,11 +72,14 @@ export function createMaskingBackfillHandler(deps: {
     }
     if (!(await anythingLeft(db))) return;
     // More rows are left: a fresh job continues (once, whatever happens to this one).
-    await jobStore.enqueue(db, {
-      type: MASKING_BACKFILL_JOB,
-      payload: {},
-      dedupeKey: `${MASKING_BACKFILL_JOB}:v${MASK_VERSION}:after:${context.job.id}`,
-      ...(blocked ? { runAt: new Date(clock.now().getTime() + LOCKED_ROWS_RETRY_MS) } : {}),
-    });
-  };
+    await jobStore.enqueue(
+      db,
+      MASKING_BACKFILL_JOB,
+      {},
+      {
+        dedupeKey: `${MASKING_BACKFILL_JOB.type}:v${MASK_VERSION}:after:${context.job.id}`,
+        ...(blocked ? { runAt: new Date(clock.now().getTime() + LOCKED_ROWS_RETRY_MS) } : {}),
+      },
+    );
+  });
 }

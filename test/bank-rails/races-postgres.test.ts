@@ -73,12 +73,12 @@ describe.skipIf(!onPostgres)("two workers at one cut-off (PostgreSQL)", () => {
       }
       await t.runtime.createWorker("queue").drain();
       // A second copy of the cut-off job (another dedupe key), as if two schedulers had enqueued it.
-      await t.runtime.deps.jobStore.enqueue(db, {
-        type: BANK_CUTOFF_JOB,
-        payload: { businessId: business.businessId, rail: "sepa", cutoffAt: cutoff.toISOString() },
-        runAt: cutoff,
-        dedupeKey: `second-${cutoff.toISOString()}`,
-      });
+      await t.runtime.deps.jobStore.enqueue(
+        db,
+        BANK_CUTOFF_JOB,
+        { businessId: business.businessId, rail: "sepa" as const, cutoffAt: cutoff.toISOString() },
+        { runAt: cutoff, dedupeKey: `second-${cutoff.toISOString()}` },
+      );
       t.clock.set(cutoff);
       await Promise.all([t.runtime.createWorker(`a-${round}`).drain(), t.runtime.createWorker(`b-${round}`).drain()]);
       const files = (await t.app.inject({ method: "GET", url: "/v1/bank-files?limit=200", headers: bearer(key) })).json()

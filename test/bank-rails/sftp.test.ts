@@ -177,11 +177,7 @@ describe.runIf(available)("SEPA files over SFTP", () => {
       .update(bankFiles)
       .set({ status: "built", uploadedAt: null })
       .where(eq(bankFiles.id, String(file?.id)));
-    await t.runtime.deps.jobStore.enqueue(db, {
-      type: BANK_UPLOAD_JOB,
-      payload: { fileId: file?.id },
-      dedupeKey: `retry-${file?.id}`,
-    });
+    await t.runtime.deps.jobStore.enqueue(db, BANK_UPLOAD_JOB, { fileId: String(file?.id) }, { dedupeKey: `retry-${file?.id}` });
     await drain();
     expect((await files()).find((f) => f.id === file?.id)).toMatchObject({ status: "uploaded" });
     expect(outbound().filter((n) => n === file?.file_name)).toHaveLength(1);

@@ -1,7 +1,8 @@
 // The list filter `status=` runs the SQL twin of the derivation; here both run over every combination of
 // inputs, so the filter always returns exactly the Beneficiaries that read with that status.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { beneficiaries, destinations } from "../../src/platform/db/schema.js";
+import { beneficiaries } from "../../src/modules/beneficiaries/beneficiaries.schema.js";
+import { destinations } from "../../src/modules/destinations/destinations.schema.js";
 import { uuidV7Generator } from "../../src/platform/ids.js";
 import { bearer, registerBusiness } from "../helpers/factories.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";

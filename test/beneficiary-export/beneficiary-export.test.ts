@@ -2,7 +2,7 @@
 // Beneficiaries in the key's environment, with destination data masked and spreadsheet formulas defused.
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { beneficiaries } from "../../src/platform/db/schema.js";
+import { beneficiaries } from "../../src/modules/beneficiaries/beneficiaries.schema.js";
 import { uuidV7Generator } from "../../src/platform/ids.js";
 import { bearer, createApiKey, type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";

@@ -2,7 +2,7 @@
 // would (cookie + CSRF field), read the outbox.
 import { and, asc, eq } from "drizzle-orm";
 import type { LightMyRequestResponse } from "fastify";
-import { events } from "../../src/platform/db/schema.js";
+import { events } from "../../src/platform/events/events.schema.js";
 import type { AppInstance } from "../../src/platform/http/types.js";
 import { bearer } from "../helpers/factories.js";
 import type { TestApp } from "../helpers/test-app.js";

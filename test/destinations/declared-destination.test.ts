@@ -4,7 +4,7 @@
 // loopback reads it).
 import { eq } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { destinations } from "../../src/platform/db/schema.js";
+import { destinations } from "../../src/modules/destinations/destinations.schema.js";
 import {
   createApiKey,
   createBeneficiary,
@@ -248,7 +248,7 @@ describe("the derived status", () => {
     expect(acknowledged.json()).toMatchObject({ compliance_status: "compliant", status: "action_required" });
 
     // A SWIFT-only destination is unvalidated, but registering it for a compliant Beneficiary enrolls it with the
-    // rail (issue 4), and the rail's verification makes it payout-usable.
+    // rail, and the rail's verification makes it payout-usable.
     const swift = await register(beneficiary.id, CORRIDORS.jp_swift.body);
     expect(swift).toMatchObject({ validation_status: "unvalidated", status: "verified", payout_usable: true });
     expect((await call("GET", `/v1/beneficiaries/${beneficiary.id}`)).json().status).toBe("ready");

@@ -3,7 +3,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, expect } from "vitest";
-import { events } from "../../src/platform/db/schema.js";
+import { events } from "../../src/platform/events/events.schema.js";
 import { bearer, type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import type { ExpectedActor } from "../http/error-envelope.js";

@@ -4,8 +4,10 @@
 
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { emails } from "../../src/modules/emails/emails.schema.js";
 import { queryRows } from "../../src/platform/db/client.js";
-import { emails, events, jobs } from "../../src/platform/db/schema.js";
+import { events } from "../../src/platform/events/events.schema.js";
+import { jobs } from "../../src/platform/jobs/jobs.schema.js";
 import { registerBusiness } from "../helpers/factories.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import { type SmtpSink, startSmtpSink } from "../mail/smtp-sink.js";

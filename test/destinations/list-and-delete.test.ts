@@ -3,7 +3,8 @@
 // e-mail: in sandbox the message to a Beneficiary is captured in the sandbox mailbox and read through the API).
 import { and, eq } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { destinations, jobs } from "../../src/platform/db/schema.js";
+import { destinations } from "../../src/modules/destinations/destinations.schema.js";
+import { jobs } from "../../src/platform/jobs/jobs.schema.js";
 import { createBeneficiary, type RegisteredBusiness, registerBankAccount, registerBusiness } from "../helpers/factories.js";
 import type { TestApp } from "../helpers/test-app.js";
 import { type ExpectedActor, expectErrorEnvelope } from "../http/error-envelope.js";

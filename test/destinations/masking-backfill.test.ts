@@ -34,7 +34,7 @@ const US = { account_holder_name: "Lee Legacy", country: "US", currency: "USD", 
 const BR = { account_holder_name: "Lee Legacy", country: "BR", currency: "BRL" };
 
 async function backfillJobs() {
-  return queryRows<{ status: string }>(db(), sql`select status from jobs where type = ${MASKING_BACKFILL_JOB}`);
+  return queryRows<{ status: string }>(db(), sql`select status from jobs where type = ${MASKING_BACKFILL_JOB.type}`);
 }
 
 describe("masking backfill", () => {

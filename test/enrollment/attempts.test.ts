@@ -3,7 +3,7 @@
 // rail is called with no transaction open (on PGlite a query from inside the rail call would otherwise hang).
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { beneficiaries } from "../../src/platform/db/schema.js";
+import { beneficiaries } from "../../src/modules/beneficiaries/beneficiaries.schema.js";
 import type { PayoutRail, RailEnrollmentRequest, RailEnrollmentResult } from "../../src/rails/rail.js";
 import { createRailRegistry } from "../../src/rails/registry.js";
 import { createSandboxRail } from "../../src/rails/sandbox-rail.js";

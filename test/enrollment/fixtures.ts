@@ -1,6 +1,6 @@
 // Shared helpers of the enrollment tests.
 import { and, asc, eq } from "drizzle-orm";
-import { events } from "../../src/platform/db/schema.js";
+import { events } from "../../src/platform/events/events.schema.js";
 import type { AppInstance } from "../../src/platform/http/types.js";
 import { bearer, createBeneficiary } from "../helpers/factories.js";
 import type { TestApp } from "../helpers/test-app.js";

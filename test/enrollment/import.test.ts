@@ -3,7 +3,8 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BENEFICIARY_ENROLL_JOB } from "../../src/modules/enrollment/index.js";
-import { jobs } from "../../src/platform/db/schema.js";
+import { transaction } from "../../src/platform/db/client.js";
+import { jobs } from "../../src/platform/jobs/jobs.schema.js";
 import { type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import {
@@ -33,7 +34,7 @@ const row = (fields: Record<string, unknown>) => ({
   email: email(),
   ...fields,
 });
-const enrollJobs = () => t.runtime.deps.database.db.select().from(jobs).where(eq(jobs.type, BENEFICIARY_ENROLL_JOB));
+const enrollJobs = () => t.runtime.deps.database.db.select().from(jobs).where(eq(jobs.type, BENEFICIARY_ENROLL_JOB.type));
 
 describe("import and enrollment", () => {
   it("queues one job for the acknowledged rows; the worker enrolls them with the production simulator", async () => {
@@ -79,8 +80,8 @@ describe("import and enrollment", () => {
     expect(await enrollmentEvents(t, person)).toHaveLength(1);
 
     // The job running again (a worker died before recording its completion) enrolls nobody twice.
-    await t.runtime.deps.database.db.transaction(async (tx) => {
-      await t.runtime.deps.jobStore.enqueue(tx, { type: BENEFICIARY_ENROLL_JOB, payload: queued[0]?.payload });
+    await transaction(t.runtime.deps.database.db, async (tx) => {
+      await t.runtime.deps.jobStore.enqueue(tx, BENEFICIARY_ENROLL_JOB, BENEFICIARY_ENROLL_JOB.decode(queued[0]?.payload));
     });
     await t.runtime.createWorker("import-enroll-again").drain();
     expect(await enrollmentEvents(t, person)).toHaveLength(1);

@@ -9,7 +9,6 @@ import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import type { Db } from "../../src/platform/db/client.js";
 import { runMigrations } from "../../src/platform/db/migrate.js";
-import * as schema from "../../src/platform/db/schema.js";
 
 export interface PgliteSnapshotFiles {
   readonly empty: string;
@@ -32,7 +31,7 @@ export async function writePgliteSnapshots(dir: string): Promise<PgliteSnapshotF
   try {
     await client.waitReady;
     await save(files.empty);
-    await runMigrations(drizzle({ client, schema }) as unknown as Db);
+    await runMigrations(drizzle({ client }) as unknown as Db);
     await save(files.migrated);
   } finally {
     await client.close();

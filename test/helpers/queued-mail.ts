@@ -2,7 +2,8 @@
 // delivered) and the captured sandbox mail (kept in the sandbox mailbox instead), both unsealed with the
 // service's cipher. A test of "the payee is told" reads here, so it holds in sandbox and production alike.
 import { asc, eq } from "drizzle-orm";
-import { emails, jobs } from "../../src/platform/db/schema.js";
+import { emails } from "../../src/modules/emails/emails.schema.js";
+import { jobs } from "../../src/platform/jobs/jobs.schema.js";
 import { MAIL_SEND_JOB, unsealMailJob } from "../../src/platform/mail/mail-job.js";
 import type { TestApp } from "./test-app.js";
 
@@ -21,7 +22,7 @@ export async function queuedMails(t: TestApp, to?: string): Promise<QueuedMail[]
   const queued = await db
     .select({ payload: jobs.payload, at: jobs.createdAt })
     .from(jobs)
-    .where(eq(jobs.type, MAIL_SEND_JOB))
+    .where(eq(jobs.type, MAIL_SEND_JOB.type))
     .orderBy(asc(jobs.createdAt), asc(jobs.id));
   const captured = await db
     .select({ content: emails.contentEncrypted, key: emails.idempotencyKey, at: emails.createdAt })

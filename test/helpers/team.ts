@@ -2,7 +2,8 @@
 // maker-checker tests need two people (and two keys of one person) to tell them apart.
 
 import { createApiKeyService } from "../../src/modules/api-keys/api-keys.service.js";
-import { memberships, users } from "../../src/platform/db/schema.js";
+import { memberships, users } from "../../src/modules/registration/registration.schema.js";
+import { transaction } from "../../src/platform/db/client.js";
 import { uuidV7Generator } from "../../src/platform/ids.js";
 import type { TestApp } from "./test-app.js";
 
@@ -23,7 +24,7 @@ export async function addTeamMember(t: TestApp, businessId: string): Promise<Tea
   const userId = ids.newId();
   const membershipId = ids.newId();
   const now = t.clock.now();
-  return db.transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     await tx.insert(users).values({
       id: userId,
       email: `member-${process.pid}-${members}-${userId}@example.com`,

@@ -9,6 +9,7 @@ import type { JobHandlers } from "../../src/platform/jobs/worker.js";
 import { createLogger } from "../../src/platform/logger.js";
 import type { RailRegistry } from "../../src/rails/rail.js";
 import { createRuntime, type Runtime, type RuntimeOptions } from "../../src/runtime.js";
+import { createDeclaredErrorCheck, type DeclaredErrorCheck } from "./declared-errors.js";
 import { assertRecordedEventsMatchContract } from "./event-contract.js";
 import { openTestDatabase, type TestDatabase } from "./test-database.js";
 import { testCertificate } from "./webhook-receiver.js";
@@ -35,6 +36,30 @@ export interface TestAppOptions {
   readonly rails?: RailRegistry;
   /** Test-only runtime options (webhooks: the receiver's CA, a fake resolver; the SMTP relay's CA). */
   readonly runtime?: Pick<RuntimeOptions, "webhookTlsCa" | "webhookResolver" | "smtpTlsCa">;
+}
+
+const declaredErrorChecks = new WeakMap<AppInstance, DeclaredErrorCheck>();
+
+/**
+ * Every response a test receives through inject() is checked against the OpenAPI document: an error from one
+ * of its operations must be a status and code that operation declares (close() reports violations).
+ */
+function observeDeclaredErrors(app: AppInstance): void {
+  const check = createDeclaredErrorCheck(app);
+  declaredErrorChecks.set(app, check);
+  const inject = app.inject.bind(app) as (...args: unknown[]) => unknown;
+  const observed = (...args: unknown[]): unknown => {
+    const [options, callback] = args;
+    if (typeof options !== "object" || options === null || callback !== undefined) return inject(...args);
+    const { method, url } = options as { method?: unknown; url?: unknown };
+    const result = inject(options) as Promise<{ statusCode: number; body: string }>;
+    if (typeof url !== "string") return result;
+    return result.then((res) => {
+      check.observe(typeof method === "string" ? method : "GET", url, res.statusCode, res.body);
+      return res;
+    });
+  };
+  (app as unknown as { inject: unknown }).inject = observed;
 }
 
 /** The TestApp behind an app built by buildTestApp (factories take the app alone). */
@@ -84,6 +109,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.runtime ?? {}),
   });
   const app = await buildApp(runtime.deps);
+  observeDeclaredErrors(app);
   const testApp: TestApp = {
     app,
     runtime,
@@ -97,10 +123,16 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
         () => null,
         (error: unknown) => error,
       );
+      const undeclaredErrors = declaredErrorChecks.get(app)?.violations ?? [];
       await app.close();
       await runtime.close();
       await testDatabase.close();
       if (contractCheck !== null) throw contractCheck;
+      if (undeclaredErrors.length > 0) {
+        throw new Error(
+          `errors the OpenAPI document does not declare (add the code to the route's routeResponses codes):\n${[...new Set(undeclaredErrors)].join("\n")}`,
+        );
+      }
     },
   };
   testApps.set(app, testApp);

@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiKeys } from "../../src/platform/db/schema.js";
+import { apiKeys } from "../../src/modules/api-keys/api-keys.schema.js";
 import { bearer, createApiKey, type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
 import { buildTestApp, TEST_START, type TestApp } from "../helpers/test-app.js";
 import { detailCodes, type ExpectedActor, expectErrorEnvelope } from "./error-envelope.js";

@@ -1,7 +1,9 @@
 // Races that PGlite cannot show (it runs one transaction at a time): these run in the PostgreSQL pass.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiKeys, businesses, memberships, pendingRegistrations, users } from "../../src/platform/db/schema.js";
+import { apiKeys } from "../../src/modules/api-keys/api-keys.schema.js";
+import { memberships, pendingRegistrations, users } from "../../src/modules/registration/registration.schema.js";
+import { businesses } from "../../src/platform/db/shared.schema.js";
 import { bearer, createApiKey, registerBusiness } from "../helpers/factories.js";
 import { queuedMail, takeRegistrationToken } from "../helpers/mail-queue.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";

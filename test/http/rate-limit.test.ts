@@ -2,7 +2,7 @@
 // then 429 RATE_LIMITED with Retry-After; every counted response describes the window in RateLimit-* headers.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiKeys } from "../../src/platform/db/schema.js";
+import { apiKeys } from "../../src/modules/api-keys/api-keys.schema.js";
 import { bearer, type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import { expectErrorEnvelope } from "./error-envelope.js";

@@ -1,15 +1,17 @@
 // The job table's guarantees, on whichever engine this pass runs (PGlite by default, PostgreSQL when
 // TEST_DATABASE_URL is set): transactional enqueue, run-once, retries on the clock, burial, dedupe,
 // completion inside the handler's transaction, and fencing of a worker that lost its lease.
+import { Type } from "@sinclair/typebox";
 import { eq, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createManualClock, type ManualClock } from "../../src/platform/clock.js";
-import { type Db, queryRows } from "../../src/platform/db/client.js";
+import { type Db, queryRows, transaction } from "../../src/platform/db/client.js";
 import { runMigrations } from "../../src/platform/db/migrate.js";
-import { jobs } from "../../src/platform/db/schema.js";
 import { uuidV7Generator } from "../../src/platform/ids.js";
+import { defineJob, jobHandler, NEWER_PAYLOAD_RETRY_MS } from "../../src/platform/jobs/job-definition.js";
 import { type ClaimedJob, createJobStore, type JobStore } from "../../src/platform/jobs/job-store.js";
+import { jobs } from "../../src/platform/jobs/jobs.schema.js";
 import {
   createWorker,
   defaultRetryDelayMs,
@@ -20,6 +22,7 @@ import {
   type Worker,
 } from "../../src/platform/jobs/worker.js";
 import { createLogger } from "../../src/platform/logger.js";
+import { probeEnqueue, probeHandlers } from "../helpers/probe-jobs.js";
 import { TEST_START } from "../helpers/test-app.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/test-database.js";
 
@@ -30,7 +33,7 @@ class Rollback extends Error {}
 
 async function rolledBack(db: Db, body: (tx: Db) => Promise<void>): Promise<void> {
   await expect(
-    db.transaction(async (tx) => {
+    transaction(db, async (tx) => {
       await body(tx);
       throw new Rollback("roll back on purpose");
     }),
@@ -46,7 +49,16 @@ describe("job store and worker", () => {
   const ALL_TYPES = ["probe.fail", "probe.later", "probe.touch", "probe.write"];
 
   function workerWith(handlers: JobHandlers, workerId = "test-worker"): Worker {
-    return createWorker({ store, handlers, clock, logger, workerId, concurrency: 4, pollIntervalMs: 50, leaseMs: LEASE_MS });
+    return createWorker({
+      store,
+      handlers: probeHandlers(handlers),
+      clock,
+      logger,
+      workerId,
+      concurrency: 4,
+      pollIntervalMs: 50,
+      leaseMs: LEASE_MS,
+    });
   }
 
   async function jobRow(id: string) {
@@ -55,8 +67,8 @@ describe("job store and worker", () => {
     return row;
   }
 
-  async function enqueueCommitted(job: Parameters<JobStore["enqueue"]>[1]): Promise<string> {
-    const id = await db.transaction((tx) => store.enqueue(tx, job));
+  async function enqueueCommitted(job: Parameters<typeof probeEnqueue>[0]): Promise<string> {
+    const id = await transaction(db, (tx) => store.enqueue(tx, ...probeEnqueue(job)));
     if (id === null) throw new Error("enqueue returned null");
     return id;
   }
@@ -86,7 +98,7 @@ describe("job store and worker", () => {
     const worker = workerWith({ "probe.touch": async (payload) => void calls.push(payload) });
     let enqueuedId: string | null = null;
     await rolledBack(db, async (tx) => {
-      enqueuedId = await store.enqueue(tx, { type: "probe.touch", payload: { n: 1 } });
+      enqueuedId = await store.enqueue(tx, ...probeEnqueue({ type: "probe.touch", payload: { n: 1 } }));
     });
     // The enqueue itself worked inside the transaction; only the rollback removed it.
     expect(enqueuedId).not.toBeNull();
@@ -233,8 +245,8 @@ describe("job store and worker", () => {
     const worker = workerWith({ "probe.touch": async (payload) => void calls.push(payload) });
 
     const first = await enqueueCommitted({ type: "probe.touch", payload: { n: 1 }, dedupeKey: "payout:123:submit" });
-    const second = await db.transaction((tx) =>
-      store.enqueue(tx, { type: "probe.touch", payload: { n: 2 }, dedupeKey: "payout:123:submit" }),
+    const second = await transaction(db, (tx) =>
+      store.enqueue(tx, ...probeEnqueue({ type: "probe.touch", payload: { n: 2 }, dedupeKey: "payout:123:submit" })),
     );
     expect(second).toBeNull();
     const other = await enqueueCommitted({ type: "probe.touch", payload: { n: 3 }, dedupeKey: "payout:456:submit" });
@@ -249,16 +261,20 @@ describe("job store and worker", () => {
 
   it("does not spend a dedupeKey on an enqueue that rolled back", async () => {
     await rolledBack(db, async (tx) => {
-      expect(await store.enqueue(tx, { type: "probe.touch", payload: {}, dedupeKey: "k-rolled-back" })).not.toBeNull();
+      expect(
+        await store.enqueue(tx, ...probeEnqueue({ type: "probe.touch", payload: {}, dedupeKey: "k-rolled-back" })),
+      ).not.toBeNull();
     });
-    const id = await db.transaction((tx) => store.enqueue(tx, { type: "probe.touch", payload: {}, dedupeKey: "k-rolled-back" }));
+    const id = await transaction(db, (tx) =>
+      store.enqueue(tx, ...probeEnqueue({ type: "probe.touch", payload: {}, dedupeKey: "k-rolled-back" })),
+    );
     expect(id).not.toBeNull();
   });
 
   it("completeWithin commits the handler's write and the completion together", async () => {
     const worker = workerWith({
       "probe.write": async (_payload, context) => {
-        await db.transaction(async (tx) => {
+        await transaction(db, async (tx) => {
           await tx.execute(sql`insert into job_store_probe (job_id, note) values (${context.job.id}, 'written')`);
           if (!(await context.completeWithin(tx))) throw new LeaseLostError();
         });
@@ -281,7 +297,7 @@ describe("job store and worker", () => {
     const worker = workerWith({
       "probe.write": async (_payload, context) => {
         calls += 1;
-        await db.transaction(async (tx) => {
+        await transaction(db, async (tx) => {
           await tx.execute(sql`insert into job_store_probe (job_id, note) values (${context.job.id}, ${`attempt ${calls}`})`);
           expect(await context.completeWithin(tx)).toBe(true);
           // Something fails after the completion was written: the whole transaction must roll back.
@@ -316,7 +332,7 @@ describe("job store and worker", () => {
         clock.advance(LEASE_MS + 1);
         expect(await store.reclaimExpired()).toBe(1);
         [takenOver] = await store.claim("other-worker", 1, LEASE_MS, ALL_TYPES);
-        await db.transaction(async (tx) => {
+        await transaction(db, async (tx) => {
           await tx.execute(sql`insert into job_store_probe (job_id, note) values (${context.job.id}, 'stale write')`);
           if (!(await context.completeWithin(tx))) throw new LeaseLostError();
         });
@@ -340,7 +356,7 @@ describe("job store and worker", () => {
     const [first] = await store.claim("worker-a", 10, 1_000, ALL_TYPES);
     expect(first?.id).toBe(id);
     expect(first?.attempt).toBe(1);
-    expect(first?.payload).toEqual({ n: 1 });
+    expect(first?.payload).toEqual({ v: 1, n: 1 });
     expect(first?.leaseExpiresAt.getTime()).toBe(TEST_START.getTime() + 1_000);
     if (first === undefined) throw new Error("not claimed");
 
@@ -365,7 +381,7 @@ describe("job store and worker", () => {
     clock.advance(10);
     expect(await store.complete(first)).toBe(false);
     expect(await store.fail(first, "late failure from worker-a", new Date(clock.now().getTime() + 5_000))).toBe("lease_lost");
-    expect(await db.transaction((tx) => store.complete(first, tx))).toBe(false);
+    expect(await transaction(db, (tx) => store.complete(first, tx))).toBe(false);
     expect(await jobRow(id)).toEqual(before);
 
     // The current holder is unaffected.
@@ -407,5 +423,88 @@ describe("job store and worker", () => {
     expect(await newerWorker.drain()).toBe(1);
     expect(calls).toEqual([{ n: 1 }]);
     expect((await jobRow(id)).status).toBe("succeeded");
+  });
+
+  describe("typed, versioned payloads", () => {
+    const TYPED_JOB = defineJob({
+      type: "probe.typed",
+      version: 2,
+      payload: Type.Object({ payoutId: Type.String(), amount: Type.Integer() }),
+    });
+
+    async function insertRaw(payload: unknown): Promise<string> {
+      const id = uuidV7Generator.newId();
+      const now = clock.now();
+      await db.insert(jobs).values({
+        id,
+        type: TYPED_JOB.type,
+        payload,
+        status: "pending",
+        runAt: now,
+        maxAttempts: 5,
+        createdAt: now,
+        updatedAt: now,
+      });
+      return id;
+    }
+
+    function typedWorker(calls: unknown[]): Worker {
+      return createWorker({
+        store,
+        handlers: jobHandler(TYPED_JOB, async (payload) => void calls.push(payload)),
+        clock,
+        logger,
+        workerId: "typed-worker",
+        concurrency: 4,
+        pollIntervalMs: 50,
+        leaseMs: LEASE_MS,
+      });
+    }
+
+    it("stores the payload with its version and hands the handler the payload without it", async () => {
+      const calls: unknown[] = [];
+      const id = await transaction(db, (tx) => store.enqueue(tx, TYPED_JOB, { payoutId: "p-1", amount: 125 }));
+      if (id === null) throw new Error("not enqueued");
+      expect((await jobRow(id)).payload).toEqual({ v: 2, payoutId: "p-1", amount: 125 });
+      expect(await typedWorker(calls).drain()).toBe(1);
+      expect(calls).toEqual([{ payoutId: "p-1", amount: 125 }]);
+      expect((await jobRow(id)).status).toBe("succeeded");
+    });
+
+    it("buries a payload of a version the worker no longer reads, or of the wrong shape, with the reason, and runs the other jobs", async () => {
+      const calls: unknown[] = [];
+      const older = await insertRaw({ v: 1, payoutId: "p-old", amount: 1 });
+      const malformed = await insertRaw({ v: 2, payoutId: "p-bad", amount: "12.50" });
+      const good = await insertRaw({ v: 2, payoutId: "p-good", amount: 5 });
+
+      expect(await typedWorker(calls).drain()).toBe(3);
+
+      expect(calls).toEqual([{ payoutId: "p-good", amount: 5 }]);
+      const olderRow = await jobRow(older);
+      expect(olderRow.status).toBe("dead");
+      expect(olderRow.attempts).toBe(1);
+      expect(olderRow.lastError).toBe("probe.typed payload version 1 is not read by this worker (it reads version 2)");
+      const malformedRow = await jobRow(malformed);
+      expect(malformedRow.status).toBe("dead");
+      expect(malformedRow.lastError).toMatch(/^malformed probe\.typed payload \(version 2\): \/amount /);
+      expect((await jobRow(good)).status).toBe("succeeded");
+    });
+
+    it("retries a payload of a newer version later (a newer worker reads it during a rolling deploy)", async () => {
+      const calls: unknown[] = [];
+      const newer = await insertRaw({ v: 3, payoutId: "p-new", amount: 1 });
+      expect(await typedWorker(calls).drain()).toBe(1);
+      const row = await jobRow(newer);
+      expect(row.status).toBe("pending");
+      expect(row.lastError).toBe("probe.typed payload version 3 is not read by this worker (it reads version 2)");
+      expect(row.runAt.getTime()).toBe(clock.now().getTime() + NEWER_PAYLOAD_RETRY_MS);
+      expect(calls).toEqual([]);
+    });
+
+    it("reads a payload stored without a version as version 1", async () => {
+      const V1_JOB = defineJob({ type: "probe.unversioned", version: 1, payload: Type.Object({ n: Type.Integer() }) });
+      expect(V1_JOB.decode({ n: 3 })).toEqual({ n: 3 });
+      expect(() => TYPED_JOB.decode({ payoutId: "p", amount: 1 })).toThrow(PermanentJobError);
+    });
   });
 });

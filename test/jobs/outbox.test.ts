@@ -4,9 +4,10 @@ import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Tenant } from "../../src/platform/auth/actor.js";
 import { createManualClock, type ManualClock } from "../../src/platform/clock.js";
-import type { Db } from "../../src/platform/db/client.js";
+import { type Db, transaction } from "../../src/platform/db/client.js";
 import { runMigrations } from "../../src/platform/db/migrate.js";
-import { businesses, events } from "../../src/platform/db/schema.js";
+import { businesses } from "../../src/platform/db/shared.schema.js";
+import { events } from "../../src/platform/events/events.schema.js";
 import { createEventRecorder, EVENT_API_VERSION, type EventRecorder } from "../../src/platform/events/outbox.js";
 import { uuidV7Generator } from "../../src/platform/ids.js";
 import { TEST_START } from "../helpers/test-app.js";
@@ -43,7 +44,7 @@ describe("events outbox", () => {
   it("keeps no event recorded in a transaction that rolled back", async () => {
     let recordedId: string | undefined;
     await expect(
-      db.transaction(async (tx) => {
+      transaction(db, async (tx) => {
         recordedId = (await recorder.record(tx, { tenant, type: "payout.failed", subjectId: subjectId(), data: { a: 1 } })).id;
         throw new Rollback("the change failed");
       }),
@@ -65,21 +66,23 @@ describe("events outbox", () => {
     for (let i = 0; i < 5; i += 1) {
       // Several events in one millisecond: the sequence, not occurred_at, orders them.
       recorded.push(
-        await db.transaction((tx) =>
+        await transaction(db, (tx) =>
           recorder.record(tx, { tenant, type: "payout.acknowledged", subjectId: subject, data: { i } }),
         ),
       );
     }
     // A rolled-back event in between may use up a sequence value but must not break the order.
     await expect(
-      db.transaction(async (tx) => {
+      transaction(db, async (tx) => {
         await recorder.record(tx, { tenant, type: "payout.failed", subjectId: subject, data: {} });
         throw new Rollback();
       }),
     ).rejects.toBeInstanceOf(Rollback);
     clock.advance(1_500);
     recorded.push(
-      await db.transaction((tx) => recorder.record(tx, { tenant, type: "payout.disbursed", subjectId: subject, data: { i: 5 } })),
+      await transaction(db, (tx) =>
+        recorder.record(tx, { tenant, type: "payout.disbursed", subjectId: subject, data: { i: 5 } }),
+      ),
     );
 
     for (const event of recorded) expect(typeof event.sequence).toBe("number");
@@ -115,7 +118,7 @@ describe("events outbox", () => {
 
   it("uses an explicit occurredAt instead of the clock", async () => {
     const arrivedAt = new Date("2026-05-26T08:30:00.250Z");
-    const recorded = await db.transaction((tx) =>
+    const recorded = await transaction(db, (tx) =>
       recorder.record(tx, { tenant, type: "payout.delivered", subjectId: subjectId(), data: {}, occurredAt: arrivedAt }),
     );
     const [row] = await db.select().from(events).where(eq(events.id, recorded.id));

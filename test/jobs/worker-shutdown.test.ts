@@ -5,13 +5,14 @@ import { eq } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createManualClock } from "../../src/platform/clock.js";
-import type { Db } from "../../src/platform/db/client.js";
+import { type Db, transaction } from "../../src/platform/db/client.js";
 import { runMigrations } from "../../src/platform/db/migrate.js";
-import { jobs } from "../../src/platform/db/schema.js";
 import { uuidV7Generator } from "../../src/platform/ids.js";
 import { createJobStore, type JobStore } from "../../src/platform/jobs/job-store.js";
+import { jobs } from "../../src/platform/jobs/jobs.schema.js";
 import { createWorker } from "../../src/platform/jobs/worker.js";
 import { createLogger } from "../../src/platform/logger.js";
+import { probeEnqueue } from "../helpers/probe-jobs.js";
 import { TEST_START } from "../helpers/test-app.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/test-database.js";
 
@@ -74,7 +75,7 @@ describe("worker stop()", () => {
         },
       },
     });
-    const id = await db.transaction((tx) => realStore.enqueue(tx, { type: "probe.slow", payload: {} }));
+    const id = await transaction(db, (tx) => realStore.enqueue(tx, ...probeEnqueue({ type: "probe.slow", payload: {} })));
     if (id === null) throw new Error("not enqueued");
 
     worker.start();

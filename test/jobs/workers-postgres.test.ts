@@ -5,12 +5,13 @@ import { fileURLToPath } from "node:url";
 import { inArray, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { systemClock } from "../../src/platform/clock.js";
-import { type Db, queryRows } from "../../src/platform/db/client.js";
+import { type Db, queryRows, transaction } from "../../src/platform/db/client.js";
 import { runMigrations } from "../../src/platform/db/migrate.js";
-import { jobs } from "../../src/platform/db/schema.js";
 import { uuidV7Generator } from "../../src/platform/ids.js";
 import { createJobStore, type JobStore } from "../../src/platform/jobs/job-store.js";
+import { jobs } from "../../src/platform/jobs/jobs.schema.js";
 import { type ChildHandle, type ChildTracker, createChildTracker, waitFor } from "../fixtures/child-processes.js";
+import { probeEnqueue } from "../helpers/probe-jobs.js";
 import { onPostgres, openTestDatabase, type TestDatabase } from "../helpers/test-database.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -76,10 +77,10 @@ describe.skipIf(!onPostgres)("job workers in separate processes (PostgreSQL)", (
   }
 
   async function enqueueMany(type: string, payloads: readonly unknown[]): Promise<string[]> {
-    return db.transaction(async (tx) => {
+    return transaction(db, async (tx) => {
       const ids: string[] = [];
       for (const payload of payloads) {
-        const id = await store.enqueue(tx, { type, payload });
+        const id = await store.enqueue(tx, ...probeEnqueue({ type, payload: payload as object }));
         if (id === null) throw new Error("enqueue returned null");
         ids.push(id);
       }
@@ -204,9 +205,9 @@ describe.skipIf(!onPostgres)("job workers in separate processes (PostgreSQL)", (
     let sentinelsDuring: string[] = [];
 
     await expect(
-      db.transaction(async (tx) => {
+      transaction(db, async (tx) => {
         for (let i = 0; i < 50; i += 1) {
-          const id = await store.enqueue(tx, { type: "probe.record", payload: { sleepMs: 1 } });
+          const id = await store.enqueue(tx, ...probeEnqueue({ type: "probe.record", payload: { sleepMs: 1 } }));
           if (id !== null) rolledBackIds.push(id);
         }
         // While these 50 rows exist uncommitted, committed jobs are claimed and run by the processes:

@@ -6,7 +6,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { jobs } from "../../src/platform/db/schema.js";
+import { transaction } from "../../src/platform/db/client.js";
+import type { JobDefinition } from "../../src/platform/jobs/job-definition.js";
+import { jobs } from "../../src/platform/jobs/jobs.schema.js";
 import type { JobContext } from "../../src/platform/jobs/worker.js";
 import { defaultRetryDelayMs } from "../../src/platform/jobs/worker.js";
 import { enqueueMail, MAIL_SEND_JOB, type MailJobPayload, mailMessageId } from "../../src/platform/mail/mail-job.js";
@@ -33,7 +35,7 @@ function message(idempotencyKey: string, overrides: Partial<MailJobPayload> = {}
 }
 
 async function enqueueCommitted(t: TestApp, payload: MailJobPayload): Promise<string | null> {
-  return t.runtime.deps.database.db.transaction((tx) =>
+  return transaction(t.runtime.deps.database.db, (tx) =>
     enqueueMail({ jobStore: t.runtime.deps.jobStore, cipher: t.runtime.deps.cipher }, tx, payload),
   );
 }
@@ -97,7 +99,7 @@ describe("mail over SMTP", () => {
     expect(htmlPart?.body).toContain("Café Lumière");
 
     const [job] = await mailJob(t, key);
-    expect(job?.type).toBe(MAIL_SEND_JOB);
+    expect(job?.type).toBe(MAIL_SEND_JOB.type);
     expect(job?.status).toBe("succeeded");
     expect(job?.attempts).toBe(1);
 
@@ -113,7 +115,7 @@ describe("mail over SMTP", () => {
   it("sends nothing for a message enqueued in a transaction that rolled back", async () => {
     const key = "rolled-back:1";
     await expect(
-      t.runtime.deps.database.db.transaction(async (tx) => {
+      transaction(t.runtime.deps.database.db, async (tx) => {
         expect(
           await enqueueMail({ jobStore: t.runtime.deps.jobStore, cipher: t.runtime.deps.cipher }, tx, message(key)),
         ).not.toBeNull();
@@ -142,13 +144,13 @@ describe("mail over SMTP", () => {
 
   it("gives a message sent again (its job ran twice after a crash) the same Message-ID", async () => {
     const key = "crash-after-send:1";
-    const handler = t.runtime.handlers[MAIL_SEND_JOB]!;
+    const handler = t.runtime.handlers[MAIL_SEND_JOB.type]!;
     const context = {} as JobContext;
     // The payload exactly as enqueueMail stores it (sealed), captured instead of written to the jobs table.
     let stored: unknown;
     const capture = {
-      enqueue: async (_tx: unknown, job: { payload: unknown }) => {
-        stored = job.payload;
+      enqueue: async <P extends object>(_tx: unknown, definition: JobDefinition<P>, payload: P) => {
+        stored = definition.encode(payload);
         return "captured";
       },
     };

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../src/config.js";
 import { createFieldCipher } from "../../src/platform/crypto.js";
 import type { Db } from "../../src/platform/db/client.js";
-import type { EnqueueJob } from "../../src/platform/jobs/job-store.js";
+import type { JobDefinition } from "../../src/platform/jobs/job-definition.js";
+import type { EnqueueOptions } from "../../src/platform/jobs/job-store.js";
 import { enqueueMail, MAIL_SEND_JOB, mailMessageId } from "../../src/platform/mail/mail-job.js";
 import { maskAddresses } from "../../src/platform/mail/mailer.js";
 import { renderEmail, wrapText } from "../../src/platform/mail/templates.js";
@@ -120,12 +121,17 @@ describe("enqueueMail", () => {
   const tx = {} as Db;
   const cipher = createFieldCipher(Buffer.alloc(32, 3));
   const recording = () => {
-    const enqueued: EnqueueJob[] = [];
+    const enqueued: Array<{ type: string; payload: unknown; dedupeKey?: string | null; runAt?: Date }> = [];
     return {
       enqueued,
       store: {
-        enqueue: async (_tx: Db, job: EnqueueJob) => {
-          enqueued.push(job);
+        enqueue: async <P extends object>(_tx: Db, definition: JobDefinition<P>, payload: P, options: EnqueueOptions = {}) => {
+          enqueued.push({
+            type: definition.type,
+            payload,
+            dedupeKey: options.dedupeKey ?? definition.dedupeKeyOf(payload),
+            ...(options.runAt === undefined ? {} : { runAt: options.runAt }),
+          });
           return "job-id";
         },
       },
@@ -137,7 +143,7 @@ describe("enqueueMail", () => {
     const { store, enqueued } = recording();
     expect(await enqueueMail({ jobStore: store, cipher }, tx, valid)).toBe("job-id");
     expect(enqueued).toEqual([
-      { type: MAIL_SEND_JOB, payload: { idempotency_key: "k-1", sealed: expect.any(String) }, dedupeKey: "mail:k-1" },
+      { type: MAIL_SEND_JOB.type, payload: { idempotency_key: "k-1", sealed: expect.any(String) }, dedupeKey: "mail:k-1" },
     ]);
     const payload = enqueued[0]?.payload as { sealed: string };
     const stored = JSON.stringify(payload);

@@ -10,7 +10,8 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../src/config.js";
-import { jobs } from "../../src/platform/db/schema.js";
+import { transaction } from "../../src/platform/db/client.js";
+import { jobs } from "../../src/platform/jobs/jobs.schema.js";
 import { enqueueMail, type MailJobPayload } from "../../src/platform/mail/mail-job.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import type { TestCertificate } from "../helpers/webhook-receiver.js";
@@ -79,7 +80,7 @@ async function startRelay(sinkOptions: SmtpSinkOptions, smtpUrl: (port: number) 
     t,
     async send(key) {
       const { db } = t.runtime.deps.database;
-      await db.transaction((tx) =>
+      await transaction(db, (tx) =>
         enqueueMail({ jobStore: t.runtime.deps.jobStore, cipher: t.runtime.deps.cipher }, tx, message(key)),
       );
       await t.runtime.createWorker("smtp-tls-worker").drain();

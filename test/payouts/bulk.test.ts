@@ -1,12 +1,13 @@
 // POST /v1/payouts/bulk: the same write path as single payouts, per-row results, replay of a re-upload,
 // bad rows reported without aborting the file, and the combined idempotency key.
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { payouts } from "../../src/modules/payouts/payouts.schema.js";
 import { queryRows } from "../../src/platform/db/client.js";
 import { bearer, type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import { expectErrorEnvelope } from "../http/error-envelope.js";
-import { newKey, payableBeneficiary, payoutEvents } from "./payout-fixtures.js";
+import { createPayout, newKey, payableBeneficiary, payoutEvents } from "./payout-fixtures.js";
 
 let t: TestApp;
 let business: RegisteredBusiness;
@@ -143,6 +144,76 @@ describe("bulk payouts", () => {
     expect(result).toMatchObject({ status: "created", payout_status: "approved" });
     await t.runtime.createWorker("bulk-w").drain();
     expect((await payoutEvents(db(), result.payout_id)).map((e) => e.type)).toContain("payout.disbursed");
+  });
+
+  it("replaces failed payouts row by row, with the same checks and codes as the single route", async () => {
+    const failedPayout = async (k: string, beneficiaryId: string): Promise<string> => {
+      const payout = await createPayout(t.app, k, { beneficiary_id: beneficiaryId });
+      await db()
+        .update(payouts)
+        .set({ status: "failed", failureReason: "Account closed" })
+        .where(eq(payouts.id, payout.payout_id));
+      return payout.payout_id;
+    };
+    const failedA = await failedPayout(key, payee.beneficiaryId);
+    const failedB = await failedPayout(key, payee.beneficiaryId);
+    const alreadyReplaced = await failedPayout(key, payee.beneficiaryId);
+    const replacement = await createPayout(t.app, key, {
+      beneficiary_id: payee.beneficiaryId,
+      replaces_payout_id: alreadyReplaced,
+    });
+    const pending = await createPayout(t.app, key, { beneficiary_id: payee.beneficiaryId });
+    const other = await payableBeneficiary(t.app, key);
+    const othersFailed = await failedPayout(key, other.beneficiaryId);
+    const stranger = await registerBusiness(t.app, "Bulk Stranger Co");
+    const strangersFailed = await failedPayout(
+      stranger.keys.sandbox,
+      (await payableBeneficiary(t.app, stranger.keys.sandbox)).beneficiaryId,
+    );
+
+    const uploadId = newKey("replacements");
+    const rows = [
+      row(0, { replaces_payout_id: failedA.toUpperCase() }),
+      row(1, { replaces_payout_id: failedA }),
+      row(2, { replaces_payout_id: pending.payout_id }),
+      row(3, { replaces_payout_id: othersFailed }),
+      row(4, { replaces_payout_id: strangersFailed }),
+      row(5, { replaces_payout_id: "01900000-0000-7000-8000-000000000000" }),
+      row(6, { replaces_payout_id: alreadyReplaced }),
+      row(7, { replaces_payout_id: failedB }),
+      row(8, { replaces_payout_id: "not-a-uuid" }),
+      row(9),
+    ];
+    const response = await bulk({ uploadId, rows });
+    expect(response.statusCode, response.body).toBe(200);
+    const results = response.json().results as Array<{ index: number; status: string; error: { code: string } | null }>;
+    expect(results.map((r) => [r.index, r.status, r.error?.code ?? null])).toEqual([
+      [0, "created", null],
+      [1, "failed", "PAYOUT_ALREADY_REPLACED"],
+      [2, "failed", "REPLACED_PAYOUT_NOT_FAILED"],
+      [3, "failed", "REPLACEMENT_BENEFICIARY_MISMATCH"],
+      [4, "failed", "REPLACED_PAYOUT_NOT_FOUND"],
+      [5, "failed", "REPLACED_PAYOUT_NOT_FOUND"],
+      [6, "failed", "PAYOUT_ALREADY_REPLACED"],
+      [7, "created", null],
+      [8, "failed", "validation_failed"],
+      [9, "created", null],
+    ]);
+    const made = response.json().results[0];
+    const read = await t.app.inject({ method: "GET", url: `/v1/payouts/${made.payout_id}`, headers: bearer(key) });
+    expect(read.json()).toMatchObject({ replaces_payout_id: failedA, channel: "csv", upload_id: uploadId });
+    const [replacements] = await queryRows<{ n: number }>(
+      db(),
+      sql`select count(*)::int as n from payouts where replaces_payout_id = any(${`{${failedA},${alreadyReplaced}}`}::uuid[])`,
+    );
+    expect(replacements?.n).toBe(2); // the single route's replacement and row 0, nothing more
+
+    // A refused row stored nothing: once the live replacement is rejected, the same file creates row 6.
+    await t.app.inject({ method: "POST", url: `/v1/payouts/${replacement.payout_id}/reject`, headers: bearer(key) });
+    const again = await bulk({ uploadId, rows });
+    expect(again.json().results[6]).toMatchObject({ status: "created", error: null });
+    expect(again.json().results[0]).toMatchObject({ status: "replayed", payout_id: made.payout_id });
+    expect(again.json().results[1]).toMatchObject({ status: "failed", error: { code: "PAYOUT_ALREADY_REPLACED" } });
   });
 
   it("validates the envelope: 1 to 1000 rows and an uploadId", async () => {

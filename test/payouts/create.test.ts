@@ -2,8 +2,10 @@
 // nothing stored on refusal), every gate with its code, destination resolution, replacement, and the reads.
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beneficiaries } from "../../src/modules/beneficiaries/beneficiaries.schema.js";
+import { destinations } from "../../src/modules/destinations/destinations.schema.js";
+import { payouts } from "../../src/modules/payouts/payouts.schema.js";
 import { queryRows } from "../../src/platform/db/client.js";
-import { beneficiaries, destinations, payouts } from "../../src/platform/db/schema.js";
 import { CORRIDORS } from "../destinations/destination-fixtures.js";
 import {
   bearer,
@@ -284,7 +286,7 @@ describe("gates", () => {
 
 /**
  * A SWIFT-only (unvalidated) account the rail has not verified. Registering it for a compliant Beneficiary
- * enrolls it and the rail verifies it (issue 4, enrollment), so it is put back to `unverified`, as it is
+ * enrolls it and the rail verifies it (enrollment), so it is put back to `unverified`, as it is
  * before enrollment, to reach the validation gate.
  */
 async function unverifiedSwiftAccount(beneficiaryId: string) {

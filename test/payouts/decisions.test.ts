@@ -1,7 +1,7 @@
 // Decisions: the canonical route and its aliases, idempotent repeats, clean conflicts, history newest
 // first, automated Validators, the per-environment approval policy and maker-checker.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PAYOUT_DISBURSE_JOB } from "../../src/rails/rail.js";
+import { PAYOUT_DISBURSE_JOB } from "../../src/modules/payouts/index.js";
 import { bearer, createApiKey, type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
 import { addTeamMember } from "../helpers/team.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
@@ -40,7 +40,7 @@ afterAll(async () => t?.close());
 describe("decisions", () => {
   it("approves through the decisions route, records the human Validator and dispatches the disbursement", async () => {
     const payout = await createPayout(t.app, key, { beneficiary_id: beneficiaryId });
-    const jobsBefore = (await jobCounts(db(), PAYOUT_DISBURSE_JOB)).pending ?? 0;
+    const jobsBefore = (await jobCounts(db(), PAYOUT_DISBURSE_JOB.type)).pending ?? 0;
     const response = await t.app.inject({
       method: "POST",
       url: `/v1/payouts/${payout.payout_id}/decisions`,
@@ -56,7 +56,7 @@ describe("decisions", () => {
       reason: "Looks right",
       validator: { type: "human", name: null, api_key_id: business.keyIds.sandbox, user_id: business.userId, policy_rule: null },
     });
-    expect((await jobCounts(db(), PAYOUT_DISBURSE_JOB)).pending).toBe(jobsBefore + 1);
+    expect((await jobCounts(db(), PAYOUT_DISBURSE_JOB.type)).pending).toBe(jobsBefore + 1);
   });
 
   it("rejects through the alias with payout.rejected carrying the reason", async () => {
@@ -79,7 +79,7 @@ describe("decisions", () => {
   it("answers a repeated decision with the same Decision (200) and nothing new", async () => {
     const payout = await createPayout(t.app, key, { beneficiary_id: beneficiaryId });
     const first = await decide(t.app, key, payout.payout_id, "approve");
-    const jobs = await jobCounts(db(), PAYOUT_DISBURSE_JOB);
+    const jobs = await jobCounts(db(), PAYOUT_DISBURSE_JOB.type);
     const again = await decide(t.app, key, payout.payout_id, "approve");
     expect(again.statusCode).toBe(200);
     expect(again.json().decision).toEqual(first.json().decision);
@@ -90,7 +90,7 @@ describe("decisions", () => {
       payload: { outcome: "approve" },
     });
     expect(viaCanonical.statusCode).toBe(200);
-    expect(await jobCounts(db(), PAYOUT_DISBURSE_JOB)).toEqual(jobs);
+    expect(await jobCounts(db(), PAYOUT_DISBURSE_JOB.type)).toEqual(jobs);
     const history = await t.app.inject({ method: "GET", url: `/v1/payouts/${payout.payout_id}/decisions`, headers: bearer(key) });
     expect(history.json().decisions).toHaveLength(1);
   });

@@ -3,8 +3,9 @@
 // endpoint does, then draining the worker. Time-driven steps (the return window) move the injected clock.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { jobs } from "../../src/platform/db/schema.js";
-import { PAYOUT_RAIL_OUTCOME_JOB, PAYOUT_SETTLE_JOB, type RailOutcome } from "../../src/rails/rail.js";
+import { PAYOUT_RAIL_OUTCOME_JOB, PAYOUT_SETTLE_JOB } from "../../src/modules/payouts/index.js";
+import { jobs } from "../../src/platform/jobs/jobs.schema.js";
+import type { RailOutcome } from "../../src/rails/rail.js";
 import { bearer, type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import {
@@ -151,7 +152,7 @@ describe("production lifecycle", () => {
     await drain();
     expect(await status(payoutId)).toBe("returned");
     expect(await types(payoutId)).toEqual(["payout.disbursement_submitted", "payout.disbursed", "payout.returned"]);
-    expect((await jobCounts(db(), PAYOUT_SETTLE_JOB)).dead ?? 0).toBe(0);
+    expect((await jobCounts(db(), PAYOUT_SETTLE_JOB.type)).dead ?? 0).toBe(0);
   });
 
   it("fails on a rail failure, with failure_reason; later outcomes are ignored without error loops", async () => {
@@ -165,8 +166,8 @@ describe("production lifecycle", () => {
     const events = await payoutEvents(db(), payoutId);
     expect(events.map((e) => e.type)).toEqual(["payout.disbursement_submitted", "payout.failed"]);
     expect(events[1]?.data).toMatchObject({ status: "failed", failure_reason: "Beneficiary account frozen" });
-    expect((await jobCounts(db(), PAYOUT_RAIL_OUTCOME_JOB)).dead ?? 0).toBe(0);
-    expect((await jobCounts(db(), PAYOUT_RAIL_OUTCOME_JOB)).pending ?? 0).toBe(0);
+    expect((await jobCounts(db(), PAYOUT_RAIL_OUTCOME_JOB.type)).dead ?? 0).toBe(0);
+    expect((await jobCounts(db(), PAYOUT_RAIL_OUTCOME_JOB.type)).pending ?? 0).toBe(0);
   });
 
   it("fails at once when the rail refuses the submission", async () => {
@@ -304,7 +305,7 @@ describe("production lifecycle", () => {
       .insert(jobs)
       .values({
         id,
-        type: PAYOUT_RAIL_OUTCOME_JOB,
+        type: PAYOUT_RAIL_OUTCOME_JOB.type,
         payload: { payoutId: "x", outcome: { type: "teleported" } },
         status: "pending",
         runAt: now,

@@ -1,9 +1,11 @@
 // Shared set-up for payout tests: a payable Beneficiary (compliant, one validated account), payout
 // creation and decisions through the API, event reads, and a scripted rail for production tests.
 import { and, asc, eq, sql } from "drizzle-orm";
+import { PAYOUT_RAIL_OUTCOME_JOB } from "../../src/modules/payouts/index.js";
 import type { Db } from "../../src/platform/db/client.js";
-import { events, jobs } from "../../src/platform/db/schema.js";
+import { events } from "../../src/platform/events/events.schema.js";
 import type { AppInstance } from "../../src/platform/http/types.js";
+import { jobs } from "../../src/platform/jobs/jobs.schema.js";
 import type {
   PayoutRail,
   RailOutcome,
@@ -12,7 +14,7 @@ import type {
   RailSubmitResult,
   ScheduledRailOutcome,
 } from "../../src/rails/rail.js";
-import { PAYOUT_RAIL_OUTCOME_JOB, serializeRailOutcome } from "../../src/rails/rail.js";
+import { serializeRailOutcome } from "../../src/rails/rail.js";
 import { createRailRegistry } from "../../src/rails/registry.js";
 import { createSandboxRail } from "../../src/rails/sandbox-rail.js";
 import { bearer, createBeneficiary, GERMAN_IBAN_ACCOUNT, registerBankAccount } from "../helpers/factories.js";
@@ -88,7 +90,7 @@ export async function payoutEvents(db: Db, payoutId: string): Promise<StoredEven
 export async function enqueueOutcome(db: Db, payoutId: string, outcome: RailOutcome, runAt: Date): Promise<void> {
   await db.insert(jobs).values({
     id: crypto.randomUUID(),
-    type: PAYOUT_RAIL_OUTCOME_JOB,
+    type: PAYOUT_RAIL_OUTCOME_JOB.type,
     payload: { payoutId, outcome: serializeRailOutcome(outcome) },
     status: "pending",
     runAt,

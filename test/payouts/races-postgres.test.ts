@@ -1,14 +1,16 @@
 // Races and crashes on PostgreSQL (PGlite runs one transaction at a time, so these prove nothing there):
 // 50 concurrent identical creations make one payout; concurrent approve and reject have one winner; two
-// workers never submit one payout twice; a service killed in the middle of a 1,000-row bulk, then fed the
+// workers never submit one payout twice; concurrent replacements of one failed payout, single and bulk, make
+// exactly one; a service killed in the middle of a 1,000-row bulk, then fed the
 // same file again, ends with exactly 1,000 payouts.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { payouts } from "../../src/modules/payouts/payouts.schema.js";
 import { queryRows } from "../../src/platform/db/client.js";
 import { createChildTracker, waitFor } from "../fixtures/child-processes.js";
 import { bearer, type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
@@ -139,6 +141,58 @@ describe.skipIf(!onPostgres)("payout races on PostgreSQL", () => {
       sql`select count(*)::int as n from payouts where id = any(${`{${ids.join(",")}}`}::uuid[]) and disbursement_status = 'submitted'`,
     );
     expect(row?.n).toBe(ids.length);
+  });
+
+  it("concurrent replacements of one failed payout, single and bulk, make exactly one; the others are refused", async () => {
+    const key = business.keys.sandbox;
+    const payee = await payableBeneficiary(t.app, key);
+    for (let round = 0; round < 5; round += 1) {
+      const failed = await createPayout(t.app, key, { beneficiary_id: payee.beneficiaryId });
+      await db()
+        .update(payouts)
+        .set({ status: "failed", failureReason: "Account closed" })
+        .where(eq(payouts.id, failed.payout_id));
+      const replacing = {
+        beneficiary_id: payee.beneficiaryId,
+        amount_minor: 1234,
+        currency: "EUR",
+        replaces_payout_id: failed.payout_id,
+      };
+      const singles = Array.from({ length: 6 }, () =>
+        postPayout(t.app, key, { ...replacing, idempotency_key: newKey("replace") }),
+      );
+      // Each file: a replacement row and an ordinary row, which must be created whatever happens to the other.
+      const files = Array.from({ length: 3 }, (_, i) =>
+        t.app.inject({
+          method: "POST",
+          url: "/v1/payouts/bulk",
+          headers: bearer(key),
+          payload: {
+            uploadId: newKey("replace-file"),
+            rows: [replacing, { ...replacing, replaces_payout_id: undefined, amount_minor: 10 + i }],
+          },
+        }),
+      );
+      const [singleAnswers, fileAnswers] = await Promise.all([Promise.all(singles), Promise.all(files)]);
+      const created: string[] = [];
+      for (const answer of singleAnswers) {
+        if (answer.statusCode === 201) created.push(answer.json().payout_id);
+        else expect([answer.statusCode, answer.json().error.code]).toEqual([409, "PAYOUT_ALREADY_REPLACED"]);
+      }
+      for (const answer of fileAnswers) {
+        expect(answer.statusCode).toBe(200);
+        const [replacement, ordinary] = answer.json().results;
+        expect(ordinary).toMatchObject({ status: "created" });
+        if (replacement.status === "created") created.push(replacement.payout_id);
+        else expect(replacement).toMatchObject({ status: "failed", error: { code: "PAYOUT_ALREADY_REPLACED" } });
+      }
+      expect(created).toHaveLength(1);
+      const stored = await queryRows<{ id: string }>(
+        db(),
+        sql`select id from payouts where replaces_payout_id = ${failed.payout_id}`,
+      );
+      expect(stored.map((r) => r.id)).toEqual(created);
+    }
   });
 
   it("concurrent uploads of the same file make each row once", async () => {

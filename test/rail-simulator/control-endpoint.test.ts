@@ -3,8 +3,8 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { jobs } from "../../src/platform/db/schema.js";
-import { PAYOUT_RAIL_OUTCOME_JOB } from "../../src/rails/rail.js";
+import { PAYOUT_RAIL_OUTCOME_JOB } from "../../src/modules/payouts/index.js";
+import { jobs } from "../../src/platform/jobs/jobs.schema.js";
 import { bearer, registerBusiness } from "../helpers/factories.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import { expectErrorEnvelope } from "../http/error-envelope.js";
@@ -37,7 +37,7 @@ describe("simulator control endpoint: off unless configured", () => {
     const a = expectErrorEnvelope(probe, { status: 404, code: "not_found", actor: null });
     const b = expectErrorEnvelope(unknown, { status: 404, code: "not_found", actor: null });
     expect(a.message.replace(url(id), "<path>")).toBe(b.message.replace(`/operator/nothing-here/${id}/outcomes`, "<path>"));
-    const rows = await t.runtime.deps.database.db.select().from(jobs).where(eq(jobs.type, PAYOUT_RAIL_OUTCOME_JOB));
+    const rows = await t.runtime.deps.database.db.select().from(jobs).where(eq(jobs.type, PAYOUT_RAIL_OUTCOME_JOB.type));
     expect(rows).toEqual([]);
   });
 
@@ -63,7 +63,8 @@ describe("simulator control endpoint: configured", () => {
   });
   afterAll(async () => t?.close());
 
-  const outcomeJobs = async () => t.runtime.deps.database.db.select().from(jobs).where(eq(jobs.type, PAYOUT_RAIL_OUTCOME_JOB));
+  const outcomeJobs = async () =>
+    t.runtime.deps.database.db.select().from(jobs).where(eq(jobs.type, PAYOUT_RAIL_OUTCOME_JOB.type));
 
   it("refuses a missing, malformed or wrong token with 401 and queues nothing", async () => {
     const before = (await outcomeJobs()).length;
@@ -108,10 +109,10 @@ describe("simulator control endpoint: configured", () => {
     expect(body.payout_id).toBe(payoutId);
     expect(body.outcome).toEqual({ type: "delivered", delivered_at: "2026-05-27T08:30:00.000Z" });
     const [row] = await t.runtime.deps.database.db.select().from(jobs).where(eq(jobs.id, body.job_id));
-    expect(row?.type).toBe(PAYOUT_RAIL_OUTCOME_JOB);
+    expect(row?.type).toBe(PAYOUT_RAIL_OUTCOME_JOB.type);
     expect(row?.status).toBe("pending");
     expect(row?.runAt.toISOString()).toBe(t.clock.now().toISOString());
-    expect(row?.payload).toEqual({ payoutId, outcome: { type: "delivered", deliveredAt: "2026-05-27T08:30:00.000Z" } });
+    expect(row?.payload).toEqual({ v: 1, payoutId, outcome: { type: "delivered", deliveredAt: "2026-05-27T08:30:00.000Z" } });
   });
 
   it("accepts every outcome type with the fields it needs", async () => {

@@ -52,7 +52,9 @@ interface Banner {
 /** Waits for the startup banner and returns the URLs it printed. */
 async function bannerOf(child: ChildHandle): Promise<Banner> {
   const [, port] = await child.waitForOutput(/listening on 127\.0\.0\.1:(\d+)/, START_DEADLINE_MS);
-  const [, api] = await child.waitForOutput(/ {2}API: +(\S+)/, START_DEADLINE_MS);
+  // The banner prints the OpenAPI document (a URL that answers); the API's base is the folder it is in.
+  const [, document] = await child.waitForOutput(/ {2}API document: +(\S+)/, START_DEADLINE_MS);
+  const api = document?.replace(/openapi\.json$/, "");
   const [, reference] = await child.waitForOutput(/ {2}API reference: +(\S+)/, START_DEADLINE_MS);
   const [, health, readiness] = await child.waitForOutput(/ {2}Health check: +(\S+) +\(readiness: (\S+)\)/, START_DEADLINE_MS);
   if (!port || !api || !reference || !health || !readiness) throw new Error(`incomplete banner:\n${child.output()}`);

@@ -4,7 +4,7 @@
 import { type AddressInfo, connect, createServer } from "node:net";
 import ipaddr from "ipaddr.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { webhookSubscriptions } from "../../src/platform/db/schema.js";
+import { webhookSubscriptions } from "../../src/modules/webhooks/webhooks.schema.js";
 import type { Resolver } from "../../src/platform/outbound-http/url-safety.js";
 import {
   addressRange,

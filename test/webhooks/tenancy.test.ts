@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll } from "vitest";
+import { transaction } from "../../src/platform/db/client.js";
 import { bearer } from "../helpers/factories.js";
 import { describeTenancyMatrix, type MatrixContext } from "../helpers/tenancy-matrix.js";
 import { startWebhookReceiver, testCertificate, type WebhookReceiver } from "../helpers/webhook-receiver.js";
@@ -33,7 +34,7 @@ async function deliveryOf(context: MatrixContext): Promise<string> {
   await subscriptionOf(context);
   const { database, events } = context.testApp.runtime.deps;
   const beneficiaryId = randomUUID();
-  const recorded = await database.db.transaction((tx) =>
+  const recorded = await transaction(database.db, (tx) =>
     events.record(tx, {
       tenant: { businessId: context.tenant.registered.businessId, environment: context.tenant.environment },
       type: "beneficiary.details_submitted",

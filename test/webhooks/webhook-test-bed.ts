@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import type { LightMyRequestResponse } from "fastify";
 import type { Environment } from "../../src/platform/auth/api-key-format.js";
+import { transaction } from "../../src/platform/db/client.js";
 import type { EventType } from "../../src/platform/events/outbox.js";
 import type { Worker } from "../../src/platform/jobs/worker.js";
 import type { Resolver } from "../../src/platform/outbound-http/url-safety.js";
@@ -113,7 +114,7 @@ export async function startWebhookTestBed(
             }
           : { beneficiary_id: subjectId, status: "details_submitted" });
       const { database, events } = testApp.runtime.deps;
-      return database.db.transaction((tx) =>
+      return transaction(database.db, (tx) =>
         events.record(tx, {
           tenant: { businessId: owner.businessId, environment: eventOptions.environment ?? "sandbox" },
           type,

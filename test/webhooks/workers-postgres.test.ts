@@ -7,7 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { queryRows } from "../../src/platform/db/client.js";
+import { queryRows, transaction } from "../../src/platform/db/client.js";
 import { type ChildHandle, type ChildTracker, createChildTracker, waitFor } from "../fixtures/child-processes.js";
 import { bearer, registerBusiness } from "../helpers/factories.js";
 import { buildTestApp, TEST_ENCRYPTION_KEY, type TestApp } from "../helpers/test-app.js";
@@ -54,7 +54,7 @@ describe.skipIf(!onPostgres)("webhook workers in separate processes (PostgreSQL)
     const { database, events } = testApp.runtime.deps;
     const ids: string[] = [];
     for (let batch = 0; batch < count; batch += 50) {
-      const recorded = await database.db.transaction(async (tx) => {
+      const recorded = await transaction(database.db, async (tx) => {
         const inBatch: string[] = [];
         for (let i = batch; i < Math.min(count, batch + 50); i += 1) {
           const beneficiaryId = crypto.randomUUID();

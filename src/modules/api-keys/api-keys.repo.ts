@@ -1,14 +1,15 @@
 // Drizzle queries for API keys. Every query that reads tenant data is scoped by (business, environment).
 import { and, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
-import { type Db, preparedQuery } from "../../platform/db/client.js";
-import { apiKeys, memberships } from "../../platform/db/schema.js";
+import { type Db, preparedQuery, type Tx } from "../../platform/db/client.js";
+import { userIdOfMembership } from "../registration/registration.shared.js";
+import { apiKeys } from "./api-keys.schema.js";
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 export type NewApiKeyRow = typeof apiKeys.$inferInsert;
 
-export async function insertApiKey(db: Db, row: NewApiKeyRow): Promise<ApiKeyRow> {
-  const [inserted] = await db.insert(apiKeys).values(row).returning();
+export async function insertApiKey(tx: Tx, row: NewApiKeyRow): Promise<ApiKeyRow> {
+  const [inserted] = await tx.insert(apiKeys).values(row).returning();
   if (inserted === undefined) throw new Error("insert returned no row");
   return inserted;
 }
@@ -21,9 +22,8 @@ export interface ApiKeyWithUser extends ApiKeyRow {
 export async function findApiKeyForAuth(db: Db, id: string): Promise<ApiKeyWithUser | null> {
   const query = preparedQuery(db, "api_keys_find_for_auth", (d) =>
     d
-      .select({ key: apiKeys, userId: memberships.userId })
+      .select({ key: apiKeys, userId: userIdOfMembership(apiKeys.membershipId) })
       .from(apiKeys)
-      .innerJoin(memberships, eq(memberships.id, apiKeys.membershipId))
       .where(eq(apiKeys.id, sql.placeholder("id")))
       .limit(1),
   );
@@ -53,8 +53,8 @@ export async function listApiKeys(db: Db, tenant: Tenant, afterId: string | null
   return nextPage.execute({ ...values, afterId });
 }
 
-export async function findApiKey(db: Db, tenant: Tenant, id: string): Promise<ApiKeyRow | null> {
-  const [row] = await db
+export async function findApiKey(tx: Tx, tenant: Tenant, id: string): Promise<ApiKeyRow | null> {
+  const [row] = await tx
     .select()
     .from(apiKeys)
     .where(and(eq(apiKeys.id, id), eq(apiKeys.businessId, tenant.businessId), eq(apiKeys.environment, tenant.environment)))
@@ -63,8 +63,8 @@ export async function findApiKey(db: Db, tenant: Tenant, id: string): Promise<Ap
 }
 
 /** Locks the tenant's active admin keys (serialises concurrent revocations) and returns their ids. */
-export async function lockActiveAdminKeyIds(db: Db, tenant: Tenant): Promise<string[]> {
-  const rows = await db
+export async function lockActiveAdminKeyIds(tx: Tx, tenant: Tenant): Promise<string[]> {
+  const rows = await tx
     .select({ id: apiKeys.id })
     .from(apiKeys)
     .where(
@@ -80,8 +80,8 @@ export async function lockActiveAdminKeyIds(db: Db, tenant: Tenant): Promise<str
 }
 
 /** Conditional revocation: only an active key changes; returns the row as it is afterwards. */
-export async function revokeApiKey(db: Db, tenant: Tenant, id: string, at: Date): Promise<void> {
-  await db
+export async function revokeApiKey(tx: Tx, tenant: Tenant, id: string, at: Date): Promise<void> {
+  await tx
     .update(apiKeys)
     .set({ revokedAt: at })
     .where(

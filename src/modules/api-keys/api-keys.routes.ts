@@ -14,6 +14,7 @@ export function registerApiKeyRoutes(app: AppInstance, service: ApiKeyService): 
       config: { access: "write" },
       schema: {
         tags,
+        operationId: "createApiKey",
         summary: "Create an API key",
         description:
           "Creates a key for the caller's Business and environment, owned by the caller's membership. The full key is in `key`, shown only here.",
@@ -30,6 +31,7 @@ export function registerApiKeyRoutes(app: AppInstance, service: ApiKeyService): 
       config: { access: "read" },
       schema: {
         tags,
+        operationId: "listApiKeys",
         summary: "List API keys",
         description:
           "Keys of the caller's Business and environment, newest first, revoked ones included. Secrets are never returned.",
@@ -46,6 +48,7 @@ export function registerApiKeyRoutes(app: AppInstance, service: ApiKeyService): 
       config: { access: "write" },
       schema: {
         tags,
+        operationId: "revokeApiKey",
         summary: "Revoke an API key",
         description:
           "Revokes the key; the next request made with it answers 401. Revoking a revoked key succeeds unchanged. The last active `business_admin` key of an environment cannot be revoked (409 `LAST_ACTIVE_ADMIN_KEY`).",

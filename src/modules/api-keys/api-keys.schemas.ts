@@ -41,16 +41,19 @@ export const CreateApiKeyBodySchema = Type.Object(
     role: RoleSchema,
     label: Type.Optional(nameString(100, "A name people tell keys apart by. Must contain a letter or digit.")),
   },
-  { additionalProperties: false },
+  { "x-component": "CreateApiKeyRequest", additionalProperties: false },
 );
 export type CreateApiKeyBody = Static<typeof CreateApiKeyBodySchema>;
 
 export const ListApiKeysQuerySchema = Type.Object(PageQuerySchema, { additionalProperties: false });
 export type ListApiKeysQuery = Static<typeof ListApiKeysQuerySchema>;
 
-export const ApiKeyListSchema = Type.Object({
-  api_keys: Type.Array(Type.Ref("ApiKey")),
-  next_cursor: Type.Union([Type.String(), Type.Null()]),
-});
+export const ApiKeyListSchema = Type.Object(
+  {
+    api_keys: Type.Array(Type.Ref("ApiKey")),
+    next_cursor: Type.Union([Type.String(), Type.Null()]),
+  },
+  { "x-component": "ApiKeyList" },
+);
 
 export const ApiKeyIdParamsSchema = Type.Object({ id: Type.String({ format: "uuid" }) });

@@ -5,7 +5,7 @@ import { tenantOf } from "../../platform/auth/actor.js";
 import { type Environment, formatApiKey, generateApiKeySecret, parseApiKey } from "../../platform/auth/api-key-format.js";
 import type { Clock } from "../../platform/clock.js";
 import { digestsEqual, hashSecret } from "../../platform/crypto.js";
-import type { Db } from "../../platform/db/client.js";
+import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import { decodeCursor, toPage } from "../../platform/pagination/cursor.js";
@@ -54,7 +54,7 @@ export function createApiKeyService(deps: ApiKeyServiceDeps) {
   const { db, clock, ids } = deps;
 
   /** Issues a key inside the caller's transaction; the full key exists only in the returned value. */
-  async function issueApiKey(tx: Db, input: IssueApiKeyInput): Promise<IssuedApiKeyBody> {
+  async function issueApiKey(tx: Tx, input: IssueApiKeyInput): Promise<IssuedApiKeyBody> {
     const id = ids.newId();
     const secret = generateApiKeySecret();
     const row = await insertApiKey(tx, {
@@ -73,7 +73,7 @@ export function createApiKeyService(deps: ApiKeyServiceDeps) {
 
   /** A key creates keys only for its own Business and environment, owned by its own membership. */
   async function createApiKey(actor: Actor, body: CreateApiKeyBody): Promise<IssuedApiKeyBody> {
-    return db.transaction((tx) =>
+    return transaction(db, (tx) =>
       issueApiKey(tx, { ...tenantOf(actor), membershipId: actor.membershipId, role: body.role, label: body.label ?? null }),
     );
   }
@@ -92,7 +92,7 @@ export function createApiKeyService(deps: ApiKeyServiceDeps) {
    */
   async function revokeKey(actor: Actor, id: string): Promise<ApiKeyBody> {
     const tenant = tenantOf(actor);
-    return db.transaction(async (tx) => {
+    return transaction(db, async (tx) => {
       const key = await findApiKey(tx, tenant, id);
       if (key === null) throw new AppError("not_found", { message: "No such API key." });
       if (key.revokedAt === null && key.role === "business_admin") {

@@ -15,10 +15,11 @@
 import type { Tenant } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
-import type { Db } from "../../platform/db/client.js";
+import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import type { IdGenerator } from "../../platform/ids.js";
+import { jobHandler } from "../../platform/jobs/job-definition.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
-import { type JobHandler, LeaseLostError, PermanentJobError } from "../../platform/jobs/worker.js";
+import { type JobHandlers, LeaseLostError, PermanentJobError } from "../../platform/jobs/worker.js";
 import { nextFederalReserveBusinessDay, target2BusinessDayOnOrAfter } from "../../rails/bank-files/calendars.js";
 import { isSepaRepresentable } from "../../rails/bank-files/charset.js";
 import { type AchCredit, buildNachaFile, checkAchCredit } from "../../rails/bank-files/nacha-writer.js";
@@ -29,12 +30,12 @@ import {
   type Pain001Version,
   type SepaTransfer,
 } from "../../rails/bank-files/sepa-pain001.js";
-import { PAYOUT_RAIL_OUTCOME_JOB, type RailOutcomeJobPayload } from "../../rails/rail.js";
 import type { DestinationRoutingFacts } from "../destinations/index.js";
-import type { BankFilePayout, PayoutBankFileHooks } from "../payouts/index.js";
+import { type BankFilePayout, PAYOUT_RAIL_OUTCOME_JOB, type PayoutBankFileHooks } from "../payouts/index.js";
 import { localDateOf, nextCutoff, zonedInstant } from "./bank-rails.cutoff.js";
 import { DeliveryError, type DeliveryTarget, openLocalTarget, openSftpTarget, sha256Hex } from "./bank-rails.delivery.js";
 import { createBankInbound } from "./bank-rails.inbound.js";
+import { BANK_CUTOFF_JOB, BANK_UPLOAD_JOB } from "./bank-rails.jobs.js";
 import {
   type BankRailConfigRow,
   dropItem,
@@ -53,9 +54,6 @@ import { routePayout } from "./bank-rails.routing.js";
 import type { BankRailName } from "./bank-rails.schemas.js";
 import type { BankRailSecrets, BankRailSettings } from "./bank-rails.service.js";
 
-export const BANK_CUTOFF_JOB = "bank_rail.cutoff";
-export const BANK_UPLOAD_JOB = "bank_rail.upload";
-
 export interface BankFilesLogger {
   info(object: object, message: string): void;
   warn(object: object, message: string): void;
@@ -71,27 +69,13 @@ export interface BankFilesDeps {
   readonly logger: BankFilesLogger;
   readonly localRoot: string | null;
   readonly payouts: PayoutBankFileHooks;
-  readonly destinationRoutingFacts: (tx: Db, tenant: Tenant, destinationId: string) => Promise<DestinationRoutingFacts | null>;
+  readonly destinationRoutingFacts: (tx: Tx, tenant: Tenant, destinationId: string) => Promise<DestinationRoutingFacts | null>;
   /** Test seam: opens the delivery target (defaults to SFTP or the local folders of the configuration). */
   readonly openTarget?: (config: BankRailConfigRow, secrets: BankRailSecrets | null) => Promise<DeliveryTarget>;
   /** Counts bank-file events that need watching (metrics). */
   readonly observe?: (rail: string, event: string) => void;
   /** How often the inbound directory is read (BANK_RAIL_POLL_INTERVAL_SECONDS). */
   readonly pollIntervalMs?: number;
-}
-
-interface CutoffPayload {
-  readonly businessId: string;
-  readonly rail: BankRailName;
-  readonly cutoffAt: string;
-}
-
-function parseCutoffPayload(payload: unknown): CutoffPayload {
-  const p = payload as Partial<CutoffPayload> | null;
-  if (!p || typeof p.businessId !== "string" || (p.rail !== "sepa" && p.rail !== "ach") || typeof p.cutoffAt !== "string") {
-    throw new PermanentJobError("malformed bank cut-off payload");
-  }
-  return p as CutoffPayload;
 }
 
 function compact(instant: Date): string {
@@ -125,25 +109,21 @@ export function createBankFiles(deps: BankFilesDeps) {
     openTarget: (config) => openTarget(config),
   });
 
-  async function scheduleNextCutoff(tx: Db, config: BankRailConfigRow, after: Date): Promise<void> {
+  async function scheduleNextCutoff(tx: Tx, config: BankRailConfigRow, after: Date): Promise<void> {
     const settings = settingsOf(config);
     const at = nextCutoff(after, settings.cutoffTimes, settings.timeZone);
-    const payload: CutoffPayload = {
-      businessId: config.businessId,
-      rail: config.rail as BankRailName,
-      cutoffAt: at.toISOString(),
-    };
-    await jobStore.enqueue(tx, {
-      type: BANK_CUTOFF_JOB,
-      payload,
-      runAt: at,
-      dedupeKey: `bank-cutoff:${config.businessId}:${config.rail}:${at.toISOString()}`,
-    });
+    // One job per Business, rail and cut-off instant (the definition's dedupe key).
+    await jobStore.enqueue(
+      tx,
+      BANK_CUTOFF_JOB,
+      { businessId: config.businessId, rail: config.rail as BankRailName, cutoffAt: at.toISOString() },
+      { runAt: at },
+    );
   }
 
   /** For the disbursement job: the bank rail a production payout goes to, a refusal, or null (the simulator). */
   async function route(
-    tx: Db,
+    tx: Tx,
     payout: { businessId: string; environment: Tenant["environment"]; destinationId: string; currency: string },
   ): Promise<{ rail: string } | { refused: string } | null> {
     const tenant: Tenant = { businessId: payout.businessId, environment: payout.environment };
@@ -158,7 +138,7 @@ export function createBankFiles(deps: BankFilesDeps) {
 
   /** For the disbursement job: the payout waits for the rail's next cut-off. */
   async function queue(
-    tx: Db,
+    tx: Tx,
     payout: { id: string; businessId: string; environment: Tenant["environment"]; amountMinor: number },
     rail: string,
   ) {
@@ -333,11 +313,11 @@ export function createBankFiles(deps: BankFilesDeps) {
     };
   }
 
-  const cutoff: JobHandler = async (payload, context) => {
-    const { businessId, rail, cutoffAt: cutoffIso } = parseCutoffPayload(payload);
+  const cutoff = jobHandler(BANK_CUTOFF_JOB, async ({ businessId, rail, cutoffAt: cutoffIso }, context) => {
     const cutoffAt = new Date(cutoffIso);
+    if (Number.isNaN(cutoffAt.getTime())) throw new PermanentJobError(`bank cut-off at an invalid instant: ${cutoffIso}`);
     const tenant: Tenant = { businessId, environment: "production" };
-    await db.transaction(async (tx) => {
+    await transaction(db, async (tx) => {
       const config = await lockConfig(tx, tenant, rail);
       if (config === null) {
         logger.info({ business_id: businessId, rail }, "bank cut-off for a rail no longer configured");
@@ -387,26 +367,21 @@ export function createBankFiles(deps: BankFilesDeps) {
             if (!(await fileItem(tx, payoutId, file.id, reference))) throw new Error("a payout entered two bank files");
             await deps.payouts.recordSubmission(tx, payoutId, `${file.fileName}#${reference}`);
             if (built.settlesAt !== undefined) {
-              const settled: RailOutcomeJobPayload = { payoutId, outcome: { type: "disbursed" } };
-              await jobStore.enqueue(tx, {
-                type: PAYOUT_RAIL_OUTCOME_JOB,
-                payload: settled,
-                runAt: built.settlesAt,
-                dedupeKey: `bank-ach-settles:${payoutId}`,
-              });
+              await jobStore.enqueue(
+                tx,
+                PAYOUT_RAIL_OUTCOME_JOB,
+                { payoutId, outcome: { type: "disbursed" } },
+                { runAt: built.settlesAt, dedupeKey: `bank-ach-settles:${payoutId}` },
+              );
             }
           }
-          await jobStore.enqueue(tx, {
-            type: BANK_UPLOAD_JOB,
-            payload: { fileId: file.id },
-            dedupeKey: `bank-upload:${file.id}`,
-          });
+          await jobStore.enqueue(tx, BANK_UPLOAD_JOB, { fileId: file.id });
           logger.info({ business_id: businessId, rail, file_id: file.id, entries: file.entryCount }, "bank file built");
         }
       }
       if (!(await context.completeWithin(tx))) throw new LeaseLostError();
     });
-  };
+  });
 
   async function openTarget(config: BankRailConfigRow): Promise<DeliveryTarget> {
     const secrets =
@@ -430,9 +405,7 @@ export function createBankFiles(deps: BankFilesDeps) {
     });
   }
 
-  const upload: JobHandler = async (payload, context) => {
-    const fileId = (payload as { fileId?: unknown } | null)?.fileId;
-    if (typeof fileId !== "string") throw new PermanentJobError("malformed bank upload payload");
+  const upload = jobHandler(BANK_UPLOAD_JOB, async ({ fileId }, context) => {
     const file = await findFileById(db, fileId);
     if (file === null) throw new PermanentJobError("bank file not found");
     if (file.status !== "built") {
@@ -467,7 +440,7 @@ export function createBankFiles(deps: BankFilesDeps) {
       );
       throw error;
     }
-    await db.transaction(async (tx) => {
+    await transaction(db, async (tx) => {
       const now = clock.now();
       await updateFile(tx, file.id, {
         status: "uploaded",
@@ -481,12 +454,12 @@ export function createBankFiles(deps: BankFilesDeps) {
       if (!(await context.completeWithin(tx))) throw new LeaseLostError();
     });
     logger.info({ business_id: file.businessId, file_id: file.id, already_there: alreadyThere }, "bank file uploaded");
-  };
+  });
 
   return {
     scheduleNextCutoff,
     queue: { route, queue },
-    handlers: { [BANK_CUTOFF_JOB]: cutoff, [BANK_UPLOAD_JOB]: upload, ...inbound.handlers } as Record<string, JobHandler>,
+    handlers: { ...cutoff, ...upload, ...inbound.handlers } satisfies JobHandlers,
   };
 }
 

@@ -15,16 +15,19 @@
 import type { Tenant } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
-import type { Db } from "../../platform/db/client.js";
+import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import type { IdGenerator } from "../../platform/ids.js";
+import { jobHandler } from "../../platform/jobs/job-definition.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
-import { type JobHandler, LeaseLostError, PermanentJobError } from "../../platform/jobs/worker.js";
+import { type JobHandlers, LeaseLostError } from "../../platform/jobs/worker.js";
 import { readCamt054, readPain002 } from "../../rails/bank-files/iso-readers.js";
 import { type NachaFile, readNachaFile } from "../../rails/bank-files/nacha-reader.js";
 import { achChangeText, achReturnText, isoReasonText } from "../../rails/bank-files/reason-codes.js";
 import { endToEndIdOf, payoutIdOfEndToEndId } from "../../rails/bank-files/sepa-pain001.js";
-import { PAYOUT_RAIL_OUTCOME_JOB, type RailOutcomeJobPayload, type SerializedRailOutcome } from "../../rails/rail.js";
+import type { SerializedRailOutcome } from "../../rails/rail.js";
+import { PAYOUT_RAIL_OUTCOME_JOB } from "../payouts/index.js";
 import { type DeliveryTarget, sha256Hex } from "./bank-rails.delivery.js";
+import { BANK_POLL_JOB } from "./bank-rails.jobs.js";
 import {
   type BankFileRow,
   type BankRailConfigRow,
@@ -43,7 +46,6 @@ import {
 import type { BankRailName } from "./bank-rails.schemas.js";
 import type { BankRailSettings } from "./bank-rails.service.js";
 
-export const BANK_POLL_JOB = "bank_rail.poll";
 export const DEFAULT_POLL_INTERVAL_MS = 15 * 60_000;
 
 export interface InboundDeps {
@@ -75,23 +77,23 @@ export function createBankInbound(deps: InboundDeps) {
   const observe = (rail: string, event: string) => deps.observe?.(rail, event);
 
   /** The next poll slot after `after` (slots are fixed, so chains started twice collapse into one). */
-  async function schedulePoll(tx: Db, config: { businessId: string; rail: string }, after: Date): Promise<void> {
+  async function schedulePoll(tx: Tx, config: { businessId: string; rail: string }, after: Date): Promise<void> {
     const runAt = new Date((Math.floor(after.getTime() / interval) + 1) * interval);
-    await jobStore.enqueue(tx, {
-      type: BANK_POLL_JOB,
-      payload: { businessId: config.businessId, rail: config.rail },
-      runAt,
-      dedupeKey: `bank-poll:${config.businessId}:${config.rail}:${runAt.toISOString()}`,
-    });
+    await jobStore.enqueue(
+      tx,
+      BANK_POLL_JOB,
+      { businessId: config.businessId, rail: config.rail },
+      { runAt, dedupeKey: `bank-poll:${config.businessId}:${config.rail}:${runAt.toISOString()}` },
+    );
   }
 
-  async function outcome(tx: Db, inboundId: string, payoutId: string, value: SerializedRailOutcome): Promise<void> {
-    const payload: RailOutcomeJobPayload = { payoutId, outcome: value };
-    await jobStore.enqueue(tx, {
-      type: PAYOUT_RAIL_OUTCOME_JOB,
-      payload,
-      dedupeKey: `bank-inbound:${inboundId}:${payoutId}:${value.type}`,
-    });
+  async function outcome(tx: Tx, inboundId: string, payoutId: string, value: SerializedRailOutcome): Promise<void> {
+    await jobStore.enqueue(
+      tx,
+      PAYOUT_RAIL_OUTCOME_JOB,
+      { payoutId, outcome: value },
+      { dedupeKey: `bank-inbound:${inboundId}:${payoutId}:${value.type}` },
+    );
   }
 
   async function flag(tx: Db, file: BankFileRow, alert: string): Promise<void> {
@@ -99,7 +101,7 @@ export function createBankInbound(deps: InboundDeps) {
     if (!alerts.includes(alert)) await updateFile(tx, file.id, { alerts: [...alerts, alert], updatedAt: clock.now() });
   }
 
-  async function applyPain002(tx: Db, tenant: Tenant, inboundId: string, text: string): Promise<Applied> {
+  async function applyPain002(tx: Tx, tenant: Tenant, inboundId: string, text: string): Promise<Applied> {
     const report = readPain002(text);
     const file = await findFileByMessageId(tx, tenant, "sepa", report.originalMessageId);
     if (file === null) return { kind: "pain.002", unmatched: [`OrgnlMsgId ${report.originalMessageId}`] };
@@ -152,7 +154,7 @@ export function createBankInbound(deps: InboundDeps) {
     return { kind: "pain.002", unmatched };
   }
 
-  async function applyCamt054(tx: Db, tenant: Tenant, inboundId: string, text: string): Promise<Applied> {
+  async function applyCamt054(tx: Tx, tenant: Tenant, inboundId: string, text: string): Promise<Applied> {
     const notification = readCamt054(text);
     const unmatched: string[] = [];
     for (const entry of notification.transactions) {
@@ -176,7 +178,7 @@ export function createBankInbound(deps: InboundDeps) {
     return { kind: "camt.054", unmatched };
   }
 
-  async function applyNacha(tx: Db, tenant: Tenant, inboundId: string, parsed: NachaFile): Promise<Applied> {
+  async function applyNacha(tx: Tx, tenant: Tenant, inboundId: string, parsed: NachaFile): Promise<Applied> {
     const unmatched: string[] = [];
     for (const entry of parsed.batches.flatMap((batch) => batch.entries)) {
       const info = entry.returnInfo ?? entry.changeInfo;
@@ -223,7 +225,7 @@ export function createBankInbound(deps: InboundDeps) {
     if (await inboundSeen(db, tenant, rail, name, sha256)) return "seen";
     const inboundId = ids.newId();
     try {
-      return await db.transaction(async (tx) => {
+      return await transaction(db, async (tx) => {
         const claimed = await claimInbound(tx, {
           id: inboundId,
           businessId: tenant.businessId,
@@ -255,7 +257,7 @@ export function createBankInbound(deps: InboundDeps) {
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       // Nothing of the file was applied (its transaction rolled back); it is kept, refused, with its reason.
-      await db.transaction(async (tx) => {
+      await transaction(db, async (tx) => {
         await claimInbound(tx, {
           id: ids.newId(),
           businessId: tenant.businessId,
@@ -292,10 +294,7 @@ export function createBankInbound(deps: InboundDeps) {
     }
   }
 
-  const poll: JobHandler = async (payload, context) => {
-    const p = payload as { businessId?: unknown; rail?: unknown } | null;
-    if (!p || typeof p.businessId !== "string" || typeof p.rail !== "string")
-      throw new PermanentJobError("malformed bank poll payload");
+  const poll = jobHandler(BANK_POLL_JOB, async (p, context) => {
     const tenant: Tenant = { businessId: p.businessId, environment: "production" };
     const config = await findConfig(db, tenant, p.rail);
     if (config === null) {
@@ -322,11 +321,11 @@ export function createBankInbound(deps: InboundDeps) {
     }
     // ACH sends no status report: only SEPA files are watched for one.
     if (config.rail === "sepa") await watch(config);
-    await db.transaction(async (tx) => {
+    await transaction(db, async (tx) => {
       await schedulePoll(tx, config, clock.now());
       if (!(await context.completeWithin(tx))) throw new LeaseLostError();
     });
-  };
+  });
 
-  return { schedulePoll, processInbound, handlers: { [BANK_POLL_JOB]: poll } as Record<string, JobHandler> };
+  return { schedulePoll, processInbound, handlers: poll satisfies JobHandlers };
 }

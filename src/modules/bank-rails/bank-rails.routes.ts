@@ -4,6 +4,7 @@ import { routeResponses } from "../../platform/http/route-responses.js";
 import type { AppInstance } from "../../platform/http/types.js";
 import {
   BANK_RAILS,
+  BankFileContentResponseSchema,
   BankFileDetailSchema,
   BankFileListQuerySchema,
   BankFileListSchema,
@@ -28,6 +29,7 @@ export function registerBankRailRoutes(app: AppInstance, service: BankRailServic
       config: { access: "write" },
       schema: {
         tags,
+        operationId: "configureSepaRail",
         summary: "Configure SEPA credit transfers (pain.001 over SFTP)",
         description: `Creates (201) or replaces (200) the Business's SEPA rail: the debtor (name, IBAN in the SEPA zone, BIC, initiating party id, structured address), the file format (pain.001.001.09 by default, or pain.001.001.03), the cut-off times and time zone, and the delivery. ${DELIVERY} ${ROUTING}`,
         body: PutSepaBodySchema,
@@ -49,6 +51,7 @@ export function registerBankRailRoutes(app: AppInstance, service: BankRailServic
       config: { access: "write" },
       schema: {
         tags,
+        operationId: "configureAchRail",
         summary: "Configure US ACH credits (NACHA files over SFTP)",
         description: `Creates (201) or replaces (200) the Business's ACH rail: the originator (ODFI routing number, immediate destination and origin, company name and identification), the payout purpose (\`payroll\` sends the Company Entry Description \`PAYROLL\`, as NACHA requires for wages since March 2026; otherwise \`entry_description\`, default \`PAYOUT\`, where \`PAYROLL\` and \`PURCHASE\` are refused), the cut-off times and time zone, and the delivery. Persons are paid by PPD entries, businesses by CCD; effective entry dates are Federal Reserve business days. ${DELIVERY} ${ROUTING}`,
         body: PutAchBodySchema,
@@ -70,6 +73,7 @@ export function registerBankRailRoutes(app: AppInstance, service: BankRailServic
       config: { access: "read" },
       schema: {
         tags,
+        operationId: "listBankRails",
         summary: "List the configured bank rails",
         description: `The Business's bank rails in this environment (none in sandbox). Secrets are never returned: \`has_password\` and \`has_private_key\` say whether one is stored. ${ROUTING}`,
         response: routeResponses({ 200: BankRailListSchema }, { access: "read" }),
@@ -86,6 +90,7 @@ export function registerBankRailRoutes(app: AppInstance, service: BankRailServic
         config: { access: "read" },
         schema: {
           tags,
+          operationId: rail === "sepa" ? "getSepaRail" : "getAchRail",
           summary: `Read the ${rail === "sepa" ? "SEPA" : "ACH"} rail`,
           description: "404 `not_found` when it is not configured. Secrets are never returned.",
           response: routeResponses({ 200: bankRail }, { access: "read", codes: ["not_found"] }),
@@ -100,6 +105,7 @@ export function registerBankRailRoutes(app: AppInstance, service: BankRailServic
         config: { access: "write" },
         schema: {
           tags,
+          operationId: rail === "sepa" ? "deleteSepaRail" : "deleteAchRail",
           summary: `Remove the ${rail === "sepa" ? "SEPA" : "ACH"} rail`,
           description:
             "Answers 204, also when it was not configured. Refused with 409 `BANK_RAIL_IN_USE` while payouts wait for its next file. Files already sent stay listed. With no bank rail left, production payouts go to the simulator again.",
@@ -122,6 +128,7 @@ export function registerBankRailRoutes(app: AppInstance, service: BankRailServic
       config: { access: "read" },
       schema: {
         tags,
+        operationId: "listBankFiles",
         summary: "List bank files",
         description:
           "Every file built at a cut-off, newest first: rail, cut-off, entry count, control sum, status (`built`, `uploaded`, `accepted`, `partially_accepted`, `rejected`), upload and acknowledgment times, the last upload error and `alerts`. A file is built once per rail and cut-off and kept.",
@@ -138,6 +145,7 @@ export function registerBankRailRoutes(app: AppInstance, service: BankRailServic
       config: { access: "read" },
       schema: {
         tags,
+        operationId: "getBankFile",
         summary: "Read a bank file and its payouts",
         description:
           "The file and each payout it carries with its reference (EndToEndId or trace number) and the last status the bank reported for it.",
@@ -154,12 +162,13 @@ export function registerBankRailRoutes(app: AppInstance, service: BankRailServic
       config: { access: "write" },
       schema: {
         tags,
+        operationId: "downloadBankFileContent",
         summary: "Download the exact bytes sent to the bank",
         description:
           "The file as delivered (pain.001 XML or NACHA text). business_admin keys only, and every read is logged with the key that made it: the file holds account numbers in clear.",
         params: BankFileParamsSchema,
         response: routeResponses(
-          { 200: Type.String({ description: "The file's bytes." }) },
+          { 200: BankFileContentResponseSchema },
           { access: "write", hasInput: true, codes: ["not_found"] },
         ),
       },

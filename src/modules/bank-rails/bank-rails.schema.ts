@@ -2,9 +2,7 @@
 // reads and writes them.
 import { sql } from "drizzle-orm";
 import { bigint, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { businesses, environmentEnum } from "../../platform/db/schema.js";
-
-const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull();
+import { businesses, createdAt, environmentEnum } from "../../platform/db/shared.schema.js";
 
 /**
  * One bank rail a Business configured (production only): `sepa` or `ach`. `settings` holds everything that

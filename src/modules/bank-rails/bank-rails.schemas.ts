@@ -104,7 +104,7 @@ export const PutSepaBodySchema = Type.Object(
     status_report_timeout_hours: Type.Optional(StatusTimeoutSchema),
     delivery: DeliveryInput,
   },
-  { additionalProperties: false },
+  { "x-component": "ConfigureSepaRailRequest", additionalProperties: false },
 );
 export type PutSepaBody = Static<typeof PutSepaBodySchema>;
 
@@ -143,7 +143,7 @@ export const PutAchBodySchema = Type.Object(
     status_report_timeout_hours: Type.Optional(StatusTimeoutSchema),
     delivery: DeliveryInput,
   },
-  { additionalProperties: false },
+  { "x-component": "ConfigureAchRailRequest", additionalProperties: false },
 );
 export type PutAchBody = Static<typeof PutAchBodySchema>;
 
@@ -173,7 +173,10 @@ export const BankRailSchema = Type.Object(
 );
 export type BankRailBody = Static<typeof BankRailSchema>;
 
-export const BankRailListSchema = Type.Object({ bank_rails: Type.Array(Type.Ref("BankRail")) });
+export const BankRailListSchema = Type.Object(
+  { bank_rails: Type.Array(Type.Ref("BankRail")) },
+  { "x-component": "BankRailList" },
+);
 
 export const BankFileSchema = Type.Object(
   {
@@ -210,25 +213,50 @@ export type BankFileBody = Static<typeof BankFileSchema>;
 export const BankFileListQuerySchema = Type.Object({ ...PageQuerySchema }, { additionalProperties: false });
 export type BankFileListQuery = Static<typeof BankFileListQuerySchema>;
 
-export const BankFileListSchema = Type.Object({
-  bank_files: Type.Array(Type.Ref("BankFile")),
-  next_cursor: nullable(Type.String()),
-});
+export const BankFileListSchema = Type.Object(
+  {
+    bank_files: Type.Array(Type.Ref("BankFile")),
+    next_cursor: nullable(Type.String()),
+  },
+  { "x-component": "BankFileList" },
+);
 
 export const BankFileParamsSchema = Type.Object({ id: Type.String({ format: "uuid" }) });
 
-export const BankFileDetailSchema = Type.Object({
-  bank_file: Type.Ref("BankFile"),
-  payouts: Type.Array(
-    Type.Object({
-      payout_id: Type.String({ format: "uuid" }),
-      amount_minor: Type.Integer(),
-      reference: nullable(
-        Type.String({ description: "The EndToEndId (SEPA) or trace number (ACH) tying the entry to the payout." }),
-      ),
-      bank_status: nullable(
-        Type.String({ description: "The last status the bank reported for this entry (ACCP, RJCT, BOOK, R03, C01, …)." }),
-      ),
-    }),
-  ),
+export const BankFileDetailSchema = Type.Object(
+  {
+    bank_file: Type.Ref("BankFile"),
+    payouts: Type.Array(
+      Type.Object({
+        payout_id: Type.String({ format: "uuid" }),
+        amount_minor: Type.Integer(),
+        reference: nullable(
+          Type.String({ description: "The EndToEndId (SEPA) or trace number (ACH) tying the entry to the payout." }),
+        ),
+        bank_status: nullable(
+          Type.String({ description: "The last status the bank reported for this entry (ACCP, RJCT, BOOK, R03, C01, …)." }),
+        ),
+      }),
+    ),
+  },
+  { "x-component": "BankFileDetail" },
+);
+
+/**
+ * The content endpoint's 200 as the OpenAPI document shows it: the file's text (pain.001 XML or NACHA), not
+ * JSON, with its Content-Disposition. Error responses stay the JSON envelope.
+ */
+export const BankFileContentResponseSchema = Type.Unsafe<string>({
+  description:
+    "The file as delivered: `Content-Type: application/xml; charset=utf-8` for pain.001, `text/plain; charset=utf-8` for NACHA.",
+  headers: {
+    "content-disposition": {
+      type: "string",
+      description: 'Always `attachment; filename="<file_name>"`.',
+    },
+  },
+  content: {
+    "application/xml": { schema: { type: "string", description: "A pain.001 document." } },
+    "text/plain": { schema: { type: "string", description: "A NACHA file (94-character records, CRLF)." } },
+  },
 });

@@ -5,13 +5,13 @@ import ssh2 from "ssh2";
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
-import type { Db } from "../../platform/db/client.js";
-import type { PostalAddressValue } from "../../platform/db/schema.js";
+import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import { DEFAULT_PAGE_SIZE, decodeCursor, toPage } from "../../platform/pagination/cursor.js";
 import { isSepaRepresentable, toSepaText } from "../../rails/bank-files/charset.js";
 import { isAbaRoutingNumber, RESERVED_ENTRY_DESCRIPTIONS } from "../../rails/bank-files/nacha-writer.js";
+import type { PostalAddressValue } from "../beneficiaries/index.js";
 import type { DestinationRoutingFacts } from "../destinations/index.js";
 import {
   type BankFileRow,
@@ -71,9 +71,9 @@ export interface BankRailServiceDeps {
   readonly cipher: FieldCipher;
   /** BANK_RAIL_LOCAL_ROOT: where local-directory delivery may write; null forbids it. */
   readonly localRoot: string | null;
-  readonly destinationRoutingFacts: (tx: Db, tenant: Tenant, destinationId: string) => Promise<DestinationRoutingFacts | null>;
+  readonly destinationRoutingFacts: (tx: Tx, tenant: Tenant, destinationId: string) => Promise<DestinationRoutingFacts | null>;
   /** The Beneficiary's postal address (a SEPA file carries it structured), inside the caller's transaction. */
-  readonly postalAddressOf?: (tx: Db, tenant: Tenant, beneficiaryId: string) => Promise<PostalAddressValue | null>;
+  readonly postalAddressOf?: (tx: Tx, tenant: Tenant, beneficiaryId: string) => Promise<PostalAddressValue | null>;
   readonly logger?: { info(object: object, message: string): void };
 }
 
@@ -209,7 +209,7 @@ export function createBankRailService(deps: BankRailServiceDeps) {
     originator: Record<string, unknown>,
     fileFormat: BankRailSettings["fileFormat"],
   ): Promise<{ rail: BankRailBody; created: boolean }> {
-    return db.transaction(async (tx) => {
+    return transaction(db, async (tx) => {
       const existing = await findConfig(tx, actor, rail);
       const secrets = secretsFor(body.delivery, existing);
       const settings: BankRailSettings & { hasPassword: boolean; hasPrivateKey: boolean } = {
@@ -297,7 +297,7 @@ export function createBankRailService(deps: BankRailServiceDeps) {
 
   async function remove(actor: Actor, rail: BankRailName): Promise<void> {
     requireProduction(actor);
-    await db.transaction(async (tx) => {
+    await transaction(db, async (tx) => {
       if (await hasWaitingItems(tx, actor, rail)) throw new AppError("BANK_RAIL_IN_USE");
       await deleteConfig(tx, actor, rail);
     });
@@ -307,7 +307,7 @@ export function createBankRailService(deps: BankRailServiceDeps) {
    * The routing check of payout creation, in the creating transaction: the rail a production payout will
    * use, or the AppError that refuses it. Sandbox payouts are not routed (the sandbox rail takes them all).
    */
-  async function checkRoute(tx: Db, tenant: Tenant, destinationId: string, currency: string): Promise<AppError | null> {
+  async function checkRoute(tx: Tx, tenant: Tenant, destinationId: string, currency: string): Promise<AppError | null> {
     if (tenant.environment !== "production") return null;
     const configured = new Set((await listConfiguredRails(tx, tenant)) as BankRailName[]);
     if (configured.size === 0) return null;
@@ -320,7 +320,7 @@ export function createBankRailService(deps: BankRailServiceDeps) {
   }
 
   /** What a SEPA file needs of the payee: a Latin-script name and a structured address (town and country). */
-  async function sepaPayability(tx: Db, tenant: Tenant, facts: DestinationRoutingFacts): Promise<AppError | null> {
+  async function sepaPayability(tx: Tx, tenant: Tenant, facts: DestinationRoutingFacts): Promise<AppError | null> {
     if (!isSepaRepresentable(facts.accountHolderName)) return new AppError("SEPA_NAME_NOT_REPRESENTABLE");
     if (deps.postalAddressOf === undefined) return null;
     const address = await deps.postalAddressOf(tx, tenant, facts.beneficiaryId);
@@ -339,7 +339,7 @@ export function createBankRailService(deps: BankRailServiceDeps) {
   }
 
   /** The rail a production payout goes to (`simulator` when none of the Business's bank rails takes it). */
-  async function railFor(tx: Db, tenant: Tenant, destinationId: string, currency: string): Promise<BankRailName | "simulator"> {
+  async function railFor(tx: Tx, tenant: Tenant, destinationId: string, currency: string): Promise<BankRailName | "simulator"> {
     if (tenant.environment !== "production") return "simulator";
     const configured = new Set((await listConfiguredRails(tx, tenant)) as BankRailName[]);
     if (configured.size === 0) return "simulator";

@@ -1,10 +1,10 @@
 import type { Tenant } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
-import type { Db } from "../../platform/db/client.js";
-import type { PostalAddressValue } from "../../platform/db/schema.js";
+import type { Db, Tx } from "../../platform/db/client.js";
 import type { AppInstance } from "../../platform/http/types.js";
 import type { IdGenerator } from "../../platform/ids.js";
+import type { PostalAddressValue } from "../beneficiaries/index.js";
 import type { DestinationRoutingFacts } from "../destinations/index.js";
 import { registerBankRailRoutes } from "./bank-rails.routes.js";
 import { BankFileSchema, BankRailSchema } from "./bank-rails.schemas.js";
@@ -21,8 +21,8 @@ export function createBankRailsModule(deps: {
   cipher: FieldCipher;
   localRoot: string | null;
   logger?: { info(object: object, message: string): void };
-  destinationRoutingFacts: (tx: Db, tenant: Tenant, destinationId: string) => Promise<DestinationRoutingFacts | null>;
-  postalAddressOf?: (tx: Db, tenant: Tenant, beneficiaryId: string) => Promise<PostalAddressValue | null>;
+  destinationRoutingFacts: (tx: Tx, tenant: Tenant, destinationId: string) => Promise<DestinationRoutingFacts | null>;
+  postalAddressOf?: (tx: Tx, tenant: Tenant, beneficiaryId: string) => Promise<PostalAddressValue | null>;
 }) {
   const service = createBankRailService(deps);
   return {
@@ -34,5 +34,5 @@ export function createBankRailsModule(deps: {
   };
 }
 
-export { BANK_CUTOFF_JOB, BANK_UPLOAD_JOB, bankFileName, createBankFiles } from "./bank-rails.files.js";
-export { BANK_POLL_JOB } from "./bank-rails.inbound.js";
+export { bankFileName, createBankFiles } from "./bank-rails.files.js";
+export { BANK_CUTOFF_JOB, BANK_POLL_JOB, BANK_UPLOAD_JOB } from "./bank-rails.jobs.js";

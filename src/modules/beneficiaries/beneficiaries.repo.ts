@@ -2,13 +2,10 @@
 // count of payout-usable destinations, which the derived `status` needs.
 import { and, desc, eq, getTableColumns, gte, isNull, lt, type SQL, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
-import { type Db, preparedQuery } from "../../platform/db/client.js";
-import {
-  beneficiaries,
-  beneficiaryDeclaredDestinationChanges,
-  collectionRequests,
-  destinations,
-} from "../../platform/db/schema.js";
+import { type Db, preparedQuery, type Tx } from "../../platform/db/client.js";
+import { openCollectionRequestJoin } from "../collection/collection.shared.js";
+import { countPayoutUsableDestinations, payoutUsableDestinationCount } from "../destinations/destinations.shared.js";
+import { beneficiaries, beneficiaryDeclaredDestinationChanges } from "./beneficiaries.schema.js";
 import type { BeneficiaryStatus, IdentityRequirements } from "./beneficiaries.state.js";
 
 export type BeneficiaryRow = typeof beneficiaries.$inferSelect;
@@ -29,20 +26,8 @@ export interface BeneficiaryWithCounts {
   readonly openRequests?: readonly OpenCollectionRequest[];
 }
 
-/**
- * A destinations row a payout may be sent to: not deleted, routing validated (or verified by the rail), not
- * refused by the rail; the SQL twin of isPayoutUsable in the destinations module. Columns are named with
- * their table: Drizzle renders columns unqualified in a single-table select, where a bare name could bind
- * to the outer query's table.
- */
-const payoutUsableDestination = sql.raw(
-  `"destinations"."deleted_at" is null and ("destinations"."validation_status" = 'validated' or "destinations"."status" = 'verified') and "destinations"."status" <> 'rejected'`,
-);
-
 /** Payout-usable destinations of the Beneficiary of the current row (read of one, and the status filter). */
-export const usableDestinationCount = sql<number>`(
-  select count(*)::int from ${destinations}
-  where "destinations"."beneficiary_id" = "beneficiaries"."id" and ${payoutUsableDestination})`;
+export const usableDestinationCount = payoutUsableDestinationCount(sql.raw(`"beneficiaries"."id"`));
 
 const COLUMN_OF_FIELD: Readonly<Record<string, SQL>> = {
   first_name: sql`${beneficiaries.firstName}`,
@@ -89,8 +74,8 @@ const tenantScope = (tenant: Tenant) =>
   and(eq(beneficiaries.businessId, tenant.businessId), eq(beneficiaries.environment, tenant.environment));
 const oneOfTenant = (tenant: Tenant, id: string) => and(eq(beneficiaries.id, id), tenantScope(tenant));
 
-export async function insertBeneficiary(db: Db, row: NewBeneficiaryRow): Promise<BeneficiaryRow> {
-  const [inserted] = await db.insert(beneficiaries).values(row).returning();
+export async function insertBeneficiary(tx: Tx, row: NewBeneficiaryRow): Promise<BeneficiaryRow> {
+  const [inserted] = await tx.insert(beneficiaries).values(row).returning();
   if (inserted === undefined) throw new Error("insert returned no row");
   return inserted;
 }
@@ -99,7 +84,7 @@ export async function findBeneficiary(db: Db, tenant: Tenant, id: string): Promi
   const [found] = await db
     .select({ ...withOpenRequestColumns, payoutUsableDestinations: usableDestinationCount })
     .from(beneficiaries)
-    .leftJoin(collectionRequests, openRequestOfBeneficiary)
+    .leftJoin(openRequest.table, openRequest.on)
     .where(oneOfTenant(tenant, id))
     .limit(1);
   if (found === undefined) return null;
@@ -114,13 +99,8 @@ export async function findBeneficiary(db: Db, tenant: Tenant, id: string): Promi
  * joined table several times slower: +0.4 ms of CPU per 100-row page, measured). Whether the request is
  * still live (not expired) is decided at presentation time with the injected clock.
  */
-const openRequestOfBeneficiary = and(eq(collectionRequests.beneficiaryId, beneficiaries.id), isNull(collectionRequests.closedAt));
-const withOpenRequestColumns = {
-  ...getTableColumns(beneficiaries),
-  openRequestId: collectionRequests.id,
-  openRequestScope: collectionRequests.scope,
-  openRequestExpiresAt: collectionRequests.expiresAt,
-};
+const openRequest = openCollectionRequestJoin(beneficiaries.id);
+const withOpenRequestColumns = { ...getTableColumns(beneficiaries), ...openRequest.columns };
 type RowWithOpenRequest = BeneficiaryRow & {
   readonly openRequestId: string | null;
   readonly openRequestScope: OpenCollectionRequest["scope"] | null;
@@ -140,20 +120,20 @@ function withCounts(row: RowWithOpenRequest, payoutUsableDestinations: number): 
 }
 
 /** Locks the row for the rest of the transaction (concurrent updates of one Beneficiary take turns). */
-export async function lockBeneficiary(db: Db, tenant: Tenant, id: string): Promise<BeneficiaryRow | null> {
-  const [row] = await db.select().from(beneficiaries).where(oneOfTenant(tenant, id)).for("update").limit(1);
+export async function lockBeneficiary(tx: Tx, tenant: Tenant, id: string): Promise<BeneficiaryRow | null> {
+  const [row] = await tx.select().from(beneficiaries).where(oneOfTenant(tenant, id)).for("update").limit(1);
   return row ?? null;
 }
 
-export async function updateBeneficiary(db: Db, tenant: Tenant, id: string, patch: BeneficiaryPatch): Promise<void> {
-  await db.update(beneficiaries).set(patch).where(oneOfTenant(tenant, id));
+export async function updateBeneficiary(tx: Tx, tenant: Tenant, id: string, patch: BeneficiaryPatch): Promise<void> {
+  await tx.update(beneficiaries).set(patch).where(oneOfTenant(tenant, id));
 }
 
 export type NewDeclaredDestinationChangeRow = typeof beneficiaryDeclaredDestinationChanges.$inferInsert;
 
 /** Appends one change to the declared-destination history (never updated or deleted). */
-export async function insertDeclaredDestinationChange(db: Db, row: NewDeclaredDestinationChangeRow): Promise<void> {
-  await db.insert(beneficiaryDeclaredDestinationChanges).values(row);
+export async function insertDeclaredDestinationChange(tx: Tx, row: NewDeclaredDestinationChangeRow): Promise<void> {
+  await tx.insert(beneficiaryDeclaredDestinationChanges).values(row);
 }
 
 export interface BeneficiaryFilters {
@@ -183,7 +163,7 @@ export async function listBeneficiaries(
     : await db
         .select(withOpenRequestColumns)
         .from(beneficiaries)
-        .leftJoin(collectionRequests, openRequestOfBeneficiary)
+        .leftJoin(openRequest.table, openRequest.on)
         .where(
           and(
             tenantScope(tenant),
@@ -199,7 +179,7 @@ export async function listBeneficiaries(
         )
         .orderBy(desc(beneficiaries.id))
         .limit(limit);
-  const counts = await countUsableDestinations(
+  const counts = await countPayoutUsableDestinations(
     db,
     rows.map((row) => row.id),
   );
@@ -220,7 +200,7 @@ async function listUnfiltered(db: Db, tenant: Tenant, afterId: string | null, li
       d
         .select(withOpenRequestColumns)
         .from(beneficiaries)
-        .leftJoin(collectionRequests, openRequestOfBeneficiary)
+        .leftJoin(openRequest.table, openRequest.on)
         .where(scope())
         .orderBy(desc(beneficiaries.id))
         .limit(sql.placeholder("limit")),
@@ -231,26 +211,12 @@ async function listUnfiltered(db: Db, tenant: Tenant, afterId: string | null, li
     d
       .select(withOpenRequestColumns)
       .from(beneficiaries)
-      .leftJoin(collectionRequests, openRequestOfBeneficiary)
+      .leftJoin(openRequest.table, openRequest.on)
       .where(and(scope(), lt(beneficiaries.id, sql.placeholder("afterId"))))
       .orderBy(desc(beneficiaries.id))
       .limit(sql.placeholder("limit")),
   );
   return next.execute({ ...values, afterId });
-}
-
-/** Payout-usable destinations per Beneficiary id (absent ids have none), for a page of rows. */
-async function countUsableDestinations(db: Db, beneficiaryIds: readonly string[]): Promise<Map<string, number>> {
-  if (beneficiaryIds.length === 0) return new Map();
-  const query = preparedQuery(db, "destinations_usable_counts", (d) =>
-    d
-      .select({ beneficiaryId: destinations.beneficiaryId, count: sql<number>`count(*)::int` })
-      .from(destinations)
-      .where(and(sql`${destinations.beneficiaryId} = any(${sql.placeholder("ids")}::uuid[])`, payoutUsableDestination))
-      .groupBy(destinations.beneficiaryId),
-  );
-  const rows = await query.execute({ ids: `{${beneficiaryIds.join(",")}}` });
-  return new Map(rows.map((row) => [row.beneficiaryId, row.count]));
 }
 
 // Masking backfill ----------------------------------------------------------------------------------------
@@ -267,8 +233,8 @@ function maskedBefore(version: number): SQL {
 export type RowToRemask = Pick<BeneficiaryRow, "id" | "taxIdEncrypted" | "taxIdLast4" | "taxDocument">;
 
 /** Up to `limit` such rows, locked for the rest of the transaction; rows another transaction holds are skipped. */
-export async function lockBeneficiariesToRemask(db: Db, version: number, limit: number): Promise<RowToRemask[]> {
-  return db
+export async function lockBeneficiariesToRemask(tx: Tx, version: number, limit: number): Promise<RowToRemask[]> {
+  return tx
     .select({
       id: beneficiaries.id,
       taxIdEncrypted: beneficiaries.taxIdEncrypted,
@@ -284,13 +250,13 @@ export async function lockBeneficiariesToRemask(db: Db, version: number, limit: 
 
 /** Stores re-masked values and the rule version they follow (updated_at is left alone: the data did not change). */
 export async function saveRemaskedBeneficiaries(
-  db: Db,
+  tx: Tx,
   version: number,
   rows: ReadonlyArray<Pick<BeneficiaryRow, "id" | "taxIdLast4" | "taxDocument">>,
 ): Promise<void> {
   if (rows.length === 0) return;
   const records = rows.map((row) => ({ id: row.id, tax_id_last4: row.taxIdLast4, tax_document: row.taxDocument }));
-  await db.execute(sql`
+  await tx.execute(sql`
     update beneficiaries b set tax_id_last4 = r.tax_id_last4, tax_document = r.tax_document, mask_version = ${sql.raw(String(version))}
     from json_to_recordset(${JSON.stringify(records)}::json) as r(id uuid, tax_id_last4 text, tax_document jsonb)
     where b.id = r.id`);

@@ -21,6 +21,7 @@ export function registerBeneficiaryRoutes(app: AppInstance, service: Beneficiary
       config: { access: "write" },
       schema: {
         tags,
+        operationId: "createBeneficiary",
         summary: "Create a Beneficiary",
         description:
           "Creates a `person` or `business` payee. A stub is allowed: e-mail, type and a name (or first and last name, or business name) suffice; `identity_complete` tells whether the configured required identity fields are present.",
@@ -37,6 +38,7 @@ export function registerBeneficiaryRoutes(app: AppInstance, service: Beneficiary
       config: { access: "read" },
       schema: {
         tags,
+        operationId: "listBeneficiaries",
         summary: "List Beneficiaries",
         description: "Active (not archived) Beneficiaries of the caller's Business and environment, newest first.",
         querystring: ListBeneficiariesQuerySchema,
@@ -52,6 +54,7 @@ export function registerBeneficiaryRoutes(app: AppInstance, service: Beneficiary
       config: { access: "read" },
       schema: {
         tags,
+        operationId: "getBeneficiary",
         summary: "Retrieve a Beneficiary",
         description: "Archived Beneficiaries are readable too.",
         params: BeneficiaryIdParamsSchema,
@@ -67,6 +70,7 @@ export function registerBeneficiaryRoutes(app: AppInstance, service: Beneficiary
       config: { access: "write" },
       schema: {
         tags,
+        operationId: "updateBeneficiary",
         summary: "Supply or change identity fields",
         description:
           "Fields sent replace the stored ones, `null` clears an optional one, fields not sent are kept. Changing a trigger field (name, first/last name, date of birth, country of residence, business name, country of incorporation, registration number, tax id) after acknowledgment sets `reacknowledgment_required`.",
@@ -99,6 +103,7 @@ export function registerBeneficiaryRoutes(app: AppInstance, service: Beneficiary
         config: { access: "write" },
         schema: {
           tags,
+          operationId: `${path}Beneficiary`,
           summary,
           description,
           params: BeneficiaryIdParamsSchema,

@@ -1,12 +1,13 @@
 // TypeBox schemas of the Beneficiary resource: request validation, response serialization (only the
 // fields listed here can ever leave the service) and the OpenAPI document, from one source.
 import { type Static, Type } from "@sinclair/typebox";
+import { DOCUMENTED_AS } from "../../platform/http/openapi-document.js";
 import { nameString, nullable, stringEnum } from "../../platform/http/schema-types.js";
 import { PageQuerySchema } from "../../platform/pagination/cursor.js";
 
 export const CountryCodeSchema = Type.String({
   pattern: "^[A-Z]{2}$",
-  patternMessage: "Expected an ISO 3166-1 alpha-2 country code in capitals, e.g. DE.",
+  "x-pattern-message": "Expected an ISO 3166-1 alpha-2 country code in capitals, e.g. DE.",
   description: "ISO 3166-1 alpha-2 country code, e.g. `DE`.",
 });
 const DateOfBirthSchema = Type.String({
@@ -15,7 +16,7 @@ const DateOfBirthSchema = Type.String({
 });
 const PhoneSchema = Type.String({
   pattern: "^\\+[1-9][0-9]{6,14}$",
-  patternMessage: "Expected an E.164 phone number, e.g. +4915123456789.",
+  "x-pattern-message": "Expected an E.164 phone number, e.g. +4915123456789.",
   description: "E.164, e.g. `+4915123456789`.",
 });
 const EmailSchema = Type.String({ format: "email", maxLength: 254 });
@@ -25,7 +26,7 @@ const TaxIdSchema = Type.String({
   minLength: 2,
   maxLength: 40,
   pattern: "^[A-Za-z0-9][A-Za-z0-9 ./-]*$",
-  patternMessage: "Letters, digits, spaces, dots, slashes and dashes only.",
+  "x-pattern-message": "Letters, digits, spaces, dots, slashes and dashes only.",
 });
 
 export const PostalAddressSchema = Type.Object(
@@ -75,13 +76,14 @@ export const CreateBeneficiaryBodySchema = Type.Object(
     email: EmailSchema,
     ...identityFields,
   },
-  { additionalProperties: false },
+  { "x-component": "CreateBeneficiaryRequest", additionalProperties: false },
 );
 export type CreateBeneficiaryBody = Static<typeof CreateBeneficiaryBodySchema>;
 
 export const UpdateBeneficiaryBodySchema = Type.Object(
   { email: Type.Optional(EmailSchema), ...identityFields },
   {
+    "x-component": "UpdateBeneficiaryRequest",
     additionalProperties: false,
     minProperties: 1,
     description: "Fields sent replace the stored ones; `null` clears an optional field; fields not sent are kept.",
@@ -100,7 +102,7 @@ export const PendingCollectionRequestSchema = Type.Object(
 
 const timestamp = Type.String({ format: "date-time" });
 
-/** Issue 6: the latest tax form a Beneficiary submitted over a `tax_documents` link, masked. */
+/** The latest tax form a Beneficiary submitted over a `tax_documents` link, masked. */
 export const TaxDocumentSchema = Type.Object(
   {
     form: stringEnum(["W-9", "W-8BEN", "W-8BEN-E"], {
@@ -191,6 +193,7 @@ export const BeneficiarySchema = Type.Object(
     declared_destination_change: Type.Unsafe<DeclaredDestinationChangeBody | null>({
       properties: DeclaredDestinationChangeSchema.properties,
       required: DeclaredDestinationChangeSchema.required,
+      [DOCUMENTED_AS]: "DeclaredDestinationChange",
       type: ["object", "null"],
       description:
         "The latest set, change or clear of `declared_destination_id`: who made it, why and when (schema `DeclaredDestinationChange`); null when it was never set. Every such change, whoever made it, is announced to the Beneficiary by e-mail, naming the new destination by its masked value only.",
@@ -226,6 +229,7 @@ export const BeneficiarySchema = Type.Object(
     tax_document: Type.Unsafe<TaxDocumentBody | null>({
       properties: TaxDocumentSchema.properties,
       required: TaxDocumentSchema.required,
+      [DOCUMENTED_AS]: "TaxDocument",
       type: ["object", "null"],
       description: "The latest tax form submitted over a `tax_documents` link, masked (schema `TaxDocument`); null when none.",
     }),
@@ -254,7 +258,10 @@ export const ListBeneficiariesQuerySchema = Type.Object(
 );
 export type ListBeneficiariesQuery = Static<typeof ListBeneficiariesQuerySchema>;
 
-export const BeneficiaryListSchema = Type.Object({
-  beneficiaries: Type.Array(Type.Ref("Beneficiary")),
-  next_cursor: nullable(Type.String()),
-});
+export const BeneficiaryListSchema = Type.Object(
+  {
+    beneficiaries: Type.Array(Type.Ref("Beneficiary")),
+    next_cursor: nullable(Type.String()),
+  },
+  { "x-component": "BeneficiaryList" },
+);

@@ -3,9 +3,8 @@ import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
-import type { Db } from "../../platform/db/client.js";
+import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { isUniqueViolation } from "../../platform/db/errors.js";
-import type { DeclaredDestinationChangeValue, TaxDocumentSummaryValue } from "../../platform/db/schema.js";
 import { AppError, type ErrorDetail } from "../../platform/errors.js";
 import { compileDetailsValidator } from "../../platform/http/validation.js";
 import type { IdGenerator } from "../../platform/ids.js";
@@ -14,7 +13,7 @@ import { endingIn, MASK_VERSION, maskTrailing } from "../../platform/masking.js"
 import { decodeCursor, toPage } from "../../platform/pagination/cursor.js";
 import { isCountryCode } from "../../platform/reference/iso-codes.js";
 import type { MailOutbox } from "../emails/index.js";
-import { findBusinessName } from "../registration/index.js";
+import { findBusinessName } from "../registration/registration.shared.js";
 import {
   anyBeneficiaryToRemask,
   type BeneficiaryPatch,
@@ -30,6 +29,7 @@ import {
   saveRemaskedBeneficiaries,
   updateBeneficiary,
 } from "./beneficiaries.repo.js";
+import type { DeclaredDestinationChangeValue, TaxDocumentSummaryValue } from "./beneficiaries.schema.js";
 import {
   type BeneficiaryBody,
   type CreateBeneficiaryBody,
@@ -59,7 +59,7 @@ export interface BeneficiaryServiceDeps {
   /** Enrolls the Beneficiary with the payout rail after a change that may make it payable has committed. */
   readonly enrollAfterCommit?: (tenant: Tenant, beneficiaryId: string) => Promise<void>;
   /** Closes the Beneficiary's live collection link as `archived`, inside the archiving transaction (collection module). */
-  readonly closeLinksOnArchive?: (tx: Db, tenant: Tenant, beneficiaryId: string, at: Date) => Promise<void>;
+  readonly closeLinksOnArchive?: (tx: Tx, tenant: Tenant, beneficiaryId: string, at: Date) => Promise<void>;
 }
 
 export type BeneficiaryService = ReturnType<typeof createBeneficiaryService>;
@@ -258,8 +258,8 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
     return new AppError("BENEFICIARY_EMAIL_TAKEN");
   }
 
-  async function readOrFail(tx: Db, tenant: Tenant, id: string): Promise<BeneficiaryBody> {
-    const found = await findBeneficiary(tx, tenant, id);
+  async function readOrFail(db: Db, tenant: Tenant, id: string): Promise<BeneficiaryBody> {
+    const found = await findBeneficiary(db, tenant, id);
     if (found === null) throw notFound();
     return present(found);
   }
@@ -309,7 +309,7 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
     const now = clock.now();
     const tenant = tenantOf(actor);
     try {
-      return await db.transaction(async (tx) => {
+      return await transaction(db, async (tx) => {
         const row = await insertBeneficiary(tx, {
           ...prepared.value,
           id: ids.newId(),
@@ -358,11 +358,11 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
   async function changeActive(
     actor: Actor,
     id: string,
-    change: (tx: Db, row: BeneficiaryRow, tenant: Tenant) => Promise<BeneficiaryPatch | null>,
+    change: (tx: Tx, row: BeneficiaryRow, tenant: Tenant) => Promise<BeneficiaryPatch | null>,
   ): Promise<BeneficiaryBody> {
     const tenant = tenantOf(actor);
     try {
-      return await db.transaction(async (tx) => {
+      return await transaction(db, async (tx) => {
         const row = await lockBeneficiary(tx, tenant, id);
         if (row === null) throw notFound();
         if (row.archivedAt !== null) throw new AppError("BENEFICIARY_ARCHIVED");
@@ -423,7 +423,7 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
    */
   async function archive(actor: Actor, id: string): Promise<BeneficiaryBody> {
     const tenant = tenantOf(actor);
-    return db.transaction(async (tx) => {
+    return transaction(db, async (tx) => {
       const row = await lockBeneficiary(tx, tenant, id);
       if (row === null) throw notFound();
       if (row.archivedAt === null) {
@@ -439,7 +439,7 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
   async function unarchive(actor: Actor, id: string): Promise<BeneficiaryBody> {
     const tenant = tenantOf(actor);
     try {
-      return await db.transaction(async (tx) => {
+      return await transaction(db, async (tx) => {
         const row = await lockBeneficiary(tx, tenant, id);
         if (row === null) throw notFound();
         if (row.archivedAt !== null) await updateBeneficiary(tx, tenant, id, { archivedAt: null, updatedAt: clock.now() });
@@ -491,7 +491,7 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
    * declared one (nothing changes, nothing is sent).
    */
   async function changeDeclaredDestination(
-    tx: Db,
+    tx: Tx,
     tenant: Tenant,
     beneficiary: BeneficiaryRow,
     change: DeclaredDestinationChange,
@@ -538,7 +538,7 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
 
   /** Tells the Beneficiary where their payouts now go (masked), or that no account is declared any more. */
   async function mailDeclaredDestinationNotice(
-    tx: Db,
+    tx: Tx,
     tenant: Tenant,
     beneficiary: BeneficiaryRow,
     change: DeclaredDestinationChange,
@@ -643,10 +643,10 @@ function normalizeAddress(address: PostalAddressBody): PostalAddressBody {
  * summary describes (the collection module keeps the encrypted forms). Returns how many rows it visited.
  */
 export async function remaskStoredBeneficiaries(
-  tx: Db,
+  tx: Tx,
   cipher: Pick<FieldCipher, "decrypt">,
   limit: number,
-  readTaxFormTin: (tx: Db, beneficiaryId: string, submittedAt: string) => Promise<string | null>,
+  readTaxFormTin: (tx: Tx, beneficiaryId: string, submittedAt: string) => Promise<string | null>,
 ): Promise<number> {
   const rows = await lockBeneficiariesToRemask(tx, MASK_VERSION, limit);
   const saved: Array<Pick<BeneficiaryRow, "id" | "taxIdLast4" | "taxDocument">> = [];

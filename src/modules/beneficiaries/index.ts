@@ -1,7 +1,7 @@
 import type { Tenant } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
-import type { Db } from "../../platform/db/client.js";
+import type { Db, Tx } from "../../platform/db/client.js";
 import type { AppInstance } from "../../platform/http/types.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import type { MailOutbox } from "../emails/index.js";
@@ -32,7 +32,7 @@ export function createBeneficiariesModule(deps: {
   mail: Pick<MailOutbox, "sendForBusiness">;
   identityRequirements: IdentityRequirements;
   enrollAfterCommit?: (tenant: Tenant, beneficiaryId: string) => Promise<void>;
-  closeLinksOnArchive?: (tx: Db, tenant: Tenant, beneficiaryId: string, at: Date) => Promise<void>;
+  closeLinksOnArchive?: (tx: Tx, tenant: Tenant, beneficiaryId: string, at: Date) => Promise<void>;
 }) {
   const service = createBeneficiaryService(deps);
   return {
@@ -47,13 +47,8 @@ export function createBeneficiariesModule(deps: {
     registerRoutes: (app: AppInstance) => registerBeneficiaryRoutes(app, service),
   };
 }
-export {
-  type BeneficiaryRow,
-  type BeneficiaryWithCounts,
-  findBeneficiary,
-  lockBeneficiary,
-  updateBeneficiary,
-} from "./beneficiaries.repo.js";
+export type { BeneficiaryRow, BeneficiaryWithCounts } from "./beneficiaries.repo.js";
+export type { DeclaredDestinationChangeValue, PostalAddressValue, TaxDocumentSummaryValue } from "./beneficiaries.schema.js";
 export {
   type BeneficiaryBody,
   type CreateBeneficiaryBody,
@@ -69,3 +64,5 @@ export {
   type PreparedBeneficiary,
   remaskStoredBeneficiaries,
 } from "./beneficiaries.service.js";
+/** For the bank-rails module (injected in app.ts): the address a SEPA file carries. */
+export { findPostalAddress } from "./beneficiaries.shared.js";

@@ -13,6 +13,7 @@ export function registerBeneficiaryExportRoutes(app: AppInstance, service: Benef
       config: { access: "read" },
       schema: {
         tags: ["Beneficiaries"],
+        operationId: "exportBeneficiaries",
         summary: "Export Beneficiaries as CSV",
         description: EXPORT_DESCRIPTION,
         response: routeResponses({ 200: BeneficiaryCsvResponseSchema }, { access: "read" }),

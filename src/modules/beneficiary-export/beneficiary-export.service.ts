@@ -16,11 +16,12 @@ import { stringify } from "csv-stringify";
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
-import type { Db } from "../../platform/db/client.js";
+import { type Db, transaction } from "../../platform/db/client.js";
+import { listActiveBeneficiaryPage } from "../beneficiaries/beneficiaries.shared.js";
 import type { BeneficiaryBody, BeneficiaryWithCounts } from "../beneficiaries/index.js";
+import { listLiveMaskedDestinationsOf, type MaskedDestinationRow } from "../destinations/destinations.shared.js";
 import { isPayoutUsable } from "../destinations/index.js";
 import { EXPORT_HEADERS, type ExportDestination, type ExportRecord, toCsvRow } from "./beneficiary-export.columns.js";
-import { listActiveBeneficiaryPage, listLiveDestinationsOf, type MaskedDestinationRow } from "./beneficiary-export.repo.js";
 
 /** Rows per query: large enough that per-query overhead vanishes, small enough that a batch is a few MB at most. */
 export const EXPORT_BATCH_SIZE = 1_000;
@@ -117,10 +118,11 @@ export function createBeneficiaryExportService(deps: BeneficiaryExportServiceDep
   const batchSize = deps.batchSize ?? EXPORT_BATCH_SIZE;
 
   async function readBatch(tenant: Tenant, beforeId: string | null): Promise<ExportRecord[]> {
-    const { rows, destinations } = await db.transaction(
+    const { rows, destinations } = await transaction(
+      db,
       async (tx) => {
         const rows = await listActiveBeneficiaryPage(tx, tenant, beforeId, batchSize);
-        const destinations = await listLiveDestinationsOf(
+        const destinations = await listLiveMaskedDestinationsOf(
           tx,
           tenant,
           rows.map((row) => row.id),

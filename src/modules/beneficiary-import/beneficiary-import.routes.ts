@@ -19,6 +19,7 @@ export function registerBeneficiaryImportRoutes(app: AppInstance, service: Benef
       config: { access: "write" },
       schema: {
         tags: ["Beneficiaries"],
+        operationId: "importBeneficiaries",
         summary: "Import Beneficiaries with bank accounts",
         description: DESCRIPTION,
         body: ImportBodySchema,

@@ -2,6 +2,7 @@
 // each row is checked on its own against BeneficiaryImportRowSchema inside the use case, so one malformed
 // row becomes that row's error instead of a 400 for the whole file.
 import { type Static, Type } from "@sinclair/typebox";
+import { DOCUMENTED_AS } from "../../platform/http/openapi-document.js";
 import { nullable, stringEnum } from "../../platform/http/schema-types.js";
 import { CreateBeneficiaryBodySchema } from "../beneficiaries/index.js";
 import { RegisterBankAccountBodySchema } from "../destinations/index.js";
@@ -22,7 +23,7 @@ export const BeneficiaryImportRowSchema = Type.Object(
     bank: Type.Object(RegisterBankAccountBodySchema.properties, {
       additionalProperties: false,
       description:
-        "The spec's BankDetails (with `clabe` and `pix_key`), validated exactly as `POST /v1/beneficiaries/{id}/bank-accounts` validates it. `account_type` (`checking` or `savings`) is optional.",
+        "The bank details of `POST /v1/beneficiaries/{id}/bank-accounts` (`CreateBankAccountRequest`, with `clabe` and `pix_key`), validated exactly as `POST /v1/beneficiaries/{id}/bank-accounts` validates it. `account_type` (`checking` or `savings`) is optional.",
     }),
     acknowledged: Type.Optional(
       Type.Boolean({
@@ -49,14 +50,17 @@ export type BeneficiaryImportRow = Static<typeof BeneficiaryImportRowSchema>;
 export const ImportBodySchema = Type.Object(
   {
     rows: Type.Array(
+      // Only "an object" here: each row is validated on its own against BeneficiaryImportRow, so a bad row
+      // fails alone; the document shows the row schema.
       Type.Unsafe<Record<string, unknown>>({
         type: "object",
-        description: "A `BeneficiaryImportRow` (see the schema components); validated on its own.",
+        [DOCUMENTED_AS]: "BeneficiaryImportRow",
+        description: "Validated on its own: a row that does not match fails alone (its `results` entry).",
       }),
       { minItems: 1, maxItems: MAX_IMPORT_ROWS },
     ),
   },
-  { additionalProperties: false },
+  { "x-component": "BeneficiaryImportRequest", additionalProperties: false },
 );
 export type ImportBody = Static<typeof ImportBodySchema>;
 
@@ -96,11 +100,14 @@ export const ImportResultSchema = Type.Object({
 });
 export type ImportResult = Static<typeof ImportResultSchema>;
 
-export const ImportResponseSchema = Type.Object({
-  results: Type.Array(ImportResultSchema, { description: "One entry per row, in the order of `rows`." }),
-  created_count: Type.Integer(),
-  already_exists_count: Type.Integer(),
-  duplicate_count: Type.Integer(),
-  failed_count: Type.Integer({ description: "The four counts add up to the number of rows." }),
-});
+export const ImportResponseSchema = Type.Object(
+  {
+    results: Type.Array(ImportResultSchema, { description: "One entry per row, in the order of `rows`." }),
+    created_count: Type.Integer(),
+    already_exists_count: Type.Integer(),
+    duplicate_count: Type.Integer(),
+    failed_count: Type.Integer({ description: "The four counts add up to the number of rows." }),
+  },
+  { "x-component": "BeneficiaryImportResult" },
+);
 export type ImportResponse = Static<typeof ImportResponseSchema>;

@@ -17,20 +17,19 @@
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
-import type { Db } from "../../platform/db/client.js";
+import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import type { ErrorDetail } from "../../platform/errors.js";
 import { compileDetailsValidator } from "../../platform/http/validation.js";
 import type { IdGenerator } from "../../platform/ids.js";
-import { type BeneficiaryService, PostalAddressSchema, type PreparedBeneficiary } from "../beneficiaries/index.js";
-import { type DestinationService, isPayoutUsable, type PreparedDestination } from "../destinations/index.js";
 import {
   type ActiveEmailMatch,
   findActiveByEmails,
   insertBeneficiariesSkippingTakenEmails,
-  insertDestinations,
   type NewBeneficiaryRow,
-  type NewDestinationRow,
-} from "./beneficiary-import.repo.js";
+} from "../beneficiaries/beneficiaries.shared.js";
+import { type BeneficiaryService, PostalAddressSchema, type PreparedBeneficiary } from "../beneficiaries/index.js";
+import { insertDestinations, type NewDestinationRow } from "../destinations/destinations.shared.js";
+import { type DestinationService, isPayoutUsable, type PreparedDestination } from "../destinations/index.js";
 import {
   type BeneficiaryImportRow,
   BeneficiaryImportRowSchema,
@@ -51,10 +50,10 @@ export interface BeneficiaryImportServiceDeps {
   readonly prepareBeneficiary: BeneficiaryService["prepareBeneficiary"];
   readonly prepareBankAccount: DestinationService["prepareBankAccount"];
   /**
-   * Issue 4 (rails): queues the enrollment of the given Beneficiaries (acknowledged rows), in the import's own
+   * Queues the enrollment with the payout rail of the given Beneficiaries (acknowledged rows), in the import's own
    * transaction; the worker enrolls them after commit, so the import never waits on the rail.
    */
-  readonly enqueueEnrollment?: (tx: Db, tenant: Tenant, beneficiaryIds: readonly string[]) => Promise<void>;
+  readonly enqueueEnrollment?: (tx: Tx, tenant: Tenant, beneficiaryIds: readonly string[]) => Promise<void>;
 }
 
 export type BeneficiaryImportService = ReturnType<typeof createBeneficiaryImportService>;
@@ -246,7 +245,7 @@ export function createBeneficiaryImportService(deps: BeneficiaryImportServiceDep
           ? 1
           : 0,
     );
-    return db.transaction(async (tx) => {
+    return transaction(db, async (tx) => {
       const inserted = new Set(
         await insertBeneficiariesSkippingTakenEmails(
           tx,

@@ -2,7 +2,7 @@
 // beneficiaries' and destinations' own checks through their modules' doors.
 import type { Tenant } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
-import type { Db } from "../../platform/db/client.js";
+import type { Db, Tx } from "../../platform/db/client.js";
 import type { AppInstance } from "../../platform/http/types.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import type { BeneficiaryService } from "../beneficiaries/index.js";
@@ -20,8 +20,8 @@ export function createBeneficiaryImportModule(deps: {
   logger: ImportLogger;
   beneficiaries: Pick<BeneficiaryService, "prepareBeneficiary">;
   destinations: Pick<DestinationService, "prepareBankAccount">;
-  /** Issue 4 (rails): queues the enrollment of acknowledged rows in the import's transaction. */
-  enqueueEnrollment?: (tx: Db, tenant: Tenant, beneficiaryIds: readonly string[]) => Promise<void>;
+  /** Queues the enrollment of acknowledged rows with the payout rail, in the import's transaction. */
+  enqueueEnrollment?: (tx: Tx, tenant: Tenant, beneficiaryIds: readonly string[]) => Promise<void>;
 }) {
   const service = createBeneficiaryImportService({
     db: deps.db,

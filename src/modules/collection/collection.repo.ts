@@ -2,22 +2,22 @@
 // the hosted pages find a request by the hash of its token (the token is the only credential a page has).
 import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
-import type { Db } from "../../platform/db/client.js";
-import { beneficiaryTaxDocuments, collectionRequests } from "../../platform/db/schema.js";
+import type { Db, Tx } from "../../platform/db/client.js";
+import { beneficiaryTaxDocuments, collectionRequests } from "./collection.schema.js";
 
 export type CollectionRequestRow = typeof collectionRequests.$inferSelect;
 export type NewCollectionRequestRow = typeof collectionRequests.$inferInsert;
 export type NewTaxDocumentRow = typeof beneficiaryTaxDocuments.$inferInsert;
 
-export async function insertCollectionRequest(db: Db, row: NewCollectionRequestRow): Promise<CollectionRequestRow> {
-  const [inserted] = await db.insert(collectionRequests).values(row).returning();
+export async function insertCollectionRequest(tx: Tx, row: NewCollectionRequestRow): Promise<CollectionRequestRow> {
+  const [inserted] = await tx.insert(collectionRequests).values(row).returning();
   if (inserted === undefined) throw new Error("insert returned no row");
   return inserted;
 }
 
 /** Closes every open request of the Beneficiary as superseded (a resend invalidates the live link). */
-export async function supersedeOpenRequests(db: Db, tenant: Tenant, beneficiaryId: string, at: Date): Promise<void> {
-  await db
+export async function supersedeOpenRequests(tx: Tx, tenant: Tenant, beneficiaryId: string, at: Date): Promise<void> {
+  await tx
     .update(collectionRequests)
     .set({ closedAt: at, closedReason: "superseded" })
     .where(
@@ -30,32 +30,13 @@ export async function supersedeOpenRequests(db: Db, tenant: Tenant, beneficiaryI
     );
 }
 
-/**
- * Closes the Beneficiary's live request as `archived` (archiving runs this in its own transaction). An expired
- * one is left as it is, so its page keeps saying it expired.
- */
-export async function closeRequestsOfArchived(db: Db, tenant: Tenant, beneficiaryId: string, at: Date): Promise<void> {
-  await db
-    .update(collectionRequests)
-    .set({ closedAt: at, closedReason: "archived" })
-    .where(
-      and(
-        eq(collectionRequests.businessId, tenant.businessId),
-        eq(collectionRequests.environment, tenant.environment),
-        eq(collectionRequests.beneficiaryId, beneficiaryId),
-        isNull(collectionRequests.closedAt),
-        gt(collectionRequests.expiresAt, at),
-      ),
-    );
-}
-
 export async function findRequestOfBeneficiary(
-  db: Db,
+  tx: Tx,
   tenant: Tenant,
   beneficiaryId: string,
   id: string,
 ): Promise<CollectionRequestRow | null> {
-  const [row] = await db
+  const [row] = await tx
     .select()
     .from(collectionRequests)
     .where(
@@ -71,8 +52,8 @@ export async function findRequestOfBeneficiary(
 }
 
 /** Cancels an open request; a closed one is left as it is (cancel is idempotent). */
-export async function cancelRequest(db: Db, id: string, at: Date): Promise<void> {
-  await db
+export async function cancelRequest(tx: Tx, id: string, at: Date): Promise<void> {
+  await tx
     .update(collectionRequests)
     .set({ closedAt: at, closedReason: "cancelled" })
     .where(and(eq(collectionRequests.id, id), isNull(collectionRequests.closedAt)));
@@ -87,8 +68,8 @@ export async function findRequestByTokenHash(db: Db, tokenHash: string): Promise
  * Consumes a live request: the conditional update that makes a double submit (two tabs, the back button)
  * record nothing twice. True only for the one submission that closed it.
  */
-export async function consumeRequest(db: Db, id: string, now: Date): Promise<boolean> {
-  const rows = await db
+export async function consumeRequest(tx: Tx, id: string, now: Date): Promise<boolean> {
+  const rows = await tx
     .update(collectionRequests)
     .set({ closedAt: now, closedReason: "consumed" })
     .where(and(eq(collectionRequests.id, id), isNull(collectionRequests.closedAt), gt(collectionRequests.expiresAt, now)))
@@ -96,13 +77,13 @@ export async function consumeRequest(db: Db, id: string, now: Date): Promise<boo
   return rows.length === 1;
 }
 
-export async function insertTaxDocument(db: Db, row: NewTaxDocumentRow): Promise<void> {
-  await db.insert(beneficiaryTaxDocuments).values(row);
+export async function insertTaxDocument(tx: Tx, row: NewTaxDocumentRow): Promise<void> {
+  await tx.insert(beneficiaryTaxDocuments).values(row);
 }
 
 /** The encrypted form a Beneficiary submitted at `submittedAt` (the latest one when several share the instant). */
-export async function findTaxDocumentSubmittedAt(db: Db, beneficiaryId: string, submittedAt: Date): Promise<string | null> {
-  const [row] = await db
+export async function findTaxDocumentSubmittedAt(tx: Tx, beneficiaryId: string, submittedAt: Date): Promise<string | null> {
+  const [row] = await tx
     .select({ documentEncrypted: beneficiaryTaxDocuments.documentEncrypted })
     .from(beneficiaryTaxDocuments)
     .where(and(eq(beneficiaryTaxDocuments.beneficiaryId, beneficiaryId), eq(beneficiaryTaxDocuments.submittedAt, submittedAt)))

@@ -18,6 +18,7 @@ export function registerCollectionRoutes(app: AppInstance, service: CollectionSe
       config: { access: "write" },
       schema: {
         tags,
+        operationId: "createCollectionRequest",
         summary: "Create a collection link",
         description:
           "Mints a hosted collection link with a scope, live for 7 days. Answers **201** with the request id, scope, `expires_at` and the link `url`, which holds the raw token: shown only in this response (and in the invitation e-mail when `send_email` is true); only a hash of it is stored. A new link for the same Beneficiary invalidates the live one (a resend), so `pending_requests` holds at most one entry. A `full_onboarding` link moves `collection_status` from `not_invited` to `invited`. A submission that changes the declared destination (either scope) e-mails the Beneficiary a notice whatever `send_email` was, and records `declared_destination_change` with `changed_by` `beneficiary_link` and this request's id. Archived Beneficiaries refuse links (422 `BENEFICIARY_ARCHIVED`); archiving closes the live link for good. Needs a `business_admin` key.",
@@ -43,6 +44,7 @@ export function registerCollectionRoutes(app: AppInstance, service: CollectionSe
       config: { access: "write" },
       schema: {
         tags,
+        operationId: "cancelCollectionRequest",
         summary: "Cancel a collection link",
         description:
           "Invalidates one collection link (the id shown in `pending_requests`) so it can no longer be opened or submitted. Answers **204** with no body. Idempotent: cancelling a request already consumed, cancelled, replaced or expired succeeds as a no-op. A request id that does not belong to the named Beneficiary in the caller's Business and environment is 404 `not_found`. Allowed on archived Beneficiaries. Needs a `business_admin` key.",

@@ -17,7 +17,7 @@ export const CreateCollectionRequestBodySchema = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { "x-component": "CreateCollectionRequestBody", additionalProperties: false },
 );
 export type CreateCollectionRequestBody = Static<typeof CreateCollectionRequestBodySchema>;
 

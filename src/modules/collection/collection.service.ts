@@ -14,22 +14,22 @@ import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
-import type { Db } from "../../platform/db/client.js";
+import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { AppError, type ErrorDetail } from "../../platform/errors.js";
 import type { EventRecorder } from "../../platform/events/outbox.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import { renderEmail } from "../../platform/mail/templates.js";
 import {
-  type BeneficiaryRow,
-  type BeneficiaryService,
   findBeneficiary,
-  IDENTITY_READERS,
   lockBeneficiary,
-  updateBeneficiary,
-} from "../beneficiaries/index.js";
+  markCollectionInvited,
+  recordDetailsSubmitted,
+  recordTaxDocumentSummary,
+} from "../beneficiaries/beneficiaries.shared.js";
+import { type BeneficiaryRow, type BeneficiaryService, IDENTITY_READERS } from "../beneficiaries/index.js";
 import { type DestinationRow, type DestinationService, isPayoutUsable } from "../destinations/index.js";
 import type { MailOutbox } from "../emails/index.js";
-import { findBusinessName } from "../registration/index.js";
+import { findBusinessName } from "../registration/registration.shared.js";
 import {
   type CollectionRequestRow,
   cancelRequest,
@@ -67,7 +67,7 @@ export interface CollectionServiceDeps {
     "identityProblems" | "identityUpdatePatch" | "identityRequirements" | "changeDeclaredDestination"
   >;
   readonly destinations: Pick<DestinationService, "prepareBankAccount" | "insertPrepared" | "liveDestinations" | "findOne">;
-  /** Enrolls a compliant Beneficiary's new account with the rail once the submission has committed (issue 4). */
+  /** Enrolls a compliant Beneficiary's new account with the rail once the submission has committed. */
   readonly enrollAfterCommit?: (tenant: Tenant, beneficiaryId: string) => Promise<void>;
 }
 
@@ -173,7 +173,7 @@ export function createCollectionService(deps: CollectionServiceDeps) {
     return `${deps.publicBaseUrl}/collect/${token}`;
   }
 
-  async function mailInvitation(tx: Db, tenant: Tenant, beneficiary: BeneficiaryRow, request: CollectionRequestRow, url: string) {
+  async function mailInvitation(tx: Tx, tenant: Tenant, beneficiary: BeneficiaryRow, request: CollectionRequestRow, url: string) {
     const businessName = (await findBusinessName(tx, tenant.businessId)) ?? "Your payer";
     const asks: Record<CollectionScope, string> = {
       full_onboarding: "asks you to confirm your details and choose the bank account your payouts are sent to.",
@@ -216,7 +216,7 @@ export function createCollectionService(deps: CollectionServiceDeps) {
     const tenant = tenantOf(actor);
     const token = randomBytes(32).toString("base64url");
     const now = clock.now();
-    return db.transaction(async (tx) => {
+    return transaction(db, async (tx) => {
       const beneficiary = await lockBeneficiary(tx, tenant, beneficiaryId);
       if (beneficiary === null) throw new AppError("not_found", { message: "No such Beneficiary." });
       if (beneficiary.archivedAt !== null) throw new AppError("BENEFICIARY_ARCHIVED");
@@ -233,7 +233,7 @@ export function createCollectionService(deps: CollectionServiceDeps) {
         createdAt: now,
       });
       if (body.scope === "full_onboarding" && beneficiary.collectionStatus === "not_invited") {
-        await updateBeneficiary(tx, tenant, beneficiary.id, { collectionStatus: "invited", updatedAt: now });
+        await markCollectionInvited(tx, tenant, beneficiary.id, now);
       }
       const url = linkUrl(token);
       if (body.send_email === true) await mailInvitation(tx, tenant, beneficiary, request, url);
@@ -256,7 +256,7 @@ export function createCollectionService(deps: CollectionServiceDeps) {
    */
   async function cancel(actor: Actor, beneficiaryId: string, requestId: string): Promise<void> {
     const tenant = tenantOf(actor);
-    await db.transaction(async (tx) => {
+    await transaction(db, async (tx) => {
       const request = await findRequestOfBeneficiary(tx, tenant, beneficiaryId, requestId);
       if (request === null) throw new AppError("not_found", { message: "No such collection request for this Beneficiary." });
       if (request.closedAt === null && request.expiresAt > clock.now()) await cancelRequest(tx, request.id, clock.now());
@@ -346,7 +346,7 @@ export function createCollectionService(deps: CollectionServiceDeps) {
 
   /** Resolves the chosen destination inside the submit transaction; a new bank account is registered (and announced). */
   async function settleDestination(
-    tx: Db,
+    tx: Tx,
     tenant: Tenant,
     beneficiaryId: string,
     choice: DestinationChoice,
@@ -396,7 +396,7 @@ export function createCollectionService(deps: CollectionServiceDeps) {
 
     const tenant: Tenant = { businessId: request.businessId, environment: request.environment };
     try {
-      const committed = await db.transaction(async (tx): Promise<{ chosen: DestinationRow | null; enroll: boolean }> => {
+      const committed = await transaction(db, async (tx): Promise<{ chosen: DestinationRow | null; enroll: boolean }> => {
         const now = clock.now();
         const locked = await lockBeneficiary(tx, tenant, request.beneficiaryId);
         if (locked === null || locked.archivedAt !== null) throw new LinkClosed("archived");
@@ -415,7 +415,7 @@ export function createCollectionService(deps: CollectionServiceDeps) {
             summary,
             submittedAt: now,
           });
-          await updateBeneficiary(tx, tenant, locked.id, { taxDocument: summary, updatedAt: now });
+          await recordTaxDocumentSummary(tx, tenant, locked.id, summary, now);
           return { chosen: null, enroll: false };
         }
         const settled = await settleDestination(tx, tenant, locked.id, submission.destination);
@@ -434,12 +434,7 @@ export function createCollectionService(deps: CollectionServiceDeps) {
           return { chosen: destination, enroll: settled.created && compliant };
         }
         const patch = beneficiaries.identityUpdatePatch(locked, submission.identity);
-        await updateBeneficiary(tx, tenant, locked.id, {
-          ...patch,
-          collectionStatus: "details_submitted",
-          detailsSubmittedAt: now,
-          updatedAt: now,
-        });
+        await recordDetailsSubmitted(tx, tenant, locked.id, patch, now);
         await declare();
         await events.record(tx, {
           tenant,
@@ -478,7 +473,7 @@ export function createCollectionService(deps: CollectionServiceDeps) {
  * masking backfill; null when there is no such form or it holds no TIN.
  */
 export async function readTaxFormTin(
-  tx: Db,
+  tx: Tx,
   cipher: Pick<FieldCipher, "decrypt">,
   beneficiaryId: string,
   submittedAt: string,

@@ -2,11 +2,12 @@
 // (foreign individuals) and W-8BEN-E (foreign entities) a payout platform needs to decide withholding and
 // to report. Pure: validates text input and builds the full document (stored encrypted) and the masked
 // summary (shown on the Beneficiary). No IRS check is made; the Beneficiary certifies under their typed name.
-import type { TaxDocumentSummaryValue } from "../../platform/db/schema.js";
+
 import type { ErrorDetail } from "../../platform/errors.js";
 import { maskTrailing } from "../../platform/masking.js";
 import { BLANK_NAME_CODE, BLANK_NAME_MESSAGE, isVisibleName } from "../../platform/names.js";
 import { isCountryCode } from "../../platform/reference/iso-codes.js";
+import type { TaxDocumentSummaryValue } from "../beneficiaries/index.js";
 
 export const TAX_FORMS = ["W-9", "W-8BEN", "W-8BEN-E"] as const;
 export type TaxForm = (typeof TAX_FORMS)[number];

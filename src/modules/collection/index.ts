@@ -4,8 +4,6 @@ import { CollectionRequestCreatedSchema } from "./collection.schemas.js";
 import { type CollectionServiceDeps, createCollectionService } from "./collection.service.js";
 
 export type CollectionModule = ReturnType<typeof createCollectionModule>;
-/** For the beneficiaries module's archive use case (injected in app.ts): closes the live link in its transaction. */
-export { closeRequestsOfArchived as closeLinksOfArchivedBeneficiary } from "./collection.repo.js";
 export {
   type ChoosableDestination,
   type ClosedReason,
@@ -20,6 +18,8 @@ export {
   type Submission,
   type SubmitOutcome,
 } from "./collection.service.js";
+/** For the beneficiaries module's archive use case (injected in app.ts): closes the live link in its transaction. */
+export { closeRequestsOfArchived as closeLinksOfArchivedBeneficiary } from "./collection.shared.js";
 export { formFor, TAX_FORMS, type TaxForm, W8BENE_ENTITY_TYPES, W9_CLASSIFICATIONS } from "./collection.tax.js";
 
 export function createCollectionModule(deps: CollectionServiceDeps) {

@@ -1,8 +1,8 @@
 // Drizzle queries for destinations, always scoped by tenant and Beneficiary.
 import { and, asc, eq, isNull, type SQL, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
-import { type Db, queryRows } from "../../platform/db/client.js";
-import { destinations } from "../../platform/db/schema.js";
+import { type Db, queryRows, type Tx } from "../../platform/db/client.js";
+import { destinations } from "./destinations.schema.js";
 
 export type DestinationRow = typeof destinations.$inferSelect;
 export type NewDestinationRow = typeof destinations.$inferInsert;
@@ -14,8 +14,8 @@ const scoped = (tenant: Tenant, beneficiaryId: string) =>
     eq(destinations.beneficiaryId, beneficiaryId),
   );
 
-export async function insertDestination(db: Db, row: NewDestinationRow): Promise<DestinationRow> {
-  const [inserted] = await db.insert(destinations).values(row).returning();
+export async function insertDestination(tx: Tx, row: NewDestinationRow): Promise<DestinationRow> {
+  const [inserted] = await tx.insert(destinations).values(row).returning();
   if (inserted === undefined) throw new Error("insert returned no row");
   return inserted;
 }
@@ -53,8 +53,8 @@ export async function findLiveByFingerprint(
   return row ?? null;
 }
 
-export async function markDestinationDeleted(db: Db, tenant: Tenant, beneficiaryId: string, id: string, at: Date): Promise<void> {
-  await db
+export async function markDestinationDeleted(tx: Tx, tenant: Tenant, beneficiaryId: string, id: string, at: Date): Promise<void> {
+  await tx
     .update(destinations)
     .set({ deletedAt: at, updatedAt: at })
     .where(and(scoped(tenant, beneficiaryId), eq(destinations.id, id), isNull(destinations.deletedAt)));
@@ -71,11 +71,11 @@ function maskedBefore(version: number): SQL {
 
 /** Destinations whose masked value follows an older masking rule, deleted ones included, locked for the rest of the transaction. */
 export async function lockDestinationsToRemask(
-  db: Db,
+  tx: Tx,
   version: number,
   limit: number,
 ): Promise<Array<Pick<DestinationRow, "id" | "last4" | "pixKeyType" | "sensitiveEncrypted">>> {
-  return db
+  return tx
     .select({
       id: destinations.id,
       last4: destinations.last4,
@@ -91,12 +91,12 @@ export async function lockDestinationsToRemask(
 
 /** Stores re-masked values and the rule version they follow, in one statement. */
 export async function saveRemaskedDestinations(
-  db: Db,
+  tx: Tx,
   version: number,
   rows: ReadonlyArray<{ readonly id: string; readonly last4: string }>,
 ): Promise<void> {
   if (rows.length === 0) return;
-  await db.execute(sql`
+  await tx.execute(sql`
     update destinations d set last4 = r.last4, mask_version = ${version}
     from json_to_recordset(${JSON.stringify(rows)}::json) as r(id uuid, last4 text)
     where d.id = r.id`);

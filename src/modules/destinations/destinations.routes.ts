@@ -22,6 +22,7 @@ export function registerDestinationRoutes(app: AppInstance, service: Destination
       config: { access: "write" },
       schema: {
         tags,
+        operationId: "createBankAccount",
         summary: "Register a bank account",
         description:
           "Validates the routing details for the country and currency (IBAN and BIC, US ABA, UK sort code, Mexican CLABE, Brazilian Pix key or branch, Canadian transit, Australian BSB, Indian IFSC, else SWIFT); each failed check is a `validation_failed` detail naming the field. Numbers are encrypted at rest and never returned. Registering the same account again answers 200 with the existing destination. Records `beneficiary.bank_account.registered`.",
@@ -45,6 +46,7 @@ export function registerDestinationRoutes(app: AppInstance, service: Destination
       config: { access: "write" },
       schema: {
         tags,
+        operationId: "createCard",
         summary: "Register a card",
         description:
           "A card destination: Luhn-checked, not expired, network detected. The number is encrypted at rest; only `last4`, the network and the expiry are ever shown. Listed with the bank accounts; a Payout names it as `bank_account_id`.",
@@ -68,6 +70,7 @@ export function registerDestinationRoutes(app: AppInstance, service: Destination
       config: { access: "read" },
       schema: {
         tags,
+        operationId: "listDestinations",
         summary: "List destinations",
         description: "Every live destination of the Beneficiary (bank accounts and cards), in every status, masked.",
         params: BeneficiaryParamsSchema,
@@ -83,6 +86,7 @@ export function registerDestinationRoutes(app: AppInstance, service: Destination
       config: { access: "write" },
       schema: {
         tags,
+        operationId: "deleteDestination",
         summary: "Delete a destination",
         description:
           "Answers 204. Idempotent: deleting a deleted destination succeeds. The destination leaves the listing and can no longer be named by a payout; payouts already created keep its masked value. When it was the declared destination, `declared_destination_id` is cleared, `declared_destination_change` records it (reason `destination_deleted`, with the API key, membership and user), and the Beneficiary is told by e-mail (in sandbox captured in the sandbox mailbox unless it is to one of the Business's verified people; in production, over the Business's daily e-mail limit, sent when the window frees, never dropped).",
@@ -115,6 +119,7 @@ export function registerDestinationRoutes(app: AppInstance, service: Destination
       config: { access: "write" },
       schema: {
         tags: ["Beneficiaries"],
+        operationId: "setDeclaredDestination",
         summary: "Set the declared destination",
         description:
           "The destination a payout goes to when it names none. Must be a payout-usable destination of the Beneficiary. Idempotent: naming the current one changes nothing and sends nothing. The last write (Business or collection link) wins. Every change, whoever makes it (this route, deleting the declared destination, or a collection link's submission, even of a link minted with `send_email: false`), is announced to the Beneficiary by e-mail naming the destination by its masked value only, and recorded in `declared_destination_change` (who, why, when). In sandbox the e-mail is captured in the sandbox mailbox unless it is to one of the Business's verified people; in production, over the Business's daily e-mail limit, it is sent when the window frees, never dropped.",

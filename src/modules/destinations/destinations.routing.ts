@@ -1,6 +1,6 @@
 // Facts about a destination that decide which rail pays it (for the bank-rails module's routing rule).
 import type { Tenant } from "../../platform/auth/actor.js";
-import type { Db } from "../../platform/db/client.js";
+import type { Tx } from "../../platform/db/client.js";
 import { findRoutingFacts } from "./destinations.repo.js";
 import { isSepaCountry } from "./validation/iban-bic.js";
 
@@ -16,7 +16,7 @@ export interface DestinationRoutingFacts {
 
 /** Routing facts of one of the tenant's destinations, inside the caller's transaction; null when unknown. */
 export async function destinationRoutingFacts(
-  tx: Db,
+  tx: Tx,
   tenant: Tenant,
   destinationId: string,
 ): Promise<DestinationRoutingFacts | null> {

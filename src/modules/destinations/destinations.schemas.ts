@@ -25,7 +25,7 @@ export const RegisterBankAccountBodySchema = Type.Object(
     pix_key: Type.Optional(text(77)),
     account_type: Type.Optional(stringEnum(["checking", "savings"])),
   },
-  { additionalProperties: false },
+  { "x-component": "CreateBankAccountRequest", additionalProperties: false },
 );
 export type RegisterBankAccountBody = Static<typeof RegisterBankAccountBodySchema>;
 
@@ -42,7 +42,7 @@ export const RegisterCardBodySchema = Type.Object(
     country: Type.String({ minLength: 2, maxLength: 2 }),
     currency: Type.String({ minLength: 3, maxLength: 3 }),
   },
-  { additionalProperties: false },
+  { "x-component": "CreateCardRequest", additionalProperties: false },
 );
 export type RegisterCardBody = Static<typeof RegisterCardBodySchema>;
 
@@ -93,10 +93,13 @@ export const DestinationParamsSchema = Type.Object({
   accountId: Type.String({ format: "uuid" }),
 });
 
-export const DestinationListSchema = Type.Object({ bank_accounts: Type.Array(Type.Ref("Destination")) });
+export const DestinationListSchema = Type.Object(
+  { bank_accounts: Type.Array(Type.Ref("Destination")) },
+  { "x-component": "DestinationList" },
+);
 
 export const DeclaredDestinationBodySchema = Type.Object(
   { destination_id: Type.String({ format: "uuid", description: "A payout-usable destination the Beneficiary holds." }) },
-  { additionalProperties: false },
+  { "x-component": "SetDeclaredDestinationRequest", additionalProperties: false },
 );
 export type DeclaredDestinationBody = Static<typeof DeclaredDestinationBodySchema>;

@@ -6,19 +6,14 @@ import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
-import type { Db } from "../../platform/db/client.js";
+import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { isUniqueViolation } from "../../platform/db/errors.js";
 import { AppError, type ErrorDetail } from "../../platform/errors.js";
 import type { EventRecorder } from "../../platform/events/outbox.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import { MASK_VERSION } from "../../platform/masking.js";
-import {
-  type BeneficiaryBody,
-  type BeneficiaryRow,
-  type BeneficiaryService,
-  findBeneficiary,
-  lockBeneficiary,
-} from "../beneficiaries/index.js";
+import { findBeneficiary, lockBeneficiary } from "../beneficiaries/beneficiaries.shared.js";
+import type { BeneficiaryBody, BeneficiaryRow, BeneficiaryService } from "../beneficiaries/index.js";
 import {
   anyDestinationToRemask,
   type DestinationRow,
@@ -57,8 +52,8 @@ export interface DestinationServiceDeps {
   readonly changeDeclaredDestination: BeneficiaryService["changeDeclaredDestination"];
   /** Enrolls the Beneficiary with the payout rail after a destination registration committed. */
   readonly enrollAfterCommit?: (tenant: Tenant, beneficiaryId: string) => Promise<void>;
-  /** Injected by the payouts module (issue 4, spec: Rules tied to states 2); absent, nothing blocks deletion. */
-  readonly pendingPayoutHeadsTo?: ((tx: Db, tenant: Tenant, destinationId: string) => Promise<boolean>) | undefined;
+  /** Injected by the payouts module (spec: Rules tied to states 2); absent, nothing blocks deletion. */
+  readonly pendingPayoutHeadsTo?: ((tx: Tx, tenant: Tenant, destinationId: string) => Promise<boolean>) | undefined;
 }
 
 export type DestinationService = ReturnType<typeof createDestinationService>;
@@ -179,7 +174,7 @@ export function createDestinationService(deps: DestinationServiceDeps) {
    * `beneficiary.bank_account.registered` (every channel except import).
    */
   async function insertPrepared(
-    tx: Db,
+    tx: Tx,
     tenant: Tenant,
     beneficiaryId: string,
     prepared: PreparedDestination,
@@ -215,7 +210,7 @@ export function createDestinationService(deps: DestinationServiceDeps) {
     return { row, created: true };
   }
 
-  async function lockActive(tx: Db, tenant: Tenant, beneficiaryId: string): Promise<BeneficiaryRow> {
+  async function lockActive(tx: Tx, tenant: Tenant, beneficiaryId: string): Promise<BeneficiaryRow> {
     const beneficiary = await lockBeneficiary(tx, tenant, beneficiaryId);
     if (beneficiary === null) throw new AppError("not_found", { message: "No such Beneficiary." });
     if (beneficiary.archivedAt !== null) throw new AppError("BENEFICIARY_ARCHIVED");
@@ -230,7 +225,7 @@ export function createDestinationService(deps: DestinationServiceDeps) {
     if (!prepared.ok) throw new AppError("validation_failed", { details: prepared.details });
     const tenant = tenantOf(actor);
     try {
-      const registered = await db.transaction(async (tx) => {
+      const registered = await transaction(db, async (tx) => {
         const beneficiary = await lockActive(tx, tenant, beneficiaryId);
         const { row, created } = await insertPrepared(tx, tenant, beneficiaryId, prepared.value, true);
         return { row, created, compliant: beneficiary.complianceStatus === "compliant" && !beneficiary.reacknowledgmentRequired };
@@ -273,7 +268,7 @@ export function createDestinationService(deps: DestinationServiceDeps) {
    */
   async function remove(actor: Actor, beneficiaryId: string, accountId: string): Promise<void> {
     const tenant = tenantOf(actor);
-    await db.transaction(async (tx) => {
+    await transaction(db, async (tx) => {
       const beneficiary = await lockActive(tx, tenant, beneficiaryId);
       const destination = await findDestination(tx, tenant, beneficiaryId, accountId);
       if (destination === null) throw new AppError("BANK_ACCOUNT_NOT_FOUND");
@@ -300,7 +295,7 @@ export function createDestinationService(deps: DestinationServiceDeps) {
    */
   async function declare(actor: Actor, beneficiaryId: string, body: DeclaredDestinationBody): Promise<BeneficiaryBody> {
     const tenant = tenantOf(actor);
-    return db.transaction(async (tx) => {
+    return transaction(db, async (tx) => {
       const beneficiary = await lockActive(tx, tenant, beneficiaryId);
       const destination = await findDestination(tx, tenant, beneficiaryId, body.destination_id);
       if (destination === null || destination.deletedAt !== null) throw new AppError("BANK_ACCOUNT_NOT_FOUND");
@@ -318,12 +313,12 @@ export function createDestinationService(deps: DestinationServiceDeps) {
   }
 
   /** Live destinations of a Beneficiary, for another module's use case (the hosted collection pages). */
-  async function liveDestinations(tx: Db, tenant: Tenant, beneficiaryId: string): Promise<DestinationRow[]> {
-    return listLiveDestinations(tx, tenant, beneficiaryId);
+  async function liveDestinations(db: Db, tenant: Tenant, beneficiaryId: string): Promise<DestinationRow[]> {
+    return listLiveDestinations(db, tenant, beneficiaryId);
   }
 
   /** One destination of a Beneficiary by id, deleted ones included (null when it is not theirs). */
-  async function findOne(tx: Db, tenant: Tenant, beneficiaryId: string, id: string): Promise<DestinationRow | null> {
+  async function findOne(tx: Tx, tenant: Tenant, beneficiaryId: string, id: string): Promise<DestinationRow | null> {
     return findDestination(tx, tenant, beneficiaryId, id);
   }
 
@@ -355,10 +350,10 @@ export interface RemaskedDestination {
  * batch. Returns how many rows it visited (0: none left that it could lock).
  */
 export async function remaskStoredDestinations(
-  tx: Db,
+  tx: Tx,
   cipher: Pick<FieldCipher, "decrypt">,
   limit: number,
-  onRemasked: (tx: Db, changes: readonly RemaskedDestination[]) => Promise<void>,
+  onRemasked: (tx: Tx, changes: readonly RemaskedDestination[]) => Promise<void>,
 ): Promise<number> {
   const rows = await lockDestinationsToRemask(tx, MASK_VERSION, limit);
   const saved: Array<{ id: string; last4: string }> = [];

@@ -1,7 +1,7 @@
 import type { Tenant } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
-import type { Db } from "../../platform/db/client.js";
+import type { Db, Tx } from "../../platform/db/client.js";
 import type { EventRecorder } from "../../platform/events/outbox.js";
 import type { AppInstance } from "../../platform/http/types.js";
 import type { IdGenerator } from "../../platform/ids.js";
@@ -34,7 +34,7 @@ export function createDestinationsModule(deps: {
   beneficiaries: BeneficiaryService;
   enrollAfterCommit?: (tenant: Tenant, beneficiaryId: string) => Promise<void>;
   /** From the payouts module (injected, not imported: payouts reads destinations). */
-  pendingPayoutHeadsTo?: (tx: Db, tenant: Tenant, destinationId: string) => Promise<boolean>;
+  pendingPayoutHeadsTo?: (tx: Tx, tenant: Tenant, destinationId: string) => Promise<boolean>;
 }) {
   const service = createDestinationService({
     ...deps,

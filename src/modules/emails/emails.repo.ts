@@ -2,21 +2,21 @@
 // per-Business window of sent mail the daily limit counts.
 import { and, desc, eq, lt, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
-import { type Db, queryRows } from "../../platform/db/client.js";
-import { emails } from "../../platform/db/schema.js";
+import { type Db, queryRows, type Tx } from "../../platform/db/client.js";
+import { emails } from "./emails.schema.js";
 
 export type EmailRow = typeof emails.$inferSelect;
 export type NewEmailRow = typeof emails.$inferInsert;
 export type EmailKind = EmailRow["kind"];
 
 /** Inserts the row, or returns null when a row with its idempotency key exists (the message was issued before). */
-export async function insertEmail(db: Db, row: NewEmailRow): Promise<EmailRow | null> {
-  const [inserted] = await db.insert(emails).values(row).onConflictDoNothing({ target: emails.idempotencyKey }).returning();
+export async function insertEmail(tx: Tx, row: NewEmailRow): Promise<EmailRow | null> {
+  const [inserted] = await tx.insert(emails).values(row).onConflictDoNothing({ target: emails.idempotencyKey }).returning();
   return inserted ?? null;
 }
 
-export async function findEmailByIdempotencyKey(db: Db, idempotencyKey: string): Promise<EmailRow | null> {
-  const [row] = await db.select().from(emails).where(eq(emails.idempotencyKey, idempotencyKey)).limit(1);
+export async function findEmailByIdempotencyKey(tx: Tx, idempotencyKey: string): Promise<EmailRow | null> {
+  const [row] = await tx.select().from(emails).where(eq(emails.idempotencyKey, idempotencyKey)).limit(1);
   return row ?? null;
 }
 
@@ -24,17 +24,17 @@ export async function findEmailByIdempotencyKey(db: Db, idempotencyKey: string):
  * Serialises the daily-limit decision of one Business until the transaction ends, so two requests at once
  * cannot both take the last slot. Transaction-scoped: released at commit or rollback.
  */
-export async function lockMailWindow(db: Db, businessId: string): Promise<void> {
-  await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`emails:daily-limit:${businessId}`}, 0))`);
+export async function lockMailWindow(tx: Tx, businessId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`emails:daily-limit:${businessId}`}, 0))`);
 }
 
 /**
  * The send time of the `limit`-th latest sent e-mail of the Business due after `windowStart` (scheduled ones
  * included), or null when fewer than `limit` are. A new e-mail may go out once that one is 24 hours old.
  */
-export async function nthLatestSendAt(db: Db, businessId: string, windowStart: Date, limit: number): Promise<Date | null> {
+export async function nthLatestSendAt(tx: Tx, businessId: string, windowStart: Date, limit: number): Promise<Date | null> {
   const rows = await queryRows<{ send_at: string | Date }>(
-    db,
+    tx,
     sql`select send_at from emails
         where business_id = ${businessId} and disposition = 'sent' and send_at > ${windowStart.toISOString()}
         order by send_at desc

@@ -17,6 +17,7 @@ export function registerEmailRoutes(app: AppInstance, service: EmailsService): v
       config: { access: "read" },
       schema: {
         tags,
+        operationId: "listSandboxEmails",
         summary: "List captured sandbox e-mail",
         description: `${CAPTURE_RULE} Newest first, cursor pages; \`to\` filters by recipient.`,
         querystring: ListSandboxEmailsQuerySchema,
@@ -32,6 +33,7 @@ export function registerEmailRoutes(app: AppInstance, service: EmailsService): v
       config: { access: "read" },
       schema: {
         tags,
+        operationId: "getSandboxEmail",
         summary: "Read a captured sandbox e-mail",
         description: `${CAPTURE_RULE} Another Business's message, or one of another environment, is 404 like a missing one.`,
         params: SandboxEmailIdParamsSchema,

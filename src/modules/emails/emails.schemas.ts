@@ -44,10 +44,13 @@ export const ListSandboxEmailsQuerySchema = Type.Object(
 );
 export type ListSandboxEmailsQuery = Static<typeof ListSandboxEmailsQuerySchema>;
 
-export const SandboxEmailListSchema = Type.Object({
-  emails: Type.Array(Type.Ref("SandboxEmail")),
-  next_cursor: Type.Union([Type.String(), Type.Null()]),
-});
+export const SandboxEmailListSchema = Type.Object(
+  {
+    emails: Type.Array(Type.Ref("SandboxEmail")),
+    next_cursor: Type.Union([Type.String(), Type.Null()]),
+  },
+  { "x-component": "SandboxEmailList" },
+);
 export type SandboxEmailListBody = Static<typeof SandboxEmailListSchema>;
 
 export const SandboxEmailIdParamsSchema = Type.Object({ id: Type.String({ format: "uuid" }) });

@@ -18,7 +18,7 @@ import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
-import type { Db } from "../../platform/db/client.js";
+import type { Db, Tx } from "../../platform/db/client.js";
 import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
@@ -71,9 +71,9 @@ export type EmailOutcome =
 /** How modules send e-mail. Call inside the use case's transaction. */
 export interface MailOutbox {
   /** Mail on behalf of a Business in one environment (captured in sandbox unless it is to the Business's own people). */
-  sendForBusiness(tx: Db, tenant: Tenant, email: OutgoingEmail): Promise<EmailOutcome>;
+  sendForBusiness(tx: Tx, tenant: Tenant, email: OutgoingEmail): Promise<EmailOutcome>;
   /** Mail of the service itself, about no Business (registration): always sent. */
-  sendPlatformMail(tx: Db, email: Omit<OutgoingEmail, "overLimit">): Promise<EmailOutcome>;
+  sendPlatformMail(tx: Tx, email: Omit<OutgoingEmail, "overLimit">): Promise<EmailOutcome>;
 }
 
 export interface EmailsServiceDeps {
@@ -87,7 +87,7 @@ export interface EmailsServiceDeps {
   /** MAIL_DAILY_LIMIT_PER_BUSINESS: sent e-mails per Business in any 24 hours. */
   readonly dailyLimitPerBusiness: number;
   /** Injected from the registration module, which owns users and memberships. */
-  readonly recipientFacts: (tx: Db, businessId: string, address: string) => Promise<RecipientFacts>;
+  readonly recipientFacts: (tx: Tx, businessId: string, address: string) => Promise<RecipientFacts>;
 }
 
 export type EmailsService = ReturnType<typeof createEmailsService>;
@@ -130,7 +130,7 @@ export function createEmailsService(deps: EmailsServiceDeps) {
    * within the last 24 hours or later (deferred ones included); then 24 hours after the oldest of the latest
    * `dailyLimit`, so no 24-hour window ever holds more than the limit.
    */
-  async function nextSendSlot(tx: Db, businessId: string, now: Date): Promise<Date> {
+  async function nextSendSlot(tx: Tx, businessId: string, now: Date): Promise<Date> {
     await lockMailWindow(tx, businessId);
     const nth = await nthLatestSendAt(tx, businessId, new Date(now.getTime() - DAY_MS), deps.dailyLimitPerBusiness);
     if (nth === null) return now;
@@ -139,7 +139,7 @@ export function createEmailsService(deps: EmailsServiceDeps) {
 
   // Metrics are counted when a message is issued, inside the use case's transaction: a use case that fails
   // after this point still counts its message (counters are not transactional; the `emails` rows are).
-  async function dispatch(tx: Db, tenant: Tenant | null, email: OutgoingEmail): Promise<EmailOutcome> {
+  async function dispatch(tx: Tx, tenant: Tenant | null, email: OutgoingEmail): Promise<EmailOutcome> {
     const mailbox = parseMailbox(email.to);
     // A caller's bug, not a user's input: recipients come from validated e-mail fields.
     if (mailbox === null) throw new Error("mail outbox: `to` must hold exactly one e-mail address");

@@ -13,6 +13,7 @@ export function registerEnrollmentRoutes(app: AppInstance, service: EnrollmentSe
       config: { access: "write" },
       schema: {
         tags: ["Beneficiaries"],
+        operationId: "enrollBeneficiary",
         summary: "Enroll the Beneficiary with the payout rail again",
         description:
           "A synchronous enrollment attempt with the environment's payout rail; no body. Enrollment also happens on its own when the Beneficiary is acknowledged and when a destination is registered for a compliant Beneficiary. " +

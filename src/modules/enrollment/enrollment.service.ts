@@ -10,31 +10,34 @@
 //   3. transaction: if this attempt is still the current one (conditional update), write `verified` or
 //      `rejected` with the rail's wording, the destinations' verification, and on a refusal the
 //      `beneficiary.enrollment_rejected` event. If the rail failed to answer, restore the state before step 1.
+import { Type } from "@sinclair/typebox";
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
-import type { Environment } from "../../platform/auth/api-key-format.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
-import type { Db } from "../../platform/db/client.js";
+import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { AppError } from "../../platform/errors.js";
 import type { EventRecorder } from "../../platform/events/outbox.js";
 import type { IdGenerator } from "../../platform/ids.js";
+import { defineJob, jobHandler } from "../../platform/jobs/job-definition.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
-import { type JobHandler, PermanentJobError } from "../../platform/jobs/worker.js";
 import type { PayoutRail, RailBeneficiary, RailDestination, RailRegistry } from "../../rails/rail.js";
-import { type BeneficiaryBody, type BeneficiaryRow, lockBeneficiary } from "../beneficiaries/index.js";
-import { railDestinationOf } from "../destinations/index.js";
 import {
   clearEnrollmentFailureAccount,
-  type EnrollmentDestinationRow,
   type EnrollmentStatus,
   finishEnrollment,
+  lockBeneficiary,
+  markEnrollmentPending,
+} from "../beneficiaries/beneficiaries.shared.js";
+import type { BeneficiaryBody, BeneficiaryRow } from "../beneficiaries/index.js";
+import {
+  type EnrollmentDestinationRow,
   listEnrollableDestinations,
   markDestinationRejected,
   markDestinationsVerified,
-  markEnrollmentPending,
   setRailRejectionReason,
-} from "./enrollment.repo.js";
+} from "../destinations/destinations.shared.js";
+import { railDestinationOf } from "../destinations/index.js";
 
 /** An attempt still `pending` after this long is taken as abandoned (its process died) and may be superseded. */
 export const ENROLLMENT_STALE_AFTER_MS = 60_000;
@@ -59,13 +62,15 @@ export interface EnrollmentServiceDeps {
 }
 
 /** Durable enrollment of Beneficiaries created in bulk (the import): enrolled by the worker after commit. */
-export const BENEFICIARY_ENROLL_JOB = "beneficiary.enroll";
-
-export interface EnrollJobPayload {
-  readonly businessId: string;
-  readonly environment: Environment;
-  readonly beneficiaryIds: readonly string[];
-}
+export const BENEFICIARY_ENROLL_JOB = defineJob({
+  type: "beneficiary.enroll",
+  version: 1,
+  payload: Type.Object({
+    businessId: Type.String(),
+    environment: Type.Union([Type.Literal("sandbox"), Type.Literal("production")]),
+    beneficiaryIds: Type.Array(Type.String()),
+  }),
+});
 
 export type EnrollmentService = ReturnType<typeof createEnrollmentService>;
 
@@ -118,7 +123,7 @@ export function createEnrollmentService(deps: EnrollmentServiceDeps) {
 
   /** Step 1. Throws AppError for the retry route; returns a Skip for an automatic trigger that does not apply. */
   async function start(tenant: Tenant, beneficiaryId: string, mode: Mode): Promise<StartedAttempt | Skip> {
-    return db.transaction(async (tx) => {
+    return transaction(db, async (tx) => {
       const row = await lockBeneficiary(tx, tenant, beneficiaryId);
       if (row === null) throw new AppError("not_found", { message: "No such Beneficiary." });
       if (row.archivedAt !== null) {
@@ -199,7 +204,7 @@ export function createEnrollmentService(deps: EnrollmentServiceDeps) {
   /** Step 3. Returns false when a newer attempt superseded this one (nothing written). */
   async function finish(tenant: Tenant, attempt: StartedAttempt, answer: RailAnswer): Promise<boolean> {
     const { beneficiaryId } = attempt;
-    return db.transaction(async (tx) => {
+    return transaction(db, async (tx) => {
       const now = clock.now();
       const rejectedId = answer.outcome === "rejected" ? answer.rejectedDestinationId : null;
       const applied = await finishEnrollment(
@@ -237,7 +242,7 @@ export function createEnrollmentService(deps: EnrollmentServiceDeps) {
   /** The rail did not answer: put back what step 1 changed, unless a newer attempt took over. */
   async function abandon(tenant: Tenant, attempt: StartedAttempt): Promise<void> {
     const { beneficiaryId } = attempt;
-    await db.transaction(async (tx) => {
+    await transaction(db, async (tx) => {
       const now = clock.now();
       const { previous } = attempt;
       const applied = await finishEnrollment(
@@ -296,27 +301,21 @@ export function createEnrollmentService(deps: EnrollmentServiceDeps) {
   }
 
   /** Queues the enrollment of Beneficiaries created in `tx` (one job for the batch). */
-  async function enqueueEnrollment(tx: Db, tenant: Tenant, beneficiaryIds: readonly string[]): Promise<void> {
+  async function enqueueEnrollment(tx: Tx, tenant: Tenant, beneficiaryIds: readonly string[]): Promise<void> {
     if (beneficiaryIds.length === 0) return;
     if (deps.jobStore === undefined) throw new Error("queueing enrollments needs the job store");
-    const payload: EnrollJobPayload = { businessId: tenant.businessId, environment: tenant.environment, beneficiaryIds };
-    await deps.jobStore.enqueue(tx, { type: BENEFICIARY_ENROLL_JOB, payload });
+    await deps.jobStore.enqueue(tx, BENEFICIARY_ENROLL_JOB, {
+      businessId: tenant.businessId,
+      environment: tenant.environment,
+      beneficiaryIds: [...beneficiaryIds],
+    });
   }
 
   /**
    * BENEFICIARY_ENROLL_JOB: enrolls each Beneficiary not yet enrolled. A rail failure fails the job after the
    * others were tried; the retry skips the ones already done.
    */
-  const enrollJobHandler: JobHandler = async (payload) => {
-    const job = payload as Partial<EnrollJobPayload> | null;
-    if (
-      job === null ||
-      typeof job.businessId !== "string" ||
-      (job.environment !== "sandbox" && job.environment !== "production") ||
-      !Array.isArray(job.beneficiaryIds)
-    ) {
-      throw new PermanentJobError("malformed enrollment job payload");
-    }
+  const enrollJobHandler = jobHandler(BENEFICIARY_ENROLL_JOB, async (job) => {
     const tenant: Tenant = { businessId: job.businessId, environment: job.environment };
     let failures = 0;
     for (const beneficiaryId of job.beneficiaryIds) {
@@ -328,7 +327,7 @@ export function createEnrollmentService(deps: EnrollmentServiceDeps) {
       }
     }
     if (failures > 0) throw new Error(`enrollment failed for ${failures} of ${job.beneficiaryIds.length} Beneficiaries`);
-  };
+  });
 
   return { enrollAfterCommit, retry, enqueueEnrollment, enrollJobHandler };
 }

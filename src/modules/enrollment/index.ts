@@ -6,17 +6,16 @@ import type { EventRecorder } from "../../platform/events/outbox.js";
 import type { AppInstance } from "../../platform/http/types.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
-import type { JobHandler } from "../../platform/jobs/worker.js";
+import type { JobHandlers } from "../../platform/jobs/worker.js";
 import type { RailRegistry } from "../../rails/rail.js";
 import type { BeneficiaryBody } from "../beneficiaries/index.js";
 import { registerEnrollmentRoutes } from "./enrollment.routes.js";
-import { BENEFICIARY_ENROLL_JOB, createEnrollmentService, type EnrollmentLogger } from "./enrollment.service.js";
+import { createEnrollmentService, type EnrollmentLogger } from "./enrollment.service.js";
 
 export type EnrollmentModule = ReturnType<typeof createEnrollmentModule>;
 export {
   BENEFICIARY_ENROLL_JOB,
   ENROLLMENT_STALE_AFTER_MS,
-  type EnrollJobPayload,
   type EnrollmentService,
 } from "./enrollment.service.js";
 
@@ -44,6 +43,6 @@ export function createEnrollmentJobHandlers(deps: {
   events: EventRecorder;
   rails: RailRegistry;
   logger: EnrollmentLogger;
-}): Record<string, JobHandler> {
-  return { [BENEFICIARY_ENROLL_JOB]: createEnrollmentService(deps).enrollJobHandler };
+}): JobHandlers {
+  return createEnrollmentService(deps).enrollJobHandler;
 }

@@ -5,18 +5,20 @@ import type { EventRecorder } from "../../platform/events/outbox.js";
 import type { AppInstance } from "../../platform/http/types.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
-import type { JobHandler } from "../../platform/jobs/worker.js";
+import type { JobHandlers } from "../../platform/jobs/worker.js";
 import type { RailRegistry } from "../../rails/rail.js";
 import { createPayoutBankFileHooks } from "./payouts.bank-files.js";
 import { type BulkLogger, createPayoutBulkService } from "./payouts.bulk.js";
+import { createPayoutWriter, type RailRouteCheck } from "./payouts.creation.js";
 import { type BankRailQueue, createDisbursementHandlers, type DisbursementLogger } from "./payouts.disbursement.js";
 import { createLifecycle } from "./payouts.lifecycle.js";
 import { registerPayoutRoutes } from "./payouts.routes.js";
-import { ApprovalPolicySchema, DecisionSchema, PayoutSchema } from "./payouts.schemas.js";
-import { createPayoutService, type RailRouteCheck } from "./payouts.service.js";
+import { ApprovalPolicySchema, BulkRowSchema, DecisionSchema, PayoutSchema } from "./payouts.schemas.js";
+import { createPayoutService } from "./payouts.service.js";
 
 export type PayoutsModule = ReturnType<typeof createPayoutsModule>;
-export { replaceDestinationLast4 } from "./payouts.repo.js";
+/** For the masking backfill (worker): re-masks the destination copies payouts keep. */
+export { replaceDestinationLast4 } from "./payouts.shared.js";
 export { type PayoutStatus, transition } from "./payouts.state.js";
 
 export function createPayoutsModule(deps: {
@@ -30,16 +32,19 @@ export function createPayoutsModule(deps: {
   checkRailRoute?: RailRouteCheck;
 }) {
   const lifecycle = createLifecycle(deps);
-  const service = createPayoutService({ ...deps, lifecycle });
-  const bulk = createPayoutBulkService({ ...deps, service });
+  const writer = createPayoutWriter({ ...deps, lifecycle });
+  const service = createPayoutService({ ...deps, lifecycle, writer });
+  const bulk = createPayoutBulkService({ ...deps, writer });
   return {
     service,
     /** For the destinations module: refuses deleting a destination a pending payout heads to. */
     pendingPayoutHeadsTo: service.pendingPayoutHeadsTo,
-    sharedSchemas: [PayoutSchema, DecisionSchema, ApprovalPolicySchema],
+    sharedSchemas: [PayoutSchema, DecisionSchema, ApprovalPolicySchema, BulkRowSchema],
     registerRoutes: (app: AppInstance) => registerPayoutRoutes(app, service, bulk),
   };
 }
+
+export { PAYOUT_DISBURSE_JOB, PAYOUT_RAIL_OUTCOME_JOB, PAYOUT_SETTLE_JOB } from "./payouts.jobs.js";
 
 /** The disbursement job handlers (PAYOUT_DISBURSE_JOB, PAYOUT_RAIL_OUTCOME_JOB, PAYOUT_SETTLE_JOB). */
 export function createPayoutJobHandlers(deps: {
@@ -53,7 +58,7 @@ export function createPayoutJobHandlers(deps: {
   logger: DisbursementLogger;
   returnWindowHours: number;
   bankRails?: BankRailQueue;
-}): Record<string, JobHandler> {
+}): JobHandlers {
   return createDisbursementHandlers({ ...deps, lifecycle: createLifecycle(deps) });
 }
 

@@ -4,9 +4,9 @@
 // other rail's outcome.
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
-import type { Db } from "../../platform/db/client.js";
-import type { PostalAddressValue } from "../../platform/db/schema.js";
+import type { Tx } from "../../platform/db/client.js";
 import type { RailDestination } from "../../rails/rail.js";
+import type { PostalAddressValue } from "../beneficiaries/index.js";
 import { railDestinationOf } from "../destinations/index.js";
 import type { Lifecycle } from "./payouts.lifecycle.js";
 import { findBeneficiaryById, findDestinationById, findLatestAttempt, lockPayoutById, resolveAttempt } from "./payouts.repo.js";
@@ -35,7 +35,7 @@ export function createPayoutBankFileHooks(deps: {
    * Locks the payouts (in id order, so two callers cannot deadlock) and returns those still waiting for
    * their bank file: approved, their attempt recorded and not yet resolved. Others are left out.
    */
-  async function lockWaiting(tx: Db, payoutIds: readonly string[]): Promise<BankFilePayout[]> {
+  async function lockWaiting(tx: Tx, payoutIds: readonly string[]): Promise<BankFilePayout[]> {
     const out: BankFilePayout[] = [];
     for (const id of [...payoutIds].sort()) {
       const payout = await lockPayoutById(tx, id);
@@ -61,7 +61,7 @@ export function createPayoutBankFileHooks(deps: {
   }
 
   /** The payout went out in a bank file: its attempt is submitted with `railRef`, `payout.disbursement_submitted`. */
-  async function recordSubmission(tx: Db, payoutId: string, railRef: string): Promise<boolean> {
+  async function recordSubmission(tx: Tx, payoutId: string, railRef: string): Promise<boolean> {
     const payout = await lockPayoutById(tx, payoutId);
     const attempt = await findLatestAttempt(tx, payoutId);
     if (payout === null || attempt === null) return false;
@@ -82,7 +82,7 @@ export function createPayoutBankFileHooks(deps: {
   }
 
   /** The payout cannot go into a bank file (an address a SEPA file cannot carry, …): it fails, nothing was sent. */
-  async function failBeforeSubmission(tx: Db, payoutId: string, reason: string): Promise<boolean> {
+  async function failBeforeSubmission(tx: Tx, payoutId: string, reason: string): Promise<boolean> {
     const payout = await lockPayoutById(tx, payoutId);
     const attempt = await findLatestAttempt(tx, payoutId);
     if (payout === null || attempt === null) return false;

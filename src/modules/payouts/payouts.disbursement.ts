@@ -1,6 +1,6 @@
 // Disbursement: the three job handlers that move an approved payout through its rail.
 //
-// PAYOUT_DISBURSE_JOB (enqueued by the approving transaction, runs after it committed):
+// `payout.disburse` (enqueued by the approving transaction, runs after it committed):
 //   1. transaction: lock the payout; if it is on compliance hold before the rail was called, note the
 //      deferral and end (the release of the hold enqueues a new job); if it is still approved and has no
 //      attempt, record attempt 1 with its
@@ -11,31 +11,28 @@
 //      decrypted details, and call `rail.submit` with the attempt's key. A rail treats a repeated key as the
 //      same request, so a crash between 2 and 3 cannot send the money twice.
 //   3. transaction: resolve the attempt (conditional on `submitting`); accepted -> rail_ref and
-//      `payout.disbursement_submitted`, and the rail's scheduled outcomes become PAYOUT_RAIL_OUTCOME_JOBs;
+//      `payout.disbursement_submitted`, and the rail's scheduled outcomes become `payout.rail_outcome` jobs;
 //      refused -> the payout fails (`payout.failed`). The job completes in this same transaction.
-// PAYOUT_RAIL_OUTCOME_JOB: one outcome, one state-machine move with its event. An outcome that no longer
+// `payout.rail_outcome`: one outcome, one state-machine move with its event. An outcome that no longer
 //   applies (a repeat, or the payout moved on) is logged and completed, never retried. Outcomes a rail
 //   scheduled at submission are chained (each job enqueues the next), so they apply in the rail's order.
-// PAYOUT_SETTLE_JOB: at the close of the return window, a production payout still `disbursed` settles.
+// `payout.settle`: at the close of the return window, a production payout still `disbursed` settles.
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
-import type { Db } from "../../platform/db/client.js";
+import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import type { IdGenerator } from "../../platform/ids.js";
+import { jobHandler, type PayloadOf } from "../../platform/jobs/job-definition.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
-import { type JobHandler, LeaseLostError, PermanentJobError } from "../../platform/jobs/worker.js";
+import { type JobHandlers, LeaseLostError, PermanentJobError } from "../../platform/jobs/worker.js";
 import {
-  PAYOUT_DISBURSE_JOB,
-  PAYOUT_RAIL_OUTCOME_JOB,
-  PAYOUT_SETTLE_JOB,
   parseRailOutcome,
-  RAIL_OUTCOME_TYPES,
   type RailOutcome,
-  type RailOutcomeJobPayload,
   type RailRegistry,
   type SerializedRailOutcome,
   serializeRailOutcome,
 } from "../../rails/rail.js";
 import { railDestinationOf } from "../destinations/index.js";
+import { PAYOUT_DISBURSE_JOB, PAYOUT_RAIL_OUTCOME_JOB, PAYOUT_SETTLE_JOB } from "./payouts.jobs.js";
 import type { Lifecycle } from "./payouts.lifecycle.js";
 import {
   findBeneficiaryById,
@@ -73,46 +70,18 @@ export interface DisbursementDeps {
  * or refuses it; `queue` records it for that rail's next cut-off, in the caller's transaction.
  */
 export interface BankRailQueue {
-  route(tx: Db, payout: PayoutRow): Promise<{ rail: string } | { refused: string } | null>;
-  queue(tx: Db, payout: PayoutRow, rail: string): Promise<void>;
+  route(tx: Tx, payout: PayoutRow): Promise<{ rail: string } | { refused: string } | null>;
+  queue(tx: Tx, payout: PayoutRow, rail: string): Promise<void>;
 }
 
-/** Our payload for outcomes a rail scheduled at submission: the contract's payload plus the rest of the chain. */
-export interface ChainedOutcomePayload extends RailOutcomeJobPayload {
-  /** Outcomes still to come, each with its absolute time (ISO). */
-  readonly next?: ReadonlyArray<{ readonly runAt: string; readonly outcome: SerializedRailOutcome }>;
-  /** Distinguishes the jobs of one chain (dedupe keys). */
-  readonly chainId?: string;
-  readonly position?: number;
-}
+type OutcomePayload = PayloadOf<typeof PAYOUT_RAIL_OUTCOME_JOB>;
 
-const OUTCOME_TYPES: ReadonlySet<string> = new Set(RAIL_OUTCOME_TYPES);
-
-function parseDisbursePayload(payload: unknown): { payoutId: string } {
-  const candidate = payload as { payoutId?: unknown } | null;
-  if (candidate === null || typeof candidate !== "object" || typeof candidate.payoutId !== "string") {
-    throw new PermanentJobError("malformed payout job payload");
-  }
-  return { payoutId: candidate.payoutId };
-}
-
-function parseOutcomePayload(payload: unknown): { payoutId: string; outcome: RailOutcome; chained: ChainedOutcomePayload } {
-  const candidate = payload as ChainedOutcomePayload | null;
-  if (
-    candidate === null ||
-    typeof candidate !== "object" ||
-    typeof candidate.payoutId !== "string" ||
-    typeof candidate.outcome !== "object" ||
-    candidate.outcome === null ||
-    !OUTCOME_TYPES.has((candidate.outcome as { type?: string }).type ?? "")
-  ) {
-    throw new PermanentJobError("malformed rail outcome payload");
-  }
-  const outcome = parseRailOutcome(candidate.outcome);
+function readOutcomePayload(payload: OutcomePayload): { payoutId: string; outcome: RailOutcome; chained: OutcomePayload } {
+  const outcome = parseRailOutcome(payload.outcome);
   for (const value of Object.values(outcome)) {
     if (value instanceof Date && Number.isNaN(value.getTime())) throw new PermanentJobError("rail outcome with an invalid date");
   }
-  return { payoutId: candidate.payoutId, outcome, chained: candidate };
+  return { payoutId: payload.payoutId, outcome, chained: payload };
 }
 
 /**
@@ -121,25 +90,24 @@ function parseOutcomePayload(payload: unknown): { payoutId: string; outcome: Rai
  */
 const asTrigger = (outcome: RailOutcome): PayoutTrigger => outcome;
 
-export function createDisbursementHandlers(deps: DisbursementDeps): Record<string, JobHandler> {
+export function createDisbursementHandlers(deps: DisbursementDeps): JobHandlers {
   const { db, clock, ids, cipher, jobStore, rails, lifecycle, logger } = deps;
   const windowMs = deps.returnWindowHours * 3_600_000;
 
-  async function enqueueSettlement(tx: Db, payout: PayoutRow, reason: string): Promise<void> {
+  async function enqueueSettlement(tx: Tx, payout: PayoutRow, reason: string): Promise<void> {
     if (payout.environment !== "production" || payout.disbursedAt === null) return;
     const due = Math.max(payout.disbursedAt.getTime() + windowMs, clock.now().getTime());
-    await jobStore.enqueue(tx, {
-      type: PAYOUT_SETTLE_JOB,
-      payload: { payoutId: payout.id },
-      runAt: new Date(due),
-      dedupeKey: `payout-settle:${payout.id}:${reason}:${clock.now().getTime()}`,
-    });
+    await jobStore.enqueue(
+      tx,
+      PAYOUT_SETTLE_JOB,
+      { payoutId: payout.id },
+      { runAt: new Date(due), dedupeKey: `payout-settle:${payout.id}:${reason}:${clock.now().getTime()}` },
+    );
   }
 
-  const disburse: JobHandler = async (payload, context) => {
-    const { payoutId } = parseDisbursePayload(payload);
+  const disburse = jobHandler(PAYOUT_DISBURSE_JOB, async ({ payoutId }, context) => {
     // Step 1: record the attempt before the rail hears of it.
-    const started = await db.transaction(async (tx) => {
+    const started = await transaction(db, async (tx) => {
       const payout = await lockPayoutById(tx, payoutId);
       if (payout === null) return null;
       if (payout.status === "compliance_hold" && payout.heldFromStatus === "approved" && payout.disbursementStartedAt === null) {
@@ -235,7 +203,7 @@ export function createDisbursementHandlers(deps: DisbursementDeps): Record<strin
     });
 
     // Step 3: record what the rail said, and complete the job with it.
-    await db.transaction(async (tx) => {
+    await transaction(db, async (tx) => {
       const current = await lockPayoutById(tx, payoutId);
       if (current === null) throw new Error("payout vanished");
       const now = clock.now();
@@ -267,10 +235,10 @@ export function createDisbursementHandlers(deps: DisbursementDeps): Record<strin
       }
       if (!(await context.completeWithin(tx))) throw new LeaseLostError();
     });
-  };
+  });
 
   async function enqueueChain(
-    tx: Db,
+    tx: Tx,
     payoutId: string,
     chainId: string,
     submittedAt: Date,
@@ -284,7 +252,7 @@ export function createDisbursementHandlers(deps: DisbursementDeps): Record<strin
   }
 
   async function enqueueNext(
-    tx: Db,
+    tx: Tx,
     payoutId: string,
     chainId: string,
     position: number,
@@ -292,13 +260,12 @@ export function createDisbursementHandlers(deps: DisbursementDeps): Record<strin
   ): Promise<void> {
     const [first, ...rest] = remaining;
     if (first === undefined) return;
-    const payload: ChainedOutcomePayload = { payoutId, outcome: first.outcome, next: rest, chainId, position };
-    await jobStore.enqueue(tx, {
-      type: PAYOUT_RAIL_OUTCOME_JOB,
-      payload,
-      runAt: new Date(first.runAt),
-      dedupeKey: `payout-outcome:${chainId}:${position}`,
-    });
+    await jobStore.enqueue(
+      tx,
+      PAYOUT_RAIL_OUTCOME_JOB,
+      { payoutId, outcome: first.outcome, next: rest, chainId, position },
+      { runAt: new Date(first.runAt), dedupeKey: `payout-outcome:${chainId}:${position}` },
+    );
   }
 
   /**
@@ -306,19 +273,20 @@ export function createDisbursementHandlers(deps: DisbursementDeps): Record<strin
    * clears. Only then: a payout released before its first job ran still has that job, and two live
    * disbursement jobs for one payout would call the rail twice (with the same key, but still twice).
    */
-  async function redispatchDeferred(tx: Db, payout: PayoutRow): Promise<void> {
+  async function redispatchDeferred(tx: Tx, payout: PayoutRow): Promise<void> {
     if (payout.status !== "approved" || payout.disbursementDeferredAt === null || payout.disbursementStartedAt !== null) return;
     await updatePayoutIf(tx, payout.id, "approved", { disbursementDeferredAt: null });
-    await jobStore.enqueue(tx, {
-      type: PAYOUT_DISBURSE_JOB,
-      payload: { payoutId: payout.id },
-      dedupeKey: `payout-disburse:${payout.id}:released:${payout.disbursementDeferredAt.getTime()}`,
-    });
+    await jobStore.enqueue(
+      tx,
+      PAYOUT_DISBURSE_JOB,
+      { payoutId: payout.id },
+      { dedupeKey: `payout-disburse:${payout.id}:released:${payout.disbursementDeferredAt.getTime()}` },
+    );
   }
 
-  const applyOutcome: JobHandler = async (payload, context) => {
-    const { payoutId, outcome, chained } = parseOutcomePayload(payload);
-    await db.transaction(async (tx) => {
+  const applyOutcome = jobHandler(PAYOUT_RAIL_OUTCOME_JOB, async (payload, context) => {
+    const { payoutId, outcome, chained } = readOutcomePayload(payload);
+    await transaction(db, async (tx) => {
       const payout = await lockPayoutById(tx, payoutId);
       if (payout === null) {
         logger.warn({ payout_id: payoutId, outcome: outcome.type }, "rail outcome for an unknown payout ignored");
@@ -342,11 +310,10 @@ export function createDisbursementHandlers(deps: DisbursementDeps): Record<strin
       }
       if (!(await context.completeWithin(tx))) throw new LeaseLostError();
     });
-  };
+  });
 
-  const settle: JobHandler = async (payload, context) => {
-    const { payoutId } = parseDisbursePayload(payload);
-    await db.transaction(async (tx) => {
+  const settle = jobHandler(PAYOUT_SETTLE_JOB, async ({ payoutId }, context) => {
+    await transaction(db, async (tx) => {
       const payout = await lockPayoutById(tx, payoutId);
       const due = payout?.disbursedAt != null && payout.disbursedAt.getTime() + windowMs <= clock.now().getTime();
       if (payout !== null && payout.status === "disbursed" && due) {
@@ -356,11 +323,7 @@ export function createDisbursementHandlers(deps: DisbursementDeps): Record<strin
       }
       if (!(await context.completeWithin(tx))) throw new LeaseLostError();
     });
-  };
+  });
 
-  return {
-    [PAYOUT_DISBURSE_JOB]: disburse,
-    [PAYOUT_RAIL_OUTCOME_JOB]: applyOutcome,
-    [PAYOUT_SETTLE_JOB]: settle,
-  };
+  return { ...disburse, ...applyOutcome, ...settle };
 }

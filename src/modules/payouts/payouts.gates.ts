@@ -1,8 +1,9 @@
-// The creation gates and destination resolution, as a pure function of the rows read in the creating
-// transaction. The single route and every bulk row go through this one function, so they refuse alike.
+// The creation gates, destination resolution and replacement checks, as pure functions of the rows read in
+// the creating transaction. The single route and every bulk row go through them (payouts.creation.ts), so
+// they refuse alike.
 import { AppError } from "../../platform/errors.js";
 import { isPayoutUsable } from "../destinations/index.js";
-import type { GateBeneficiary, GateDestination } from "./payouts.repo.js";
+import type { GateBeneficiary, GateDestination, PayoutRow } from "./payouts.repo.js";
 
 export interface GateInput {
   readonly bankAccountId: string | null;
@@ -50,4 +51,18 @@ export function resolveDestination(
     );
   }
   return { ok: true, destination };
+}
+
+/**
+ * A replacement names a payout of the same Business and environment (`replaced` is null otherwise), in
+ * `failed`, paid to the same Beneficiary as the replacement. Returns the error the request gets, or null.
+ */
+export function checkReplacement(
+  replaced: Pick<PayoutRow, "status" | "beneficiaryId"> | null,
+  beneficiaryId: string,
+): AppError | null {
+  if (replaced === null) return new AppError("REPLACED_PAYOUT_NOT_FOUND");
+  if (replaced.status !== "failed") return new AppError("REPLACED_PAYOUT_NOT_FAILED");
+  if (replaced.beneficiaryId !== beneficiaryId) return new AppError("REPLACEMENT_BENEFICIARY_MISMATCH");
+  return null;
 }

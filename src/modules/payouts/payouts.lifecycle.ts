@@ -3,7 +3,7 @@
 // transition records the same event `data`.
 import type { Tenant } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
-import type { Db } from "../../platform/db/client.js";
+import type { Tx } from "../../platform/db/client.js";
 import type { EventRecorder } from "../../platform/events/outbox.js";
 import { currencyExponent } from "../../platform/reference/iso-codes.js";
 import { type PayoutPatch, type PayoutRow, updatePayoutIfUnchanged } from "./payouts.repo.js";
@@ -97,7 +97,7 @@ export function createLifecycle(deps: { readonly clock: Clock; readonly events: 
    * read, see updatePayoutIfUnchanged) and its event, in `tx`. Callers pass a row they locked in `tx`. `extraPatch` adds columns (rail_ref on submission...); `extraData` adds event fields.
    */
   async function apply(
-    tx: Db,
+    tx: Tx,
     payout: PayoutRow,
     trigger: PayoutTrigger,
     options: { extraPatch?: PayoutPatch; extraData?: Readonly<Record<string, unknown>> } = {},

@@ -2,16 +2,9 @@
 // Every tenant read filters on (business, environment); job-side reads go by payout id (the job carries it).
 import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
-import { type Db, namedQueryRows, preparedQuery, queryRows } from "../../platform/db/client.js";
-import {
-  approvalPolicies,
-  beneficiaries,
-  destinations,
-  payoutAttempts,
-  payoutDecisions,
-  payoutIdempotencyKeys,
-  payouts,
-} from "../../platform/db/schema.js";
+import { type Db, namedQueryRows, preparedQuery, queryRows, type Tx } from "../../platform/db/client.js";
+import { type BeneficiaryRow, type GateBeneficiary, shareLockedGateBeneficiary } from "../beneficiaries/beneficiaries.shared.js";
+import { approvalPolicies, payoutAttempts, payoutDecisions, payoutIdempotencyKeys, payouts } from "./payouts.schema.js";
 import type { PayoutStatus } from "./payouts.state.js";
 
 export type PayoutRow = typeof payouts.$inferSelect;
@@ -21,19 +14,18 @@ export type DecisionRow = typeof payoutDecisions.$inferSelect;
 export type NewDecisionRow = typeof payoutDecisions.$inferInsert;
 export type AttemptRow = typeof payoutAttempts.$inferSelect;
 export type PolicyRow = typeof approvalPolicies.$inferSelect;
-export type BeneficiaryRow = typeof beneficiaries.$inferSelect;
-/** What the creation gates and the approval policy read of a Beneficiary. */
-export type GateBeneficiary = Pick<
-  BeneficiaryRow,
-  | "id"
-  | "archivedAt"
-  | "complianceStatus"
-  | "reacknowledgmentRequired"
-  | "enrollmentStatus"
-  | "declaredDestinationId"
-  | "createdAt"
->;
-export type DestinationRow = typeof destinations.$inferSelect;
+export {
+  type BeneficiaryRow,
+  findBeneficiaryById,
+  type GateBeneficiary,
+  lockBeneficiariesShared,
+} from "../beneficiaries/beneficiaries.shared.js";
+export {
+  type DestinationRow,
+  findDestinationById,
+  type GateDestination,
+  listLiveDestinationsForGates as listLiveDestinationsOf,
+} from "../destinations/destinations.shared.js";
 
 const tenantScope = (tenant: Tenant) =>
   and(eq(payouts.businessId, tenant.businessId), eq(payouts.environment, tenant.environment));
@@ -53,7 +45,7 @@ const tenantScope = (tenant: Tenant) =>
  * committed while this one waited for the lock is seen.
  */
 export async function claimKeyAndReadGates(
-  tx: Db,
+  tx: Tx,
   claim: {
     tenant: Tenant;
     key: string;
@@ -93,11 +85,7 @@ export async function claimKeyAndReadGates(
           where payout_idempotency_keys.created_at <= ${claim.windowStart.toISOString()}::timestamptz
         returning payout_id),
       ben as (
-        select id, archived_at, compliance_status, reacknowledgment_required, enrollment_status, declared_destination_id, created_at
-        from beneficiaries
-        where id = ${claim.beneficiaryId}::uuid and business_id = ${tenant.businessId}::uuid
-          and environment = ${tenant.environment}::environment
-        for share)
+${shareLockedGateBeneficiary(tenant, claim.beneficiaryId)})
       select (select ok from lock) as locked, (select payout_id from ins) as claimed,
         (select row_to_json(ben) from ben) as beneficiary,
         (select json_build_object('rules', rules, 'maker_checker', maker_checker, 'updated_at', updated_at)
@@ -135,11 +123,11 @@ export async function claimKeyAndReadGates(
 }
 
 export async function findKey(
-  db: Db,
+  tx: Tx,
   tenant: Tenant,
   key: string,
 ): Promise<{ payoutId: string; requestFingerprint: string; createdAt: Date } | null> {
-  const [row] = await db
+  const [row] = await tx
     .select({
       payoutId: payoutIdempotencyKeys.payoutId,
       requestFingerprint: payoutIdempotencyKeys.requestFingerprint,
@@ -159,7 +147,7 @@ export async function findKey(
 
 /** Many keys at once (bulk): claims the ones free or expired, returns which were claimed. */
 export async function claimKeys(
-  tx: Db,
+  tx: Tx,
   tenant: Tenant,
   claims: ReadonlyArray<{ key: string; payoutId: string; fingerprint: string }>,
   now: Date,
@@ -181,7 +169,7 @@ export async function claimKeys(
   return new Set(rows.map((row) => row.idempotency_key));
 }
 
-export async function releaseKeys(tx: Db, tenant: Tenant, keys: readonly string[]): Promise<void> {
+export async function releaseKeys(tx: Tx, tenant: Tenant, keys: readonly string[]): Promise<void> {
   if (keys.length === 0) return;
   await tx
     .delete(payoutIdempotencyKeys)
@@ -195,12 +183,12 @@ export async function releaseKeys(tx: Db, tenant: Tenant, keys: readonly string[
 }
 
 export async function findKeys(
-  db: Db,
+  tx: Tx,
   tenant: Tenant,
   keys: readonly string[],
 ): Promise<Map<string, { payoutId: string; requestFingerprint: string }>> {
   if (keys.length === 0) return new Map();
-  const rows = await db
+  const rows = await tx
     .select({
       key: payoutIdempotencyKeys.idempotencyKey,
       payoutId: payoutIdempotencyKeys.payoutId,
@@ -218,94 +206,21 @@ export async function findKeys(
 }
 
 /** Session-free try-lock for a whole bulk upload (held to the end of the transaction). */
-export async function tryLockUpload(tx: Db, tenant: Tenant, uploadId: string): Promise<boolean> {
+export async function tryLockUpload(tx: Tx, tenant: Tenant, uploadId: string): Promise<boolean> {
   const name = `payout-upload:${tenant.businessId}:${tenant.environment}:${uploadId}`;
   const [row] = await queryRows<{ ok: boolean }>(tx, sql`select pg_try_advisory_xact_lock(hashtextextended(${name}, 0)) as ok`);
   return row?.ok === true;
 }
 
-function toPgArray(values: readonly string[]): string {
+export function toPgArray(values: readonly string[]): string {
   return `{${values.map((v) => `"${v.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`).join(",")}}`;
 }
 
 // Beneficiaries and destinations as payouts see them -------------------------------------------------------
 
-/** Share-locks several Beneficiaries in id order (bulk; a fixed order so two uploads cannot deadlock). */
-export async function lockBeneficiariesShared(db: Db, tenant: Tenant, ids: readonly string[]): Promise<BeneficiaryRow[]> {
-  if (ids.length === 0) return [];
-  return db
-    .select()
-    .from(beneficiaries)
-    .where(
-      and(
-        inArray(beneficiaries.id, [...ids]),
-        eq(beneficiaries.businessId, tenant.businessId),
-        eq(beneficiaries.environment, tenant.environment),
-      ),
-    )
-    .orderBy(asc(beneficiaries.id))
-    .for("share");
-}
-
-/** Live destinations of the Beneficiaries (deleted ones cannot receive new payouts). */
-/** What the creation gates read of a destination. */
-export type GateDestination = Pick<
-  DestinationRow,
-  "id" | "beneficiaryId" | "status" | "validationStatus" | "deletedAt" | "currency" | "last4"
->;
-
-/**
- * Live destinations of the Beneficiaries (deleted ones cannot receive new payouts), as the gates need them.
- * Plain SQL as a named statement on purpose: this runs in every creation's transaction, where a Drizzle
- * query (prepared or not) would be rebuilt each time, and building it cost more CPU than the database
- * spends answering it.
- */
-export async function listLiveDestinationsOf(
-  db: Db,
-  tenant: Tenant,
-  beneficiaryIds: readonly string[],
-): Promise<GateDestination[]> {
-  if (beneficiaryIds.length === 0) return [];
-  const rows = await namedQueryRows<{
-    id: string;
-    beneficiary_id: string;
-    status: DestinationRow["status"];
-    validation_status: DestinationRow["validationStatus"];
-    currency: string;
-    last4: string;
-  }>(
-    db,
-    "payouts_live_destinations_for_gates",
-    sql`select id, beneficiary_id, status, validation_status, currency, last4 from destinations
-      where beneficiary_id = any(${toPgArray(beneficiaryIds)}::uuid[]) and business_id = ${tenant.businessId}::uuid
-        and environment = ${tenant.environment}::environment and deleted_at is null
-      order by id`,
-  );
-  return rows.map((row) => ({
-    id: row.id,
-    beneficiaryId: row.beneficiary_id,
-    status: row.status,
-    validationStatus: row.validation_status,
-    deletedAt: null,
-    currency: row.currency,
-    last4: row.last4,
-  }));
-}
-
-/** A destination by id, deleted or not (an approved payout is still sent after deletion). */
-export async function findDestinationById(db: Db, id: string): Promise<DestinationRow | null> {
-  const [row] = await db.select().from(destinations).where(eq(destinations.id, id)).limit(1);
-  return row ?? null;
-}
-
-export async function findBeneficiaryById(db: Db, id: string): Promise<BeneficiaryRow | null> {
-  const [row] = await db.select().from(beneficiaries).where(eq(beneficiaries.id, id)).limit(1);
-  return row ?? null;
-}
-
 // Payouts -------------------------------------------------------------------------------------------------
 
-/** The columns a new payout sets (newPayoutRow in the service gives exactly these). */
+/** The columns a new payout sets (newPayoutRow in payouts.creation.ts gives exactly these). */
 const INSERTED_COLUMNS = [
   "id",
   "businessId",
@@ -329,8 +244,8 @@ const INSERTED_COLUMNS = [
 ] as const satisfies ReadonlyArray<keyof NewPayoutRow>;
 
 /** A named prepared INSERT (one per transaction handle; the server plans it once per connection). */
-export async function insertPayout(db: Db, row: NewPayoutRow): Promise<PayoutRow> {
-  const statement = preparedQuery(db, "payouts_insert_one", (d) =>
+export async function insertPayout(tx: Tx, row: NewPayoutRow): Promise<PayoutRow> {
+  const statement = preparedQuery(tx, "payouts_insert_one", (d) =>
     d
       .insert(payouts)
       .values(Object.fromEntries(INSERTED_COLUMNS.map((column) => [column, sql.placeholder(column)])) as unknown as NewPayoutRow)
@@ -343,9 +258,9 @@ export async function insertPayout(db: Db, row: NewPayoutRow): Promise<PayoutRow
   return inserted;
 }
 
-export async function insertPayouts(db: Db, rows: readonly NewPayoutRow[]): Promise<PayoutRow[]> {
+export async function insertPayouts(tx: Tx, rows: readonly NewPayoutRow[]): Promise<PayoutRow[]> {
   if (rows.length === 0) return [];
-  return db
+  return tx
     .insert(payouts)
     .values([...rows])
     .returning();
@@ -368,9 +283,9 @@ export async function findPayout(db: Db, tenant: Tenant, id: string): Promise<Pa
   return row ?? null;
 }
 
-export async function findPayoutsByIds(db: Db, tenant: Tenant, ids: readonly string[]): Promise<Map<string, PayoutRow>> {
+export async function findPayoutsByIds(tx: Tx, tenant: Tenant, ids: readonly string[]): Promise<Map<string, PayoutRow>> {
   if (ids.length === 0) return new Map();
-  const rows = await db
+  const rows = await tx
     .select()
     .from(payouts)
     .where(and(tenantScope(tenant), inArray(payouts.id, [...ids])));
@@ -378,14 +293,14 @@ export async function findPayoutsByIds(db: Db, tenant: Tenant, ids: readonly str
 }
 
 /** By id alone, locked for update: job handlers (the job carries an id we stored ourselves). */
-export async function lockPayoutById(db: Db, id: string): Promise<PayoutRow | null> {
-  const [row] = await db.select().from(payouts).where(eq(payouts.id, id)).for("update");
+export async function lockPayoutById(tx: Tx, id: string): Promise<PayoutRow | null> {
+  const [row] = await tx.select().from(payouts).where(eq(payouts.id, id)).for("update");
   return row ?? null;
 }
 
 /** One payout of the tenant, locked for update: a use case that decides on its state holds it until commit. */
-export async function lockPayout(db: Db, tenant: Tenant, id: string): Promise<PayoutRow | null> {
-  const [row] = await db
+export async function lockPayout(tx: Tx, tenant: Tenant, id: string): Promise<PayoutRow | null> {
+  const [row] = await tx
     .select()
     .from(payouts)
     .where(and(eq(payouts.id, id), tenantScope(tenant)))
@@ -405,8 +320,8 @@ function stillEquals(column: typeof payouts.deliveredAt | typeof payouts.estimat
  * state. Use cases also lock the row before deciding; this condition is what makes a forgotten lock
  * fail safe.
  */
-export async function updatePayoutIfUnchanged(db: Db, read: PayoutRow, patch: PayoutPatch): Promise<PayoutRow | null> {
-  const [row] = await db
+export async function updatePayoutIfUnchanged(tx: Tx, read: PayoutRow, patch: PayoutPatch): Promise<PayoutRow | null> {
+  const [row] = await tx
     .update(payouts)
     .set(patch)
     .where(
@@ -424,8 +339,8 @@ export async function updatePayoutIfUnchanged(db: Db, read: PayoutRow, patch: Pa
 }
 
 /** Marks the start of the disbursement of a locked, approved payout (the step before the rail call). */
-export async function updatePayoutIf(db: Db, id: string, from: PayoutStatus, patch: PayoutPatch): Promise<PayoutRow | null> {
-  const [row] = await db
+export async function updatePayoutIf(tx: Tx, id: string, from: PayoutStatus, patch: PayoutPatch): Promise<PayoutRow | null> {
+  const [row] = await tx
     .update(payouts)
     .set(patch)
     .where(and(eq(payouts.id, id), eq(payouts.status, from)))
@@ -433,8 +348,27 @@ export async function updatePayoutIf(db: Db, id: string, from: PayoutStatus, pat
   return row ?? null;
 }
 
-export async function hasPendingPayoutTo(db: Db, tenant: Tenant, destinationId: string): Promise<boolean> {
-  const [row] = await db
+/**
+ * Of the failed payouts named, those that already have a live replacement (one not failed, rejected or
+ * canceled: the condition of the partial unique index `payouts_live_replacement_key`).
+ */
+export async function findLiveReplacementsOf(db: Db, tenant: Tenant, replacedIds: readonly string[]): Promise<Set<string>> {
+  if (replacedIds.length === 0) return new Set();
+  const rows = await db
+    .select({ replaced: payouts.replacesPayoutId })
+    .from(payouts)
+    .where(
+      and(
+        tenantScope(tenant),
+        inArray(payouts.replacesPayoutId, [...replacedIds]),
+        sql`${payouts.status} not in ('failed', 'rejected', 'canceled')`,
+      ),
+    );
+  return new Set(rows.map((row) => row.replaced as string));
+}
+
+export async function hasPendingPayoutTo(tx: Tx, tenant: Tenant, destinationId: string): Promise<boolean> {
+  const [row] = await tx
     .select({ id: payouts.id })
     .from(payouts)
     .where(and(eq(payouts.destinationId, destinationId), eq(payouts.status, "pending_approval"), tenantScope(tenant)))
@@ -502,8 +436,8 @@ function filterConditions(filters: PayoutFilters) {
 
 // Decisions -----------------------------------------------------------------------------------------------
 
-export async function insertDecision(db: Db, row: NewDecisionRow): Promise<DecisionRow> {
-  const [inserted] = await db.insert(payoutDecisions).values(row).returning();
+export async function insertDecision(tx: Tx, row: NewDecisionRow): Promise<DecisionRow> {
+  const [inserted] = await tx.insert(payoutDecisions).values(row).returning();
   if (inserted === undefined) throw new Error("insert returned no row");
   return inserted;
 }
@@ -524,8 +458,8 @@ export async function listDecisions(db: Db, tenant: Tenant, payoutId: string): P
 
 // Attempts ------------------------------------------------------------------------------------------------
 
-export async function findLatestAttempt(db: Db, payoutId: string): Promise<AttemptRow | null> {
-  const [row] = await db
+export async function findLatestAttempt(tx: Tx, payoutId: string): Promise<AttemptRow | null> {
+  const [row] = await tx
     .select()
     .from(payoutAttempts)
     .where(eq(payoutAttempts.payoutId, payoutId))
@@ -534,19 +468,19 @@ export async function findLatestAttempt(db: Db, payoutId: string): Promise<Attem
   return row ?? null;
 }
 
-export async function insertAttempt(db: Db, row: typeof payoutAttempts.$inferInsert): Promise<AttemptRow> {
-  const [inserted] = await db.insert(payoutAttempts).values(row).returning();
+export async function insertAttempt(tx: Tx, row: typeof payoutAttempts.$inferInsert): Promise<AttemptRow> {
+  const [inserted] = await tx.insert(payoutAttempts).values(row).returning();
   if (inserted === undefined) throw new Error("insert returned no row");
   return inserted;
 }
 
 /** Conditional: only an attempt still `submitting` is resolved (a repeat of the job finds it resolved). */
 export async function resolveAttempt(
-  db: Db,
+  tx: Tx,
   id: string,
   patch: { status: "submitted" | "refused"; railRef: string | null; failureReason: string | null; updatedAt: Date },
 ): Promise<boolean> {
-  const rows = await db
+  const rows = await tx
     .update(payoutAttempts)
     .set(patch)
     .where(and(eq(payoutAttempts.id, id), eq(payoutAttempts.status, "submitting")))
@@ -586,19 +520,3 @@ export async function upsertPolicy(db: Db, row: PolicyRow): Promise<PolicyRow> {
 }
 
 // Masking backfill --------------------------------------------------------------------------------------
-
-/**
- * Re-masks the destination copies payouts keep (`destination_last4`, shown after the destination is deleted)
- * when the masking backfill re-masks their destination. Only copies still equal to the old value change.
- */
-export async function replaceDestinationLast4(
-  db: Db,
-  changes: ReadonlyArray<{ readonly destinationId: string; readonly from: string; readonly to: string }>,
-): Promise<void> {
-  if (changes.length === 0) return;
-  await db.execute(sql`
-    update payouts p set destination_last4 = c.to_last4
-    from unnest(${toPgArray(changes.map((c) => c.destinationId))}::uuid[], ${toPgArray(changes.map((c) => c.from))}::text[],
-      ${toPgArray(changes.map((c) => c.to))}::text[]) as c(destination_id, from_last4, to_last4)
-    where p.destination_id = c.destination_id and p.destination_last4 = c.from_last4`);
-}

@@ -40,6 +40,9 @@ const CREATE_CODES = [
   "REPLACED_PAYOUT_NOT_FAILED",
   "REPLACEMENT_BENEFICIARY_MISMATCH",
   "PAYOUT_ALREADY_REPLACED",
+  "NO_RAIL_FOR_DESTINATION",
+  "SEPA_ADDRESS_NOT_STRUCTURED",
+  "SEPA_NAME_NOT_REPRESENTABLE",
   "IDEMPOTENCY_KEY_REUSED",
   "IDEMPOTENCY_KEY_IN_FLIGHT",
 ] as const;
@@ -54,9 +57,10 @@ export function registerPayoutRoutes(app: AppInstance, service: PayoutService, b
       config: { access: "write" },
       schema: {
         tags,
+        operationId: "createPayout",
         summary: "Create a payout",
         description:
-          "Creates a payout in `pending_approval` (or decided at once by a matching approval-policy rule). Idempotent on (Business, environment, idempotency key) for 24 hours: the key is `idempotency_key` in the body or the `Idempotency-Key` header. A replay of the same request answers 200 with the payout as it is now and `Idempotent-Replayed: true`; the same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request is still running, 409 `IDEMPOTENCY_KEY_IN_FLIGHT`. A refused request stores nothing, so its key can be used again. Gates: the Beneficiary must be active, not suspended, compliant, without pending re-acknowledgment and not refused by the rail's enrollment; the destination is `bank_account_id`, else the declared destination, else the only payout-usable one; its currency must be the payout's.",
+          "Creates a payout in `pending_approval` (or decided at once by a matching approval-policy rule). Idempotent on (Business, environment, idempotency key) for 24 hours: the key is `idempotency_key` in the body or the `Idempotency-Key` header. A replay of the same request answers 200 with the payout as it is now and `Idempotent-Replayed: true`; the same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request is still running, 409 `IDEMPOTENCY_KEY_IN_FLIGHT`. A refused request stores nothing, so its key can be used again. Gates: the Beneficiary must be active, not suspended, compliant, without pending re-acknowledgment and not refused by the rail's enrollment; the destination is `bank_account_id`, else the declared destination, else the only payout-usable one; its currency must be the payout's. In production, once the Business configured a bank rail (SEPA, ACH), the payout must fit one of them: 422 `NO_RAIL_FOR_DESTINATION` otherwise, and a SEPA payout needs a Beneficiary with a structured postal address (422 `SEPA_ADDRESS_NOT_STRUCTURED`) and an account holder name a SEPA file can carry (422 `SEPA_NAME_NOT_REPRESENTABLE`).",
         headers: CreatePayoutHeadersSchema,
         body: CreatePayoutBodySchema,
         response: routeResponses({ 201: payout, 200: payout }, { access: "write", hasBody: true, codes: [...CREATE_CODES] }),
@@ -75,9 +79,10 @@ export function registerPayoutRoutes(app: AppInstance, service: PayoutService, b
       config: { access: "write" },
       schema: {
         tags,
+        operationId: "createPayoutsInBulk",
         summary: "Create payouts in bulk (CSV upload)",
         description:
-          "1 to 1000 rows, each through the same gates as `POST /v1/payouts`, tagged channel `csv` and `upload_id`. Each row's idempotency key is `upload:<uploadId>:<index>`, followed by `:<idempotency_key>` when the row carries one; a byte-identical re-upload replays every row (`replayed`). A bad row is `failed` with the code the single route would give, and never aborts the file. Rows are written in batches of 250, each batch one transaction. 409 `UPLOAD_IN_FLIGHT` while the same upload is being processed.",
+          "1 to 1000 rows, each through the same write path as `POST /v1/payouts` (gates, replacement checks, approval policy), tagged channel `csv` and `upload_id`. Row fields: `beneficiary_id`, optional `bank_account_id`, `amount_minor`, `currency`, optional `external_ref`, optional `idempotency_key`, optional `replaces_payout_id` (a `failed` payout of the same Beneficiary that the row recovers; refused per row as `REPLACED_PAYOUT_NOT_FOUND`, `REPLACED_PAYOUT_NOT_FAILED`, `REPLACEMENT_BENEFICIARY_MISMATCH` or `PAYOUT_ALREADY_REPLACED`, also when an earlier row of the file already replaces it). Each row's idempotency key is `upload:<uploadId>:<index>`, followed by `:<idempotency_key>` when the row carries one; a byte-identical re-upload replays every row (`replayed`). A bad row is `failed` with the code the single route would give, and never aborts the file. Rows are written in batches of 250, each batch one transaction. 409 `UPLOAD_IN_FLIGHT` while the same upload is being processed.",
         body: BulkBodySchema,
         response: routeResponses({ 200: BulkResponseSchema }, { access: "write", hasBody: true, codes: ["UPLOAD_IN_FLIGHT"] }),
       },
@@ -91,6 +96,7 @@ export function registerPayoutRoutes(app: AppInstance, service: PayoutService, b
       config: { access: "read" },
       schema: {
         tags,
+        operationId: "listPayouts",
         summary: "List payouts",
         description:
           "Newest first, or with `updatedSince` the payouts changed at or after that time, oldest change first (catch-up after missed webhooks). Filters: `status`, `beneficiary_id`, `upload_id`, `external_ref`. Pages of `limit` (default 50, at most 200); pass `next_cursor` as `cursor`.",
@@ -107,7 +113,10 @@ export function registerPayoutRoutes(app: AppInstance, service: PayoutService, b
       config: { access: "read" },
       schema: {
         tags,
+        operationId: "getPayout",
         summary: "Retrieve a payout",
+        description:
+          "The payout as it is now, with its latest disbursement attempt. A payout of another Business or environment is 404 `not_found`, as is an unknown id.",
         params: PayoutParamsSchema,
         response: routeResponses({ 200: payout }, { access: "read", hasInput: true, codes: ["not_found"] }),
       },
@@ -126,6 +135,7 @@ export function registerPayoutRoutes(app: AppInstance, service: PayoutService, b
       config: { access: "write" },
       schema: {
         tags,
+        operationId: "createPayoutDecision",
         summary: "Record a Decision",
         description: `${DECISION_DESCRIPTION} The Validator is the calling key's person unless \`validator\` says \`automated\` with a \`name\`.`,
         params: PayoutParamsSchema,
@@ -146,7 +156,8 @@ export function registerPayoutRoutes(app: AppInstance, service: PayoutService, b
         config: { access: "write" },
         schema: {
           tags,
-          summary: outcome === "approve" ? "Approve (alias)" : "Reject (alias)",
+          operationId: `${outcome}Payout`,
+          summary: outcome === "approve" ? "Approve a payout" : "Reject a payout",
           description: `Alias of the decisions route with outcome \`${outcome}\`, by the calling key's person; optional body \`{ "reason": "..." }\`. ${DECISION_DESCRIPTION}`,
           params: PayoutParamsSchema,
           body: AliasDecisionBodySchema,
@@ -170,6 +181,7 @@ export function registerPayoutRoutes(app: AppInstance, service: PayoutService, b
       config: { access: "read" },
       schema: {
         tags,
+        operationId: "listPayoutDecisions",
         summary: "Decision history",
         description: "Newest first. A payout has at most one Decision (the one that moved it out of `pending_approval`).",
         params: PayoutParamsSchema,
@@ -185,6 +197,7 @@ export function registerPayoutRoutes(app: AppInstance, service: PayoutService, b
       config: { access: "write" },
       schema: {
         tags,
+        operationId: "cancelPayout",
         summary: "Cancel a payout",
         description:
           "Production only: cancels a payout that has not been sent to the rail yet (`pending_approval`, or `approved` before dispatch), recording `payout.canceled` with `canceled_by` `business`. Idempotent on a canceled payout. Otherwise 409 `PAYOUT_NOT_CANCELABLE` (in sandbox, where `payout.canceled` never occurs, reject a pending payout instead).",
@@ -205,6 +218,7 @@ export function registerPayoutRoutes(app: AppInstance, service: PayoutService, b
       config: { access: "read" },
       schema: {
         tags,
+        operationId: "getApprovalPolicy",
         summary: "Read the approval policy",
         description: "The automated Validator of the key's environment: ordered rules and the maker-checker option.",
         response: routeResponses({ 200: Type.Ref("ApprovalPolicy") }, { access: "read" }),
@@ -219,6 +233,7 @@ export function registerPayoutRoutes(app: AppInstance, service: PayoutService, b
       config: { access: "write" },
       schema: {
         tags,
+        operationId: "replaceApprovalPolicy",
         summary: "Replace the approval policy",
         description:
           "Replaces the rules (evaluated in order at creation; the first whose every condition holds decides, with an automated Decision naming it; no match waits for a person) and `maker_checker` (default false). Applies to payouts created afterwards.",

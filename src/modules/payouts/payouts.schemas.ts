@@ -1,5 +1,6 @@
 // Payouts, Decisions and the approval policy as the API shows them.
 import { type Static, Type } from "@sinclair/typebox";
+import { DOCUMENTED_AS, DOCUMENTED_REQUIRED } from "../../platform/http/openapi-document.js";
 import { nameString, nullable, stringEnum } from "../../platform/http/schema-types.js";
 import { PageQuerySchema } from "../../platform/pagination/cursor.js";
 import { PAYOUT_STATUSES } from "./payouts.state.js";
@@ -9,7 +10,7 @@ const nullableDateTime = nullable(Type.String({ format: "date-time" }));
 
 export const PayoutStatusSchema = stringEnum(PAYOUT_STATUSES, {
   description:
-    "pending_approval, approved, rejected, disbursed, settled, returned, failed, canceled, compliance_hold (see the spec's Payout states).",
+    "`pending_approval` (waiting for a Decision), `approved` (being sent to the rail), `rejected`, `disbursed` (the rail sent the money), `settled` (production: the return window closed), `returned` (production: the bank sent it back), `failed`, `canceled`, `compliance_hold` (held for review; see `held_from_status`). The lifecycle is drawn under the Payouts tag.",
 });
 
 export const PayoutSchema = Type.Object(
@@ -89,18 +90,30 @@ export const CreatePayoutBodySchema = Type.Object(
       Type.String({
         minLength: 1,
         maxLength: 255,
-        description: "Required here or in the `Idempotency-Key` header (the body wins when both are given).",
+        description:
+          "The idempotency key, when not sent as the `Idempotency-Key` header (the body wins when both are given). One of the two is required.",
       }),
     ),
     replaces_payout_id: Type.Optional(
       Type.String({ format: "uuid", description: "A `failed` payout of the same Beneficiary that this payout recovers." }),
     ),
   },
-  { additionalProperties: false },
+  { "x-component": "CreatePayoutRequest", additionalProperties: false },
 );
 export type CreatePayoutBody = Static<typeof CreatePayoutBodySchema>;
 
-export const CreatePayoutHeadersSchema = Type.Object({ "idempotency-key": Type.Optional(idempotencyKey) });
+export const CreatePayoutHeadersSchema = Type.Object({
+  "idempotency-key": Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description:
+        "Your key for this payout, e.g. a UUID you generate: a retry with the same key never creates a second payout. Declared required: the server also takes the key as `idempotency_key` in the body (which wins when both are given), and refuses a request with neither (400 `validation_failed`).",
+      // Required in the document (SDKs ask for it); the server also accepts it in the body instead.
+      [DOCUMENTED_REQUIRED]: true,
+    }),
+  ),
+});
 
 export const PayoutParamsSchema = Type.Object({ payoutId: Type.String({ format: "uuid" }) });
 
@@ -123,10 +136,13 @@ export const ListPayoutsQuerySchema = Type.Object(
 );
 export type ListPayoutsQuery = Static<typeof ListPayoutsQuerySchema>;
 
-export const PayoutListSchema = Type.Object({
-  payouts: Type.Array(Type.Ref("Payout")),
-  next_cursor: nullable(Type.String({ description: "Pass as `cursor` for the next page; null on the last page." })),
-});
+export const PayoutListSchema = Type.Object(
+  {
+    payouts: Type.Array(Type.Ref("Payout")),
+    next_cursor: nullable(Type.String({ description: "Pass as `cursor` for the next page; null on the last page." })),
+  },
+  { "x-component": "PayoutList" },
+);
 
 export const DecisionSchema = Type.Object(
   {
@@ -177,26 +193,29 @@ export const DecisionBodySchema = Type.Object(
       ),
     ),
   },
-  { additionalProperties: false },
+  { "x-component": "CreateDecisionRequest", additionalProperties: false },
 );
 export type DecisionRequestBody = Static<typeof DecisionBodySchema>;
 
-export const AliasDecisionBodySchema = Type.Union([
-  Type.Object({ reason: Type.Optional(reason) }, { additionalProperties: false }),
-  Type.Null(),
-]);
+export const AliasDecisionBodySchema = Type.Union(
+  [Type.Object({ reason: Type.Optional(reason) }, { additionalProperties: false }), Type.Null()],
+  { "x-component": "PayoutActionRequest" },
+);
 
-export const DecisionResultSchema = Type.Object({
-  decision: Type.Ref("Decision"),
-  payout: Type.Ref("Payout"),
-});
+export const DecisionResultSchema = Type.Object(
+  {
+    decision: Type.Ref("Decision"),
+    payout: Type.Ref("Payout"),
+  },
+  { "x-component": "DecisionResult" },
+);
 
-export const DecisionListSchema = Type.Object({ decisions: Type.Array(Type.Ref("Decision")) });
+export const DecisionListSchema = Type.Object({ decisions: Type.Array(Type.Ref("Decision")) }, { "x-component": "DecisionList" });
 
-export const CancelBodySchema = Type.Union([
-  Type.Object({ reason: Type.Optional(reason) }, { additionalProperties: false }),
-  Type.Null(),
-]);
+export const CancelBodySchema = Type.Union(
+  [Type.Object({ reason: Type.Optional(reason) }, { additionalProperties: false }), Type.Null()],
+  { "x-component": "PayoutActionRequest" },
+);
 
 // Approval policy ----------------------------------------------------------------------------------------
 
@@ -245,7 +264,7 @@ export const PutApprovalPolicyBodySchema = Type.Object(
     rules: Type.Array(PolicyRuleSchema, { maxItems: 50 }),
     maker_checker: Type.Optional(Type.Boolean()),
   },
-  { additionalProperties: false },
+  { "x-component": "ReplaceApprovalPolicyRequest", additionalProperties: false },
 );
 export type PutApprovalPolicyBody = Static<typeof PutApprovalPolicyBodySchema>;
 
@@ -260,8 +279,16 @@ export const BulkRowSchema = Type.Object(
     currency,
     external_ref: Type.Optional(externalRef),
     idempotency_key: Type.Optional(idempotencyKey),
+    replaces_payout_id: Type.Optional(
+      Type.String({ format: "uuid", description: "A `failed` payout of the same Beneficiary that this row recovers." }),
+    ),
   },
-  { additionalProperties: false },
+  {
+    $id: "BulkPayoutRow",
+    additionalProperties: false,
+    description:
+      "One row of a bulk upload: a payout as `POST /v1/payouts` takes it, without `replaces_payout_id`. Its idempotency key is derived from the upload (see the operation).",
+  },
 );
 export type BulkRow = Static<typeof BulkRowSchema>;
 
@@ -272,13 +299,18 @@ export const BulkBodySchema = Type.Object(
       maxLength: 128,
       description: "Content hash of the file, computed by the client; tags every payout and seeds each row's idempotency key.",
     }),
-    rows: Type.Array(Type.Unknown(), {
-      minItems: 1,
-      maxItems: 1000,
-      description: "1 to 1000 rows; each is validated on its own (see BulkRow).",
-    }),
+    rows: Type.Array(
+      // Not checked here: each row is validated on its own, so a bad row fails alone (its `results` entry).
+      Type.Unsafe<unknown>({ [DOCUMENTED_AS]: "BulkPayoutRow" }),
+      {
+        minItems: 1,
+        maxItems: 1000,
+        description:
+          "1 to 1000 rows, each a `BulkPayoutRow`, validated on its own: a row that does not match is reported `failed` (code `validation_failed`) in `results` and never fails the upload.",
+      },
+    ),
   },
-  { additionalProperties: false },
+  { "x-component": "BulkPayoutRequest", additionalProperties: false },
 );
 export type BulkBody = Static<typeof BulkBodySchema>;
 
@@ -304,11 +336,14 @@ export const BulkResultSchema = Type.Object({
 });
 export type BulkResult = Static<typeof BulkResultSchema>;
 
-export const BulkResponseSchema = Type.Object({
-  upload_id: Type.String(),
-  created: Type.Integer(),
-  replayed: Type.Integer(),
-  failed: Type.Integer(),
-  results: Type.Array(BulkResultSchema),
-});
+export const BulkResponseSchema = Type.Object(
+  {
+    upload_id: Type.String(),
+    created: Type.Integer(),
+    replayed: Type.Integer(),
+    failed: Type.Integer(),
+    results: Type.Array(BulkResultSchema),
+  },
+  { "x-component": "BulkPayoutResult" },
+);
 export type BulkResponse = Static<typeof BulkResponseSchema>;

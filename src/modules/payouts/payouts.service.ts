@@ -1,46 +1,38 @@
 // Use cases of payouts: create (idempotent), read, list, decide (approve / reject), cancel, and the
 // approval policy. Each owns its transaction; events and jobs are written in that same transaction.
 //
-// Idempotency (POST /v1/payouts), in the creating transaction:
-//   1. one statement tries the key's advisory lock and claims the key (insert, or take over a claim older
-//      than 24 hours). The lock is held to commit: a second request with the key meanwhile gets 409
-//      IDEMPOTENCY_KEY_IN_FLIGHT instead of waiting; once the first committed, it replays.
-//   2. a live claim is a replay: same request fingerprint -> the payout with 200 and Idempotent-Replayed;
-//      another fingerprint -> 422 IDEMPOTENCY_KEY_REUSED.
-//   3. a fresh claim runs the gates and inserts the payout. Any failure (a gate's 4xx, or ours) rolls the
-//      whole transaction back, claim included: nothing is stored, and the same key may be used again.
-import { createHash } from "node:crypto";
+// Creation (POST /v1/payouts) goes through the one write path, payouts.creation.ts, as a single request
+// locked by its idempotency key: a second request with the key meanwhile gets 409 IDEMPOTENCY_KEY_IN_FLIGHT
+// instead of waiting; once the first committed, it replays (200 and Idempotent-Replayed). Any failure (a
+// gate's 4xx, or ours) rolls the whole transaction back, claim included: nothing is stored, and the same key
+// may be used again.
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
-import type { Db } from "../../platform/db/client.js";
-import { isUniqueViolation } from "../../platform/db/errors.js";
+import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
 import { DEFAULT_PAGE_SIZE, decodeCursor } from "../../platform/pagination/cursor.js";
-import { currencyExponent } from "../../platform/reference/iso-codes.js";
-import { PAYOUT_DISBURSE_JOB } from "../../rails/rail.js";
-import { resolveDestination } from "./payouts.gates.js";
-import { type Lifecycle, majorAmount } from "./payouts.lifecycle.js";
-import { evaluatePolicy } from "./payouts.policy.js";
 import {
-  claimKeyAndReadGates,
+  creationErrorOf,
+  currencyError,
+  enqueueDisbursement,
+  type Maker,
+  type PayoutWriter,
+  payoutRequestOf,
+} from "./payouts.creation.js";
+import { type Lifecycle, majorAmount } from "./payouts.lifecycle.js";
+import {
   type DecisionRow,
-  findKey,
   findPayout,
   findPolicy,
-  type GateBeneficiary,
-  type GateDestination,
   hasPendingPayoutTo,
   insertDecision,
-  insertPayout,
   listDecisions,
-  listLiveDestinationsOf,
   listPayoutsNewestFirst,
   listPayoutsUpdatedSince,
   lockPayout,
-  type NewPayoutRow,
   type PayoutRow,
   type PolicyRow,
   upsertPolicy,
@@ -56,19 +48,14 @@ import type {
   PutApprovalPolicyBody,
 } from "./payouts.schemas.js";
 
-export const IDEMPOTENCY_WINDOW_MS = 24 * 3_600_000;
-
 export interface PayoutServiceDeps {
   readonly db: Db;
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly jobStore: Pick<JobStore, "enqueue">;
   readonly lifecycle: Lifecycle;
-  readonly checkRailRoute?: RailRouteCheck;
+  readonly writer: PayoutWriter;
 }
-
-/** The bank-rails routing check, run in the creating transaction: the refusal, or null when a rail takes it. */
-export type RailRouteCheck = (tx: Db, tenant: Tenant, destinationId: string, currency: string) => Promise<AppError | null>;
 
 export type PayoutService = ReturnType<typeof createPayoutService>;
 
@@ -132,10 +119,6 @@ export function presentPolicy(environment: Tenant["environment"], row: PolicyRow
   };
 }
 
-/** What a creation request says, in the form both the single route and a bulk row give it. */
-/** Who creates a payout: the key and the person (membership and user) behind it. */
-export type Maker = Pick<Actor, "apiKeyId" | "membershipId" | "userId">;
-
 /**
  * Validator names the service itself records: a caller may not record a Decision in their name.
  * Compared without case and surrounding space.
@@ -158,148 +141,8 @@ export function isSameMaker(
   );
 }
 
-export interface PayoutRequest {
-  readonly beneficiaryId: string;
-  readonly bankAccountId: string | null;
-  readonly amountMinor: number;
-  readonly currency: string;
-  readonly externalRef: string | null;
-  readonly replacesPayoutId: string | null;
-  readonly idempotencyKey: string;
-  readonly channel: "api" | "csv";
-  readonly uploadId: string | null;
-}
-
-/** SHA-256 of the request's canonical form (ids lower-cased): what "the same request" means for a key. */
-export function requestFingerprint(request: PayoutRequest): string {
-  const canonical = JSON.stringify([
-    request.beneficiaryId.toLowerCase(),
-    request.bankAccountId?.toLowerCase() ?? null,
-    request.amountMinor,
-    request.currency,
-    request.externalRef,
-    request.replacesPayoutId?.toLowerCase() ?? null,
-    request.channel,
-    request.uploadId,
-  ]);
-  return createHash("sha256").update(canonical).digest("hex");
-}
-
-/** A currency that is not ISO 4217 is a validation failure of the field, like a bad shape. */
-export function currencyError(currency: string, field = "currency"): AppError | null {
-  if (currencyExponent(currency) !== null) return null;
-  return new AppError("validation_failed", {
-    details: [{ field, code: "invalid_enum", message: `${currency} is not an ISO 4217 currency code.` }],
-  });
-}
-
 export function createPayoutService(deps: PayoutServiceDeps) {
-  const { db, clock, ids, jobStore, lifecycle } = deps;
-
-  /** The payout row a request makes, once its gates passed. */
-  function newPayoutRow(
-    tenant: Tenant,
-    id: string,
-    request: PayoutRequest,
-    destination: GateDestination,
-    maker: Maker,
-    now: Date,
-  ): NewPayoutRow {
-    return {
-      id,
-      businessId: tenant.businessId,
-      environment: tenant.environment,
-      beneficiaryId: destination.beneficiaryId,
-      destinationId: destination.id,
-      destinationLast4: destination.last4,
-      amountMinor: request.amountMinor,
-      currency: request.currency,
-      externalRef: request.externalRef,
-      idempotencyKey: request.idempotencyKey,
-      channel: request.channel,
-      uploadId: request.uploadId,
-      replacesPayoutId: request.replacesPayoutId?.toLowerCase() ?? null,
-      status: "pending_approval",
-      createdByApiKeyId: maker.apiKeyId,
-      createdByMembershipId: maker.membershipId,
-      createdByUserId: maker.userId,
-      createdAt: now,
-      updatedAt: now,
-    };
-  }
-
-  /**
-   * The approval policy decides at creation when a rule matches: an automated Decision naming the rule,
-   * and the same move a person's Decision makes (approve enqueues the disbursement).
-   */
-  async function applyPolicy(
-    tx: Db,
-    payout: PayoutRow,
-    beneficiary: GateBeneficiary,
-    policy: PolicyRow | null,
-  ): Promise<PayoutRow> {
-    const rules = (policy?.rules as PolicyRule[] | undefined) ?? [];
-    if (rules.length === 0) return payout;
-    const now = clock.now();
-    const rule = evaluatePolicy(rules, {
-      amountMinor: payout.amountMinor,
-      currency: payout.currency,
-      channel: payout.channel as "api" | "csv",
-      beneficiaryCreatedAt: beneficiary.createdAt,
-      now,
-    });
-    if (rule === null) return payout;
-    const reason = `Approval policy rule "${rule.name}"`;
-    const moved = await lifecycle.apply(tx, payout, { type: rule.outcome }, { extraData: { reason } });
-    if (moved.kind !== "moved") throw new Error(`policy decision on a new payout did not apply: ${moved.kind}`);
-    await insertDecision(tx, {
-      id: ids.newId(),
-      businessId: payout.businessId,
-      environment: payout.environment,
-      payoutId: payout.id,
-      outcome: rule.outcome,
-      reason,
-      validatorType: "automated",
-      validatorName: "approval_policy",
-      policyRule: rule.name,
-      createdAt: now,
-    });
-    if (rule.outcome === "approve") await enqueueDisbursement(tx, payout.id);
-    return moved.payout;
-  }
-
-  async function enqueueDisbursement(tx: Db, payoutId: string): Promise<void> {
-    await jobStore.enqueue(tx, { type: PAYOUT_DISBURSE_JOB, payload: { payoutId }, dedupeKey: `payout-disburse:${payoutId}` });
-  }
-
-  /**
-   * Gates + insert + policy for a claimed key, inside the creating transaction; the Beneficiary is already
-   * share-locked (claimKeyAndReadGates), so its destinations are read now.
-   */
-  async function createClaimed(
-    tx: Db,
-    tenant: Tenant,
-    payoutId: string,
-    request: PayoutRequest,
-    maker: Maker,
-    beneficiary: GateBeneficiary | null,
-    policy: PolicyRow | null,
-  ) {
-    const live = beneficiary === null ? [] : await listLiveDestinationsOf(tx, tenant, [beneficiary.id]);
-    const gate = resolveDestination(beneficiary, live, request);
-    if (!gate.ok) throw gate.error;
-    const unroutable = (await deps.checkRailRoute?.(tx, tenant, gate.destination.id, request.currency)) ?? null;
-    if (unroutable !== null) throw unroutable;
-    if (request.replacesPayoutId !== null) {
-      const replaced = await findPayout(tx, tenant, request.replacesPayoutId);
-      if (replaced === null) throw new AppError("REPLACED_PAYOUT_NOT_FOUND");
-      if (replaced.status !== "failed") throw new AppError("REPLACED_PAYOUT_NOT_FAILED");
-      if (replaced.beneficiaryId !== gate.destination.beneficiaryId) throw new AppError("REPLACEMENT_BENEFICIARY_MISMATCH");
-    }
-    const now = clock.now();
-    const inserted = await insertPayout(tx, newPayoutRow(tenant, payoutId, request, gate.destination, maker, now));
-    return applyPolicy(tx, inserted, beneficiary as GateBeneficiary, policy);
-  }
+  const { db, clock, ids, jobStore, lifecycle, writer } = deps;
 
   async function create(
     actor: Actor,
@@ -320,51 +163,18 @@ export function createPayoutService(deps: PayoutServiceDeps) {
     }
     const badCurrency = currencyError(body.currency);
     if (badCurrency !== null) throw badCurrency;
-    const request: PayoutRequest = {
-      beneficiaryId: body.beneficiary_id,
-      bankAccountId: body.bank_account_id ?? null,
-      amountMinor: body.amount_minor,
-      currency: body.currency,
-      externalRef: body.external_ref ?? null,
-      replacesPayoutId: body.replaces_payout_id ?? null,
-      idempotencyKey: key,
-      channel: "api",
-      uploadId: null,
-    };
+    const request = payoutRequestOf(body, { idempotencyKey: key, channel: "api", uploadId: null });
     const tenant = tenantOf(actor);
-    const fingerprint = requestFingerprint(request);
     try {
-      return await db.transaction(async (tx) => {
-        const now = clock.now();
-        const payoutId = ids.newId();
-        // One round trip: claim the key, share-lock the Beneficiary, read the policy.
-        const claim = await claimKeyAndReadGates(tx, {
-          tenant,
-          key,
-          payoutId,
-          fingerprint,
-          now,
-          windowStart: new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS),
-          beneficiaryId: request.beneficiaryId,
-        });
-        if (!claim.locked) throw new AppError("IDEMPOTENCY_KEY_IN_FLIGHT");
-        if (!claim.claimed) return { payout: presentPayout(await replay(tx, tenant, key, fingerprint)), replayed: true };
-        const payout = await createClaimed(tx, tenant, payoutId, request, actor, claim.beneficiary, claim.policy);
-        return { payout: presentPayout(payout), replayed: false };
+      return await transaction(db, async (tx) => {
+        const [outcome] = await writer.createPayouts(tx, tenant, actor, { kind: "idempotency_key" }, [request]);
+        if (outcome === undefined) throw new Error("the write path answered no outcome");
+        if (outcome.kind === "failed") throw outcome.error;
+        return { payout: presentPayout(outcome.payout), replayed: outcome.kind === "replayed" };
       });
     } catch (error) {
-      if (isUniqueViolation(error, "payouts_live_replacement_key")) throw new AppError("PAYOUT_ALREADY_REPLACED");
-      throw error;
+      throw creationErrorOf(error) ?? error;
     }
-  }
-
-  async function replay(tx: Db, tenant: Tenant, key: string, fingerprint: string): Promise<PayoutRow> {
-    const existing = await findKey(tx, tenant, key);
-    if (existing === null) throw new Error("idempotency key vanished inside its transaction");
-    if (existing.requestFingerprint !== fingerprint) throw new AppError("IDEMPOTENCY_KEY_REUSED");
-    const payout = await findPayout(tx, tenant, existing.payoutId);
-    if (payout === null) throw new Error("idempotency key names a missing payout");
-    return payout;
   }
 
   async function get(actor: Actor, payoutId: string): Promise<PayoutBody> {
@@ -432,7 +242,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
         ],
       });
     }
-    const outcome = await db.transaction(async (tx) => {
+    const outcome = await transaction(db, async (tx) => {
       // Locked: the decision and its write see the same payout (a cancel or another Decision waits).
       const payout = await lockPayout(tx, tenant, payoutId);
       if (payout === null) throw new AppError("not_found", { message: "No such payout." });
@@ -458,7 +268,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
         membershipId: actor.membershipId,
         createdAt: clock.now(),
       });
-      if (body.outcome === "approve") await enqueueDisbursement(tx, payout.id);
+      if (body.outcome === "approve") await enqueueDisbursement(jobStore, tx, payout.id);
       return { kind: "created" as const, decision, payout: moved.payout };
     });
     if (outcome.kind === "created") {
@@ -494,7 +304,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
    */
   async function cancel(actor: Actor, payoutId: string, reason: string | null): Promise<PayoutBody> {
     const tenant = tenantOf(actor);
-    return db.transaction(async (tx) => {
+    return transaction(db, async (tx) => {
       const payout = await lockPayout(tx, tenant, payoutId);
       if (payout === null) throw new AppError("not_found", { message: "No such payout." });
       const moved = await lifecycle.apply(
@@ -534,16 +344,12 @@ export function createPayoutService(deps: PayoutServiceDeps) {
   }
 
   /** For the destinations module (injected): is a payout awaiting approval headed to this destination? */
-  async function pendingPayoutHeadsTo(tx: Db, tenant: Tenant, destinationId: string): Promise<boolean> {
+  async function pendingPayoutHeadsTo(tx: Tx, tenant: Tenant, destinationId: string): Promise<boolean> {
     return hasPendingPayoutTo(tx, tenant, destinationId);
   }
 
   return {
-    checkRailRoute: deps.checkRailRoute,
     create,
-    createClaimed,
-    newPayoutRow,
-    applyPolicy,
     get,
     list,
     decide,

@@ -92,7 +92,6 @@ export type TransitionResult =
   /** Not allowed from this state. */
   | { readonly kind: "refused"; readonly reason: string };
 
-const TERMINAL: ReadonlySet<PayoutStatus> = new Set(["rejected", "returned", "failed", "canceled"]);
 /** Triggers that exist only in production (spec, What the service does 5). */
 const PRODUCTION_ONLY: ReadonlySet<PayoutTriggerType> = new Set([
   "delivered",
@@ -101,10 +100,6 @@ const PRODUCTION_ONLY: ReadonlySet<PayoutTriggerType> = new Set([
   "canceled",
   "cancel_by_business",
 ]);
-
-export function isTerminal(status: PayoutStatus): boolean {
-  return TERMINAL.has(status);
-}
 
 function move(
   from: PayoutStatus,

@@ -18,6 +18,7 @@ export function registerRailSimulatorRoutes(app: AppInstance, service: RailSimul
       },
       schema: {
         tags: ["Production simulator (operator)"],
+        operationId: "pushSimulatorOutcome",
         summary: "Push a rail outcome for a production payout",
         description:
           "Operator-only control of the production simulator rail, present only when the service runs with `SIMULATOR_CONTROL_TOKEN` (otherwise 404). " +

@@ -25,7 +25,7 @@ export const PushOutcomeBodySchema = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { "x-component": "SimulatorOutcomeRequest", additionalProperties: false },
 );
 export type PushOutcomeBody = Static<typeof PushOutcomeBodySchema>;
 
@@ -40,6 +40,9 @@ export const PushOutcomeResponseSchema = Type.Object(
       delivered_at: Type.Optional(Type.String({ format: "date-time" })),
     }),
   },
-  { description: "Accepted: the outcome is queued and applied to the payout by the worker." },
+  {
+    "x-component": "SimulatorOutcomeAccepted",
+    description: "Accepted: the outcome is queued and applied to the payout by the worker.",
+  },
 );
 export type PushOutcomeResponse = Static<typeof PushOutcomeResponseSchema>;

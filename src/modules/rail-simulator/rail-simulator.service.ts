@@ -1,12 +1,13 @@
 // The operator's control of the production simulator: push any rail outcome for a production payout, as a
-// real rail's callback would. The outcome becomes a PAYOUT_RAIL_OUTCOME_JOB, applied by the payouts module
+// real rail's callback would. The outcome becomes a `payout.rail_outcome` job, applied by the payouts module
 // exactly like the simulator's own scheduled outcomes (its state machine decides whether the move is allowed).
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { Db } from "../../platform/db/client.js";
+import { type Db, transaction } from "../../platform/db/client.js";
 import { AppError, type ErrorDetail } from "../../platform/errors.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
-import { PAYOUT_RAIL_OUTCOME_JOB, type RailOutcomeJobPayload, type SerializedRailOutcome } from "../../rails/rail.js";
-import { findPayoutEnvironment } from "./rail-simulator.repo.js";
+import type { SerializedRailOutcome } from "../../rails/rail.js";
+import { PAYOUT_RAIL_OUTCOME_JOB } from "../payouts/index.js";
+import { findPayoutEnvironment } from "../payouts/payouts.shared.js";
 import type { PushOutcomeBody, PushOutcomeResponse } from "./rail-simulator.schemas.js";
 
 export interface RailSimulatorServiceDeps {
@@ -95,8 +96,8 @@ export function createRailSimulatorService(deps: RailSimulatorServiceDeps) {
     if ((await findPayoutEnvironment(deps.db, payoutId)) !== "production") {
       throw new AppError("not_found", { message: "No such production payout." });
     }
-    const payload: RailOutcomeJobPayload = { payoutId: payoutId.toLowerCase(), outcome };
-    const jobId = await deps.db.transaction((tx) => deps.jobStore.enqueue(tx, { type: PAYOUT_RAIL_OUTCOME_JOB, payload }));
+    const payload = { payoutId: payoutId.toLowerCase(), outcome };
+    const jobId = await transaction(deps.db, (tx) => deps.jobStore.enqueue(tx, PAYOUT_RAIL_OUTCOME_JOB, payload));
     return { job_id: jobId, payout_id: payload.payoutId, outcome: presentOutcome(outcome) };
   }
 

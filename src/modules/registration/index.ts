@@ -34,4 +34,4 @@ export function createRegistrationModule(deps: {
 }
 
 /** For the mail outbox (injected in app.ts): whether a recipient is one of a Business's verified people. */
-export { emailRecipientFacts, findBusinessName } from "./registration.repo.js";
+export { emailRecipientFacts, findBusinessName } from "./registration.shared.js";

@@ -1,6 +1,7 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
-import { type Db, queryRows } from "../../platform/db/client.js";
-import { businesses, memberships, pendingRegistrations, users } from "../../platform/db/schema.js";
+import type { Tx } from "../../platform/db/client.js";
+import { businesses } from "../../platform/db/shared.schema.js";
+import { memberships, pendingRegistrations, users } from "./registration.schema.js";
 
 export type BusinessRow = typeof businesses.$inferSelect;
 export type UserRow = typeof users.$inferSelect;
@@ -13,26 +14,26 @@ async function insertOne<T>(rows: Promise<T[]>): Promise<T> {
   return row;
 }
 
-export function insertBusiness(db: Db, row: typeof businesses.$inferInsert): Promise<BusinessRow> {
-  return insertOne(db.insert(businesses).values(row).returning());
+export function insertBusiness(tx: Tx, row: typeof businesses.$inferInsert): Promise<BusinessRow> {
+  return insertOne(tx.insert(businesses).values(row).returning());
 }
 
-export function insertUser(db: Db, row: typeof users.$inferInsert): Promise<UserRow> {
-  return insertOne(db.insert(users).values(row).returning());
+export function insertUser(tx: Tx, row: typeof users.$inferInsert): Promise<UserRow> {
+  return insertOne(tx.insert(users).values(row).returning());
 }
 
-export function insertMembership(db: Db, row: typeof memberships.$inferInsert): Promise<MembershipRow> {
-  return insertOne(db.insert(memberships).values(row).returning());
+export function insertMembership(tx: Tx, row: typeof memberships.$inferInsert): Promise<MembershipRow> {
+  return insertOne(tx.insert(memberships).values(row).returning());
 }
 
-export async function findUserByEmail(db: Db, email: string): Promise<UserRow | null> {
-  const [row] = await db.select().from(users).where(eq(users.email, email)).limit(1);
+export async function findUserByEmail(tx: Tx, email: string): Promise<UserRow | null> {
+  const [row] = await tx.select().from(users).where(eq(users.email, email)).limit(1);
   return row ?? null;
 }
 
-export async function markEmailVerified(db: Db, userId: string, at: Date): Promise<UserRow> {
+export async function markEmailVerified(tx: Tx, userId: string, at: Date): Promise<UserRow> {
   return insertOne(
-    db
+    tx
       .update(users)
       .set({ emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${at.toISOString()}::timestamptz)` })
       .where(eq(users.id, userId))
@@ -40,21 +41,16 @@ export async function markEmailVerified(db: Db, userId: string, at: Date): Promi
   );
 }
 
-export async function findBusinessName(db: Db, businessId: string): Promise<string | null> {
-  const rows = await db.select({ name: businesses.name }).from(businesses).where(eq(businesses.id, businessId)).limit(1);
-  return rows[0]?.name ?? null;
-}
-
 /**
  * Serialises registrations of one address until the transaction ends, so concurrent requests cannot all
  * pass the per-recipient count at once.
  */
-export async function lockRegistrationAddress(db: Db, email: string): Promise<void> {
-  await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`registration:${email}`}, 0))`);
+export async function lockRegistrationAddress(tx: Tx, email: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`registration:${email}`}, 0))`);
 }
 
-export async function countRegistrationsSince(db: Db, email: string, since: Date): Promise<number> {
-  const [row] = await db
+export async function countRegistrationsSince(tx: Tx, email: string, since: Date): Promise<number> {
+  const [row] = await tx
     .select({ count: sql<number>`count(*)::int` })
     .from(pendingRegistrations)
     .where(and(eq(pendingRegistrations.email, email), gt(pendingRegistrations.createdAt, since)));
@@ -62,10 +58,10 @@ export async function countRegistrationsSince(db: Db, email: string, since: Date
 }
 
 export function insertPendingRegistration(
-  db: Db,
+  tx: Tx,
   row: typeof pendingRegistrations.$inferInsert,
 ): Promise<PendingRegistrationRow> {
-  return insertOne(db.insert(pendingRegistrations).values(row).returning());
+  return insertOne(tx.insert(pendingRegistrations).values(row).returning());
 }
 
 /**
@@ -73,8 +69,8 @@ export function insertPendingRegistration(
  * (a double submit) exactly one gets the row; the other waits for the first to commit, then finds it
  * consumed. Null for an unknown, expired or consumed token alike.
  */
-export async function consumePendingRegistration(db: Db, tokenHash: string, now: Date): Promise<PendingRegistrationRow | null> {
-  const [row] = await db
+export async function consumePendingRegistration(tx: Tx, tokenHash: string, now: Date): Promise<PendingRegistrationRow | null> {
+  const [row] = await tx
     .update(pendingRegistrations)
     .set({ consumedAt: now })
     .where(
@@ -89,27 +85,6 @@ export async function consumePendingRegistration(db: Db, tokenHash: string, now:
 }
 
 /** A consumed registration no longer needs the password it carried. */
-export async function clearPendingPassword(db: Db, id: string): Promise<void> {
-  await db.update(pendingRegistrations).set({ passwordHash: null }).where(eq(pendingRegistrations.id, id));
-}
-
-/**
- * What the mail outbox needs to know about a recipient of a Business's e-mail, in one statement: whether
- * the address is one of the Business's members with a verified e-mail, and whether the Business has any.
- */
-export async function emailRecipientFacts(
-  db: Db,
-  businessId: string,
-  address: string,
-): Promise<{ recipientIsVerifiedMember: boolean; businessHasVerifiedMember: boolean }> {
-  const [row] = await queryRows<{ recipient: boolean; business: boolean }>(
-    db,
-    sql`select
-          coalesce(bool_or(u.email = ${address}), false) as recipient,
-          count(*) > 0 as business
-        from memberships m
-        join users u on u.id = m.user_id
-        where m.business_id = ${businessId} and u.email_verified_at is not null`,
-  );
-  return { recipientIsVerifiedMember: row?.recipient === true, businessHasVerifiedMember: row?.business === true };
+export async function clearPendingPassword(tx: Tx, id: string): Promise<void> {
+  await tx.update(pendingRegistrations).set({ passwordHash: null }).where(eq(pendingRegistrations.id, id));
 }

@@ -28,36 +28,42 @@ export const RegistrationBodySchema = Type.Object(
         "For the dashboard to come; stored only as an scrypt hash. Ignored when the address already has an account (an existing password is never replaced).",
     }),
   },
-  { additionalProperties: false },
+  { "x-component": "RegisterBusinessRequest", additionalProperties: false },
 );
 export type RegistrationBody = Static<typeof RegistrationBodySchema>;
 
-export const RegistrationResponseSchema = Type.Object({
-  business: Type.Object({
-    id: Type.String({ format: "uuid" }),
-    name: Type.String(),
-    created_at: Type.String({ format: "date-time" }),
-  }),
-  user: Type.Object({
-    id: Type.String({ format: "uuid" }),
-    email: Type.String(),
-    created_at: Type.String({ format: "date-time" }),
-  }),
-  membership: Type.Object({
-    id: Type.String({ format: "uuid" }),
-    role: Type.Literal("business_admin"),
-  }),
-  api_keys: Type.Array(Type.Ref("IssuedApiKey"), {
-    description: "One sandbox and one production business_admin key. Shown only in this response.",
-  }),
-});
+export const RegistrationResponseSchema = Type.Object(
+  {
+    business: Type.Object({
+      id: Type.String({ format: "uuid" }),
+      name: Type.String(),
+      created_at: Type.String({ format: "date-time" }),
+    }),
+    user: Type.Object({
+      id: Type.String({ format: "uuid" }),
+      email: Type.String(),
+      created_at: Type.String({ format: "date-time" }),
+    }),
+    membership: Type.Object({
+      id: Type.String({ format: "uuid" }),
+      role: Type.Literal("business_admin"),
+    }),
+    api_keys: Type.Array(Type.Ref("IssuedApiKey"), {
+      description: "One sandbox and one production business_admin key. Shown only in this response.",
+    }),
+  },
+  { "x-component": "RegisteredBusiness" },
+);
 export type RegistrationResponse = Static<typeof RegistrationResponseSchema>;
 
-export const RegistrationAcceptedSchema = Type.Object({
-  status: Type.Literal("verification_sent"),
-  email: Type.String({ description: "The address, trimmed and lower-cased, the verification e-mail goes to." }),
-  message: Type.String({ description: "What to do next, for a person reading the answer." }),
-});
+export const RegistrationAcceptedSchema = Type.Object(
+  {
+    status: Type.Literal("verification_sent"),
+    email: Type.String({ description: "The address, trimmed and lower-cased, the verification e-mail goes to." }),
+    message: Type.String({ description: "What to do next, for a person reading the answer." }),
+  },
+  { "x-component": "RegistrationAccepted" },
+);
 export type RegistrationAccepted = Static<typeof RegistrationAcceptedSchema>;
 
 export const VerificationBodySchema = Type.Object(
@@ -68,6 +74,6 @@ export const VerificationBodySchema = Type.Object(
       description: "The verification token from the e-mail sent by `POST /v1/registration`.",
     }),
   },
-  { additionalProperties: false },
+  { "x-component": "VerifyRegistrationRequest", additionalProperties: false },
 );
 export type VerificationBody = Static<typeof VerificationBodySchema>;

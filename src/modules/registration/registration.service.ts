@@ -13,7 +13,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { ENVIRONMENTS } from "../../platform/auth/api-key-format.js";
 import type { Clock } from "../../platform/clock.js";
 import { hashPassword } from "../../platform/crypto.js";
-import type { Db } from "../../platform/db/client.js";
+import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { isUniqueViolation } from "../../platform/db/errors.js";
 import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
@@ -49,7 +49,7 @@ export interface RegistrationServiceDeps {
   readonly db: Db;
   readonly clock: Clock;
   readonly ids: IdGenerator;
-  readonly issueApiKey: (tx: Db, input: IssueApiKeyInput) => Promise<IssuedApiKeyBody>;
+  readonly issueApiKey: (tx: Tx, input: IssueApiKeyInput) => Promise<IssuedApiKeyBody>;
   readonly mail: Pick<MailOutbox, "sendPlatformMail">;
   /** PUBLIC_BASE_URL: named in the e-mail's instructions. */
   readonly publicBaseUrl: string;
@@ -95,7 +95,7 @@ export function createRegistrationService(deps: RegistrationServiceDeps) {
     const passwordHash = await hashPassword(body.password);
     const token = randomBytes(32).toString("base64url");
     const now = clock.now();
-    await db.transaction(async (tx) => {
+    await transaction(db, async (tx) => {
       await lockRegistrationAddress(tx, email);
       // A mailbox receives at most a few of these a day, so registration cannot be used to flood it. The
       // answer stays the same either way: it must not tell an over-the-limit address from any other.
@@ -129,7 +129,7 @@ export function createRegistrationService(deps: RegistrationServiceDeps) {
     return acceptedAnswer(email);
   }
 
-  async function createBusinessFor(tx: Db, tokenHash: string): Promise<RegistrationResponse> {
+  async function createBusinessFor(tx: Tx, tokenHash: string): Promise<RegistrationResponse> {
     const now = clock.now();
     const pending = await consumePendingRegistration(tx, tokenHash, now);
     if (pending === null) throw new AppError("REGISTRATION_TOKEN_INVALID");
@@ -182,13 +182,13 @@ export function createRegistrationService(deps: RegistrationServiceDeps) {
     if (!TOKEN_SHAPE.test(token)) throw new AppError("REGISTRATION_TOKEN_INVALID");
     const tokenHash = hashToken(token);
     try {
-      return await db.transaction((tx) => createBusinessFor(tx, tokenHash));
+      return await transaction(db, (tx) => createBusinessFor(tx, tokenHash));
     } catch (error) {
       // Two tokens of one new address verified at once: both try to create its user and the unique index
       // lets one win. The loser's transaction (its consumption included) rolled back, so its token is still
       // good; run it again, and it now finds the user and adds its Business to it.
       if (!isUniqueViolation(error, "users_email_key")) throw error;
-      return db.transaction((tx) => createBusinessFor(tx, tokenHash));
+      return transaction(db, (tx) => createBusinessFor(tx, tokenHash));
     }
   }
 

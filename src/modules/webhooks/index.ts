@@ -16,8 +16,8 @@ export {
   MAX_ATTEMPTS,
   RETRY_DELAYS_MS,
   signatureHeader,
-  WEBHOOK_DELIVER_JOB,
 } from "./webhooks.delivery.js";
+export { WEBHOOK_DELIVER_JOB } from "./webhooks.jobs.js";
 
 export type WebhooksModule = ReturnType<typeof createWebhooksModule>;
 

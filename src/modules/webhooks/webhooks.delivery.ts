@@ -6,12 +6,14 @@
 import { createHmac } from "node:crypto";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
-import type { Db } from "../../platform/db/client.js";
+import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import type { EventRecordedHook } from "../../platform/events/outbox.js";
 import type { IdGenerator } from "../../platform/ids.js";
-import { conditionalEnqueueSql, type EnqueueJob, type JobStore } from "../../platform/jobs/job-store.js";
-import { type JobHandler, LeaseLostError, PermanentJobError } from "../../platform/jobs/worker.js";
+import { jobHandler } from "../../platform/jobs/job-definition.js";
+import { conditionalEnqueueSql, type JobStore } from "../../platform/jobs/job-store.js";
+import { type JobHandlers, LeaseLostError } from "../../platform/jobs/worker.js";
 import type { WebhookSender } from "../../platform/outbound-http/webhook-sender.js";
+import { WEBHOOK_DELIVER_JOB } from "./webhooks.jobs.js";
 import {
   attemptOutcomeGroupedEffects,
   attemptOutcomeValues,
@@ -21,39 +23,21 @@ import {
   markDeliveryDropped,
 } from "./webhooks.repo.js";
 
-export const WEBHOOK_DELIVER_JOB = "webhook.deliver";
-
 /** Delay before attempt n+1 after attempt n failed (index n-1), spec "Delivery and retries": 8 attempts in all. */
 export const RETRY_DELAYS_MS: readonly number[] = [30, 60, 120, 240, 480, 960, 1920].map((seconds) => seconds * 1000);
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 
-/** Job-level retries (a database error around an attempt), not delivery attempts: those are the rows above. */
-const JOB_MAX_RUNS = 5;
-
-export interface AttemptJobPayload {
-  readonly delivery_id: string;
-  readonly series: number;
-  readonly attempt: number;
-}
-
-function attemptJob(attempt: { deliveryId: string; series: number; attempt: number; runAt: Date }): EnqueueJob {
-  const payload: AttemptJobPayload = { delivery_id: attempt.deliveryId, series: attempt.series, attempt: attempt.attempt };
-  return {
-    type: WEBHOOK_DELIVER_JOB,
-    payload,
-    runAt: attempt.runAt,
-    maxAttempts: JOB_MAX_RUNS,
-    // One job per attempt, ever: a second enqueue of the same attempt is a no-op.
-    dedupeKey: `webhook:${attempt.deliveryId}:${attempt.series}:${attempt.attempt}`,
-  };
-}
-
 export async function enqueueAttempt(
   jobStore: Pick<JobStore, "enqueue">,
-  tx: Db,
+  tx: Tx,
   attempt: { deliveryId: string; series: number; attempt: number; runAt: Date },
 ): Promise<void> {
-  await jobStore.enqueue(tx, attemptJob(attempt));
+  await jobStore.enqueue(
+    tx,
+    WEBHOOK_DELIVER_JOB,
+    { delivery_id: attempt.deliveryId, series: attempt.series, attempt: attempt.attempt },
+    { runAt: attempt.runAt },
+  );
 }
 
 /** `t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>" keyed with the UTF-8 bytes of the whole secret>`. */
@@ -69,25 +53,15 @@ export function signatureHeader(secret: string, unixSeconds: number, body: strin
 export function createDeliveryHook(deps: { clock: Clock; ids: IdGenerator }): EventRecordedHook {
   return async (tx, event) => {
     const now = deps.clock.now();
-    const job = attemptJob({ deliveryId: event.id, series: 1, attempt: 1, runAt: now });
     await createDeliveryForEvent(tx, event, now, (condition) =>
-      conditionalEnqueueSql({ ...job, id: deps.ids.newId(), now }, condition),
+      conditionalEnqueueSql(
+        WEBHOOK_DELIVER_JOB,
+        { delivery_id: event.id, series: 1, attempt: 1 },
+        { id: deps.ids.newId(), now },
+        condition,
+      ),
     );
   };
-}
-
-function parsePayload(payload: unknown): AttemptJobPayload {
-  const p = payload as Partial<AttemptJobPayload> | null;
-  if (
-    p === null ||
-    typeof p !== "object" ||
-    typeof p.delivery_id !== "string" ||
-    !Number.isInteger(p.series) ||
-    !Number.isInteger(p.attempt)
-  ) {
-    throw new PermanentJobError("malformed webhook.deliver payload");
-  }
-  return p as AttemptJobPayload;
 }
 
 export interface DeliveryHandlerDeps {
@@ -136,13 +110,12 @@ function createDeliveryLoader(db: Db): (deliveryId: string) => Promise<DeliveryF
     });
 }
 
-export function createDeliveryJobHandler(deps: DeliveryHandlerDeps): JobHandler {
+export function createDeliveryJobHandler(deps: DeliveryHandlerDeps): JobHandlers {
   const { db, clock, ids, cipher, sender } = deps;
   const loadDelivery = createDeliveryLoader(db);
-  const groupedOutcome = attemptOutcomeGroupedEffects(WEBHOOK_DELIVER_JOB, JOB_MAX_RUNS);
+  const groupedOutcome = attemptOutcomeGroupedEffects();
 
-  return async (rawPayload, context) => {
-    const { delivery_id: deliveryId, series, attempt } = parsePayload(rawPayload);
+  return jobHandler(WEBHOOK_DELIVER_JOB, async ({ delivery_id: deliveryId, series, attempt }, context) => {
     const found = await loadDelivery(deliveryId);
     // Stale job (the delivery moved on, was dropped, or restarted in a later series): nothing to send.
     if (
@@ -165,7 +138,7 @@ export function createDeliveryJobHandler(deps: DeliveryHandlerDeps): JobHandler 
             ? "event_type_removed"
             : null;
     if (dropReason !== null || subscription === null) {
-      await db.transaction(async (tx) => {
+      await transaction(db, async (tx) => {
         await markDeliveryDropped(tx, delivery.id, series, dropReason ?? "subscription_deleted", clock.now());
         if (!(await context.completeWithin(tx))) throw new LeaseLostError();
       });
@@ -232,5 +205,5 @@ export function createDeliveryJobHandler(deps: DeliveryHandlerDeps): JobHandler 
         exhausted ? "webhook delivery abandoned" : "webhook attempt failed",
       );
     }
-  };
+  });
 }

@@ -1,9 +1,11 @@
 // Drizzle queries for webhook subscriptions, deliveries and attempts, always scoped by tenant.
 import { and, asc, desc, eq, gte, inArray, lt, type SQL, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
-import { type Db, namedQueryRows, preparedQuery, queryRows } from "../../platform/db/client.js";
-import { events, webhookAttempts, webhookDeliveries, webhookSubscriptions } from "../../platform/db/schema.js";
-import type { GroupedEffects } from "../../platform/jobs/job-store.js";
+import { type Db, namedQueryRows, preparedQuery, queryRows, type Tx } from "../../platform/db/client.js";
+import { events } from "../../platform/events/events.schema.js";
+import { enqueueFromRowsSql, type GroupedEffects, wakeWorkersSql } from "../../platform/jobs/job-store.js";
+import { WEBHOOK_DELIVER_JOB } from "./webhooks.jobs.js";
+import { webhookAttempts, webhookDeliveries, webhookSubscriptions } from "./webhooks.schema.js";
 
 export type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -27,11 +29,11 @@ export async function findSubscription(
 
 /** Creates the tenant's subscription, or replaces url, events, secret and enabled on the existing one (same id). */
 export async function upsertSubscription(
-  db: Db,
+  tx: Tx,
   row: Omit<SubscriptionRow, "updatedAt">,
 ): Promise<{ row: SubscriptionRow; created: boolean }> {
   const [saved] = await queryRows<{ id: string; created: boolean }>(
-    db,
+    tx,
     sql`
       insert into webhook_subscriptions (id, business_id, environment, url, enabled_events, enabled, secret_encrypted, created_at, updated_at)
       values (${row.id}, ${row.businessId}, ${row.environment}, ${row.url}, ${sql.raw("array[")}${sql.join(
@@ -47,23 +49,23 @@ export async function upsertSubscription(
       returning id, (xmax = 0) as created`,
   );
   if (saved === undefined) throw new Error("subscription upsert returned no row");
-  const found = await db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.id, saved.id)).limit(1);
+  const found = await tx.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.id, saved.id)).limit(1);
   if (found[0] === undefined) throw new Error("subscription vanished inside its own transaction");
   return { row: found[0], created: saved.created };
 }
 
 export async function updateSubscription(
-  db: Db,
+  tx: Tx,
   id: string,
   changes: Partial<Pick<SubscriptionRow, "url" | "enabledEvents" | "enabled">> & { updatedAt: Date },
 ): Promise<SubscriptionRow> {
-  const [row] = await db.update(webhookSubscriptions).set(changes).where(eq(webhookSubscriptions.id, id)).returning();
+  const [row] = await tx.update(webhookSubscriptions).set(changes).where(eq(webhookSubscriptions.id, id)).returning();
   if (row === undefined) throw new Error("subscription update returned no row");
   return row;
 }
 
-export async function deleteSubscription(db: Db, tenant: Tenant): Promise<SubscriptionRow | null> {
-  const [row] = await db.delete(webhookSubscriptions).where(subscriptionOf(tenant)).returning();
+export async function deleteSubscription(tx: Tx, tenant: Tenant): Promise<SubscriptionRow | null> {
+  const [row] = await tx.delete(webhookSubscriptions).where(subscriptionOf(tenant)).returning();
   return row ?? null;
 }
 
@@ -72,7 +74,7 @@ export async function deleteSubscription(db: Db, tenant: Tenant): Promise<Subscr
  * queued attempt finds them dropped and sends nothing; re-enabling never revives them.
  */
 export async function dropPendingDeliveries(
-  db: Db,
+  tx: Tx,
   tenant: Tenant,
   reason: string,
   at: Date,
@@ -89,7 +91,7 @@ export async function dropPendingDeliveries(
           )}${sql.raw("]::text[]")})`,
     );
   }
-  const rows = await db
+  const rows = await tx
     .update(webhookDeliveries)
     .set({ status: "dropped", finalReason: reason, nextAttemptAt: null, updatedAt: at })
     .where(and(...conditions))
@@ -125,7 +127,7 @@ export async function createDeliveryForEvent(
         returning id
       ),
       job as (${firstAttemptJob(sql`exists (select 1 from created)`)}),
-      wake as (select pg_notify('jobs_wakeup', '') from created)
+      wake as (select ${wakeWorkersSql()} from created)
       select (select count(*) from created) as created, (select count(*) from wake) as woken`,
   );
   return Number(rows[0]?.created ?? 0) > 0;
@@ -178,11 +180,10 @@ export async function findDeliveriesForAttempts(
 /**
  * The effects that record an attempt and move its delivery on, as JobStore.completeGrouped effects: one
  * fixed-text named statement for many attempts, applied only with each job's completion under its lease. Per completed job (`done`): the attempt row; the delivery's conditional move; and, only where
- * the delivery moved and a next attempt is due, its job (payload and dedupe key as `attemptJob` writes them).
+ * the delivery moved and a next attempt is due, its job (payload and dedupe key from WEBHOOK_DELIVER_JOB).
  * Values per attempt: see `attemptOutcomeValues`.
  */
-export function attemptOutcomeGroupedEffects(jobType: string, jobMaxAttempts: number): GroupedEffects {
-  if (!/^[a-z.]+$/.test(jobType) || !Number.isInteger(jobMaxAttempts)) throw new Error("bad job type or max attempts");
+export function attemptOutcomeGroupedEffects(): GroupedEffects {
   return {
     name: "webhook_attempt_outcomes",
     columns: [
@@ -218,18 +219,17 @@ export function attemptOutcomeGroupedEffects(jobType: string, jobMaxAttempts: nu
           and d.attempts_in_series = done.attempt_number - 1
         returning d.id
       ),
-      next_attempt as (
-        insert into jobs (id, type, payload, status, run_at, attempts, max_attempts, dedupe_key, created_at, updated_at)
-        select done.next_job_id, ${sql.raw(`'${jobType}'`)},
-          jsonb_build_object('delivery_id', done.delivery_id, 'series', done.series, 'attempt', done.attempt_number + 1),
-          'pending', done.next_attempt_at, 0, ${sql.raw(String(jobMaxAttempts))},
-          'webhook:' || done.delivery_id || ':' || done.series || ':' || (done.attempt_number + 1),
-          done.finished_at, done.finished_at
-        from done join moved_delivery m on m.id = done.delivery_id
-        where done.next_job_id is not null and done.next_attempt_at is not null
-        on conflict (dedupe_key) do nothing
-        returning id
-      )`,
+      next_attempt as (${enqueueFromRowsSql(
+        WEBHOOK_DELIVER_JOB,
+        {
+          id: sql`done.next_job_id`,
+          runAt: sql`done.next_attempt_at`,
+          now: sql`done.finished_at`,
+          payload: { delivery_id: sql`done.delivery_id`, series: sql`done.series`, attempt: sql`done.attempt_number + 1` },
+        },
+        sql`from done join moved_delivery m on m.id = done.delivery_id
+          where done.next_job_id is not null and done.next_attempt_at is not null`,
+      )})`,
   };
 }
 
@@ -257,15 +257,15 @@ export function attemptOutcomeValues(
   ];
 }
 
-export async function markDeliveryDropped(db: Db, id: string, series: number, reason: string, at: Date): Promise<void> {
-  await db
+export async function markDeliveryDropped(tx: Tx, id: string, series: number, reason: string, at: Date): Promise<void> {
+  await tx
     .update(webhookDeliveries)
     .set({ status: "dropped", finalReason: reason, nextAttemptAt: null, updatedAt: at })
     .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.status, "pending"), eq(webhookDeliveries.series, series)));
 }
 
-export async function lockDelivery(db: Db, tenant: Tenant, id: string): Promise<DeliveryRow | null> {
-  const [row] = await db
+export async function lockDelivery(tx: Tx, tenant: Tenant, id: string): Promise<DeliveryRow | null> {
+  const [row] = await tx
     .select()
     .from(webhookDeliveries)
     .where(and(deliveriesOf(tenant), eq(webhookDeliveries.id, id)))
@@ -274,8 +274,8 @@ export async function lockDelivery(db: Db, tenant: Tenant, id: string): Promise<
   return row ?? null;
 }
 
-export async function restartDelivery(db: Db, id: string, subscriptionId: string, at: Date): Promise<DeliveryRow> {
-  const [row] = await db
+export async function restartDelivery(tx: Tx, id: string, subscriptionId: string, at: Date): Promise<DeliveryRow> {
+  const [row] = await tx
     .update(webhookDeliveries)
     .set({
       status: "pending",

@@ -29,6 +29,7 @@ export function registerWebhookRoutes(app: AppInstance, service: WebhookService)
       config: { access: "write" },
       schema: {
         tags,
+        operationId: "createWebhookSubscription",
         summary: "Create the webhook endpoint, or rotate its secret",
         description:
           "One endpoint per environment. Creates it (201), or, when one exists, rotates the signing secret (the old one stops at once, no overlap), replaces `url` and `enabled_events` with the values sent and sets `enabled` true (200); pending retries of types no longer listed are dropped. The secret is returned only here. The URL must be HTTPS, resolve only to public (global unicast) addresses and not answer with a redirect; an IPv6 address passes only inside `2000::/3` and outside every special-purpose range, so IPv4-compatible (`[::127.0.0.1]`) and IPv4-mapped forms are refused. A refusal names the host sent, never the address it resolved to: an unknown event type or a non-HTTPS URL is 400 `validation_failed` (detail codes `invalid_enum`, `https_required`), the URL checks are 422 (`WEBHOOK_URL_NOT_PUBLIC`, `WEBHOOK_URL_UNRESOLVABLE`, `WEBHOOK_URL_REDIRECTS`, `WEBHOOK_URL_UNREACHABLE`). A test POST with `X-Service-Endpoint-Check: 1` and no signature is sent to the URL; any status but a redirect passes.",
@@ -54,6 +55,7 @@ export function registerWebhookRoutes(app: AppInstance, service: WebhookService)
       config: { access: "read" },
       schema: {
         tags,
+        operationId: "getWebhookSubscription",
         summary: "Read the webhook endpoint",
         description: "The environment's endpoint, without its secret. 404 `not_found` when there is none.",
         response: routeResponses({ 200: subscription }, { access: "read", codes: ["not_found"] }),
@@ -68,6 +70,7 @@ export function registerWebhookRoutes(app: AppInstance, service: WebhookService)
       config: { access: "write" },
       schema: {
         tags,
+        operationId: "updateWebhookSubscription",
         summary: "Change the webhook endpoint",
         description:
           "Any of `url`, `enabled_events`, `enabled`; the secret is kept. Disabling drops every pending retry; removing a type drops its pending retries; enabling again resends nothing. A new `url` passes the same checks as on POST. 404 `not_found` when there is no endpoint.",
@@ -84,6 +87,7 @@ export function registerWebhookRoutes(app: AppInstance, service: WebhookService)
       config: { access: "write" },
       schema: {
         tags,
+        operationId: "deleteWebhookSubscription",
         summary: "Delete the webhook endpoint",
         description:
           "Answers 204, also when there is none. Pending retries are dropped. The delivery log is kept; a new POST creates a new endpoint with a new id and secret.",
@@ -102,6 +106,7 @@ export function registerWebhookRoutes(app: AppInstance, service: WebhookService)
       config: { access: "read" },
       schema: {
         tags,
+        operationId: "listWebhookDeliveries",
         summary: "List webhook deliveries (the delivery log)",
         description:
           "Deliveries of this environment, newest first, each with its attempts (time, status code, duration, error class). Filters: `event_type`, `status`, `since` / `until` (creation time). Kept after the endpoint is deleted. Bodies and signatures are not stored.",
@@ -118,6 +123,7 @@ export function registerWebhookRoutes(app: AppInstance, service: WebhookService)
       config: { access: "read" },
       schema: {
         tags,
+        operationId: "getWebhookDelivery",
         summary: "Read one webhook delivery",
         description: "One delivery with all its attempts. The id is the envelope `id`.",
         params: DeliveryParamsSchema,
@@ -133,6 +139,7 @@ export function registerWebhookRoutes(app: AppInstance, service: WebhookService)
       config: { access: "write" },
       schema: {
         tags,
+        operationId: "redeliverWebhookDelivery",
         summary: "Redeliver an abandoned delivery",
         description:
           "Starts a new series of up to 8 attempts (same schedule) for a delivery abandoned after 8 failures, to the current endpoint, with the same envelope `id` (receivers deduplicate on it). Answers 202 with the delivery, now `pending`. 409 `WEBHOOK_DELIVERY_NOT_ABANDONED` for any other status (dropped deliveries are never resent), 409 `WEBHOOK_SUBSCRIPTION_INACTIVE` when the endpoint is missing, disabled or does not list the type.",

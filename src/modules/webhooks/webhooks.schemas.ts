@@ -36,7 +36,7 @@ export type WebhookSubscriptionBody = Static<typeof WebhookSubscriptionSchema>;
 
 export const CreateSubscriptionBodySchema = Type.Object(
   { url: UrlSchema, enabled_events: EnabledEventsSchema },
-  { additionalProperties: false },
+  { "x-component": "CreateWebhookSubscriptionRequest", additionalProperties: false },
 );
 export type CreateSubscriptionBody = Static<typeof CreateSubscriptionBodySchema>;
 
@@ -46,18 +46,21 @@ export const UpdateSubscriptionBodySchema = Type.Object(
     enabled_events: Type.Optional(EnabledEventsSchema),
     enabled: Type.Optional(Type.Boolean()),
   },
-  { additionalProperties: false, minProperties: 1 },
+  { "x-component": "UpdateWebhookSubscriptionRequest", additionalProperties: false, minProperties: 1 },
 );
 export type UpdateSubscriptionBody = Static<typeof UpdateSubscriptionBodySchema>;
 
-export const CreateSubscriptionResponseSchema = Type.Object({
-  subscription: Type.Ref("WebhookSubscription"),
-  secret: Type.String({
-    pattern: "^whsec_(sandbox|production)_[0-9a-f]{64}$",
-    description:
-      "The signing secret, `whsec_<environment>_<64 hex>`. Shown only in this response; store it now. The previous secret stopped working.",
-  }),
-});
+export const CreateSubscriptionResponseSchema = Type.Object(
+  {
+    subscription: Type.Ref("WebhookSubscription"),
+    secret: Type.String({
+      pattern: "^whsec_(sandbox|production)_[0-9a-f]{64}$",
+      description:
+        "The signing secret, `whsec_<environment>_<64 hex>`. Shown only in this response; store it now. The previous secret stopped working.",
+    }),
+  },
+  { "x-component": "WebhookSubscriptionWithSecret" },
+);
 
 const DELIVERY_STATUSES = ["pending", "succeeded", "abandoned", "dropped"] as const;
 
@@ -123,9 +126,12 @@ export const DeliveryListQuerySchema = Type.Object(
 );
 export type DeliveryListQuery = Static<typeof DeliveryListQuerySchema>;
 
-export const DeliveryListSchema = Type.Object({
-  deliveries: Type.Array(Type.Ref("WebhookDelivery")),
-  next_cursor: nullable(Type.String()),
-});
+export const DeliveryListSchema = Type.Object(
+  {
+    deliveries: Type.Array(Type.Ref("WebhookDelivery")),
+    next_cursor: nullable(Type.String()),
+  },
+  { "x-component": "WebhookDeliveryList" },
+);
 
 export const DeliveryParamsSchema = Type.Object({ id: Type.String({ format: "uuid" }) });

@@ -4,7 +4,7 @@ import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import { type FieldCipher, randomHex } from "../../platform/crypto.js";
-import type { Db } from "../../platform/db/client.js";
+import { type Db, transaction } from "../../platform/db/client.js";
 import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
@@ -131,7 +131,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     const url = await checkEndpoint(body.url);
     const secret = newSigningSecret(tenant);
     const now = clock.now();
-    const { row, created } = await db.transaction(async (tx) => {
+    const { row, created } = await transaction(db, async (tx) => {
       const saved = await upsertSubscription(tx, {
         id: ids.newId(),
         businessId: tenant.businessId,
@@ -161,7 +161,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       throw new AppError("not_found", { message: "This environment has no webhook subscription." });
     }
     const url = body.url === undefined ? undefined : await checkEndpoint(body.url);
-    return db.transaction(async (tx) => {
+    return transaction(db, async (tx) => {
       const current = await findSubscription(tx, tenant, { lock: true });
       if (current === null) throw new AppError("not_found", { message: "This environment has no webhook subscription." });
       const now = clock.now();
@@ -182,7 +182,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
   /** Idempotent: deleting when there is none answers the same. Pending retries are dropped. */
   async function remove(actor: Actor): Promise<void> {
     const tenant = tenantOf(actor);
-    await db.transaction(async (tx) => {
+    await transaction(db, async (tx) => {
       const deleted = await deleteSubscription(tx, tenant);
       if (deleted !== null) await dropPendingDeliveries(tx, tenant, "subscription_deleted", clock.now(), null);
     });
@@ -229,7 +229,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
    */
   async function redeliver(actor: Actor, id: string): Promise<WebhookDeliveryBody> {
     const tenant = tenantOf(actor);
-    await db.transaction(async (tx) => {
+    await transaction(db, async (tx) => {
       const delivery = await lockDelivery(tx, tenant, id);
       if (delivery === null) throw new AppError("not_found", { message: "No such webhook delivery." });
       if (delivery.status !== "abandoned") throw new AppError("WEBHOOK_DELIVERY_NOT_ABANDONED");

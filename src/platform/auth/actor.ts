@@ -2,7 +2,7 @@
 import type { Environment } from "./api-key-format.js";
 
 export type Role = "business_admin" | "business_read_only";
-export const ROLES: readonly Role[] = ["business_admin", "business_read_only"];
+export const ROLES = ["business_admin", "business_read_only"] as const satisfies readonly Role[];
 
 /** Every resource belongs to exactly one Business and one environment; all data access is scoped by this pair. */
 export interface Tenant {

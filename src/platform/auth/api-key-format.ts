@@ -7,7 +7,7 @@
 import { randomHex } from "../crypto.js";
 
 export type Environment = "sandbox" | "production";
-export const ENVIRONMENTS: readonly Environment[] = ["sandbox", "production"];
+export const ENVIRONMENTS = ["sandbox", "production"] as const satisfies readonly Environment[];
 
 export const API_KEY_PREFIX = "pok";
 const SECRET_BYTES = 32;

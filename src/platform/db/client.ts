@@ -1,19 +1,39 @@
 // One database code path, two engines: PGlite (real PostgreSQL compiled to WASM, in-process) persisted
 // under DATA_DIR by default, or a PostgreSQL server through a pg pool when DATABASE_URL is set.
-// Both are handed to the rest of the code as the same Drizzle `Db` type, so queries cannot diverge.
+// Both are handed to the rest of the code as the same Drizzle `Db` type, so queries cannot diverge. A transaction
+// is a distinct type, `Tx`, that only `transaction(db, fn)` makes: a function that must run inside a transaction
+// takes a `Tx`, and the compiler refuses the outer handle there (on PGlite, which has one connection, a query on the
+// outer handle inside a transaction waits for that transaction forever).
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { type SQL, sql } from "drizzle-orm";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
-import { type PgDatabase, PgDialect, type PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { type PgDatabase, PgDialect, type PgQueryResultHKT, type PgTransactionConfig } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
-import * as schema from "./schema.js";
 
-export type Schema = typeof schema;
-/** A database handle or an open transaction: repositories accept either and never care which. */
-export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/** Drizzle's handle, with no schema attached: nothing uses the relational query API. */
+type DrizzleDb = PgDatabase<PgQueryResultHKT>;
+
+/**
+ * A database handle: the outer one, or an open transaction (a `Tx` is also a `Db`). It has no `transaction`
+ * method: transactions are opened by `transaction(db, fn)`, the one place a `Tx` comes from.
+ */
+export type Db = Omit<DrizzleDb, "transaction">;
+
+declare const inTransaction: unique symbol;
+/**
+ * An open transaction, made only by `transaction(db, fn)`. The outer `Db` is not a `Tx`, so a function that
+ * takes a `Tx` (one that locks rows, or writes what must commit together with its events and jobs) cannot be
+ * handed the outer handle by mistake.
+ */
+export type Tx = Db & { readonly [inTransaction]: true };
+
+/** Runs `fn` in one transaction on `db` (a savepoint when `db` is already a transaction); commits when it resolves. */
+export function transaction<T>(db: Db, fn: (tx: Tx) => Promise<T>, config?: PgTransactionConfig): Promise<T> {
+  return (db as DrizzleDb).transaction((tx) => fn(tx as unknown as Tx), config);
+}
 export type DbEngine = "pglite" | "postgres";
 
 export interface Database {
@@ -25,44 +45,91 @@ export interface Database {
   /**
    * Calls `onNotify` for every NOTIFY on `channel` (delivered at commit). PostgreSQL: a dedicated
    * connection outside the pool, reconnected after a failure; PGlite: its own listen(). Returns a stop function.
+   * `observer` hears whether the listener works: notifications are only hints (the caller polls anyway), so a
+   * listener that cannot connect or loses its connection does not fail the caller, it is reported there.
    */
-  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  listen(channel: string, onNotify: () => void, observer?: ListenObserver): Promise<() => Promise<void>>;
 }
 
-/** LISTEN on a dedicated pg connection that reconnects (after 1 s) when it drops; notifications are only hints. */
-async function listenOnPostgres(config: pg.ClientConfig, channel: string, onNotify: () => void): Promise<() => Promise<void>> {
+/** What happens to a LISTEN: each call is one event (see Database.listen). */
+export interface ListenObserver {
+  /** LISTEN is in place; `recovered` when it follows a failure or a lost connection. */
+  listening(recovered: boolean): void;
+  /** Connecting or LISTEN failed; the next try is in `retryInMs`. */
+  failed(error: unknown, retryInMs: number): void;
+  /** The listening connection dropped (server restart, terminated backend, network); a reconnect follows. */
+  lost(error: unknown): void;
+}
+
+/** Reconnection delays after a LISTEN failure: 1 s, doubling, at most 30 s. */
+const LISTEN_RETRY_FIRST_MS = 1_000;
+const LISTEN_RETRY_MAX_MS = 30_000;
+
+/** LISTEN on a dedicated pg connection that reconnects when it drops; notifications are only hints. */
+async function listenOnPostgres(
+  config: pg.ClientConfig,
+  channel: string,
+  onNotify: () => void,
+  observer: ListenObserver | undefined,
+): Promise<() => Promise<void>> {
   if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`invalid channel name ${channel}`);
   let stopped = false;
   let client: pg.Client | null = null;
   let retry: NodeJS.Timeout | null = null;
+  let retryDelayMs = LISTEN_RETRY_FIRST_MS;
+  /** Set after a failure or a lost connection, so the next success is reported as a recovery. */
+  let interrupted = false;
+  const scheduleReconnect = (delayMs: number): void => {
+    if (stopped || retry !== null) return;
+    retry = setTimeout(() => {
+      retry = null;
+      void connect();
+    }, delayMs);
+  };
   const connect = async (): Promise<void> => {
     const next = new pg.Client(config);
     next.on("notification", () => onNotify());
-    next.on("error", () => {
+    const dropped = (error: unknown): void => {
       next.end().catch(() => {});
-      if (client === next) client = null;
-      if (!stopped) retry = setTimeout(() => void connect().catch(() => {}), 1_000);
-    });
+      if (client !== next) return;
+      client = null;
+      if (stopped) return;
+      interrupted = true;
+      observer?.lost(error);
+      scheduleReconnect(LISTEN_RETRY_FIRST_MS);
+    };
+    next.on("error", dropped);
+    // A connection can also end without an error event (the server closed it cleanly).
+    next.on("end", () => dropped(new Error("LISTEN connection ended")));
     try {
       await next.connect();
       await next.query(`listen ${channel}`);
     } catch (error) {
       await next.end().catch(() => {});
-      if (!stopped) retry = setTimeout(() => void connect().catch(() => {}), 1_000);
-      throw error;
+      if (stopped) return;
+      interrupted = true;
+      const delay = retryDelayMs;
+      retryDelayMs = Math.min(retryDelayMs * 2, LISTEN_RETRY_MAX_MS);
+      observer?.failed(error, delay);
+      scheduleReconnect(delay);
+      return;
     }
     if (stopped) {
       await next.end().catch(() => {});
       return;
     }
     client = next;
+    retryDelayMs = LISTEN_RETRY_FIRST_MS;
+    observer?.listening(interrupted);
+    interrupted = false;
     // Anything committed while we were not listening is found by the next regular poll.
     onNotify();
   };
-  await connect().catch(() => {});
+  await connect();
   return async () => {
     stopped = true;
     if (retry !== null) clearTimeout(retry);
+    retry = null;
     const current = client;
     client = null;
     await current?.end().catch(() => {});
@@ -87,17 +154,18 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     });
     // An idle client losing its connection emits 'error' on the pool; unhandled, it would kill the process.
     pool.on("error", () => {});
-    const db = drizzleNodePg({ client: pool, schema }) as unknown as Db;
+    const db = drizzleNodePg({ client: pool }) as unknown as Db;
     return {
       db,
       engine: "postgres",
       pool,
       close: () => pool.end(),
-      listen: (channel, onNotify) =>
+      listen: (channel, onNotify, observer) =>
         listenOnPostgres(
           { connectionString: options.databaseUrl ?? undefined, connectionTimeoutMillis: 5_000 },
           channel,
           onNotify,
+          observer,
         ),
     };
   }
@@ -119,14 +187,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
  * client; the test helpers hand in-memory clients on to the next test database after a reset.
  */
 export function pgliteDatabase(client: PGlite, close: () => Promise<void>): Database {
-  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  const db = drizzlePglite({ client }) as unknown as Db;
   return {
     db,
     engine: "pglite",
     pool: null,
     close,
-    listen: async (channel, onNotify) => {
+    listen: async (channel, onNotify, observer) => {
       const unlisten = await client.listen(channel, () => onNotify());
+      observer?.listening(false);
       return async () => {
         await unlisten().catch(() => {});
       };
@@ -169,9 +238,6 @@ export function preparedQuery<Prepared>(db: Db, name: string, build: (db: Db) =>
 /** Per handle (the database, or one open transaction), so a statement always runs on the handle it was built for. */
 const preparedQueries = new WeakMap<Db, Map<string, unknown>>();
 
-/** The transaction callback's handle type, named so services can pass it to repositories. */
-export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
-
 /** Renders SQL templates to text and parameters; stateless, shared. */
 const dialect = new PgDialect();
 
@@ -184,7 +250,7 @@ const dialect = new PgDialect();
  * name is ignored.
  */
 export async function namedQueryRows<T>(db: Db, name: string, query: SQL): Promise<T[]> {
-  const prepared = db._.session.prepareQuery(dialect.sqlToQuery(query), undefined, name, false);
+  const prepared = (db as DrizzleDb)._.session.prepareQuery(dialect.sqlToQuery(query), undefined, name, false);
   const result = (await prepared.execute()) as unknown as { rows: T[] };
   return result.rows;
 }

@@ -4,7 +4,7 @@
 import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import { type MigrationMeta, readMigrationFiles } from "drizzle-orm/migrator";
-import { type Db, queryRows } from "./client.js";
+import { type Db, queryRows, transaction } from "./client.js";
 
 /** Arbitrary constant naming this service's migration lock (pg_advisory_xact_lock takes a bigint). */
 const MIGRATION_LOCK_ID = 7_204_113_355;
@@ -22,7 +22,7 @@ export interface MigrationOutcome {
 
 export async function runMigrations(db: Db, folder: string = MIGRATIONS_FOLDER): Promise<MigrationOutcome> {
   const migrations = readMigrations(folder);
-  return db.transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${MIGRATION_LOCK_ID})`);
     await tx.execute(sql`
       create table if not exists schema_migrations (

@@ -56,8 +56,8 @@ export const EVENT_DATA_SCHEMAS: Readonly<Record<EventType, TSchema>> = {
   ),
   "payout.disbursed": payoutData(
     ["disbursed"],
-    { disbursed_at: Type.Optional(dateTime("When the rail confirmed the funds left (ours; not in the spec's shape).")) },
-    "The money has left the service (spec shape).",
+    { disbursed_at: Type.Optional(dateTime("When the rail confirmed the funds left.")) },
+    "The money has left the service.",
   ),
   "payout.delivered": payoutData(
     IN_FLIGHT_STATUSES,
@@ -115,7 +115,7 @@ export const EVENT_DATA_SCHEMAS: Readonly<Record<EventType, TSchema>> = {
         description: "Always `details_submitted`.",
       }),
     },
-    { additionalProperties: true, description: "A Beneficiary completed a full_onboarding collection link (spec shape)." },
+    { additionalProperties: true, description: "A Beneficiary completed a full_onboarding collection link." },
   ),
   "beneficiary.bank_account.registered": Type.Object(
     {
@@ -130,7 +130,7 @@ export const EVENT_DATA_SCHEMAS: Readonly<Record<EventType, TSchema>> = {
     },
     {
       additionalProperties: true,
-      description: "A destination was registered by any channel except import (spec shape). Cards included.",
+      description: "A destination was registered by any channel except import. Cards included.",
     },
   ),
   "beneficiary.enrollment_rejected": Type.Object(
@@ -179,12 +179,30 @@ const SIGNATURE_DESCRIPTION =
   "Reject (non-2xx) when missing or malformed, when t differs from your clock by more than 300 s, or when v1 differs (constant-time compare). " +
   "Each attempt is signed when sent, with the subscription's current secret. The receiver kit (src/receiver-kit) implements this.";
 
+/**
+ * The published payload schema: the same as the one events are checked against, except that every object
+ * admits fields it does not list, because adding a field to an event is not a breaking change (receivers
+ * must ignore fields they do not know). The contract check stays strict so that our own additions are
+ * declared here first.
+ */
+function openToAddedFields(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(openToAddedFields);
+  if (schema === null || typeof schema !== "object") return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === "additionalProperties" && value === false) continue;
+    out[key] = key === "enum" || key === "const" || key === "examples" ? value : openToAddedFields(value);
+  }
+  return out;
+}
+
 /** The OpenAPI 3.1 `webhooks` object: one entry per event type. */
 export function openApiWebhooks(): Record<string, unknown> {
   const webhooks: Record<string, unknown> = {};
   for (const type of EVENT_TYPES) {
     webhooks[type] = {
       post: {
+        operationId: `${type.replace(/[._]([a-z])/g, (_m, c: string) => c.toUpperCase())}Event`,
         summary: type,
         description: `${(EVENT_DATA_SCHEMAS[type] as { description?: string }).description ?? ""} Delivered by HTTPS POST to the subscription's URL when \`${type}\` is in its \`enabled_events\`. Acknowledge with any 2xx within 10 seconds; anything else is retried after 30 s, 1, 2, 4, 8, 16 and 32 min (8 attempts), then abandoned (see the delivery log).`,
         tags: ["Webhook events"],
@@ -200,7 +218,7 @@ export function openApiWebhooks(): Record<string, unknown> {
         ],
         requestBody: {
           required: true,
-          content: { "application/json": { schema: JSON.parse(JSON.stringify(eventEnvelopeSchema(type))) } },
+          content: { "application/json": { schema: openToAddedFields(eventEnvelopeSchema(type)) } },
         },
         responses: {
           "200": { description: "Any 2xx acknowledges the delivery." },

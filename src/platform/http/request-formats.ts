@@ -40,7 +40,28 @@ export function isRequestDateTime(value: string): boolean {
 /** Messages for formats whose generic "Expected a valid <format>" would not say what to send. */
 export const FORMAT_MESSAGES: Readonly<Record<string, string>> = {
   "date-time": `Expected an RFC 3339 date-time with a time zone between ${DATE_TIME_MIN} and 9999-12-31T23:59:59Z, e.g. 2026-05-27T12:00:00Z (seconds 00 to 59).`,
+  date: "Expected a calendar date as YYYY-MM-DD, e.g. 1990-04-21.",
+  email: "Expected an e-mail address, e.g. ana@example.com.",
+  uri: "Expected an absolute URL, e.g. https://example.com/webhooks.",
 };
+
+/**
+ * A schema with a `pattern` says what it expects in `x-pattern-message` (and may name its own detail code in
+ * `x-pattern-code`); both are `x-` extensions, so the OpenAPI document stays standard.
+ */
+export const PATTERN_MESSAGE_KEYWORD = "x-pattern-message";
+export const PATTERN_CODE_KEYWORD = "x-pattern-code";
+
+/** Messages of the patterns used across the API, for schemas that carry no `x-pattern-message`. */
+const PATTERN_MESSAGES: Readonly<Record<string, string>> = {
+  "^[A-Z]{3}$": "Expected an ISO 4217 currency code in capitals, e.g. EUR.",
+  "^[A-Z]{2}$": "Expected an ISO 3166-1 alpha-2 country code in capitals, e.g. DE.",
+};
+
+/** What a pattern without its own message expects, in words when it is a known one, else the pattern itself. */
+export function patternFallbackMessage(pattern: string): string {
+  return PATTERN_MESSAGES[pattern] ?? `Expected text matching the regular expression ${pattern}.`;
+}
 
 export const SINGLE_LINE_MESSAGE = "Contains a tab or a line break; this field is a single line of text.";
 

@@ -4,6 +4,7 @@
 import { type TSchema, Type } from "@sinclair/typebox";
 import type { Access } from "../auth/actor.js";
 import { ERROR_CODES, type ErrorCode } from "../errors.js";
+import { ERROR_CODES_KEYWORD } from "./openapi-document.js";
 
 export interface ErrorResponseOptions {
   readonly access: Access;
@@ -55,6 +56,8 @@ export function routeResponses<S extends Record<number, TSchema>>(
   for (const [status, statusCodes] of [...byStatus].sort(([a], [b]) => a - b)) {
     responses[status] = Type.Ref("ErrorEnvelope", {
       description: `Error envelope; code ${statusCodes.map((c) => `\`${c}\``).join(" or ")}.`,
+      // Read by the OpenAPI transform (openapi.ts), which publishes them on the response as `x-error-codes`.
+      [ERROR_CODES_KEYWORD]: statusCodes,
     });
   }
   return responses as S & Record<number, TSchema>;

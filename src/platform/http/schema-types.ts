@@ -35,8 +35,8 @@ export function nameString(maxLength: number, description?: string): TString {
     minLength: 1,
     maxLength,
     pattern: NAME_SCHEMA_PATTERN,
-    patternMessage: BLANK_NAME_MESSAGE,
-    patternCode: BLANK_NAME_CODE,
+    "x-pattern-message": BLANK_NAME_MESSAGE,
+    "x-pattern-code": BLANK_NAME_CODE,
     ...(description === undefined ? {} : { description }),
   });
 }

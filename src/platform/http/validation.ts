@@ -7,7 +7,15 @@ import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
 import type { FastifySchemaCompiler } from "fastify";
 import type { ErrorDetail } from "../errors.js";
-import { addRequestFormats, FORMAT_MESSAGES, SINGLE_LINE_MESSAGE, withSingleLineStrings } from "./request-formats.js";
+import {
+  addRequestFormats,
+  FORMAT_MESSAGES,
+  PATTERN_CODE_KEYWORD,
+  PATTERN_MESSAGE_KEYWORD,
+  patternFallbackMessage,
+  SINGLE_LINE_MESSAGE,
+  withSingleLineStrings,
+} from "./request-formats.js";
 
 // ajv-formats is CommonJS with a default export; under NodeNext the callable sits on `.default`.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -20,7 +28,7 @@ function createAjv(coerce: boolean): Ajv {
     useDefaults: true,
     strict: false,
     messages: true,
-    // parentSchema in errors lets a schema carry its own message for a pattern (`patternMessage`).
+    // parentSchema in errors lets a schema carry its own message for a pattern (`x-pattern-message`).
     verbose: true,
   });
   addFormats(ajv);
@@ -133,9 +141,16 @@ export function ajvErrorsToDetails(errors: readonly ErrorObject[]): ErrorDetail[
         push({ field, code: "invalid_character", message: SINGLE_LINE_MESSAGE });
         break;
       case "pattern": {
-        // A schema may name its own detail code and message for a pattern (nameString: `blank`).
-        const own = error.parentSchema as { patternMessage?: string; patternCode?: string } | undefined;
-        push({ field, code: own?.patternCode ?? "invalid_format", message: own?.patternMessage ?? "Invalid format." });
+        // A schema may name its own detail code and message for a pattern (nameString: `blank`); without
+        // one, the message still says what the field expects.
+        const own = error.parentSchema as Record<string, unknown> | undefined;
+        const code = own?.[PATTERN_CODE_KEYWORD];
+        const message = own?.[PATTERN_MESSAGE_KEYWORD];
+        push({
+          field,
+          code: typeof code === "string" ? code : "invalid_format",
+          message: typeof message === "string" ? message : patternFallbackMessage(String(params.pattern)),
+        });
         break;
       }
       case "enum":

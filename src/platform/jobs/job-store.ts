@@ -2,18 +2,21 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { Clock } from "../clock.js";
 import { type Db, namedQueryRows, queryRows } from "../db/client.js";
-import { jobs } from "../db/schema.js";
 import type { IdGenerator } from "../ids.js";
+import type { JobDefinition } from "./job-definition.js";
+import { jobs } from "./jobs.schema.js";
 
-export interface EnqueueJob {
-  readonly type: string;
-  readonly payload: unknown;
+export interface EnqueueOptions {
   /** Earliest time the job may run; defaults to now. */
   readonly runAt?: Date;
+  /** Defaults to the definition's, else the store's configured default. */
   readonly maxAttempts?: number;
-  /** A second enqueue with the same key is ignored (returns null). */
+  /** A second enqueue with the same key is ignored (returns null). Defaults to the key the definition derives. */
   readonly dedupeKey?: string;
 }
+
+/** NOTIFY channel that wakes idle workers when a job is enqueued for now (see `wakeWorkersSql`). */
+export const JOBS_WAKEUP_CHANNEL = "jobs_wakeup";
 
 export interface ClaimedJob {
   readonly id: string;
@@ -29,7 +32,7 @@ export interface ClaimedJob {
 
 export interface JobStore {
   /** Call with the transaction of the change that needs the job: a rolled-back change leaves no job. */
-  enqueue(tx: Db, job: EnqueueJob): Promise<string | null>;
+  enqueue<P extends object>(tx: Db, definition: JobDefinition<P>, payload: P, options?: EnqueueOptions): Promise<string | null>;
   /**
    * Leases up to `limit` due jobs of the given types. A worker claims only types it has handlers for, so
    * during a rolling deploy an older worker leaves a newer job type to the workers that know it.
@@ -43,19 +46,11 @@ export interface JobStore {
    */
   fail(job: ClaimedJob, error: string, retryAt: Date | null): Promise<"retrying" | "dead" | "lease_lost">;
   /**
-   * Completes the job, fenced by its lease, and in the same single statement applies `effects` (data-modifying
-   * CTEs the caller writes). Every effect must be conditioned on `completed` (an SQL boolean that is true only
-   * when the completion happened), so a worker that lost its lease changes nothing. One round trip instead of
-   * BEGIN, n statements, the completion and COMMIT: the hot path of webhook delivery uses it. Completions
-   * that arrive while earlier ones are being written are written together in one statement (group commit);
-   * there each entry's CTEs are renamed, so an effect must name an earlier one through `ref(name)` (a literal
-   * name still works, but that entry is then written on its own after the grouped statement fails).
-   */
-  completeWith(job: ClaimedJob, effects: (completed: SQL, ref: (name: string) => SQL) => readonly JobEffect[]): Promise<boolean>;
-  /**
-   * completeWith for hot paths, as one fixed-text named statement over arrays: the job's completion, fenced by
-   * its lease, and `grouped.effects` applied to its `values` (one per `grouped.columns`) only when the
-   * completion happened. Calls with the same `grouped` that arrive together share one statement.
+   * Completes the job, fenced by its lease, and applies `grouped.effects` to its `values` (one per
+   * `grouped.columns`) only when the completion happened, in one fixed-text named statement over arrays: one
+   * round trip instead of BEGIN, n statements, the completion and COMMIT (the hot path of webhook delivery).
+   * Calls with the same `grouped` that arrive while earlier ones are being written share one statement
+   * (group commit), each entry fenced by its own lease token.
    */
   completeGrouped(job: ClaimedJob, values: readonly unknown[], grouped: GroupedEffects): Promise<boolean>;
   /** Returns jobs whose worker died (lease expired) to the queue. */
@@ -63,29 +58,52 @@ export interface JobStore {
   stats(): Promise<{ pending: number; running: number; dead: number; oldestPendingAgeSeconds: number }>;
 }
 
-/** A named data-modifying CTE for completeWith; later effects may refer to earlier ones through `ref(name)`. */
-export interface JobEffect {
-  /** A plain identifier ([a-z_][a-z0-9_]*, no "__"), unique among the job's effects. */
-  readonly name: string;
-  readonly statement: SQL;
-}
-
 /**
- * `insert into jobs … select … where <condition>` for use as a completeWith effect: enqueues `job` only when
- * `condition` holds (dedupe key respected). `id` and `now` come from the caller's generator and clock.
+ * `insert into jobs … select … where <condition>`, a data-modifying CTE that enqueues `definition`'s job only
+ * when `condition` holds (dedupe key respected). The text depends only on the definition and the condition;
+ * the values are parameters. `id` and `now` come from the caller's generator and clock.
  */
-export function conditionalEnqueueSql(
-  job: EnqueueJob & { readonly id: string; readonly now: Date; readonly defaultMaxAttempts?: number },
+export function conditionalEnqueueSql<P extends object>(
+  definition: JobDefinition<P>,
+  payload: P,
+  job: EnqueueOptions & { readonly id: string; readonly now: Date },
   condition: SQL,
 ): SQL {
   const now = job.now.toISOString();
   return sql`
     insert into jobs (id, type, payload, status, run_at, attempts, max_attempts, dedupe_key, created_at, updated_at)
-    select ${job.id}, ${job.type}, ${JSON.stringify(job.payload ?? null)}::jsonb, 'pending', ${(job.runAt ?? job.now).toISOString()}::timestamptz,
-      0, ${job.maxAttempts ?? job.defaultMaxAttempts ?? DEFAULT_MAX_ATTEMPTS}, ${job.dedupeKey ?? null}, ${now}::timestamptz, ${now}::timestamptz
+    select ${job.id}, ${definition.type}, ${JSON.stringify(definition.encode(payload))}::jsonb, 'pending', ${(job.runAt ?? job.now).toISOString()}::timestamptz,
+      0, ${job.maxAttempts ?? definition.maxAttempts ?? DEFAULT_MAX_ATTEMPTS}, ${job.dedupeKey ?? definition.dedupeKeyOf(payload)}, ${now}::timestamptz, ${now}::timestamptz
     where ${condition}
     on conflict (dedupe_key) do nothing
     returning id`;
+}
+
+/**
+ * `insert into jobs … select … <from>`, a data-modifying CTE that enqueues one job of `definition` per row of
+ * `from` (which holds the FROM and WHERE clauses), with the payload built from one SQL expression per field and
+ * the definition's dedupe key. Fixed text for fixed expressions, so it fits named statements; the definition
+ * must name its maxAttempts.
+ */
+export function enqueueFromRowsSql<P extends object>(
+  definition: JobDefinition<P>,
+  row: { readonly id: SQL; readonly runAt: SQL; readonly now: SQL; readonly payload: { readonly [K in keyof P]-?: SQL } },
+  from: SQL,
+): SQL {
+  if (definition.maxAttempts === undefined)
+    throw new Error(`${definition.type}: enqueueFromRowsSql needs the definition's maxAttempts`);
+  return sql`
+    insert into jobs (id, type, payload, status, run_at, attempts, max_attempts, dedupe_key, created_at, updated_at)
+    select ${row.id}, ${sql.raw(`'${definition.type}'`)}, ${definition.payloadSql(row.payload)}, 'pending', ${row.runAt}, 0,
+      ${sql.raw(String(definition.maxAttempts))}, ${definition.dedupeKeySql(row.payload) ?? sql`null`}, ${row.now}, ${row.now}
+    ${from}
+    on conflict (dedupe_key) do nothing
+    returning id`;
+}
+
+/** An SQL expression that wakes idle workers when its transaction commits (NOTIFY on JOBS_WAKEUP_CHANNEL). */
+export function wakeWorkersSql(): SQL {
+  return sql.raw(`pg_notify('${JOBS_WAKEUP_CHANNEL}', '')`);
 }
 
 export const DEFAULT_MAX_ATTEMPTS = 10;
@@ -102,18 +120,9 @@ export interface GroupedEffects {
   readonly effects: SQL;
 }
 
-/** Group completion (completeWith): at most this many entries per statement, this many statements at once. */
+/** Group completion (completeGrouped): at most this many entries per statement, this many statements at once. */
 const COMPLETION_BATCH_MAX = 64;
 const COMPLETION_BATCHES_IN_FLIGHT = 2;
-
-type CompletionEffects = (completed: SQL, ref: (name: string) => SQL) => readonly JobEffect[];
-
-interface QueuedCompletion {
-  readonly job: ClaimedJob;
-  readonly effects: CompletionEffects;
-  readonly resolve: (completed: boolean) => void;
-  readonly reject: (error: unknown) => void;
-}
 
 interface ClaimedRow {
   id: string;
@@ -128,82 +137,6 @@ interface ClaimedRow {
 export function createJobStore(deps: { db: Db; clock: Clock; ids: IdGenerator; defaultMaxAttempts?: number }): JobStore {
   const { db, clock, ids } = deps;
   const defaultMaxAttempts = deps.defaultMaxAttempts ?? DEFAULT_MAX_ATTEMPTS;
-
-  /**
-   * Group completion: completeWith calls that arrive while earlier ones are being written wait and go
-   * together in one statement (one round trip, one commit), each entry fenced by its own lease. Idle, a
-   * completion is written at once (after the current tick, so completions of the same tick share it).
-   */
-  const queuedCompletions: QueuedCompletion[] = [];
-  let completionBatchesInFlight = 0;
-
-  function flushCompletions(): void {
-    while (completionBatchesInFlight < COMPLETION_BATCHES_IN_FLIGHT && queuedCompletions.length > 0) {
-      const batch = queuedCompletions.splice(0, COMPLETION_BATCH_MAX);
-      completionBatchesInFlight += 1;
-      void writeCompletions(batch).finally(() => {
-        completionBatchesInFlight -= 1;
-        flushCompletions();
-      });
-    }
-  }
-
-  async function writeCompletions(batch: readonly QueuedCompletion[]): Promise<void> {
-    const now = clock.now().toISOString();
-    const built: Array<{ entry: QueuedCompletion; ctes: SQL[]; completedName: string }> = [];
-    for (const entry of batch) {
-      // A single entry keeps the plain names (completed_job, the effects' own): callers that name an
-      // earlier effect literally instead of through ref() still work alone, and fall back to that below.
-      const suffix = batch.length === 1 ? "" : `__${built.length}`;
-      const completedName = `completed_job${suffix}`;
-      try {
-        const list = entry.effects(sql.raw(`exists (select 1 from ${completedName})`), (name) => sql.raw(`${name}${suffix}`));
-        for (const effect of list) {
-          if (!/^[a-z_][a-z0-9_]*$/.test(effect.name) || effect.name.includes("__") || effect.name === "completed_job")
-            throw new Error(`bad effect name ${effect.name}`);
-        }
-        built.push({
-          entry,
-          completedName,
-          ctes: [
-            sql`${sql.raw(completedName)} as (
-              update jobs set status = 'succeeded', completed_at = ${now}::timestamptz, updated_at = ${now}::timestamptz,
-                lease_token = null, lease_expires_at = null, last_error = null
-              where id = ${entry.job.id} and lease_token = ${entry.job.leaseToken} and status = 'running'
-              returning id
-            )`,
-            ...list.map((effect) => sql`${sql.raw(`${effect.name}${suffix}`)} as (${effect.statement})`),
-          ],
-        });
-      } catch (error) {
-        entry.reject(error);
-      }
-    }
-    if (built.length === 0) return;
-    try {
-      const rows = await queryRows<Record<string, string | number>>(
-        db,
-        sql`with ${sql.join(
-          built.flatMap((b) => b.ctes),
-          sql`, `,
-        )} select ${sql.join(
-          built.map((b, i) => sql.raw(`(select count(*) from ${b.completedName}) as c${i}`)),
-          sql`, `,
-        )}`,
-      );
-      built.forEach((b, i) => {
-        b.entry.resolve(Number(rows[0]?.[`c${i}`] ?? 0) === 1);
-      });
-    } catch (error) {
-      if (built.length === 1) {
-        built[0]?.entry.reject(error);
-        return;
-      }
-      // The statement rolled back as a whole: one entry's failure must not fail the others, so each is
-      // written on its own.
-      await Promise.all(built.map((b) => writeCompletions([b.entry])));
-    }
-  }
 
   interface QueuedGrouped {
     readonly job: ClaimedJob;
@@ -278,19 +211,19 @@ export function createJobStore(deps: { db: Db; clock: Clock; ids: IdGenerator; d
       });
     },
 
-    async enqueue(tx, job) {
+    async enqueue(tx, definition, payload, options = {}) {
       const now = clock.now();
       const id = ids.newId();
       const inserted = await tx
         .insert(jobs)
         .values({
           id,
-          type: job.type,
-          payload: job.payload ?? null,
+          type: definition.type,
+          payload: definition.encode(payload),
           status: "pending",
-          runAt: job.runAt ?? now,
-          maxAttempts: job.maxAttempts ?? defaultMaxAttempts,
-          dedupeKey: job.dedupeKey ?? null,
+          runAt: options.runAt ?? now,
+          maxAttempts: options.maxAttempts ?? definition.maxAttempts ?? defaultMaxAttempts,
+          dedupeKey: options.dedupeKey ?? definition.dedupeKeyOf(payload),
           createdAt: now,
           updatedAt: now,
         })
@@ -348,13 +281,6 @@ export function createJobStore(deps: { db: Db; clock: Clock; ids: IdGenerator; d
         .where(and(eq(jobs.id, job.id), eq(jobs.leaseToken, job.leaseToken), eq(jobs.status, "running")))
         .returning({ id: jobs.id });
       return updated.length === 1;
-    },
-
-    completeWith(job, effects) {
-      return new Promise<boolean>((resolve, reject) => {
-        queuedCompletions.push({ job, effects, resolve, reject });
-        if (queuedCompletions.length === 1) queueMicrotask(flushCompletions);
-      });
     },
 
     async fail(job, error, retryAt) {

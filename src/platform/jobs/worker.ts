@@ -4,6 +4,7 @@ import { performance } from "node:perf_hooks";
 import type { FastifyBaseLogger } from "fastify";
 import type { Clock } from "../clock.js";
 import type { Db } from "../db/client.js";
+import { LeaseLostError, PermanentJobError, RetryJobError } from "./job-errors.js";
 import type { ClaimedJob, GroupedEffects, JobStore } from "./job-store.js";
 
 export interface JobContext {
@@ -14,37 +15,19 @@ export interface JobContext {
    * handler must then throw to roll its transaction back.
    */
   completeWithin(tx: Db): Promise<boolean>;
-  /**
-   * Marks the job done and applies `effects` in one statement (JobStore.completeWith). Returns false when the
-   * lease was lost; nothing was applied then.
-   */
-  completeWith(effects: Parameters<JobStore["completeWith"]>[1]): Promise<boolean>;
   /** JobStore.completeGrouped for this job; false when the lease was lost (nothing was applied then). */
   completeGrouped(values: readonly unknown[], grouped: GroupedEffects): Promise<boolean>;
 }
 
-/** Handlers may run more than once (a worker can die after the effect, before recording it): make them idempotent. */
+/**
+ * A handler as the worker runs it, with the payload as stored. Modules write theirs with `jobHandler` (see
+ * job-definition.ts), which decodes the payload first. Handlers may run more than once (a worker can die after
+ * the effect, before recording it): make them idempotent.
+ */
 export type JobHandler = (payload: unknown, context: JobContext) => Promise<void>;
 export type JobHandlers = Readonly<Record<string, JobHandler>>;
 
-/** Throw from a handler to choose when the next attempt runs. */
-export class RetryJobError extends Error {
-  readonly delayMs: number;
-  constructor(message: string, delayMs: number) {
-    super(message);
-    this.delayMs = delayMs;
-  }
-}
-
-/** Throw from a handler when no retry can succeed (a refused recipient, a malformed payload): the job is buried at once. */
-export class PermanentJobError extends Error {}
-
-/** Lease-lost signal from completeWithin callers. */
-export class LeaseLostError extends Error {
-  constructor() {
-    super("job lease lost");
-  }
-}
+export { LeaseLostError, PermanentJobError, RetryJobError } from "./job-errors.js";
 
 export interface WorkerOptions {
   readonly store: JobStore;
@@ -130,10 +113,6 @@ export function createWorker(options: WorkerOptions): Worker {
       job,
       completeWithin: async (tx) => {
         completedInTx = await store.complete(job, tx);
-        return completedInTx;
-      },
-      completeWith: async (effects) => {
-        completedInTx = await store.completeWith(job, effects);
         return completedInTx;
       },
       completeGrouped: async (values, grouped) => {

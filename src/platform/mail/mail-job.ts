@@ -6,14 +6,14 @@
 //    job then runs again. That second send cannot be undone, but it carries the same Message-ID (derived
 //    from the idempotency key), so receivers and their clients recognise it as the same message.
 import { createHash } from "node:crypto";
+import { Type } from "@sinclair/typebox";
 import type { FieldCipher } from "../crypto.js";
 import type { Db } from "../db/client.js";
+import { defineJob, jobHandler } from "../jobs/job-definition.js";
 import type { JobStore } from "../jobs/job-store.js";
-import { type JobHandler, PermanentJobError } from "../jobs/worker.js";
+import { type JobHandlers, PermanentJobError } from "../jobs/worker.js";
 import { parseMailbox } from "./address.js";
 import { type Mailer, MailSendError } from "./mailer.js";
-
-export const MAIL_SEND_JOB = "mail.send";
 
 /** The job payload (stored as JSON in the jobs table, hence snake_case). */
 export interface MailJobPayload {
@@ -49,14 +49,19 @@ function assertSendable(message: MailJobPayload): void {
 
 /**
  * What the jobs table holds: the message sealed with the field cipher (recipients are personal data, and
- * bodies will carry links with one-time tokens), beside the idempotency key that names it.
+ * bodies will carry links with one-time tokens), beside the idempotency key that names it and, when there is
+ * one, the row of the `emails` log this message belongs to (its Business, environment and kind).
  */
-export interface SealedMailJobPayload {
-  readonly idempotency_key: string;
-  /** The row of the `emails` log this message belongs to (its Business, environment and kind), when there is one. */
-  readonly email_id?: string;
-  readonly sealed: string;
-}
+export const MAIL_SEND_JOB = defineJob({
+  type: "mail.send",
+  version: 1,
+  payload: Type.Object({
+    idempotency_key: Type.String(),
+    email_id: Type.Optional(Type.String()),
+    sealed: Type.String(),
+  }),
+  dedupeKey: { prefix: "mail", fields: ["idempotency_key"] },
+});
 
 export interface EnqueueMailOptions {
   /** When the message may go out (default: now). The per-Business daily limit defers mail this way. */
@@ -85,23 +90,18 @@ export async function enqueueMail(
 ): Promise<string | null> {
   assertSendable(message);
   const content = { to: message.to, subject: message.subject, text: message.text, html: message.html };
-  const payload: SealedMailJobPayload = {
+  const payload = {
     idempotency_key: message.idempotency_key,
     ...(options.emailId === undefined ? {} : { email_id: options.emailId }),
     sealed: queue.cipher.encrypt(JSON.stringify(content)),
   };
-  return queue.jobStore.enqueue(tx, {
-    type: MAIL_SEND_JOB,
-    payload,
-    dedupeKey: `mail:${message.idempotency_key}`,
-    ...(options.runAt === undefined ? {} : { runAt: options.runAt }),
-  });
+  return queue.jobStore.enqueue(tx, MAIL_SEND_JOB, payload, options.runAt === undefined ? {} : { runAt: options.runAt });
 }
 
 /** The message a `mail.send` job holds, or null when the payload is not a sealed message (wrong key, tampered). */
 export function unsealMailJob(payload: unknown, cipher: Pick<FieldCipher, "decrypt">): MailJobPayload | null {
   if (typeof payload !== "object" || payload === null) return null;
-  const { sealed, idempotency_key } = payload as Partial<SealedMailJobPayload>;
+  const { sealed, idempotency_key } = payload as { sealed?: unknown; idempotency_key?: unknown };
   if (typeof sealed !== "string" || typeof idempotency_key !== "string") return null;
   try {
     const message: unknown = { ...JSON.parse(cipher.decrypt(sealed)), idempotency_key };
@@ -123,8 +123,8 @@ export function mailMessageId(idempotencyKey: string, domain: string): string {
 export function createMailJobHandler(
   mailer: Pick<Mailer, "send" | "senderDomain">,
   cipher: Pick<FieldCipher, "decrypt">,
-): JobHandler {
-  return async (sealedPayload) => {
+): JobHandlers {
+  return jobHandler(MAIL_SEND_JOB, async (sealedPayload) => {
     // A malformed or undecryptable payload buries the job (with this message) instead of sending garbage.
     const payload = unsealMailJob(sealedPayload, cipher);
     if (payload === null) throw new PermanentJobError("mail.send payload is not a sealed mail message");
@@ -145,5 +145,5 @@ export function createMailJobHandler(
       if (error instanceof MailSendError && error.permanent === true) throw new PermanentJobError(error.message);
       throw error;
     }
-  };
+  });
 }

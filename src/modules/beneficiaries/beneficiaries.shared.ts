@@ -1,0 +1,295 @@
+// What the beneficiaries module offers other modules over its tables: named queries that run in the caller's
+// transaction (or on the database handle for reads). Other modules import this file (or index.ts), never
+// beneficiaries.schema.ts.
+import { and, asc, desc, eq, inArray, isNull, lt, type SQL, sql } from "drizzle-orm";
+import type { Tenant } from "../../platform/auth/actor.js";
+import { type Db, queryRows, type Tx } from "../../platform/db/client.js";
+import { insertFromJson } from "../../platform/db/insert-from-json.js";
+import { liveDestinationsWithFingerprintJoin } from "../destinations/destinations.shared.js";
+import { type BeneficiaryPatch, type BeneficiaryRow, updateBeneficiary } from "./beneficiaries.repo.js";
+import {
+  beneficiaries,
+  type enrollmentStatusEnum,
+  type PostalAddressValue,
+  type TaxDocumentSummaryValue,
+} from "./beneficiaries.schema.js";
+
+export type { BeneficiaryRow, BeneficiaryWithCounts } from "./beneficiaries.repo.js";
+/** A Beneficiary of the tenant with its derived-status inputs (usable destinations, open request), or null. */
+/** Locks a Beneficiary of the tenant for the rest of the transaction (concurrent changes of one Beneficiary take turns). */
+export { findBeneficiary, lockBeneficiary } from "./beneficiaries.repo.js";
+export type { PostalAddressValue, TaxDocumentSummaryValue } from "./beneficiaries.schema.js";
+
+export type EnrollmentStatus = (typeof enrollmentStatusEnum.enumValues)[number];
+
+/** Starts an attempt: `pending`, no failure fields (spec: null while a retry is in flight), this attempt current. */
+export async function markEnrollmentPending(
+  tx: Tx,
+  tenant: Tenant,
+  beneficiaryId: string,
+  attemptId: string,
+  at: Date,
+): Promise<void> {
+  await tx
+    .update(beneficiaries)
+    .set({
+      enrollmentStatus: "pending",
+      enrollmentFailureDetail: null,
+      enrollmentFailureBankAccountId: null,
+      enrollmentAttemptId: attemptId,
+      enrollmentAttemptStartedAt: at,
+      updatedAt: at,
+    })
+    .where(
+      and(
+        eq(beneficiaries.id, beneficiaryId),
+        eq(beneficiaries.businessId, tenant.businessId),
+        eq(beneficiaries.environment, tenant.environment),
+      ),
+    );
+}
+
+/**
+ * Writes an attempt's result, only while it is still the current attempt and pending (conditional update):
+ * a newer attempt that started meanwhile wins, and the older result is dropped. Returns whether it applied.
+ */
+export async function finishEnrollment(
+  tx: Tx,
+  tenant: Tenant,
+  beneficiaryId: string,
+  attemptId: string,
+  result: { status: EnrollmentStatus | null; detail: string | null; bankAccountId: string | null },
+  at: Date,
+): Promise<boolean> {
+  const updated = await tx
+    .update(beneficiaries)
+    .set({
+      enrollmentStatus: result.status,
+      enrollmentFailureDetail: result.detail,
+      enrollmentFailureBankAccountId: result.bankAccountId,
+      enrollmentAttemptId: null,
+      enrollmentAttemptStartedAt: null,
+      updatedAt: at,
+    })
+    .where(
+      and(
+        eq(beneficiaries.id, beneficiaryId),
+        eq(beneficiaries.businessId, tenant.businessId),
+        eq(beneficiaries.environment, tenant.environment),
+        eq(beneficiaries.enrollmentAttemptId, attemptId),
+        eq(beneficiaries.enrollmentStatus, "pending"),
+      ),
+    )
+    .returning({ id: beneficiaries.id });
+  return updated.length > 0;
+}
+
+/** The refusal named an id that is not a destination of this Beneficiary: it names none. */
+export async function clearEnrollmentFailureAccount(tx: Tx, tenant: Tenant, beneficiaryId: string): Promise<void> {
+  await tx
+    .update(beneficiaries)
+    .set({ enrollmentFailureBankAccountId: null })
+    .where(
+      and(
+        eq(beneficiaries.id, beneficiaryId),
+        eq(beneficiaries.businessId, tenant.businessId),
+        eq(beneficiaries.environment, tenant.environment),
+      ),
+    );
+}
+
+/** A `full_onboarding` collection link was made for a Beneficiary not yet invited: it is now `invited`. */
+export async function markCollectionInvited(tx: Tx, tenant: Tenant, id: string, at: Date): Promise<void> {
+  await updateBeneficiary(tx, tenant, id, { collectionStatus: "invited", updatedAt: at });
+}
+
+/** A tax form was submitted through a collection link: its masked summary is what the Beneficiary shows. */
+export async function recordTaxDocumentSummary(
+  tx: Tx,
+  tenant: Tenant,
+  id: string,
+  summary: TaxDocumentSummaryValue,
+  at: Date,
+): Promise<void> {
+  await updateBeneficiary(tx, tenant, id, { taxDocument: summary, updatedAt: at });
+}
+
+/**
+ * A collection link's onboarding form was submitted: the identity fields it changed (from the beneficiaries
+ * service's identityUpdatePatch) and `details_submitted`.
+ */
+export async function recordDetailsSubmitted(
+  tx: Tx,
+  tenant: Tenant,
+  id: string,
+  identity: BeneficiaryPatch,
+  at: Date,
+): Promise<void> {
+  await updateBeneficiary(tx, tenant, id, {
+    ...identity,
+    collectionStatus: "details_submitted",
+    detailsSubmittedAt: at,
+    updatedAt: at,
+  });
+}
+
+/**
+ * Active (not archived) Beneficiaries of the tenant, newest first, strictly before `beforeId` (null: from the
+ * newest). Served by the partial index beneficiaries_tenant_list_idx (business, environment, id).
+ */
+export async function listActiveBeneficiaryPage(
+  tx: Tx,
+  tenant: Tenant,
+  beforeId: string | null,
+  limit: number,
+): Promise<BeneficiaryRow[]> {
+  return tx
+    .select()
+    .from(beneficiaries)
+    .where(
+      and(
+        eq(beneficiaries.businessId, tenant.businessId),
+        eq(beneficiaries.environment, tenant.environment),
+        isNull(beneficiaries.archivedAt),
+        beforeId === null ? undefined : lt(beneficiaries.id, beforeId),
+      ),
+    )
+    .orderBy(desc(beneficiaries.id))
+    .limit(limit);
+}
+
+/** What the creation gates and the approval policy read of a Beneficiary. */
+export type GateBeneficiary = Pick<
+  BeneficiaryRow,
+  | "id"
+  | "archivedAt"
+  | "complianceStatus"
+  | "reacknowledgmentRequired"
+  | "enrollmentStatus"
+  | "declaredDestinationId"
+  | "createdAt"
+>;
+
+/** Share-locks several Beneficiaries in id order (bulk; a fixed order so two uploads cannot deadlock). */
+export async function lockBeneficiariesShared(tx: Tx, tenant: Tenant, ids: readonly string[]): Promise<BeneficiaryRow[]> {
+  if (ids.length === 0) return [];
+  return tx
+    .select()
+    .from(beneficiaries)
+    .where(
+      and(
+        inArray(beneficiaries.id, [...ids]),
+        eq(beneficiaries.businessId, tenant.businessId),
+        eq(beneficiaries.environment, tenant.environment),
+      ),
+    )
+    .orderBy(asc(beneficiaries.id))
+    .for("share");
+}
+
+/**
+ * The body of a CTE that share-locks the Beneficiary a payout is created for and reads what the creation
+ * gates need (GateBeneficiary, as JSON column names): archiving it, or deleting one of its destinations
+ * (which lock it for update), waits for the creating transaction, and the other way round. Only values are
+ * interpolated, so the text is fixed and the caller's statement may be a named one.
+ */
+export function shareLockedGateBeneficiary(tenant: Tenant, beneficiaryId: string): SQL {
+  return sql`select id, archived_at, compliance_status, reacknowledgment_required, enrollment_status, declared_destination_id, created_at
+        from beneficiaries
+        where id = ${beneficiaryId}::uuid and business_id = ${tenant.businessId}::uuid
+          and environment = ${tenant.environment}::environment
+        for share`;
+}
+
+/** A Beneficiary by id, whatever its tenant (job-side reads: the job carries the id). */
+export async function findBeneficiaryById(db: Db, id: string): Promise<BeneficiaryRow | null> {
+  const [row] = await db.select().from(beneficiaries).where(eq(beneficiaries.id, id)).limit(1);
+  return row ?? null;
+}
+
+/** The postal address of a Beneficiary of the tenant (what a SEPA file carries), or null (none, or unknown). */
+export async function findPostalAddress(db: Db, tenant: Tenant, beneficiaryId: string): Promise<PostalAddressValue | null> {
+  const [row] = await db
+    .select({ postalAddress: beneficiaries.postalAddress })
+    .from(beneficiaries)
+    .where(
+      and(
+        eq(beneficiaries.businessId, tenant.businessId),
+        eq(beneficiaries.environment, tenant.environment),
+        eq(beneficiaries.id, beneficiaryId),
+      ),
+    )
+    .limit(1);
+  return row?.postalAddress ?? null;
+}
+
+export type NewBeneficiaryRow = typeof beneficiaries.$inferInsert;
+
+export interface ActiveEmailMatch {
+  readonly beneficiaryId: string;
+  readonly emailNormalized: string;
+  /** A live destination of that Beneficiary whose fingerprint is one of those asked about; null when none. */
+  readonly destination: {
+    readonly id: string;
+    readonly fingerprint: string;
+    readonly validationStatus: "validated" | "unvalidated";
+    readonly status: "unverified" | "verified" | "rejected";
+  } | null;
+}
+
+/**
+ * The tenant's active Beneficiaries holding any of `emails` (normalised), each joined with its live
+ * destinations among `fingerprints`: one row per (Beneficiary, matching destination), or one row with a
+ * null destination. One query, served by the tenant e-mail and destination fingerprint indexes.
+ */
+export async function findActiveByEmails(
+  db: Db,
+  tenant: Tenant,
+  emails: readonly string[],
+  fingerprints: readonly string[],
+): Promise<ActiveEmailMatch[]> {
+  if (emails.length === 0) return [];
+  const match = liveDestinationsWithFingerprintJoin(beneficiaries.id, fingerprints);
+  const rows = await db
+    .select({ beneficiaryId: beneficiaries.id, emailNormalized: beneficiaries.emailNormalized, ...match.columns })
+    .from(beneficiaries)
+    .leftJoin(match.table, match.on)
+    .where(
+      and(
+        eq(beneficiaries.businessId, tenant.businessId),
+        eq(beneficiaries.environment, tenant.environment),
+        isNull(beneficiaries.archivedAt),
+        inArray(beneficiaries.emailNormalized, [...emails]),
+      ),
+    );
+  return rows.map((row) => ({
+    beneficiaryId: row.beneficiaryId,
+    emailNormalized: row.emailNormalized,
+    destination:
+      row.destinationId === null || row.fingerprint === null || row.validationStatus === null || row.status === null
+        ? null
+        : { id: row.destinationId, fingerprint: row.fingerprint, validationStatus: row.validationStatus, status: row.status },
+  }));
+}
+
+/**
+ * Inserts the Beneficiaries in one statement, in the order given. A row whose e-mail an active Beneficiary
+ * of the tenant already holds is skipped, not an error (the partial unique index
+ * `beneficiaries_tenant_email_key` decides, also against a concurrent import); returns the ids inserted.
+ */
+/** The columns of `beneficiaries_tenant_email_key` (partial: archived_at is null). */
+const emailKeyColumns = sql.join(
+  [beneficiaries.businessId, beneficiaries.environment, beneficiaries.emailNormalized].map((c) => sql.identifier(c.name)),
+  sql`, `,
+);
+
+export async function insertBeneficiariesSkippingTakenEmails(tx: Tx, rows: readonly NewBeneficiaryRow[]): Promise<string[]> {
+  if (rows.length === 0) return [];
+  const inserted = await queryRows<{ id: string }>(
+    tx,
+    sql`${insertFromJson(beneficiaries, rows)}
+      on conflict (${emailKeyColumns}) where ${sql.identifier(beneficiaries.archivedAt.name)} is null do nothing
+      returning ${sql.identifier(beneficiaries.id.name)} as id`,
+  );
+  return inserted.map((row) => row.id);
+}

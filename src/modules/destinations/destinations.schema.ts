@@ -1,0 +1,62 @@
+// The destinations module's table.
+import { sql } from "drizzle-orm";
+import { index, integer, pgEnum, pgTable, smallint, text, timestamp, uniqueIndex, uuid, varchar } from "drizzle-orm/pg-core";
+import { businesses, createdAt, environmentEnum } from "../../platform/db/shared.schema.js";
+import { beneficiaries } from "../beneficiaries/beneficiaries.schema.js";
+
+export const destinationKindEnum = pgEnum("destination_kind", ["bank_account", "card"]);
+export const destinationValidationEnum = pgEnum("destination_validation_status", ["validated", "unvalidated"]);
+export const destinationVerificationEnum = pgEnum("destination_verification_status", ["unverified", "verified", "rejected"]);
+
+/**
+ * Where a payout can go: a bank account or a card. Full account numbers, IBANs, CLABEs, Pix keys and card
+ * numbers are encrypted at rest; `last4` (or a masked Pix key) is all that is ever shown.
+ */
+export const destinations = pgTable(
+  "destinations",
+  {
+    id: uuid("id").primaryKey(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businesses.id),
+    environment: environmentEnum("environment").notNull(),
+    beneficiaryId: uuid("beneficiary_id")
+      .notNull()
+      .references(() => beneficiaries.id),
+    kind: destinationKindEnum("kind").notNull(),
+    /** Which validation scheme accepted it: iban, us_aba, gb_sort_code, mx_clabe, br_pix, swift, card, … */
+    scheme: text("scheme").notNull(),
+    accountHolderName: text("account_holder_name").notNull(),
+    country: varchar("country", { length: 2 }).notNull(),
+    currency: varchar("currency", { length: 3 }).notNull(),
+    accountType: text("account_type").notNull(),
+    bankName: text("bank_name"),
+    routingCode: text("routing_code"),
+    swiftBic: text("swift_bic"),
+    /** Encrypted JSON of the sensitive routing values (account_number, iban, clabe, pix_key, card_number). */
+    sensitiveEncrypted: text("sensitive_encrypted").notNull(),
+    /** Keyed hash of the normalised account identifier: recognises the same account without decrypting. */
+    fingerprint: text("fingerprint").notNull(),
+    /** The masked display value (platform/masking.ts: at most the last four characters), or a masked Pix key. */
+    last4: varchar("last4", { length: 64 }).notNull(),
+    /** The masking rule `last4` follows (see beneficiaries.mask_version); 0 for rows the backfill has not re-masked yet. */
+    maskVersion: smallint("mask_version").notNull().default(0),
+    pixKeyType: text("pix_key_type"),
+    cardNetwork: text("card_network"),
+    cardExpiryMonth: integer("card_expiry_month"),
+    cardExpiryYear: integer("card_expiry_year"),
+    validationStatus: destinationValidationEnum("validation_status").notNull(),
+    status: destinationVerificationEnum("status").notNull().default("unverified"),
+    railRejectionReason: text("rail_rejection_reason"),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
+    deletedAt: timestamp("deleted_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [
+    index("destinations_beneficiary_idx").on(t.beneficiaryId, t.id),
+    // The same account registered twice for one Beneficiary is the same destination.
+    uniqueIndex("destinations_beneficiary_fingerprint_key").on(t.beneficiaryId, t.fingerprint).where(sql`deleted_at is null`),
+    index("destinations_tenant_idx").on(t.businessId, t.environment, t.id),
+    index("destinations_mask_pending_idx").on(t.id).where(sql`mask_version < 1`),
+  ],
+);

@@ -1,0 +1,248 @@
+// What the destinations module offers other modules over its table: named queries that run in the caller's
+// transaction (or on the database handle for reads). Other modules import this file (or index.ts), never
+// destinations.schema.ts.
+import { and, asc, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import type { Tenant } from "../../platform/auth/actor.js";
+import { type Db, namedQueryRows, preparedQuery, type Tx } from "../../platform/db/client.js";
+import { insertFromJson } from "../../platform/db/insert-from-json.js";
+import { destinations } from "./destinations.schema.js";
+
+export type DestinationRow = typeof destinations.$inferSelect;
+export type EnrollmentDestinationRow = DestinationRow;
+
+const ofBeneficiary = (tenant: Tenant, beneficiaryId: string) =>
+  and(
+    eq(destinations.businessId, tenant.businessId),
+    eq(destinations.environment, tenant.environment),
+    eq(destinations.beneficiaryId, beneficiaryId),
+  );
+
+/** Live destinations of the Beneficiary whose verification status is one of `statuses`, oldest first. */
+export async function listEnrollableDestinations(
+  tx: Tx,
+  tenant: Tenant,
+  beneficiaryId: string,
+  statuses: ReadonlyArray<"unverified" | "rejected">,
+): Promise<EnrollmentDestinationRow[]> {
+  return tx
+    .select()
+    .from(destinations)
+    .where(and(ofBeneficiary(tenant, beneficiaryId), isNull(destinations.deletedAt), inArray(destinations.status, [...statuses])))
+    .orderBy(destinations.id);
+}
+
+export async function setRailRejectionReason(
+  tx: Tx,
+  tenant: Tenant,
+  beneficiaryId: string,
+  destinationId: string,
+  reason: string | null,
+  at: Date,
+): Promise<void> {
+  await tx
+    .update(destinations)
+    .set({ railRejectionReason: reason, updatedAt: at })
+    .where(and(ofBeneficiary(tenant, beneficiaryId), eq(destinations.id, destinationId)));
+}
+
+/** The rail verified these destinations (deleted ones are left alone). */
+export async function markDestinationsVerified(
+  tx: Tx,
+  tenant: Tenant,
+  beneficiaryId: string,
+  destinationIds: readonly string[],
+  at: Date,
+): Promise<void> {
+  if (destinationIds.length === 0) return;
+  await tx
+    .update(destinations)
+    .set({ status: "verified", railRejectionReason: null, updatedAt: at })
+    .where(
+      and(ofBeneficiary(tenant, beneficiaryId), inArray(destinations.id, [...destinationIds]), isNull(destinations.deletedAt)),
+    );
+}
+
+/** The rail refused this destination; returns false when it is not a destination of the Beneficiary. */
+export async function markDestinationRejected(
+  tx: Tx,
+  tenant: Tenant,
+  beneficiaryId: string,
+  destinationId: string,
+  reason: string,
+  at: Date,
+): Promise<boolean> {
+  const updated = await tx
+    .update(destinations)
+    .set({ status: "rejected", railRejectionReason: reason, updatedAt: at })
+    .where(and(ofBeneficiary(tenant, beneficiaryId), eq(destinations.id, destinationId)))
+    .returning({ id: destinations.id });
+  return updated.length > 0;
+}
+
+/**
+ * A destinations row a payout may be sent to: not deleted, routing validated (or verified by the rail), not
+ * refused by the rail; the SQL twin of isPayoutUsable (destinations.service.ts). Columns are named with
+ * their table: Drizzle renders columns unqualified in a single-table select, where a bare name could bind
+ * to the outer query's table.
+ */
+const payoutUsableDestination = sql.raw(
+  `"destinations"."deleted_at" is null and ("destinations"."validation_status" = 'validated' or "destinations"."status" = 'verified') and "destinations"."status" <> 'rejected'`,
+);
+
+/**
+ * The number of payout-usable destinations of a Beneficiary, as a correlated subquery of the caller's query:
+ * `beneficiaryId` names the outer row's id, qualified with its table (`"beneficiaries"."id"`).
+ */
+export function payoutUsableDestinationCount(beneficiaryId: SQL): SQL<number> {
+  return sql<number>`(
+  select count(*)::int from ${destinations}
+  where "destinations"."beneficiary_id" = ${beneficiaryId} and ${payoutUsableDestination})`;
+}
+
+/** Payout-usable destinations per Beneficiary id (absent ids have none), for a page of rows. */
+export async function countPayoutUsableDestinations(db: Db, beneficiaryIds: readonly string[]): Promise<Map<string, number>> {
+  if (beneficiaryIds.length === 0) return new Map();
+  const query = preparedQuery(db, "destinations_usable_counts", (d) =>
+    d
+      .select({ beneficiaryId: destinations.beneficiaryId, count: sql<number>`count(*)::int` })
+      .from(destinations)
+      .where(and(sql`${destinations.beneficiaryId} = any(${sql.placeholder("ids")}::uuid[])`, payoutUsableDestination))
+      .groupBy(destinations.beneficiaryId),
+  );
+  const rows = await query.execute({ ids: `{${beneficiaryIds.join(",")}}` });
+  return new Map(rows.map((row) => [row.beneficiaryId, row.count]));
+}
+
+const maskedDestinationColumns = {
+  id: destinations.id,
+  beneficiaryId: destinations.beneficiaryId,
+  kind: destinations.kind,
+  country: destinations.country,
+  currency: destinations.currency,
+  last4: destinations.last4,
+  validationStatus: destinations.validationStatus,
+  status: destinations.status,
+  deletedAt: destinations.deletedAt,
+};
+
+export interface MaskedDestinationRow {
+  readonly id: string;
+  readonly beneficiaryId: string;
+  readonly kind: "bank_account" | "card";
+  readonly country: string;
+  readonly currency: string;
+  readonly last4: string;
+  readonly validationStatus: "validated" | "unvalidated";
+  readonly status: "unverified" | "verified" | "rejected";
+  readonly deletedAt: Date | null;
+}
+
+/**
+ * Live destinations of the given Beneficiaries of the tenant, grouped by Beneficiary, oldest first (the
+ * Beneficiary export). Only masked columns: the encrypted account data is never even selected.
+ */
+export async function listLiveMaskedDestinationsOf(
+  tx: Tx,
+  tenant: Tenant,
+  beneficiaryIds: readonly string[],
+): Promise<MaskedDestinationRow[]> {
+  if (beneficiaryIds.length === 0) return [];
+  return tx
+    .select(maskedDestinationColumns)
+    .from(destinations)
+    .where(
+      and(
+        eq(destinations.businessId, tenant.businessId),
+        eq(destinations.environment, tenant.environment),
+        inArray(destinations.beneficiaryId, [...beneficiaryIds]),
+        isNull(destinations.deletedAt),
+      ),
+    )
+    .orderBy(asc(destinations.beneficiaryId), asc(destinations.id));
+}
+
+/** Live destinations of the Beneficiaries (deleted ones cannot receive new payouts). */
+/** What the creation gates read of a destination. */
+export type GateDestination = Pick<
+  DestinationRow,
+  "id" | "beneficiaryId" | "status" | "validationStatus" | "deletedAt" | "currency" | "last4"
+>;
+
+/**
+ * Live destinations of the Beneficiaries (deleted ones cannot receive new payouts), as the gates need them.
+ * Plain SQL as a named statement on purpose: this runs in every creation's transaction, where a Drizzle
+ * query (prepared or not) would be rebuilt each time, and building it cost more CPU than the database
+ * spends answering it.
+ */
+export async function listLiveDestinationsForGates(
+  tx: Tx,
+  tenant: Tenant,
+  beneficiaryIds: readonly string[],
+): Promise<GateDestination[]> {
+  if (beneficiaryIds.length === 0) return [];
+  const rows = await namedQueryRows<{
+    id: string;
+    beneficiary_id: string;
+    status: DestinationRow["status"];
+    validation_status: DestinationRow["validationStatus"];
+    currency: string;
+    last4: string;
+  }>(
+    tx,
+    "payouts_live_destinations_for_gates",
+    sql`select id, beneficiary_id, status, validation_status, currency, last4 from destinations
+      where beneficiary_id = any(${toPgArray(beneficiaryIds)}::uuid[]) and business_id = ${tenant.businessId}::uuid
+        and environment = ${tenant.environment}::environment and deleted_at is null
+      order by id`,
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    beneficiaryId: row.beneficiary_id,
+    status: row.status,
+    validationStatus: row.validation_status,
+    deletedAt: null,
+    currency: row.currency,
+    last4: row.last4,
+  }));
+}
+
+/** A destination by id, deleted or not (an approved payout is still sent after deletion). */
+export async function findDestinationById(db: Db, id: string): Promise<DestinationRow | null> {
+  const [row] = await db.select().from(destinations).where(eq(destinations.id, id)).limit(1);
+  return row ?? null;
+}
+
+/** A PostgreSQL array literal of text values (quoted and escaped), bound as one parameter. */
+function toPgArray(values: readonly string[]): string {
+  return `{${values.map((v) => `"${v.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`).join(",")}}`;
+}
+
+export type NewDestinationRow = typeof destinations.$inferInsert;
+
+export async function insertDestinations(tx: Tx, rows: readonly NewDestinationRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.execute(insertFromJson(destinations, rows));
+}
+
+/**
+ * A read-only left join of a Beneficiary's live destinations whose fingerprint is one of `fingerprints` (the
+ * import's duplicate check): `beneficiaryId` is the caller's Beneficiary id column. Columns are flat
+ * (`destinationId`, `fingerprint`, `validationStatus`, `status`) and null when none matched.
+ */
+export function liveDestinationsWithFingerprintJoin(beneficiaryId: AnyPgColumn, fingerprints: readonly string[]) {
+  return {
+    table: destinations,
+    on: and(
+      eq(destinations.beneficiaryId, beneficiaryId),
+      isNull(destinations.deletedAt),
+      fingerprints.length === 0 ? sql`false` : inArray(destinations.fingerprint, [...fingerprints]),
+    ),
+    columns: {
+      destinationId: destinations.id,
+      fingerprint: destinations.fingerprint,
+      validationStatus: destinations.validationStatus,
+      status: destinations.status,
+    },
+  };
+}

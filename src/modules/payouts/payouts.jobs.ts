@@ -1,0 +1,47 @@
+// The payouts module's jobs: the disbursement path (see payouts.disbursement.ts for what each one does).
+// The rail simulator's control endpoint enqueues PAYOUT_RAIL_OUTCOME_JOB too, through this module's index.ts.
+import { Type } from "@sinclair/typebox";
+import { defineJob } from "../../platform/jobs/job-definition.js";
+
+/** A rail outcome as a job carries it (rails/rail.ts SerializedRailOutcome): dates travel as ISO strings. */
+const SerializedRailOutcomeSchema = Type.Union([
+  Type.Object({ type: Type.Literal("acknowledged") }),
+  Type.Object({ type: Type.Literal("estimated_arrival"), estimatedArrivalAt: Type.String() }),
+  Type.Object({ type: Type.Literal("disbursed") }),
+  Type.Object({ type: Type.Literal("delivered"), deliveredAt: Type.String() }),
+  Type.Object({ type: Type.Literal("returned"), reason: Type.String() }),
+  Type.Object({ type: Type.Literal("failed"), reason: Type.String() }),
+  Type.Object({ type: Type.Literal("canceled"), reason: Type.String() }),
+  Type.Object({ type: Type.Literal("compliance_hold"), reason: Type.String() }),
+  Type.Object({ type: Type.Literal("compliance_hold_cleared") }),
+]);
+
+/** Calls the rail for an approved payout (enqueued by the approving transaction, and again when a hold clears). */
+export const PAYOUT_DISBURSE_JOB = defineJob({
+  type: "payout.disburse",
+  version: 1,
+  payload: Type.Object({ payoutId: Type.String() }),
+});
+
+/**
+ * Applies one rail outcome. Outcomes a rail scheduled at submission are chained: `next` holds those still to
+ * come (each with its absolute time), `chainId` and `position` tell the jobs of one chain apart.
+ */
+export const PAYOUT_RAIL_OUTCOME_JOB = defineJob({
+  type: "payout.rail_outcome",
+  version: 1,
+  payload: Type.Object({
+    payoutId: Type.String(),
+    outcome: SerializedRailOutcomeSchema,
+    next: Type.Optional(Type.Array(Type.Object({ runAt: Type.String(), outcome: SerializedRailOutcomeSchema }))),
+    chainId: Type.Optional(Type.String()),
+    position: Type.Optional(Type.Integer()),
+  }),
+});
+
+/** Settles a production payout still `disbursed` at the close of its return window. */
+export const PAYOUT_SETTLE_JOB = defineJob({
+  type: "payout.settle",
+  version: 1,
+  payload: Type.Object({ payoutId: Type.String() }),
+});

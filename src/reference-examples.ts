@@ -1,0 +1,463 @@
+// One realistic example per request body and success response component of the OpenAPI document (and of
+// the shared shapes they are built from), published as the component schema's `examples`. A test validates
+// each against its schema and checks that every request body and success response has one.
+
+const BUSINESS_ID = "0196f1a2-7b3c-7d10-8a11-4c5e6f708192";
+const USER_ID = "0196f1a2-7b3c-7d11-9b22-5d6e7f8091a3";
+const MEMBERSHIP_ID = "0196f1a2-7b3c-7d12-8c33-6e7f8091a2b4";
+const KEY_ID = "0196f1a2-7b3c-7d13-9d44-7f8091a2b3c5";
+const BENEFICIARY_ID = "0196f1a3-0a1b-7c20-8e55-8091a2b3c4d6";
+const DESTINATION_ID = "0196f1a3-0a1b-7c21-9f66-91a2b3c4d5e7";
+const PAYOUT_ID = "0196f1a4-1c2d-7e30-a077-a2b3c4d5e6f8";
+const DECISION_ID = "0196f1a4-1c2d-7e31-b188-b3c4d5e6f709";
+const LINK_ID = "0196f1a3-5e6f-7a40-8299-c4d5e6f7081a";
+const SUBSCRIPTION_ID = "0196f1a5-2d3e-7f50-93aa-d5e6f708192b";
+const DELIVERY_ID = "0196f1a6-3e4f-7061-a4bb-e6f708192a3c";
+const EMAIL_ID = "0196f1a3-6f70-7b52-b5cc-f708192a3b4d";
+const BANK_FILE_ID = "0196f1a8-5061-7283-86ee-192a3b4c5d6f";
+
+const postalAddress = { line1: "Friedrichstraße 123", city: "Berlin", postal_code: "10117", country: "DE" };
+
+const apiKey = {
+  id: KEY_ID,
+  environment: "sandbox",
+  role: "business_read_only",
+  label: "Reporting",
+  key_hint: "pok_sandbox_…3f9a",
+  membership_id: MEMBERSHIP_ID,
+  created_at: "2026-05-27T12:00:00.000Z",
+  last_used_at: null,
+  revoked_at: null,
+};
+const issuedApiKey = {
+  ...apiKey,
+  key: "pok_sandbox_0196f1a27b3c7d139d447f8091a2b3c5_9c4e0d6b2a7f5e3c1b8a9d0e2f4c6b8a0d1e3f5a7c9b2d4e6f8a0c2e4b6d83f9a",
+};
+
+const beneficiary = {
+  id: BENEFICIARY_ID,
+  beneficiary_type: "person",
+  name: "Jane Doe",
+  nickname: null,
+  display_name: "Jane Doe",
+  email: "jane.doe@example.com",
+  phone: "+4915123456789",
+  first_name: "Jane",
+  last_name: "Doe",
+  country_of_residence: "DE",
+  date_of_birth: "1990-04-21",
+  business_name: null,
+  country_of_incorporation: null,
+  registration_number: null,
+  tax_id: null,
+  postal_address: postalAddress,
+  bank_details: null,
+  compliance_status: "compliant",
+  identity_complete: true,
+  missing_identity_fields: [],
+  acknowledged_at: "2026-05-27T12:05:00.000Z",
+  reacknowledgment_required: false,
+  collection_status: "not_invited",
+  details_submitted_at: null,
+  declared_destination_id: null,
+  declared_destination_change: null,
+  status: "ready",
+  enrollment_status: "verified",
+  enrollment_failure_detail: null,
+  enrollment_failure_bank_account_id: null,
+  pending_requests: [],
+  tax_document: null,
+  archived_at: null,
+  environment: "sandbox",
+  created_at: "2026-05-27T12:00:00.000Z",
+  updated_at: "2026-05-27T12:05:00.000Z",
+};
+
+const destination = {
+  id: DESTINATION_ID,
+  kind: "bank_account",
+  beneficiary_id: BENEFICIARY_ID,
+  account_holder_name: "Jane Doe",
+  currency: "EUR",
+  country: "DE",
+  status: "verified",
+  validation_status: "validated",
+  payout_usable: true,
+  last4: "3000",
+  account_type: "checking",
+  scheme: "iban",
+  bank_name: null,
+  swift_bic: null,
+  pix_key_type: null,
+  card_network: null,
+  card_expiry_month: null,
+  card_expiry_year: null,
+  rail_rejection_reason: null,
+  created_at: "2026-05-27T12:01:00.000Z",
+};
+
+const payout = {
+  payout_id: PAYOUT_ID,
+  environment: "sandbox",
+  status: "pending_approval",
+  held_from_status: null,
+  amount_minor: 125000,
+  amount: "1250.00",
+  currency: "EUR",
+  beneficiary_id: BENEFICIARY_ID,
+  bank_account_id: DESTINATION_ID,
+  destination_last4: "3000",
+  external_ref: "invoice-2026-0042",
+  idempotency_key: "5f0c7a52-3d1e-4b8f-9a6c-2e7d4f1b8c90",
+  channel: "api",
+  upload_id: null,
+  replaces_payout_id: null,
+  rail: null,
+  rail_ref: null,
+  disbursement_status: null,
+  failure_reason: null,
+  estimated_arrival_at: null,
+  disbursed_at: null,
+  delivered_at: null,
+  settled_at: null,
+  returned_at: null,
+  created_at: "2026-05-27T12:10:00.000Z",
+  updated_at: "2026-05-27T12:10:00.000Z",
+};
+const approvedPayout = { ...payout, status: "approved", updated_at: "2026-05-27T12:15:00.000Z" };
+
+const decision = {
+  id: DECISION_ID,
+  payout_id: PAYOUT_ID,
+  outcome: "approve",
+  reason: "Invoice 2026-0042 checked against the purchase order.",
+  validator: { type: "human", name: null, api_key_id: KEY_ID, user_id: USER_ID, membership_id: MEMBERSHIP_ID, policy_rule: null },
+  created_at: "2026-05-27T12:15:00.000Z",
+};
+
+const policyRules = [
+  { name: "Small EUR payouts", outcome: "approve", currency: "EUR", max_amount_minor: 50000, channels: ["api", "csv"] },
+  { name: "New payees wait", outcome: "reject", max_beneficiary_age_hours: 24, min_amount_minor: 1000000 },
+];
+
+const webhookSubscription = {
+  id: SUBSCRIPTION_ID,
+  environment: "sandbox",
+  url: "https://hooks.example.com/payouts",
+  enabled_events: ["payout.disbursed", "payout.failed", "beneficiary.enrollment_rejected"],
+  enabled: true,
+  created_at: "2026-05-27T12:20:00.000Z",
+};
+
+const webhookDelivery = {
+  id: DELIVERY_ID,
+  event_type: "payout.disbursed",
+  occurred_at: "2026-05-27T12:16:00.000Z",
+  sequence: 4,
+  subscription_id: SUBSCRIPTION_ID,
+  status: "succeeded",
+  final_reason: null,
+  series: 1,
+  attempt_count: 2,
+  next_attempt_at: null,
+  created_at: "2026-05-27T12:16:00.000Z",
+  attempts: [
+    {
+      series: 1,
+      attempt_number: 1,
+      sent_at: "2026-05-27T12:16:00.100Z",
+      succeeded: false,
+      status_code: 503,
+      duration_ms: 84,
+      error_class: "http_status",
+    },
+    {
+      series: 1,
+      attempt_number: 2,
+      sent_at: "2026-05-27T12:16:30.200Z",
+      succeeded: true,
+      status_code: 200,
+      duration_ms: 61,
+      error_class: null,
+    },
+  ],
+};
+
+const sandboxEmail = {
+  id: EMAIL_ID,
+  kind: "collection_invitation",
+  to: "jane.doe@example.com",
+  subject: "Acme Payouts asks for your payout details",
+  text: "Acme Payouts asks you to enter your payout details: http://localhost:3000/collect/…",
+  html: "<p>Acme Payouts asks you to enter your payout details.</p>",
+  created_at: "2026-05-27T12:30:00.000Z",
+};
+
+const bankDetails = {
+  account_holder_name: "Jane Doe",
+  country: "DE",
+  currency: "EUR",
+  iban: "DE89370400440532013000",
+};
+
+/** Component name -> its example. */
+const sftpDelivery = {
+  kind: "sftp",
+  host: "sftp.bank.example",
+  port: 22,
+  username: "acme-payouts",
+  host_key_fingerprint: "SHA256:Qx2kGv9t8n3Zr5bW7yLc1pHd4sJf6aKe0uTo2iMwXvY",
+  outbound_directory: "outbound",
+  inbound_directory: "inbound",
+};
+const sepaOriginator = {
+  name: "Acme Payouts GmbH",
+  iban: "DE75512108001245126199",
+  bic: "SOGEDEFFXXX",
+  address: { street_name: "Friedrichstraße", building_number: "123", postal_code: "10117", town_name: "Berlin", country: "DE" },
+};
+const sepaRail = {
+  rail: "sepa",
+  originator: sepaOriginator,
+  file_format: "pain.001.001.09",
+  cutoff_times: ["10:00", "14:30"],
+  time_zone: "Europe/Berlin",
+  status_report_timeout_hours: 24,
+  delivery: {
+    ...sftpDelivery,
+    has_password: false,
+    has_private_key: true,
+  },
+  created_at: "2026-05-27T09:00:00.000Z",
+  updated_at: "2026-05-27T09:00:00.000Z",
+};
+const bankFile = {
+  id: BANK_FILE_ID,
+  rail: "sepa",
+  file_name: "sepa-4c5e6f708192-20260527T1230Z.xml",
+  message_id: "PO20260527T1230Z4c5e6f708192",
+  format: "pain.001.001.09",
+  cutoff_at: "2026-05-27T12:30:00.000Z",
+  entry_count: 1,
+  control_sum_minor: 125000,
+  currency: "EUR",
+  status: "accepted",
+  created_at: "2026-05-27T12:30:00.000Z",
+  uploaded_at: "2026-05-27T12:30:04.000Z",
+  acknowledged_at: "2026-05-27T13:05:00.000Z",
+  upload_attempts: 1,
+  last_upload_error: null,
+  alerts: [],
+};
+
+export const COMPONENT_EXAMPLES: Readonly<Record<string, unknown>> = {
+  // Registration
+  RegisterBusinessRequest: {
+    business_name: "Acme Payouts GmbH",
+    email: "finance@acme.example",
+    password: "correct horse battery staple",
+  },
+  RegistrationAccepted: {
+    status: "verification_sent",
+    email: "finance@acme.example",
+    message: "If this address can register, a verification e-mail is on its way. It holds a token valid for 24 hours.",
+  },
+  VerifyRegistrationRequest: { token: "reg_5b0e2c7d9a4f4e1b8c3d6a9f0e2b4c7d" },
+  RegisteredBusiness: {
+    business: { id: BUSINESS_ID, name: "Acme Payouts GmbH", created_at: "2026-05-27T12:00:00.000Z" },
+    user: { id: USER_ID, email: "finance@acme.example", created_at: "2026-05-27T12:00:00.000Z" },
+    membership: { id: MEMBERSHIP_ID, role: "business_admin" },
+    api_keys: [
+      { ...issuedApiKey, role: "business_admin", label: null },
+      {
+        ...issuedApiKey,
+        id: "0196f1a2-7b3c-7d14-8e55-8091a2b3c4d6",
+        environment: "production",
+        role: "business_admin",
+        label: null,
+        key_hint: "pok_production_…b21e",
+        key: "pok_production_0196f1a27b3c7d148e558091a2b3c4d6_1d3f5b7a9c2e4d6f8b0a1c3e5d7f9b2a4c6e8d0f1b3a5c7e9d2f4b6a8c0eb21e",
+      },
+    ],
+  },
+  // Sandbox mailbox
+  SandboxEmail: sandboxEmail,
+  SandboxEmailList: { emails: [sandboxEmail], next_cursor: null },
+  // API keys
+  CreateApiKeyRequest: { role: "business_read_only", label: "Reporting" },
+  ApiKey: apiKey,
+  IssuedApiKey: issuedApiKey,
+  ApiKeyList: { api_keys: [apiKey], next_cursor: null },
+  // Beneficiaries
+  PostalAddress: postalAddress,
+  CreateBeneficiaryRequest: {
+    beneficiary_type: "person",
+    email: "jane.doe@example.com",
+    first_name: "Jane",
+    last_name: "Doe",
+    country_of_residence: "DE",
+  },
+  UpdateBeneficiaryRequest: { phone: "+4915123456789", postal_address: postalAddress },
+  Beneficiary: beneficiary,
+  BeneficiaryList: { beneficiaries: [beneficiary], next_cursor: null },
+  BeneficiaryImportRow: {
+    email: "jane.doe@example.com",
+    first_name: "Jane",
+    last_name: "Doe",
+    bank: bankDetails,
+    acknowledged: true,
+  },
+  BeneficiaryImportRequest: {
+    rows: [
+      { email: "jane.doe@example.com", first_name: "Jane", last_name: "Doe", bank: bankDetails, acknowledged: true },
+      {
+        email: "ap@globex.example",
+        business_name: "Globex Ltd",
+        bank: {
+          account_holder_name: "Globex Ltd",
+          country: "GB",
+          currency: "GBP",
+          account_number: "31926819",
+          routing_code: "601613",
+        },
+      },
+    ],
+  },
+  BeneficiaryImportResult: {
+    results: [
+      { index: 0, status: "created", beneficiary_id: BENEFICIARY_ID, bank_account_id: DESTINATION_ID, payout_usable: true },
+      {
+        index: 1,
+        status: "failed",
+        beneficiary_id: null,
+        bank_account_id: null,
+        payout_usable: false,
+        error: {
+          code: "invalid_format",
+          message: "Expected 8 digits.",
+          field: "bank.account_number",
+          details: [{ field: "bank.account_number", code: "invalid_format", message: "Expected 8 digits." }],
+        },
+      },
+    ],
+    created_count: 1,
+    already_exists_count: 0,
+    duplicate_count: 0,
+    failed_count: 1,
+  },
+  // Destinations
+  CreateBankAccountRequest: bankDetails,
+  CreateCardRequest: {
+    card_number: "4242424242424242",
+    expiry_month: 12,
+    expiry_year: 2030,
+    cardholder_name: "Jane Doe",
+    country: "DE",
+    currency: "EUR",
+  },
+  Destination: destination,
+  DestinationList: { bank_accounts: [destination] },
+  SetDeclaredDestinationRequest: { destination_id: DESTINATION_ID },
+  // Collection links
+  CreateCollectionRequestBody: { scope: "full_onboarding", send_email: true },
+  CollectionRequestCreated: {
+    id: LINK_ID,
+    beneficiary_id: BENEFICIARY_ID,
+    scope: "full_onboarding",
+    url: "http://localhost:3000/collect/clk_3a9f0c2e7b5d4e1f8a6c9b0d2e4f6a8c",
+    expires_at: "2026-06-03T12:30:00.000Z",
+    email_sent: true,
+    created_at: "2026-05-27T12:30:00.000Z",
+  },
+  // Webhooks
+  CreateWebhookSubscriptionRequest: {
+    url: "https://hooks.example.com/payouts",
+    enabled_events: ["payout.disbursed", "payout.failed", "beneficiary.enrollment_rejected"],
+  },
+  UpdateWebhookSubscriptionRequest: { enabled: false },
+  WebhookSubscription: webhookSubscription,
+  WebhookSubscriptionWithSecret: {
+    subscription: webhookSubscription,
+    secret: "whsec_sandbox_4f1e8d2c6b0a9f7e5d3c1b2a4f6e8d0c2b4a6f8e0d2c4b6a8f0e2d4c6b8a0f2e",
+  },
+  WebhookDelivery: webhookDelivery,
+  WebhookDeliveryList: { deliveries: [webhookDelivery], next_cursor: null },
+  // Payouts
+  CreatePayoutRequest: {
+    beneficiary_id: BENEFICIARY_ID,
+    amount_minor: 125000,
+    currency: "EUR",
+    external_ref: "invoice-2026-0042",
+  },
+  Payout: payout,
+  PayoutList: { payouts: [payout], next_cursor: null },
+  BulkPayoutRow: { beneficiary_id: BENEFICIARY_ID, amount_minor: 125000, currency: "EUR", external_ref: "invoice-2026-0042" },
+  BulkPayoutRequest: {
+    uploadId: "sha256-9f2c4e6a8b0d1f3e5c7a9b2d4f6e8a0c",
+    rows: [
+      { beneficiary_id: BENEFICIARY_ID, amount_minor: 125000, currency: "EUR", external_ref: "invoice-2026-0042" },
+      { beneficiary_id: BENEFICIARY_ID, amount_minor: 9900, currency: "USD" },
+    ],
+  },
+  BulkPayoutResult: {
+    upload_id: "sha256-9f2c4e6a8b0d1f3e5c7a9b2d4f6e8a0c",
+    created: 1,
+    replayed: 0,
+    failed: 1,
+    results: [
+      { index: 0, status: "created", payout_id: PAYOUT_ID, payout_status: "pending_approval", error: null },
+      {
+        index: 1,
+        status: "failed",
+        payout_id: null,
+        payout_status: null,
+        error: { code: "CURRENCY_MISMATCH", message: "The payout's currency is not the destination's currency." },
+      },
+    ],
+  },
+  CreateDecisionRequest: { outcome: "approve", reason: "Invoice 2026-0042 checked against the purchase order." },
+  PayoutActionRequest: { reason: "Invoice 2026-0042 checked against the purchase order." },
+  Decision: decision,
+  DecisionResult: { decision, payout: approvedPayout },
+  DecisionList: { decisions: [decision] },
+  ApprovalPolicy: { environment: "sandbox", rules: policyRules, maker_checker: true, updated_at: "2026-05-27T11:00:00.000Z" },
+  ReplaceApprovalPolicyRequest: { rules: policyRules, maker_checker: true },
+  // Bank rails
+  ConfigureSepaRailRequest: {
+    originator: sepaOriginator,
+    cutoff_times: ["10:00", "14:30"],
+    time_zone: "Europe/Berlin",
+    delivery: { ...sftpDelivery, private_key: "-----BEGIN OPENSSH PRIVATE KEY-----\n…\n-----END OPENSSH PRIVATE KEY-----\n" },
+  },
+  ConfigureAchRailRequest: {
+    originator: {
+      odfi_routing_number: "021000021",
+      immediate_destination: "021000021",
+      immediate_destination_name: "JPMORGAN CHASE",
+      immediate_origin: "1234567890",
+      immediate_origin_name: "ACME PAYOUTS INC",
+      company_name: "ACME PAYOUTS",
+      company_identification: "1234567890",
+      payout_purpose: "other",
+      entry_description: "PAYOUT",
+    },
+    cutoff_times: ["15:00"],
+    time_zone: "America/New_York",
+    delivery: { ...sftpDelivery, password: "correct-horse-battery-staple" },
+  },
+  BankRail: sepaRail,
+  BankRailList: { bank_rails: [sepaRail] },
+  BankFile: bankFile,
+  BankFileList: { bank_files: [bankFile], next_cursor: null },
+  BankFileDetail: {
+    bank_file: bankFile,
+    payouts: [{ payout_id: PAYOUT_ID, amount_minor: 125000, reference: "0196f1a41c2d7e30a077a2b3c4d5e6f8", bank_status: "ACCP" }],
+  },
+  // Production simulator (operator)
+  SimulatorOutcomeRequest: { type: "compliance_hold_cleared" },
+  SimulatorOutcomeAccepted: {
+    job_id: "0196f1a7-4f50-7172-b5dd-08192a3b4c5e",
+    payout_id: PAYOUT_ID,
+    outcome: { type: "compliance_hold_cleared" },
+  },
+};

@@ -1,0 +1,140 @@
+// What the API reference (/docs, over /v1/openapi.json) explains beyond single operations: the state
+// machines of payouts, Beneficiaries and collection links, and how the sandbox and the production simulator
+// behave, with every magic value and timing. The simulator tables are generated from the simulator's own
+// scenario list, so they cannot drift from what it does.
+import type { Config } from "./config.js";
+import { SIMULATOR_ENROLLMENT, SIMULATOR_SCENARIOS, SIMULATOR_TIMINGS } from "./rails/production-simulator.js";
+
+export interface ReferenceTag {
+  readonly name: string;
+  readonly description: string;
+}
+
+export const PAYOUT_STATE_DIAGRAM = `\`\`\`
+                   approve                     disbursed                  return window closes
+ pending_approval ─────────▶ approved ──────────────────▶ disbursed ──────────────────────▶ settled
+   │        │                 │    │                         │                                 │
+   │ reject │ cancel          │    │ failed                  │ returned                        │ returned
+   ▼        │ (production)    │    ▼                         ▼                                 │ (late)
+ rejected   │                 │  failed                   returned ◀───────────────────────────┘
+            ▼                 │ cancel before dispatch (Business),
+         canceled ◀───────────┘ or canceled by the rail (production)
+
+ approved | disbursed ── compliance hold ──▶ compliance_hold ── cleared ──▶ back to the state it was held from
+ compliance_hold (held from approved)  ── failed | canceled ──▶ failed | canceled
+ compliance_hold (held from disbursed) ── returned ──▶ returned
+\`\`\``;
+
+const PAYOUT_STATES = [
+  "**States.** `pending_approval`: created, waiting for a Decision (or decided at once by an approval-policy rule). `approved`: the disbursement is dispatched to the rail after the approval commits; it stays `approved` while the rail acknowledges it. `disbursed`: the rail sent the money. `settled` (production): the return window (PAYOUT_RETURN_WINDOW_HOURS, 72 h by default) closed without a return. `returned` (production): the receiving bank sent the money back, inside the window or late after settlement. `rejected`, `failed`, `canceled`, `returned` are final. `compliance_hold`: the rail holds the payout for review; `held_from_status` says where it returns when cleared.",
+  PAYOUT_STATE_DIAGRAM,
+  "**Events.** `payout.rejected`, `payout.disbursement_submitted` (the rail took it; `rail_ref` recorded), `payout.acknowledged`, `payout.estimated_arrival_at` (when the estimate changes), `payout.disbursed`, `payout.delivered` (production; the money arrived, at any point after dispatch, without changing the state; a later one with another `delivered_at` is a correction), `payout.settled`, `payout.returned`, `payout.failed`, `payout.canceled`. Approval itself records no event (the Decision is the record), and neither do compliance holds (the state is visible on reads). Sandbox payouts never reach `settled`, `returned` or `canceled`, and never fire `payout.delivered`.",
+].join("\n\n");
+
+export const BENEFICIARY_STATUS_DIAGRAM = `\`\`\`
+ created ──▶ pending_details ── identity complete ──▶ pending_kyc ── acknowledge ──▶ action_required ──▶ ready
+             (a required identity                     (compliance      (no payout-usable destination,
+              field is missing)                        pending)          or the rail refused enrollment)
+
+ any status ── compliance suspended ──▶ suspended
+ compliant  ── a trigger identity field changes ──▶ reacknowledgment_required ── acknowledge ──▶ back down the line above
+\`\`\``;
+
+const BENEFICIARY_STATES = [
+  "**Beneficiary `status`** is derived when read, never stored: the first of these that holds is the status. 1 `suspended`: compliance is suspended. 2 `reacknowledgment_required`: a field the compliance check was about (name, date of birth, country, registration number, tax id) changed after acknowledgment; payouts are blocked until `POST /v1/beneficiaries/{id}/acknowledge`. 3 `pending_details`: an identity field required for its type (IDENTITY_REQUIRED_PERSON, IDENTITY_REQUIRED_BUSINESS) is missing; supply it with `PUT /v1/beneficiaries/{id}` or a `full_onboarding` collection link. 4 `pending_kyc`: identity complete, compliance acknowledgment not given yet. 5 `action_required`: compliant, but no payout-usable destination, or the rail refused enrollment (`enrollment_status` `rejected`). 6 `ready`: a payout can be created.",
+  BENEFICIARY_STATUS_DIAGRAM,
+  "`compliance_status` is `pending` until acknowledged, then `compliant`; `suspended` blocks everything. `collection_status` moves from `not_invited` to `invited` when a `full_onboarding` link is minted, and to `details_submitted` when the Beneficiary submits that form (event `beneficiary.details_submitted`). `enrollment_status` is null until the Beneficiary is enrolled with the payout rail, then `pending` during an attempt, `verified`, or `rejected` (event `beneficiary.enrollment_rejected`) until re-enrollment succeeds.",
+].join("\n\n");
+
+export const COLLECTION_REQUEST_DIAGRAM = `\`\`\`
+            ┌── the Beneficiary submits the form ───────────▶ consumed
+ minted ────┼── DELETE .../collection-requests/{requestId} ──▶ cancelled
+ (live,     ├── a new link is minted for the Beneficiary ────▶ superseded
+  7 days)   ├── the Beneficiary is archived ─────────────────▶ closed (archived)
+            └── 7 days pass ─────────────────────────────────▶ expired
+\`\`\``;
+
+const COLLECTION_STATES = [
+  "**Collection links** (collection requests) let a Beneficiary enter their own details on a hosted page, `{PUBLIC_BASE_URL}/collect/{token}`. A link is live from minting for 7 days and works once; it is listed in the Beneficiary's `pending_requests` only while live. Every other state is final, and the page then answers that the link is closed.",
+  COLLECTION_REQUEST_DIAGRAM,
+  "A Beneficiary has at most one live link: minting a new one supersedes the old. Un-archiving does not reopen a link closed by archiving.",
+].join("\n\n");
+
+function duration(ms: number): string {
+  if (ms === 0) return "at once";
+  const parts: string[] = [];
+  const units: Array<[number, string]> = [
+    [86_400_000, "d"],
+    [3_600_000, "h"],
+    [60_000, "min"],
+    [1000, "s"],
+  ];
+  let rest = ms;
+  for (const [size, unit] of units) {
+    if (rest >= size) {
+      parts.push(`${Math.floor(rest / size)} ${unit}`);
+      rest %= size;
+    }
+  }
+  return parts.join(" ");
+}
+
+function simulatorReference(config: Config): string {
+  const scenarios = SIMULATOR_SCENARIOS.map((scenario) => {
+    const amount = scenario.amountMinor === null ? "any other amount" : `\`${scenario.amountMinor}\``;
+    const refusal = scenario.refusal === undefined ? "" : ` Reason: "${scenario.refusal}"`;
+    return `- ${amount} (${scenario.name}): ${scenario.description}.${refusal}`;
+  }).join("\n");
+  const accounts = Object.entries(SIMULATOR_ENROLLMENT.accountRefusals)
+    .map(([last4, reason]) => `a destination whose last four characters are \`${last4}\` is refused naming it ("${reason}")`)
+    .join("; ");
+  return [
+    "**Sandbox** (keys `pok_sandbox_…`): no money moves. Every approved payout is acknowledged and `disbursed` at once by the worker (events `payout.disbursement_submitted`, `payout.acknowledged`, `payout.disbursed`) and stays `disbursed`; enrollment always verifies. E-mail to anyone but the Business's own verified people is captured in the sandbox mailbox (`GET /v1/sandbox/emails`).",
+    `**Production simulator** (keys \`pok_production_…\` while PRODUCTION_RAIL is \`simulator\`, the only rail so far): a simulator that moves no money and calls nobody, so every transition can be tried before going live. The exact \`amount_minor\` picks the scenario (\`100001\` is 1,000.01 in a two-decimal currency, 100,001 in JPY); delays count from the submission to the rail, right after approval. The default estimated arrival is ${duration(SIMULATOR_TIMINGS.estimatedArrivalOffset)} after submission. Settlement comes when the return window closes (PAYOUT_RETURN_WINDOW_HOURS, ${config.payouts.returnWindowHours} h here); the late return of \`100005\` comes after the larger of ${duration(SIMULATOR_TIMINGS.lateReturn)} and the window plus one day.`,
+    scenarios,
+    `**Simulator enrollment:** a Beneficiary whose e-mail has \`${SIMULATOR_ENROLLMENT.personRefusalEmailTag}\` in its local part (any case, e.g. \`ana${SIMULATOR_ENROLLMENT.personRefusalEmailTag}@example.com\`) is refused ("The payee's identity could not be verified against the name and country given."), whatever the destination; ${accounts}; anything else is \`verified\`.`,
+    '**Operator control:** with SIMULATOR_CONTROL_TOKEN set, `POST /operator/simulator/payouts/{payoutId}/outcomes` (bearer the token, not an API key) pushes any outcome to a production payout, e.g. `{"type":"compliance_hold_cleared"}` for a payout held by `100007`.',
+  ].join("\n\n");
+}
+
+/** The document's tags, in the order the reference shows them, each explaining its part of the API. */
+export function referenceTags(config: Config): ReferenceTag[] {
+  return [
+    {
+      name: "Registration",
+      description:
+        "Self-registration of a Business in two steps: `POST /v1/registration` e-mails a verification token; `POST /v1/registration/verification` with it creates the Business and answers with its first keys, one per environment (sandbox and production).",
+    },
+    { name: "API keys", description: "Keys of the caller's Business and environment. The secret is shown once, at creation." },
+    { name: "Beneficiaries", description: `Payees of the Business: people and companies.\n\n${BENEFICIARY_STATES}` },
+    {
+      name: "Destinations",
+      description:
+        "Bank accounts and cards of a Beneficiary, always masked to their last four characters; the full number is never returned.",
+    },
+    { name: "Collection links", description: COLLECTION_STATES },
+    {
+      name: "Payouts",
+      description: `Payouts, their Decisions (approve or reject) and the approval policy.\n\n${PAYOUT_STATES}\n\n${simulatorReference(config)}`,
+    },
+    {
+      name: "Bank rails",
+      description:
+        "SEPA credit transfers (pain.001) and US ACH credits (NACHA) by bank file, per Business and production only: the rail configurations, and the files built at each cut-off with what the bank answered. A Business with no bank rail pays production payouts through the production simulator.",
+    },
+    { name: "Webhooks", description: "The webhook endpoint of the environment, and the delivery log." },
+    {
+      name: "Webhook events",
+      description:
+        "What the service POSTs to the webhook endpoint, per event type. Deliveries may repeat and arrive out of order: deduplicate on `id`, and order events of one payout or Beneficiary by (`occurred_at`, `sequence`). New fields may be added to any event without notice; ignore the ones you do not know.",
+    },
+    {
+      name: "Sandbox mailbox",
+      description: "E-mail the service would have sent in sandbox, captured for the Business to read instead of delivered.",
+    },
+    {
+      name: "Production simulator (operator)",
+      description: "The operator's control of the production simulator rail; present only when SIMULATOR_CONTROL_TOKEN is set.",
+    },
+  ];
+}

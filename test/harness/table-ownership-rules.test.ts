@@ -1,0 +1,83 @@
+// The table-ownership rules of `npm run layers` fail on a module that reads another module's tables, whether
+// through Drizzle (an import of the owner's <m>.schema.ts, caught by dependency-cruiser) or as SQL text (caught
+// by scripts/check-table-ownership.mjs), and pass when it asks the owner's shared queries instead. Each case
+// runs the real configuration and script on a small scratch tree of modules. (No database: it sits here rather
+// than in the unit project because dependency-cruiser takes seconds to start.)
+import { execFile } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterEach, describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const repo = path.resolve(import.meta.dirname, "../..");
+const depcruise = path.join(repo, "node_modules/.bin/depcruise");
+const ownershipScript = path.join(repo, "scripts/check-table-ownership.mjs");
+
+let scratch: string | null = null;
+afterEach(async () => {
+  if (scratch !== null) await rm(scratch, { recursive: true, force: true });
+  scratch = null;
+});
+
+/** A scratch tree: payouts owns `payouts`; rail-simulator's repo is the file under test. */
+async function tree(railSimulatorRepo: string): Promise<string> {
+  const root = await mkdtemp(path.join(tmpdir(), "ownership-"));
+  scratch = root;
+  const files: Record<string, string> = {
+    "tsconfig.json": JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", strict: true } }),
+    "package.json": JSON.stringify({ type: "module" }),
+    "src/modules/payouts/payouts.schema.ts":
+      'export const payouts = pgTable("payouts", {});\ndeclare function pgTable(n: string, c: object): object;\n',
+    "src/modules/payouts/payouts.shared.ts":
+      'import { payouts } from "./payouts.schema.js";\nexport const findPayoutEnvironment = () => payouts;\n',
+    "src/modules/payouts/index.ts": 'export { findPayoutEnvironment } from "./payouts.shared.js";\n',
+    "src/modules/rail-simulator/rail-simulator.repo.ts": railSimulatorRepo,
+  };
+  for (const [name, text] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(root, name)), { recursive: true });
+    await writeFile(path.join(root, name), text);
+  }
+  return root;
+}
+
+/** Both checks of `npm run layers`, or only the raw-SQL one (dependency-cruiser takes seconds to start). */
+async function layers(root: string, checks: "both" | "sql-text" = "both"): Promise<{ ok: boolean; output: string }> {
+  try {
+    const a =
+      checks === "both"
+        ? await run(depcruise, ["src", "--config", path.join(repo, ".dependency-cruiser.cjs")], { cwd: root })
+        : { stdout: "" };
+    const b = await run(process.execPath, [ownershipScript, root], { cwd: root });
+    return { ok: true, output: a.stdout + b.stdout };
+  } catch (error) {
+    const failure = error as { stdout?: string; stderr?: string };
+    return { ok: false, output: `${failure.stdout ?? ""}${failure.stderr ?? ""}` };
+  }
+}
+
+describe("table ownership (npm run layers)", () => {
+  it("refuses a module that queries another module's table through Drizzle", async () => {
+    const root = await tree('import { payouts } from "../payouts/payouts.schema.js";\nexport const read = () => payouts;\n');
+    const result = await layers(root);
+    expect(result.ok).toBe(false);
+    expect(result.output).toContain("tables-belong-to-their-module");
+  });
+
+  it("refuses a module that names another module's table in SQL text", async () => {
+    const root = await tree("export const read = `select environment from payouts where id = $1`;\n");
+    const result = await layers(root, "sql-text");
+    expect(result.ok).toBe(false);
+    expect(result.output).toContain("names table payouts, owned by module payouts");
+  });
+
+  it("accepts a module that asks the owner's shared queries", async () => {
+    const root = await tree(
+      'import { findPayoutEnvironment } from "../payouts/payouts.shared.js";\nexport const read = findPayoutEnvironment;\n',
+    );
+    const result = await layers(root);
+    expect(result.output).not.toContain("error");
+    expect(result.ok).toBe(true);
+  });
+});
