@@ -7,11 +7,12 @@ import Fastify, { type FastifyBaseLogger, LogController } from "fastify";
 import type { Logger } from "pino";
 import type { Config, HttpTimeouts, TrustProxy } from "./config.js";
 import { createApiKeysModule } from "./modules/api-keys/index.js";
-import { createBeneficiariesModule } from "./modules/beneficiaries/index.js";
+import { createBankRailsModule } from "./modules/bank-rails/index.js";
+import { createBeneficiariesModule, findPostalAddress } from "./modules/beneficiaries/index.js";
 import { createBeneficiaryExportModule } from "./modules/beneficiary-export/index.js";
 import { createBeneficiaryImportModule } from "./modules/beneficiary-import/index.js";
 import { closeLinksOfArchivedBeneficiary, createCollectionModule } from "./modules/collection/index.js";
-import { createDestinationsModule } from "./modules/destinations/index.js";
+import { createDestinationsModule, destinationRoutingFacts } from "./modules/destinations/index.js";
 import { createEmailsModule } from "./modules/emails/index.js";
 import { createEnrollmentModule } from "./modules/enrollment/index.js";
 import { createPayoutsModule } from "./modules/payouts/index.js";
@@ -166,6 +167,16 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     // Archiving closes the live collection link in its own transaction (collection owns the links).
     closeLinksOnArchive: closeLinksOfArchivedBeneficiary,
   });
+  const bankRails = createBankRailsModule({
+    db: database.db,
+    clock,
+    ids,
+    cipher: deps.cipher,
+    localRoot: config.bankRails.localRoot,
+    logger: deps.logger.child({ component: "bank-rails" }),
+    destinationRoutingFacts,
+    postalAddressOf: findPostalAddress,
+  });
   const payouts = createPayoutsModule({
     db: database.db,
     clock,
@@ -173,6 +184,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     events: deps.events,
     jobStore: deps.jobStore,
     logger: deps.logger,
+    checkRailRoute: bankRails.checkRoute,
   });
   const destinations = createDestinationsModule({
     db: database.db,
@@ -228,6 +240,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     ...webhooks.sharedSchemas,
     ...payouts.sharedSchemas,
     ...emails.sharedSchemas,
+    ...bankRails.sharedSchemas,
   ];
   for (const schema of sharedSchemas) app.addSchema(schema);
   app.setValidatorCompiler(createValidatorCompiler(sharedSchemas));
@@ -289,6 +302,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     }).registerRoutes(app);
   }
   payouts.registerRoutes(app);
+  bankRails.registerRoutes(app);
 
   await app.ready();
   return app;
