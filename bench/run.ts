@@ -12,6 +12,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { apiKeysListBenchmark } from "./api-keys-list.bench.js";
+import { bankFilesBenchmark } from "./bank-files.bench.js";
 import { beneficiariesImportBenchmark } from "./beneficiaries-import.bench.js";
 import { beneficiariesListBenchmark } from "./beneficiaries-list.bench.js";
 import { beneficiaryExportBenchmark } from "./beneficiary-export.bench.js";
@@ -35,6 +36,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   payoutCreateBenchmark,
   payoutBulkBenchmark,
   sessionsBenchmark,
+  bankFilesBenchmark,
 ];
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

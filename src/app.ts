@@ -9,11 +9,12 @@ import Fastify, { type FastifyBaseLogger, LogController } from "fastify";
 import type { Logger } from "pino";
 import type { Config, HttpTimeouts, TrustProxy } from "./config.js";
 import { createApiKeysModule } from "./modules/api-keys/index.js";
-import { createBeneficiariesModule } from "./modules/beneficiaries/index.js";
+import { createBankRailsModule } from "./modules/bank-rails/index.js";
+import { createBeneficiariesModule, findPostalAddress } from "./modules/beneficiaries/index.js";
 import { createBeneficiaryExportModule } from "./modules/beneficiary-export/index.js";
 import { createBeneficiaryImportModule } from "./modules/beneficiary-import/index.js";
 import { closeLinksOfArchivedBeneficiary, createCollectionModule } from "./modules/collection/index.js";
-import { createDestinationsModule } from "./modules/destinations/index.js";
+import { createDestinationsModule, destinationRoutingFacts } from "./modules/destinations/index.js";
 import { createEmailsModule } from "./modules/emails/index.js";
 import { createEnrollmentModule } from "./modules/enrollment/index.js";
 import { createPayoutsModule } from "./modules/payouts/index.js";
@@ -198,6 +199,16 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     // Archiving closes the live collection link in its own transaction (collection owns the links).
     closeLinksOnArchive: closeLinksOfArchivedBeneficiary,
   });
+  const bankRails = createBankRailsModule({
+    db: database.db,
+    clock,
+    ids,
+    cipher: deps.cipher,
+    localRoot: config.bankRails.localRoot,
+    logger: deps.logger.child({ component: "bank-rails" }),
+    destinationRoutingFacts,
+    postalAddressOf: findPostalAddress,
+  });
   const payouts = createPayoutsModule({
     db: database.db,
     clock,
@@ -206,6 +217,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     jobStore: deps.jobStore,
     logger: deps.logger,
     recordAudit: audit.recordForActor,
+    checkRailRoute: bankRails.checkRoute,
   });
   const destinations = createDestinationsModule({
     db: database.db,
@@ -263,6 +275,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     ...payouts.sharedSchemas,
     ...emails.sharedSchemas,
     ...people.sharedSchemas,
+    ...bankRails.sharedSchemas,
   ];
   for (const schema of sharedSchemas) app.addSchema(schema);
   app.setValidatorCompiler(createValidatorCompiler(sharedSchemas));
@@ -328,6 +341,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     }).registerRoutes(app);
   }
   payouts.registerRoutes(app);
+  bankRails.registerRoutes(app);
 
   await app.ready();
   return app;

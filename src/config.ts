@@ -83,6 +83,16 @@ export interface Config {
   };
   /** The rail production payouts use: only the production simulator until a real rail is configured. */
   readonly productionRail: ProductionRail;
+  /** Bank rails (SEPA, ACH by bank file). */
+  readonly bankRails: {
+    /**
+     * BANK_RAIL_LOCAL_ROOT: an absolute directory under which Businesses may have bank files delivered to local
+     * folders (for a bank connector running beside the service). Null (the default) allows SFTP only.
+     */
+    readonly localRoot: string | null;
+    /** BANK_RAIL_POLL_INTERVAL_SECONDS: how often each rail's inbound directory is read (default 900). */
+    readonly pollIntervalSeconds: number;
+  };
   /** Operator token of the simulator control endpoint; null leaves the endpoint off (it answers 404). */
   readonly simulatorControlToken: string | null;
   /**
@@ -326,6 +336,13 @@ function readProductionRail(env: Env): ProductionRail {
   return raw;
 }
 
+function readBankRailLocalRoot(env: Env): string | null {
+  const raw = env.BANK_RAIL_LOCAL_ROOT;
+  if (raw === undefined || raw === "") return null;
+  if (!path.isAbsolute(raw)) throw new ConfigError(`BANK_RAIL_LOCAL_ROOT must be an absolute directory path, got "${raw}"`);
+  return path.resolve(raw);
+}
+
 /** The value is a secret, so no message quotes it. */
 function readSimulatorControlToken(env: Env): string | null {
   const raw = env.SIMULATOR_CONTROL_TOKEN;
@@ -418,6 +435,10 @@ export function loadConfig(env: Env = process.env): Config {
     webhooks: { allowPrivateTargets: readBool(env, "WEBHOOK_ALLOW_PRIVATE_TARGETS", false) },
     productionRail: readProductionRail(env),
     simulatorControlToken: readSimulatorControlToken(env),
+    bankRails: {
+      localRoot: readBankRailLocalRoot(env),
+      pollIntervalSeconds: readInt(env, "BANK_RAIL_POLL_INTERVAL_SECONDS", 900, 10, 86_400),
+    },
     metrics: {
       token: readMetricsToken(env),
       port: readMetricsPort(env, port),

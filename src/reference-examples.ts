@@ -14,6 +14,7 @@ const LINK_ID = "0196f1a3-5e6f-7a40-8299-c4d5e6f7081a";
 const SUBSCRIPTION_ID = "0196f1a5-2d3e-7f50-93aa-d5e6f708192b";
 const DELIVERY_ID = "0196f1a6-3e4f-7061-a4bb-e6f708192a3c";
 const EMAIL_ID = "0196f1a3-6f70-7b52-b5cc-f708192a3b4d";
+const BANK_FILE_ID = "0196f1a8-5061-7283-86ee-192a3b4c5d6f";
 
 const SESSION_ID = "0196f1a2-7b3c-7d15-a166-92a3b4c5d6e7";
 const INVITATION_ID = "0196f1a2-7b3c-7d16-b277-a3b4c5d6e7f8";
@@ -232,6 +233,55 @@ const bankDetails = {
 };
 
 /** Component name -> its example. */
+const sftpDelivery = {
+  kind: "sftp",
+  host: "sftp.bank.example",
+  port: 22,
+  username: "acme-payouts",
+  host_key_fingerprint: "SHA256:Qx2kGv9t8n3Zr5bW7yLc1pHd4sJf6aKe0uTo2iMwXvY",
+  outbound_directory: "outbound",
+  inbound_directory: "inbound",
+};
+const sepaOriginator = {
+  name: "Acme Payouts GmbH",
+  iban: "DE75512108001245126199",
+  bic: "SOGEDEFFXXX",
+  address: { street_name: "Friedrichstraße", building_number: "123", postal_code: "10117", town_name: "Berlin", country: "DE" },
+};
+const sepaRail = {
+  rail: "sepa",
+  originator: sepaOriginator,
+  file_format: "pain.001.001.09",
+  cutoff_times: ["10:00", "14:30"],
+  time_zone: "Europe/Berlin",
+  status_report_timeout_hours: 24,
+  delivery: {
+    ...sftpDelivery,
+    has_password: false,
+    has_private_key: true,
+  },
+  created_at: "2026-05-27T09:00:00.000Z",
+  updated_at: "2026-05-27T09:00:00.000Z",
+};
+const bankFile = {
+  id: BANK_FILE_ID,
+  rail: "sepa",
+  file_name: "sepa-4c5e6f708192-20260527T1230Z.xml",
+  message_id: "PO20260527T1230Z4c5e6f708192",
+  format: "pain.001.001.09",
+  cutoff_at: "2026-05-27T12:30:00.000Z",
+  entry_count: 1,
+  control_sum_minor: 125000,
+  currency: "EUR",
+  status: "accepted",
+  created_at: "2026-05-27T12:30:00.000Z",
+  uploaded_at: "2026-05-27T12:30:04.000Z",
+  acknowledged_at: "2026-05-27T13:05:00.000Z",
+  upload_attempts: 1,
+  last_upload_error: null,
+  alerts: [],
+};
+
 export const COMPONENT_EXAMPLES: Readonly<Record<string, unknown>> = {
   // Registration
   RegisterBusinessRequest: {
@@ -490,6 +540,37 @@ export const COMPONENT_EXAMPLES: Readonly<Record<string, unknown>> = {
   DecisionList: { decisions: [decision] },
   ApprovalPolicy: { environment: "sandbox", rules: policyRules, maker_checker: true, updated_at: "2026-05-27T11:00:00.000Z" },
   ReplaceApprovalPolicyRequest: { rules: policyRules, maker_checker: true },
+  // Bank rails
+  ConfigureSepaRailRequest: {
+    originator: sepaOriginator,
+    cutoff_times: ["10:00", "14:30"],
+    time_zone: "Europe/Berlin",
+    delivery: { ...sftpDelivery, private_key: "-----BEGIN OPENSSH PRIVATE KEY-----\n…\n-----END OPENSSH PRIVATE KEY-----\n" },
+  },
+  ConfigureAchRailRequest: {
+    originator: {
+      odfi_routing_number: "021000021",
+      immediate_destination: "021000021",
+      immediate_destination_name: "JPMORGAN CHASE",
+      immediate_origin: "1234567890",
+      immediate_origin_name: "ACME PAYOUTS INC",
+      company_name: "ACME PAYOUTS",
+      company_identification: "1234567890",
+      payout_purpose: "other",
+      entry_description: "PAYOUT",
+    },
+    cutoff_times: ["15:00"],
+    time_zone: "America/New_York",
+    delivery: { ...sftpDelivery, password: "correct-horse-battery-staple" },
+  },
+  BankRail: sepaRail,
+  BankRailList: { bank_rails: [sepaRail] },
+  BankFile: bankFile,
+  BankFileList: { bank_files: [bankFile], next_cursor: null },
+  BankFileDetail: {
+    bank_file: bankFile,
+    payouts: [{ payout_id: PAYOUT_ID, amount_minor: 125000, reference: "0196f1a41c2d7e30a077a2b3c4d5e6f8", bank_status: "ACCP" }],
+  },
   // Production simulator (operator)
   SimulatorOutcomeRequest: { type: "compliance_hold_cleared" },
   SimulatorOutcomeAccepted: {

@@ -127,6 +127,11 @@ export function referenceTags(config: Config): ReferenceTag[] {
       name: "Payouts",
       description: `Payouts, their Decisions (approve or reject) and the approval policy.\n\n${PAYOUT_STATES}\n\n${simulatorReference(config)}`,
     },
+    {
+      name: "Bank rails",
+      description:
+        "SEPA credit transfers (pain.001) and US ACH credits (NACHA) by bank file, per Business and production only: the rail configurations, and the files built at each cut-off with what the bank answered. A Business with no bank rail pays production payouts through the production simulator.",
+    },
     { name: "Webhooks", description: "The webhook endpoint of the environment, and the delivery log." },
     {
       name: "Webhook events",

@@ -399,6 +399,36 @@ export const ERROR_CODES = {
     description:
       "The rail could not be reached or failed unexpectedly during the enrollment attempt. The Beneficiary's enrollment state is as it was before the call.",
   },
+  // Bank rails (SEPA credit transfers and US ACH by bank file).
+  NO_RAIL_FOR_DESTINATION: {
+    status: 422,
+    message: "None of this Business's bank rails can carry a payout to this destination in this currency.",
+    description:
+      "Once a Business configured a bank rail (`PUT /v1/bank-rails/sepa` or `/ach`), production payouts go only where a configured rail reaches: EUR to an IBAN in the SEPA zone (sepa), USD to a US bank account with an ABA routing number (ach). Configure the rail that fits, or pay this Beneficiary to another destination. A Business with no bank rail keeps the production simulator.",
+  },
+  BANK_RAIL_LOCAL_DELIVERY_NOT_ALLOWED: {
+    status: 422,
+    message: "Delivery to a local directory is not allowed on this service.",
+    description:
+      "Local-directory delivery writes bank files on the service's own disk; the operator allows it by setting `BANK_RAIL_LOCAL_ROOT`. Use SFTP delivery, or ask the operator.",
+  },
+  BANK_RAIL_IN_USE: {
+    status: 409,
+    message: "Payouts are waiting for this rail's next file; it cannot be removed now.",
+    description: "Remove the rail after its next cut-off has put the waiting payouts into a file, or cancel them first.",
+  },
+  SEPA_ADDRESS_NOT_STRUCTURED: {
+    status: 422,
+    message: "The Beneficiary's postal address cannot be sent structured (town and country at least).",
+    description:
+      "Since November 2026 SEPA credit transfers with unstructured addresses are refused. Complete the Beneficiary's `postal_address` (city and country at least), through the API or a collection link, then create the payout again.",
+  },
+  SEPA_NAME_NOT_REPRESENTABLE: {
+    status: 422,
+    message: "The account holder's name has no character a SEPA file can carry.",
+    description:
+      "SEPA files carry the Latin alphabet, digits and a few signs; accented letters are transliterated, but a name written only in another script (Greek, Cyrillic, …) leaves nothing. Give the account holder's name in Latin script.",
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

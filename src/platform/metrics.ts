@@ -13,6 +13,13 @@ export interface Metrics {
    */
   observeMail(kind: string, outcome: "sent" | "deferred" | "captured" | "refused"): void;
   /**
+   * A bank-file event that needs watching, by rail: `inbound_refused` (an inbound file that could not be
+   * parsed), `file_rejected` (the bank rejected a file or part of it), `unmatched_entry` (an inbound entry
+   * naming no payout of ours), `no_status_report` (a file without a status report past its time),
+   * `notification_of_change` (an ACH NOC), `poll_failed` (the inbound directory could not be read).
+   */
+  observeBankFile(rail: string, event: string): void;
+  /**
    * The job wake-up listener of this process (LISTEN on PostgreSQL): `listening`, or `failed` (could not
    * connect or LISTEN) and `lost` (the connection dropped), after which workers only poll until it recovers.
    */
@@ -39,6 +46,12 @@ export function createMetrics(deps: { jobStore: JobStore }): Metrics {
     name: "mail_messages_total",
     help: "E-mails issued, by kind and outcome (sent, deferred by the daily limit, captured in sandbox, refused over the limit).",
     labelNames: ["kind", "outcome"],
+    registers: [registry],
+  });
+  const bankFiles = new Counter({
+    name: "bank_file_events_total",
+    help: "Bank-file events that need watching, by rail and event (inbound_refused, file_rejected, unmatched_entry, no_status_report, notification_of_change, poll_failed).",
+    labelNames: ["rail", "event"],
     registers: [registry],
   });
   const wakeupListening = new Gauge({
@@ -85,6 +98,9 @@ export function createMetrics(deps: { jobStore: JobStore }): Metrics {
     },
     observeMail(kind, outcome) {
       mails.inc({ kind, outcome });
+    },
+    observeBankFile(rail, event) {
+      bankFiles.inc({ rail, event });
     },
     observeWakeupListener(state) {
       wakeupListening.set(state === "listening" ? 1 : 0);

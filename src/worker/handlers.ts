@@ -1,8 +1,10 @@
 // The job handlers of every module, by job type (each registered under its job definition's name with
 // `jobHandler`); each must be idempotent because a job can run more than once.
 import type { AppDeps } from "../app.js";
+import { createBankFiles } from "../modules/bank-rails/index.js";
+import { destinationRoutingFacts } from "../modules/destinations/index.js";
 import { createEnrollmentJobHandlers } from "../modules/enrollment/index.js";
-import { createPayoutJobHandlers } from "../modules/payouts/index.js";
+import { createPayoutBankFileFunctions, createPayoutJobHandlers } from "../modules/payouts/index.js";
 import { createDeliveryJobHandler } from "../modules/webhooks/index.js";
 import type { JobHandlers } from "../platform/jobs/worker.js";
 import { createMailJobHandler } from "../platform/mail/mail-job.js";
@@ -13,7 +15,22 @@ import { createMaskingBackfillHandler } from "./masking-backfill.js";
 export type WorkerDeps = AppDeps & { readonly mailer: Mailer };
 
 export function createJobHandlers(deps: WorkerDeps): JobHandlers {
+  // Bank-file rails (SEPA, ACH): the disbursement job queues payouts for their rail's cut-off.
+  const bankFiles = createBankFiles({
+    db: deps.database.db,
+    clock: deps.clock,
+    ids: deps.ids,
+    cipher: deps.cipher,
+    jobStore: deps.jobStore,
+    logger: deps.logger.child({ component: "bank-rails" }),
+    localRoot: deps.config.bankRails.localRoot,
+    payouts: createPayoutBankFileFunctions({ clock: deps.clock, cipher: deps.cipher, events: deps.events }),
+    destinationRoutingFacts,
+    observe: (rail, event) => deps.metrics.observeBankFile(rail, event),
+    pollIntervalMs: deps.config.bankRails.pollIntervalSeconds * 1000,
+  });
   return {
+    ...bankFiles.handlers,
     ...createMailJobHandler(deps.mailer, deps.cipher),
     ...createDeliveryJobHandler({
       db: deps.database.db,
@@ -28,6 +45,7 @@ export function createJobHandlers(deps: WorkerDeps): JobHandlers {
       db: deps.database.db,
       logger: deps.logger.child({ component: "payouts" }),
       returnWindowHours: deps.config.payouts.returnWindowHours,
+      bankRails: bankFiles.queue,
     }),
     ...createMaskingBackfillHandler({ ...deps, db: deps.database.db }),
     ...createEnrollmentJobHandlers({

@@ -7,13 +7,18 @@ import { type Db, queryRows, type Tx } from "../../platform/db/client.js";
 import { insertFromJson } from "../../platform/db/insert-from-json.js";
 import { liveDestinationsWithFingerprintJoin } from "../destinations/destinations.shared.js";
 import { type BeneficiaryPatch, type BeneficiaryRow, updateBeneficiary } from "./beneficiaries.repo.js";
-import { beneficiaries, type enrollmentStatusEnum, type TaxDocumentSummaryValue } from "./beneficiaries.schema.js";
+import {
+  beneficiaries,
+  type enrollmentStatusEnum,
+  type PostalAddressValue,
+  type TaxDocumentSummaryValue,
+} from "./beneficiaries.schema.js";
 
 export type { BeneficiaryRow, BeneficiaryWithCounts } from "./beneficiaries.repo.js";
 /** A Beneficiary of the tenant with its derived-status inputs (usable destinations, open request), or null. */
 /** Locks a Beneficiary of the tenant for the rest of the transaction (concurrent changes of one Beneficiary take turns). */
 export { findBeneficiary, lockBeneficiary } from "./beneficiaries.repo.js";
-export type { TaxDocumentSummaryValue } from "./beneficiaries.schema.js";
+export type { PostalAddressValue, TaxDocumentSummaryValue } from "./beneficiaries.schema.js";
 
 export type EnrollmentStatus = (typeof enrollmentStatusEnum.enumValues)[number];
 
@@ -200,6 +205,22 @@ export function shareLockedGateBeneficiary(tenant: Tenant, beneficiaryId: string
 export async function findBeneficiaryById(db: Db, id: string): Promise<BeneficiaryRow | null> {
   const [row] = await db.select().from(beneficiaries).where(eq(beneficiaries.id, id)).limit(1);
   return row ?? null;
+}
+
+/** The postal address of a Beneficiary of the tenant (what a SEPA file carries), or null (none, or unknown). */
+export async function findPostalAddress(db: Db, tenant: Tenant, beneficiaryId: string): Promise<PostalAddressValue | null> {
+  const [row] = await db
+    .select({ postalAddress: beneficiaries.postalAddress })
+    .from(beneficiaries)
+    .where(
+      and(
+        eq(beneficiaries.businessId, tenant.businessId),
+        eq(beneficiaries.environment, tenant.environment),
+        eq(beneficiaries.id, beneficiaryId),
+      ),
+    )
+    .limit(1);
+  return row?.postalAddress ?? null;
 }
 
 export type NewBeneficiaryRow = typeof beneficiaries.$inferInsert;

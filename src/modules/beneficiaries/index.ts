@@ -48,7 +48,7 @@ export function createBeneficiariesModule(deps: {
   };
 }
 export type { BeneficiaryRow, BeneficiaryWithCounts } from "./beneficiaries.repo.js";
-export type { DeclaredDestinationChangeValue, TaxDocumentSummaryValue } from "./beneficiaries.schema.js";
+export type { DeclaredDestinationChangeValue, PostalAddressValue, TaxDocumentSummaryValue } from "./beneficiaries.schema.js";
 export {
   type BeneficiaryBody,
   type CreateBeneficiaryBody,
@@ -64,3 +64,5 @@ export {
   type PreparedBeneficiary,
   remaskStoredBeneficiaries,
 } from "./beneficiaries.service.js";
+/** For the bank-rails module (injected in app.ts): the address a SEPA file carries. */
+export { findPostalAddress } from "./beneficiaries.shared.js";

@@ -107,3 +107,34 @@ export async function anyDestinationToRemask(db: Db, version: number): Promise<b
   const rows = await queryRows<{ id: string }>(db, sql`select id from ${destinations} where ${maskedBefore(version)} limit 1`);
   return rows.length > 0;
 }
+
+/** What the payout routing rule needs to know of a destination of the tenant (deleted ones included). */
+export async function findRoutingFacts(
+  db: Db,
+  tenant: Tenant,
+  id: string,
+): Promise<Pick<
+  DestinationRow,
+  "kind" | "scheme" | "country" | "currency" | "accountType" | "accountHolderName" | "beneficiaryId"
+> | null> {
+  const [row] = await db
+    .select({
+      kind: destinations.kind,
+      accountHolderName: destinations.accountHolderName,
+      beneficiaryId: destinations.beneficiaryId,
+      scheme: destinations.scheme,
+      country: destinations.country,
+      currency: destinations.currency,
+      accountType: destinations.accountType,
+    })
+    .from(destinations)
+    .where(
+      and(
+        eq(destinations.businessId, tenant.businessId),
+        eq(destinations.environment, tenant.environment),
+        eq(destinations.id, id),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}

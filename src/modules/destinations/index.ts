@@ -13,6 +13,7 @@ import { createDestinationService } from "./destinations.service.js";
 export type DestinationsModule = ReturnType<typeof createDestinationsModule>;
 export { railDestinationOf } from "./destinations.rail.js";
 export type { DestinationRow } from "./destinations.repo.js";
+export { type DestinationRoutingFacts, destinationRoutingFacts } from "./destinations.routing.js";
 export { type RegisterBankAccountBody, RegisterBankAccountBodySchema } from "./destinations.schemas.js";
 export {
   type DestinationService,

@@ -8,9 +8,10 @@ import type { IdGenerator } from "../../platform/ids.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
 import type { JobHandlers } from "../../platform/jobs/worker.js";
 import type { RailRegistry } from "../../rails/rail.js";
+import { createPayoutBankFileHooks } from "./payouts.bank-files.js";
 import { type BulkLogger, createPayoutBulkService } from "./payouts.bulk.js";
-import { createPayoutWriter } from "./payouts.creation.js";
-import { createDisbursementHandlers, type DisbursementLogger } from "./payouts.disbursement.js";
+import { createPayoutWriter, type RailRouteCheck } from "./payouts.creation.js";
+import { type BankRailQueue, createDisbursementHandlers, type DisbursementLogger } from "./payouts.disbursement.js";
 import { createLifecycle } from "./payouts.lifecycle.js";
 import { registerPayoutRoutes } from "./payouts.routes.js";
 import { ApprovalPolicySchema, BulkRowSchema, DecisionSchema, PayoutSchema } from "./payouts.schemas.js";
@@ -29,6 +30,8 @@ export function createPayoutsModule(deps: {
   jobStore: Pick<JobStore, "enqueue">;
   logger: BulkLogger;
   recordAudit?: RecordActorAudit;
+  /** From the bank-rails module (injected): refuses a production payout no configured bank rail can carry. */
+  checkRailRoute?: RailRouteCheck;
 }) {
   const lifecycle = createLifecycle(deps);
   const writer = createPayoutWriter({ ...deps, lifecycle });
@@ -56,6 +59,15 @@ export function createPayoutJobHandlers(deps: {
   cipher: FieldCipher;
   logger: DisbursementLogger;
   returnWindowHours: number;
+  bankRails?: BankRailQueue;
 }): JobHandlers {
   return createDisbursementHandlers({ ...deps, lifecycle: createLifecycle(deps) });
+}
+
+export type { BankFilePayout, PayoutBankFileHooks } from "./payouts.bank-files.js";
+export type { BankRailQueue } from "./payouts.disbursement.js";
+
+/** For the bank-rails module's cut-off: the waiting payouts, and the record of their submission in a file. */
+export function createPayoutBankFileFunctions(deps: { clock: Clock; cipher: FieldCipher; events: EventRecorder }) {
+  return createPayoutBankFileHooks({ ...deps, lifecycle: createLifecycle(deps) });
 }

@@ -4,11 +4,13 @@
 //      is a replay: the same fingerprint answers the payout as it is now, another one IDEMPOTENCY_KEY_REUSED;
 //   2. the gates on the share-locked Beneficiary (docs/ARCHITECTURE.md, "State decisions under concurrency")
 //      and its live destinations, read after the lock is held (payouts.gates.ts);
-//   3. the replacement checks when the request names the failed payout it replaces (payouts.gates.ts); at
+//   3. the bank-rail routing check, when the bank-rails module is wired in (app.ts): a production payout no
+//      rail of the Business can carry is refused (NO_RAIL_FOR_DESTINATION, or what SEPA needs of the payee);
+//   4. the replacement checks when the request names the failed payout it replaces (payouts.gates.ts); at
 //      most one live replacement per failed payout, in the request set and, against concurrent creations,
 //      by the partial unique index `payouts_live_replacement_key` (see creationErrorOf);
-//   4. the insert, recording the maker (key, membership, user);
-//   5. the approval policy: a matching rule records its automated Decision, moves the payout with its event
+//   5. the insert, recording the maker (key, membership, user);
+//   6. the approval policy: a matching rule records its automated Decision, moves the payout with its event
 //      and, on approve, enqueues the disbursement job.
 // A request that fails a gate gets its error as its outcome and its claim is released, so it stores nothing
 // and its key can be used again.
@@ -144,11 +146,16 @@ export type CreationOutcome =
   | { readonly kind: "created" | "replayed"; readonly payout: PayoutRow }
   | { readonly kind: "failed"; readonly error: AppError };
 
+/** The bank-rails routing check, run in the creating transaction: the refusal, or null when a rail takes it. */
+export type RailRouteCheck = (tx: Tx, tenant: Tenant, destinationId: string, currency: string) => Promise<AppError | null>;
+
 export interface PayoutWriterDeps {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly jobStore: Pick<JobStore, "enqueue">;
   readonly lifecycle: Lifecycle;
+  /** From the bank-rails module (injected in app.ts); absent, every payout keeps its environment's rail. */
+  readonly checkRailRoute?: RailRouteCheck | undefined;
 }
 
 export type PayoutWriter = ReturnType<typeof createPayoutWriter>;
@@ -162,7 +169,7 @@ interface Claimed {
 }
 
 export function createPayoutWriter(deps: PayoutWriterDeps) {
-  const { clock, ids, jobStore, lifecycle } = deps;
+  const { clock, ids, jobStore, lifecycle, checkRailRoute } = deps;
 
   /**
    * Takes the lock (or throws its 409), claims the keys, share-locks the Beneficiaries of the claimed
@@ -381,6 +388,12 @@ export function createPayoutWriter(deps: PayoutWriterDeps) {
         const gate = resolveDestination(claimed.beneficiaries.get(request.beneficiaryId) ?? null, live, request);
         if (!gate.ok) {
           refuse(i, gate.error);
+          continue;
+        }
+        // Before the replacement checks, so a refused request does not take a failed payout's one replacement.
+        const unroutable = (await checkRailRoute?.(tx, tenant, gate.destination.id, request.currency)) ?? null;
+        if (unroutable !== null) {
+          refuse(i, unroutable);
           continue;
         }
         const refused = replacementError(request, gate.destination.beneficiaryId);

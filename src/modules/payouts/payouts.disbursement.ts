@@ -61,6 +61,17 @@ export interface DisbursementDeps {
   readonly lifecycle: Lifecycle;
   readonly logger: DisbursementLogger;
   readonly returnWindowHours: number;
+  /** From the bank-rails module (injected): whether a production payout waits for a bank file instead. */
+  readonly bankRails?: BankRailQueue;
+}
+
+/**
+ * The bank-file rails: `route` names the bank rail a production payout goes to (null: the registry's rail),
+ * or refuses it; `queue` records it for that rail's next cut-off, in the caller's transaction.
+ */
+export interface BankRailQueue {
+  route(tx: Tx, payout: PayoutRow): Promise<{ rail: string } | { refused: string } | null>;
+  queue(tx: Tx, payout: PayoutRow, rail: string): Promise<void>;
 }
 
 type OutcomePayload = PayloadOf<typeof PAYOUT_RAIL_OUTCOME_JOB>;
@@ -106,9 +117,44 @@ export function createDisbursementHandlers(deps: DisbursementDeps): JobHandlers 
       }
       if (payout.status !== "approved") return null;
       const latest = await findLatestAttempt(tx, payoutId);
-      if (latest !== null) return latest.status === "submitting" ? { payout, attempt: latest } : null;
-      const rail = rails.forEnvironment(payout.environment);
+      if (latest !== null && latest.rail !== "sepa" && latest.rail !== "ach") {
+        return latest.status === "submitting" ? { payout, attempt: latest } : null;
+      }
+      if (latest !== null) return null; // waiting for its bank file, or already in one
       const now = clock.now();
+      const bankRoute = payout.environment === "production" ? ((await deps.bankRails?.route(tx, payout)) ?? null) : null;
+      if (bankRoute !== null && "refused" in bankRoute) {
+        await lifecycle.apply(
+          tx,
+          payout,
+          { type: "failed", reason: bankRoute.refused },
+          { extraPatch: { disbursementStatus: "refused" } },
+        );
+        return null;
+      }
+      if (bankRoute !== null && deps.bankRails !== undefined) {
+        // A bank rail: the attempt is recorded now and resolved when the cut-off puts the payout in a file.
+        await insertAttempt(tx, {
+          id: ids.newId(),
+          payoutId,
+          attemptNumber: 1,
+          rail: bankRoute.rail,
+          idempotencyKey: `payout_${payoutId}_1`,
+          status: "submitting",
+          createdAt: now,
+          updatedAt: now,
+        });
+        const queued = await updatePayoutIf(tx, payoutId, "approved", {
+          disbursementStartedAt: now,
+          rail: bankRoute.rail,
+          disbursementStatus: "queued",
+          updatedAt: now,
+        });
+        if (queued === null) throw new Error("payout left approved while locked");
+        await deps.bankRails.queue(tx, queued, bankRoute.rail);
+        return null;
+      }
+      const rail = rails.forEnvironment(payout.environment);
       const attempt = await insertAttempt(tx, {
         id: ids.newId(),
         payoutId,

@@ -40,6 +40,9 @@ const CREATE_CODES = [
   "REPLACED_PAYOUT_NOT_FAILED",
   "REPLACEMENT_BENEFICIARY_MISMATCH",
   "PAYOUT_ALREADY_REPLACED",
+  "NO_RAIL_FOR_DESTINATION",
+  "SEPA_ADDRESS_NOT_STRUCTURED",
+  "SEPA_NAME_NOT_REPRESENTABLE",
   "IDEMPOTENCY_KEY_REUSED",
   "IDEMPOTENCY_KEY_IN_FLIGHT",
 ] as const;
@@ -57,7 +60,7 @@ export function registerPayoutRoutes(app: AppInstance, service: PayoutService, b
         operationId: "createPayout",
         summary: "Create a payout",
         description:
-          "Creates a payout in `pending_approval` (or decided at once by a matching approval-policy rule). Idempotent on (Business, environment, idempotency key) for 24 hours: the key is `idempotency_key` in the body or the `Idempotency-Key` header. A replay of the same request answers 200 with the payout as it is now and `Idempotent-Replayed: true`; the same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request is still running, 409 `IDEMPOTENCY_KEY_IN_FLIGHT`. A refused request stores nothing, so its key can be used again. Gates: the Beneficiary must be active, not suspended, compliant, without pending re-acknowledgment and not refused by the rail's enrollment; the destination is `bank_account_id`, else the declared destination, else the only payout-usable one; its currency must be the payout's.",
+          "Creates a payout in `pending_approval` (or decided at once by a matching approval-policy rule). Idempotent on (Business, environment, idempotency key) for 24 hours: the key is `idempotency_key` in the body or the `Idempotency-Key` header. A replay of the same request answers 200 with the payout as it is now and `Idempotent-Replayed: true`; the same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request is still running, 409 `IDEMPOTENCY_KEY_IN_FLIGHT`. A refused request stores nothing, so its key can be used again. Gates: the Beneficiary must be active, not suspended, compliant, without pending re-acknowledgment and not refused by the rail's enrollment; the destination is `bank_account_id`, else the declared destination, else the only payout-usable one; its currency must be the payout's. In production, once the Business configured a bank rail (SEPA, ACH), the payout must fit one of them: 422 `NO_RAIL_FOR_DESTINATION` otherwise, and a SEPA payout needs a Beneficiary with a structured postal address (422 `SEPA_ADDRESS_NOT_STRUCTURED`) and an account holder name a SEPA file can carry (422 `SEPA_NAME_NOT_REPRESENTABLE`).",
         headers: CreatePayoutHeadersSchema,
         body: CreatePayoutBodySchema,
         response: routeResponses({ 201: payout, 200: payout }, { access: "write", hasBody: true, codes: [...CREATE_CODES] }),

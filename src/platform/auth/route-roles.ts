@@ -67,6 +67,18 @@ export const ROUTE_ROLES: Readonly<Record<string, RouteRule>> = {
   "GET /v1/webhook-deliveries": read,
   "GET /v1/webhook-deliveries/:id": read,
   "POST /v1/webhook-deliveries/:id/redeliver": write,
+  // Bank rails: admins configure and remove them (step-up from a session, since they decide where payment
+  // files go); everyone reads them and the files' metadata; only admins download a file's bytes.
+  "GET /v1/bank-rails": read,
+  "PUT /v1/bank-rails/sepa": sensitive,
+  "PUT /v1/bank-rails/ach": sensitive,
+  "GET /v1/bank-rails/sepa": read,
+  "GET /v1/bank-rails/ach": read,
+  "DELETE /v1/bank-rails/sepa": sensitive,
+  "DELETE /v1/bank-rails/ach": sensitive,
+  "GET /v1/bank-files": read,
+  "GET /v1/bank-files/:id": read,
+  "GET /v1/bank-files/:id/content": { roles: ADMINS },
   // The sandbox mailbox.
   "GET /v1/sandbox/emails": read,
   "GET /v1/sandbox/emails/:id": read,

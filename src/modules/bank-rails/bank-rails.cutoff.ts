@@ -1,0 +1,64 @@
+// Cut-off times are wall-clock times in the Business's time zone: the next one after an instant, and the
+// calendar date an instant falls on there. Pure (Intl only), so daylight-saving changes are the runtime's.
+
+function zonedParts(
+  instant: Date,
+  timeZone: string,
+): { year: number; month: number; day: number; hour: number; minute: number; second: number } {
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+  }).formatToParts(instant);
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? "0");
+  return {
+    year: get("year"),
+    month: get("month"),
+    day: get("day"),
+    hour: get("hour"),
+    minute: get("minute"),
+    second: get("second"),
+  };
+}
+
+/** Offset of the zone from UTC at `instant`, in milliseconds. */
+function offsetMs(instant: Date, timeZone: string): number {
+  const p = zonedParts(instant, timeZone);
+  const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
+  return asUtc - (instant.getTime() - instant.getUTCMilliseconds());
+}
+
+/** The instant a wall-clock time of a calendar day is in the zone (a time skipped by a DST jump moves forward). */
+export function zonedInstant(date: string, time: string, timeZone: string): Date {
+  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
+  const [hh, mm] = time.split(":").map(Number) as [number, number];
+  const guess = Date.UTC(y, m - 1, d, hh, mm);
+  const first = guess - offsetMs(new Date(guess), timeZone);
+  return new Date(guess - offsetMs(new Date(first), timeZone));
+}
+
+/** The calendar date (YYYY-MM-DD) of `instant` in the zone. */
+export function localDateOf(instant: Date, timeZone: string): string {
+  const p = zonedParts(instant, timeZone);
+  return `${p.year}-${String(p.month).padStart(2, "0")}-${String(p.day).padStart(2, "0")}`;
+}
+
+/** The first cut-off strictly after `after`. */
+export function nextCutoff(after: Date, cutoffTimes: readonly string[], timeZone: string): Date {
+  const today = localDateOf(after, timeZone);
+  let best: Date | null = null;
+  for (let offset = 0; offset <= 2; offset++) {
+    const day = new Date(Date.parse(`${today}T12:00:00Z`) + offset * 86_400_000).toISOString().slice(0, 10);
+    for (const time of cutoffTimes) {
+      const at = zonedInstant(day, time, timeZone);
+      if (at.getTime() > after.getTime() && (best === null || at.getTime() < best.getTime())) best = at;
+    }
+    if (best !== null) return best;
+  }
+  throw new Error("no cut-off time configured");
+}

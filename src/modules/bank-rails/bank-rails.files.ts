@@ -1,0 +1,475 @@
+// Bank files: the queue of payouts waiting for their rail's cut-off, the cut-off that puts them into one file
+// in one transaction, and the upload after commit.
+//
+// Queueing a payout enqueues the rail's next cut-off (one job per Business, rail and cut-off time: dedupe key),
+// so a cut-off runs only when payouts wait for it.
+// BANK_CUTOFF_JOB: one transaction locks the rail's
+//   configuration row (two workers at the same cut-off take turns; the second finds the file and stops),
+//   reads the waiting payouts, locks them, builds the file, stores it with its exact bytes, binds each payout
+//   to it (an item enters a file only while unbound: at most one file per payout, ever), records
+//   `payout.disbursement_submitted` for each, enqueues the upload, and completes the job. Payouts queued after
+//   the cut-off instant wait for the next one (their own queueing enqueued it).
+// BANK_UPLOAD_JOB (no transaction open while it talks to the server): looks for the file under its
+//   deterministic name first (a crash after the upload and before its record leaves the file there: the same
+//   bytes are not sent again), uploads it otherwise, then records `uploaded` and completes in one transaction.
+import type { Tenant } from "../../platform/auth/actor.js";
+import type { Clock } from "../../platform/clock.js";
+import type { FieldCipher } from "../../platform/crypto.js";
+import { type Db, type Tx, transaction } from "../../platform/db/client.js";
+import type { IdGenerator } from "../../platform/ids.js";
+import { jobHandler } from "../../platform/jobs/job-definition.js";
+import type { JobStore } from "../../platform/jobs/job-store.js";
+import { type JobHandlers, LeaseLostError, PermanentJobError } from "../../platform/jobs/worker.js";
+import { nextFederalReserveBusinessDay, target2BusinessDayOnOrAfter } from "../../rails/bank-files/calendars.js";
+import { isSepaRepresentable } from "../../rails/bank-files/charset.js";
+import { type AchCredit, buildNachaFile, checkAchCredit } from "../../rails/bank-files/nacha-writer.js";
+import {
+  buildPain001,
+  checkSepaTransfer,
+  endToEndIdOf,
+  type Pain001Version,
+  type SepaTransfer,
+} from "../../rails/bank-files/sepa-pain001.js";
+import type { DestinationRoutingFacts } from "../destinations/index.js";
+import { type BankFilePayout, PAYOUT_RAIL_OUTCOME_JOB, type PayoutBankFileHooks } from "../payouts/index.js";
+import { localDateOf, nextCutoff, zonedInstant } from "./bank-rails.cutoff.js";
+import { DeliveryError, type DeliveryTarget, openLocalTarget, openSftpTarget, sha256Hex } from "./bank-rails.delivery.js";
+import { createBankInbound } from "./bank-rails.inbound.js";
+import { BANK_CUTOFF_JOB, BANK_UPLOAD_JOB } from "./bank-rails.jobs.js";
+import {
+  type BankRailConfigRow,
+  dropItem,
+  fileItem,
+  findConfig,
+  findFileById,
+  findFileForCutoff,
+  insertFile,
+  listConfiguredRails,
+  listWaitingItems,
+  lockConfig,
+  queueItem,
+  updateFile,
+} from "./bank-rails.repo.js";
+import { routePayout } from "./bank-rails.routing.js";
+import type { BankRailName } from "./bank-rails.schemas.js";
+import type { BankRailSecrets, BankRailSettings } from "./bank-rails.service.js";
+
+export interface BankFilesLogger {
+  info(object: object, message: string): void;
+  warn(object: object, message: string): void;
+  error(object: object, message: string): void;
+}
+
+export interface BankFilesDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly cipher: FieldCipher;
+  readonly jobStore: Pick<JobStore, "enqueue">;
+  readonly logger: BankFilesLogger;
+  readonly localRoot: string | null;
+  readonly payouts: PayoutBankFileHooks;
+  readonly destinationRoutingFacts: (tx: Tx, tenant: Tenant, destinationId: string) => Promise<DestinationRoutingFacts | null>;
+  /** Test seam: opens the delivery target (defaults to SFTP or the local folders of the configuration). */
+  readonly openTarget?: (config: BankRailConfigRow, secrets: BankRailSecrets | null) => Promise<DeliveryTarget>;
+  /** Counts bank-file events that need watching (metrics). */
+  readonly observe?: (rail: string, event: string) => void;
+  /** How often the inbound directory is read (BANK_RAIL_POLL_INTERVAL_SECONDS). */
+  readonly pollIntervalMs?: number;
+}
+
+function compact(instant: Date): string {
+  return instant.toISOString().replace(/[-:]/g, "").slice(0, 13); // 20261124T1400
+}
+
+/** The file name at a cut-off: the same for every run of that cut-off, so a crashed upload finds its file. */
+export function bankFileName(businessId: string, rail: BankRailName, cutoffAt: Date): string {
+  return `${rail}-${businessId.replaceAll("-", "").slice(-12)}-${compact(cutoffAt)}Z.${rail === "sepa" ? "xml" : "ach"}`;
+}
+
+function settingsOf(row: BankRailConfigRow): BankRailSettings {
+  return row.settings as BankRailSettings;
+}
+
+function remittanceOf(payout: BankFilePayout): string {
+  return payout.externalRef ?? `Payout ${payout.payoutId}`;
+}
+
+export function createBankFiles(deps: BankFilesDeps) {
+  const { db, clock, ids, cipher, jobStore, logger } = deps;
+  const inbound = createBankInbound({
+    db,
+    clock,
+    ids,
+    cipher,
+    jobStore,
+    logger,
+    ...(deps.observe === undefined ? {} : { observe: deps.observe }),
+    ...(deps.pollIntervalMs === undefined ? {} : { pollIntervalMs: deps.pollIntervalMs }),
+    openTarget: (config) => openTarget(config),
+  });
+
+  async function scheduleNextCutoff(tx: Tx, config: BankRailConfigRow, after: Date): Promise<void> {
+    const settings = settingsOf(config);
+    const at = nextCutoff(after, settings.cutoffTimes, settings.timeZone);
+    // One job per Business, rail and cut-off instant (the definition's dedupe key).
+    await jobStore.enqueue(
+      tx,
+      BANK_CUTOFF_JOB,
+      { businessId: config.businessId, rail: config.rail as BankRailName, cutoffAt: at.toISOString() },
+      { runAt: at },
+    );
+  }
+
+  /** For the disbursement job: the bank rail a production payout goes to, a refusal, or null (the simulator). */
+  async function route(
+    tx: Tx,
+    payout: { businessId: string; environment: Tenant["environment"]; destinationId: string; currency: string },
+  ): Promise<{ rail: string } | { refused: string } | null> {
+    const tenant: Tenant = { businessId: payout.businessId, environment: payout.environment };
+    const configured = new Set((await listConfiguredRails(tx, tenant)) as BankRailName[]);
+    if (configured.size === 0) return null;
+    const facts = await deps.destinationRoutingFacts(tx, tenant, payout.destinationId);
+    if (facts === null) return { refused: "The payout's destination is unknown." };
+    const decided = routePayout(payout.currency, facts, configured);
+    if ("refused" in decided) return { refused: `NO_RAIL_FOR_DESTINATION: ${decided.reason}` };
+    return decided.rail === "simulator" ? null : { rail: decided.rail };
+  }
+
+  /** For the disbursement job: the payout waits for the rail's next cut-off. */
+  async function queue(
+    tx: Tx,
+    payout: { id: string; businessId: string; environment: Tenant["environment"]; amountMinor: number },
+    rail: string,
+  ) {
+    const tenant: Tenant = { businessId: payout.businessId, environment: payout.environment };
+    const now = clock.now();
+    await queueItem(tx, {
+      payoutId: payout.id,
+      businessId: payout.businessId,
+      environment: payout.environment,
+      rail,
+      amountMinor: payout.amountMinor,
+      queuedAt: now,
+    });
+    const config = await lockConfig(tx, tenant, rail);
+    if (config !== null) await scheduleNextCutoff(tx, config, now);
+  }
+
+  interface Built {
+    /** ACH: when the credits settle (the effective entry date); they are reported disbursed then, absent a return. */
+    readonly settlesAt?: Date;
+    readonly content: string;
+    readonly messageId: string;
+    readonly format: string;
+    readonly references: ReadonlyMap<string, string>;
+    readonly controlSumMinor: number;
+    readonly currency: string;
+  }
+
+  function buildSepa(
+    config: BankRailConfigRow,
+    cutoffAt: Date,
+    payouts: readonly BankFilePayout[],
+    refuse: (id: string, reason: string) => void,
+  ): Built | null {
+    const settings = settingsOf(config);
+    const o = settings.originator as {
+      name: string;
+      iban: string;
+      bic: string | null;
+      initiating_party_id: string | null;
+      address: Record<string, string> | null;
+    };
+    const executionDate = target2BusinessDayOnOrAfter(localDateOf(cutoffAt, settings.timeZone));
+    const debtor = {
+      name: o.name,
+      iban: o.iban,
+      bic: o.bic,
+      address: o.address
+        ? {
+            streetName: o.address.street_name ?? null,
+            buildingNumber: o.address.building_number ?? null,
+            postalCode: o.address.postal_code ?? null,
+            townName: o.address.town_name ?? "",
+            country: o.address.country ?? "",
+          }
+        : null,
+    };
+    const transfers: SepaTransfer[] = [];
+    for (const p of payouts) {
+      const address = p.postalAddress;
+      const transfer: SepaTransfer = {
+        payoutId: p.payoutId,
+        amountMinor: p.amountMinor,
+        creditorName: p.beneficiaryName,
+        creditorIban: p.destination.iban ?? "",
+        creditorBic: p.destination.swiftBic,
+        creditorAddress:
+          address && address.city.trim() !== "" && /^[A-Z]{2}$/.test(address.country)
+            ? {
+                streetName: address.line1,
+                buildingName: address.line2 ?? null,
+                postalCode: address.postal_code ?? null,
+                townName: address.city,
+                countrySubdivision: address.state ?? null,
+                country: address.country,
+              }
+            : null,
+        remittance: remittanceOf(p),
+        purposeCode: null,
+        executionDate,
+        debtor,
+      };
+      const problem = p.currency !== "EUR" ? "SEPA_ACCOUNT_INVALID" : checkSepaTransfer(transfer);
+      if (problem === "SEPA_ADDRESS_NOT_STRUCTURED") {
+        refuse(
+          p.payoutId,
+          "SEPA_ADDRESS_NOT_STRUCTURED: The Beneficiary's postal address needs at least a city and a country to be sent structured, as SEPA requires since November 2026.",
+        );
+      } else if (problem === "SEPA_NAME_NOT_REPRESENTABLE" || !isSepaRepresentable(p.beneficiaryName)) {
+        refuse(p.payoutId, "SEPA_NAME_NOT_REPRESENTABLE: The account holder's name has no character a SEPA file can carry.");
+      } else if (problem !== null) {
+        refuse(p.payoutId, `${problem}: The payout cannot be carried by a SEPA credit transfer.`);
+      } else {
+        transfers.push(transfer);
+      }
+    }
+    if (transfers.length === 0) return null;
+    const messageId = `PO${compact(cutoffAt)}Z${config.businessId.replaceAll("-", "").slice(-12)}`;
+    const content = buildPain001({
+      version: settings.fileFormat as Pain001Version,
+      messageId,
+      createdAt: clock.now().toISOString().slice(0, 19),
+      initiatingParty: { name: o.name, id: o.initiating_party_id },
+      transfers,
+    });
+    return {
+      content,
+      messageId,
+      format: settings.fileFormat,
+      references: new Map(transfers.map((t) => [t.payoutId, endToEndIdOf(t.payoutId)])),
+      controlSumMinor: transfers.reduce((sum, t) => sum + t.amountMinor, 0),
+      currency: "EUR",
+    };
+  }
+
+  function buildAch(
+    config: BankRailConfigRow,
+    cutoffAt: Date,
+    payouts: readonly BankFilePayout[],
+    refuse: (id: string, reason: string) => void,
+  ): Built | null {
+    const settings = settingsOf(config);
+    const o = settings.originator as Record<string, string>;
+    const localDate = localDateOf(cutoffAt, settings.timeZone);
+    const effectiveDate = nextFederalReserveBusinessDay(localDate);
+    const credits: AchCredit[] = [];
+    for (const p of payouts) {
+      const credit: AchCredit = {
+        payoutId: p.payoutId,
+        amountMinor: p.amountMinor,
+        secCode: p.beneficiaryType === "business" ? "CCD" : "PPD",
+        accountType: p.accountType === "savings" ? "savings" : "checking",
+        routingNumber: p.destination.routingCode ?? "",
+        accountNumber: p.destination.accountNumber ?? "",
+        receiverName: p.beneficiaryName,
+        receiverId: p.payoutId.replaceAll("-", "").slice(-15).toUpperCase(),
+        entryDescription: o.entry_description ?? "PAYOUT",
+        effectiveDate,
+      };
+      const problem = p.currency !== "USD" ? "ACH_ACCOUNT_INVALID" : checkAchCredit(credit);
+      if (problem !== null) refuse(p.payoutId, `${problem}: The payout cannot be carried by an ACH credit.`);
+      else credits.push(credit);
+    }
+    if (credits.length === 0) return null;
+    // The file id modifier: the cut-off's position among the day's cut-off times (A, B, …).
+    const position = Math.max(0, [...settings.cutoffTimes].sort().indexOf(timeOf(cutoffAt, settings.timeZone)));
+    const modifier = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"[position] ?? "A";
+    const createdLocal = timeOf(clock.now(), settings.timeZone);
+    const built = buildNachaFile({
+      originator: {
+        odfiRoutingNumber: o.odfi_routing_number ?? "",
+        immediateDestination: o.immediate_destination ?? "",
+        immediateDestinationName: o.immediate_destination_name ?? "",
+        immediateOrigin: o.immediate_origin ?? "",
+        immediateOriginName: o.immediate_origin_name ?? "",
+        companyName: o.company_name ?? "",
+        companyIdentification: o.company_identification ?? "",
+      },
+      createdDate: localDateOf(clock.now(), settings.timeZone),
+      createdTime: createdLocal,
+      fileIdModifier: modifier,
+      credits,
+    });
+    return {
+      settlesAt: zonedInstant(effectiveDate, "17:00", settings.timeZone),
+      content: built.content,
+      messageId: `${localDate}-${modifier}`,
+      format: "nacha",
+      references: new Map(built.traces.map((t) => [t.payoutId, t.traceNumber])),
+      controlSumMinor: built.totalCreditMinor,
+      currency: "USD",
+    };
+  }
+
+  const cutoff = jobHandler(BANK_CUTOFF_JOB, async ({ businessId, rail, cutoffAt: cutoffIso }, context) => {
+    const cutoffAt = new Date(cutoffIso);
+    if (Number.isNaN(cutoffAt.getTime())) throw new PermanentJobError(`bank cut-off at an invalid instant: ${cutoffIso}`);
+    const tenant: Tenant = { businessId, environment: "production" };
+    await transaction(db, async (tx) => {
+      const config = await lockConfig(tx, tenant, rail);
+      if (config === null) {
+        logger.info({ business_id: businessId, rail }, "bank cut-off for a rail no longer configured");
+      } else if ((await findFileForCutoff(tx, tenant, rail, cutoffAt)) !== null) {
+        logger.info({ business_id: businessId, rail, cutoff_at: cutoffIso }, "bank file of this cut-off already built");
+      } else {
+        const waiting = await listWaitingItems(tx, tenant, rail, cutoffAt);
+        const payouts = await deps.payouts.lockWaiting(
+          tx,
+          waiting.map((item) => item.payoutId),
+        );
+        const ready = new Set(payouts.map((p) => p.payoutId));
+        for (const item of waiting) if (!ready.has(item.payoutId)) await dropItem(tx, item.payoutId);
+        const refused: Array<{ id: string; reason: string }> = [];
+        const refuse = (id: string, reason: string) => refused.push({ id, reason });
+        const built =
+          payouts.length === 0
+            ? null
+            : rail === "sepa"
+              ? buildSepa(config, cutoffAt, payouts, refuse)
+              : buildAch(config, cutoffAt, payouts, refuse);
+        for (const { id, reason } of refused) {
+          await deps.payouts.failBeforeSubmission(tx, id, reason);
+          await dropItem(tx, id);
+        }
+        if (built !== null) {
+          const now = clock.now();
+          const file = await insertFile(tx, {
+            id: ids.newId(),
+            businessId,
+            environment: "production",
+            rail,
+            cutoffAt,
+            fileName: bankFileName(businessId, rail, cutoffAt),
+            messageId: built.messageId,
+            format: built.format,
+            contentEncrypted: cipher.encrypt(built.content),
+            contentSha256: sha256Hex(built.content),
+            entryCount: built.references.size,
+            controlSumMinor: built.controlSumMinor,
+            currency: built.currency,
+            status: "built",
+            createdAt: now,
+            updatedAt: now,
+          });
+          for (const [payoutId, reference] of built.references) {
+            if (!(await fileItem(tx, payoutId, file.id, reference))) throw new Error("a payout entered two bank files");
+            await deps.payouts.recordSubmission(tx, payoutId, `${file.fileName}#${reference}`);
+            if (built.settlesAt !== undefined) {
+              await jobStore.enqueue(
+                tx,
+                PAYOUT_RAIL_OUTCOME_JOB,
+                { payoutId, outcome: { type: "disbursed" } },
+                { runAt: built.settlesAt, dedupeKey: `bank-ach-settles:${payoutId}` },
+              );
+            }
+          }
+          await jobStore.enqueue(tx, BANK_UPLOAD_JOB, { fileId: file.id });
+          logger.info({ business_id: businessId, rail, file_id: file.id, entries: file.entryCount }, "bank file built");
+        }
+      }
+      if (!(await context.completeWithin(tx))) throw new LeaseLostError();
+    });
+  });
+
+  async function openTarget(config: BankRailConfigRow): Promise<DeliveryTarget> {
+    const secrets =
+      config.secretsEncrypted === null ? null : (JSON.parse(cipher.decrypt(config.secretsEncrypted)) as BankRailSecrets);
+    if (deps.openTarget) return deps.openTarget(config, secrets);
+    const delivery = settingsOf(config).delivery;
+    if (delivery.kind === "local_directory") {
+      if (deps.localRoot === null)
+        throw new DeliveryError("local-directory delivery is not allowed (BANK_RAIL_LOCAL_ROOT unset)", "io");
+      return openLocalTarget(deps.localRoot, delivery.outboundDirectory, delivery.inboundDirectory);
+    }
+    return openSftpTarget({
+      host: delivery.host ?? "",
+      port: delivery.port ?? 22,
+      username: delivery.username ?? "",
+      ...(secrets?.password === undefined ? {} : { password: secrets.password }),
+      ...(secrets?.privateKey === undefined ? {} : { privateKey: secrets.privateKey }),
+      hostKeyFingerprint: delivery.hostKeyFingerprint ?? "",
+      outboundDirectory: delivery.outboundDirectory,
+      inboundDirectory: delivery.inboundDirectory,
+    });
+  }
+
+  const upload = jobHandler(BANK_UPLOAD_JOB, async ({ fileId }, context) => {
+    const file = await findFileById(db, fileId);
+    if (file === null) throw new PermanentJobError("bank file not found");
+    if (file.status !== "built") {
+      await context.completeWithin(db);
+      return;
+    }
+    const tenant: Tenant = { businessId: file.businessId, environment: file.environment };
+    // A plain read: no transaction is held while the server is contacted.
+    const config = await findConfig(db, tenant, file.rail);
+    let alreadyThere = false;
+    try {
+      if (config === null) throw new DeliveryError("the rail is no longer configured", "io");
+      const target = await openTarget(config);
+      try {
+        const existing = await target.existing(file.fileName);
+        if (existing === file.contentSha256) alreadyThere = true;
+        else if (existing !== null) throw new DeliveryError(`another file named ${file.fileName} is on the server`, "io");
+        else await target.put(file.fileName, cipher.decrypt(file.contentEncrypted));
+      } finally {
+        await target.close();
+      }
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      await updateFile(db, file.id, {
+        uploadAttempts: file.uploadAttempts + 1,
+        lastUploadError: message,
+        updatedAt: clock.now(),
+      });
+      logger.error(
+        { business_id: file.businessId, file_id: file.id, kind: error instanceof DeliveryError ? error.kind : "error" },
+        `bank file upload failed: ${message}`,
+      );
+      throw error;
+    }
+    await transaction(db, async (tx) => {
+      const now = clock.now();
+      await updateFile(tx, file.id, {
+        status: "uploaded",
+        uploadedAt: now,
+        uploadAttempts: file.uploadAttempts + 1,
+        lastUploadError: null,
+        updatedAt: now,
+      });
+      // The bank answers in the inbound directory: reading it starts (or continues) with the next poll slot.
+      await inbound.schedulePoll(tx, config, now);
+      if (!(await context.completeWithin(tx))) throw new LeaseLostError();
+    });
+    logger.info({ business_id: file.businessId, file_id: file.id, already_there: alreadyThere }, "bank file uploaded");
+  });
+
+  return {
+    scheduleNextCutoff,
+    queue: { route, queue },
+    handlers: { ...cutoff, ...upload, ...inbound.handlers } satisfies JobHandlers,
+  };
+}
+
+function timeOf(instant: Date, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    hourCycle: "h23",
+    hour: "2-digit",
+    minute: "2-digit",
+  }).formatToParts(instant);
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "00";
+  return `${get("hour")}:${get("minute")}`;
+}

@@ -1,0 +1,331 @@
+// The bank's answers: BANK_POLL_JOB reads the rail's inbound directory (no transaction open while it talks to
+// the server) and applies each new file once, by name and content hash, in one transaction per file:
+//   pain.002   accepted (ACCP, ACTC, ACSP, ACSC) -> payout.acknowledged; rejected (RJCT) -> failed with the ISO
+//              reason code and its words; the file's status and acknowledgment time follow
+//   camt.054   a booked debit of our transfer -> disbursed; a credit with return information -> returned
+//              (also after settlement: a late return)
+//   NACHA      return entries (addenda 99) -> returned, or failed while the credit has not settled yet, with the
+//              R-code and its words; notifications of change (addenda 98) are recorded on the entry, the file's
+//              alerts, the log and a metric
+// Payout moves are PAYOUT_RAIL_OUTCOME_JOBs enqueued in that transaction (the payouts module applies them, as
+// for every rail). A file that cannot be parsed is kept with its reason (status `refused`), logged, counted,
+// and changes nothing. An entry naming no payout of ours is kept on the inbound file and flagged.
+// The same job watches: a file uploaded more than `status_report_timeout_hours` ago with no status report gets
+// the `no_status_report` alert. It then schedules its next run.
+import type { Tenant } from "../../platform/auth/actor.js";
+import type { Clock } from "../../platform/clock.js";
+import type { FieldCipher } from "../../platform/crypto.js";
+import { type Db, type Tx, transaction } from "../../platform/db/client.js";
+import type { IdGenerator } from "../../platform/ids.js";
+import { jobHandler } from "../../platform/jobs/job-definition.js";
+import type { JobStore } from "../../platform/jobs/job-store.js";
+import { type JobHandlers, LeaseLostError } from "../../platform/jobs/worker.js";
+import { readCamt054, readPain002 } from "../../rails/bank-files/iso-readers.js";
+import { type NachaFile, readNachaFile } from "../../rails/bank-files/nacha-reader.js";
+import { achChangeText, achReturnText, isoReasonText } from "../../rails/bank-files/reason-codes.js";
+import { endToEndIdOf, payoutIdOfEndToEndId } from "../../rails/bank-files/sepa-pain001.js";
+import type { SerializedRailOutcome } from "../../rails/rail.js";
+import { PAYOUT_RAIL_OUTCOME_JOB } from "../payouts/index.js";
+import { type DeliveryTarget, sha256Hex } from "./bank-rails.delivery.js";
+import { BANK_POLL_JOB } from "./bank-rails.jobs.js";
+import {
+  type BankFileRow,
+  type BankRailConfigRow,
+  claimInbound,
+  findConfig,
+  findFileById,
+  findFileByMessageId,
+  findItemByReference,
+  inboundSeen,
+  listItemsOfFile,
+  listUnacknowledgedFiles,
+  setItemBankStatus,
+  updateFile,
+  updateInbound,
+} from "./bank-rails.repo.js";
+import type { BankRailName } from "./bank-rails.schemas.js";
+import type { BankRailSettings } from "./bank-rails.service.js";
+
+export const DEFAULT_POLL_INTERVAL_MS = 15 * 60_000;
+
+export interface InboundDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly cipher: FieldCipher;
+  readonly jobStore: Pick<JobStore, "enqueue">;
+  readonly logger: { info(o: object, m: string): void; warn(o: object, m: string): void; error(o: object, m: string): void };
+  readonly observe?: (rail: string, event: string) => void;
+  readonly openTarget: (config: BankRailConfigRow) => Promise<DeliveryTarget>;
+  readonly pollIntervalMs?: number;
+}
+
+interface Applied {
+  readonly kind: string;
+  readonly unmatched: string[];
+}
+
+const ACCEPTED = new Set(["ACCP", "ACTC", "ACSP", "ACSC", "ACWC"]);
+
+function alertsOf(file: BankFileRow): string[] {
+  return Array.isArray(file.alerts) ? (file.alerts as string[]) : [];
+}
+
+export function createBankInbound(deps: InboundDeps) {
+  const { db, clock, ids, jobStore, logger } = deps;
+  const interval = deps.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+  const observe = (rail: string, event: string) => deps.observe?.(rail, event);
+
+  /** The next poll slot after `after` (slots are fixed, so chains started twice collapse into one). */
+  async function schedulePoll(tx: Tx, config: { businessId: string; rail: string }, after: Date): Promise<void> {
+    const runAt = new Date((Math.floor(after.getTime() / interval) + 1) * interval);
+    await jobStore.enqueue(
+      tx,
+      BANK_POLL_JOB,
+      { businessId: config.businessId, rail: config.rail },
+      { runAt, dedupeKey: `bank-poll:${config.businessId}:${config.rail}:${runAt.toISOString()}` },
+    );
+  }
+
+  async function outcome(tx: Tx, inboundId: string, payoutId: string, value: SerializedRailOutcome): Promise<void> {
+    await jobStore.enqueue(
+      tx,
+      PAYOUT_RAIL_OUTCOME_JOB,
+      { payoutId, outcome: value },
+      { dedupeKey: `bank-inbound:${inboundId}:${payoutId}:${value.type}` },
+    );
+  }
+
+  async function flag(tx: Db, file: BankFileRow, alert: string): Promise<void> {
+    const alerts = alertsOf(file);
+    if (!alerts.includes(alert)) await updateFile(tx, file.id, { alerts: [...alerts, alert], updatedAt: clock.now() });
+  }
+
+  async function applyPain002(tx: Tx, tenant: Tenant, inboundId: string, text: string): Promise<Applied> {
+    const report = readPain002(text);
+    const file = await findFileByMessageId(tx, tenant, "sepa", report.originalMessageId);
+    if (file === null) return { kind: "pain.002", unmatched: [`OrgnlMsgId ${report.originalMessageId}`] };
+    const items = await listItemsOfFile(tx, file.id);
+    const byReference = new Map(items.map((item) => [item.reference ?? "", item]));
+    const unmatched: string[] = [];
+    const decided = new Map<string, { status: string; reason: string | null }>();
+    for (const tx_ of report.transactions) {
+      const item = byReference.get(tx_.endToEndId.toLowerCase());
+      if (!item) {
+        unmatched.push(`EndToEndId ${tx_.endToEndId}`);
+        continue;
+      }
+      decided.set(item.payoutId, {
+        status: tx_.status ?? "",
+        reason: tx_.reason.code ? isoReasonText(tx_.reason.code, tx_.reason.additionalInfo) : null,
+      });
+    }
+    // A group status applies to every transaction the report does not name one by one.
+    const group = report.groupStatus ?? "";
+    if (ACCEPTED.has(group) || group === "RJCT") {
+      const reason = report.groupReason.code
+        ? isoReasonText(report.groupReason.code, report.groupReason.additionalInfo)
+        : "The bank rejected the whole file.";
+      for (const item of items) if (!decided.has(item.payoutId)) decided.set(item.payoutId, { status: group, reason });
+    }
+    let rejected = 0;
+    let accepted = 0;
+    for (const [payoutId, { status, reason }] of decided) {
+      await setItemBankStatus(tx, payoutId, status);
+      if (ACCEPTED.has(status)) {
+        accepted += 1;
+        await outcome(tx, inboundId, payoutId, { type: "acknowledged" });
+      } else if (status === "RJCT") {
+        rejected += 1;
+        await outcome(tx, inboundId, payoutId, { type: "failed", reason: reason ?? "The bank rejected the payment." });
+      }
+    }
+    const now = clock.now();
+    const status =
+      rejected === 0 ? (accepted > 0 ? "accepted" : file.status) : accepted === 0 ? "rejected" : "partially_accepted";
+    await updateFile(tx, file.id, { status, acknowledgedAt: file.acknowledgedAt ?? now, updatedAt: now });
+    const current = (await findFileById(tx, file.id)) ?? file;
+    if (rejected > 0) {
+      await flag(tx, current, "rejected");
+      observe("sepa", "file_rejected");
+      logger.warn({ business_id: tenant.businessId, file_id: file.id, rejected }, "the bank rejected payouts of a SEPA file");
+    }
+    if (unmatched.length > 0) await flag(tx, (await findFileById(tx, file.id)) ?? current, "unmatched_entries");
+    return { kind: "pain.002", unmatched };
+  }
+
+  async function applyCamt054(tx: Tx, tenant: Tenant, inboundId: string, text: string): Promise<Applied> {
+    const notification = readCamt054(text);
+    const unmatched: string[] = [];
+    for (const entry of notification.transactions) {
+      const payoutId = entry.endToEndId ? payoutIdOfEndToEndId(entry.endToEndId) : null;
+      const item = payoutId ? await findItemByReference(tx, tenant, "sepa", endToEndIdOf(payoutId)) : null;
+      if (item === null) {
+        unmatched.push(`EndToEndId ${entry.endToEndId ?? "(none)"}`);
+        continue;
+      }
+      if (entry.creditDebit === "DBIT" && entry.entryStatus === "BOOK" && entry.returnReasonCode === null) {
+        await setItemBankStatus(tx, item.payoutId, "BOOK");
+        await outcome(tx, inboundId, item.payoutId, { type: "disbursed" });
+      } else if (entry.creditDebit === "CRDT" && entry.returnReasonCode !== null) {
+        await setItemBankStatus(tx, item.payoutId, entry.returnReasonCode);
+        await outcome(tx, inboundId, item.payoutId, {
+          type: "returned",
+          reason: isoReasonText(entry.returnReasonCode, entry.returnAdditionalInfo),
+        });
+      }
+    }
+    return { kind: "camt.054", unmatched };
+  }
+
+  async function applyNacha(tx: Tx, tenant: Tenant, inboundId: string, parsed: NachaFile): Promise<Applied> {
+    const unmatched: string[] = [];
+    for (const entry of parsed.batches.flatMap((batch) => batch.entries)) {
+      const info = entry.returnInfo ?? entry.changeInfo;
+      if (info === null) continue;
+      const item = await findItemByReference(tx, tenant, "ach", info.originalTrace);
+      if (item === null) {
+        unmatched.push(`trace ${info.originalTrace}`);
+        continue;
+      }
+      await setItemBankStatus(tx, item.payoutId, info.code);
+      if (entry.returnInfo) {
+        // A return before the payout was reported disbursed fails it; after, it is a return. The payouts side
+        // ignores whichever of the two its state does not allow, so both are sent in order.
+        const reason = achReturnText(entry.returnInfo.code);
+        await outcome(tx, inboundId, item.payoutId, { type: "returned", reason });
+        await outcome(tx, inboundId, item.payoutId, { type: "failed", reason });
+      } else if (entry.changeInfo && item.fileId) {
+        const file = await findFileById(tx, item.fileId);
+        if (file) await flag(tx, file, "notification_of_change");
+        observe("ach", "notification_of_change");
+        logger.warn(
+          {
+            business_id: tenant.businessId,
+            payout_id: item.payoutId,
+            code: entry.changeInfo.code,
+            change: achChangeText(entry.changeInfo.code),
+          },
+          "ACH notification of change: correct the destination before the next payout",
+        );
+      }
+    }
+    return { kind: "nacha_returns", unmatched };
+  }
+
+  /** Parses and applies one inbound file in one transaction; a parse failure is recorded as refused. */
+  async function processInbound(
+    config: BankRailConfigRow,
+    name: string,
+    content: string,
+  ): Promise<"applied" | "refused" | "seen"> {
+    const tenant: Tenant = { businessId: config.businessId, environment: config.environment };
+    const rail = config.rail as BankRailName;
+    const sha256 = sha256Hex(content);
+    if (await inboundSeen(db, tenant, rail, name, sha256)) return "seen";
+    const inboundId = ids.newId();
+    try {
+      return await transaction(db, async (tx) => {
+        const claimed = await claimInbound(tx, {
+          id: inboundId,
+          businessId: tenant.businessId,
+          environment: tenant.environment,
+          rail,
+          fileName: name,
+          contentSha256: sha256,
+          kind: "unknown",
+          status: "applied",
+          contentEncrypted: deps.cipher.encrypt(content),
+          receivedAt: clock.now(),
+        });
+        if (!claimed) return "seen" as const;
+        let applied: Applied;
+        if (rail === "ach") applied = await applyNacha(tx, tenant, inboundId, readNachaFile(content));
+        else if (/CstmrPmtStsRpt/.test(content)) applied = await applyPain002(tx, tenant, inboundId, content);
+        else if (/BkToCstmrDbtCdtNtfctn/.test(content)) applied = await applyCamt054(tx, tenant, inboundId, content);
+        else throw new Error("neither a pain.002 status report nor a camt.054 notification");
+        await updateInbound(tx, inboundId, { kind: applied.kind, unmatched: applied.unmatched });
+        if (applied.unmatched.length > 0) {
+          observe(rail, "unmatched_entry");
+          logger.warn(
+            { business_id: tenant.businessId, inbound_file: name, unmatched: applied.unmatched },
+            "inbound bank file names entries that match no payout",
+          );
+        }
+        return "applied" as const;
+      });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      // Nothing of the file was applied (its transaction rolled back); it is kept, refused, with its reason.
+      await transaction(db, async (tx) => {
+        await claimInbound(tx, {
+          id: ids.newId(),
+          businessId: tenant.businessId,
+          environment: tenant.environment,
+          rail,
+          fileName: name,
+          contentSha256: sha256,
+          kind: "unknown",
+          status: "refused",
+          refusalReason: reason.slice(0, 500),
+          contentEncrypted: deps.cipher.encrypt(content),
+          receivedAt: clock.now(),
+        });
+      });
+      observe(rail, "inbound_refused");
+      logger.error(
+        { business_id: tenant.businessId, inbound_file: name, reason },
+        "inbound bank file refused: it could not be parsed, nothing was applied",
+      );
+      return "refused";
+    }
+  }
+
+  async function watch(config: BankRailConfigRow): Promise<void> {
+    const settings = config.settings as BankRailSettings;
+    const tenant: Tenant = { businessId: config.businessId, environment: config.environment };
+    const before = new Date(clock.now().getTime() - settings.statusReportTimeoutHours * 3_600_000);
+    const late = await listUnacknowledgedFiles(db, tenant, config.rail, before);
+    for (const file of late) {
+      if (alertsOf(file).includes("no_status_report")) continue;
+      await flag(db, file, "no_status_report");
+      observe(config.rail, "no_status_report");
+      logger.warn({ business_id: config.businessId, file_id: file.id }, "no status report for a bank file past its time");
+    }
+  }
+
+  const poll = jobHandler(BANK_POLL_JOB, async (p, context) => {
+    const tenant: Tenant = { businessId: p.businessId, environment: "production" };
+    const config = await findConfig(db, tenant, p.rail);
+    if (config === null) {
+      await context.completeWithin(db);
+      return;
+    }
+    // A server that cannot be reached is logged and counted; the chain of polls goes on (it must not die
+    // with the job's attempts), and files left on the server are read at the next slot.
+    try {
+      const target = await deps.openTarget(config);
+      try {
+        for (const name of await target.listInbound()) {
+          await processInbound(config, name, await target.readInbound(name));
+        }
+      } finally {
+        await target.close();
+      }
+    } catch (error) {
+      observe(config.rail, "poll_failed");
+      logger.error(
+        { business_id: config.businessId, rail: config.rail },
+        `bank inbound directory could not be read: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+    // ACH sends no status report: only SEPA files are watched for one.
+    if (config.rail === "sepa") await watch(config);
+    await transaction(db, async (tx) => {
+      await schedulePoll(tx, config, clock.now());
+      if (!(await context.completeWithin(tx))) throw new LeaseLostError();
+    });
+  });
+
+  return { schedulePoll, processInbound, handlers: poll satisfies JobHandlers };
+}

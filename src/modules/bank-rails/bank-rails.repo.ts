@@ -1,0 +1,267 @@
+// Queries of the bank-rails module's tables; each takes the transaction (or handle) it runs in.
+import { and, asc, desc, eq, isNull, lt, lte } from "drizzle-orm";
+import type { Tenant } from "../../platform/auth/actor.js";
+import type { Db } from "../../platform/db/client.js";
+import { bankFileItems, bankFiles, bankInboundFiles, bankRailConfigs } from "./bank-rails.schema.js";
+
+export type BankRailConfigRow = typeof bankRailConfigs.$inferSelect;
+export type NewBankRailConfigRow = typeof bankRailConfigs.$inferInsert;
+
+const tenantIs = (tenant: Tenant) =>
+  and(eq(bankRailConfigs.businessId, tenant.businessId), eq(bankRailConfigs.environment, tenant.environment));
+
+export async function listConfigs(db: Db, tenant: Tenant): Promise<BankRailConfigRow[]> {
+  return db.select().from(bankRailConfigs).where(tenantIs(tenant)).orderBy(asc(bankRailConfigs.rail));
+}
+
+export async function findConfig(db: Db, tenant: Tenant, rail: string): Promise<BankRailConfigRow | null> {
+  const [row] = await db
+    .select()
+    .from(bankRailConfigs)
+    .where(and(tenantIs(tenant), eq(bankRailConfigs.rail, rail)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The names of the rails the tenant configured (what the routing rule chooses among). */
+export async function listConfiguredRails(db: Db, tenant: Tenant): Promise<string[]> {
+  const rows = await db.select({ rail: bankRailConfigs.rail }).from(bankRailConfigs).where(tenantIs(tenant));
+  return rows.map((row) => row.rail);
+}
+
+/** Creates or replaces the tenant's configuration of one rail; the first creation time is kept. */
+export async function upsertConfig(db: Db, row: NewBankRailConfigRow): Promise<{ row: BankRailConfigRow; created: boolean }> {
+  const [saved] = await db
+    .insert(bankRailConfigs)
+    .values(row)
+    .onConflictDoUpdate({
+      target: [bankRailConfigs.businessId, bankRailConfigs.environment, bankRailConfigs.rail],
+      set: { settings: row.settings, secretsEncrypted: row.secretsEncrypted, updatedAt: row.updatedAt },
+    })
+    .returning();
+  if (saved === undefined) throw new Error("upsert returned no row");
+  return { row: saved, created: saved.id === row.id };
+}
+
+export async function deleteConfig(db: Db, tenant: Tenant, rail: string): Promise<boolean> {
+  const deleted = await db
+    .delete(bankRailConfigs)
+    .where(and(tenantIs(tenant), eq(bankRailConfigs.rail, rail)))
+    .returning({ id: bankRailConfigs.id });
+  return deleted.length > 0;
+}
+
+/** Whether payouts of the tenant wait for a file of this rail (a rail in use cannot be removed). */
+export async function hasWaitingItems(db: Db, tenant: Tenant, rail: string): Promise<boolean> {
+  const [row] = await db
+    .select({ payoutId: bankFileItems.payoutId })
+    .from(bankFileItems)
+    .where(
+      and(
+        eq(bankFileItems.businessId, tenant.businessId),
+        eq(bankFileItems.environment, tenant.environment),
+        eq(bankFileItems.rail, rail),
+        isNull(bankFileItems.fileId),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+// Files and their items ---------------------------------------------------------------------------------
+
+export type BankFileRow = typeof bankFiles.$inferSelect;
+export type NewBankFileRow = typeof bankFiles.$inferInsert;
+export type BankFileItemRow = typeof bankFileItems.$inferSelect;
+
+/** A payout waits for its rail's next file; a payout already queued (or filed) stays as it is. */
+export async function queueItem(db: Db, row: typeof bankFileItems.$inferInsert): Promise<void> {
+  await db.insert(bankFileItems).values(row).onConflictDoNothing({ target: bankFileItems.payoutId });
+}
+
+/** Locks the tenant's configuration of a rail: the cut-offs of one rail of one Business run one at a time. */
+export async function lockConfig(db: Db, tenant: Tenant, rail: string): Promise<BankRailConfigRow | null> {
+  const [row] = await db
+    .select()
+    .from(bankRailConfigs)
+    .where(and(tenantIs(tenant), eq(bankRailConfigs.rail, rail)))
+    .for("update");
+  return row ?? null;
+}
+
+export async function findFileForCutoff(db: Db, tenant: Tenant, rail: string, cutoffAt: Date): Promise<BankFileRow | null> {
+  const [row] = await db
+    .select()
+    .from(bankFiles)
+    .where(
+      and(
+        eq(bankFiles.businessId, tenant.businessId),
+        eq(bankFiles.environment, tenant.environment),
+        eq(bankFiles.rail, rail),
+        eq(bankFiles.cutoffAt, cutoffAt),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+/** Payouts waiting for a file of the rail, queued before the cut-off, oldest first. */
+export async function listWaitingItems(db: Db, tenant: Tenant, rail: string, cutoffAt: Date): Promise<BankFileItemRow[]> {
+  return db
+    .select()
+    .from(bankFileItems)
+    .where(
+      and(
+        eq(bankFileItems.businessId, tenant.businessId),
+        eq(bankFileItems.environment, tenant.environment),
+        eq(bankFileItems.rail, rail),
+        isNull(bankFileItems.fileId),
+        lte(bankFileItems.queuedAt, cutoffAt),
+      ),
+    )
+    .orderBy(asc(bankFileItems.queuedAt), asc(bankFileItems.payoutId));
+}
+
+export async function insertFile(db: Db, row: NewBankFileRow): Promise<BankFileRow> {
+  const [saved] = await db.insert(bankFiles).values(row).returning();
+  if (saved === undefined) throw new Error("insert returned no row");
+  return saved;
+}
+
+/** Binds a waiting item to its file (only while it waits: an item enters one file, ever). */
+export async function fileItem(db: Db, payoutId: string, fileId: string, reference: string): Promise<boolean> {
+  const rows = await db
+    .update(bankFileItems)
+    .set({ fileId, reference })
+    .where(and(eq(bankFileItems.payoutId, payoutId), isNull(bankFileItems.fileId)))
+    .returning({ payoutId: bankFileItems.payoutId });
+  return rows.length === 1;
+}
+
+/** An item whose payout can no longer be filed (failed, or moved on) leaves the queue. */
+export async function dropItem(db: Db, payoutId: string): Promise<void> {
+  await db.delete(bankFileItems).where(and(eq(bankFileItems.payoutId, payoutId), isNull(bankFileItems.fileId)));
+}
+
+export async function findFileById(db: Db, id: string): Promise<BankFileRow | null> {
+  const [row] = await db.select().from(bankFiles).where(eq(bankFiles.id, id)).limit(1);
+  return row ?? null;
+}
+
+export async function findFile(db: Db, tenant: Tenant, id: string): Promise<BankFileRow | null> {
+  const [row] = await db
+    .select()
+    .from(bankFiles)
+    .where(and(eq(bankFiles.businessId, tenant.businessId), eq(bankFiles.environment, tenant.environment), eq(bankFiles.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function listFiles(db: Db, tenant: Tenant, limit: number, beforeId: string | null): Promise<BankFileRow[]> {
+  const conditions = [eq(bankFiles.businessId, tenant.businessId), eq(bankFiles.environment, tenant.environment)];
+  if (beforeId !== null) conditions.push(lt(bankFiles.id, beforeId));
+  return db
+    .select()
+    .from(bankFiles)
+    .where(and(...conditions))
+    .orderBy(desc(bankFiles.id))
+    .limit(limit);
+}
+
+export async function listItemsOfFile(db: Db, fileId: string): Promise<BankFileItemRow[]> {
+  return db.select().from(bankFileItems).where(eq(bankFileItems.fileId, fileId)).orderBy(asc(bankFileItems.reference));
+}
+
+export async function updateFile(db: Db, id: string, patch: Partial<NewBankFileRow>): Promise<BankFileRow | null> {
+  const [row] = await db.update(bankFiles).set(patch).where(eq(bankFiles.id, id)).returning();
+  return row ?? null;
+}
+
+// Inbound files --------------------------------------------------------------------------------------------
+
+export type BankInboundFileRow = typeof bankInboundFiles.$inferSelect;
+
+export async function inboundSeen(db: Db, tenant: Tenant, rail: string, fileName: string, sha256: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: bankInboundFiles.id })
+    .from(bankInboundFiles)
+    .where(
+      and(
+        eq(bankInboundFiles.businessId, tenant.businessId),
+        eq(bankInboundFiles.environment, tenant.environment),
+        eq(bankInboundFiles.rail, rail),
+        eq(bankInboundFiles.fileName, fileName),
+        eq(bankInboundFiles.contentSha256, sha256),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+/** Claims an inbound file (name + hash) for processing; false when it was already processed. */
+export async function claimInbound(db: Db, row: typeof bankInboundFiles.$inferInsert): Promise<boolean> {
+  const inserted = await db.insert(bankInboundFiles).values(row).onConflictDoNothing().returning({ id: bankInboundFiles.id });
+  return inserted.length === 1;
+}
+
+export async function updateInbound(db: Db, id: string, patch: Partial<typeof bankInboundFiles.$inferInsert>): Promise<void> {
+  await db.update(bankInboundFiles).set(patch).where(eq(bankInboundFiles.id, id));
+}
+
+export async function findFileByMessageId(db: Db, tenant: Tenant, rail: string, messageId: string): Promise<BankFileRow | null> {
+  const [row] = await db
+    .select()
+    .from(bankFiles)
+    .where(
+      and(
+        eq(bankFiles.businessId, tenant.businessId),
+        eq(bankFiles.environment, tenant.environment),
+        eq(bankFiles.rail, rail),
+        eq(bankFiles.messageId, messageId),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+export async function findItemByReference(
+  db: Db,
+  tenant: Tenant,
+  rail: string,
+  reference: string,
+): Promise<BankFileItemRow | null> {
+  const [row] = await db
+    .select()
+    .from(bankFileItems)
+    .where(
+      and(
+        eq(bankFileItems.businessId, tenant.businessId),
+        eq(bankFileItems.environment, tenant.environment),
+        eq(bankFileItems.rail, rail),
+        eq(bankFileItems.reference, reference),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+export async function setItemBankStatus(db: Db, payoutId: string, bankStatus: string): Promise<void> {
+  await db.update(bankFileItems).set({ bankStatus }).where(eq(bankFileItems.payoutId, payoutId));
+}
+
+/** Uploaded files of the tenant's rail with no status report yet, uploaded before `before`. */
+export async function listUnacknowledgedFiles(db: Db, tenant: Tenant, rail: string, before: Date): Promise<BankFileRow[]> {
+  return db
+    .select()
+    .from(bankFiles)
+    .where(
+      and(
+        eq(bankFiles.businessId, tenant.businessId),
+        eq(bankFiles.environment, tenant.environment),
+        eq(bankFiles.rail, rail),
+        eq(bankFiles.status, "uploaded"),
+        isNull(bankFiles.acknowledgedAt),
+        lte(bankFiles.uploadedAt, before),
+      ),
+    );
+}

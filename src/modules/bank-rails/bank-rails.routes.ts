@@ -1,0 +1,185 @@
+import { Type } from "@sinclair/typebox";
+import { requireActor } from "../../platform/http/require-actor.js";
+import { routeResponses } from "../../platform/http/route-responses.js";
+import type { AppInstance } from "../../platform/http/types.js";
+import {
+  BANK_RAILS,
+  BankFileContentResponseSchema,
+  BankFileDetailSchema,
+  BankFileListQuerySchema,
+  BankFileListSchema,
+  BankFileParamsSchema,
+  BankRailListSchema,
+  PutAchBodySchema,
+  PutSepaBodySchema,
+} from "./bank-rails.schemas.js";
+import type { BankRailService } from "./bank-rails.service.js";
+
+const tags = ["Bank rails"];
+const bankRail = Type.Ref("BankRail");
+const ROUTING =
+  "Routing of production payouts: EUR to an IBAN in the SEPA zone goes to `sepa`, USD to a US bank account (ABA routing number) to `ach`, among the rails configured; a Business with no bank rail keeps the production simulator; once one is configured, a payout that fits none is refused at creation with 422 `NO_RAIL_FOR_DESTINATION`. Sandbox payouts always use the sandbox rail.";
+const DELIVERY =
+  "`delivery` is SFTP (host, port, username, `password` or `private_key`, both write-only and kept encrypted, the server's `host_key_fingerprint` pinned, outbound and inbound directories) or, only where the operator set `BANK_RAIL_LOCAL_ROOT`, a local directory (422 `BANK_RAIL_LOCAL_DELIVERY_NOT_ALLOWED` otherwise). A secret omitted on a later PUT is kept. Production keys only (a sandbox key gets 403 `forbidden`); business_admin role.";
+
+export function registerBankRailRoutes(app: AppInstance, service: BankRailService): void {
+  app.put(
+    "/v1/bank-rails/sepa",
+    {
+      config: { access: "write" },
+      schema: {
+        tags,
+        operationId: "configureSepaRail",
+        summary: "Configure SEPA credit transfers (pain.001 over SFTP)",
+        description: `Creates (201) or replaces (200) the Business's SEPA rail: the debtor (name, IBAN in the SEPA zone, BIC, initiating party id, structured address), the file format (pain.001.001.09 by default, or pain.001.001.03), the cut-off times and time zone, and the delivery. ${DELIVERY} ${ROUTING}`,
+        body: PutSepaBodySchema,
+        response: routeResponses(
+          { 200: bankRail, 201: bankRail },
+          { access: "write", hasBody: true, codes: ["BANK_RAIL_LOCAL_DELIVERY_NOT_ALLOWED"] },
+        ),
+      },
+    },
+    async (request, reply) => {
+      const result = await service.putSepa(requireActor(request), request.body);
+      return reply.code(result.created ? 201 : 200).send(result.rail);
+    },
+  );
+
+  app.put(
+    "/v1/bank-rails/ach",
+    {
+      config: { access: "write" },
+      schema: {
+        tags,
+        operationId: "configureAchRail",
+        summary: "Configure US ACH credits (NACHA files over SFTP)",
+        description: `Creates (201) or replaces (200) the Business's ACH rail: the originator (ODFI routing number, immediate destination and origin, company name and identification), the payout purpose (\`payroll\` sends the Company Entry Description \`PAYROLL\`, as NACHA requires for wages since March 2026; otherwise \`entry_description\`, default \`PAYOUT\`, where \`PAYROLL\` and \`PURCHASE\` are refused), the cut-off times and time zone, and the delivery. Persons are paid by PPD entries, businesses by CCD; effective entry dates are Federal Reserve business days. ${DELIVERY} ${ROUTING}`,
+        body: PutAchBodySchema,
+        response: routeResponses(
+          { 200: bankRail, 201: bankRail },
+          { access: "write", hasBody: true, codes: ["BANK_RAIL_LOCAL_DELIVERY_NOT_ALLOWED"] },
+        ),
+      },
+    },
+    async (request, reply) => {
+      const result = await service.putAch(requireActor(request), request.body);
+      return reply.code(result.created ? 201 : 200).send(result.rail);
+    },
+  );
+
+  app.get(
+    "/v1/bank-rails",
+    {
+      config: { access: "read" },
+      schema: {
+        tags,
+        operationId: "listBankRails",
+        summary: "List the configured bank rails",
+        description: `The Business's bank rails in this environment (none in sandbox). Secrets are never returned: \`has_password\` and \`has_private_key\` say whether one is stored. ${ROUTING}`,
+        response: routeResponses({ 200: BankRailListSchema }, { access: "read" }),
+      },
+    },
+    async (request) => service.list(requireActor(request)),
+  );
+
+  // One path per rail (not `/:rail`): the PUT paths are per rail, and a static path answers only its own methods.
+  for (const rail of BANK_RAILS) {
+    app.get(
+      `/v1/bank-rails/${rail}`,
+      {
+        config: { access: "read" },
+        schema: {
+          tags,
+          operationId: rail === "sepa" ? "getSepaRail" : "getAchRail",
+          summary: `Read the ${rail === "sepa" ? "SEPA" : "ACH"} rail`,
+          description: "404 `not_found` when it is not configured. Secrets are never returned.",
+          response: routeResponses({ 200: bankRail }, { access: "read", codes: ["not_found"] }),
+        },
+      },
+      async (request) => service.get(requireActor(request), rail),
+    );
+
+    app.delete(
+      `/v1/bank-rails/${rail}`,
+      {
+        config: { access: "write" },
+        schema: {
+          tags,
+          operationId: rail === "sepa" ? "deleteSepaRail" : "deleteAchRail",
+          summary: `Remove the ${rail === "sepa" ? "SEPA" : "ACH"} rail`,
+          description:
+            "Answers 204, also when it was not configured. Refused with 409 `BANK_RAIL_IN_USE` while payouts wait for its next file. Files already sent stay listed. With no bank rail left, production payouts go to the simulator again.",
+          response: routeResponses(
+            { 204: Type.Null({ description: "Removed." }) },
+            { access: "write", codes: ["BANK_RAIL_IN_USE"] },
+          ),
+        },
+      },
+      async (request, reply) => {
+        await service.remove(requireActor(request), rail);
+        return reply.code(204).send(null);
+      },
+    );
+  }
+
+  app.get(
+    "/v1/bank-files",
+    {
+      config: { access: "read" },
+      schema: {
+        tags,
+        operationId: "listBankFiles",
+        summary: "List bank files",
+        description:
+          "Every file built at a cut-off, newest first: rail, cut-off, entry count, control sum, status (`built`, `uploaded`, `accepted`, `partially_accepted`, `rejected`), upload and acknowledgment times, the last upload error and `alerts`. A file is built once per rail and cut-off and kept.",
+        querystring: BankFileListQuerySchema,
+        response: routeResponses({ 200: BankFileListSchema }, { access: "read", hasInput: true }),
+      },
+    },
+    async (request) => service.listFiles(requireActor(request), request.query),
+  );
+
+  app.get(
+    "/v1/bank-files/:id",
+    {
+      config: { access: "read" },
+      schema: {
+        tags,
+        operationId: "getBankFile",
+        summary: "Read a bank file and its payouts",
+        description:
+          "The file and each payout it carries with its reference (EndToEndId or trace number) and the last status the bank reported for it.",
+        params: BankFileParamsSchema,
+        response: routeResponses({ 200: BankFileDetailSchema }, { access: "read", hasInput: true, codes: ["not_found"] }),
+      },
+    },
+    async (request) => service.getFile(requireActor(request), request.params.id),
+  );
+
+  app.get(
+    "/v1/bank-files/:id/content",
+    {
+      config: { access: "write" },
+      schema: {
+        tags,
+        operationId: "downloadBankFileContent",
+        summary: "Download the exact bytes sent to the bank",
+        description:
+          "The file as delivered (pain.001 XML or NACHA text). business_admin keys only, and every read is logged with the key that made it: the file holds account numbers in clear.",
+        params: BankFileParamsSchema,
+        response: routeResponses(
+          { 200: BankFileContentResponseSchema },
+          { access: "write", hasInput: true, codes: ["not_found"] },
+        ),
+      },
+    },
+    async (request, reply) => {
+      const file = await service.fileContent(requireActor(request), request.params.id);
+      return reply
+        .header("content-type", `${file.contentType}; charset=utf-8`)
+        .header("content-disposition", `attachment; filename="${file.fileName}"`)
+        .header("cache-control", "no-store")
+        .send(file.content);
+    },
+  );
+}

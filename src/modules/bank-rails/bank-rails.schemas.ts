@@ -1,0 +1,262 @@
+// The bank-rail configuration as the API takes and shows it. Secrets (SFTP password, private key) are
+// write-only: a response says whether one is stored, never what it is.
+import { type Static, Type } from "@sinclair/typebox";
+import { nullable, stringEnum } from "../../platform/http/schema-types.js";
+import { PageQuerySchema } from "../../platform/pagination/cursor.js";
+
+export const BANK_RAILS = ["sepa", "ach"] as const;
+export type BankRailName = (typeof BANK_RAILS)[number];
+
+const CutoffTimesSchema = Type.Array(
+  Type.String({ pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$", description: "HH:MM, 24-hour." }),
+  {
+    minItems: 1,
+    maxItems: 24,
+    uniqueItems: true,
+    description: "Times of day (in `time_zone`) at which waiting payouts are put into one file and delivered.",
+  },
+);
+const TimeZoneSchema = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  description: "IANA time zone of the cut-off times, e.g. `Europe/Berlin`.",
+});
+const StatusTimeoutSchema = Type.Integer({
+  minimum: 1,
+  maximum: 24 * 14,
+  description:
+    "Hours after upload without a status report before the file is flagged (`alerts`: `no_status_report`). Default 24.",
+});
+const RelativeDirSchema = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  pattern: "^(?!.*(^|/)\\.\\.?(/|$))[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$",
+  description: "A directory path: letters, digits, `.`, `_`, `-` and `/`, no `.` or `..` segment.",
+});
+
+const SftpDeliveryInput = Type.Object(
+  {
+    kind: Type.Literal("sftp"),
+    host: Type.String({ minLength: 1, maxLength: 253, pattern: "^[A-Za-z0-9.:\\[\\]-]+$" }),
+    port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535, description: "Default 22." })),
+    username: Type.String({ minLength: 1, maxLength: 100, pattern: "^[A-Za-z0-9._@-]+$" }),
+    password: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: "Write-only." })),
+    private_key: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 16_384,
+        "x-multiline": true,
+        description: "OpenSSH or PEM private key (unencrypted), line breaks included. Write-only.",
+      }),
+    ),
+    host_key_fingerprint: Type.String({
+      pattern: "^SHA256:[A-Za-z0-9+/]{43}=?$",
+      description:
+        "The server's host key as `ssh-keygen -lf` prints it (`SHA256:…`). A server presenting another key is refused.",
+    }),
+    outbound_directory: RelativeDirSchema,
+    inbound_directory: RelativeDirSchema,
+  },
+  { additionalProperties: false },
+);
+
+const LocalDeliveryInput = Type.Object(
+  {
+    kind: Type.Literal("local_directory"),
+    outbound_directory: RelativeDirSchema,
+    inbound_directory: RelativeDirSchema,
+  },
+  {
+    additionalProperties: false,
+    description: "Folders under the operator's `BANK_RAIL_LOCAL_ROOT`; refused unless the operator set it.",
+  },
+);
+
+const DeliveryInput = Type.Union([SftpDeliveryInput, LocalDeliveryInput]);
+export type DeliveryInput = Static<typeof DeliveryInput>;
+
+const AddressInput = Type.Object(
+  {
+    street_name: Type.Optional(Type.String({ minLength: 1, maxLength: 70 })),
+    building_number: Type.Optional(Type.String({ minLength: 1, maxLength: 16 })),
+    postal_code: Type.Optional(Type.String({ minLength: 1, maxLength: 16 })),
+    town_name: Type.String({ minLength: 1, maxLength: 35 }),
+    country: Type.String({ pattern: "^[A-Z]{2}$" }),
+  },
+  { additionalProperties: false },
+);
+
+export const PutSepaBodySchema = Type.Object(
+  {
+    originator: Type.Object(
+      {
+        name: Type.String({ minLength: 1, maxLength: 70, description: "Debtor name (sent in the SEPA character set)." }),
+        iban: Type.String({ minLength: 15, maxLength: 34 }),
+        bic: Type.Optional(Type.String({ pattern: "^[A-Z0-9]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$" })),
+        initiating_party_id: Type.Optional(Type.String({ minLength: 1, maxLength: 35 })),
+        address: Type.Optional(AddressInput),
+      },
+      { additionalProperties: false },
+    ),
+    file_format: Type.Optional(stringEnum(["pain.001.001.09", "pain.001.001.03"], { description: "Default pain.001.001.09." })),
+    cutoff_times: CutoffTimesSchema,
+    time_zone: TimeZoneSchema,
+    status_report_timeout_hours: Type.Optional(StatusTimeoutSchema),
+    delivery: DeliveryInput,
+  },
+  { "x-component": "ConfigureSepaRailRequest", additionalProperties: false },
+);
+export type PutSepaBody = Static<typeof PutSepaBodySchema>;
+
+export const PutAchBodySchema = Type.Object(
+  {
+    originator: Type.Object(
+      {
+        odfi_routing_number: Type.String({ pattern: "^[0-9]{9}$" }),
+        immediate_destination: Type.String({
+          pattern: "^[0-9]{9}$",
+          description: "Routing number of the bank the file goes to.",
+        }),
+        immediate_destination_name: Type.String({ minLength: 1, maxLength: 23 }),
+        immediate_origin: Type.String({ pattern: "^[0-9A-Z]{9,10}$" }),
+        immediate_origin_name: Type.String({ minLength: 1, maxLength: 23 }),
+        company_name: Type.String({ minLength: 1, maxLength: 16 }),
+        company_identification: Type.String({ pattern: "^[0-9A-Z]{10}$" }),
+        payout_purpose: Type.Optional(
+          stringEnum(["payroll", "other"], {
+            description:
+              "`payroll`: wages and salaries, sent with the Company Entry Description `PAYROLL` as NACHA requires. Default `other`.",
+          }),
+        ),
+        entry_description: Type.Optional(
+          Type.String({
+            pattern: "^[A-Z0-9 ]{1,10}$",
+            description:
+              "Company Entry Description for `other` payouts (default `PAYOUT`); `PAYROLL` and `PURCHASE` are reserved.",
+          }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    cutoff_times: CutoffTimesSchema,
+    time_zone: TimeZoneSchema,
+    status_report_timeout_hours: Type.Optional(StatusTimeoutSchema),
+    delivery: DeliveryInput,
+  },
+  { "x-component": "ConfigureAchRailRequest", additionalProperties: false },
+);
+export type PutAchBody = Static<typeof PutAchBodySchema>;
+
+export const BankRailSchema = Type.Object(
+  {
+    rail: stringEnum(BANK_RAILS),
+    originator: Type.Record(Type.String(), Type.Unknown(), { description: "As configured (no secret lives here)." }),
+    file_format: Type.String(),
+    cutoff_times: Type.Array(Type.String()),
+    time_zone: Type.String(),
+    status_report_timeout_hours: Type.Integer(),
+    delivery: Type.Object({
+      kind: stringEnum(["sftp", "local_directory"]),
+      host: nullable(Type.String()),
+      port: nullable(Type.Integer()),
+      username: nullable(Type.String()),
+      host_key_fingerprint: nullable(Type.String()),
+      has_password: Type.Boolean(),
+      has_private_key: Type.Boolean(),
+      outbound_directory: Type.String(),
+      inbound_directory: Type.String(),
+    }),
+    created_at: Type.String({ format: "date-time" }),
+    updated_at: Type.String({ format: "date-time" }),
+  },
+  { $id: "BankRail" },
+);
+export type BankRailBody = Static<typeof BankRailSchema>;
+
+export const BankRailListSchema = Type.Object(
+  { bank_rails: Type.Array(Type.Ref("BankRail")) },
+  { "x-component": "BankRailList" },
+);
+
+export const BankFileSchema = Type.Object(
+  {
+    id: Type.String({ format: "uuid" }),
+    rail: stringEnum(BANK_RAILS),
+    file_name: Type.String({ description: "Deterministic: the same cut-off always gives the same name." }),
+    message_id: Type.String({
+      description: "pain.001 `MsgId` (echoed by the bank's pain.002), or the NACHA file date and modifier.",
+    }),
+    format: Type.String({ description: "pain.001.001.09, pain.001.001.03 or nacha." }),
+    cutoff_at: Type.String({ format: "date-time" }),
+    entry_count: Type.Integer(),
+    control_sum_minor: Type.Integer({ description: "Sum of the file's amounts, in minor units." }),
+    currency: Type.String(),
+    status: stringEnum(["built", "uploaded", "accepted", "partially_accepted", "rejected"]),
+    created_at: Type.String({ format: "date-time" }),
+    uploaded_at: nullable(Type.String({ format: "date-time" })),
+    acknowledged_at: nullable(
+      Type.String({ format: "date-time", description: "When the bank's first status report on it arrived." }),
+    ),
+    upload_attempts: Type.Integer(),
+    last_upload_error: nullable(
+      Type.String({ description: "Why the last upload failed (unreachable server, changed host key, …)." }),
+    ),
+    alerts: Type.Array(Type.String(), {
+      description:
+        "What needs attention: `no_status_report` (no pain.002 or return file within the rail's `status_report_timeout_hours`), `rejected` (the bank refused the file or part of it), `unmatched_entries` (an inbound file named entries of this file that could not be matched).",
+    }),
+  },
+  { $id: "BankFile" },
+);
+export type BankFileBody = Static<typeof BankFileSchema>;
+
+export const BankFileListQuerySchema = Type.Object({ ...PageQuerySchema }, { additionalProperties: false });
+export type BankFileListQuery = Static<typeof BankFileListQuerySchema>;
+
+export const BankFileListSchema = Type.Object(
+  {
+    bank_files: Type.Array(Type.Ref("BankFile")),
+    next_cursor: nullable(Type.String()),
+  },
+  { "x-component": "BankFileList" },
+);
+
+export const BankFileParamsSchema = Type.Object({ id: Type.String({ format: "uuid" }) });
+
+export const BankFileDetailSchema = Type.Object(
+  {
+    bank_file: Type.Ref("BankFile"),
+    payouts: Type.Array(
+      Type.Object({
+        payout_id: Type.String({ format: "uuid" }),
+        amount_minor: Type.Integer(),
+        reference: nullable(
+          Type.String({ description: "The EndToEndId (SEPA) or trace number (ACH) tying the entry to the payout." }),
+        ),
+        bank_status: nullable(
+          Type.String({ description: "The last status the bank reported for this entry (ACCP, RJCT, BOOK, R03, C01, …)." }),
+        ),
+      }),
+    ),
+  },
+  { "x-component": "BankFileDetail" },
+);
+
+/**
+ * The content endpoint's 200 as the OpenAPI document shows it: the file's text (pain.001 XML or NACHA), not
+ * JSON, with its Content-Disposition. Error responses stay the JSON envelope.
+ */
+export const BankFileContentResponseSchema = Type.Unsafe<string>({
+  description:
+    "The file as delivered: `Content-Type: application/xml; charset=utf-8` for pain.001, `text/plain; charset=utf-8` for NACHA.",
+  headers: {
+    "content-disposition": {
+      type: "string",
+      description: 'Always `attachment; filename="<file_name>"`.',
+    },
+  },
+  content: {
+    "application/xml": { schema: { type: "string", description: "A pain.001 document." } },
+    "text/plain": { schema: { type: "string", description: "A NACHA file (94-character records, CRLF)." } },
+  },
+});

@@ -1,0 +1,38 @@
+import type { Tenant } from "../../platform/auth/actor.js";
+import type { Clock } from "../../platform/clock.js";
+import type { FieldCipher } from "../../platform/crypto.js";
+import type { Db, Tx } from "../../platform/db/client.js";
+import type { AppInstance } from "../../platform/http/types.js";
+import type { IdGenerator } from "../../platform/ids.js";
+import type { PostalAddressValue } from "../beneficiaries/index.js";
+import type { DestinationRoutingFacts } from "../destinations/index.js";
+import { registerBankRailRoutes } from "./bank-rails.routes.js";
+import { BankFileSchema, BankRailSchema } from "./bank-rails.schemas.js";
+import { createBankRailService } from "./bank-rails.service.js";
+
+export type BankRailsModule = ReturnType<typeof createBankRailsModule>;
+export { type RailRoute, routePayout } from "./bank-rails.routing.js";
+export type { BankRailName } from "./bank-rails.schemas.js";
+
+export function createBankRailsModule(deps: {
+  db: Db;
+  clock: Clock;
+  ids: IdGenerator;
+  cipher: FieldCipher;
+  localRoot: string | null;
+  logger?: { info(object: object, message: string): void };
+  destinationRoutingFacts: (tx: Tx, tenant: Tenant, destinationId: string) => Promise<DestinationRoutingFacts | null>;
+  postalAddressOf?: (tx: Tx, tenant: Tenant, beneficiaryId: string) => Promise<PostalAddressValue | null>;
+}) {
+  const service = createBankRailService(deps);
+  return {
+    service,
+    /** For payout creation (injected in app.ts): the refusal of a payout no configured rail can carry, or null. */
+    checkRoute: service.checkRoute,
+    sharedSchemas: [BankRailSchema, BankFileSchema],
+    registerRoutes: (app: AppInstance) => registerBankRailRoutes(app, service),
+  };
+}
+
+export { bankFileName, createBankFiles } from "./bank-rails.files.js";
+export { BANK_CUTOFF_JOB, BANK_POLL_JOB, BANK_UPLOAD_JOB } from "./bank-rails.jobs.js";

@@ -1,0 +1,233 @@
+// Readers of the bank's ISO 20022 answers: pain.002 (customer payment status report: was the file, a payment
+// block or a transaction accepted or rejected) and camt.054 (debit/credit notification: a transfer booked on
+// the account, or a returned one credited back). Parsed with fast-xml-parser with entity processing off, a
+// document type declaration refused outright, and every value kept as a string (amounts and ids keep their
+// leading zeros; amounts become minor units without floating point). Any version of either message is read:
+// only elements common to all of them are used.
+import { XMLParser } from "fast-xml-parser";
+
+export class IsoParseError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "IsoParseError";
+  }
+}
+
+type XmlNode = { readonly [key: string]: unknown };
+
+const REPEATED = new Set([
+  "OrgnlPmtInfAndSts",
+  "TxInfAndSts",
+  "StsRsnInf",
+  "Ntfctn",
+  "Ntry",
+  "NtryDtls",
+  "TxDtls",
+  "AddtlInf",
+  "Rsn",
+]);
+
+function parseXml(text: string): XmlNode {
+  if (/<!DOCTYPE/i.test(text) || /<!ENTITY/i.test(text)) throw new IsoParseError("document type declarations are not accepted");
+  const parser = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: "@",
+    removeNSPrefix: true,
+    parseTagValue: false,
+    parseAttributeValue: false,
+    processEntities: false,
+    htmlEntities: false,
+    trimValues: true,
+    isArray: (name) => REPEATED.has(name),
+  });
+  let parsed: unknown;
+  try {
+    parsed = parser.parse(text, true);
+  } catch (error) {
+    throw new IsoParseError(`not well-formed XML: ${(error as Error).message}`);
+  }
+  if (typeof parsed !== "object" || parsed === null) throw new IsoParseError("empty document");
+  return parsed as XmlNode;
+}
+
+function child(node: unknown, name: string): XmlNode | undefined {
+  if (typeof node !== "object" || node === null) return undefined;
+  const value = (node as XmlNode)[name];
+  if (Array.isArray(value)) return value[0] as XmlNode | undefined;
+  return typeof value === "object" && value !== null ? (value as XmlNode) : undefined;
+}
+
+function children(node: unknown, name: string): XmlNode[] {
+  if (typeof node !== "object" || node === null) return [];
+  const value = (node as XmlNode)[name];
+  if (value === undefined) return [];
+  return (Array.isArray(value) ? value : [value]).filter((v): v is XmlNode => typeof v === "object" && v !== null);
+}
+
+/** The text of a leaf element (or of `#text` when it has attributes), decoding only the five XML entities. */
+function text(node: unknown, ...path: string[]): string | null {
+  let current: unknown = node;
+  for (const name of path) {
+    if (typeof current !== "object" || current === null) return null;
+    const value = (current as XmlNode)[name];
+    current = Array.isArray(value) ? value[0] : value;
+  }
+  if (typeof current === "string") return decodeXmlEntities(current);
+  if (typeof current === "object" && current !== null && typeof (current as XmlNode)["#text"] === "string") {
+    return decodeXmlEntities((current as XmlNode)["#text"] as string);
+  }
+  return null;
+}
+
+function attribute(node: unknown, path: string[], name: string): string | null {
+  let current: unknown = node;
+  for (const step of path) {
+    if (typeof current !== "object" || current === null) return null;
+    const value = (current as XmlNode)[step];
+    current = Array.isArray(value) ? value[0] : value;
+  }
+  if (typeof current !== "object" || current === null) return null;
+  const value = (current as XmlNode)[`@${name}`];
+  return typeof value === "string" ? value : null;
+}
+
+function decodeXmlEntities(value: string): string {
+  return value.replace(
+    /&(lt|gt|amp|quot|apos);/g,
+    (_, name: string) => ({ lt: "<", gt: ">", amp: "&", quot: '"', apos: "'" })[name] ?? "",
+  );
+}
+
+/** The strings of a repeated leaf element, entities decoded. */
+function strings(value: unknown): string[] {
+  const list = Array.isArray(value) ? value : value === undefined ? [] : [value];
+  return list.filter((v): v is string => typeof v === "string").map(decodeXmlEntities);
+}
+
+/** A decimal amount with at most two fraction digits as minor units (`"1234.5"` -> 123450). */
+export function parseDecimalAmountMinor(value: string): number {
+  const match = /^(\d{1,13})(?:\.(\d{1,2}))?$/.exec(value.trim());
+  if (!match) throw new IsoParseError(`not an amount with at most two decimals: ${JSON.stringify(value)}`);
+  return Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0"));
+}
+
+interface StatusReason {
+  readonly code: string | null;
+  readonly additionalInfo: string | null;
+}
+
+function reasonOf(node: unknown): StatusReason {
+  const reason = children(node, "StsRsnInf")[0];
+  if (!reason) return { code: null, additionalInfo: null };
+  const code = text(reason, "Rsn", "Cd") ?? text(reason, "Rsn", "Prtry");
+  const info = strings(reason.AddtlInf).join(" ");
+  return { code, additionalInfo: info === "" ? null : info };
+}
+
+export interface Pain002Report {
+  readonly messageId: string;
+  readonly originalMessageId: string;
+  /** ACCP, ACTC, ACSP, ACSC, RJCT, PART, PDNG… or null when the bank reports per block or transaction only. */
+  readonly groupStatus: string | null;
+  readonly groupReason: StatusReason;
+  readonly paymentBlocks: ReadonlyArray<{
+    readonly paymentInfoId: string;
+    readonly status: string | null;
+    readonly reason: StatusReason;
+  }>;
+  readonly transactions: ReadonlyArray<{
+    readonly paymentInfoId: string;
+    readonly endToEndId: string;
+    readonly status: string | null;
+    readonly reason: StatusReason;
+  }>;
+}
+
+/** Reads a pain.002 (any version). Throws IsoParseError when the file is not one. */
+export function readPain002(xml: string): Pain002Report {
+  const document = child(parseXml(xml), "Document");
+  const report = child(document, "CstmrPmtStsRpt");
+  if (!report) throw new IsoParseError("not a pain.002 customer payment status report");
+  const messageId = text(report, "GrpHdr", "MsgId");
+  const group = child(report, "OrgnlGrpInfAndSts");
+  const originalMessageId = text(group, "OrgnlMsgId");
+  if (!messageId || !originalMessageId) throw new IsoParseError("pain.002 without MsgId or OrgnlMsgId");
+  const paymentBlocks: Pain002Report["paymentBlocks"][number][] = [];
+  const transactions: Pain002Report["transactions"][number][] = [];
+  for (const block of children(report, "OrgnlPmtInfAndSts")) {
+    const paymentInfoId = text(block, "OrgnlPmtInfId") ?? "";
+    paymentBlocks.push({ paymentInfoId, status: text(block, "PmtInfSts"), reason: reasonOf(block) });
+    for (const tx of children(block, "TxInfAndSts")) {
+      const endToEndId = text(tx, "OrgnlEndToEndId");
+      if (!endToEndId) throw new IsoParseError("pain.002 transaction without OrgnlEndToEndId");
+      transactions.push({ paymentInfoId, endToEndId, status: text(tx, "TxSts"), reason: reasonOf(tx) });
+    }
+  }
+  return {
+    messageId,
+    originalMessageId,
+    groupStatus: text(group, "GrpSts"),
+    groupReason: reasonOf(group),
+    paymentBlocks,
+    transactions,
+  };
+}
+
+export interface Camt054Transaction {
+  readonly endToEndId: string | null;
+  readonly amountMinor: number;
+  readonly currency: string;
+  /** DBIT: money left the account (our transfer booked); CRDT: money came in (a return credited back). */
+  readonly creditDebit: "CRDT" | "DBIT";
+  /** BOOK, PDNG, INFO… */
+  readonly entryStatus: string;
+  readonly bookingDate: string | null;
+  readonly returnReasonCode: string | null;
+  readonly returnAdditionalInfo: string | null;
+}
+
+export interface Camt054Notification {
+  readonly messageId: string;
+  readonly transactions: readonly Camt054Transaction[];
+}
+
+/** Reads a camt.054 (any version). Throws IsoParseError when the file is not one. */
+export function readCamt054(xml: string): Camt054Notification {
+  const document = child(parseXml(xml), "Document");
+  const notification = child(document, "BkToCstmrDbtCdtNtfctn");
+  if (!notification) throw new IsoParseError("not a camt.054 debit/credit notification");
+  const messageId = text(notification, "GrpHdr", "MsgId");
+  if (!messageId) throw new IsoParseError("camt.054 without MsgId");
+  const transactions: Camt054Transaction[] = [];
+  for (const account of children(notification, "Ntfctn")) {
+    for (const entry of children(account, "Ntry")) {
+      // Sts is a code in version 2 and a choice (Sts/Cd) from version 6 on.
+      const entryStatus = text(entry, "Sts", "Cd") ?? text(entry, "Sts") ?? "";
+      const entryIndicator = text(entry, "CdtDbtInd");
+      const bookingDate = text(entry, "BookgDt", "Dt") ?? text(entry, "BookgDt", "DtTm")?.slice(0, 10) ?? null;
+      const details = children(entry, "NtryDtls").flatMap((d) => children(d, "TxDtls"));
+      for (const tx of details) {
+        const amountText = text(tx, "Amt") ?? text(tx, "AmtDtls", "TxAmt", "Amt") ?? text(entry, "Amt");
+        const currency =
+          attribute(tx, ["Amt"], "Ccy") ?? attribute(tx, ["AmtDtls", "TxAmt", "Amt"], "Ccy") ?? attribute(entry, ["Amt"], "Ccy");
+        const indicator = text(tx, "CdtDbtInd") ?? entryIndicator;
+        if (!amountText || !currency || (indicator !== "CRDT" && indicator !== "DBIT")) {
+          throw new IsoParseError("camt.054 entry without amount, currency or credit/debit indicator");
+        }
+        const returnInfo = child(tx, "RtrInf");
+        const additional = returnInfo ? strings(returnInfo.AddtlInf) : [];
+        transactions.push({
+          endToEndId: text(tx, "Refs", "EndToEndId"),
+          amountMinor: parseDecimalAmountMinor(amountText),
+          currency,
+          creditDebit: indicator,
+          entryStatus,
+          bookingDate,
+          returnReasonCode: returnInfo ? (text(returnInfo, "Rsn", "Cd") ?? text(returnInfo, "Rsn", "Prtry")) : null,
+          returnAdditionalInfo: additional.length > 0 ? additional.join(" ") : null,
+        });
+      }
+    }
+  }
+  return { messageId, transactions };
+}

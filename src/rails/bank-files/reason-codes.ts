@@ -1,0 +1,104 @@
+// The words behind the reason codes banks answer with: ISO 20022 external status/return reason codes (SEPA
+// pain.002 and camt.054), NACHA return codes (R) and notification-of-change codes (C). A payout's
+// failure_reason is "<code>: <words>", so a finance team reads it without a code book; an unknown code keeps
+// the bank's own additional information, or a neutral sentence.
+
+const ISO_REASONS: Readonly<Record<string, string>> = {
+  AC01: "The account number is incorrect.",
+  AC04: "The account is closed.",
+  AC06: "The account is blocked.",
+  AC13: "The debtor account type is invalid.",
+  AG01: "Transactions of this kind are forbidden on this account.",
+  AG02: "The bank operation code is invalid.",
+  AM01: "The amount is zero.",
+  AM02: "The amount exceeds the allowed maximum.",
+  AM04: "Insufficient funds.",
+  AM05: "The payment is a duplicate.",
+  AM09: "The amount is wrong.",
+  BE01: "The beneficiary name does not match the account holder.",
+  BE04: "The creditor address is missing or incorrect.",
+  BE05: "The initiating party is not recognised.",
+  CNOR: "The creditor's bank is not registered for SEPA credit transfers.",
+  CURR: "The currency is incorrect.",
+  CUST: "The payment was cancelled at the customer's request.",
+  DNOR: "The debtor's bank is not registered for SEPA credit transfers.",
+  DT01: "The date is invalid.",
+  DUPL: "The payment is a duplicate.",
+  ED05: "Settlement of the payment failed.",
+  FF01: "The file or transaction format is invalid.",
+  FOCR: "The payment was returned after a cancellation request.",
+  FRAD: "The payment was stopped as fraudulent.",
+  MD07: "The account holder is deceased.",
+  MS02: "Refused by the creditor for a reason not given.",
+  MS03: "Refused by a bank for a reason not given.",
+  NARR: "See the bank's narrative.",
+  RC01: "The bank identifier (BIC) is incorrect.",
+  RR01: "The debtor account or identification is missing.",
+  RR02: "The debtor name or address is missing.",
+  RR03: "The creditor name or address is missing.",
+  RR04: "Refused for regulatory reasons.",
+  SL01: "Specific service offered by the debtor's bank.",
+  TECH: "A technical problem at a bank.",
+  TM01: "The file arrived after the bank's cut-off time.",
+};
+
+const ACH_RETURNS: Readonly<Record<string, string>> = {
+  R01: "Insufficient funds.",
+  R02: "The account is closed.",
+  R03: "No account, or the account could not be located.",
+  R04: "The account number is invalid.",
+  R05: "Unauthorized debit to a consumer account using a corporate SEC code.",
+  R06: "Returned at the originating bank's request.",
+  R07: "Authorization revoked by the customer.",
+  R08: "Payment stopped.",
+  R09: "Uncollected funds.",
+  R10: "The customer advises the entry was not authorized.",
+  R11: "The customer advises the entry was not in accordance with the authorization.",
+  R12: "The account was sold to another bank.",
+  R13: "The receiving bank's routing number is invalid.",
+  R14: "The representative payee is deceased or unable to continue in that capacity.",
+  R15: "The beneficiary or account holder is deceased.",
+  R16: "The account is frozen.",
+  R17: "The file record edit criteria were not met.",
+  R20: "The account cannot receive this kind of transaction.",
+  R21: "The company identification is invalid.",
+  R22: "The individual identification number is invalid.",
+  R23: "The receiver refused the credit entry.",
+  R24: "Duplicate entry.",
+  R26: "A mandatory field is in error.",
+  R28: "The routing number check digit is wrong.",
+  R29: "The corporate customer advises the entry was not authorized.",
+  R31: "Permissible return entry (the originating bank agreed).",
+  R34: "The receiving bank does not take part in ACH.",
+  R61: "The return was misrouted.",
+  R67: "Duplicate return.",
+  R69: "The return has field errors.",
+  R80: "Cross-border coding error.",
+  R85: "The entry was incorrectly coded as outbound international.",
+};
+
+const ACH_CHANGES: Readonly<Record<string, string>> = {
+  C01: "Incorrect account number.",
+  C02: "Incorrect routing number.",
+  C03: "Incorrect routing number and account number.",
+  C05: "Incorrect transaction code (checking or savings).",
+  C06: "Incorrect account number and transaction code.",
+  C07: "Incorrect routing number, account number and transaction code.",
+  C08: "Incorrect receiving bank identification (IAT).",
+  C09: "Incorrect individual identification number.",
+  C13: "The addenda format is wrong.",
+  C14: "Incorrect SEC code for an outbound international payment.",
+};
+
+export function isoReasonText(code: string, additionalInfo: string | null): string {
+  const words = ISO_REASONS[code] ?? additionalInfo ?? "The bank gave no explanation.";
+  return `${code}: ${words}`;
+}
+
+export function achReturnText(code: string): string {
+  return `${code}: ${ACH_RETURNS[code] ?? "Returned by the receiving bank."}`;
+}
+
+export function achChangeText(code: string): string {
+  return `${code}: ${ACH_CHANGES[code] ?? "The receiving bank sent a correction."}`;
+}

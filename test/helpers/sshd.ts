@@ -1,0 +1,162 @@
+// A real OpenSSH server for the bank-file tests: Debian's /usr/sbin/sshd started on a free loopback port with
+// a freshly generated host key and user key, SFTP only (internal-sftp, starting in a scratch directory that
+// plays the bank's server). Closed by stop(). Tests that need it skip with a notice when sshd is missing,
+// unless REQUIRE_SFTP=1 (CI), where a missing sshd fails them.
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, Socket } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+export const SSHD_PATH = "/usr/sbin/sshd";
+
+export function sshdAvailable(): boolean {
+  return existsSync(SSHD_PATH);
+}
+
+export interface TestSshd {
+  readonly port: number;
+  readonly username: string;
+  readonly privateKey: string;
+  /** `SHA256:…` of the server's host key, as ssh-keygen prints it. */
+  readonly hostKeyFingerprint: string;
+  /** The directory SFTP sessions start in (the bank's side of the exchange). */
+  readonly root: string;
+  stop(): Promise<void>;
+  /** Starts the same server again (same keys, same port), after stop(). */
+  restart(): Promise<void>;
+  /** Replaces the host key (a "changed host key" on the next connection); restarts the server. */
+  rotateHostKey(): Promise<string>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+async function waitForPort(port: number, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = new Socket();
+      socket.once("connect", () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once("error", () => resolve(false));
+      socket.connect(port, "127.0.0.1");
+    });
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`sshd did not listen on ${port}`);
+}
+
+function keygen(file: string): void {
+  rmSync(file, { force: true });
+  rmSync(`${file}.pub`, { force: true });
+  execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "bank-test", "-f", file]);
+}
+
+function fingerprintOf(publicKeyFile: string): string {
+  const line = execFileSync("ssh-keygen", ["-l", "-E", "sha256", "-f", publicKeyFile]).toString();
+  const match = /(SHA256:[A-Za-z0-9+/]+)/.exec(line);
+  if (!match?.[1]) throw new Error(`no fingerprint in ${line}`);
+  return match[1];
+}
+
+export async function startTestSshd(): Promise<TestSshd> {
+  const dir = mkdtempSync(path.join(tmpdir(), "bank-sshd-"));
+  const root = path.join(dir, "bank");
+  mkdirSync(path.join(root, "out"), { recursive: true });
+  mkdirSync(path.join(root, "in"), { recursive: true });
+  const hostKey = path.join(dir, "host_ed25519");
+  const userKey = path.join(dir, "user_ed25519");
+  keygen(hostKey);
+  keygen(userKey);
+  writeFileSync(path.join(dir, "authorized_keys"), readFileSync(`${userKey}.pub`));
+  const username = execFileSync("id", ["-un"]).toString().trim();
+  const port = await freePort();
+  // sshd started by root needs its privilege-separation directory (Debian creates it at boot).
+  if (process.getuid?.() === 0 && !existsSync("/run/sshd")) mkdirSync("/run/sshd", { recursive: true, mode: 0o755 });
+  const config = path.join(dir, "sshd_config");
+  writeFileSync(
+    config,
+    [
+      `Port ${port}`,
+      "ListenAddress 127.0.0.1",
+      `HostKey ${hostKey}`,
+      `PidFile ${path.join(dir, "sshd.pid")}`,
+      `AuthorizedKeysFile ${path.join(dir, "authorized_keys")}`,
+      "PasswordAuthentication no",
+      "KbdInteractiveAuthentication no",
+      "PubkeyAuthentication yes",
+      "PermitRootLogin prohibit-password",
+      "StrictModes no",
+      "UsePAM no",
+      "AllowTcpForwarding no",
+      "X11Forwarding no",
+      `Subsystem sftp internal-sftp -d ${root}`,
+      `ForceCommand internal-sftp -d ${root}`,
+      "LogLevel ERROR",
+      "",
+    ].join("\n"),
+  );
+  let child: ChildProcess | null = null;
+  const start = async () => {
+    child = spawn(SSHD_PATH, ["-D", "-e", "-f", config], { stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr?.on("data", (chunk) => {
+      stderr += String(chunk);
+    });
+    child.once("exit", (code) => {
+      if (code !== 0 && code !== null) stderr += `\nexited ${code}`;
+    });
+    try {
+      await waitForPort(port);
+    } catch (error) {
+      throw new Error(`${(error as Error).message}: ${stderr}`);
+    }
+  };
+  const stop = async () => {
+    const running = child;
+    child = null;
+    if (running === null || running.exitCode !== null) return;
+    await new Promise<void>((resolve) => {
+      running.once("exit", () => resolve());
+      running.kill("SIGTERM");
+    });
+  };
+  await start();
+  return {
+    port,
+    username,
+    privateKey: readFileSync(userKey, "utf8"),
+    get hostKeyFingerprint() {
+      return fingerprintOf(`${hostKey}.pub`);
+    },
+    root,
+    async stop() {
+      await stop();
+    },
+    async restart() {
+      await start();
+    },
+    async rotateHostKey() {
+      await stop();
+      keygen(hostKey);
+      await start();
+      return fingerprintOf(`${hostKey}.pub`);
+    },
+  } satisfies TestSshd & { stop(): Promise<void> };
+}
+
+/** Removes the server's scratch directory (after stop()). */
+export function removeSshdDir(sshd: TestSshd): void {
+  rmSync(path.dirname(sshd.root), { recursive: true, force: true });
+}

@@ -1,0 +1,183 @@
+// The "bank" of the tests: writes the answers a bank sends back, from the standards' layouts, with no code of
+// the service: pain.002 status reports, camt.054 notifications, and NACHA return / notification-of-change
+// files. Every value is given by the test, so each answer is exactly what the test means to send.
+
+function escapeXml(value: string): string {
+  return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+export interface BankTransactionStatus {
+  readonly endToEndId: string;
+  readonly status: "ACCP" | "ACSC" | "ACSP" | "ACTC" | "RJCT" | "PDNG";
+  readonly reasonCode?: string;
+  readonly additionalInfo?: string;
+}
+
+/** A pain.002.001.10 status report on `originalMessageId`. */
+export function bankPain002(options: {
+  readonly messageId: string;
+  readonly originalMessageId: string;
+  readonly groupStatus: string | null;
+  readonly groupReasonCode?: string;
+  readonly paymentInfoId?: string;
+  readonly transactions?: readonly BankTransactionStatus[];
+}): string {
+  const reason = (code: string | undefined, info: string | undefined) =>
+    code ? `<StsRsnInf><Rsn><Cd>${code}</Cd></Rsn>${info ? `<AddtlInf>${escapeXml(info)}</AddtlInf>` : ""}</StsRsnInf>` : "";
+  const txs = (options.transactions ?? [])
+    .map(
+      (tx, i) =>
+        `<TxInfAndSts><StsId>S${i + 1}</StsId><OrgnlEndToEndId>${tx.endToEndId}</OrgnlEndToEndId><TxSts>${tx.status}</TxSts>${reason(tx.reasonCode, tx.additionalInfo)}</TxInfAndSts>`,
+    )
+    .join("\n      ");
+  const block =
+    options.transactions && options.transactions.length > 0
+      ? `<OrgnlPmtInfAndSts>
+      <OrgnlPmtInfId>${options.paymentInfoId ?? "UNKNOWN"}</OrgnlPmtInfId>
+      ${txs}
+    </OrgnlPmtInfAndSts>`
+      : "";
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<Document xmlns="urn:iso:std:iso:20022:tech:xsd:pain.002.001.10">
+  <CstmrPmtStsRpt>
+    <GrpHdr><MsgId>${options.messageId}</MsgId><CreDtTm>2026-11-25T08:00:00</CreDtTm></GrpHdr>
+    <OrgnlGrpInfAndSts>
+      <OrgnlMsgId>${options.originalMessageId}</OrgnlMsgId>
+      <OrgnlMsgNmId>pain.001.001.09</OrgnlMsgNmId>
+      ${options.groupStatus ? `<GrpSts>${options.groupStatus}</GrpSts>` : ""}
+      ${reason(options.groupReasonCode, undefined)}
+    </OrgnlGrpInfAndSts>
+    ${block}
+  </CstmrPmtStsRpt>
+</Document>
+`;
+}
+
+export interface BankBooking {
+  readonly endToEndId: string;
+  /** Decimal text as the bank writes it, e.g. "1234.50". */
+  readonly amount: string;
+  readonly creditDebit: "CRDT" | "DBIT";
+  readonly bookingDate: string;
+  readonly returnReasonCode?: string;
+  readonly returnInfo?: string;
+}
+
+/** A camt.054 notification, version 2 (`<Sts>BOOK</Sts>`) or 8 (`<Sts><Cd>BOOK</Cd></Sts>`). */
+export function bankCamt054(options: {
+  readonly messageId: string;
+  readonly version?: 2 | 8;
+  readonly bookings: readonly BankBooking[];
+}): string {
+  const version = options.version ?? 8;
+  const status = version === 2 ? "<Sts>BOOK</Sts>" : "<Sts><Cd>BOOK</Cd></Sts>";
+  const entries = options.bookings
+    .map(
+      (b) => `<Ntry>
+        <Amt Ccy="EUR">${b.amount}</Amt><CdtDbtInd>${b.creditDebit}</CdtDbtInd>${status}
+        <BookgDt><Dt>${b.bookingDate}</Dt></BookgDt>
+        <NtryDtls><TxDtls>
+          <Refs><EndToEndId>${b.endToEndId}</EndToEndId></Refs>
+          <Amt Ccy="EUR">${b.amount}</Amt><CdtDbtInd>${b.creditDebit}</CdtDbtInd>
+          ${b.returnReasonCode ? `<RtrInf><Rsn><Cd>${b.returnReasonCode}</Cd></Rsn>${b.returnInfo ? `<AddtlInf>${escapeXml(b.returnInfo)}</AddtlInf>` : ""}</RtrInf>` : ""}
+        </TxDtls></NtryDtls>
+      </Ntry>`,
+    )
+    .join("\n      ");
+  const ns = version === 2 ? "camt.054.001.02" : "camt.054.001.08";
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<Document xmlns="urn:iso:std:iso:20022:tech:xsd:${ns}">
+  <BkToCstmrDbtCdtNtfctn>
+    <GrpHdr><MsgId>${options.messageId}</MsgId><CreDtTm>2026-11-26T08:00:00</CreDtTm></GrpHdr>
+    <Ntfctn>
+      <Id>N1</Id>
+      <Acct><Id><IBAN>DE89370400440532013000</IBAN></Id></Acct>
+      ${entries}
+    </Ntfctn>
+  </BkToCstmrDbtCdtNtfctn>
+</Document>
+`;
+}
+
+export interface BankAchReturn {
+  /** The trace number of the entry being returned or corrected. */
+  readonly originalTrace: string;
+  readonly receivingRouting: string;
+  readonly accountNumber: string;
+  readonly amountMinor: number;
+  readonly name: string;
+  readonly accountType: "checking" | "savings";
+  readonly code: string;
+  /** For notifications of change: the corrected data (e.g. the right account number). */
+  readonly correctedData?: string;
+}
+
+function field(value: string, width: number, align: "left" | "right" = "left", fill = " "): string {
+  const cut = value.slice(0, width);
+  return align === "left" ? cut.padEnd(width, fill) : cut.padStart(width, fill);
+}
+
+/**
+ * A NACHA file from the RDFI side with one batch of returns (addenda 99) and one COR batch of notifications
+ * of change (addenda 98), as an ODFI passes them on to its originator.
+ */
+export function bankAchReturnFile(options: {
+  readonly companyIdentification: string;
+  readonly odfiIdentification: string;
+  readonly returns: readonly BankAchReturn[];
+  readonly changes: readonly BankAchReturn[];
+}): string {
+  const lines: string[] = [];
+  lines.push(
+    `101 ${options.odfiIdentification}1 0910000192611260800A094101${field("ACME BANK", 23)}${field("FEDERAL RESERVE", 23)}${" ".repeat(8)}`,
+  );
+  let batchNo = 0;
+  let fileEntries = 0;
+  let fileHash = 0;
+  let fileCredit = 0;
+  let trace = 0;
+  const batch = (sec: string, items: readonly BankAchReturn[], addendaType: "99" | "98") => {
+    if (items.length === 0) return;
+    batchNo += 1;
+    lines.push(
+      `5220${field("ACME PAYOUTS", 16)}${" ".repeat(20)}${field(options.companyIdentification, 10)}${sec}${field(addendaType === "99" ? "RETURN" : "NOC", 10)}${" ".repeat(6)}261126   1${field("09100001", 8)}${String(batchNo).padStart(7, "0")}`,
+    );
+    let hash = 0;
+    let credit = 0;
+    for (const item of items) {
+      trace += 1;
+      const ownTrace = `09100001${String(trace).padStart(7, "0")}`;
+      const code = item.accountType === "checking" ? "21" : "31";
+      const amount = addendaType === "99" ? item.amountMinor : 0;
+      hash += Number(item.receivingRouting.slice(0, 8));
+      credit += amount;
+      lines.push(
+        `6${code}${item.receivingRouting}${field(item.accountNumber, 17)}${String(amount).padStart(10, "0")}${field("", 15)}${field(item.name.toUpperCase(), 22)}  1${ownTrace}`,
+      );
+      if (addendaType === "99") {
+        lines.push(
+          `799${item.code}${item.originalTrace}${" ".repeat(6)}${item.receivingRouting.slice(0, 8)}${field("", 44)}${ownTrace}`,
+        );
+      } else {
+        lines.push(
+          `798${item.code}${item.originalTrace}${" ".repeat(6)}${item.receivingRouting.slice(0, 8)}${field(item.correctedData ?? "", 29)}${" ".repeat(15)}${ownTrace}`,
+        );
+      }
+    }
+    lines.push(
+      `8220${String(items.length * 2).padStart(6, "0")}${String(hash % 10_000_000_000).padStart(10, "0")}${"0".repeat(12)}${String(credit).padStart(12, "0")}${field(options.companyIdentification, 10)}${" ".repeat(25)}${field("09100001", 8)}${String(batchNo).padStart(7, "0")}`,
+    );
+    fileEntries += items.length * 2;
+    fileHash += hash;
+    fileCredit += credit;
+  };
+  batch("PPD", options.returns, "99");
+  batch("COR", options.changes, "98");
+  const blocks = Math.ceil((lines.length + 1) / 10);
+  lines.push(
+    `9${String(batchNo).padStart(6, "0")}${String(blocks).padStart(6, "0")}${String(fileEntries).padStart(8, "0")}${String(fileHash % 10_000_000_000).padStart(10, "0")}${"0".repeat(12)}${String(fileCredit).padStart(12, "0")}${" ".repeat(39)}`,
+  );
+  while (lines.length % 10 !== 0) lines.push("9".repeat(94));
+  for (const line of lines) if (line.length !== 94) throw new Error(`test bank wrote a ${line.length}-character record: ${line}`);
+  return `${lines.join("\n")}\n`;
+}

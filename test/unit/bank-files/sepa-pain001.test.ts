@@ -1,0 +1,143 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { readPain002 } from "../../../src/rails/bank-files/iso-readers.js";
+import {
+  buildPain001,
+  checkSepaTransfer,
+  endToEndIdOf,
+  formatEuroAmount,
+  payoutIdOfEndToEndId,
+  SepaFileError,
+} from "../../../src/rails/bank-files/sepa-pain001.js";
+import { GOLDEN_SEPA, SECOND_DEBTOR, sepaTransfer } from "./fixtures.js";
+import { epcSchemaAvailable, epcSchemaErrors } from "./xsd.js";
+
+const golden = (name: string) => readFileSync(resolve(import.meta.dirname, "golden", name), "utf8");
+
+if (!epcSchemaAvailable()) {
+  console.warn("NOTICE: ../shared/standards is absent: the EPC schema checks of pain.001.001.09 are skipped.");
+}
+const withSchema = epcSchemaAvailable() ? it : it.skip;
+
+describe("pain.001.001.09", () => {
+  it("writes the golden file byte for byte", () => {
+    expect(buildPain001(GOLDEN_SEPA)).toBe(golden("pain.001.001.09.xml"));
+  });
+
+  withSchema("validates against the EPC's SCT 2023 schema", async () => {
+    expect(await epcSchemaErrors(buildPain001(GOLDEN_SEPA))).toEqual([]);
+  });
+
+  withSchema("the schema check fails a file the EPC refuses (the check can fail)", async () => {
+    const unstructured = buildPain001(GOLDEN_SEPA).replace(
+      "<TwnNm>Paris</TwnNm>",
+      "<AdrLine>1 Rue X</AdrLine><TwnNm>Paris</TwnNm>",
+    );
+    expect((await epcSchemaErrors(unstructured)).length).toBeGreaterThan(0);
+    const threeDecimals = buildPain001(GOLDEN_SEPA).replace('Ccy="EUR">0.05<', 'Ccy="EUR">0.005<');
+    expect((await epcSchemaErrors(threeDecimals)).length).toBeGreaterThan(0);
+  });
+
+  it("has one block per execution date and debtor account, with counts and control sums", () => {
+    const xml = buildPain001(GOLDEN_SEPA);
+    const blocks = [...xml.matchAll(/<PmtInf>[\s\S]*?<\/PmtInf>/g)].map((m) => m[0]);
+    expect(blocks).toHaveLength(3);
+    const summary = blocks.map((b) => ({
+      date: /<Dt>([^<]+)<\/Dt>/.exec(b)?.[1],
+      debtor: /<DbtrAcct>\s*<Id>\s*<IBAN>([^<]+)</.exec(b)?.[1],
+      count: /<NbOfTxs>(\d+)</.exec(b)?.[1],
+      sum: /<CtrlSum>([^<]+)</.exec(b)?.[1],
+    }));
+    expect(summary).toEqual([
+      { date: "2026-11-25", debtor: "DE89370400440532013000", count: "2", sum: "1000001234.55" },
+      { date: "2026-11-25", debtor: "NL91ABNA0417164300", count: "1", sum: "1.00" },
+      { date: "2026-11-26", debtor: "DE89370400440532013000", count: "1", sum: "0.05" },
+    ]);
+    expect(/<GrpHdr>[\s\S]*?<NbOfTxs>(\d+)<\/NbOfTxs>\s*<CtrlSum>([^<]+)</.exec(xml)?.slice(1)).toEqual(["4", "1000001235.60"]);
+    // A debtor without a BIC: the agent is NOTPROVIDED, as the guidelines allow.
+    expect(blocks[1]).toContain("<Id>NOTPROVIDED</Id>");
+  });
+
+  it("ties each transaction to its payout by EndToEndId", () => {
+    const id = "0190f0a0-0000-7000-8000-00000000000a";
+    expect(endToEndIdOf(id)).toBe("0190f0a000007000800000000000000a");
+    expect(payoutIdOfEndToEndId(endToEndIdOf(id))).toBe(id);
+    expect(payoutIdOfEndToEndId("NOTPROVIDED")).toBeNull();
+    const ids = [...buildPain001(GOLDEN_SEPA).matchAll(/<EndToEndId>([^<]+)</g)].map((m) => payoutIdOfEndToEndId(m[1] ?? ""));
+    expect(ids.sort()).toEqual(GOLDEN_SEPA.transfers.map((t) => t.payoutId).sort());
+  });
+
+  it("formats amounts from minor units without floating point", () => {
+    expect(formatEuroAmount(1)).toBe("0.01");
+    expect(formatEuroAmount(100)).toBe("1.00");
+    expect(formatEuroAmount(99_999_999_999)).toBe("999999999.99");
+    expect(formatEuroAmount(10_000_000_000_000_001n)).toBe("100000000000000.01");
+  });
+
+  it("sends addresses structured, never as address lines", () => {
+    const xml = buildPain001(GOLDEN_SEPA);
+    expect(xml).not.toContain("<AdrLine>");
+    expect(xml).toContain("<TwnNm>Lodz</TwnNm>");
+    expect(xml).toContain("<StrtNm>Rue de l'Eglise</StrtNm>");
+  });
+});
+
+describe("what a SEPA file cannot carry", () => {
+  const base = sepaTransfer({ payoutId: "0190f0a0-0000-7000-8000-000000000009" });
+
+  it("refuses an address without town or country, a name with nothing left, an amount out of range", () => {
+    expect(checkSepaTransfer(base)).toBeNull();
+    expect(checkSepaTransfer({ ...base, creditorAddress: null })).toBe("SEPA_ADDRESS_NOT_STRUCTURED");
+    expect(checkSepaTransfer({ ...base, creditorAddress: { townName: "  ", country: "ES" } })).toBe(
+      "SEPA_ADDRESS_NOT_STRUCTURED",
+    );
+    expect(checkSepaTransfer({ ...base, creditorAddress: { townName: "Madrid", country: "es" } })).toBe(
+      "SEPA_ADDRESS_NOT_STRUCTURED",
+    );
+    expect(checkSepaTransfer({ ...base, creditorName: "Ελένη" })).toBe("SEPA_NAME_NOT_REPRESENTABLE");
+    expect(checkSepaTransfer({ ...base, amountMinor: 0 })).toBe("SEPA_AMOUNT_OUT_OF_RANGE");
+    expect(checkSepaTransfer({ ...base, amountMinor: 100_000_000_000 })).toBe("SEPA_AMOUNT_OUT_OF_RANGE");
+    expect(checkSepaTransfer({ ...base, creditorIban: "ES91 2100" })).toBe("SEPA_ACCOUNT_INVALID");
+    expect(checkSepaTransfer({ ...base, creditorBic: "bad" })).toBe("SEPA_ACCOUNT_INVALID");
+  });
+
+  it("builds no file at all when one transfer cannot be carried", () => {
+    const message = {
+      ...GOLDEN_SEPA,
+      transfers: [base, { ...base, payoutId: "0190f0a0-0000-7000-8000-00000000000b", creditorAddress: null }],
+    };
+    expect(() => buildPain001(message)).toThrow(SepaFileError);
+    expect(() => buildPain001({ ...GOLDEN_SEPA, transfers: [] })).toThrow(/at least one/);
+  });
+});
+
+describe("pain.001.001.03", () => {
+  it("writes the golden file byte for byte", () => {
+    expect(buildPain001({ ...GOLDEN_SEPA, version: "pain.001.001.03" })).toBe(golden("pain.001.001.03.xml"));
+  });
+
+  it("uses the version's own element names", () => {
+    const xml = buildPain001({ ...GOLDEN_SEPA, version: "pain.001.001.03" });
+    expect(xml).toContain('xmlns="urn:iso:std:iso:20022:tech:xsd:pain.001.001.03"');
+    expect(xml).toContain("<ReqdExctnDt>2026-11-25</ReqdExctnDt>");
+    expect(xml).toContain("<BIC>COBADEFFXXX</BIC>");
+    expect(xml).not.toContain("BICFI");
+    expect(xml).not.toContain("<BldgNm>");
+  });
+});
+
+describe("the writer's file through an independent reading", () => {
+  it("a pain.002 answer names the message and transactions the file carried", () => {
+    // Not the writer's parser: fast-xml-parser reads back MsgId and EndToEndIds as the bank would echo them.
+    const xml = buildPain001({
+      ...GOLDEN_SEPA,
+      transfers: [sepaTransfer({ payoutId: "0190f0a0-0000-7000-8000-00000000000c", debtor: SECOND_DEBTOR })],
+    });
+    const msgId = /<MsgId>([^<]+)</.exec(xml)?.[1] ?? "";
+    const report = readPain002(
+      `<Document xmlns="urn:iso:std:iso:20022:tech:xsd:pain.002.001.10"><CstmrPmtStsRpt><GrpHdr><MsgId>R1</MsgId></GrpHdr><OrgnlGrpInfAndSts><OrgnlMsgId>${msgId}</OrgnlMsgId><GrpSts>ACCP</GrpSts></OrgnlGrpInfAndSts></CstmrPmtStsRpt></Document>`,
+    );
+    expect(report.originalMessageId).toBe(GOLDEN_SEPA.messageId);
+  });
+});
