@@ -23,6 +23,7 @@ import { prepareServiceBuild, type ServiceRuntime } from "./lib/service-build.js
 import { round } from "./lib/stats.js";
 import type { Benchmark, BenchSettings, Engine, Json } from "./lib/types.js";
 import { payoutBulkBenchmark, payoutCreateBenchmark } from "./payouts.bench.js";
+import { sessionsBenchmark } from "./sessions.bench.js";
 import { webhookDeliveryBenchmark } from "./webhook-delivery.bench.js";
 
 /** Every benchmark, in the order they run. Add new modules here. */
@@ -34,6 +35,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   webhookDeliveryBenchmark,
   payoutCreateBenchmark,
   payoutBulkBenchmark,
+  sessionsBenchmark,
   bankFilesBenchmark,
 ];
 

@@ -1,5 +1,7 @@
 // buildApp(deps): the HTTP application. It registers plugins and modules and never listens; main.ts
 // (or a test) decides what to do with it.
+import { availableParallelism } from "node:os";
+import fastifyCookie from "@fastify/cookie";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
@@ -16,6 +18,7 @@ import { createDestinationsModule, destinationRoutingFacts } from "./modules/des
 import { createEmailsModule } from "./modules/emails/index.js";
 import { createEnrollmentModule } from "./modules/enrollment/index.js";
 import { createPayoutsModule } from "./modules/payouts/index.js";
+import { createAuditRecorder, createPasswordPolicy, createPeopleModule } from "./modules/people/index.js";
 import { createRailSimulatorModule } from "./modules/rail-simulator/index.js";
 import { createRegistrationModule, emailRecipientFacts } from "./modules/registration/index.js";
 import { createWebhooksModule } from "./modules/webhooks/index.js";
@@ -118,7 +121,12 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   installJsonBodyParsing(app);
   installRequestTextChecks(app);
 
-  const apiKeys = createApiKeysModule({ db: database.db, clock, ids });
+  // The audit log belongs to the people module; other modules record their security-relevant acts through
+  // this recorder, inside their own transactions.
+  const audit = createAuditRecorder({ clock, ids });
+  // One password rule for registration, invitations, resets and changes.
+  const passwordPolicy = createPasswordPolicy();
+  const apiKeys = createApiKeysModule({ db: database.db, clock, ids, recordAudit: audit.recordForActor });
   // Every e-mail goes through this outbox: it captures sandbox mail to strangers and limits each Business's
   // mail per day. It learns who a Business's verified people are from the registration module (injected,
   // since registration itself sends through the outbox).
@@ -142,6 +150,30 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     publicBaseUrl: config.publicBaseUrl,
     tokenTtlHours: config.registration.tokenTtlHours,
     emailsPerAddressPerDay: config.registration.emailsPerAddressPerDay,
+    passwordPolicy,
+  });
+  const people = createPeopleModule({
+    db: database.db,
+    clock,
+    ids,
+    cipher: deps.cipher,
+    mail: emails.outbox,
+    publicBaseUrl: config.publicBaseUrl,
+    audit,
+    passwordPolicy,
+    settings: {
+      idleMs: config.sessions.idleMinutes * 60_000,
+      absoluteMs: config.sessions.absoluteHours * 3_600_000,
+      stepUpMs: config.sessions.stepUpWindowMinutes * 60_000,
+      secureCookie: config.publicBaseUrl.startsWith("https:"),
+      // Half the cores hash passwords at most, so a burst of sign-ins leaves the API the other half.
+      hashConcurrency: Math.max(1, Math.floor(availableParallelism() / 2)),
+      throttle: {
+        perAccount: config.sessions.failuresPerAccount,
+        perAddress: config.sessions.failuresPerAddress,
+        windowMs: config.sessions.throttleWindowMinutes * 60_000,
+      },
+    },
   });
   // Enrollment with the payout rail, triggered by beneficiaries and destinations after their
   // commits (injected functions: enrollment reads through the beneficiaries module, so no import cycle).
@@ -184,6 +216,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     events: deps.events,
     jobStore: deps.jobStore,
     logger: deps.logger,
+    recordAudit: audit.recordForActor,
     checkRailRoute: bankRails.checkRoute,
   });
   const destinations = createDestinationsModule({
@@ -226,6 +259,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     jobStore: deps.jobStore,
     policy: deps.webhookPolicy,
     sender: deps.webhookSender,
+    recordAudit: audit.recordForActor,
   });
   // Schemas with an $id: named components in OpenAPI, $ref targets for validation and serialization.
   const sharedSchemas = [
@@ -240,6 +274,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     ...webhooks.sharedSchemas,
     ...payouts.sharedSchemas,
     ...emails.sharedSchemas,
+    ...people.sharedSchemas,
     ...bankRails.sharedSchemas,
   ];
   for (const schema of sharedSchemas) app.addSchema(schema);
@@ -250,8 +285,11 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
+  // Parses the Cookie header into request.cookies (the session cookie) before the access hook runs.
+  await app.register(fastifyCookie);
   installAccessControl(app, {
     authenticate: apiKeys.service.authenticate,
+    sessions: people.sessions,
     tenantLimiter: deps.tenantLimiter,
     clientAddressLimiter: deps.clientAddressLimiter,
   });
@@ -278,6 +316,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   }
   registerDocsRoutes(app);
   registration.registerRoutes(app);
+  people.registerRoutes(app);
   emails.registerRoutes(app);
   apiKeys.registerRoutes(app);
   beneficiaries.registerRoutes(app);

@@ -105,6 +105,19 @@ export interface Config {
     readonly port: number | null;
     readonly host: string;
   };
+  /** Dashboard sessions and sign-in. */
+  readonly sessions: {
+    /** SESSION_IDLE_MINUTES: a session without a request for this long ends. */
+    readonly idleMinutes: number;
+    /** SESSION_ABSOLUTE_HOURS: a session ends this long after sign-in, whatever its activity. */
+    readonly absoluteHours: number;
+    /** STEP_UP_WINDOW_MINUTES: how recent a password or two-factor confirmation sensitive acts need. */
+    readonly stepUpWindowMinutes: number;
+    /** Failed sign-ins allowed per e-mail address and per client address within the window. */
+    readonly failuresPerAccount: number;
+    readonly failuresPerAddress: number;
+    readonly throttleWindowMinutes: number;
+  };
   /** Payouts. */
   readonly payouts: {
     /** Hours after `disbursed` before a production payout settles, absent a rail return (PAYOUT_RETURN_WINDOW_HOURS). */
@@ -432,6 +445,14 @@ export function loadConfig(env: Env = process.env): Config {
       host: env.METRICS_HOST || "127.0.0.1",
     },
     payouts: { returnWindowHours: readInt(env, "PAYOUT_RETURN_WINDOW_HOURS", 72, 0, 24 * 365) },
+    sessions: {
+      idleMinutes: readInt(env, "SESSION_IDLE_MINUTES", 30, 1, 24 * 60),
+      absoluteHours: readInt(env, "SESSION_ABSOLUTE_HOURS", 12, 1, 24 * 30),
+      stepUpWindowMinutes: readInt(env, "STEP_UP_WINDOW_MINUTES", 5, 1, 60),
+      failuresPerAccount: readInt(env, "SIGN_IN_FAILURES_PER_ACCOUNT", 5, 1, 1000),
+      failuresPerAddress: readInt(env, "SIGN_IN_FAILURES_PER_ADDRESS", 50, 1, 100_000),
+      throttleWindowMinutes: readInt(env, "SIGN_IN_THROTTLE_WINDOW_MINUTES", 15, 1, 24 * 60),
+    },
   };
 }
 

@@ -16,6 +16,38 @@ const DELIVERY_ID = "0196f1a6-3e4f-7061-a4bb-e6f708192a3c";
 const EMAIL_ID = "0196f1a3-6f70-7b52-b5cc-f708192a3b4d";
 const BANK_FILE_ID = "0196f1a8-5061-7283-86ee-192a3b4c5d6f";
 
+const SESSION_ID = "0196f1a2-7b3c-7d15-a166-92a3b4c5d6e7";
+const INVITATION_ID = "0196f1a2-7b3c-7d16-b277-a3b4c5d6e7f8";
+const AUDIT_RECORD_ID = "0196f1a2-7b3c-7d17-8388-b4c5d6e7f809";
+
+const membershipSummary = {
+  id: MEMBERSHIP_ID,
+  business_id: BUSINESS_ID,
+  business_name: "Acme Payouts GmbH",
+  role: "business_admin",
+};
+const session = {
+  session: {
+    id: SESSION_ID,
+    created_at: "2026-05-27T12:00:00.000Z",
+    expires_at: "2026-05-28T00:00:00.000Z",
+    idle_timeout_seconds: 1800,
+    confirmed_at: "2026-05-27T12:00:00.000Z",
+    next_step: null,
+  },
+  csrf_token: "4f1d2c3b5a6e7d8c9b0a1f2e3d4c5b6a7f8e9d0c1b2a3f4e5d6c7b8a9f0e1d2c",
+  user: { id: USER_ID, email: "finance@acme.example", two_factor_enabled: true },
+  membership: membershipSummary,
+  memberships: [membershipSummary],
+};
+const invitation = {
+  id: INVITATION_ID,
+  email: "approver@acme.example",
+  role: "business_approver",
+  created_at: "2026-05-27T12:00:00.000Z",
+  expires_at: "2026-06-03T12:00:00.000Z",
+};
+
 const postalAddress = { line1: "Friedrichstraße 123", city: "Berlin", postal_code: "10117", country: "DE" };
 
 const apiKey = {
@@ -283,6 +315,92 @@ export const COMPONENT_EXAMPLES: Readonly<Record<string, unknown>> = {
   // Sandbox mailbox
   SandboxEmail: sandboxEmail,
   SandboxEmailList: { emails: [sandboxEmail], next_cursor: null },
+  // Sign-in and sessions
+  SignInRequest: { email: "finance@acme.example", password: "correct horse battery staple" },
+  Session: session,
+  SignedOutEverywhere: { sessions_ended: 3 },
+  SwitchBusinessRequest: { business_id: BUSINESS_ID },
+  ConfirmationRequest: { password: "correct horse battery staple" },
+  SecondFactorRequest: { code: "492039" },
+  TwoFactorEnrolment: {
+    secret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP",
+    otpauth_uri:
+      "otpauth://totp/Payouts:finance%40acme.example?issuer=Payouts&secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&algorithm=SHA1&digits=6&period=30",
+    qr_code_svg: '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 29 29"><path d="M4 4h7v7H4z"/></svg>',
+  },
+  ConfirmTwoFactorEnrolmentRequest: { code: "492039" },
+  TwoFactorEnabled: {
+    ...session,
+    recovery_codes: [
+      "k3m9p-2x7qr",
+      "a8d4f-6h2jw",
+      "t5n7c-9v3bz",
+      "q2w8e-4r6ty",
+      "u7i3o-1p5as",
+      "d9f2g-8h4jk",
+      "l6z1x-3c7vb",
+      "n5m8q-2w4er",
+      "y3t6u-9i1op",
+      "s4d7f-5g2hj",
+    ],
+  },
+  DisableTwoFactorRequest: { code: "492039" },
+  ChangePasswordRequest: {
+    current_password: "correct horse battery staple",
+    new_password: "violet tractor under seventeen lamps",
+  },
+  PasswordResetRequest: { email: "finance@acme.example" },
+  ConfirmPasswordResetRequest: {
+    token: "q9ZkH3v1Xw0bT7nR2mL5pJ8cF4yD6sA1eG0uI9oKx_3",
+    password: "violet tractor under seventeen lamps",
+  },
+  // Team
+  MemberList: {
+    members: [
+      {
+        id: MEMBERSHIP_ID,
+        user_id: USER_ID,
+        email: "finance@acme.example",
+        role: "business_admin",
+        two_factor_enabled: true,
+        last_sign_in_at: "2026-05-27T12:00:00.000Z",
+        joined_at: "2026-05-20T09:00:00.000Z",
+      },
+    ],
+  },
+  ChangeMemberRoleRequest: { role: "business_approver" },
+  ChangedMember: { id: MEMBERSHIP_ID, user_id: USER_ID, email: "finance@acme.example", role: "business_approver" },
+  CreateInvitationRequest: { email: "approver@acme.example", role: "business_approver" },
+  Invitation: invitation,
+  InvitationList: { invitations: [invitation] },
+  AcceptInvitationRequest: { token: "Vb7mN2qW4eR6tY8uI0oP1aS3dF5gH7jK9lZ-xC2vB4n", password: "violet tractor under seventeen lamps" },
+  AcceptedInvitation: {
+    membership: { id: MEMBERSHIP_ID, business_id: BUSINESS_ID, role: "business_approver" },
+    user: { id: USER_ID, email: "approver@acme.example" },
+  },
+  SecuritySettings: { require_two_factor: true },
+  AuditRecordList: {
+    audit_records: [
+      {
+        id: AUDIT_RECORD_ID,
+        action: "member_invited",
+        occurred_at: "2026-05-27T12:00:00.000Z",
+        environment: null,
+        actor: {
+          user_id: USER_ID,
+          membership_id: MEMBERSHIP_ID,
+          role: "business_admin",
+          api_key_id: null,
+          session_id: SESSION_ID,
+        },
+        subject: { type: "invitation", id: INVITATION_ID },
+        client_address: "203.0.113.7",
+        user_agent: "Mozilla/5.0",
+        details: { email: "approver@acme.example", role: "business_approver" },
+      },
+    ],
+    next_cursor: null,
+  },
   // API keys
   CreateApiKeyRequest: { role: "business_read_only", label: "Reporting" },
   ApiKey: apiKey,

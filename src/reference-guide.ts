@@ -105,6 +105,16 @@ export function referenceTags(config: Config): ReferenceTag[] {
       description:
         "Self-registration of a Business in two steps: `POST /v1/registration` e-mails a verification token; `POST /v1/registration/verification` with it creates the Business and answers with its first keys, one per environment (sandbox and production).",
     },
+    {
+      name: "Sign-in and sessions",
+      description:
+        "A person's dashboard session: sign-in and sign-out, the second factor, confirmations (step-up), password changes and resets. A session request names its environment in `X-Environment` and sends `X-CSRF-Token` on every write.",
+    },
+    {
+      name: "Team",
+      description:
+        "The people of the Business: members and their roles, invitations, the security settings and the audit log. Roles: `business_admin`, `business_approver`, `business_read_only` (see each operation's `x-roles`).",
+    },
     { name: "API keys", description: "Keys of the caller's Business and environment. The secret is shown once, at creation." },
     { name: "Beneficiaries", description: `Payees of the Business: people and companies.\n\n${BENEFICIARY_STATES}` },
     {

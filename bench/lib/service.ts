@@ -104,14 +104,19 @@ export interface RegisteredBusiness {
   readonly businessId: string;
   readonly sandboxKey: string;
   readonly productionKey: string;
+  /** The admin's e-mail; the password is BENCH_PASSWORD (sign-in benchmarks). */
+  readonly email: string;
 }
+
+export const BENCH_PASSWORD = "correct horse battery staple";
 
 /**
  * A new Business with one sandbox and one production admin key, registered as a person would: the
  * registration, the token from the e-mail the worker writes under DATA_DIR/mail, the verification.
  */
 export async function registerBusiness(service: ServiceUnderTest, label = "bench"): Promise<RegisteredBusiness> {
-  return service.withWorker((baseUrl) =>
+  const email = `${label}-${randomBytes(6).toString("hex")}@bench.example.com`;
+  const keys = await service.withWorker((baseUrl) =>
     registerThroughMail(
       async (route, body) => {
         const response = await fetch(`${baseUrl}${route}`, {
@@ -123,7 +128,8 @@ export async function registerBusiness(service: ServiceUnderTest, label = "bench
       },
       service.dataDir,
       `Bench ${label}`,
-      `${label}-${randomBytes(6).toString("hex")}@bench.example.com`,
+      email,
     ),
   );
+  return { ...keys, email };
 }

@@ -221,6 +221,120 @@ export const ERROR_CODES = {
     description:
       "Production e-mail goes out only for a Business with at least one member whose e-mail address was verified. Every Business created through registration has one; contact the operator of this service.",
   },
+  // People: sessions, team, two-factor
+  SESSION_EXPIRED: {
+    status: 401,
+    message: "The session has ended or expired. Sign in again.",
+    description:
+      "The session cookie names a session that was signed out, ended everywhere, ended by a password change, a change of role or a removal from the Business, or that passed its idle timeout (SESSION_IDLE_MINUTES, 30 by default) or its absolute lifetime (SESSION_ABSOLUTE_HOURS, 12 by default). Sign in again with `POST /v1/session`.",
+  },
+  SESSION_REQUIRED: {
+    status: 401,
+    message: "This route is for a signed-in person's session, not an API key.",
+    description:
+      "Routes about a person's own session, password and two-factor authentication take the session cookie from `POST /v1/session`; an API key is not a person.",
+  },
+  ENVIRONMENT_REQUIRED: {
+    status: 400,
+    message: "A session request must name its environment in the X-Environment header.",
+    description:
+      "An API key carries its environment; a dashboard session does not, so each of its requests names one: `X-Environment: sandbox` or `X-Environment: production`. A missing, empty or unknown value is refused.",
+  },
+  CSRF_TOKEN_INVALID: {
+    status: 403,
+    message: "The X-CSRF-Token header is missing or does not match the session.",
+    description:
+      "Every POST, PUT, PATCH and DELETE made with a session cookie carries the session's CSRF token (`csrf_token` of `POST /v1/session` and `GET /v1/session`) in `X-CSRF-Token`, so another site cannot make the browser act with the cookie.",
+  },
+  CROSS_SITE_REQUEST: {
+    status: 403,
+    message: "Cross-site requests are refused.",
+    description:
+      "The browser marked the request `Sec-Fetch-Site: cross-site` or `same-site`: another site tried to act with the session cookie (or to sign in for the person). Only the dashboard's own pages (`same-origin`) and direct requests (`none`, or no header) are served.",
+  },
+  STEP_UP_REQUIRED: {
+    status: 401,
+    message: "Confirm your password or a two-factor code first (POST /v1/session/confirmation).",
+    description:
+      "Deciding payouts, creating or revoking API keys, rotating the webhook secret, changing the approval policy, the team or the security settings from a session needs a password or two-factor confirmation made within the last STEP_UP_WINDOW_MINUTES (5 by default). Confirm with `POST /v1/session/confirmation`, then repeat the request. API keys are not asked.",
+  },
+  TWO_FACTOR_REQUIRED: {
+    status: 401,
+    message: "Enter a two-factor code to finish signing in (POST /v1/session/two-factor).",
+    description:
+      "The password was right and the person has two-factor authentication: the session can do nothing but `POST /v1/session/two-factor` with a code from the authenticator app or a recovery code.",
+  },
+  TWO_FACTOR_ENROLMENT_REQUIRED: {
+    status: 403,
+    message: "This Business requires two-factor authentication: enrol first (POST /v1/session/two-factor/enrolment).",
+    description:
+      "The Business's security settings require two-factor authentication of every member. A member without it may sign in, but the session serves only enrolment and sign-out until a code confirms the enrolment.",
+  },
+  INVALID_CREDENTIALS: {
+    status: 401,
+    message: "The e-mail address or the password is wrong.",
+    description:
+      "Sign-in failed. The answer is the same, in about the same time, whether the address has no account or the password is wrong, so it does not tell who has an account. Repeated failures are throttled (`SIGN_IN_THROTTLED`).",
+  },
+  SIGN_IN_THROTTLED: {
+    status: 429,
+    message: "Too many failed sign-ins. Retry after the time given in Retry-After.",
+    description:
+      "Failed sign-ins are counted per e-mail address (SIGN_IN_FAILURES_PER_ACCOUNT, 5 by default) and per client address (SIGN_IN_FAILURES_PER_ADDRESS, 50 by default) over SIGN_IN_THROTTLE_WINDOW_MINUTES (15 by default). Past either, sign-in is refused, right password or not, until `Retry-After` seconds have passed. A password reset is still possible meanwhile.",
+  },
+  INVALID_TWO_FACTOR_CODE: {
+    status: 401,
+    message: "The two-factor code is wrong, expired or was already used.",
+    description:
+      "Codes from the authenticator app are valid for 30 seconds (one step either side is accepted for clock drift) and only once: a code already accepted is refused within its window. A recovery code works once.",
+  },
+  INVALID_PASSWORD: {
+    status: 401,
+    message: "The password is wrong.",
+    description: "The current password given to confirm an act (step-up, password change, two-factor changes) is wrong.",
+  },
+  WEAK_PASSWORD: {
+    status: 422,
+    message: "Choose another password: this one is too short or too common.",
+    description:
+      "Passwords follow NIST SP 800-63B: at least 12 characters (at most 200), no rule about character classes, and common, breached-style or guessable passwords (dictionary words, names, keyboard patterns, repeats, dates, the e-mail address itself) are refused. A passphrase of several unrelated words works well.",
+  },
+  INVITATION_INVALID: {
+    status: 410,
+    message: "This invitation is unknown, expired, revoked or already used.",
+    description: "Invitations work once and for 7 days. Ask an admin of the Business for a new one.",
+  },
+  PASSWORD_RESET_INVALID: {
+    status: 410,
+    message: "This password reset link is unknown, expired or already used.",
+    description: "A reset works once and for 1 hour, and a newer reset or a password change voids it. Ask for a new one.",
+  },
+  ALREADY_A_MEMBER: {
+    status: 409,
+    message: "This person is already a member of the Business.",
+    description: "Change the member's role instead (`PATCH /v1/members/{membershipId}`).",
+  },
+  LAST_ADMIN: {
+    status: 409,
+    message: "The Business must keep at least one business_admin.",
+    description: "The last admin cannot be removed or given another role. Make another member admin first.",
+  },
+  NOT_A_MEMBER: {
+    status: 403,
+    message: "You are not a member of that Business.",
+    description:
+      "A session switches only to a Business the signed-in person is a member of (see `memberships` of `GET /v1/session`).",
+  },
+  TWO_FACTOR_ALREADY_ENABLED: {
+    status: 409,
+    message: "Two-factor authentication is already enabled.",
+    description: "Disable it first (with a code) to enrol a new authenticator.",
+  },
+  TWO_FACTOR_NOT_ENROLLED: {
+    status: 409,
+    message: "No two-factor enrolment is waiting for confirmation.",
+    description: "Start an enrolment with `POST /v1/session/two-factor/enrolment`, then confirm it with a code.",
+  },
   internal_error: {
     status: 500,
     message: "An unexpected error occurred. Quote the request_id when contacting support.",

@@ -15,7 +15,9 @@ beforeAll(async () => {
   const opened = await openTestDatabase({ poolSize: 1 });
   database = opened.database;
   close = opened.close;
-  await database.db.execute(sql`create table ledger (id int primary key, note text not null, at timestamptz not null default now())`);
+  await database.db.execute(
+    sql`create table ledger (id int primary key, note text not null, at timestamptz not null default now())`,
+  );
 });
 
 afterAll(async () => {
@@ -105,7 +107,11 @@ describe("namedQueryRows", () => {
   it("sees the transaction's own uncommitted writes", async () => {
     const seen = await transaction(database.db, async (tx) => {
       await tx.execute(sql`insert into ledger (id, note) values (8, 'not yet committed')`);
-      const rows = await namedQueryRows<{ note: string }>(tx, "harness_ledger_note", sql`select note from ledger where id = ${8}`);
+      const rows = await namedQueryRows<{ note: string }>(
+        tx,
+        "harness_ledger_note",
+        sql`select note from ledger where id = ${8}`,
+      );
       throw Object.assign(new Error("undo"), { rows });
     }).catch((error: { rows?: unknown }) => error.rows);
     expect(seen).toEqual([{ note: "not yet committed" }]);

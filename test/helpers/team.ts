@@ -1,5 +1,5 @@
-// A second person in a Business, made directly in the database: the API has no team invitations yet, and
-// maker-checker tests need two people (and two keys of one person) to tell them apart.
+// A second person in a Business, made directly in the database (quicker than an invitation, see
+// test/helpers/sessions.ts addMember): maker-checker tests need two people (and two keys of one person).
 
 import { createApiKeyService } from "../../src/modules/api-keys/api-keys.service.js";
 import { memberships, users } from "../../src/modules/registration/registration.schema.js";

@@ -5,7 +5,9 @@
 //   - a business_read_only key on a read route is served, like an admin key;
 //   - a resource of one tenant, addressed by another Business's key (same environment) or by the same
 //     Business's key of the other environment, answers 404 exactly like an id that does not exist;
-//   - a list never shows another tenant's items.
+//   - a list never shows another tenant's items;
+//   - the same with a dashboard session of the Business's admin (naming the environment in X-Environment):
+//     served on its own tenant, 404 exactly like a missing id on another tenant's resource.
 //
 // Usage (one call per test file, at top level):
 //
@@ -24,6 +26,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppInstance } from "../../src/platform/http/types.js";
 import { type ErrorBody, type ExpectedActor, expectErrorEnvelope } from "../http/error-envelope.js";
 import { bearer, createApiKey, type RegisteredBusiness, registerBusiness } from "./factories.js";
+import { type SignedIn, sessionHeaders, signIn } from "./sessions.js";
 import { buildTestApp, type TestApp, type TestAppOptions } from "./test-app.js";
 
 export type MatrixEnvironment = "sandbox" | "production";
@@ -44,6 +47,8 @@ export interface MatrixTenant {
   readonly keys: Readonly<Record<MatrixRole, string>>;
   /** The `actor` an error envelope carries for each key. */
   readonly actors: Readonly<Record<MatrixRole, ExpectedActor>>;
+  /** A dashboard session of the Business's admin (one per Business; the request names the environment). */
+  readonly session: SignedIn;
 }
 
 export interface MatrixContext {
@@ -105,6 +110,7 @@ async function setUpTenants(options: TenancyMatrixOptions): Promise<MatrixState>
   const revokedKeys: Partial<Record<MatrixEnvironment, string>> = {};
   for (const business of BUSINESSES) {
     const registered = await registerBusiness(app, `Tenancy ${business}`);
+    const session = await signIn(app, registered.email);
     for (const environment of ENVIRONMENTS) {
       const admin = registered.keys[environment];
       const readOnly = await createApiKey(app, admin, "business_read_only", `matrix read-only ${business}`);
@@ -121,6 +127,7 @@ async function setUpTenants(options: TenancyMatrixOptions): Promise<MatrixState>
         registered,
         keys: { business_admin: admin, business_read_only: readOnly.key },
         actors: { business_admin: actor("business_admin"), business_read_only: actor("business_read_only") },
+        session,
       });
       if (business === "A") {
         const doomed = await createApiKey(app, admin, "business_admin", "matrix revoked");
@@ -181,7 +188,13 @@ function comparable(error: ErrorBody): Omit<ErrorBody, "request_id" | "occurred_
 }
 
 /** Collects every item of a list, following next_cursor. */
-async function listAll(state: MatrixState, spec: TenancyRouteSpec, tenant: MatrixTenant, role: MatrixRole) {
+async function listAll(
+  state: MatrixState,
+  spec: TenancyRouteSpec,
+  tenant: MatrixTenant,
+  role: MatrixRole,
+  headers: Record<string, string> = bearer(tenant.keys[role]),
+) {
   const listKey = spec.listKey;
   if (listKey === undefined) throw new Error("not a list route");
   const base = spec.url("");
@@ -189,7 +202,7 @@ async function listAll(state: MatrixState, spec: TenancyRouteSpec, tenant: Matri
   let cursor: string | null = null;
   for (let page = 0; page < 100; page += 1) {
     const url: string = cursor === null ? base : `${base}${base.includes("?") ? "&" : "?"}cursor=${encodeURIComponent(cursor)}`;
-    const response = await send(state, spec, tenant, url, bearer(tenant.keys[role]));
+    const response = await send(state, spec, tenant, url, headers);
     expectSuccess(response, `${tenant.label} ${role} lists ${url}`);
     const body = response.json() as Record<string, unknown>;
     const pageItems = body[listKey];
@@ -246,6 +259,14 @@ export function describeTenancyMatrix(
               for (const role of ROLES) {
                 const forbidden = spec.access === "write" && role === "business_read_only";
                 const outcome = forbidden ? "answers 403 with the caller as actor" : "is served";
+                if (role === "business_admin") {
+                  it(`${business}/${environment} the admin's session is served`, async () => {
+                    const tenant = tenantOf(state, business, environment);
+                    const id = await resourceIdFor(state, spec, tenant);
+                    const response = await send(state, spec, tenant, spec.url(id), sessionHeaders(tenant.session, environment));
+                    expectSuccess(response, `${tenant.label} session`);
+                  });
+                }
                 it(`${business}/${environment} ${role} ${outcome}`, async () => {
                   const tenant = tenantOf(state, business, environment);
                   const id = await resourceIdFor(state, spec, tenant);
@@ -271,6 +292,25 @@ export function describeTenancyMatrix(
                   ["the same Business, other environment", business, otherEnvironment(environment)],
                 ];
                 for (const [relation, intruderBusiness, intruderEnvironment] of intruders) {
+                  it(`${business}/${environment}'s resource via ${relation} (${intruderBusiness}/${intruderEnvironment} admin session)`, async () => {
+                    const owner = tenantOf(state, business, environment);
+                    const intruder = tenantOf(state, intruderBusiness, intruderEnvironment);
+                    const id = await resourceIdFor(state, spec, owner);
+                    const headers = sessionHeaders(intruder.session, intruderEnvironment);
+                    const missing = await send(state, spec, intruder, spec.url(randomUUID()), headers);
+                    const missingError = expectErrorEnvelope(missing, {
+                      status: 404,
+                      code: spec.notFoundCode ?? "not_found",
+                      actor: intruder.actors.business_admin,
+                    });
+                    const crossed = await send(state, spec, intruder, spec.url(id), headers);
+                    const crossedError = expectErrorEnvelope(crossed, {
+                      status: 404,
+                      code: missingError.code,
+                      actor: intruder.actors.business_admin,
+                    });
+                    expect(comparable(crossedError)).toEqual(comparable(missingError));
+                  });
                   for (const role of roles) {
                     it(`${business}/${environment}'s resource via ${relation} (${intruderBusiness}/${intruderEnvironment} ${role})`, async () => {
                       const owner = tenantOf(state, business, environment);
@@ -319,10 +359,13 @@ export function describeTenancyMatrix(
 
             for (const business of BUSINESSES) {
               for (const environment of ENVIRONMENTS) {
-                for (const role of ROLES) {
+                for (const role of [...ROLES, "session" as const]) {
                   it(`${business}/${environment} ${role} sees its own items and no one else's`, async () => {
                     const tenant = tenantOf(state, business, environment);
-                    const items = await listAll(state, spec, tenant, role);
+                    const items =
+                      role === "session"
+                        ? await listAll(state, spec, tenant, "business_admin", sessionHeaders(tenant.session, environment))
+                        : await listAll(state, spec, tenant, role);
                     const seen = new Set(items.map((item) => String(item[spec.listItemIdKey ?? "id"])));
                     for (const id of created.get(tenant.label) ?? []) expect(seen, `own item ${id} missing`).toContain(id);
                     for (const other of state.tenants) {

@@ -7,7 +7,7 @@ export const DOCS_BASE_URL = "http://service.test/docs";
 export interface ExpectedActor {
   readonly user_id: string;
   readonly membership_id: string;
-  readonly role: "business_admin" | "business_read_only";
+  readonly role: "business_admin" | "business_approver" | "business_read_only";
   readonly environment: "sandbox" | "production";
 }
 

@@ -73,25 +73,38 @@ describe("OpenAPI document", () => {
     expect(Object.keys(doc.paths)).not.toContain("/v1/openapi.json");
   });
 
-  it("declares bearer authentication, required by default", () => {
+  const PUBLIC_OPERATIONS = new Set([
+    "POST /v1/registration",
+    "POST /v1/registration/verification",
+    "POST /v1/session",
+    "POST /v1/password-resets",
+    "POST /v1/password-resets/confirmation",
+    "POST /v1/invitations/acceptance",
+  ]);
+
+  it("declares bearer authentication or a session cookie, one of them required by default", () => {
     const bearerSchemes = Object.entries(doc.components.securitySchemes)
       .filter(([, scheme]) => scheme.type === "http" && scheme.scheme?.toLowerCase() === "bearer")
       .map(([name]) => name);
     expect(bearerSchemes).toHaveLength(1);
-    expect(doc.security).toEqual([{ [bearerSchemes[0] ?? ""]: [] }]);
+    expect(doc.security).toEqual([{ [bearerSchemes[0] ?? ""]: [] }, { sessionCookie: [] }]);
   });
 
-  it("registration and its verification need no key and declare 429; every other operation declares 401, writes also 403", () => {
+  it("public operations need no key and declare 429; session operations take the cookie alone; every other operation declares 401, writes also 403", () => {
     const bearerName =
       Object.entries(doc.components.securitySchemes).find(([, scheme]) => scheme.scheme?.toLowerCase() === "bearer")?.[0] ?? "";
     expect(bearerName).not.toBe("");
     for (const { path, method, op } of operations) {
       const name = `${method.toUpperCase()} ${path}`;
       const statuses = Object.keys(op.responses);
-      if (path === "/v1/registration" || path === "/v1/registration/verification") {
+      if (PUBLIC_OPERATIONS.has(name)) {
         expect(op.security, name).toEqual([]);
         expect(statuses, name).toContain("429");
-        expect(statuses, name).not.toContain("401");
+        continue;
+      }
+      if (path.startsWith("/v1/session")) {
+        expect(op.security, name).toEqual([{ sessionCookie: [] }]);
+        expect(statuses, name).toContain("401");
         continue;
       }
       const effective = op.security ?? doc.security ?? [];

@@ -357,8 +357,16 @@ describe("registration", () => {
 
     it("names in any script, with punctuation, are fine; a password of exactly 12 characters is enough", async () => {
       for (const name of ["Café Lumière & Fils, S.A.R.L.", "株式会社テスト", "O'Brien <Holdings>"]) {
-        const res = await register(t, { business_name: name, email: uniqueEmail(), password: "123456789012" });
+        const res = await register(t, { business_name: name, email: uniqueEmail(), password: "tg7#Vq2!mLpz" });
         expect(res.statusCode, res.body).toBe(202);
+      }
+    });
+
+    it("a common or guessable password is refused (422 WEAK_PASSWORD), for a new and a known address alike", async () => {
+      for (const password of ["123456789012", "password1234", "qwertyuiop12"]) {
+        const res = await register(t, { business_name: "Weak Co", email: uniqueEmail(), password });
+        expect(res.statusCode, res.body).toBe(422);
+        expect(res.json().error.code).toBe("WEAK_PASSWORD");
       }
     });
   });

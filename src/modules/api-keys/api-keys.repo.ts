@@ -2,7 +2,7 @@
 import { and, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
 import { type Db, preparedQuery, type Tx } from "../../platform/db/client.js";
-import { userIdOfMembership } from "../registration/registration.shared.js";
+import { removedAtOfMembership, roleOfMembership, userIdOfMembership } from "../registration/registration.shared.js";
 import { apiKeys } from "./api-keys.schema.js";
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
@@ -16,19 +16,29 @@ export async function insertApiKey(tx: Tx, row: NewApiKeyRow): Promise<ApiKeyRow
 
 export interface ApiKeyWithUser extends ApiKeyRow {
   readonly userId: string;
+  /** The member's current role and removal: a key never acts above its member. */
+  readonly memberRole: ApiKeyRow["role"];
+  readonly memberRemovedAt: Date | null;
 }
 
 /** The authentication lookup: one indexed read by primary key, on every authenticated request (so prepared). */
 export async function findApiKeyForAuth(db: Db, id: string): Promise<ApiKeyWithUser | null> {
   const query = preparedQuery(db, "api_keys_find_for_auth", (d) =>
     d
-      .select({ key: apiKeys, userId: userIdOfMembership(apiKeys.membershipId) })
+      .select({
+        key: apiKeys,
+        userId: userIdOfMembership(apiKeys.membershipId),
+        memberRole: roleOfMembership(apiKeys.membershipId),
+        memberRemovedAt: removedAtOfMembership(apiKeys.membershipId),
+      })
       .from(apiKeys)
       .where(eq(apiKeys.id, sql.placeholder("id")))
       .limit(1),
   );
   const [row] = await query.execute({ id });
-  return row === undefined ? null : { ...row.key, userId: row.userId };
+  return row === undefined
+    ? null
+    : { ...row.key, userId: row.userId, memberRole: row.memberRole, memberRemovedAt: row.memberRemovedAt };
 }
 
 /** Prepared: the list is the typical read. The first page and the pages after a cursor are two statements. */

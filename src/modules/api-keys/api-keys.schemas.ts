@@ -2,9 +2,13 @@ import { type Static, Type } from "@sinclair/typebox";
 import { nameString } from "../../platform/http/schema-types.js";
 import { PageQuerySchema } from "../../platform/pagination/cursor.js";
 
-export const RoleSchema = Type.Union([Type.Literal("business_admin"), Type.Literal("business_read_only")], {
-  description: "`business_admin` reads and writes; `business_read_only` reads only.",
-});
+export const RoleSchema = Type.Union(
+  [Type.Literal("business_admin"), Type.Literal("business_approver"), Type.Literal("business_read_only")],
+  {
+    description:
+      "`business_admin` reads and writes; `business_approver` reads and decides payouts; `business_read_only` reads only. A key acts with the lower of its own role and its member's current role.",
+  },
+);
 export const EnvironmentSchema = Type.Union([Type.Literal("sandbox"), Type.Literal("production")]);
 
 export const ApiKeySchema = Type.Object(

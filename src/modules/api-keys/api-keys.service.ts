@@ -1,8 +1,9 @@
 // Use cases for API keys: issue (inside a caller's transaction, e.g. registration), create, list, revoke,
 // and authenticate a presented key.
 import type { Actor, Role, Tenant } from "../../platform/auth/actor.js";
-import { tenantOf } from "../../platform/auth/actor.js";
+import { lowerRole, tenantOf } from "../../platform/auth/actor.js";
 import { type Environment, formatApiKey, generateApiKeySecret, parseApiKey } from "../../platform/auth/api-key-format.js";
+import { noAudit, type RecordActorAudit } from "../../platform/auth/audit.js";
 import type { Clock } from "../../platform/clock.js";
 import { digestsEqual, hashSecret } from "../../platform/crypto.js";
 import { type Db, type Tx, transaction } from "../../platform/db/client.js";
@@ -26,6 +27,8 @@ export interface ApiKeyServiceDeps {
   readonly db: Db;
   readonly clock: Clock;
   readonly ids: IdGenerator;
+  /** The audit log: key creation and revocation are recorded in their transaction. */
+  readonly recordAudit?: RecordActorAudit;
 }
 
 export interface IssueApiKeyInput extends Tenant {
@@ -52,6 +55,7 @@ export function presentApiKey(row: ApiKeyRow): ApiKeyBody {
 
 export function createApiKeyService(deps: ApiKeyServiceDeps) {
   const { db, clock, ids } = deps;
+  const recordAudit = deps.recordAudit ?? noAudit;
 
   /** Issues a key inside the caller's transaction; the full key exists only in the returned value. */
   async function issueApiKey(tx: Tx, input: IssueApiKeyInput): Promise<IssuedApiKeyBody> {
@@ -73,9 +77,21 @@ export function createApiKeyService(deps: ApiKeyServiceDeps) {
 
   /** A key creates keys only for its own Business and environment, owned by its own membership. */
   async function createApiKey(actor: Actor, body: CreateApiKeyBody): Promise<IssuedApiKeyBody> {
-    return transaction(db, (tx) =>
-      issueApiKey(tx, { ...tenantOf(actor), membershipId: actor.membershipId, role: body.role, label: body.label ?? null }),
-    );
+    return transaction(db, async (tx) => {
+      const issued = await issueApiKey(tx, {
+        ...tenantOf(actor),
+        membershipId: actor.membershipId,
+        role: body.role,
+        label: body.label ?? null,
+      });
+      await recordAudit(tx, actor, {
+        action: "api_key_created",
+        subjectType: "api_key",
+        subjectId: issued.id,
+        details: { role: body.role },
+      });
+      return issued;
+    });
   }
 
   async function listKeys(actor: Actor, query: ListApiKeysQuery) {
@@ -99,7 +115,10 @@ export function createApiKeyService(deps: ApiKeyServiceDeps) {
         const activeAdmins = await lockActiveAdminKeyIds(tx, tenant);
         if (activeAdmins.length <= 1) throw new AppError("LAST_ACTIVE_ADMIN_KEY");
       }
-      await revokeApiKey(tx, tenant, id, clock.now());
+      if (key.revokedAt === null) {
+        await revokeApiKey(tx, tenant, id, clock.now());
+        await recordAudit(tx, actor, { action: "api_key_revoked", subjectType: "api_key", subjectId: id });
+      }
       const after = await findApiKey(tx, tenant, id);
       if (after === null) throw new Error("revoked key vanished");
       return presentApiKey(after);
@@ -115,6 +134,8 @@ export function createApiKeyService(deps: ApiKeyServiceDeps) {
     if (parsed === null) return null;
     const row = await findApiKeyForAuth(db, parsed.id);
     if (row === null || row.revokedAt !== null || row.environment !== parsed.environment) return null;
+    // A removed member's keys stop working at once, whatever their own state.
+    if (row.memberRemovedAt !== null) return null;
     if (!digestsEqual(hashSecret(parsed.secret), row.secretHash)) return null;
     const now = clock.now();
     if (row.lastUsedAt === null || now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_GRANULARITY_MS) {
@@ -125,8 +146,9 @@ export function createApiKeyService(deps: ApiKeyServiceDeps) {
       environment: row.environment as Environment,
       userId: row.userId,
       membershipId: row.membershipId,
-      role: row.role,
+      role: lowerRole(row.role, row.memberRole),
       apiKeyId: row.id,
+      sessionId: null,
     };
   }
 

@@ -1,3 +1,4 @@
+import type { RecordActorAudit } from "../../platform/auth/audit.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/client.js";
 import type { AppInstance } from "../../platform/http/types.js";
@@ -8,7 +9,7 @@ import { createApiKeyService } from "./api-keys.service.js";
 
 export type ApiKeysModule = ReturnType<typeof createApiKeysModule>;
 
-export function createApiKeysModule(deps: { db: Db; clock: Clock; ids: IdGenerator }) {
+export function createApiKeysModule(deps: { db: Db; clock: Clock; ids: IdGenerator; recordAudit?: RecordActorAudit }) {
   const service = createApiKeyService(deps);
   return {
     service,

@@ -374,12 +374,18 @@ export function createBankRailService(deps: BankRailServiceDeps) {
     };
   }
 
-  /** The exact bytes sent to the bank (admin only; logged, since no audit log exists yet). */
+  /** The exact bytes sent to the bank (admin only; logged with the key or session that read them). */
   async function fileContent(actor: Actor, id: string): Promise<{ fileName: string; contentType: string; content: string }> {
     const file = await findFile(db, actor, id);
     if (file === null) throw new AppError("not_found", { message: "No such bank file." });
     deps.logger?.info(
-      { business_id: actor.businessId, api_key_id: actor.apiKeyId, bank_file_id: file.id },
+      {
+        business_id: actor.businessId,
+        api_key_id: actor.apiKeyId,
+        session_id: actor.sessionId,
+        membership_id: actor.membershipId,
+        bank_file_id: file.id,
+      },
       "bank file content read",
     );
     return {

@@ -9,6 +9,8 @@ export const emailKindEnum = pgEnum("email_kind", [
   "collection_invitation",
   "declared_destination_changed",
   "declared_destination_removed",
+  "team_invitation",
+  "password_reset",
 ]);
 /** `captured`: kept here, never delivered (sandbox mail to anyone but the Business's verified people). `sent`: handed to a `mail.send` job. */
 export const emailDispositionEnum = pgEnum("email_disposition", ["captured", "sent"]);

@@ -1,3 +1,4 @@
+import type { RecordActorAudit } from "../../platform/auth/audit.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
 import type { Db } from "../../platform/db/client.js";
@@ -28,6 +29,7 @@ export function createPayoutsModule(deps: {
   events: EventRecorder;
   jobStore: Pick<JobStore, "enqueue">;
   logger: BulkLogger;
+  recordAudit?: RecordActorAudit;
   /** From the bank-rails module (injected): refuses a production payout no configured bank rail can carry. */
   checkRailRoute?: RailRouteCheck;
 }) {

@@ -8,6 +8,7 @@
 // may be used again.
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
+import { noAudit, type RecordActorAudit } from "../../platform/auth/audit.js";
 import type { Clock } from "../../platform/clock.js";
 import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { AppError } from "../../platform/errors.js";
@@ -54,6 +55,8 @@ export interface PayoutServiceDeps {
   readonly ids: IdGenerator;
   readonly jobStore: Pick<JobStore, "enqueue">;
   readonly lifecycle: Lifecycle;
+  /** The audit log: Decisions and approval-policy changes are recorded in their transaction. */
+  readonly recordAudit?: RecordActorAudit;
   readonly writer: PayoutWriter;
 }
 
@@ -135,7 +138,7 @@ export function isSameMaker(
   actor: Maker,
 ): boolean {
   return (
-    payout.createdByApiKeyId === actor.apiKeyId ||
+    (actor.apiKeyId !== null && payout.createdByApiKeyId === actor.apiKeyId) ||
     (payout.createdByMembershipId !== null && payout.createdByMembershipId === actor.membershipId) ||
     (payout.createdByUserId !== null && payout.createdByUserId === actor.userId)
   );
@@ -143,6 +146,7 @@ export function isSameMaker(
 
 export function createPayoutService(deps: PayoutServiceDeps) {
   const { db, clock, ids, jobStore, lifecycle, writer } = deps;
+  const recordAudit = deps.recordAudit ?? noAudit;
 
   async function create(
     actor: Actor,
@@ -269,6 +273,12 @@ export function createPayoutService(deps: PayoutServiceDeps) {
         createdAt: clock.now(),
       });
       if (body.outcome === "approve") await enqueueDisbursement(jobStore, tx, payout.id);
+      await recordAudit(tx, actor, {
+        action: "payout_decided",
+        subjectType: "payout",
+        subjectId: payout.id,
+        details: { outcome: body.outcome, decision_id: decision.id },
+      });
       return { kind: "created" as const, decision, payout: moved.payout };
     });
     if (outcome.kind === "created") {
@@ -333,12 +343,21 @@ export function createPayoutService(deps: PayoutServiceDeps) {
       const bad = rule.currency === undefined ? null : currencyError(rule.currency, `rules[${index}].currency`);
       if (bad !== null) throw bad;
     }
-    const saved = await upsertPolicy(db, {
-      businessId: tenant.businessId,
-      environment: tenant.environment,
-      rules: body.rules,
-      makerChecker: body.maker_checker ?? false,
-      updatedAt: clock.now(),
+    const saved = await transaction(db, async (tx) => {
+      const policy = await upsertPolicy(tx, {
+        businessId: tenant.businessId,
+        environment: tenant.environment,
+        rules: body.rules,
+        makerChecker: body.maker_checker ?? false,
+        updatedAt: clock.now(),
+      });
+      await recordAudit(tx, actor, {
+        action: "approval_policy_changed",
+        subjectType: "approval_policy",
+        subjectId: tenant.environment,
+        details: { rules: body.rules.length, maker_checker: body.maker_checker ?? false },
+      });
+      return policy;
     });
     return presentPolicy(tenant.environment, saved);
   }

@@ -16,6 +16,7 @@ export function createRegistrationModule(deps: {
   publicBaseUrl: string;
   tokenTtlHours: number;
   emailsPerAddressPerDay: number;
+  passwordPolicy?: (password: string, field: string, context?: readonly string[]) => void;
 }) {
   const service = createRegistrationService({
     db: deps.db,
@@ -26,6 +27,7 @@ export function createRegistrationModule(deps: {
     publicBaseUrl: deps.publicBaseUrl,
     tokenTtlHours: deps.tokenTtlHours,
     emailsPerAddressPerDay: deps.emailsPerAddressPerDay,
+    ...(deps.passwordPolicy === undefined ? {} : { passwordPolicy: deps.passwordPolicy }),
   });
   return {
     service,

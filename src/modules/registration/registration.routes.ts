@@ -22,7 +22,10 @@ export function registerRegistrationRoutes(app: AppInstance, service: Registrati
         description:
           "Starts a registration: e-mails a single-use verification token to `email`, valid 24 hours by default (REGISTRATION_TOKEN_TTL_HOURS). Nothing is created until the token comes back through `POST /v1/registration/verification`, which answers with the Business and its keys. The answer is **202 with the same body whether or not the address already has an account**, so this route does not tell who is registered: a new address receives the token that creates its account; an address that has one receives a notice whose token adds the new Business to that account (the password sent is then ignored). An address receives at most 3 registration e-mails in 24 hours by default (REGISTRATION_EMAILS_PER_ADDRESS_PER_DAY), so registration cannot flood a mailbox; further requests are answered alike and send nothing. On the embedded default the e-mail is written under `DATA_DIR/mail/` unless `SMTP_URL` is set. No API key needed; rate-limited per client address (shared with the verification route; behind a proxy, the address the proxies named by the operator's `TRUST_PROXY` saw, never an `X-Forwarded-For` entry the client wrote itself).",
         body: RegistrationBodySchema,
-        response: routeResponses({ 202: RegistrationAcceptedSchema }, { access: "public", hasBody: true }),
+        response: routeResponses(
+          { 202: RegistrationAcceptedSchema },
+          { access: "public", hasBody: true, codes: ["WEAK_PASSWORD"] },
+        ),
       },
     },
     async (request, reply) => reply.code(202).send(await service.register(request.body)),

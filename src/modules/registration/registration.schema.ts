@@ -59,6 +59,8 @@ export const memberships = pgTable(
       .references(() => users.id),
     role: roleEnum("role").notNull(),
     createdAt: createdAt(),
+    /** When the member was removed from the Business; a removed membership authenticates nothing. */
+    removedAt: timestamp("removed_at", { withTimezone: true, mode: "date" }),
   },
   (t) => [uniqueIndex("memberships_business_user_key").on(t.businessId, t.userId)],
 );

@@ -57,6 +57,8 @@ export interface RegistrationServiceDeps {
   readonly tokenTtlHours: number;
   /** REGISTRATION_EMAILS_PER_ADDRESS_PER_DAY. */
   readonly emailsPerAddressPerDay: number;
+  /** The password rule (the people module's): throws WEAK_PASSWORD. */
+  readonly passwordPolicy?: (password: string, field: string, context?: readonly string[]) => void;
 }
 
 export type RegistrationService = ReturnType<typeof createRegistrationService>;
@@ -90,6 +92,8 @@ export function createRegistrationService(deps: RegistrationServiceDeps) {
       });
     }
     const email = body.email.trim().toLowerCase();
+    // Checked whether or not the address has an account, so the answer does not tell them apart.
+    deps.passwordPolicy?.(body.password, "password", [email]);
     // Hashing costs ~100 ms of CPU by design; done for every request, known address or not, so the time taken
     // does not tell them apart. Before the transaction, so no lock is held meanwhile.
     const passwordHash = await hashPassword(body.password);

@@ -1,3 +1,4 @@
+import type { RecordActorAudit } from "../../platform/auth/audit.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
 import type { Db } from "../../platform/db/client.js";
@@ -29,6 +30,7 @@ export function createWebhooksModule(deps: {
   jobStore: Pick<JobStore, "enqueue">;
   policy: TargetPolicy;
   sender: WebhookSender;
+  recordAudit?: RecordActorAudit;
 }) {
   const service = createWebhookService(deps);
   return {

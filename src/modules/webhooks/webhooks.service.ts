@@ -2,6 +2,7 @@
 // transaction; the URL checks that need the network run before it, never inside.
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
+import { noAudit, type RecordActorAudit } from "../../platform/auth/audit.js";
 import type { Clock } from "../../platform/clock.js";
 import { type FieldCipher, randomHex } from "../../platform/crypto.js";
 import { type Db, transaction } from "../../platform/db/client.js";
@@ -43,6 +44,8 @@ export interface WebhookServiceDeps {
   readonly jobStore: Pick<JobStore, "enqueue">;
   readonly policy: TargetPolicy;
   readonly sender: WebhookSender;
+  /** The audit log: creating the endpoint or rotating its secret is recorded in its transaction. */
+  readonly recordAudit?: RecordActorAudit;
 }
 
 export type WebhookService = ReturnType<typeof createWebhookService>;
@@ -144,6 +147,12 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       });
       // Pending retries of types no longer listed are dropped, as on PATCH.
       if (!saved.created) await dropPendingDeliveries(tx, tenant, "event_type_removed", now, body.enabled_events);
+      await (deps.recordAudit ?? noAudit)(tx, actor, {
+        action: "webhook_secret_rotated",
+        subjectType: "webhook_subscription",
+        subjectId: saved.row.id,
+        details: { created: saved.created },
+      });
       return saved;
     });
     return { created, body: { subscription: presentSubscription(row), secret } };

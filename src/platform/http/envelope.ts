@@ -6,7 +6,7 @@ export const ActorSchema = Type.Object(
   {
     user_id: Type.String({ format: "uuid" }),
     membership_id: Type.String({ format: "uuid" }),
-    role: Type.Union([Type.Literal("business_admin"), Type.Literal("business_read_only")]),
+    role: Type.Union([Type.Literal("business_admin"), Type.Literal("business_approver"), Type.Literal("business_read_only")]),
     environment: Type.Union([Type.Literal("sandbox"), Type.Literal("production")]),
   },
   { $id: "Actor", description: "Who made the request; null when the caller is not authenticated." },

@@ -28,8 +28,22 @@ export function routeResponses<S extends Record<number, TSchema>>(
   options: ErrorResponseOptions,
 ): S & Record<number, TSchema> {
   const codes = new Set<ErrorCode>(["internal_error", "service_unavailable", "RATE_LIMITED"]);
-  if (options.access !== "public") codes.add("unauthorized");
-  if (options.access === "write") codes.add("forbidden");
+  if (options.access !== "public") {
+    codes.add("unauthorized");
+    // A dashboard session: ended or expired, second factor owed.
+    codes.add("SESSION_EXPIRED");
+    codes.add("TWO_FACTOR_REQUIRED");
+  }
+  if (options.access === "read" || options.access === "write") {
+    // A session request names its environment; the role-by-route table may refuse the caller's role.
+    codes.add("ENVIRONMENT_REQUIRED");
+    codes.add("forbidden");
+  }
+  if (options.access === "write" || options.access === "session") {
+    codes.add("CSRF_TOKEN_INVALID");
+    codes.add("CROSS_SITE_REQUEST");
+  }
+  if (options.access === "session") codes.add("SESSION_REQUIRED");
   if (options.hasBody) {
     codes.add("validation_failed");
     codes.add("bad_request");

@@ -1,0 +1,73 @@
+import type { SessionAuthenticator } from "../../platform/auth/session.js";
+import type { Clock } from "../../platform/clock.js";
+import type { FieldCipher } from "../../platform/crypto.js";
+import type { Db } from "../../platform/db/client.js";
+import type { AppInstance } from "../../platform/http/types.js";
+import type { IdGenerator } from "../../platform/ids.js";
+import type { MailOutbox } from "../emails/index.js";
+import type { createAuditRecorder } from "./people.audit.js";
+import { createPasswordPolicy, type PasswordPolicy } from "./people.password.js";
+import { registerPeopleRoutes } from "./people.routes.js";
+import { SessionSchema } from "./people.schemas.js";
+import { createPeopleService, type SessionSettings } from "./people.service.js";
+import { createTeamService } from "./people.team.js";
+
+export type { AuditAction, AuditRecorder, RecordActorAudit } from "./people.audit.js";
+export { createAuditRecorder } from "./people.audit.js";
+export { createPasswordPolicy, type PasswordPolicy } from "./people.password.js";
+export type { SessionSettings } from "./people.service.js";
+
+export type PeopleModule = ReturnType<typeof createPeopleModule>;
+
+export function createPeopleModule(deps: {
+  db: Db;
+  clock: Clock;
+  ids: IdGenerator;
+  cipher: FieldCipher;
+  mail: Pick<MailOutbox, "sendPlatformMail">;
+  publicBaseUrl: string;
+  settings: SessionSettings;
+  audit: ReturnType<typeof createAuditRecorder>;
+  passwordPolicy?: PasswordPolicy;
+}) {
+  const passwordPolicy = deps.passwordPolicy ?? createPasswordPolicy();
+  const people = createPeopleService({
+    db: deps.db,
+    clock: deps.clock,
+    ids: deps.ids,
+    cipher: deps.cipher,
+    mail: deps.mail,
+    publicBaseUrl: deps.publicBaseUrl,
+    settings: deps.settings,
+    passwordPolicy,
+    audit: deps.audit.record,
+  });
+  const team = createTeamService({
+    db: deps.db,
+    clock: deps.clock,
+    ids: deps.ids,
+    mail: deps.mail,
+    publicBaseUrl: deps.publicBaseUrl,
+    passwordPolicy,
+    audit: deps.audit.record,
+  });
+  const cookie = {
+    // `__Host-` binds the cookie to this exact origin (Secure, Path=/, no Domain), which only HTTPS allows.
+    name: deps.settings.secureCookie ? "__Host-session" : "session",
+    secure: deps.settings.secureCookie,
+    maxAgeSeconds: Math.round(deps.settings.absoluteMs / 1000),
+  };
+  const sessions: SessionAuthenticator = {
+    cookieName: cookie.name,
+    authenticate: people.authenticateSession,
+    csrfTokenMatches: people.csrfTokenMatches,
+  };
+  return {
+    people,
+    team,
+    sessions,
+    passwordPolicy,
+    sharedSchemas: [SessionSchema],
+    registerRoutes: (app: AppInstance) => registerPeopleRoutes(app, { people, team, cookie }),
+  };
+}

@@ -1,0 +1,98 @@
+// The audit recorder: other modules (API keys, webhooks, payouts) and this one call it inside the
+// transaction of the act they record, so an act and its record commit or roll back together.
+import type { Actor } from "../../platform/auth/actor.js";
+import type { Environment } from "../../platform/auth/api-key-format.js";
+import type { RecordActorAudit } from "../../platform/auth/audit.js";
+import type { Clock } from "../../platform/clock.js";
+import type { Db } from "../../platform/db/client.js";
+import type { IdGenerator } from "../../platform/ids.js";
+import { insertAuditRecord } from "./people.repo.js";
+
+export const AUDIT_ACTIONS = [
+  "sign_in",
+  "sign_in_failed",
+  "signed_out",
+  "signed_out_everywhere",
+  "session_confirmed",
+  "business_switched",
+  "password_changed",
+  "password_reset_requested",
+  "password_reset",
+  "two_factor_enabled",
+  "two_factor_disabled",
+  "recovery_code_used",
+  "member_invited",
+  "invitation_revoked",
+  "member_joined",
+  "member_role_changed",
+  "member_removed",
+  "security_settings_changed",
+  "api_key_created",
+  "api_key_revoked",
+  "webhook_secret_rotated",
+  "approval_policy_changed",
+  "payout_decided",
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** Who acted, as far as it is known (a failed sign-in has no member; an invitation's acceptance has no session yet). */
+export interface AuditActor {
+  readonly userId?: string | null;
+  readonly membershipId?: string | null;
+  readonly role?: Actor["role"] | null;
+  readonly apiKeyId?: string | null;
+  readonly sessionId?: string | null;
+  readonly clientAddress?: string | null;
+  readonly userAgent?: string | null;
+}
+
+export interface AuditEntry {
+  readonly businessId: string;
+  readonly environment?: Environment | null;
+  readonly action: AuditAction;
+  readonly actor: AuditActor;
+  readonly subjectType?: string | null;
+  readonly subjectId?: string | null;
+  readonly details?: Record<string, unknown>;
+}
+
+export type AuditRecorder = (tx: Db, entry: AuditEntry) => Promise<void>;
+
+export type { RecordActorAudit } from "../../platform/auth/audit.js";
+
+export function createAuditRecorder(deps: { clock: Clock; ids: IdGenerator }): {
+  record: AuditRecorder;
+  recordForActor: RecordActorAudit;
+} {
+  const record: AuditRecorder = async (tx, entry) => {
+    await insertAuditRecord(tx, {
+      id: deps.ids.newId(),
+      businessId: entry.businessId,
+      environment: entry.environment ?? null,
+      action: entry.action,
+      actorUserId: entry.actor.userId ?? null,
+      actorMembershipId: entry.actor.membershipId ?? null,
+      actorRole: entry.actor.role ?? null,
+      actorApiKeyId: entry.actor.apiKeyId ?? null,
+      actorSessionId: entry.actor.sessionId ?? null,
+      subjectType: entry.subjectType ?? null,
+      subjectId: entry.subjectId ?? null,
+      // Free text from a request header: bounded, so a record cannot be made huge.
+      clientAddress: entry.actor.clientAddress ?? null,
+      userAgent: entry.actor.userAgent?.slice(0, 512) ?? null,
+      details: entry.details ?? {},
+      occurredAt: deps.clock.now(),
+    });
+  };
+  const recordForActor: RecordActorAudit = (tx, actor, act) =>
+    record(tx, {
+      businessId: actor.businessId,
+      environment: actor.environment,
+      action: act.action as AuditAction,
+      actor,
+      subjectType: act.subjectType,
+      subjectId: act.subjectId,
+      ...(act.details === undefined ? {} : { details: act.details }),
+    });
+  return { record, recordForActor };
+}

@@ -1,0 +1,395 @@
+// Queries on the people module's own tables (people.schema.ts). Each takes the transaction it runs in.
+import { and, count, desc, eq, gt, gte, inArray, isNull, lt, lte, min, sql } from "drizzle-orm";
+import { type Db, preparedQuery } from "../../platform/db/client.js";
+import {
+  auditRecords,
+  businessSecuritySettings,
+  invitations,
+  passwordResets,
+  recoveryCodes,
+  sessions,
+  signInFailures,
+  twoFactorSecrets,
+} from "./people.schema.js";
+
+export type SessionRow = typeof sessions.$inferSelect;
+export type InvitationRow = typeof invitations.$inferSelect;
+export type AuditRow = typeof auditRecords.$inferSelect;
+
+async function first<T>(rows: Promise<T[]>): Promise<T | null> {
+  const [row] = await rows;
+  return row ?? null;
+}
+
+// Sessions
+
+export async function insertSession(db: Db, row: typeof sessions.$inferInsert): Promise<void> {
+  await db.insert(sessions).values(row);
+}
+
+/**
+ * A live session by the hash of its secret (not ended; the caller checks the timeouts against its clock).
+ * Runs on every session request, so prepared (as the API key lookup is).
+ */
+export async function findLiveSession(db: Db, tokenHash: string): Promise<SessionRow | null> {
+  const query = preparedQuery(db, "sessions_find_live", (d) =>
+    d
+      .select()
+      .from(sessions)
+      .where(and(eq(sessions.tokenHash, sql.placeholder("tokenHash")), isNull(sessions.endedAt)))
+      .limit(1),
+  );
+  const [row] = await query.execute({ tokenHash });
+  return row ?? null;
+}
+
+export function findLiveSessionById(db: Db, id: string): Promise<SessionRow | null> {
+  return first(
+    db
+      .select()
+      .from(sessions)
+      .where(and(eq(sessions.id, id), isNull(sessions.endedAt)))
+      .limit(1),
+  );
+}
+
+export async function touchSession(db: Db, id: string, now: Date): Promise<void> {
+  await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, id));
+}
+
+export async function endSession(db: Db, id: string, now: Date, reason: string): Promise<boolean> {
+  const rows = await db
+    .update(sessions)
+    .set({ endedAt: now, endedReason: reason })
+    .where(and(eq(sessions.id, id), isNull(sessions.endedAt)))
+    .returning({ id: sessions.id });
+  return rows.length > 0;
+}
+
+/** Ends every live session of a person (all Businesses); returns how many. */
+export async function endSessionsOfUser(db: Db, userId: string, now: Date, reason: string, exceptId?: string) {
+  const rows = await db
+    .update(sessions)
+    .set({ endedAt: now, endedReason: reason })
+    .where(
+      and(
+        eq(sessions.userId, userId),
+        isNull(sessions.endedAt),
+        exceptId === undefined ? undefined : sql`${sessions.id} <> ${exceptId}`,
+      ),
+    )
+    .returning({ id: sessions.id });
+  return rows.length;
+}
+
+export async function endSessionsOfMembership(db: Db, membershipId: string, now: Date, reason: string): Promise<number> {
+  const rows = await db
+    .update(sessions)
+    .set({ endedAt: now, endedReason: reason })
+    .where(and(eq(sessions.membershipId, membershipId), isNull(sessions.endedAt)))
+    .returning({ id: sessions.id });
+  return rows.length;
+}
+
+/** Replaces the secret of a live session (a new session id for the browser) and records a confirmation. */
+export async function renewSession(
+  db: Db,
+  id: string,
+  change: { tokenHash: string; confirmedAt?: Date; twoFactorPending?: boolean },
+): Promise<boolean> {
+  const rows = await db
+    .update(sessions)
+    .set(change)
+    .where(and(eq(sessions.id, id), isNull(sessions.endedAt)))
+    .returning({ id: sessions.id });
+  return rows.length > 0;
+}
+
+/** The last sign-in of each of these people (their newest session's start). */
+export async function lastSignIns(db: Db, userIds: readonly string[]): Promise<Map<string, Date>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db
+    .select({ userId: sessions.userId, at: sql<Date>`max(${sessions.createdAt})`.mapWith(sessions.createdAt) })
+    .from(sessions)
+    .where(and(inArray(sessions.userId, [...userIds]), eq(sessions.twoFactorPending, false)))
+    .groupBy(sessions.userId);
+  return new Map(rows.map((row) => [row.userId, row.at]));
+}
+
+// Throttling
+
+export async function insertSignInFailure(db: Db, row: typeof signInFailures.$inferInsert): Promise<void> {
+  await db.insert(signInFailures).values(row);
+}
+
+/** Failures since `since` for the e-mail and for the client address, with the oldest of each (for Retry-After). */
+export async function countSignInFailures(db: Db, email: string, clientAddress: string, since: Date) {
+  const [byEmail] = await db
+    .select({ n: count(), oldest: min(signInFailures.occurredAt) })
+    .from(signInFailures)
+    .where(and(eq(signInFailures.email, email), gt(signInFailures.occurredAt, since)));
+  const [byAddress] = await db
+    .select({ n: count(), oldest: min(signInFailures.occurredAt) })
+    .from(signInFailures)
+    .where(and(eq(signInFailures.clientAddress, clientAddress), gt(signInFailures.occurredAt, since)));
+  return {
+    email: { count: byEmail?.n ?? 0, oldest: byEmail?.oldest ?? null },
+    address: { count: byAddress?.n ?? 0, oldest: byAddress?.oldest ?? null },
+  };
+}
+
+/** The n-th newest failure time of an e-mail or address within the window: when it leaves, one more try is allowed. */
+export async function nthNewestFailure(
+  db: Db,
+  by: "email" | "address",
+  value: string,
+  since: Date,
+  n: number,
+): Promise<Date | null> {
+  const column = by === "email" ? signInFailures.email : signInFailures.clientAddress;
+  const row = await first(
+    db
+      .select({ at: signInFailures.occurredAt })
+      .from(signInFailures)
+      .where(and(eq(column, value), gt(signInFailures.occurredAt, since)))
+      .orderBy(desc(signInFailures.occurredAt))
+      .offset(n - 1)
+      .limit(1),
+  );
+  return row?.at ?? null;
+}
+
+export async function deleteSignInFailuresOf(db: Db, email: string): Promise<void> {
+  await db.delete(signInFailures).where(eq(signInFailures.email, email));
+}
+
+/** Forgets the failures of this e-mail and this address that left the window (both by index), so the table stays small. */
+export async function deleteExpiredSignInFailures(db: Db, email: string, clientAddress: string, before: Date): Promise<void> {
+  await db.delete(signInFailures).where(and(eq(signInFailures.email, email), lt(signInFailures.occurredAt, before)));
+  await db
+    .delete(signInFailures)
+    .where(and(eq(signInFailures.clientAddress, clientAddress), lt(signInFailures.occurredAt, before)));
+}
+
+// Invitations
+
+export async function insertInvitation(db: Db, row: typeof invitations.$inferInsert): Promise<InvitationRow> {
+  const [inserted] = await db.insert(invitations).values(row).returning();
+  if (inserted === undefined) throw new Error("insert returned no row");
+  return inserted;
+}
+
+/**
+ * Consumes the invitation behind a token hash: a conditional update, so of two acceptances of one
+ * invitation exactly one gets the row; the other waits for the first to commit and then finds it used.
+ */
+export function consumeInvitation(db: Db, tokenHash: string, now: Date): Promise<InvitationRow | null> {
+  return first(
+    db
+      .update(invitations)
+      .set({ acceptedAt: now })
+      .where(
+        and(
+          eq(invitations.tokenHash, tokenHash),
+          isNull(invitations.acceptedAt),
+          isNull(invitations.revokedAt),
+          gt(invitations.expiresAt, now),
+        ),
+      )
+      .returning(),
+  );
+}
+
+export async function setInvitationMembership(db: Db, id: string, membershipId: string): Promise<void> {
+  await db.update(invitations).set({ acceptedMembershipId: membershipId }).where(eq(invitations.id, id));
+}
+
+export function listOpenInvitations(db: Db, businessId: string, now: Date): Promise<InvitationRow[]> {
+  return db
+    .select()
+    .from(invitations)
+    .where(
+      and(
+        eq(invitations.businessId, businessId),
+        isNull(invitations.acceptedAt),
+        isNull(invitations.revokedAt),
+        gt(invitations.expiresAt, now),
+      ),
+    )
+    .orderBy(desc(invitations.id));
+}
+
+export function revokeInvitation(db: Db, businessId: string, id: string, now: Date): Promise<InvitationRow | null> {
+  return first(
+    db
+      .update(invitations)
+      .set({ revokedAt: now })
+      .where(
+        and(
+          eq(invitations.businessId, businessId),
+          eq(invitations.id, id),
+          isNull(invitations.acceptedAt),
+          isNull(invitations.revokedAt),
+        ),
+      )
+      .returning(),
+  );
+}
+
+// Password resets
+
+export async function insertPasswordReset(db: Db, row: typeof passwordResets.$inferInsert): Promise<void> {
+  await db.insert(passwordResets).values(row);
+}
+
+export function consumePasswordReset(db: Db, tokenHash: string, now: Date) {
+  return first(
+    db
+      .update(passwordResets)
+      .set({ usedAt: now })
+      .where(and(eq(passwordResets.tokenHash, tokenHash), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, now)))
+      .returning(),
+  );
+}
+
+/** A new password voids every other reset of the person. */
+export async function voidPasswordResetsOf(db: Db, userId: string, now: Date): Promise<void> {
+  await db
+    .update(passwordResets)
+    .set({ usedAt: now })
+    .where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)));
+}
+
+export async function countPasswordResetsSince(db: Db, userId: string, since: Date): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(passwordResets)
+    .where(and(eq(passwordResets.userId, userId), gte(passwordResets.createdAt, since)));
+  return row?.n ?? 0;
+}
+
+// Two-factor
+
+export function findTwoFactor(db: Db, userId: string) {
+  return first(db.select().from(twoFactorSecrets).where(eq(twoFactorSecrets.userId, userId)).limit(1));
+}
+
+export function lockTwoFactor(db: Db, userId: string) {
+  return first(db.select().from(twoFactorSecrets).where(eq(twoFactorSecrets.userId, userId)).for("update"));
+}
+
+export async function putTwoFactorSecret(db: Db, userId: string, secretEncrypted: string, now: Date): Promise<void> {
+  await db
+    .insert(twoFactorSecrets)
+    .values({ userId, secretEncrypted, createdAt: now })
+    .onConflictDoUpdate({
+      target: twoFactorSecrets.userId,
+      set: { secretEncrypted, createdAt: now, confirmedAt: null, lastUsedStep: null },
+    });
+}
+
+/** Records the accepted step; only a later step than the last accepted one passes (replay refusal). */
+export async function acceptTwoFactorStep(db: Db, userId: string, step: number, confirmAt?: Date): Promise<boolean> {
+  const rows = await db
+    .update(twoFactorSecrets)
+    .set({ lastUsedStep: step, ...(confirmAt === undefined ? {} : { confirmedAt: confirmAt }) })
+    .where(
+      and(
+        eq(twoFactorSecrets.userId, userId),
+        sql`(${twoFactorSecrets.lastUsedStep} is null or ${twoFactorSecrets.lastUsedStep} < ${step})`,
+      ),
+    )
+    .returning({ userId: twoFactorSecrets.userId });
+  return rows.length > 0;
+}
+
+export async function deleteTwoFactor(db: Db, userId: string): Promise<void> {
+  await db.delete(twoFactorSecrets).where(eq(twoFactorSecrets.userId, userId));
+  await db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+}
+
+export async function replaceRecoveryCodes(db: Db, userId: string, rows: (typeof recoveryCodes.$inferInsert)[]) {
+  await db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+  if (rows.length > 0) await db.insert(recoveryCodes).values(rows);
+}
+
+export async function useRecoveryCode(db: Db, userId: string, codeHash: string, now: Date): Promise<boolean> {
+  const rows = await db
+    .update(recoveryCodes)
+    .set({ usedAt: now })
+    .where(and(eq(recoveryCodes.userId, userId), eq(recoveryCodes.codeHash, codeHash), isNull(recoveryCodes.usedAt)))
+    .returning({ id: recoveryCodes.id });
+  return rows.length > 0;
+}
+
+export async function countUnusedRecoveryCodes(db: Db, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(recoveryCodes)
+    .where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt)));
+  return row?.n ?? 0;
+}
+
+/** Which of these people have a confirmed second factor. */
+export async function usersWithTwoFactor(db: Db, userIds: readonly string[]): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await db
+    .select({ userId: twoFactorSecrets.userId })
+    .from(twoFactorSecrets)
+    .where(and(inArray(twoFactorSecrets.userId, [...userIds]), sql`${twoFactorSecrets.confirmedAt} is not null`));
+  return new Set(rows.map((row) => row.userId));
+}
+
+// Security settings
+
+export async function findRequireTwoFactor(db: Db, businessId: string): Promise<boolean> {
+  const row = await first(
+    db
+      .select({ requireTwoFactor: businessSecuritySettings.requireTwoFactor })
+      .from(businessSecuritySettings)
+      .where(eq(businessSecuritySettings.businessId, businessId)),
+  );
+  return row?.requireTwoFactor ?? false;
+}
+
+export async function putRequireTwoFactor(db: Db, businessId: string, requireTwoFactor: boolean, now: Date) {
+  await db
+    .insert(businessSecuritySettings)
+    .values({ businessId, requireTwoFactor, updatedAt: now })
+    .onConflictDoUpdate({ target: businessSecuritySettings.businessId, set: { requireTwoFactor, updatedAt: now } });
+}
+
+// Audit log
+
+export async function insertAuditRecord(db: Db, row: typeof auditRecords.$inferInsert): Promise<void> {
+  await db.insert(auditRecords).values(row);
+}
+
+export interface AuditFilter {
+  readonly businessId: string;
+  readonly beforeId: string | null;
+  readonly action?: string | undefined;
+  readonly actorUserId?: string | undefined;
+  readonly since?: Date | undefined;
+  readonly until?: Date | undefined;
+  readonly limit: number;
+}
+
+/** Newest first, by id (UUIDv7: time-ordered). */
+export function listAuditRecords(db: Db, filter: AuditFilter): Promise<AuditRow[]> {
+  return db
+    .select()
+    .from(auditRecords)
+    .where(
+      and(
+        eq(auditRecords.businessId, filter.businessId),
+        filter.beforeId === null ? undefined : lt(auditRecords.id, filter.beforeId),
+        filter.action === undefined ? undefined : eq(auditRecords.action, filter.action),
+        filter.actorUserId === undefined ? undefined : eq(auditRecords.actorUserId, filter.actorUserId),
+        filter.since === undefined ? undefined : gte(auditRecords.occurredAt, filter.since),
+        filter.until === undefined ? undefined : lte(auditRecords.occurredAt, filter.until),
+      ),
+    )
+    .orderBy(desc(auditRecords.id))
+    .limit(filter.limit);
+}

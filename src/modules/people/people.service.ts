@@ -1,0 +1,700 @@
+// Sign-in and sessions, passwords, two-factor authentication: the use cases of a person about themselves.
+//
+// Sessions: the browser holds a 256-bit secret in a cookie; the database holds its SHA-256. A session
+// ends on sign-out, on "sign out everywhere", on a password change or reset (every session of the person),
+// on a change of role or a removal (every session of that membership), at its idle timeout and at its
+// absolute lifetime. A new secret is issued at sign-in, when the second factor completes the sign-in,
+// at every confirmation (step-up), at enrolment in two-factor authentication and when switching Business,
+// so a secret known before a privilege change is worth nothing after it (fixation).
+import * as OTPAuth from "otpauth";
+import QRCode from "qrcode";
+import type { Role } from "../../platform/auth/actor.js";
+import type { SessionPrincipal } from "../../platform/auth/session.js";
+import type { Clock } from "../../platform/clock.js";
+import {
+  type FieldCipher,
+  hashPassword as hashNewPassword,
+  verifyPassword as verifyStoredPassword,
+} from "../../platform/crypto.js";
+import { type Db, transaction } from "../../platform/db/client.js";
+import { AppError } from "../../platform/errors.js";
+import type { IdGenerator } from "../../platform/ids.js";
+import { renderEmail } from "../../platform/mail/templates.js";
+import type { MailOutbox } from "../emails/index.js";
+import type { MembershipRecord } from "../registration/registration.shared.js";
+import * as members from "../registration/registration.shared.js";
+import type { AuditAction, AuditActor, AuditRecorder } from "./people.audit.js";
+import type { PasswordPolicy } from "./people.password.js";
+import {
+  acceptTwoFactorStep,
+  consumePasswordReset,
+  countPasswordResetsSince,
+  countSignInFailures,
+  countUnusedRecoveryCodes,
+  deleteExpiredSignInFailures,
+  deleteSignInFailuresOf,
+  deleteTwoFactor,
+  endSession,
+  endSessionsOfUser,
+  findLiveSession,
+  findLiveSessionById,
+  findRequireTwoFactor,
+  findTwoFactor,
+  insertPasswordReset,
+  insertSession,
+  insertSignInFailure,
+  lockTwoFactor,
+  nthNewestFailure,
+  putTwoFactorSecret,
+  renewSession,
+  replaceRecoveryCodes,
+  type SessionRow,
+  touchSession,
+  useRecoveryCode,
+  voidPasswordResetsOf,
+} from "./people.repo.js";
+import {
+  csrfTokenOf,
+  csrfTokensEqual,
+  hashToken,
+  newRecoveryCode,
+  newToken,
+  normalizeRecoveryCode,
+  TOKEN_SHAPE,
+} from "./people.tokens.js";
+
+export interface SessionSettings {
+  readonly idleMs: number;
+  readonly absoluteMs: number;
+  readonly stepUpMs: number;
+  /** PUBLIC_BASE_URL is HTTPS: the cookie is `__Host-session`, Secure. */
+  readonly secureCookie: boolean;
+  readonly throttle: { readonly perAccount: number; readonly perAddress: number; readonly windowMs: number };
+  /** Password hashes run at once by this process (the rest wait their turn); 1 by default. */
+  readonly hashConcurrency?: number;
+}
+
+export interface PeopleServiceDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly cipher: FieldCipher;
+  readonly mail: Pick<MailOutbox, "sendPlatformMail">;
+  readonly publicBaseUrl: string;
+  readonly settings: SessionSettings;
+  readonly passwordPolicy: PasswordPolicy;
+  readonly audit: AuditRecorder;
+}
+
+/** Where a request came from, for the audit log and the per-address throttle. */
+export interface RequestOrigin {
+  readonly clientAddress: string;
+  readonly userAgent: string | null;
+}
+
+/** What the browser must hold after a use case that issues a session secret. */
+export interface IssuedSession {
+  readonly secret: string;
+  readonly body: SessionBody;
+}
+
+export type NextStep = "two_factor" | "two_factor_enrolment" | null;
+
+export interface SessionBody {
+  session: {
+    id: string;
+    created_at: string;
+    expires_at: string;
+    idle_timeout_seconds: number;
+    confirmed_at: string;
+    next_step: NextStep;
+  };
+  csrf_token: string;
+  user: { id: string; email: string; two_factor_enabled: boolean };
+  membership: { id: string; business_id: string; business_name: string; role: Role };
+  memberships: { id: string; business_id: string; business_name: string; role: Role }[];
+}
+
+/** Seconds a TOTP code is valid (RFC 6238's default); one step either side is accepted for clock drift. */
+const TOTP_PERIOD_SECONDS = 30;
+const RECOVERY_CODE_COUNT = 10;
+/** lastSeenAt is written at most this often: a session's idle timeout is exact to this granularity. */
+const TOUCH_GRANULARITY_MS = 60_000;
+const RESET_TTL_MS = 60 * 60 * 1000;
+const RESETS_PER_HOUR = 3;
+
+export type PeopleService = ReturnType<typeof createPeopleService>;
+
+/**
+ * Runs at most `limit` password hashes at once. scrypt runs on libuv's thread pool, off the event loop, but
+ * twenty sign-ins at once would still take every core; queued, they leave the other requests a core.
+ */
+function createHashGate(limit: number) {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async function gated<T>(work: () => Promise<T>): Promise<T> {
+    if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    running += 1;
+    try {
+      return await work();
+    } finally {
+      running -= 1;
+      waiting.shift()?.();
+    }
+  };
+}
+
+export function createPeopleService(deps: PeopleServiceDeps) {
+  const { db, clock, ids, settings } = deps;
+  const gated = createHashGate(deps.settings.hashConcurrency ?? 1);
+  const verifyPassword = (password: string, stored: string) => gated(() => verifyStoredPassword(password, stored));
+  const hashPassword = (password: string) => gated(() => hashNewPassword(password));
+  // Hash of a password nobody has: an unknown address costs the same scrypt work as a known one.
+  let dummyHash: Promise<string> | null = null;
+  const dummyPasswordHash = () => {
+    dummyHash ??= hashPassword(newToken());
+    return dummyHash;
+  };
+
+  function auditActor(row: Pick<SessionRow, "id" | "userId" | "membershipId" | "role">, origin: RequestOrigin): AuditActor {
+    return {
+      userId: row.userId,
+      membershipId: row.membershipId,
+      role: row.role,
+      sessionId: row.id,
+      clientAddress: origin.clientAddress,
+      userAgent: origin.userAgent,
+    };
+  }
+
+  function totpFor(secretBase32: string, email: string): OTPAuth.TOTP {
+    return new OTPAuth.TOTP({
+      issuer: "Payouts",
+      label: email,
+      algorithm: "SHA1",
+      digits: 6,
+      period: TOTP_PERIOD_SECONDS,
+      secret: OTPAuth.Secret.fromBase32(secretBase32),
+    });
+  }
+
+  function recoveryCodeHash(userId: string, code: string): string {
+    // Keyed: recovery codes hold ~49 bits, too few to survive an offline guess against a plain hash.
+    return deps.cipher.fingerprint(`recovery:${userId}:${normalizeRecoveryCode(code)}`);
+  }
+
+  /** `tx`: the caller's transaction when inside one (on PGlite the outer handle would wait for it forever). */
+  async function presentSession(tx: Db, row: SessionRow, csrfToken: string, nextStep: NextStep): Promise<SessionBody> {
+    const user = await members.findUserById(tx, row.userId);
+    if (user === null) throw new Error("a session's user vanished");
+    const memberships = await members.listActiveMembershipsOfUser(tx, row.userId);
+    const current = memberships.find((m) => m.membershipId === row.membershipId);
+    const twoFactor = await findTwoFactor(tx, row.userId);
+    const membershipBody = (m: MembershipRecord) => ({
+      id: m.membershipId,
+      business_id: m.businessId,
+      business_name: m.businessName,
+      role: m.role,
+    });
+    return {
+      session: {
+        id: row.id,
+        created_at: row.createdAt.toISOString(),
+        expires_at: row.expiresAt.toISOString(),
+        idle_timeout_seconds: Math.round(settings.idleMs / 1000),
+        confirmed_at: row.confirmedAt.toISOString(),
+        next_step: nextStep,
+      },
+      csrf_token: csrfToken,
+      user: { id: user.id, email: user.email, two_factor_enabled: twoFactor?.confirmedAt != null },
+      membership:
+        current === undefined
+          ? { id: row.membershipId, business_id: row.businessId, business_name: "", role: row.role }
+          : membershipBody(current),
+      memberships: memberships.map(membershipBody),
+    };
+  }
+
+  /** What a session still owes before it may act: its second factor, or an enrolment the Business requires. */
+  async function owedStep(tx: Db, userId: string, businessId: string): Promise<NextStep> {
+    const twoFactor = await findTwoFactor(tx, userId);
+    if (twoFactor?.confirmedAt != null) return "two_factor";
+    return (await findRequireTwoFactor(tx, businessId)) ? "two_factor_enrolment" : null;
+  }
+
+  async function openSession(
+    tx: Db,
+    membership: MembershipRecord,
+    origin: RequestOrigin,
+    options: { nextStep: NextStep; confirmedAt: Date },
+  ): Promise<{ row: SessionRow; secret: string }> {
+    const now = clock.now();
+    const secret = newToken();
+    const row: SessionRow = {
+      id: ids.newId(),
+      tokenHash: hashToken(secret),
+      userId: membership.userId,
+      businessId: membership.businessId,
+      membershipId: membership.membershipId,
+      role: membership.role,
+      createdAt: now,
+      lastSeenAt: now,
+      expiresAt: new Date(now.getTime() + settings.absoluteMs),
+      confirmedAt: options.confirmedAt,
+      twoFactorPending: options.nextStep !== null,
+      endedAt: null,
+      endedReason: null,
+      clientAddress: origin.clientAddress,
+      userAgent: origin.userAgent?.slice(0, 512) ?? null,
+    };
+    await insertSession(tx, row);
+    return { row, secret };
+  }
+
+  async function auditEachBusiness(tx: Db, userId: string, action: AuditAction, origin: RequestOrigin, details = {}) {
+    for (const m of await members.listActiveMembershipsOfUser(tx, userId)) {
+      await deps.audit(tx, {
+        businessId: m.businessId,
+        action,
+        actor: { userId, membershipId: m.membershipId, role: m.role, ...origin },
+        subjectType: "user",
+        subjectId: userId,
+        details,
+      });
+    }
+  }
+
+  /** The throttle: past either limit, sign-in is refused (right password or not) until the window frees. */
+  async function assertNotThrottled(email: string, clientAddress: string, now: Date): Promise<void> {
+    const since = new Date(now.getTime() - settings.throttle.windowMs);
+    const counts = await countSignInFailures(db, email, clientAddress, since);
+    const over: { by: "email" | "address"; value: string; limit: number }[] = [];
+    if (counts.email.count >= settings.throttle.perAccount)
+      over.push({ by: "email", value: email, limit: settings.throttle.perAccount });
+    if (counts.address.count >= settings.throttle.perAddress)
+      over.push({ by: "address", value: clientAddress, limit: settings.throttle.perAddress });
+    if (over.length === 0) return;
+    let retryAtMs = now.getTime();
+    for (const { by, value, limit } of over) {
+      const nth = await nthNewestFailure(db, by, value, since, limit);
+      if (nth !== null) retryAtMs = Math.max(retryAtMs, nth.getTime() + settings.throttle.windowMs);
+    }
+    const retryAfter = Math.max(1, Math.ceil((retryAtMs - now.getTime()) / 1000));
+    throw new AppError("SIGN_IN_THROTTLED", { headers: { "retry-after": String(retryAfter) } });
+  }
+
+  async function signIn(
+    body: { email: string; password: string; business_id?: string | undefined },
+    origin: RequestOrigin,
+  ): Promise<IssuedSession> {
+    const email = body.email.trim().toLowerCase();
+    const now = clock.now();
+    await assertNotThrottled(email, origin.clientAddress, now);
+    const user = await members.findUserByAddress(db, email);
+    // Always one scrypt verification, against the person's hash or a dummy one: same work, same time.
+    const passwordOk = await verifyPassword(body.password, user?.passwordHash ?? (await dummyPasswordHash()));
+    if (user === null || !passwordOk) {
+      await transaction(db, async (tx) => {
+        const windowStart = new Date(now.getTime() - settings.throttle.windowMs);
+        await deleteExpiredSignInFailures(tx, email, origin.clientAddress, windowStart);
+        await insertSignInFailure(tx, { id: ids.newId(), email, clientAddress: origin.clientAddress, occurredAt: now });
+        if (user !== null) await auditEachBusiness(tx, user.id, "sign_in_failed", origin, { reason: "wrong_password" });
+      });
+      throw new AppError("INVALID_CREDENTIALS");
+    }
+    const memberships = await members.listActiveMembershipsOfUser(db, user.id);
+    const membership =
+      body.business_id === undefined ? memberships[0] : memberships.find((m) => m.businessId === body.business_id);
+    if (membership === undefined) throw new AppError("NOT_A_MEMBER");
+    return transaction(db, async (tx) => {
+      await deleteSignInFailuresOf(tx, email);
+      const nextStep = await owedStep(tx, user.id, membership.businessId);
+      const { row, secret } = await openSession(tx, membership, origin, { nextStep, confirmedAt: now });
+      await deps.audit(tx, {
+        businessId: membership.businessId,
+        action: "sign_in",
+        actor: auditActor(row, origin),
+        subjectType: "session",
+        subjectId: row.id,
+        details: { second_factor: nextStep === null ? "not_needed" : "pending" },
+      });
+      return { secret, body: await presentSession(tx, row, csrfTokenOf(secret), nextStep) };
+    });
+  }
+
+  /** The live session behind a cookie value, or null; keeps lastSeenAt fresh at a one-minute granularity. */
+  async function authenticateSession(secret: string): Promise<SessionPrincipal | null> {
+    if (!TOKEN_SHAPE.test(secret)) return null;
+    const row = await findLiveSession(db, hashToken(secret));
+    if (row === null) return null;
+    const now = clock.now();
+    if (now.getTime() >= row.expiresAt.getTime()) return null;
+    if (now.getTime() - row.lastSeenAt.getTime() >= settings.idleMs) return null;
+    if (now.getTime() - row.lastSeenAt.getTime() >= TOUCH_GRANULARITY_MS) await touchSession(db, row.id, now);
+    return {
+      sessionId: row.id,
+      userId: row.userId,
+      businessId: row.businessId,
+      membershipId: row.membershipId,
+      role: row.role,
+      twoFactorPending: row.twoFactorPending,
+      recentlyConfirmed: now.getTime() - row.confirmedAt.getTime() <= settings.stepUpMs,
+      csrfToken: csrfTokenOf(secret),
+    };
+  }
+
+  async function sessionRow(principal: SessionPrincipal, tx: Db = db): Promise<SessionRow> {
+    const row = await findLiveSessionById(tx, principal.sessionId);
+    if (row === null) throw new AppError("SESSION_EXPIRED");
+    return row;
+  }
+
+  async function getSession(principal: SessionPrincipal): Promise<SessionBody> {
+    const row = await sessionRow(principal);
+    return presentSession(
+      db,
+      row,
+      principal.csrfToken,
+      row.twoFactorPending ? await owedStep(db, row.userId, row.businessId) : null,
+    );
+  }
+
+  async function signOut(principal: SessionPrincipal, origin: RequestOrigin): Promise<void> {
+    await transaction(db, async (tx) => {
+      const row = await sessionRow(principal, tx);
+      if (!(await endSession(tx, row.id, clock.now(), "signed_out"))) return;
+      await deps.audit(tx, {
+        businessId: row.businessId,
+        action: "signed_out",
+        actor: auditActor(row, origin),
+        subjectType: "session",
+        subjectId: row.id,
+      });
+    });
+  }
+
+  async function signOutEverywhere(principal: SessionPrincipal, origin: RequestOrigin): Promise<{ ended: number }> {
+    return transaction(db, async (tx) => {
+      const row = await sessionRow(principal, tx);
+      const ended = await endSessionsOfUser(tx, row.userId, clock.now(), "signed_out_everywhere");
+      await deps.audit(tx, {
+        businessId: row.businessId,
+        action: "signed_out_everywhere",
+        actor: auditActor(row, origin),
+        subjectType: "user",
+        subjectId: row.userId,
+        details: { sessions_ended: ended },
+      });
+      return { ended };
+    });
+  }
+
+  /** A new session in another Business of the same person; the old one ends. */
+  async function switchBusiness(principal: SessionPrincipal, businessId: string, origin: RequestOrigin): Promise<IssuedSession> {
+    return transaction(db, async (tx) => {
+      const current = await sessionRow(principal, tx);
+      const memberships = await members.listActiveMembershipsOfUser(tx, current.userId);
+      const target = memberships.find((m) => m.businessId === businessId);
+      if (target === undefined) throw new AppError("NOT_A_MEMBER");
+      await endSession(tx, current.id, clock.now(), "switched");
+      // The person proved themselves already (second factor included); only an enrolment the new Business
+      // requires can still be owed.
+      const twoFactor = await findTwoFactor(tx, current.userId);
+      const nextStep =
+        twoFactor?.confirmedAt == null && (await findRequireTwoFactor(tx, businessId)) ? "two_factor_enrolment" : null;
+      const { row, secret } = await openSession(tx, target, origin, { nextStep, confirmedAt: current.confirmedAt });
+      await deps.audit(tx, {
+        businessId,
+        action: "business_switched",
+        actor: auditActor(row, origin),
+        subjectType: "session",
+        subjectId: row.id,
+        details: { from_business_id: current.businessId },
+      });
+      return { secret, body: await presentSession(tx, row, csrfTokenOf(secret), nextStep) };
+    });
+  }
+
+  /** Verifies a TOTP code and records its step, refusing a code already used (replay). */
+  async function acceptTotp(tx: Db, userId: string, code: string, confirm: boolean): Promise<boolean> {
+    const twoFactor = await lockTwoFactor(tx, userId);
+    if (twoFactor === null || (!confirm && twoFactor.confirmedAt === null)) return false;
+    const user = await members.findUserById(tx, userId);
+    const totp = totpFor(deps.cipher.decrypt(twoFactor.secretEncrypted), user?.email ?? "");
+    const now = clock.now().getTime();
+    const delta = totp.validate({ token: code.replace(/\s+/g, ""), timestamp: now, window: 1 });
+    if (delta === null) return false;
+    const step = Math.floor(now / 1000 / TOTP_PERIOD_SECONDS) + delta;
+    return acceptTwoFactorStep(tx, userId, step, confirm ? clock.now() : undefined);
+  }
+
+  /** A password or a second factor (TOTP or a recovery code) proves the person again. */
+  async function verifyProof(
+    tx: Db,
+    row: SessionRow,
+    proof: { password?: string | undefined; code?: string | undefined; recovery_code?: string | undefined },
+    origin: RequestOrigin,
+  ): Promise<void> {
+    if (proof.password !== undefined) {
+      const user = await members.findUserById(tx, row.userId);
+      if (user === null || !(await verifyPassword(proof.password, user.passwordHash))) throw new AppError("INVALID_PASSWORD");
+      return;
+    }
+    if (proof.code !== undefined) {
+      if (!(await acceptTotp(tx, row.userId, proof.code, false))) throw new AppError("INVALID_TWO_FACTOR_CODE");
+      return;
+    }
+    if (proof.recovery_code !== undefined) {
+      if (!(await useRecoveryCode(tx, row.userId, recoveryCodeHash(row.userId, proof.recovery_code), clock.now()))) {
+        throw new AppError("INVALID_TWO_FACTOR_CODE");
+      }
+      await deps.audit(tx, {
+        businessId: row.businessId,
+        action: "recovery_code_used",
+        actor: auditActor(row, origin),
+        subjectType: "user",
+        subjectId: row.userId,
+        details: { recovery_codes_left: await countUnusedRecoveryCodes(tx, row.userId) },
+      });
+      return;
+    }
+    throw new AppError("validation_failed", {
+      details: [{ field: "", code: "required", message: "Send one of `password`, `code` or `recovery_code`." }],
+    });
+  }
+
+  /**
+   * Confirms the person with a proof and issues a new secret. A wrong proof rolls the transaction back, so
+   * its failure is recorded after, outside it.
+   */
+  async function renewAfterProof(
+    principal: SessionPrincipal,
+    proof: { password?: string | undefined; code?: string | undefined; recovery_code?: string | undefined },
+    origin: RequestOrigin,
+    action: AuditAction,
+    options: { completesSignIn: boolean },
+  ): Promise<IssuedSession> {
+    // Wrong codes and passwords count like failed sign-ins of the person (6 digits must not be guessable).
+    const throttleKey = `user:${principal.userId}`;
+    await assertNotThrottled(throttleKey, origin.clientAddress, clock.now());
+    try {
+      return await renewAfterVerifiedProof(principal, proof, origin, action, options);
+    } catch (error) {
+      if (error instanceof AppError && (error.code === "INVALID_TWO_FACTOR_CODE" || error.code === "INVALID_PASSWORD")) {
+        await insertSignInFailure(db, {
+          id: ids.newId(),
+          email: throttleKey,
+          clientAddress: origin.clientAddress,
+          occurredAt: clock.now(),
+        });
+      }
+      throw error;
+    }
+  }
+
+  async function renewAfterVerifiedProof(
+    principal: SessionPrincipal,
+    proof: { password?: string | undefined; code?: string | undefined; recovery_code?: string | undefined },
+    origin: RequestOrigin,
+    action: AuditAction,
+    options: { completesSignIn: boolean },
+  ): Promise<IssuedSession> {
+    return transaction(db, async (tx) => {
+      const row = await sessionRow(principal, tx);
+      if (options.completesSignIn) {
+        if (!row.twoFactorPending)
+          throw new AppError("TWO_FACTOR_NOT_ENROLLED", { message: "No second factor is owed by this session." });
+        if (proof.password !== undefined) {
+          throw new AppError("validation_failed", {
+            details: [{ field: "password", code: "unknown_field", message: "Send `code` or `recovery_code`." }],
+          });
+        }
+      } else if (row.twoFactorPending) {
+        throw new AppError("TWO_FACTOR_REQUIRED");
+      }
+      await verifyProof(tx, row, proof, origin);
+      const secret = newToken();
+      const now = clock.now();
+      await renewSession(tx, row.id, { tokenHash: hashToken(secret), confirmedAt: now, twoFactorPending: false });
+      await deps.audit(tx, {
+        businessId: row.businessId,
+        action,
+        actor: auditActor(row, origin),
+        subjectType: "session",
+        subjectId: row.id,
+        details: { method: proof.password !== undefined ? "password" : proof.code !== undefined ? "totp" : "recovery_code" },
+      });
+      const renewed = { ...row, tokenHash: hashToken(secret), confirmedAt: now, twoFactorPending: false };
+      return { secret, body: await presentSession(tx, renewed, csrfTokenOf(secret), null) };
+    });
+  }
+
+  const confirm = (principal: SessionPrincipal, proof: Parameters<typeof verifyProof>[2], origin: RequestOrigin) =>
+    renewAfterProof(principal, proof, origin, "session_confirmed", { completesSignIn: false });
+
+  const completeTwoFactor = (principal: SessionPrincipal, proof: Parameters<typeof verifyProof>[2], origin: RequestOrigin) =>
+    renewAfterProof(principal, proof, origin, "sign_in", { completesSignIn: true });
+
+  async function changePassword(
+    principal: SessionPrincipal,
+    body: { current_password: string; new_password: string },
+    origin: RequestOrigin,
+  ): Promise<IssuedSession> {
+    const current = await sessionRow(principal);
+    const user = await members.findUserById(db, current.userId);
+    if (user === null) throw new AppError("SESSION_EXPIRED");
+    if (!(await verifyPassword(body.current_password, user.passwordHash))) throw new AppError("INVALID_PASSWORD");
+    deps.passwordPolicy(body.new_password, "new_password", [user.email]);
+    const passwordHash = await hashPassword(body.new_password);
+    return transaction(db, async (tx) => {
+      const row = await sessionRow(principal, tx);
+      const now = clock.now();
+      await members.setUserPassword(tx, row.userId, passwordHash);
+      await voidPasswordResetsOf(tx, row.userId, now);
+      // Every other session of the person ends; this one continues under a new secret.
+      await endSessionsOfUser(tx, row.userId, now, "password_changed", row.id);
+      const secret = newToken();
+      await renewSession(tx, row.id, { tokenHash: hashToken(secret), confirmedAt: now });
+      await auditEachBusiness(tx, row.userId, "password_changed", origin);
+      return { secret, body: await presentSession(tx, { ...row, confirmedAt: now }, csrfTokenOf(secret), null) };
+    });
+  }
+
+  /** Always the same answer; a known address receives a single-use link valid one hour. */
+  async function requestPasswordReset(body: { email: string }, origin: RequestOrigin): Promise<void> {
+    const email = body.email.trim().toLowerCase();
+    const user = await members.findUserByAddress(db, email);
+    if (user === null) return;
+    const now = clock.now();
+    const token = newToken();
+    await transaction(db, async (tx) => {
+      // At most a few a day per person, so this route cannot flood a mailbox.
+      if ((await countPasswordResetsSince(tx, user.id, new Date(now.getTime() - RESET_TTL_MS))) >= RESETS_PER_HOUR) return;
+      const id = ids.newId();
+      await insertPasswordReset(tx, {
+        id,
+        userId: user.id,
+        tokenHash: hashToken(token),
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + RESET_TTL_MS),
+      });
+      const rendered = renderEmail({
+        businessName: "Payout service",
+        heading: "Reset your password",
+        paragraphs: [
+          `Someone, hopefully you, asked to reset the password of ${email} at ${deps.publicBaseUrl}.`,
+          `Your reset token (valid for 1 hour, usable once):\n\n    ${token}`,
+          `Send it with a new password to POST ${deps.publicBaseUrl}/v1/password-resets/confirmation. Every session of your account ends when the password changes.`,
+          "If you did not ask for this, ignore this message: your password stays as it is.",
+        ],
+        footer: "You receive this because a password reset was asked for this address.",
+        textWidth: 72,
+      });
+      await deps.mail.sendPlatformMail(tx, {
+        kind: "password_reset",
+        to: email,
+        subject: "Reset your password",
+        text: rendered.text,
+        html: rendered.html,
+        idempotencyKey: `password-reset:${id}`,
+      });
+      await auditEachBusiness(tx, user.id, "password_reset_requested", origin);
+    });
+  }
+
+  async function resetPassword(body: { token: string; password: string }, origin: RequestOrigin): Promise<void> {
+    const token = body.token.trim();
+    if (!TOKEN_SHAPE.test(token)) throw new AppError("PASSWORD_RESET_INVALID");
+    deps.passwordPolicy(body.password, "password");
+    const passwordHash = await hashPassword(body.password);
+    await transaction(db, async (tx) => {
+      const now = clock.now();
+      const reset = await consumePasswordReset(tx, hashToken(token), now);
+      if (reset === null) throw new AppError("PASSWORD_RESET_INVALID");
+      await members.setUserPassword(tx, reset.userId, passwordHash);
+      await voidPasswordResetsOf(tx, reset.userId, now);
+      await endSessionsOfUser(tx, reset.userId, now, "password_changed");
+      await auditEachBusiness(tx, reset.userId, "password_reset", origin);
+    });
+  }
+
+  async function startTwoFactorEnrolment(principal: SessionPrincipal) {
+    const row = await sessionRow(principal);
+    const user = await members.findUserById(db, row.userId);
+    if (user === null) throw new AppError("SESSION_EXPIRED");
+    return transaction(db, async (tx) => {
+      const existing = await lockTwoFactor(tx, row.userId);
+      if (existing?.confirmedAt != null) throw new AppError("TWO_FACTOR_ALREADY_ENABLED");
+      const secret = new OTPAuth.Secret({ size: 20 }).base32;
+      await putTwoFactorSecret(tx, row.userId, deps.cipher.encrypt(secret), clock.now());
+      const uri = totpFor(secret, user.email).toString();
+      return {
+        secret,
+        otpauth_uri: uri,
+        qr_code_svg: await QRCode.toString(uri, { type: "svg", errorCorrectionLevel: "M", margin: 2 }),
+      };
+    });
+  }
+
+  async function confirmTwoFactorEnrolment(principal: SessionPrincipal, code: string, origin: RequestOrigin) {
+    return transaction(db, async (tx) => {
+      const row = await sessionRow(principal, tx);
+      const pending = await lockTwoFactor(tx, row.userId);
+      if (pending === null || pending.confirmedAt !== null) throw new AppError("TWO_FACTOR_NOT_ENROLLED");
+      // An enrolment waiting for this code is owed only by a session that has no second factor to prove.
+      if (row.twoFactorPending && (await owedStep(tx, row.userId, row.businessId)) === "two_factor") {
+        throw new AppError("TWO_FACTOR_REQUIRED");
+      }
+      if (!(await acceptTotp(tx, row.userId, code, true))) throw new AppError("INVALID_TWO_FACTOR_CODE");
+      const now = clock.now();
+      const codes = Array.from({ length: RECOVERY_CODE_COUNT }, () => newRecoveryCode());
+      await replaceRecoveryCodes(
+        tx,
+        row.userId,
+        codes.map((code) => ({
+          id: ids.newId(),
+          userId: row.userId,
+          codeHash: recoveryCodeHash(row.userId, code),
+          createdAt: now,
+        })),
+      );
+      const secret = newToken();
+      await renewSession(tx, row.id, { tokenHash: hashToken(secret), confirmedAt: now, twoFactorPending: false });
+      await auditEachBusiness(tx, row.userId, "two_factor_enabled", origin);
+      const body = await presentSession(tx, { ...row, confirmedAt: now, twoFactorPending: false }, csrfTokenOf(secret), null);
+      return { secret, body: { ...body, recovery_codes: codes } };
+    });
+  }
+
+  async function disableTwoFactor(principal: SessionPrincipal, code: string, origin: RequestOrigin): Promise<void> {
+    await transaction(db, async (tx) => {
+      const row = await sessionRow(principal, tx);
+      const twoFactor = await lockTwoFactor(tx, row.userId);
+      if (twoFactor?.confirmedAt == null) throw new AppError("TWO_FACTOR_NOT_ENROLLED");
+      const ok =
+        (await acceptTotp(tx, row.userId, code, false)) ||
+        (await useRecoveryCode(tx, row.userId, recoveryCodeHash(row.userId, code), clock.now()));
+      if (!ok) throw new AppError("INVALID_TWO_FACTOR_CODE");
+      await deleteTwoFactor(tx, row.userId);
+      await auditEachBusiness(tx, row.userId, "two_factor_disabled", origin);
+    });
+  }
+
+  return {
+    signIn,
+    authenticateSession,
+    csrfTokenMatches: (principal: SessionPrincipal, presented: string) => csrfTokensEqual(principal.csrfToken, presented),
+    getSession,
+    signOut,
+    signOutEverywhere,
+    switchBusiness,
+    confirm,
+    completeTwoFactor,
+    changePassword,
+    requestPasswordReset,
+    resetPassword,
+    startTwoFactorEnrolment,
+    confirmTwoFactorEnrolment,
+    disableTwoFactor,
+  };
+}

@@ -1,0 +1,17 @@
+// How a module records a security-relevant act of its request's actor in the audit log (owned by the
+// people module, which provides the function through app.ts). Called inside the act's own transaction.
+import type { Db } from "../db/client.js";
+import type { Actor } from "./actor.js";
+
+export interface AuditedAct {
+  /** One of the people module's audit actions, e.g. `api_key_created`. */
+  readonly action: string;
+  readonly subjectType: string;
+  readonly subjectId: string;
+  readonly details?: Record<string, unknown>;
+}
+
+export type RecordActorAudit = (tx: Db, actor: Actor, act: AuditedAct) => Promise<void>;
+
+/** For a module built without an audit log (tests of the module alone). */
+export const noAudit: RecordActorAudit = async () => {};
