@@ -373,7 +373,10 @@ export const COMPONENT_EXAMPLES: Readonly<Record<string, unknown>> = {
   CreateInvitationRequest: { email: "approver@acme.example", role: "business_approver" },
   Invitation: invitation,
   InvitationList: { invitations: [invitation] },
-  AcceptInvitationRequest: { token: "Vb7mN2qW4eR6tY8uI0oP1aS3dF5gH7jK9lZ-xC2vB4n", password: "violet tractor under seventeen lamps" },
+  AcceptInvitationRequest: {
+    token: "Vb7mN2qW4eR6tY8uI0oP1aS3dF5gH7jK9lZ-xC2vB4n",
+    password: "violet tractor under seventeen lamps",
+  },
   AcceptedInvitation: {
     membership: { id: MEMBERSHIP_ID, business_id: BUSINESS_ID, role: "business_approver" },
     user: { id: USER_ID, email: "approver@acme.example" },
