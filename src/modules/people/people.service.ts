@@ -428,16 +428,28 @@ export function createPeopleService(deps: PeopleServiceDeps) {
     return acceptTwoFactorStep(tx, userId, step, confirm ? clock.now() : undefined);
   }
 
-  /** A password or a second factor (TOTP or a recovery code) proves the person again. */
+  /**
+   * Whether `password` is the person's, checked before any transaction opens: scrypt takes about 100 ms of
+   * CPU (more while the hash gate queues it), and on PGlite an open transaction would hold every other request.
+   */
+  async function passwordMatches(userId: string, password: string): Promise<boolean> {
+    const user = await members.findUserById(db, userId);
+    return user !== null && (await verifyPassword(password, user.passwordHash));
+  }
+
+  /**
+   * A password or a second factor (TOTP or a recovery code) proves the person again. A password was checked
+   * before the transaction (`passwordMatches`); its answer is applied here, in the order of the other checks.
+   */
   async function verifyProof(
     tx: Db,
     row: SessionRow,
     proof: { password?: string | undefined; code?: string | undefined; recovery_code?: string | undefined },
     origin: RequestOrigin,
+    passwordMatched: boolean,
   ): Promise<void> {
     if (proof.password !== undefined) {
-      const user = await members.findUserById(tx, row.userId);
-      if (user === null || !(await verifyPassword(proof.password, user.passwordHash))) throw new AppError("INVALID_PASSWORD");
+      if (!passwordMatched) throw new AppError("INVALID_PASSWORD");
       return;
     }
     if (proof.code !== undefined) {
@@ -499,6 +511,8 @@ export function createPeopleService(deps: PeopleServiceDeps) {
     action: AuditAction,
     options: { completesSignIn: boolean },
   ): Promise<IssuedSession> {
+    const passwordMatched =
+      proof.password !== undefined && !options.completesSignIn && (await passwordMatches(principal.userId, proof.password));
     return transaction(db, async (tx) => {
       const row = await sessionRow(principal, tx);
       if (options.completesSignIn) {
@@ -512,7 +526,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
       } else if (row.twoFactorPending) {
         throw new AppError("TWO_FACTOR_REQUIRED");
       }
-      await verifyProof(tx, row, proof, origin);
+      await verifyProof(tx, row, proof, origin, passwordMatched);
       const secret = newToken();
       const now = clock.now();
       await renewSession(tx, row.id, { tokenHash: hashToken(secret), confirmedAt: now, twoFactorPending: false });
