@@ -50,6 +50,7 @@ export function createPeopleModule(deps: {
     publicBaseUrl: deps.publicBaseUrl,
     passwordPolicy,
     audit: deps.audit.record,
+    hashPassword: people.hashPassword,
   });
   const cookie = {
     // `__Host-` binds the cookie to this exact origin (Secure, Path=/, no Domain), which only HTTPS allows.

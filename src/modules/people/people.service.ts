@@ -710,5 +710,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
     startTwoFactorEnrolment,
     confirmTwoFactorEnrolment,
     disableTwoFactor,
+    /** Hashes a new password behind the same gate as sign-ins (invitation acceptance uses it too). */
+    hashPassword,
   };
 }

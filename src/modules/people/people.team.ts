@@ -6,7 +6,6 @@
 // itself the last admin.
 import type { Actor, Role } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
-import { hashPassword } from "../../platform/crypto.js";
 import { type Db, transaction } from "../../platform/db/client.js";
 import { isUniqueViolation } from "../../platform/db/errors.js";
 import { AppError } from "../../platform/errors.js";
@@ -44,6 +43,8 @@ export interface TeamServiceDeps {
   readonly publicBaseUrl: string;
   readonly passwordPolicy: PasswordPolicy;
   readonly audit: AuditRecorder;
+  /** The people service's password hasher, which queues hashes so sign-ins cannot take every core. */
+  readonly hashPassword: (password: string) => Promise<string>;
 }
 
 export type TeamService = ReturnType<typeof createTeamService>;
@@ -213,7 +214,7 @@ export function createTeamService(deps: TeamServiceDeps) {
     if (!TOKEN_SHAPE.test(token)) throw new AppError("INVITATION_INVALID");
     if (body.password !== undefined) deps.passwordPolicy(body.password, "password");
     // Hashed before the transaction (about 100 ms of CPU), so no lock is held meanwhile.
-    const passwordHash = body.password === undefined ? null : await hashPassword(body.password);
+    const passwordHash = body.password === undefined ? null : await deps.hashPassword(body.password);
     const accept = () =>
       transaction(db, async (tx) => {
         const now = clock.now();
