@@ -6,15 +6,26 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The lock covers the npm workspaces (packages/client, packages/cli): npm ci needs their package.json files.
+# Their sources are not part of the image: only the service is built here.
+COPY packages/client/package.json ./packages/client/
+COPY packages/cli/package.json ./packages/cli/
 RUN npm ci --no-audit --no-fund && npm cache clean --force
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-RUN npm run build
+# The dashboard build generates its API types from the OpenAPI document (scripts/write-openapi.ts boots the
+# app on a throw-away embedded database, hence the migrations), then Vite writes dist/dashboard. The client and
+# CLI workspaces are tools for integrators, not part of the image.
+COPY drizzle ./drizzle
+COPY scripts/write-openapi.ts ./scripts/
+COPY dashboard ./dashboard
+RUN npm run build:service && npm run build:dashboard
 
 # --- production dependencies only: the build's lockfile install with the dev dependencies pruned ----------
 # (no second download, and exactly the versions the build compiled against)
 FROM build AS deps
-RUN npm prune --omit=dev --no-audit --no-fund
+# The workspace links (client, CLI) point at sources the image does not contain: drop them.
+RUN npm prune --omit=dev --no-audit --no-fund && rm -rf node_modules/@payout-orchestration node_modules/.bin/payouts
 
 # --- runtime: compiled code, migrations and production node_modules; no compiler, tests, docs or benches --
 FROM node:20-bookworm-slim

@@ -9,6 +9,8 @@ const UNIT_TESTS = [
   "test/mail/mail-units.test.ts",
   "test/rails/production-simulator.test.ts",
   "test/beneficiary-export/csv-stream.test.ts",
+  "test/client/retries.test.ts",
+  "test/client/csv.test.ts",
 ];
 
 export default defineConfig({
@@ -37,7 +39,11 @@ export default defineConfig({
           name: "database",
           include: ["test/**/*.test.ts"],
           exclude: UNIT_TESTS,
-          globalSetup: ["test/setup/pglite-snapshot.global.ts"],
+          globalSetup: [
+            "test/setup/pglite-snapshot.global.ts",
+            "test/setup/dashboard-build.global.ts",
+            "test/setup/service-build.global.ts",
+          ],
         },
       },
     ],

@@ -16,13 +16,17 @@ import { bankFilesBenchmark } from "./bank-files.bench.js";
 import { beneficiariesImportBenchmark } from "./beneficiaries-import.bench.js";
 import { beneficiariesListBenchmark } from "./beneficiaries-list.bench.js";
 import { beneficiaryExportBenchmark } from "./beneficiary-export.bench.js";
+import { dashboardPayoutsBenchmark } from "./dashboard-payouts.bench.js";
+import { eventsFeedBenchmark } from "./events-feed.bench.js";
 import { runPendingCleanups } from "./lib/cleanup.js";
 import { machineInfo } from "./lib/machine.js";
 import { checkPostgres, postgresVersion } from "./lib/scratch-postgres.js";
 import { prepareServiceBuild, type ServiceRuntime } from "./lib/service-build.js";
 import { round } from "./lib/stats.js";
 import type { Benchmark, BenchSettings, Engine, Json } from "./lib/types.js";
+import { listenBenchmark } from "./listen.bench.js";
 import { payoutBulkBenchmark, payoutCreateBenchmark } from "./payouts.bench.js";
+import { payoutsListBenchmark } from "./payouts-list.bench.js";
 import { sessionsBenchmark } from "./sessions.bench.js";
 import { webhookDeliveryBenchmark } from "./webhook-delivery.bench.js";
 
@@ -33,10 +37,14 @@ const BENCHMARKS: readonly Benchmark[] = [
   beneficiariesImportBenchmark,
   beneficiaryExportBenchmark,
   webhookDeliveryBenchmark,
+  eventsFeedBenchmark,
   payoutCreateBenchmark,
   payoutBulkBenchmark,
   sessionsBenchmark,
   bankFilesBenchmark,
+  listenBenchmark,
+  payoutsListBenchmark,
+  dashboardPayoutsBenchmark,
 ];
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

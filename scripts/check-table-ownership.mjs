@@ -6,7 +6,10 @@
 //
 // A module's tables are those its src/modules/<m>/<m>.schema.ts declares with pgTable("<name>", ...). A file
 // of module <m> (or outside the modules) naming another module's table after from/join/into/update fails.
-// Platform tables (src/platform/**/*.schema.ts: jobs, events, rate limits, businesses) are not checked here.
+// Platform tables (src/platform/**/*.schema.ts: jobs, events, rate limits) are not checked here, except the
+// writers of `businesses`, the tenant root every table references (so the platform declares it): only the
+// registration module inserts its rows and only the business-profile module updates them; nothing deletes
+// them. Reads stay open to every module (a Business's name in memberships, e-mails and pages).
 // Comment lines are skipped.
 //
 // Usage: node scripts/check-table-ownership.mjs [root]   (exit 1 and one line per violation)
@@ -66,9 +69,39 @@ for (const file of files) {
   });
 }
 
+/** Platform tables whose writes belong to one module each: table -> { insert, update } owners. */
+const PLATFORM_WRITERS = { businesses: { insert: "registration", update: "business-profile" } };
+for (const file of files) {
+  if (file.endsWith(".schema.ts")) continue;
+  const module = moduleOf(file);
+  const lines = readFileSync(file, "utf8").split("\n");
+  lines.forEach((line, index) => {
+    const trimmed = line.trim();
+    if (trimmed.startsWith("//") || trimmed.startsWith("*") || trimmed.startsWith("/*")) return;
+    for (const [table, writers] of Object.entries(PLATFORM_WRITERS)) {
+      // Drizzle (`tx.update(businesses)`) or SQL text (`update businesses`, `insert into "businesses"`).
+      const write = new RegExp(
+        `\\.(insert|update|delete)\\(\\s*${table}\\s*\\)|\\b(insert\\s+into|update|delete\\s+from)\\s+"?${table}"?(?![a-z0-9_"])`,
+        "gi",
+      );
+      for (const match of line.matchAll(write)) {
+        const verb = (match[1] ?? match[2]).toLowerCase().split(/\s+/)[0];
+        const allowed = writers[verb];
+        if (allowed !== module) {
+          violations.push(
+            `${path.relative(root, file)}:${index + 1}: ${verb} on table ${table}: ${allowed === undefined ? "nothing deletes it" : `only module ${allowed} does that`}`,
+          );
+        }
+      }
+    }
+  });
+}
+
 if (violations.length > 0) {
   for (const violation of violations) console.error(violation);
   console.error(`\nx ${violations.length} raw-SQL table ownership violation(s)`);
   process.exit(1);
 }
-console.log(`✔ raw SQL names only its own module's tables (${owner.size} module tables, ${files.length} files)`);
+console.log(
+  `✔ raw SQL names only its own module's tables, businesses is inserted only by registration and updated only by business-profile (${owner.size} module tables, ${files.length} files)`,
+);

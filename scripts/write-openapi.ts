@@ -1,6 +1,6 @@
 // Writes the OpenAPI document the service serves at /v1/openapi.json to a file, built by the real buildApp on
-// a throw-away embedded database: `tsx scripts/write-openapi.ts <file>`. Used by `npm run lint:openapi`.
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+// a throw-away embedded database: `tsx scripts/write-openapi.ts <file>`. Used by `npm run lint:openapi` and by the dashboard build (`npm run dashboard:types`: its API types).
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { buildApp } from "../src/app.js";
@@ -21,6 +21,7 @@ try {
   try {
     const app = await buildApp(runtime.deps);
     // What GET /v1/openapi.json serves (called directly, so a failure shows its stack).
+    await mkdir(path.dirname(path.resolve(target)), { recursive: true });
     await writeFile(target, `${JSON.stringify(app.swagger(), null, 2)}\n`);
     await app.close();
   } finally {

@@ -1,6 +1,5 @@
 // buildApp(deps): the HTTP application. It registers plugins and modules and never listens; main.ts
 // (or a test) decides what to do with it.
-import { availableParallelism } from "node:os";
 import fastifyCookie from "@fastify/cookie";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
@@ -10,22 +9,26 @@ import type { Logger } from "pino";
 import type { Config, HttpTimeouts, TrustProxy } from "./config.js";
 import { createApiKeysModule } from "./modules/api-keys/index.js";
 import { createBankRailsModule } from "./modules/bank-rails/index.js";
-import { createBeneficiariesModule, findPostalAddress } from "./modules/beneficiaries/index.js";
+import { createBeneficiariesModule, findPostalAddresses } from "./modules/beneficiaries/index.js";
 import { createBeneficiaryExportModule } from "./modules/beneficiary-export/index.js";
 import { createBeneficiaryImportModule } from "./modules/beneficiary-import/index.js";
+import { createBusinessProfileModule } from "./modules/business-profile/index.js";
 import { closeLinksOfArchivedBeneficiary, createCollectionModule } from "./modules/collection/index.js";
-import { createDestinationsModule, destinationRoutingFacts } from "./modules/destinations/index.js";
+import { createDestinationsModule, destinationRoutingFactsOf } from "./modules/destinations/index.js";
 import { createEmailsModule } from "./modules/emails/index.js";
 import { createEnrollmentModule } from "./modules/enrollment/index.js";
+import { createEventsModule } from "./modules/events/index.js";
 import { createPayoutsModule } from "./modules/payouts/index.js";
 import { createAuditRecorder, createPasswordPolicy, createPeopleModule } from "./modules/people/index.js";
 import { createRailSimulatorModule } from "./modules/rail-simulator/index.js";
 import { createRegistrationModule, emailRecipientFacts } from "./modules/registration/index.js";
 import { createWebhooksModule } from "./modules/webhooks/index.js";
 import { registerCollectionPages } from "./pages/collection/index.js";
+import { defaultDashboardDirectory, registerDashboard } from "./pages/dashboard/index.js";
 import type { Clock } from "./platform/clock.js";
 import type { FieldCipher } from "./platform/crypto.js";
 import type { Database } from "./platform/db/client.js";
+import { createFeedWakeups } from "./platform/events/feed-wakeups.js";
 import type { EventRecorder } from "./platform/events/outbox.js";
 import { installAccessControl } from "./platform/http/access-hook.js";
 import { registerDocsRoutes } from "./platform/http/docs-routes.js";
@@ -34,14 +37,15 @@ import { createClientErrorHandler, createFrameworkErrorHandler, installErrorHand
 import { installJsonBodyParsing } from "./platform/http/json-body.js";
 import { openApiDocumentOptions } from "./platform/http/openapi.js";
 import { registerMetricsRoute, registerOpsRoutes } from "./platform/http/ops-routes.js";
+import { createSchemaCompilers, type SchemaCompilers } from "./platform/http/schema-compilers.js";
 import { installRequestTextChecks } from "./platform/http/text-hook.js";
 import type { AppInstance } from "./platform/http/types.js";
-import { createValidatorCompiler } from "./platform/http/validation.js";
 import type { IdGenerator } from "./platform/ids.js";
 import type { JobStore } from "./platform/jobs/job-store.js";
 import type { Metrics } from "./platform/metrics.js";
 import type { TargetPolicy } from "./platform/outbound-http/url-safety.js";
 import type { WebhookSender } from "./platform/outbound-http/webhook-sender.js";
+import { createPasswordHasher } from "./platform/password-hasher.js";
 import type { RateLimiter } from "./platform/rate-limit.js";
 import type { RailRegistry } from "./rails/rail.js";
 import { COMPONENT_EXAMPLES } from "./reference-examples.js";
@@ -101,8 +105,17 @@ function serverTimeoutOptions(timeouts: HttpTimeouts) {
   };
 }
 
-export async function buildApp(deps: AppDeps): Promise<AppInstance> {
+export interface BuildAppOptions {
+  /**
+   * Compiled validators and serializers to reuse (schema-compilers.ts). Each app makes its own unless given
+   * one; the tests share one across the many apps a worker process builds.
+   */
+  readonly schemaCompilers?: SchemaCompilers;
+}
+
+export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Promise<AppInstance> {
   const { config, database, clock, ids } = deps;
+  const schemaCompilers = options.schemaCompilers ?? createSchemaCompilers();
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     genReqId: () => ids.newId(),
@@ -117,6 +130,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true },
     frameworkErrors: createFrameworkErrorHandler({ clock, docsBaseUrl: config.docsBaseUrl }),
+    schemaController: { compilersFactory: { buildSerializer: schemaCompilers.buildSerializer } },
   }).withTypeProvider<TypeBoxTypeProvider>();
   installJsonBodyParsing(app);
   installRequestTextChecks(app);
@@ -126,6 +140,9 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   const audit = createAuditRecorder({ clock, ids });
   // One password rule for registration, invitations, resets and changes.
   const passwordPolicy = createPasswordPolicy();
+  // Passwords are hashed on a few low-priority threads (half the cores), so sign-ins cannot slow the API down.
+  const passwordHasher = createPasswordHasher();
+  app.addHook("onClose", async () => passwordHasher.close());
   const apiKeys = createApiKeysModule({ db: database.db, clock, ids, recordAudit: audit.recordForActor });
   // Every e-mail goes through this outbox: it captures sandbox mail to strangers and limits each Business's
   // mail per day. It learns who a Business's verified people are from the registration module (injected,
@@ -152,6 +169,8 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     emailsPerAddressPerDay: config.registration.emailsPerAddressPerDay,
     passwordPolicy,
   });
+  // The Business profile (Business-wide; registration created the row, this module changes it).
+  const businessProfile = createBusinessProfileModule({ db: database.db, clock, recordAudit: audit.recordForActor });
   const people = createPeopleModule({
     db: database.db,
     clock,
@@ -161,13 +180,13 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     publicBaseUrl: config.publicBaseUrl,
     audit,
     passwordPolicy,
+    deriveKey: passwordHasher.deriveKey,
+    jobStore: deps.jobStore,
     settings: {
       idleMs: config.sessions.idleMinutes * 60_000,
       absoluteMs: config.sessions.absoluteHours * 3_600_000,
       stepUpMs: config.sessions.stepUpWindowMinutes * 60_000,
       secureCookie: config.publicBaseUrl.startsWith("https:"),
-      // Half the cores hash passwords at most, so a burst of sign-ins leaves the API the other half.
-      hashConcurrency: Math.max(1, Math.floor(availableParallelism() / 2)),
       throttle: {
         perAccount: config.sessions.failuresPerAccount,
         perAddress: config.sessions.failuresPerAddress,
@@ -206,8 +225,9 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     cipher: deps.cipher,
     localRoot: config.bankRails.localRoot,
     logger: deps.logger.child({ component: "bank-rails" }),
-    destinationRoutingFacts,
-    postalAddressOf: findPostalAddress,
+    destinationRoutingFactsOf,
+    postalAddressesOf: findPostalAddresses,
+    recordAudit: audit.recordForActor,
   });
   const payouts = createPayoutsModule({
     db: database.db,
@@ -217,7 +237,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     jobStore: deps.jobStore,
     logger: deps.logger,
     recordAudit: audit.recordForActor,
-    checkRailRoute: bankRails.checkRoute,
+    checkRailRoutes: bankRails.checkRoutes,
   });
   const destinations = createDestinationsModule({
     db: database.db,
@@ -250,6 +270,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     beneficiaries: beneficiaries.service,
     destinations: destinations.service,
     enrollAfterCommit: enrollment.service.enrollAfterCommit,
+    checkRailRoute: bankRails.checkRoute,
   });
   const webhooks = createWebhooksModule({
     db: database.db,
@@ -260,6 +281,14 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     policy: deps.webhookPolicy,
     sender: deps.webhookSender,
     recordAudit: audit.recordForActor,
+  });
+  // The events API's waits are woken by one LISTEN per API process, opened with the first waiting request.
+  const feedWakeups = createFeedWakeups({ database, logger: deps.logger, metrics: deps.metrics });
+  const eventsApi = createEventsModule({
+    db: database.db,
+    wakeups: feedWakeups,
+    connectionTimeoutMs: config.http.connectionTimeoutMs,
+    observeReread: deps.metrics.observeEventFeedReread,
   });
   // Schemas with an $id: named components in OpenAPI, $ref targets for validation and serialization.
   const sharedSchemas = [
@@ -272,13 +301,15 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     ...beneficiaryImport.sharedSchemas,
     ...collection.sharedSchemas,
     ...webhooks.sharedSchemas,
+    ...eventsApi.sharedSchemas,
     ...payouts.sharedSchemas,
     ...emails.sharedSchemas,
     ...people.sharedSchemas,
+    ...businessProfile.sharedSchemas,
     ...bankRails.sharedSchemas,
   ];
   for (const schema of sharedSchemas) app.addSchema(schema);
-  app.setValidatorCompiler(createValidatorCompiler(sharedSchemas));
+  app.setValidatorCompiler(schemaCompilers.validatorCompiler(sharedSchemas));
 
   installErrorHandling(app, { clock, docsBaseUrl: config.docsBaseUrl });
 
@@ -317,6 +348,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   registerDocsRoutes(app);
   registration.registerRoutes(app);
   people.registerRoutes(app);
+  businessProfile.registerRoutes(app);
   emails.registerRoutes(app);
   apiKeys.registerRoutes(app);
   beneficiaries.registerRoutes(app);
@@ -330,7 +362,13 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     cipher: deps.cipher,
     publicBaseUrl: config.publicBaseUrl,
   });
+  registerDashboard(app, { directory: defaultDashboardDirectory() });
   webhooks.registerRoutes(app);
+  eventsApi.registerRoutes(app);
+  // Shutdown answers the requests waiting for events at once (before the server waits for open requests),
+  // then stops the LISTEN.
+  app.addHook("preClose", async () => eventsApi.service.endWaits());
+  app.addHook("onClose", async () => feedWakeups.close());
   enrollment.registerRoutes(app);
   // The production simulator's operator control endpoint exists only when a control token is configured.
   if (config.productionRail === "simulator" && config.simulatorControlToken !== null) {

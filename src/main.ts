@@ -6,6 +6,7 @@
 import path from "node:path";
 import { buildApp, buildMetricsApp } from "./app.js";
 import { ConfigError, loadConfig, parseProcessRole } from "./config.js";
+import { PRODUCTION_PASSWORD_HASH_COST, passwordHashCost } from "./platform/crypto.js";
 import { DataDirPermissionError } from "./platform/data-dir.js";
 import { createLogger } from "./platform/logger.js";
 import { createRuntime } from "./runtime.js";
@@ -14,6 +15,10 @@ async function main(): Promise<void> {
   // Everything this process creates (database files, the encryption key, mail) is for its own user only,
   // whatever umask it was started with; runtime.ts also corrects what already exists under DATA_DIR.
   process.umask(0o077);
+  // Only the test harness lowers the password hash cost, in its own processes; a service never runs with it.
+  if (passwordHashCost() !== PRODUCTION_PASSWORD_HASH_COST) {
+    throw new Error("password hashing is set to the tests' low cost; refusing to start");
+  }
   const arg = process.argv[2];
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
@@ -61,6 +66,7 @@ async function main(): Promise<void> {
       [
         "",
         `Payout orchestration service (${role}) listening on ${config.host}:${port}, database: ${database}`,
+        `  Dashboard:      ${base}/dashboard/  (register a Business there, or sign in)`,
         `  API document:   ${base}/v1/openapi.json`,
         `  API reference:  ${base}/docs`,
         `  Health check:   ${base}/healthz  (readiness: ${base}/readyz)`,

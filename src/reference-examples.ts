@@ -125,6 +125,7 @@ const destination = {
   card_expiry_month: null,
   card_expiry_year: null,
   rail_rejection_reason: null,
+  notification_of_change: null,
   created_at: "2026-05-27T12:01:00.000Z",
 };
 
@@ -155,6 +156,7 @@ const payout = {
   returned_at: null,
   created_at: "2026-05-27T12:10:00.000Z",
   updated_at: "2026-05-27T12:10:00.000Z",
+  created_by: { api_key_id: KEY_ID, membership_id: MEMBERSHIP_ID, user_id: USER_ID },
 };
 const approvedPayout = { ...payout, status: "approved", updated_at: "2026-05-27T12:15:00.000Z" };
 
@@ -179,6 +181,25 @@ const webhookSubscription = {
   enabled_events: ["payout.disbursed", "payout.failed", "beneficiary.enrollment_rejected"],
   enabled: true,
   created_at: "2026-05-27T12:20:00.000Z",
+};
+
+const recordedEvent = {
+  id: DELIVERY_ID,
+  type: "payout.disbursed",
+  api_version: "2026-05-27",
+  occurred_at: "2026-05-27T12:16:00.000Z",
+  created_at: "2026-05-27T12:16:00.000Z",
+  sequence: 4,
+  data: {
+    payout_id: PAYOUT_ID,
+    external_ref: "INV-2026-0042",
+    beneficiary_id: BENEFICIARY_ID,
+    amount: "1250.00",
+    currency: "EUR",
+    rail_ref: "sim_7f3a9c",
+    status: "disbursed",
+    disbursed_at: "2026-05-27T12:16:00.000Z",
+  },
 };
 
 const webhookDelivery = {
@@ -260,6 +281,7 @@ const sepaRail = {
     has_password: false,
     has_private_key: true,
   },
+  openpgp: null,
   created_at: "2026-05-27T09:00:00.000Z",
   updated_at: "2026-05-27T09:00:00.000Z",
 };
@@ -319,6 +341,32 @@ export const COMPONENT_EXAMPLES: Readonly<Record<string, unknown>> = {
   SignInRequest: { email: "finance@acme.example", password: "correct horse battery staple" },
   Session: session,
   SignedOutEverywhere: { sessions_ended: 3 },
+  MySessionList: {
+    sessions: [
+      {
+        id: SESSION_ID,
+        business_id: BUSINESS_ID,
+        business_name: "Acme Payouts",
+        created_at: "2025-05-14T08:02:11.000Z",
+        last_seen_at: "2025-05-14T09:41:00.000Z",
+        expires_at: "2025-05-14T10:11:00.000Z",
+        device: "Chrome on macOS",
+        client_address: "203.0.113.7",
+        current: true,
+      },
+      {
+        id: "0196f1a2-7b3c-7d17-8c88-b4c5d6e7f809",
+        business_id: BUSINESS_ID,
+        business_name: "Acme Payouts",
+        created_at: "2025-05-14T07:15:45.000Z",
+        last_seen_at: "2025-05-14T09:30:00.000Z",
+        expires_at: "2025-05-14T10:00:00.000Z",
+        device: "Firefox on Windows",
+        client_address: "198.51.100.23",
+        current: false,
+      },
+    ],
+  },
   SwitchBusinessRequest: { business_id: BUSINESS_ID },
   ConfirmationRequest: { password: "correct horse battery staple" },
   SecondFactorRequest: { code: "492039" },
@@ -342,6 +390,20 @@ export const COMPONENT_EXAMPLES: Readonly<Record<string, unknown>> = {
       "n5m8q-2w4er",
       "y3t6u-9i1op",
       "s4d7f-5g2hj",
+    ],
+  },
+  RecoveryCodes: {
+    recovery_codes: [
+      "b7c2e-4m9pq",
+      "h3j8k-6n2rt",
+      "w5x9z-3a7cd",
+      "e2f6g-8j4km",
+      "p9q3r-5t7vx",
+      "c4d8e-2g6hj",
+      "m7n2p-9q3rs",
+      "t6v4w-8x2za",
+      "f3g7h-5j9kn",
+      "r8s2t-4v6wx",
     ],
   },
   DisableTwoFactorRequest: { code: "492039" },
@@ -490,6 +552,35 @@ export const COMPONENT_EXAMPLES: Readonly<Record<string, unknown>> = {
     email_sent: true,
     created_at: "2026-05-27T12:30:00.000Z",
   },
+  // The Business profile
+  UpdateBusinessProfileRequest: { name: "Acme Payouts", support_email: "payouts@acme.example", time_zone: "Europe/Berlin" },
+  BusinessProfile: {
+    id: BUSINESS_ID,
+    name: "Acme Payouts",
+    legal_name: "Acme Payouts GmbH",
+    country: "DE",
+    registration_number: "HRB 123456",
+    tax_id: "DE123456789",
+    support_email: "payouts@acme.example",
+    website: "https://acme.example",
+    time_zone: "Europe/Berlin",
+    created_at: "2026-05-20T09:00:00.000Z",
+    updated_at: "2026-05-27T12:30:00.000Z",
+  },
+  UpdateBrandingBody: {
+    display_name: "Acme Studio",
+    brand_color: "#0a5c36",
+    logo: {
+      media_type: "image/png",
+      data: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+    },
+  },
+  Branding: {
+    display_name: "Acme Studio",
+    brand_color: "#0a5c36",
+    logo: { media_type: "image/png", size_bytes: 70 },
+    updated_at: "2026-05-27T12:30:00.000Z",
+  },
   // Webhooks
   CreateWebhookSubscriptionRequest: {
     url: "https://hooks.example.com/payouts",
@@ -503,6 +594,13 @@ export const COMPONENT_EXAMPLES: Readonly<Record<string, unknown>> = {
   },
   WebhookDelivery: webhookDelivery,
   WebhookDeliveryList: { deliveries: [webhookDelivery], next_cursor: null },
+  // Events
+  Event: recordedEvent,
+  EventList: {
+    events: [recordedEvent],
+    next_cursor: "eyJ0eCI6IjE4MzQ1MiIsInNlcSI6IjQifQ",
+    has_more: false,
+  },
   // Payouts
   CreatePayoutRequest: {
     beneficiary_id: BENEFICIARY_ID,
@@ -512,6 +610,15 @@ export const COMPONENT_EXAMPLES: Readonly<Record<string, unknown>> = {
   },
   Payout: payout,
   PayoutList: { payouts: [payout], next_cursor: null },
+  PayoutVolume: {
+    since: "2026-04-28",
+    until: "2026-05-27",
+    days: [
+      { date: "2026-05-26", currency: "EUR", count: 12, amount_minor: 1480000 },
+      { date: "2026-05-26", currency: "USD", count: 3, amount_minor: 29700 },
+      { date: "2026-05-27", currency: "EUR", count: 4, amount_minor: 500000 },
+    ],
+  },
   BulkPayoutRow: { beneficiary_id: BENEFICIARY_ID, amount_minor: 125000, currency: "EUR", external_ref: "invoice-2026-0042" },
   BulkPayoutRequest: {
     uploadId: "sha256-9f2c4e6a8b0d1f3e5c7a9b2d4f6e8a0c",

@@ -115,6 +115,11 @@ export function referenceTags(config: Config): ReferenceTag[] {
       description:
         "The people of the Business: members and their roles, invitations, the security settings and the audit log. Roles: `business_admin`, `business_approver`, `business_read_only` (see each operation's `x-roles`).",
     },
+    {
+      name: "Business",
+      description:
+        "The caller's Business profile: display name, legal identity, contact and home time zone. One profile for the whole Business (both environments); admins change it.",
+    },
     { name: "API keys", description: "Keys of the caller's Business and environment. The secret is shown once, at creation." },
     { name: "Beneficiaries", description: `Payees of the Business: people and companies.\n\n${BENEFICIARY_STATES}` },
     {
@@ -133,6 +138,11 @@ export function referenceTags(config: Config): ReferenceTag[] {
         "SEPA credit transfers (pain.001) and US ACH credits (NACHA) by bank file, per Business and production only: the rail configurations, and the files built at each cut-off with what the bank answered. A Business with no bank rail pays production payouts through the production simulator.",
     },
     { name: "Webhooks", description: "The webhook endpoint of the environment, and the delivery log." },
+    {
+      name: "Events",
+      description:
+        "Every event recorded in the environment, in the webhook envelope shape, kept whether or not a webhook was sent (ours, beyond the specification). List mode pages newest first; feed mode (`after`) returns events oldest first after a cursor and can wait up to 30 s for new ones (long polling): a consumer that keeps the last `next_cursor` and asks again with it and `wait` receives every event exactly once, in an order that never skips an event committed late by a slow transaction, and continues after a restart of either side from the cursor it kept. Start with `after=now` (events from now on) or `after=start` (everything kept).",
+    },
     {
       name: "Webhook events",
       description:

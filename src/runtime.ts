@@ -44,8 +44,18 @@ export interface RuntimeOptions {
   readonly webhookTlsCa?: string;
   /** Host name resolver for webhook URLs (tests map names to chosen addresses); defaults to the system's. */
   readonly webhookResolver?: Resolver;
+  /**
+   * Deadline of one webhook call: the spec's 10 s unless given. A test shortens it to see a timeout without
+   * waiting 10 s. Never set in production (no configuration variable reaches it).
+   */
+  readonly webhookTimeoutMs?: number;
   /** An extra CA certificate (PEM) trusted for the SMTP relay: tests' self-signed relay. Never set in production. */
   readonly smtpTlsCa?: string;
+  /**
+   * TEST ONLY, never set in production (main.ts does not): awaited between a bank file's upload and its record,
+   * so the crash test (test/bank-rails/crash-postgres.test.ts) can kill a worker process in that window.
+   */
+  readonly testOnlyBankUploadPause?: (file: { readonly id: string; readonly fileName: string }) => Promise<void>;
 }
 
 export interface Runtime {
@@ -130,6 +140,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const webhookSender: WebhookSender = createWebhookSender({
     policy: webhookPolicy,
     ...(options.webhookTlsCa === undefined ? {} : { ca: options.webhookTlsCa }),
+    ...(options.webhookTimeoutMs === undefined ? {} : { timeoutMs: options.webhookTimeoutMs }),
   });
   const metrics = createMetrics({ jobStore });
   // Wake-ups for idle workers: one LISTEN per process, opened when the first worker starts. Without it the
@@ -214,7 +225,13 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         }),
       }),
   };
-  const handlers: JobHandlers = { ...createJobHandlers(deps), ...(options.extraJobHandlers ?? {}) };
+  const handlers: JobHandlers = {
+    ...createJobHandlers({
+      ...deps,
+      ...(options.testOnlyBankUploadPause === undefined ? {} : { testOnlyBankUploadPause: options.testOnlyBankUploadPause }),
+    }),
+    ...(options.extraJobHandlers ?? {}),
+  };
 
   return {
     deps,

@@ -29,27 +29,61 @@ export function randomHex(bytes: number): string {
 
 // scrypt parameters: N=2^15, r=8, p=1 (OWASP's recommended minimum), 64-byte key, 16-byte salt.
 const SCRYPT = { N: 32768, r: 8, p: 1, keyLength: 64, maxmem: 64 * 1024 * 1024 } as const;
+/** The cost (scrypt's N) new password hashes are made with in production. */
+export const PRODUCTION_PASSWORD_HASH_COST = SCRYPT.N;
+/** The cost the test harness hashes with: about 1 ms instead of 100 ms per hash. */
+const TEST_PASSWORD_HASH_COST = 1024;
 
-function scryptAsync(password: string, salt: Buffer, N: number, r: number, p: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    scrypt(password, salt, SCRYPT.keyLength, { N, r, p, maxmem: SCRYPT.maxmem }, (error, key) =>
-      error ? reject(error) : resolve(key),
-    );
-  });
+// The one piece of module state in src/: the cost of new hashes. It is the production cost unless the test
+// harness (test/setup/per-file.ts) lowers it through the function below, which nothing in src/ calls and no
+// configuration reaches; main.ts refuses to start with a lowered cost. Verification reads N, r and p from
+// the stored hash, so hashes made at either cost verify whatever the current setting is.
+let newHashCost: number = PRODUCTION_PASSWORD_HASH_COST;
+
+/**
+ * Tests only: new password hashes use a cost of 2^10 instead of 2^15 (`lowered: false` restores production's).
+ * Hundreds of sign-ins, invitations and resets in the test suite otherwise spend most of its CPU in scrypt.
+ */
+export function usePasswordHashCostForTests(lowered = true): void {
+  newHashCost = lowered ? TEST_PASSWORD_HASH_COST : PRODUCTION_PASSWORD_HASH_COST;
 }
+
+/** The scrypt N of the hashes hashPassword makes now (main.ts checks it is production's). */
+export function passwordHashCost(): number {
+  return newHashCost;
+}
+
+/** scrypt with these parameters: libuv's pool by default, or the low-priority threads of password-hasher.ts. */
+export type DeriveKey = (
+  password: string,
+  salt: Buffer,
+  keyLength: number,
+  options: { N: number; r: number; p: number; maxmem: number },
+) => Promise<Buffer>;
+
+const scryptOnLibuvPool: DeriveKey = (password, salt, keyLength, options) =>
+  new Promise((resolve, reject) => {
+    scrypt(password, salt, keyLength, options, (error, key) => (error ? reject(error) : resolve(key)));
+  });
 
 /** Returns a self-describing hash: `scrypt$N$r$p$<salt b64>$<key b64>`. */
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, derive: DeriveKey = scryptOnLibuvPool): Promise<string> {
   const salt = randomBytes(16);
-  const key = await scryptAsync(password, salt, SCRYPT.N, SCRYPT.r, SCRYPT.p);
-  return ["scrypt", SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString("base64"), key.toString("base64")].join("$");
+  const N = newHashCost;
+  const key = await derive(password, salt, SCRYPT.keyLength, { N, r: SCRYPT.r, p: SCRYPT.p, maxmem: SCRYPT.maxmem });
+  return ["scrypt", N, SCRYPT.r, SCRYPT.p, salt.toString("base64"), key.toString("base64")].join("$");
 }
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+export async function verifyPassword(password: string, stored: string, derive: DeriveKey = scryptOnLibuvPool): Promise<boolean> {
   const [scheme, n, r, p, saltB64, keyB64] = stored.split("$");
   if (scheme !== "scrypt" || !n || !r || !p || !saltB64 || !keyB64) return false;
   const expected = Buffer.from(keyB64, "base64");
-  const actual = await scryptAsync(password, Buffer.from(saltB64, "base64"), Number(n), Number(r), Number(p));
+  const actual = await derive(password, Buffer.from(saltB64, "base64"), SCRYPT.keyLength, {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    maxmem: SCRYPT.maxmem,
+  });
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 

@@ -14,7 +14,7 @@ export const ERROR_CODES = {
     status: 400,
     message: "The request failed validation.",
     description:
-      "The body, query or a header did not match the schema. `details` lists each problem with the field path (a JSON path such as `rows[3].external_ref`, a query parameter or a header name), a stable code (required, invalid_type, invalid_uuid, invalid_enum, invalid_format, too_long, too_short, out_of_range, unknown_field, too_many_items, too_few_items, invalid_character, invalid_encoding, and `blank` for a name of spaces or invisible characters only: every name field must contain a letter or digit) and a message. `invalid_character`: the text holds U+0000, an unpaired surrogate, a control character, or a tab or line break in a single-line field (every field except those documented as free text, and every query parameter and header). `invalid_encoding`: a query parameter or header is not percent-encoded UTF-8. Date-times are RFC 3339 with a time zone, between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z, seconds 00 to 59.",
+      "The body, query or a header did not match the schema. `details` lists each problem with the field path (a JSON path such as `rows[3].external_ref`, a query parameter or a header name), a stable code (required, invalid_type, invalid_uuid, invalid_enum, invalid_format, too_long, too_short, out_of_range, unknown_field, too_many_items, too_few_items, invalid_character, invalid_encoding, `blank` for a name of spaces or invisible characters only: every name field must contain a letter or digit, and `low_contrast` for a brand colour too light for white text) and a message. `invalid_character`: the text holds U+0000, an unpaired surrogate, a control character, or a tab or line break in a single-line field (every field except those documented as free text, and every query parameter and header). `invalid_encoding`: a query parameter or header is not percent-encoded UTF-8. Date-times are RFC 3339 with a time zone, between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z, seconds 00 to 59.",
   },
   bad_request: {
     status: 400,
@@ -329,6 +329,13 @@ export const ERROR_CODES = {
     status: 409,
     message: "Two-factor authentication is already enabled.",
     description: "Disable it first (with a code) to enrol a new authenticator.",
+  },
+  TWO_FACTOR_REQUIRED_BY_BUSINESS: {
+    status: 409,
+    message:
+      "A Business you belong to requires two-factor authentication of every member: it cannot be turned off while you are a member there.",
+    description:
+      "Turning two-factor authentication off is refused while any Business of the person requires it (`require_two_factor` of `PUT /v1/security-settings`); `details` name those Businesses. An admin of each can lift the requirement, or the person can leave the Business. A lost authenticator is not a reason to turn it off: sign in with a recovery code, then regenerate the codes (`POST /v1/session/two-factor/recovery-codes`).",
   },
   TWO_FACTOR_NOT_ENROLLED: {
     status: 409,

@@ -24,6 +24,16 @@ export interface Metrics {
    * connect or LISTEN) and `lost` (the connection dropped), after which workers only poll until it recovers.
    */
   observeWakeupListener(state: "listening" | "failed" | "lost"): void;
+  /** Requests of this process waiting on the event feed (`GET /v1/events?after=…&wait=…`): +1 when one starts, -1 when it ends. */
+  observeEventFeedWaits(delta: 1 | -1): void;
+  /**
+   * A waiting feed request read again, by cause: `notify` (an event of its environment committed), `recheck`
+   * (events held back by an older transaction), `poll` (a timer: often while the listener is down, rarely
+   * otherwise), `end` (its wait ended, the client left, or shutdown).
+   */
+  observeEventFeedReread(cause: "notify" | "recheck" | "poll" | "end"): void;
+  /** The event feed's wake-up listener of this process, like observeWakeupListener. */
+  observeEventFeedListener(state: "listening" | "failed" | "lost"): void;
 }
 
 export function createMetrics(deps: { jobStore: JobStore }): Metrics {
@@ -63,6 +73,22 @@ export function createMetrics(deps: { jobStore: JobStore }): Metrics {
     name: "jobs_wakeup_listen_failures_total",
     help: "Job wake-up listener failures of this process: `failed` (could not connect or LISTEN), `lost` (the connection dropped).",
     labelNames: ["reason"],
+    registers: [registry],
+  });
+  const feedWaiting = new Gauge({
+    name: "events_feed_waiting_requests",
+    help: "Requests of this process waiting for new events (GET /v1/events with `wait`). They hold no database connection.",
+    registers: [registry],
+  });
+  const feedListening = new Gauge({
+    name: "events_feed_listening",
+    help: "1 while this process listens for recorded events (LISTEN), 0 while waiting requests poll. Absent before the first wait.",
+    registers: [registry],
+  });
+  const feedRereads = new Counter({
+    name: "events_feed_rereads_total",
+    help: "Reads of the event feed by a waiting request after its first, by cause: notify, recheck (events held back by an older transaction), poll, end.",
+    labelNames: ["cause"],
     registers: [registry],
   });
   let lastStats: Promise<Awaited<ReturnType<JobStore["stats"]>>> | null = null;
@@ -105,6 +131,15 @@ export function createMetrics(deps: { jobStore: JobStore }): Metrics {
     observeWakeupListener(state) {
       wakeupListening.set(state === "listening" ? 1 : 0);
       if (state !== "listening") wakeupFailures.inc({ reason: state });
+    },
+    observeEventFeedWaits(delta) {
+      feedWaiting.inc(delta);
+    },
+    observeEventFeedReread(cause) {
+      feedRereads.inc({ cause });
+    },
+    observeEventFeedListener(state) {
+      feedListening.set(state === "listening" ? 1 : 0);
     },
   };
 }

@@ -5,6 +5,7 @@ import { createBankFiles } from "../modules/bank-rails/index.js";
 import { destinationRoutingFacts } from "../modules/destinations/index.js";
 import { createEnrollmentJobHandlers } from "../modules/enrollment/index.js";
 import { createPayoutBankFileFunctions, createPayoutJobHandlers } from "../modules/payouts/index.js";
+import { createPeopleJobHandlers } from "../modules/people/index.js";
 import { createDeliveryJobHandler } from "../modules/webhooks/index.js";
 import type { JobHandlers } from "../platform/jobs/worker.js";
 import { createMailJobHandler } from "../platform/mail/mail-job.js";
@@ -12,7 +13,11 @@ import type { Mailer } from "../platform/mail/mailer.js";
 import { createMaskingBackfillHandler } from "./masking-backfill.js";
 
 /** What the handlers need beyond the API's dependencies: the mailer is used only from jobs. */
-export type WorkerDeps = AppDeps & { readonly mailer: Mailer };
+export type WorkerDeps = AppDeps & {
+  readonly mailer: Mailer;
+  /** TEST ONLY (RuntimeOptions.testOnlyBankUploadPause): see BankFilesDeps.testOnlyPauseAfterUpload. */
+  readonly testOnlyBankUploadPause?: (file: { readonly id: string; readonly fileName: string }) => Promise<void>;
+};
 
 export function createJobHandlers(deps: WorkerDeps): JobHandlers {
   // Bank-file rails (SEPA, ACH): the disbursement job queues payouts for their rail's cut-off.
@@ -28,6 +33,7 @@ export function createJobHandlers(deps: WorkerDeps): JobHandlers {
     destinationRoutingFacts,
     observe: (rail, event) => deps.metrics.observeBankFile(rail, event),
     pollIntervalMs: deps.config.bankRails.pollIntervalSeconds * 1000,
+    ...(deps.testOnlyBankUploadPause === undefined ? {} : { testOnlyPauseAfterUpload: deps.testOnlyBankUploadPause }),
   });
   return {
     ...bankFiles.handlers,
@@ -48,6 +54,13 @@ export function createJobHandlers(deps: WorkerDeps): JobHandlers {
       bankRails: bankFiles.queue,
     }),
     ...createMaskingBackfillHandler({ ...deps, db: deps.database.db }),
+    ...createPeopleJobHandlers({
+      db: deps.database.db,
+      clock: deps.clock,
+      ids: deps.ids,
+      jobStore: deps.jobStore,
+      idleMs: deps.config.sessions.idleMinutes * 60_000,
+    }),
     ...createEnrollmentJobHandlers({
       ...deps,
       db: deps.database.db,

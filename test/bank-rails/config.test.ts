@@ -316,3 +316,46 @@ describe("routing of production payouts", () => {
     expect(refused.json().error.code).toBe("NO_RAIL_FOR_DESTINATION");
   });
 });
+
+describe("the routing check of a bulk creation", () => {
+  let t: TestApp;
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it("gives each row its own verdict, in order, whatever rows around it decide", async () => {
+    t = await buildTestApp();
+    const business = await registerBusiness(t.app);
+    const key = business.keys.production;
+    const put = await t.app.inject({ method: "PUT", url: "/v1/bank-rails/sepa", headers: bearer(key), payload: sepaConfig() });
+    expect(put.statusCode, put.body).toBe(201);
+    const payable = await sepaPayee(t.app, key);
+    const noAddress = await payableBeneficiary(t.app, key);
+    const dollar = await payableBeneficiary(t.app, key, US_ACCOUNT);
+    const plan = [payable, noAddress, dollar, payable, noAddress, payable];
+    const bulk = await t.app.inject({
+      method: "POST",
+      url: "/v1/payouts/bulk",
+      headers: bearer(key),
+      payload: {
+        uploadId: newKey("upload"),
+        rows: plan.map((payee) => ({
+          beneficiary_id: payee.beneficiaryId,
+          amount_minor: 100,
+          currency: payee === dollar ? "USD" : "EUR",
+          idempotency_key: newKey(),
+        })),
+      },
+    });
+    expect(bulk.statusCode, bulk.body).toBeLessThan(300);
+    const results = bulk.json().results as Array<{ index: number; status: string; error: { code: string } | null }>;
+    expect(results.map((r) => [r.index, r.status, r.error?.code ?? null])).toEqual([
+      [0, "created", null],
+      [1, "failed", "SEPA_ADDRESS_NOT_STRUCTURED"],
+      [2, "failed", "NO_RAIL_FOR_DESTINATION"],
+      [3, "created", null],
+      [4, "failed", "SEPA_ADDRESS_NOT_STRUCTURED"],
+      [5, "created", null],
+    ]);
+  });
+});

@@ -274,6 +274,26 @@ describe("ACH: returns and notifications of change", () => {
     const after = (await t.app.inject({ method: "GET", url: `/v1/bank-files/${achFile?.id}`, headers: bearer(key) })).json();
     expect(after.bank_file.alerts).toContain("notification_of_change");
     expect(after.payouts.find((p: { payout_id: string }) => p.payout_id === changedId).bank_status).toBe("C01");
+    // The Business sees the correction on the bank account; the account itself is left as it was.
+    const account = (await getPayout(t.app, key, changedId)) as { beneficiary_id: string; bank_account_id: string };
+    const accounts = await t.app.inject({
+      method: "GET",
+      url: `/v1/beneficiaries/${account.beneficiary_id}/bank-accounts`,
+      headers: bearer(key),
+    });
+    expect(accounts.statusCode, accounts.body).toBe(200);
+    const corrected = accounts.json().bank_accounts.find((a: { id: string }) => a.id === account.bank_account_id);
+    expect(corrected).toMatchObject({
+      notification_of_change: {
+        code: "C01",
+        description: "C01: Incorrect account number.",
+        corrected_data: "*****4321",
+        payout_id: changedId,
+        received_at: t.clock.now().toISOString(),
+      },
+      last4: "6789",
+      payout_usable: true,
+    });
     // The corrected payout still settles on its effective date (Tuesday 2026-07-28, 17:00 New York).
     t.clock.set(new Date("2026-07-28T21:30:00.000Z"));
     await drain();

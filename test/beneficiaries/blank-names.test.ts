@@ -222,7 +222,7 @@ describe("hosted pages", () => {
     const beneficiary = await createBeneficiary(t.app, key, { name: "Stub" });
     const minted = await mintLink(t.app, key, beneficiary.id, "full_onboarding");
     const session = new PageSession(t.app);
-    const response = await session.submit(minted.path, {
+    const response = await session.submit(`${minted.path}?country=DE&currency=EUR`, {
       first_name: INVISIBLE.zero_width,
       last_name: "Lovelace",
       country_of_residence: "GB",

@@ -5,14 +5,18 @@
 //
 // Without /usr/bin/chromium the file is skipped with a notice, unless REQUIRE_BROWSER=1 (CI), which turns a
 // missing browser into a failure.
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sepaConfig } from "../bank-rails/bank-rail-fixtures.js";
 import { eventsOf, mintLink, readBeneficiary } from "../collection/helpers.js";
+import { CHROMIUM, CHROMIUM_ARGS } from "../helpers/dashboard-browser.js";
 import {
+  bearer,
   createBeneficiary,
   GERMAN_IBAN_ACCOUNT,
   type RegisteredBusiness,
@@ -21,12 +25,14 @@ import {
 } from "../helpers/factories.js";
 import { buildTestApp, TEST_START, type TestApp } from "../helpers/test-app.js";
 import { onPostgres } from "../helpers/test-database.js";
+import { newKey, postPayout } from "../payouts/payout-fixtures.js";
 
-/** Debian's package; CHROMIUM_PATH overrides it (e.g. to check that REQUIRE_BROWSER=1 fails without a browser). */
-const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 const available = existsSync(CHROMIUM);
 const required = process.env.REQUIRE_BROWSER === "1";
 const SCREENSHOTS = path.resolve("test-output/screenshots");
+/** A 1×1 PNG, as the branding API takes it. */
+const LOGO_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 /** Screenshots and the run marker are named per engine, so the PGlite and PostgreSQL passes do not overwrite each other. */
 const ENGINE = onPostgres ? "postgres" : "pglite";
 
@@ -47,6 +53,7 @@ describe.skipIf(!available)("hosted collection pages in Chromium", () => {
   let biz: RegisteredBusiness;
   let key: string;
   const ran: string[] = [];
+  const scanned: string[] = [];
 
   beforeAll(async () => {
     await mkdir(SCREENSHOTS, { recursive: true });
@@ -59,16 +66,7 @@ describe.skipIf(!available)("hosted collection pages in Chromium", () => {
       executablePath: CHROMIUM,
       headless: true,
       // Playwright gives each launch a fresh temporary --user-data-dir. The rest keeps Chromium off the network.
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
+      args: CHROMIUM_ARGS,
     });
   });
 
@@ -93,6 +91,43 @@ describe.skipIf(!available)("hosted collection pages in Chromium", () => {
     ran.push(name);
   }
 
+  /** Nothing wider than the screen, and every visible control labelled. */
+  async function expectFitsAndLabelled(page: Page): Promise<void> {
+    // (Browser-side code as text: the test program is compiled without the DOM library.)
+    const overflow = await page.evaluate<number>("document.documentElement.scrollWidth - document.documentElement.clientWidth");
+    expect(overflow).toBeLessThanOrEqual(0);
+    const unlabeled = await page.evaluate<number>(
+      "[...document.querySelectorAll('input:not([type=hidden]), select')].filter((c) => !c.labels || c.labels.length === 0).length",
+    );
+    expect(unlabeled).toBe(0);
+  }
+
+  /**
+   * axe-core's WCAG 2.1 A/AA and best-practice rules on the page as shown: no serious or critical violation.
+   * The engine is evaluated through the DevTools protocol, which the pages' CSP (rightly) does not govern.
+   */
+  async function expectAccessible(page: Page, name: string): Promise<void> {
+    await page.evaluate(AXE_SOURCE);
+    const violations = await page.evaluate<Array<{ id: string; impact: string | null; nodes: string[] }>>(
+      "axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } })" +
+        ".then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) })))",
+    );
+    const blocking = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    expect(blocking, `${name}: ${JSON.stringify(blocking)}`).toEqual([]);
+    scanned.push(name);
+  }
+
+  /** The page at 375 px (a phone) and at desktop width, both saved. */
+  async function shotBoth(page: Page, name: string): Promise<void> {
+    const before = page.viewportSize();
+    await page.setViewportSize({ width: 375, height: 740 });
+    await expectFitsAndLabelled(page);
+    await shot(page, `${name}-375`);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await shot(page, `${name}-desktop`);
+    if (before !== null) await page.setViewportSize(before);
+  }
+
   async function linkFor(beneficiaryId: string, scope: "full_onboarding" | "payout_destination" | "tax_documents") {
     const minted = await mintLink(t.app, key, beneficiaryId, scope);
     return { ...minted, href: `${base}${minted.path}` };
@@ -115,14 +150,20 @@ describe.skipIf(!available)("hosted collection pages in Chromium", () => {
       "[...document.querySelectorAll('input:not([type=hidden]), select')].filter((c) => !c.labels || c.labels.length === 0).length",
     );
     expect(unlabeled).toBe(0);
+    await shot(page, "full-onboarding-step1-phone");
+    // Step 1: the bank's country (the script pre-selects its currency), then step 2.
+    await page.getByLabel("Country of the bank").selectOption("DE");
+    await expect(page.getByLabel("Account currency").inputValue()).resolves.toBe("EUR");
+    await page.getByRole("button", { name: "Continue" }).click();
+    await page.waitForLoadState();
+    await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Your details");
+    await expectFitsAndLabelled(page);
     await shot(page, "full-onboarding-form-phone");
 
     await page.getByLabel("First name").fill("Ada");
     await page.getByLabel("Last name").fill("Lovelace");
     await page.getByLabel("Country of residence").selectOption("GB");
     await page.getByLabel("Account holder name").fill("Ada Lovelace");
-    await page.getByLabel("Country of the bank").selectOption("DE");
-    await page.getByLabel("Account currency").fill("EUR");
     await page.getByLabel("IBAN").fill("DE89370400440532013001"); // wrong check digits
     await page.getByRole("button", { name: "Submit details" }).click();
     await page.waitForLoadState();
@@ -191,7 +232,9 @@ describe.skipIf(!available)("hosted collection pages in Chromium", () => {
     await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Form W-8BEN");
     await page.getByLabel("Your full name", { exact: true }).fill("Hans Meier");
     await page.getByLabel("Country of citizenship").selectOption("DE");
-    await page.getByLabel("Date of birth").fill("1980-02-03");
+    await page.getByLabel("Day").fill("3");
+    await page.getByLabel("Month").selectOption("2");
+    await page.getByLabel("Year").fill("1980");
     await page.getByLabel("Foreign tax identifying number").fill("12345678901");
     await page.getByLabel("Street address").fill("Hauptstr. 1");
     await page.getByLabel("City").fill("Berlin");
@@ -284,5 +327,170 @@ describe.skipIf(!available)("hosted collection pages in Chromium", () => {
     );
     expect(buttonColor).toBe("rgb(31, 111, 235)");
     await context.close();
+  });
+  it("a German payee: step 1 pre-set to Germany and euro, then only IBAN (BIC optional) and the address, name filled in; accessible", async () => {
+    const beneficiary = await createBeneficiary(t.app, key, { name: "Lena Schmidt", country_of_residence: "DE" });
+    const link = await linkFor(beneficiary.id, "full_onboarding");
+    const { context, page } = await newPage();
+    await page.goto(link.href);
+    await expect(page.getByLabel("Country of the bank").inputValue()).resolves.toBe("DE");
+    await expect(page.getByLabel("Account currency").inputValue()).resolves.toBe("EUR");
+    await expectAccessible(page, "step1");
+    await shotBoth(page, "de-step1");
+    await page.getByRole("button", { name: "Continue" }).click();
+    await page.waitForLoadState();
+    // Only what a German account needs.
+    for (const label of ["IBAN", "SWIFT / BIC (optional)", "Account holder name"]) {
+      await expect(page.getByLabel(label, { exact: true }).isVisible()).resolves.toBe(true);
+    }
+    for (const label of [/CLABE/, /Pix/, /routing/i, /Account number/, /Account currency/]) {
+      await expect(page.getByLabel(label).count()).resolves.toBe(0);
+    }
+    // What the Business gave is filled in and editable.
+    await expect(page.getByLabel("Account holder name").inputValue()).resolves.toBe("Lena Schmidt");
+    await expect(page.getByLabel("First name").inputValue()).resolves.toBe("Lena");
+    await expect(page.getByLabel("Last name").inputValue()).resolves.toBe("Schmidt");
+    await expect(page.getByLabel("Country of residence").inputValue()).resolves.toBe("DE");
+    await expectAccessible(page, "de-form");
+    await shotBoth(page, "de-form");
+
+    await page.getByLabel("Day").fill("7");
+    await page.getByLabel("Month").selectOption({ label: "July" });
+    await page.getByLabel("Year").fill("1988");
+    await page.getByLabel("Street address").fill("Hauptstraße 1");
+    await page.getByLabel("Postal code").fill("10115");
+    await page.getByLabel("City").fill("Berlin");
+    await page.getByLabel("Country", { exact: true }).selectOption("DE");
+    await page.getByLabel("IBAN").fill("DE89 3704 0044 0532");
+    await page.getByRole("button", { name: "Submit details" }).click();
+    await page.waitForLoadState();
+    // The message sits beside its field, tied to it.
+    const iban = page.getByLabel("IBAN");
+    await expect(iban.getAttribute("aria-invalid")).resolves.toBe("true");
+    await expectAccessible(page, "de-form-errors");
+    await shotBoth(page, "de-form-errors");
+    await iban.fill("DE89 3704 0044 0532 0130 00");
+    await page.getByRole("button", { name: "Submit details" }).click();
+    await page.waitForLoadState();
+    await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Thank you");
+    await expectAccessible(page, "thanks");
+    await shotBoth(page, "de-thanks");
+    await context.close();
+    expect(await readBeneficiary(t.app, key, beneficiary.id)).toMatchObject({
+      date_of_birth: "1988-07-07",
+      postal_address: { line1: "Hauptstraße 1", postal_code: "10115", city: "Berlin", country: "DE" },
+    });
+  });
+
+  it("a US payee: choosing the United States switches the currency to USD, then routing and account number", async () => {
+    const beneficiary = await createBeneficiary(t.app, key, { name: "John Roe" });
+    const link = await linkFor(beneficiary.id, "payout_destination");
+    const { context, page } = await newPage({ phone: true });
+    await page.goto(link.href);
+    await page.getByLabel("Country of the bank").selectOption("US");
+    await expect(page.getByLabel("Account currency").inputValue()).resolves.toBe("USD");
+    await page.getByRole("button", { name: "Continue" }).click();
+    await page.waitForLoadState();
+    await expect(page.getByLabel("ABA routing number").isVisible()).resolves.toBe(true);
+    await expect(page.getByLabel("Account number").isVisible()).resolves.toBe(true);
+    await expect(page.getByLabel("IBAN").count()).resolves.toBe(0);
+    await expectAccessible(page, "us-form");
+    await shotBoth(page, "us-form");
+    await page.getByLabel("ABA routing number").fill("021000021");
+    await page.getByLabel("Account number").fill("4417120983");
+    await page.getByRole("button", { name: "Submit details" }).click();
+    await page.waitForLoadState();
+    await expect(page.textContent("main")).resolves.toContain("ending in 0983 (USD)");
+    await context.close();
+  });
+
+  it("works without JavaScript: step 1 by hand, step 2, submitted", async () => {
+    const beneficiary = await createBeneficiary(t.app, key, { name: "Ann Smith" });
+    const link = await linkFor(beneficiary.id, "payout_destination");
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 375, height: 740 } });
+    const page = await context.newPage();
+    await page.goto(link.href);
+    await page.getByLabel("Country of the bank").selectOption("GB");
+    // No script ran: the currency was not pre-selected; the payee picks it.
+    await expect(page.getByLabel("Account currency").inputValue()).resolves.toBe("");
+    await page.getByLabel("Account currency").selectOption("GBP");
+    await page.getByRole("button", { name: "Continue" }).click();
+    await page.waitForLoadState();
+    expect(page.url()).toContain("country=GB&currency=GBP");
+    await page.getByLabel("Sort code").fill("60-16-13");
+    await page.getByLabel("Account number").fill("31926819");
+    await shot(page, "no-js-gb-form-375");
+    await page.getByRole("button", { name: "Submit details" }).click();
+    await page.waitForLoadState();
+    await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Thank you");
+    await expect(page.textContent("main")).resolves.toContain("ending in 6819 (GBP)");
+    await context.close();
+  });
+
+  it("SEPA without an address: the branded page asks for town and country, then a SEPA payout is accepted", async () => {
+    const production = biz.keys.production;
+    const branded = await t.app.inject({
+      method: "PATCH",
+      url: "/v1/branding",
+      headers: bearer(production),
+      payload: { display_name: "Northwind", brand_color: "#0a5c36", logo: { media_type: "image/png", data: LOGO_PNG } },
+    });
+    expect(branded.statusCode, branded.body).toBe(200);
+    const rail = await t.app.inject({
+      method: "PUT",
+      url: "/v1/bank-rails/sepa",
+      headers: bearer(production),
+      payload: sepaConfig(),
+    });
+    expect(rail.statusCode, rail.body).toBe(201);
+    const payee = await createBeneficiary(t.app, production, {
+      first_name: "Piet",
+      last_name: "Jansen",
+      country_of_residence: "NL",
+    });
+    await registerBankAccount(t.app, production, payee.id, {
+      account_holder_name: "Piet Jansen",
+      country: "NL",
+      currency: "EUR",
+      iban: "NL91ABNA0417164300",
+    });
+    await t.app.inject({ method: "POST", url: `/v1/beneficiaries/${payee.id}/acknowledge`, headers: bearer(production) });
+    const payout = { beneficiary_id: payee.id, amount_minor: 2500, currency: "EUR" };
+    const refused = await postPayout(t.app, production, { ...payout, idempotency_key: newKey() });
+    expect(refused.json().error.code).toBe("SEPA_ADDRESS_NOT_STRUCTURED");
+
+    const minted = await mintLink(t.app, production, payee.id, "payout_destination");
+    const { context, page } = await newPage();
+    await page.goto(`${base}${minted.path}`);
+    // Branded: the Business's name and its logo, served by the page itself; the brand colour on the button.
+    await expect(page.locator("header").textContent()).resolves.toContain("Northwind");
+    const logoLoaded = await page.evaluate<boolean>("document.querySelector('header img').naturalWidth > 0");
+    expect(logoLoaded).toBe(true);
+    const button = await page.evaluate<string>("getComputedStyle(document.querySelector('button[type=submit]')).backgroundColor");
+    expect(button).toBe("rgb(10, 92, 54)");
+    await page.getByLabel(/ending in 4300/).check();
+    await page.getByRole("button", { name: "Submit details" }).click();
+    await page.waitForLoadState();
+    const city = page.getByLabel("City");
+    await expect(city.getAttribute("aria-invalid")).resolves.toBe("true");
+    const describedBy = (await city.getAttribute("aria-describedby")) ?? "";
+    await expect(page.locator(`#${describedBy.split(" ").pop()}`).textContent()).resolves.toMatch(/SEPA/);
+    await expectAccessible(page, "sepa-address-errors");
+    await shotBoth(page, "sepa-address-errors");
+    await page.getByLabel("Street address").fill("Damrak 1");
+    await city.fill("Amsterdam");
+    await page.getByLabel("Country", { exact: true }).selectOption("NL");
+    await page.getByRole("button", { name: "Submit details" }).click();
+    await page.waitForLoadState();
+    await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Thank you");
+    await context.close();
+    const accepted = await postPayout(t.app, production, { ...payout, idempotency_key: newKey() });
+    expect(accepted.statusCode, accepted.body).toBe(201);
+  });
+
+  it("every page scanned had no serious or critical axe-core violation", () => {
+    expect(scanned).toEqual(
+      expect.arrayContaining(["step1", "de-form", "de-form-errors", "thanks", "us-form", "sepa-address-errors"]),
+    );
   });
 });

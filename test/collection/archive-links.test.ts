@@ -43,7 +43,7 @@ describe("archiving and collection links", () => {
     const old = await mintLink(t.app, key, beneficiary.id, "payout_destination");
     // A browser that opened the form before the archive, and submits after it.
     const early = new PageSession(t.app);
-    expect((await early.get(old.path)).statusCode).toBe(200);
+    expect((await early.get(`${old.path}?country=DE&currency=EUR`)).statusCode).toBe(200);
     expect((await readBeneficiary(t.app, key, beneficiary.id)).pending_requests).toHaveLength(1);
 
     const archived = await action(beneficiary.id, "archive");
@@ -87,7 +87,7 @@ describe("archiving and collection links", () => {
     expect((await readBeneficiary(t.app, key, beneficiary.id)).pending_requests).toEqual([
       { id: fresh.id, scope: "payout_destination", expires_at: fresh.expires_at },
     ]);
-    const submitted = await new PageSession(t.app).submit(fresh.path, NEW_ACCOUNT);
+    const submitted = await new PageSession(t.app).submit(`${fresh.path}?country=DE&currency=EUR`, NEW_ACCOUNT);
     expect(submitted.statusCode, submitted.body).toBe(200);
     expect((await readBeneficiary(t.app, key, beneficiary.id)).declared_destination_id).not.toBeNull();
   });

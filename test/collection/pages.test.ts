@@ -52,7 +52,7 @@ describe("full_onboarding", () => {
     const beneficiary = await createBeneficiary(t.app, key, { name: "Stub" });
     const minted = await link(beneficiary.id, "full_onboarding");
     const session = new PageSession(t.app);
-    const page = await session.get(minted.path);
+    const page = await session.get(`${minted.path}?country=US&currency=USD`);
     expect(page.statusCode).toBe(200);
     expect(page.headers["content-type"]).toMatch(/^text\/html; charset=utf-8/);
     // In the Business's name, escaped.
@@ -156,7 +156,7 @@ describe("full_onboarding", () => {
     const beneficiary = await createBeneficiary(t.app, key, { name: "Stub" });
     const minted = await link(beneficiary.id, "full_onboarding");
     const session = new PageSession(t.app);
-    const bad = await session.submit(minted.path, {
+    const bad = await session.submit(`${minted.path}?country=DE&currency=EUR`, {
       first_name: "Ada",
       last_name: "",
       date_of_birth: "2999-01-01",
@@ -181,7 +181,7 @@ describe("full_onboarding", () => {
     expect(read.pending_requests).toHaveLength(1);
     expect(await eventsOf(t, beneficiary.id)).toHaveLength(0);
 
-    const fixed = await session.submit(minted.path, {
+    const fixed = await session.submit(`${minted.path}?country=DE&currency=EUR`, {
       first_name: "Ada",
       last_name: "Lovelace",
       country_of_residence: "GB",
@@ -201,11 +201,11 @@ describe("full_onboarding", () => {
       business_name: "Umbrella",
     });
     const minted = await link(beneficiary.id, "full_onboarding");
-    const page = await new PageSession(t.app).get(minted.path);
+    const page = await new PageSession(t.app).get(`${minted.path}?country=US&currency=USD`);
     expect(page.body).toContain('name="business_name"');
     expect(page.body).toContain('name="country_of_incorporation"');
     expect(page.body).not.toContain('name="first_name"');
-    const done = await new PageSession(t.app).submit(minted.path, {
+    const done = await new PageSession(t.app).submit(`${minted.path}?country=US&currency=USD`, {
       business_name: "Umbrella Corp",
       country_of_incorporation: "US",
       registration_number: "123-456",
@@ -286,7 +286,10 @@ describe("payout_destination", () => {
   it("adding a new account registers it (event) and declares it", async () => {
     const beneficiary = await createBeneficiary(t.app, key);
     const minted = await link(beneficiary.id, "payout_destination");
-    const done = await new PageSession(t.app).submit(minted.path, { destination: "new", ...US_ACCOUNT });
+    const done = await new PageSession(t.app).submit(`${minted.path}?country=US&currency=USD`, {
+      destination: "new",
+      ...US_ACCOUNT,
+    });
     expect(done.statusCode, done.body).toBe(200);
     const registered = await eventsOf(t, beneficiary.id, "beneficiary.bank_account.registered");
     expect(registered).toHaveLength(1);
@@ -311,7 +314,10 @@ describe("enrollment of an account added on a page", () => {
   it("a compliant Beneficiary's new account is enrolled with the rail after the submission (sandbox: verified)", async () => {
     const beneficiary = await acknowledged(key);
     const minted = await link(beneficiary.id, "payout_destination");
-    const done = await new PageSession(t.app).submit(minted.path, { destination: "new", ...US_ACCOUNT });
+    const done = await new PageSession(t.app).submit(`${minted.path}?country=US&currency=USD`, {
+      destination: "new",
+      ...US_ACCOUNT,
+    });
     expect(done.statusCode, done.body).toBe(200);
     const after = await readBeneficiary(t.app, key, beneficiary.id);
     expect(after.enrollment_status).toBe("verified");
@@ -329,7 +335,7 @@ describe("enrollment of an account added on a page", () => {
     const minted = await mintLink(t.app, productionKey, beneficiary.id, "payout_destination");
     tokens.push(minted.token);
     // The production simulator refuses accounts ending in 0911 (src/rails/README.md).
-    const done = await new PageSession(t.app).submit(minted.path, {
+    const done = await new PageSession(t.app).submit(`${minted.path}?country=US&currency=USD`, {
       destination: "new",
       ...US_ACCOUNT,
       "bank.account_number": "4417120911",

@@ -29,7 +29,8 @@ describe.skipIf(!onPostgres)("collection links under concurrency (PostgreSQL)", 
     const beneficiary = await createBeneficiary(t.app, key, { name: "Stub" });
     const link = await mintLink(t.app, key, beneficiary.id, "full_onboarding");
     const sessions = Array.from({ length: 8 }, () => new PageSession(t.app));
-    const pages = await Promise.all(sessions.map((s) => s.get(link.path)));
+    // Step 2 of the page (the bank's country and currency chosen), where the account fields and the CSRF field are.
+    const pages = await Promise.all(sessions.map((s) => s.get(`${link.path}?country=DE&currency=EUR`)));
     const responses = await Promise.all(
       sessions.map((session, i) =>
         session.post(link.path, {

@@ -182,7 +182,7 @@ describe("changes made through a collection link", () => {
   it("a payout_destination link adding a new account: notice naming the new account's masked value", async () => {
     const { id, email } = await payee();
     const link = await mintLink(t.app, key, id, "payout_destination");
-    const submitted = await new PageSession(t.app).submit(link.path, {
+    const submitted = await new PageSession(t.app).submit(`${link.path}?country=US&currency=USD`, {
       destination: "new",
       "bank.account_holder_name": US_ACCOUNT.account_holder_name,
       "bank.country": "US",

@@ -80,4 +80,27 @@ describe("table ownership (npm run layers)", () => {
     expect(result.output).not.toContain("error");
     expect(result.ok).toBe(true);
   });
+
+  it("lets only business-profile update the platform's businesses table, and only registration insert into it", async () => {
+    const root = await tree("export const read = () => null;\n");
+    const write = async (name: string, text: string) => {
+      await mkdir(path.dirname(path.join(root, name)), { recursive: true });
+      await writeFile(path.join(root, name), text);
+    };
+    await write(
+      "src/modules/business-profile/business-profile.repo.ts",
+      "export const f = (tx: any, b: any) => tx.update(b);\nconst s = `update businesses set name = $1`;\n",
+    );
+    await write("src/modules/registration/registration.repo.ts", "export const f = (tx: any) => tx.insert(businesses);\n");
+    expect((await layers(root, "sql-text")).ok).toBe(true);
+
+    await write("src/modules/people/people.repo.ts", "export const f = (tx: any) => tx.update(businesses).set({});\n");
+    await write("src/modules/collection/collection.repo.ts", 'export const s = `insert into "businesses" (id) values ($1)`;\n');
+    await write("src/modules/business-profile/business-profile.shared.ts", "export const s = `delete from businesses`;\n");
+    const result = await layers(root, "sql-text");
+    expect(result.ok).toBe(false);
+    expect(result.output).toContain("people.repo.ts:1: update on table businesses: only module business-profile does that");
+    expect(result.output).toContain("collection.repo.ts:1: insert on table businesses: only module registration does that");
+    expect(result.output).toContain("business-profile.shared.ts:1: delete on table businesses: nothing deletes it");
+  });
 });

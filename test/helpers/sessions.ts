@@ -21,7 +21,13 @@ export interface SignedIn {
 }
 
 export interface SessionResponse {
-  session: { id: string; next_step: null | "two_factor" | "two_factor_enrolment"; expires_at: string; confirmed_at: string };
+  session: {
+    id: string;
+    next_step: null | "two_factor" | "two_factor_enrolment";
+    created_at: string;
+    expires_at: string;
+    confirmed_at: string;
+  };
   csrf_token: string;
   user: { id: string; email: string; two_factor_enabled: boolean };
   membership: { id: string; business_id: string; role: string };

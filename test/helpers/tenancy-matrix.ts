@@ -87,6 +87,8 @@ interface MatrixState {
   readonly tenants: readonly MatrixTenant[];
   /** A revoked business_admin key of Business A, per environment. */
   readonly revokedKeys: Readonly<Record<MatrixEnvironment, string>>;
+  /** Per route and owner label: the resource reused by tests that must leave it unchanged. */
+  readonly untouched: Map<TenancyRouteSpec, Map<string, Promise<string>>>;
 }
 
 function tenantOf(state: MatrixState, business: BusinessLabel, environment: MatrixEnvironment): MatrixTenant {
@@ -139,7 +141,7 @@ async function setUpTenants(options: TenancyMatrixOptions): Promise<MatrixState>
   }
   const { sandbox, production } = revokedKeys;
   if (sandbox === undefined || production === undefined) throw new Error("revoked keys not set up");
-  return { testApp, tenants, revokedKeys: { sandbox, production } };
+  return { testApp, tenants, revokedKeys: { sandbox, production }, untouched: new Map() };
 }
 
 function routeName(spec: TenancyRouteSpec): string {
@@ -167,13 +169,33 @@ async function send(
   });
 }
 
-/** The id the route's url is built from: a fresh resource of `owner`, or (for collection routes) a dummy. */
-async function resourceIdFor(state: MatrixState, spec: TenancyRouteSpec, owner: MatrixTenant): Promise<string> {
-  if (spec.setup === undefined) {
+/**
+ * The id the route's url is built from: a resource of `owner`, or (for collection routes) a dummy.
+ *
+ * `fresh` makes a new resource for this test alone: a test whose request may succeed on a write route changes
+ * the resource (approved, archived, deleted), so the next test needs its own. A test whose request must not
+ * change anything (refused before it reaches the resource, or a read route) reuses one resource per route and
+ * owner, made on first use: setting up a payout or a destination costs more than the request checked.
+ */
+async function resourceIdFor(state: MatrixState, spec: TenancyRouteSpec, owner: MatrixTenant, fresh: boolean): Promise<string> {
+  const setup = spec.setup;
+  if (setup === undefined) {
     if (usesId(spec)) throw new Error(`${routeName(spec)}: a route addressed by id needs a setup`);
     return randomUUID();
   }
-  return spec.setup({ app: state.testApp.app, testApp: state.testApp, tenant: owner });
+  const create = () => setup({ app: state.testApp.app, testApp: state.testApp, tenant: owner });
+  if (fresh) return create();
+  let perOwner = state.untouched.get(spec);
+  if (perOwner === undefined) {
+    perOwner = new Map();
+    state.untouched.set(spec, perOwner);
+  }
+  let id = perOwner.get(owner.label);
+  if (id === undefined) {
+    id = create();
+    perOwner.set(owner.label, id);
+  }
+  return id;
 }
 
 function expectSuccess(response: LightMyRequestResponse, what: string): void {
@@ -246,7 +268,8 @@ export function describeTenancyMatrix(
           for (const [name, headers] of unauthenticated) {
             it(`${name} answers 401 with actor null`, async () => {
               const owner = tenantOf(state, "A", "sandbox");
-              const id = await resourceIdFor(state, spec, owner);
+              // Refused before the resource is reached: it stays as it was.
+              const id = await resourceIdFor(state, spec, owner, false);
               const response = await send(state, spec, owner, spec.url(id), headers());
               expectErrorEnvelope(response, { status: 401, code: "unauthorized", actor: null });
             });
@@ -262,14 +285,15 @@ export function describeTenancyMatrix(
                 if (role === "business_admin") {
                   it(`${business}/${environment} the admin's session is served`, async () => {
                     const tenant = tenantOf(state, business, environment);
-                    const id = await resourceIdFor(state, spec, tenant);
+                    const id = await resourceIdFor(state, spec, tenant, spec.access === "write");
                     const response = await send(state, spec, tenant, spec.url(id), sessionHeaders(tenant.session, environment));
                     expectSuccess(response, `${tenant.label} session`);
                   });
                 }
                 it(`${business}/${environment} ${role} ${outcome}`, async () => {
                   const tenant = tenantOf(state, business, environment);
-                  const id = await resourceIdFor(state, spec, tenant);
+                  // A served write changes the resource; a refused one or a read does not.
+                  const id = await resourceIdFor(state, spec, tenant, spec.access === "write" && !forbidden);
                   const response = await send(state, spec, tenant, spec.url(id), bearer(tenant.keys[role]));
                   if (forbidden) {
                     expectErrorEnvelope(response, { status: 403, code: "forbidden", actor: tenant.actors[role] });
@@ -295,7 +319,8 @@ export function describeTenancyMatrix(
                   it(`${business}/${environment}'s resource via ${relation} (${intruderBusiness}/${intruderEnvironment} admin session)`, async () => {
                     const owner = tenantOf(state, business, environment);
                     const intruder = tenantOf(state, intruderBusiness, intruderEnvironment);
-                    const id = await resourceIdFor(state, spec, owner);
+                    // Only refused requests here: the resource stays as it was.
+                    const id = await resourceIdFor(state, spec, owner, false);
                     const headers = sessionHeaders(intruder.session, intruderEnvironment);
                     const missing = await send(state, spec, intruder, spec.url(randomUUID()), headers);
                     const missingError = expectErrorEnvelope(missing, {
@@ -315,7 +340,8 @@ export function describeTenancyMatrix(
                     it(`${business}/${environment}'s resource via ${relation} (${intruderBusiness}/${intruderEnvironment} ${role})`, async () => {
                       const owner = tenantOf(state, business, environment);
                       const intruder = tenantOf(state, intruderBusiness, intruderEnvironment);
-                      const id = await resourceIdFor(state, spec, owner);
+                      // The owner's own request below is served: on a write route it changes the resource.
+                      const id = await resourceIdFor(state, spec, owner, spec.access === "write");
                       const headers = bearer(intruder.keys[role]);
 
                       const missing = await send(state, spec, intruder, spec.url(randomUUID()), headers);

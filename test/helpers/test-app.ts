@@ -4,6 +4,7 @@ import { Writable } from "node:stream";
 import { buildApp } from "../../src/app.js";
 import { type Config, loadConfig } from "../../src/config.js";
 import { createManualClock, type ManualClock } from "../../src/platform/clock.js";
+import { createSchemaCompilers } from "../../src/platform/http/schema-compilers.js";
 import type { AppInstance } from "../../src/platform/http/types.js";
 import type { JobHandlers } from "../../src/platform/jobs/worker.js";
 import { createLogger } from "../../src/platform/logger.js";
@@ -34,9 +35,15 @@ export interface TestAppOptions {
   readonly extraJobHandlers?: JobHandlers;
   /** Payout rails per environment; defaults to the runtime's own. */
   readonly rails?: RailRegistry;
-  /** Test-only runtime options (webhooks: the receiver's CA, a fake resolver; the SMTP relay's CA). */
-  readonly runtime?: Pick<RuntimeOptions, "webhookTlsCa" | "webhookResolver" | "smtpTlsCa">;
+  /** Test-only runtime options (webhooks: the receiver's CA, a fake resolver, a shorter deadline; the SMTP relay's CA). */
+  readonly runtime?: Pick<RuntimeOptions, "webhookTlsCa" | "webhookResolver" | "webhookTimeoutMs" | "smtpTlsCa">;
 }
+
+/**
+ * One set of compiled validators and serializers for every app this worker process builds: the schemas are
+ * the same from one app to the next, and compiling them was most of the CPU an app cost to build.
+ */
+const schemaCompilers = createSchemaCompilers();
 
 const declaredErrorChecks = new WeakMap<AppInstance, DeclaredErrorCheck>();
 
@@ -108,7 +115,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(smtpTlsCa === undefined ? {} : { smtpTlsCa }),
     ...(options.runtime ?? {}),
   });
-  const app = await buildApp(runtime.deps);
+  const app = await buildApp(runtime.deps, { schemaCompilers });
   observeDeclaredErrors(app);
   const testApp: TestApp = {
     app,

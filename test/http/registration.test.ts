@@ -434,14 +434,19 @@ describe("registration e-mails are delivered (platform mail, never captured)", (
     expect(mail?.subject).toBe("Confirm your e-mail address to finish registering");
     expect(mail?.subject).not.toContain("Evil");
     expect(mail?.text.replace(/\s+/g, " ")).toContain(`named "${name}"`);
-    // Short ASCII lines: the text part travels as 7bit, so the token reads as is in the raw file.
-    expect(mail?.raw).toMatch(/Content-Type: text\/plain; charset=utf-8\nContent-Transfer-Encoding: 7bit/);
+    // The link's line is longer than 76 characters, so the text part is quoted-printable; the token on its own
+    // line still reads as is in the raw file (checked below), for someone who opens the .eml as text.
+    expect(mail?.raw).toMatch(/Content-Type: text\/plain; charset=utf-8\nContent-Transfer-Encoding: quoted-printable/);
     expect(mail?.html).toContain("&lt;b&gt;Evil&lt;/b&gt; &amp; Co");
     expect(mail?.html).not.toContain("<b>Evil</b>");
     expect(mail?.text).toContain("curl -s -X POST http://service.test/v1/registration/verification");
     const token = registrationTokenIn(mail?.text ?? "");
     expect(mail?.html).toContain(token);
     expect(mail?.raw).toContain(`\n    ${token}\n`);
+    // The link opens the dashboard's confirmation page with the token in the fragment, in both parts.
+    const link = `http://service.test/dashboard/sign-up/verify#token=${token}`;
+    expect(mail?.text).toContain(`\n${link}\n`);
+    expect(mail?.html).toContain(`href="${link}"`);
 
     // The person follows the e-mail: the token gives the Business and its keys.
     const res = await verify(t, token);

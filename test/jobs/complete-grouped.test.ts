@@ -14,6 +14,7 @@ import {
   conditionalEnqueueSql,
   createJobStore,
   enqueueFromRowsSql,
+  enqueueJobs,
   type GroupedEffects,
   type JobStore,
 } from "../../src/platform/jobs/job-store.js";
@@ -107,6 +108,44 @@ describe("JobStore.completeGrouped and the SQL enqueue builders", () => {
     ]);
     const [claimed] = await store.claim("w1", 1, 30_000, ["probe.pair"]);
     expect(PAIR_JOB.decode(claimed?.payload)).toEqual({ left: "a", right: 1 });
+  });
+
+  it("enqueueJobs stores many jobs as JobStore.enqueue stores them, in one statement, deduplicated", async () => {
+    await transaction(db, (tx) => store.enqueue(tx, PAIR_JOB, { left: "a", right: 1 }));
+    const runAt = new Date(clock.now().getTime() + 60_000);
+    const awkward = 'quote " backslash \\ comma , brace } Zoë NULL';
+    const inserted = await transaction(db, (tx) =>
+      enqueueJobs(
+        tx,
+        PAIR_JOB,
+        [
+          { payload: { left: "a", right: 1 } }, // the job above: skipped
+          { payload: { left: awkward, right: 2 } },
+          { payload: { left: "c", right: 3 }, options: { runAt, dedupeKey: "own-key", maxAttempts: 9 } },
+          { payload: { left: "c", right: 3 }, options: { dedupeKey: "own-key" } }, // the same key again: skipped
+        ],
+        { ids: uuidV7Generator, now: clock.now() },
+      ),
+    );
+    expect(inserted).toBe(2);
+    const stored = await storedPairs();
+    expect(stored).toHaveLength(3);
+    expect(stored).toEqual(
+      expect.arrayContaining([
+        { payload: { v: 1, left: "a", right: 1 }, dedupe_key: "pair:a:1", max_attempts: 4 },
+        { payload: { v: 1, left: "c", right: 3 }, dedupe_key: "own-key", max_attempts: 9 },
+        { payload: { v: 1, left: awkward, right: 2 }, dedupe_key: `pair:${awkward}:2`, max_attempts: 4 },
+      ]),
+    );
+    const [due] = await queryRows<{ run_at: Date | string }>(db, sql`select run_at from jobs where dedupe_key = 'own-key'`);
+    expect(new Date(String(due?.run_at instanceof Date ? due.run_at.toISOString() : due?.run_at)).getTime()).toBe(
+      runAt.getTime(),
+    );
+    const claimed = await store.claim("w1", 10, 30_000, ["probe.pair"]);
+    expect(claimed.map((job) => PAIR_JOB.decode(job.payload)).sort((x, y) => x.right - y.right)).toEqual([
+      { left: "a", right: 1 },
+      { left: awkward, right: 2 },
+    ]);
   });
 
   it("conditionalEnqueueSql enqueues only when its condition holds, with the definition's encoding", async () => {

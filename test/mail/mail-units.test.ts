@@ -7,7 +7,7 @@ import type { JobDefinition } from "../../src/platform/jobs/job-definition.js";
 import type { EnqueueOptions } from "../../src/platform/jobs/job-store.js";
 import { enqueueMail, MAIL_SEND_JOB, mailMessageId } from "../../src/platform/mail/mail-job.js";
 import { maskAddresses } from "../../src/platform/mail/mailer.js";
-import { renderEmail, wrapText } from "../../src/platform/mail/templates.js";
+import { dashboardLink, renderEmail, wrapText } from "../../src/platform/mail/templates.js";
 
 describe("mail configuration", () => {
   it("defaults to the file transport and a localhost sender", () => {
@@ -114,6 +114,26 @@ describe("renderEmail", () => {
     expect(html).toContain("Open &lt;it&gt;");
     expect(text).toContain("Open <it>:\nhttps://pay.example.com/invitations/abc?x=1&y=%222%22");
     expect(() => renderEmail({ ...content, action: { label: "x", url: "javascript:alert(1)" } })).toThrow(/http/);
+  });
+
+  it("puts the closing paragraphs after the action, in both bodies", () => {
+    const { text, html } = renderEmail({
+      ...content,
+      action: { label: "Open", url: "https://pay.example.com/x" },
+      closing: ["If the link <breaks>, paste this."],
+    });
+    expect(text.indexOf("If the link <breaks>, paste this.")).toBeGreaterThan(text.indexOf("https://pay.example.com/x"));
+    expect(html.indexOf("If the link &lt;breaks&gt;, paste this.")).toBeGreaterThan(
+      html.indexOf('href="https://pay.example.com/x"'),
+    );
+  });
+});
+
+describe("dashboardLink", () => {
+  it("puts the values in the fragment, encoded, under the dashboard of the base URL", () => {
+    expect(dashboardLink("https://pay.example.com", "invitation", { token: "a-b_c", email: "a+b@example.com" })).toBe(
+      "https://pay.example.com/dashboard/invitation#token=a-b_c&email=a%2Bb%40example.com",
+    );
   });
 });
 

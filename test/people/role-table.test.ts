@@ -64,18 +64,21 @@ afterAll(async () => {
 });
 
 describe("the role-by-route table", () => {
-  it("has exactly one entry per authenticated /v1 route, shown in the OpenAPI document as x-roles", () => {
+  it("is the one source of access: every /v1 route has one entry, which the OpenAPI document shows", () => {
     const authenticated = operations.filter((op) => !op.public && !op.sessionOnly);
     expect(authenticated.length).toBeGreaterThan(40);
-    const keysOfRoutes = new Set(authenticated.map((op) => routeRuleKey(op.method, op.path)));
-    for (const op of authenticated) {
-      const rule = ROUTE_ROLES[routeRuleKey(op.method, op.path)];
-      expect(rule, `${op.method} ${op.path} has no entry`).toBeDefined();
-      expect(op.xRoles, `${op.method} ${op.path} x-roles`).toEqual(rule?.roles);
+    for (const op of operations) {
+      const entry = ROUTE_ROLES[routeRuleKey(op.method, op.path)];
+      expect(entry, `${op.method} ${op.path} has no entry`).toBeDefined();
+      const kind = entry === undefined ? "none" : "access" in entry ? entry.access : "roles";
+      // The document's security follows the table: none for public routes, the cookie alone for a person's own.
+      expect(op.public ? "public" : op.sessionOnly ? "session" : "roles", `${op.method} ${op.path}`).toBe(kind);
+      if (entry !== undefined && "roles" in entry) expect(op.xRoles, `${op.method} ${op.path} x-roles`).toEqual(entry.roles);
     }
     // No entry names a route that does not exist.
     for (const key of Object.keys(ROUTE_ROLES)) {
-      expect(keysOfRoutes.has(key), `${key} is in the table but not a route`).toBe(true);
+      const [method = "", url = ""] = key.split(" ");
+      expect(t.app.hasRoute({ method: method as "GET", url }), `${key} is in the table but not a route`).toBe(true);
     }
   });
 
@@ -83,7 +86,8 @@ describe("the role-by-route table", () => {
     it(`lets each role through exactly where the table says, with an API key and with a session (${credential})`, async () => {
       const mismatches: string[] = [];
       for (const op of operations.filter((o) => !o.public && !o.sessionOnly)) {
-        const rule = ROUTE_ROLES[routeRuleKey(op.method, op.path)];
+        const entry = ROUTE_ROLES[routeRuleKey(op.method, op.path)];
+        const rule = entry !== undefined && "roles" in entry ? entry : undefined;
         for (const role of ROLE_NAMES) {
           const headers = credential === "key" ? bearer(keys[role]) : sessionHeaders(sessions[role]);
           const response = await t.app.inject({
@@ -109,4 +113,19 @@ describe("the role-by-route table", () => {
       expect(mismatches).toEqual([]);
     });
   }
+
+  it("refuses an API key on a person's own routes, and asks a session for step-up where the table says", async () => {
+    const own = await t.app.inject({ method: "GET", url: "/v1/session", headers: bearer(keys.business_admin) });
+    expect(own.statusCode).toBe(401);
+    expect(own.json().error.code).toBe("SESSION_REQUIRED");
+    // Last in the file: moving the clock past the step-up window ends every session's confirmation.
+    t.clock.advance(10 * 60_000);
+    const stepUp = await t.app.inject({
+      method: "POST",
+      url: "/v1/session/two-factor/recovery-codes",
+      headers: sessionHeaders(sessions.business_read_only, null),
+    });
+    expect(stepUp.statusCode).toBe(401);
+    expect(stepUp.json().error.code).toBe("STEP_UP_REQUIRED");
+  });
 });

@@ -1,6 +1,17 @@
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatApiKey, generateApiKeySecret, parseApiKey } from "../../src/platform/auth/api-key-format.js";
-import { createFieldCipher, digestsEqual, hashPassword, hashSecret, verifyPassword } from "../../src/platform/crypto.js";
+import {
+  createFieldCipher,
+  digestsEqual,
+  hashPassword,
+  hashSecret,
+  PRODUCTION_PASSWORD_HASH_COST,
+  passwordHashCost,
+  usePasswordHashCostForTests,
+  verifyPassword,
+} from "../../src/platform/crypto.js";
 
 describe("API key format", () => {
   const id = "01a2001e-f110-7520-a68e-4a7c4bccd76f";
@@ -47,6 +58,37 @@ describe("secrets", () => {
     expect(await verifyPassword("x", "garbage")).toBe(false);
   });
 
+  it("hashes at production's cost unless the test harness lowered it, and verifies either by the cost in the hash", async () => {
+    // test/setup/per-file.ts lowered the cost for this process; the production cost is restored for this test.
+    expect(passwordHashCost()).toBe(1024);
+    const lowered = await hashPassword("correct horse battery staple");
+    expect(lowered.startsWith("scrypt$1024$8$1$")).toBe(true);
+    try {
+      usePasswordHashCostForTests(false);
+      expect(passwordHashCost()).toBe(PRODUCTION_PASSWORD_HASH_COST);
+      const production = await hashPassword("correct horse battery staple");
+      expect(production.startsWith("scrypt$32768$8$1$")).toBe(true);
+      expect(await verifyPassword("correct horse battery staple", lowered)).toBe(true);
+      usePasswordHashCostForTests();
+      expect(await verifyPassword("correct horse battery staple", production)).toBe(true);
+      expect(await verifyPassword("wrong", production)).toBe(false);
+    } finally {
+      usePasswordHashCostForTests();
+    }
+  });
+
+  it("lowers the password hash cost only from the test harness: nothing in src/ but its definition names it", async () => {
+    const srcRoot = path.resolve(import.meta.dirname, "../../src");
+    const files = (await readdir(srcRoot, { recursive: true })).filter((file) => file.endsWith(".ts"));
+    const callers: string[] = [];
+    for (const file of files) {
+      if ((await readFile(path.join(srcRoot, file), "utf8")).includes("usePasswordHashCostForTests")) callers.push(file);
+    }
+    expect(callers).toEqual([path.join("platform", "crypto.ts")]);
+    const main = await readFile(path.join(srcRoot, "main.ts"), "utf8");
+    expect(main).toMatch(/passwordHashCost\(\) !== PRODUCTION_PASSWORD_HASH_COST/);
+  });
+
   it("encrypts at rest with AES-256-GCM and detects tampering", () => {
     const cipher = createFieldCipher(Buffer.alloc(32, 9));
     const sealed = cipher.encrypt("DE89370400440532013000");
@@ -54,7 +96,11 @@ describe("secrets", () => {
     expect(cipher.encrypt("DE89370400440532013000")).not.toBe(sealed);
     expect(cipher.decrypt(sealed)).toBe("DE89370400440532013000");
     const [v, iv, tag, body] = sealed.split(".");
-    const flipped = `${v}.${iv}.${tag}.${body?.slice(0, -2)}${body?.endsWith("A") ? "B" : "A"}${body?.slice(-1)}`;
+    // Flip one bit of the ciphertext's bytes (editing a base64 character can leave the bytes unchanged).
+    const tamperedBody = Buffer.from(body ?? "", "base64url");
+    tamperedBody[0] = (tamperedBody[0] ?? 0) ^ 0x01;
+    const flipped = `${v}.${iv}.${tag}.${tamperedBody.toString("base64url")}`;
+    expect(flipped).not.toBe(sealed);
     expect(() => cipher.decrypt(flipped)).toThrow();
     expect(() => createFieldCipher(Buffer.alloc(32, 1)).decrypt(sealed)).toThrow();
   });

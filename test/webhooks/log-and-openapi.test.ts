@@ -4,7 +4,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EVENT_TYPES } from "../../src/platform/events/outbox.js";
-import { bearer, createBeneficiary, registerBankAccount } from "../helpers/factories.js";
+import { bearer, createBeneficiary, registerBankAccount, registerBusiness } from "../helpers/factories.js";
 import { startWebhookTestBed, type WebhookTestBed } from "./webhook-test-bed.js";
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -166,11 +166,46 @@ describe("webhooks in the OpenAPI document and the delivery log", () => {
       expect(second.next_cursor).toBeNull();
     });
 
+    it("filters by subject_id: the deliveries of the events about one payout, and no other", async () => {
+      await bed.patch({ enabled_events: ["payout.disbursed", "payout.delivered"] });
+      bed.receiver.respondWith(() => ({ status: 200 }));
+      const mine = "0190aaaa-0000-7000-8000-0000000000d1";
+      const other = "0190aaaa-0000-7000-8000-0000000000d2";
+      const data = (payoutId: string) => ({
+        payout_id: payoutId,
+        external_ref: null,
+        beneficiary_id: "0190aaaa-0000-7000-8000-0000000000bb",
+        amount: "1.00",
+        currency: "EUR",
+        rail_ref: null,
+        status: "disbursed",
+      });
+      const disbursed = await bed.recordEvent("payout.disbursed", { data: data(mine) });
+      await bed.recordEvent("payout.disbursed", { data: data(other) });
+      const delivered = await bed.recordEvent("payout.delivered", {
+        data: { ...data(mine), delivered_at: "2026-05-27T11:00:00.000Z" },
+      });
+      await bed.worker.drain();
+      const body = (await list(`?subject_id=${mine.toUpperCase()}`)).json();
+      expect(body.deliveries.map((d: { id: string }) => d.id)).toEqual([delivered.id, disbursed.id]);
+      const none = (await list("?subject_id=0190aaaa-0000-7000-8000-0000000000d3")).json();
+      expect(none.deliveries).toEqual([]);
+      // Another Business's key sees none of them.
+      const stranger = await registerBusiness(bed.testApp.app);
+      const foreign = await bed.testApp.app.inject({
+        method: "GET",
+        url: `/v1/webhook-deliveries?subject_id=${mine}`,
+        headers: bearer(stranger.keys.sandbox),
+      });
+      expect(foreign.json().deliveries).toEqual([]);
+    });
+
     it("refuses bad filters with validation_failed, and an unknown delivery with 404", async () => {
       for (const query of [
         "?status=lost",
         "?event_type=payout.nope",
         "?since=yesterday",
+        "?subject_id=not-a-uuid",
         "?limit=0",
         "?cursor=bogus",
         "?colour=red",

@@ -62,7 +62,7 @@ export const ALL_BENEFICIARY_EVENTS: readonly EventType[] = [
 ];
 
 export async function startWebhookTestBed(
-  options: { env?: Record<string, string>; resolver?: Resolver } = {},
+  options: { env?: Record<string, string>; resolver?: Resolver; timeoutMs?: number } = {},
 ): Promise<WebhookTestBed> {
   const receiver = await startWebhookReceiver();
   const testApp = await buildTestApp({
@@ -70,6 +70,7 @@ export async function startWebhookTestBed(
     runtime: {
       webhookTlsCa: testCertificate().cert,
       ...(options.resolver === undefined ? {} : { webhookResolver: options.resolver }),
+      ...(options.timeoutMs === undefined ? {} : { webhookTimeoutMs: options.timeoutMs }),
     },
   });
   const business = await registerBusiness(testApp.app, "Webhook Receiver Co");

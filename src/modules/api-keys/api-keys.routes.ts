@@ -11,7 +11,6 @@ export function registerApiKeyRoutes(app: AppInstance, service: ApiKeyService): 
   app.post(
     "/v1/api-keys",
     {
-      config: { access: "write" },
       schema: {
         tags,
         operationId: "createApiKey",
@@ -28,7 +27,6 @@ export function registerApiKeyRoutes(app: AppInstance, service: ApiKeyService): 
   app.get(
     "/v1/api-keys",
     {
-      config: { access: "read" },
       schema: {
         tags,
         operationId: "listApiKeys",
@@ -45,7 +43,6 @@ export function registerApiKeyRoutes(app: AppInstance, service: ApiKeyService): 
   app.delete(
     "/v1/api-keys/:id",
     {
-      config: { access: "write" },
       schema: {
         tags,
         operationId: "revokeApiKey",

@@ -23,6 +23,7 @@ import { type JobHandlers, LeaseLostError, PermanentJobError } from "../../platf
 import { nextFederalReserveBusinessDay, target2BusinessDayOnOrAfter } from "../../rails/bank-files/calendars.js";
 import { isSepaRepresentable } from "../../rails/bank-files/charset.js";
 import { type AchCredit, buildNachaFile, checkAchCredit } from "../../rails/bank-files/nacha-writer.js";
+import { protectOutbound } from "../../rails/bank-files/openpgp.js";
 import {
   buildPain001,
   checkSepaTransfer,
@@ -76,6 +77,11 @@ export interface BankFilesDeps {
   readonly observe?: (rail: string, event: string) => void;
   /** How often the inbound directory is read (BANK_RAIL_POLL_INTERVAL_SECONDS). */
   readonly pollIntervalMs?: number;
+  /**
+   * TEST ONLY, never set by the service (main.ts has no way to): awaited after a file reached the server and
+   * before its upload is recorded, so a crash test can kill the worker in exactly that window.
+   */
+  readonly testOnlyPauseAfterUpload?: (file: { readonly id: string; readonly fileName: string }) => Promise<void>;
 }
 
 function compact(instant: Date): string {
@@ -139,7 +145,13 @@ export function createBankFiles(deps: BankFilesDeps) {
   /** For the disbursement job: the payout waits for the rail's next cut-off. */
   async function queue(
     tx: Tx,
-    payout: { id: string; businessId: string; environment: Tenant["environment"]; amountMinor: number },
+    payout: {
+      id: string;
+      businessId: string;
+      environment: Tenant["environment"];
+      amountMinor: number;
+      destinationId: string;
+    },
     rail: string,
   ) {
     const tenant: Tenant = { businessId: payout.businessId, environment: payout.environment };
@@ -150,6 +162,7 @@ export function createBankFiles(deps: BankFilesDeps) {
       environment: payout.environment,
       rail,
       amountMinor: payout.amountMinor,
+      destinationId: payout.destinationId,
       queuedAt: now,
     });
     const config = await lockConfig(tx, tenant, rail);
@@ -345,17 +358,28 @@ export function createBankFiles(deps: BankFilesDeps) {
         }
         if (built !== null) {
           const now = clock.now();
+          // With OpenPGP, the bytes kept and sent are the encrypted (and signed) file: encrypted once, here, so
+          // a repeated upload finds the same bytes on the server (a second encryption would differ).
+          const pgp = settingsOf(config).openpgp ?? null;
+          const content =
+            pgp === null
+              ? built.content
+              : await protectOutbound(built.content, {
+                  bankPublicKey: pgp.bankPublicKey,
+                  signingKey: secretsOf(config)?.pgpPrivateKey ?? null,
+                });
+          const fileName = `${bankFileName(businessId, rail, cutoffAt)}${pgp === null ? "" : ".pgp"}`;
           const file = await insertFile(tx, {
             id: ids.newId(),
             businessId,
             environment: "production",
             rail,
             cutoffAt,
-            fileName: bankFileName(businessId, rail, cutoffAt),
+            fileName,
             messageId: built.messageId,
             format: built.format,
-            contentEncrypted: cipher.encrypt(built.content),
-            contentSha256: sha256Hex(built.content),
+            contentEncrypted: cipher.encrypt(content),
+            contentSha256: sha256Hex(content),
             entryCount: built.references.size,
             controlSumMinor: built.controlSumMinor,
             currency: built.currency,
@@ -383,9 +407,12 @@ export function createBankFiles(deps: BankFilesDeps) {
     });
   });
 
+  function secretsOf(config: BankRailConfigRow): BankRailSecrets | null {
+    return config.secretsEncrypted === null ? null : (JSON.parse(cipher.decrypt(config.secretsEncrypted)) as BankRailSecrets);
+  }
+
   async function openTarget(config: BankRailConfigRow): Promise<DeliveryTarget> {
-    const secrets =
-      config.secretsEncrypted === null ? null : (JSON.parse(cipher.decrypt(config.secretsEncrypted)) as BankRailSecrets);
+    const secrets = secretsOf(config);
     if (deps.openTarget) return deps.openTarget(config, secrets);
     const delivery = settingsOf(config).delivery;
     if (delivery.kind === "local_directory") {
@@ -440,6 +467,7 @@ export function createBankFiles(deps: BankFilesDeps) {
       );
       throw error;
     }
+    if (deps.testOnlyPauseAfterUpload) await deps.testOnlyPauseAfterUpload({ id: file.id, fileName: file.fileName });
     await transaction(db, async (tx) => {
       const now = clock.now();
       await updateFile(tx, file.id, {

@@ -18,13 +18,15 @@ import type { FieldCipher } from "../../platform/crypto.js";
 import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import { jobHandler } from "../../platform/jobs/job-definition.js";
-import type { JobStore } from "../../platform/jobs/job-store.js";
+import { enqueueJobs, type JobStore } from "../../platform/jobs/job-store.js";
 import { type JobHandlers, LeaseLostError } from "../../platform/jobs/worker.js";
 import { readCamt054, readPain002 } from "../../rails/bank-files/iso-readers.js";
 import { type NachaFile, readNachaFile } from "../../rails/bank-files/nacha-reader.js";
-import { achChangeText, achReturnText, isoReasonText } from "../../rails/bank-files/reason-codes.js";
+import { BankPgpError, openInbound } from "../../rails/bank-files/openpgp.js";
+import { achChangeText, achReturnText, isoReasonText, maskedCorrectedData } from "../../rails/bank-files/reason-codes.js";
 import { endToEndIdOf, payoutIdOfEndToEndId } from "../../rails/bank-files/sepa-pain001.js";
 import type { SerializedRailOutcome } from "../../rails/rail.js";
+import { recordNotificationOfChange } from "../destinations/index.js";
 import { PAYOUT_RAIL_OUTCOME_JOB } from "../payouts/index.js";
 import { type DeliveryTarget, sha256Hex } from "./bank-rails.delivery.js";
 import { BANK_POLL_JOB } from "./bank-rails.jobs.js";
@@ -35,16 +37,16 @@ import {
   findConfig,
   findFileById,
   findFileByMessageId,
-  findItemByReference,
+  findItemsByReferences,
   inboundSeen,
-  listItemsOfFile,
+  listItemReferencesOfFile,
   listUnacknowledgedFiles,
-  setItemBankStatus,
+  setItemBankStatuses,
   updateFile,
   updateInbound,
 } from "./bank-rails.repo.js";
 import type { BankRailName } from "./bank-rails.schemas.js";
-import type { BankRailSettings } from "./bank-rails.service.js";
+import type { BankRailSecrets, BankRailSettings } from "./bank-rails.service.js";
 
 export const DEFAULT_POLL_INTERVAL_MS = 15 * 60_000;
 
@@ -87,25 +89,51 @@ export function createBankInbound(deps: InboundDeps) {
     );
   }
 
-  async function outcome(tx: Tx, inboundId: string, payoutId: string, value: SerializedRailOutcome): Promise<void> {
-    await jobStore.enqueue(
-      tx,
-      PAYOUT_RAIL_OUTCOME_JOB,
-      { payoutId, outcome: value },
-      { dedupeKey: `bank-inbound:${inboundId}:${payoutId}:${value.type}` },
-    );
+  /**
+   * What applying one inbound file changes, collected while it is read and written at the end in a few
+   * statements (a report of 10,000 transactions must not cost 20,000 round trips): each item's last bank
+   * status, and the payout moves as PAYOUT_RAIL_OUTCOME_JOBs in the order they were found.
+   */
+  function createEffects(inboundId: string) {
+    const statuses = new Map<string, string>();
+    const outcomes: Array<{ payoutId: string; value: SerializedRailOutcome }> = [];
+    return {
+      status(payoutId: string, bankStatus: string) {
+        statuses.delete(payoutId); // the last one reported wins
+        statuses.set(payoutId, bankStatus);
+      },
+      outcome(payoutId: string, value: SerializedRailOutcome) {
+        outcomes.push({ payoutId, value });
+      },
+      async write(tx: Tx) {
+        await setItemBankStatuses(
+          tx,
+          [...statuses].map(([payoutId, bankStatus]) => ({ payoutId, bankStatus })),
+        );
+        await enqueueJobs(
+          tx,
+          PAYOUT_RAIL_OUTCOME_JOB,
+          outcomes.map(({ payoutId, value }) => ({
+            payload: { payoutId, outcome: value },
+            options: { dedupeKey: `bank-inbound:${inboundId}:${payoutId}:${value.type}` },
+          })),
+          { ids, now: clock.now() },
+        );
+      },
+    };
   }
+  type Effects = ReturnType<typeof createEffects>;
 
   async function flag(tx: Db, file: BankFileRow, alert: string): Promise<void> {
     const alerts = alertsOf(file);
     if (!alerts.includes(alert)) await updateFile(tx, file.id, { alerts: [...alerts, alert], updatedAt: clock.now() });
   }
 
-  async function applyPain002(tx: Tx, tenant: Tenant, inboundId: string, text: string): Promise<Applied> {
+  async function applyPain002(tx: Tx, tenant: Tenant, effects: Effects, text: string): Promise<Applied> {
     const report = readPain002(text);
     const file = await findFileByMessageId(tx, tenant, "sepa", report.originalMessageId);
     if (file === null) return { kind: "pain.002", unmatched: [`OrgnlMsgId ${report.originalMessageId}`] };
-    const items = await listItemsOfFile(tx, file.id);
+    const items = await listItemReferencesOfFile(tx, file.id);
     const byReference = new Map(items.map((item) => [item.reference ?? "", item]));
     const unmatched: string[] = [];
     const decided = new Map<string, { status: string; reason: string | null }>();
@@ -131,13 +159,13 @@ export function createBankInbound(deps: InboundDeps) {
     let rejected = 0;
     let accepted = 0;
     for (const [payoutId, { status, reason }] of decided) {
-      await setItemBankStatus(tx, payoutId, status);
+      effects.status(payoutId, status);
       if (ACCEPTED.has(status)) {
         accepted += 1;
-        await outcome(tx, inboundId, payoutId, { type: "acknowledged" });
+        effects.outcome(payoutId, { type: "acknowledged" });
       } else if (status === "RJCT") {
         rejected += 1;
-        await outcome(tx, inboundId, payoutId, { type: "failed", reason: reason ?? "The bank rejected the payment." });
+        effects.outcome(payoutId, { type: "failed", reason: reason ?? "The bank rejected the payment." });
       }
     }
     const now = clock.now();
@@ -154,22 +182,32 @@ export function createBankInbound(deps: InboundDeps) {
     return { kind: "pain.002", unmatched };
   }
 
-  async function applyCamt054(tx: Tx, tenant: Tenant, inboundId: string, text: string): Promise<Applied> {
+  async function applyCamt054(tx: Tx, tenant: Tenant, effects: Effects, text: string): Promise<Applied> {
     const notification = readCamt054(text);
+    const referenceOf = (endToEndId: string | null) => {
+      const payoutId = endToEndId ? payoutIdOfEndToEndId(endToEndId) : null;
+      return payoutId ? endToEndIdOf(payoutId) : null;
+    };
+    const items = await findItemsByReferences(
+      tx,
+      tenant,
+      "sepa",
+      notification.transactions.flatMap((entry) => referenceOf(entry.endToEndId) ?? []),
+    );
     const unmatched: string[] = [];
     for (const entry of notification.transactions) {
-      const payoutId = entry.endToEndId ? payoutIdOfEndToEndId(entry.endToEndId) : null;
-      const item = payoutId ? await findItemByReference(tx, tenant, "sepa", endToEndIdOf(payoutId)) : null;
-      if (item === null) {
+      const reference = referenceOf(entry.endToEndId);
+      const item = reference === null ? undefined : items.get(reference);
+      if (item === undefined) {
         unmatched.push(`EndToEndId ${entry.endToEndId ?? "(none)"}`);
         continue;
       }
       if (entry.creditDebit === "DBIT" && entry.entryStatus === "BOOK" && entry.returnReasonCode === null) {
-        await setItemBankStatus(tx, item.payoutId, "BOOK");
-        await outcome(tx, inboundId, item.payoutId, { type: "disbursed" });
+        effects.status(item.payoutId, "BOOK");
+        effects.outcome(item.payoutId, { type: "disbursed" });
       } else if (entry.creditDebit === "CRDT" && entry.returnReasonCode !== null) {
-        await setItemBankStatus(tx, item.payoutId, entry.returnReasonCode);
-        await outcome(tx, inboundId, item.payoutId, {
+        effects.status(item.payoutId, entry.returnReasonCode);
+        effects.outcome(item.payoutId, {
           type: "returned",
           reason: isoReasonText(entry.returnReasonCode, entry.returnAdditionalInfo),
         });
@@ -178,25 +216,50 @@ export function createBankInbound(deps: InboundDeps) {
     return { kind: "camt.054", unmatched };
   }
 
-  async function applyNacha(tx: Tx, tenant: Tenant, inboundId: string, parsed: NachaFile): Promise<Applied> {
+  async function applyNacha(tx: Tx, tenant: Tenant, effects: Effects, parsed: NachaFile): Promise<Applied> {
     const unmatched: string[] = [];
-    for (const entry of parsed.batches.flatMap((batch) => batch.entries)) {
+    const entries = parsed.batches.flatMap((batch) => batch.entries);
+    const items = await findItemsByReferences(
+      tx,
+      tenant,
+      "ach",
+      entries.flatMap((entry) => (entry.returnInfo ?? entry.changeInfo)?.originalTrace ?? []),
+    );
+    for (const entry of entries) {
       const info = entry.returnInfo ?? entry.changeInfo;
       if (info === null) continue;
-      const item = await findItemByReference(tx, tenant, "ach", info.originalTrace);
-      if (item === null) {
+      const item = items.get(info.originalTrace);
+      if (item === undefined) {
         unmatched.push(`trace ${info.originalTrace}`);
         continue;
       }
-      await setItemBankStatus(tx, item.payoutId, info.code);
+      effects.status(item.payoutId, info.code);
       if (entry.returnInfo) {
         // A return before the payout was reported disbursed fails it; after, it is a return. The payouts side
         // ignores whichever of the two its state does not allow, so both are sent in order.
         const reason = achReturnText(entry.returnInfo.code);
-        await outcome(tx, inboundId, item.payoutId, { type: "returned", reason });
-        await outcome(tx, inboundId, item.payoutId, { type: "failed", reason });
-      } else if (entry.changeInfo && item.fileId) {
-        const file = await findFileById(tx, item.fileId);
+        effects.outcome(item.payoutId, { type: "returned", reason });
+        effects.outcome(item.payoutId, { type: "failed", reason });
+      } else if (entry.changeInfo) {
+        const change = entry.changeInfo;
+        // Shown to the Business on the bank account; the account itself is left as it is (the originator
+        // corrects it: docs/decisions.md, "Bank rails").
+        if (item.destinationId !== null) {
+          await recordNotificationOfChange(
+            tx,
+            tenant,
+            item.destinationId,
+            {
+              code: change.code,
+              description: achChangeText(change.code),
+              corrected_data: maskedCorrectedData(change.code, change.correctedData),
+              payout_id: item.payoutId,
+              received_at: clock.now().toISOString(),
+            },
+            clock.now(),
+          );
+        }
+        const file = item.fileId ? await findFileById(tx, item.fileId) : null;
         if (file) await flag(tx, file, "notification_of_change");
         observe("ach", "notification_of_change");
         logger.warn(
@@ -225,6 +288,17 @@ export function createBankInbound(deps: InboundDeps) {
     if (await inboundSeen(db, tenant, rail, name, sha256)) return "seen";
     const inboundId = ids.newId();
     try {
+      // With OpenPGP inbound, the file must decrypt with the Business's key and carry the bank's signature;
+      // what is kept is what arrived.
+      const pgp = (config.settings as BankRailSettings).openpgp ?? null;
+      let text = content;
+      if (pgp?.inbound === "decrypt_and_verify") {
+        const secrets =
+          config.secretsEncrypted === null ? null : (JSON.parse(deps.cipher.decrypt(config.secretsEncrypted)) as BankRailSecrets);
+        // The configuration API refuses decrypt_and_verify without a private key; this guards older rows.
+        if (secrets?.pgpPrivateKey === undefined) throw new BankPgpError("no OpenPGP private key is stored to decrypt with");
+        text = await openInbound(content, { decryptionKey: secrets.pgpPrivateKey, bankPublicKey: pgp.bankPublicKey });
+      }
       return await transaction(db, async (tx) => {
         const claimed = await claimInbound(tx, {
           id: inboundId,
@@ -240,10 +314,12 @@ export function createBankInbound(deps: InboundDeps) {
         });
         if (!claimed) return "seen" as const;
         let applied: Applied;
-        if (rail === "ach") applied = await applyNacha(tx, tenant, inboundId, readNachaFile(content));
-        else if (/CstmrPmtStsRpt/.test(content)) applied = await applyPain002(tx, tenant, inboundId, content);
-        else if (/BkToCstmrDbtCdtNtfctn/.test(content)) applied = await applyCamt054(tx, tenant, inboundId, content);
+        const effects = createEffects(inboundId);
+        if (rail === "ach") applied = await applyNacha(tx, tenant, effects, readNachaFile(text));
+        else if (/CstmrPmtStsRpt/.test(text)) applied = await applyPain002(tx, tenant, effects, text);
+        else if (/BkToCstmrDbtCdtNtfctn/.test(text)) applied = await applyCamt054(tx, tenant, effects, text);
         else throw new Error("neither a pain.002 status report nor a camt.054 notification");
+        await effects.write(tx);
         await updateInbound(tx, inboundId, { kind: applied.kind, unmatched: applied.unmatched });
         if (applied.unmatched.length > 0) {
           observe(rail, "unmatched_entry");

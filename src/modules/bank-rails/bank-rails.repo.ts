@@ -1,8 +1,16 @@
 // Queries of the bank-rails module's tables; each takes the transaction (or handle) it runs in.
-import { and, asc, desc, eq, isNull, lt, lte } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, lt, lte, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/client.js";
 import { bankFileItems, bankFiles, bankInboundFiles, bankRailConfigs } from "./bank-rails.schema.js";
+
+/**
+ * A PostgreSQL array literal of texts, sent as one parameter (thousands of values in one statement). Each
+ * value is quoted with its quotes and backslashes escaped, so no value can break out of its element.
+ */
+function textArrayLiteral(values: readonly string[]): string {
+  return `{${values.map((v) => `"${v.replace(/(["\\])/g, "\\$1")}"`).join(",")}}`;
+}
 
 export type BankRailConfigRow = typeof bankRailConfigs.$inferSelect;
 export type NewBankRailConfigRow = typeof bankRailConfigs.$inferInsert;
@@ -172,6 +180,17 @@ export async function listItemsOfFile(db: Db, fileId: string): Promise<BankFileI
   return db.select().from(bankFileItems).where(eq(bankFileItems.fileId, fileId)).orderBy(asc(bankFileItems.reference));
 }
 
+/** The payout and reference of every item of a file (what matching a status report needs, nothing more). */
+export async function listItemReferencesOfFile(
+  db: Db,
+  fileId: string,
+): Promise<Array<{ payoutId: string; reference: string | null }>> {
+  return db
+    .select({ payoutId: bankFileItems.payoutId, reference: bankFileItems.reference })
+    .from(bankFileItems)
+    .where(eq(bankFileItems.fileId, fileId));
+}
+
 export async function updateFile(db: Db, id: string, patch: Partial<NewBankFileRow>): Promise<BankFileRow | null> {
   const [row] = await db.update(bankFiles).set(patch).where(eq(bankFiles.id, id)).returning();
   return row ?? null;
@@ -224,13 +243,29 @@ export async function findFileByMessageId(db: Db, tenant: Tenant, rail: string, 
   return row ?? null;
 }
 
-export async function findItemByReference(
+/** Sets many items' bank status in one statement (a status report of thousands of transactions). */
+export async function setItemBankStatuses(
+  db: Db,
+  statuses: ReadonlyArray<{ readonly payoutId: string; readonly bankStatus: string }>,
+): Promise<void> {
+  if (statuses.length === 0) return;
+  const ids = textArrayLiteral(statuses.map((s) => s.payoutId));
+  const codes = textArrayLiteral(statuses.map((s) => s.bankStatus));
+  await db.execute(sql`
+    update bank_file_items set bank_status = v.status
+    from (select unnest(${ids}::uuid[]) as payout_id, unnest(${codes}::text[]) as status) as v
+    where bank_file_items.payout_id = v.payout_id`);
+}
+
+/** The tenant's items of a rail by reference, in one query (unknown references are absent). */
+export async function findItemsByReferences(
   db: Db,
   tenant: Tenant,
   rail: string,
-  reference: string,
-): Promise<BankFileItemRow | null> {
-  const [row] = await db
+  references: readonly string[],
+): Promise<Map<string, BankFileItemRow>> {
+  if (references.length === 0) return new Map();
+  const rows = await db
     .select()
     .from(bankFileItems)
     .where(
@@ -238,15 +273,11 @@ export async function findItemByReference(
         eq(bankFileItems.businessId, tenant.businessId),
         eq(bankFileItems.environment, tenant.environment),
         eq(bankFileItems.rail, rail),
-        eq(bankFileItems.reference, reference),
+        // One array parameter, however many references (a camt.054 or a return file may name thousands).
+        sql`${bankFileItems.reference} = any(${textArrayLiteral([...new Set(references)])}::text[])`,
       ),
-    )
-    .limit(1);
-  return row ?? null;
-}
-
-export async function setItemBankStatus(db: Db, payoutId: string, bankStatus: string): Promise<void> {
-  await db.update(bankFileItems).set({ bankStatus }).where(eq(bankFileItems.payoutId, payoutId));
+    );
+  return new Map(rows.map((row) => [row.reference ?? "", row]));
 }
 
 /** Uploaded files of the tenant's rail with no status report yet, uploaded before `before`. */

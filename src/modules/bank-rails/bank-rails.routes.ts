@@ -26,7 +26,6 @@ export function registerBankRailRoutes(app: AppInstance, service: BankRailServic
   app.put(
     "/v1/bank-rails/sepa",
     {
-      config: { access: "write" },
       schema: {
         tags,
         operationId: "configureSepaRail",
@@ -48,7 +47,6 @@ export function registerBankRailRoutes(app: AppInstance, service: BankRailServic
   app.put(
     "/v1/bank-rails/ach",
     {
-      config: { access: "write" },
       schema: {
         tags,
         operationId: "configureAchRail",
@@ -70,7 +68,6 @@ export function registerBankRailRoutes(app: AppInstance, service: BankRailServic
   app.get(
     "/v1/bank-rails",
     {
-      config: { access: "read" },
       schema: {
         tags,
         operationId: "listBankRails",
@@ -87,7 +84,6 @@ export function registerBankRailRoutes(app: AppInstance, service: BankRailServic
     app.get(
       `/v1/bank-rails/${rail}`,
       {
-        config: { access: "read" },
         schema: {
           tags,
           operationId: rail === "sepa" ? "getSepaRail" : "getAchRail",
@@ -102,7 +98,6 @@ export function registerBankRailRoutes(app: AppInstance, service: BankRailServic
     app.delete(
       `/v1/bank-rails/${rail}`,
       {
-        config: { access: "write" },
         schema: {
           tags,
           operationId: rail === "sepa" ? "deleteSepaRail" : "deleteAchRail",
@@ -125,7 +120,6 @@ export function registerBankRailRoutes(app: AppInstance, service: BankRailServic
   app.get(
     "/v1/bank-files",
     {
-      config: { access: "read" },
       schema: {
         tags,
         operationId: "listBankFiles",
@@ -142,7 +136,6 @@ export function registerBankRailRoutes(app: AppInstance, service: BankRailServic
   app.get(
     "/v1/bank-files/:id",
     {
-      config: { access: "read" },
       schema: {
         tags,
         operationId: "getBankFile",
@@ -159,7 +152,6 @@ export function registerBankRailRoutes(app: AppInstance, service: BankRailServic
   app.get(
     "/v1/bank-files/:id/content",
     {
-      config: { access: "write" },
       schema: {
         tags,
         operationId: "downloadBankFileContent",

@@ -87,6 +87,8 @@ export const bankFileItems = pgTable(
     rail: text("rail").notNull(),
     fileId: uuid("file_id").references(() => bankFiles.id),
     amountMinor: bigint("amount_minor", { mode: "number" }).notNull(),
+    /** The payout's destination (an ACH notification of change is recorded on it). */
+    destinationId: uuid("destination_id"),
     /** ACH trace number, or the SEPA EndToEndId. */
     reference: text("reference"),
     /** Last status the bank reported for this payout (ACCP, RJCT, BOOK, R03, C01…). */

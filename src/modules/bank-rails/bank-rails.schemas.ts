@@ -73,6 +73,40 @@ const LocalDeliveryInput = Type.Object(
 );
 
 const DeliveryInput = Type.Union([SftpDeliveryInput, LocalDeliveryInput]);
+
+const ArmoredKey = (description: string) => Type.String({ minLength: 1, maxLength: 65_536, "x-multiline": true, description });
+
+const OpenPgpInput = Type.Object(
+  {
+    bank_public_key: ArmoredKey(
+      "The bank's OpenPGP public key, armored. Every outgoing file is encrypted to it (AEAD off, for bank compatibility).",
+    ),
+    private_key: Type.Optional(
+      ArmoredKey(
+        "The Business's OpenPGP private key, armored. Outgoing files are signed with it; with `inbound` `decrypt_and_verify` the bank's files are decrypted with it. Write-only, stored encrypted; kept when omitted later.",
+      ),
+    ),
+    private_key_passphrase: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 1_000,
+        description: "Unlocks `private_key` once, when it is stored; never stored itself. Write-only.",
+      }),
+    ),
+    inbound: Type.Optional(
+      stringEnum(["plain", "decrypt_and_verify"], {
+        description:
+          "`decrypt_and_verify`: the bank's files arrive encrypted to the Business's key and signed with the bank's key; a file that does not decrypt or whose signature does not verify is refused. Default `plain`.",
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description: "OpenPGP for this rail's files, optional. Omit it (or send null) to exchange files unencrypted.",
+  },
+);
+export type OpenPgpInput = Static<typeof OpenPgpInput>;
+const OpenPgpField = Type.Optional(Type.Union([OpenPgpInput, Type.Null()]));
 export type DeliveryInput = Static<typeof DeliveryInput>;
 
 const AddressInput = Type.Object(
@@ -103,6 +137,7 @@ export const PutSepaBodySchema = Type.Object(
     time_zone: TimeZoneSchema,
     status_report_timeout_hours: Type.Optional(StatusTimeoutSchema),
     delivery: DeliveryInput,
+    openpgp: OpenPgpField,
   },
   { "x-component": "ConfigureSepaRailRequest", additionalProperties: false },
 );
@@ -142,6 +177,7 @@ export const PutAchBodySchema = Type.Object(
     time_zone: TimeZoneSchema,
     status_report_timeout_hours: Type.Optional(StatusTimeoutSchema),
     delivery: DeliveryInput,
+    openpgp: OpenPgpField,
   },
   { "x-component": "ConfigureAchRailRequest", additionalProperties: false },
 );
@@ -166,6 +202,18 @@ export const BankRailSchema = Type.Object(
       outbound_directory: Type.String(),
       inbound_directory: Type.String(),
     }),
+    openpgp: Type.Union(
+      [
+        Type.Object({
+          bank_key_fingerprint: Type.String({ description: "Fingerprint of the bank's public key (hex)." }),
+          has_private_key: Type.Boolean({ description: "Whether the Business's private key is stored (never returned)." }),
+          private_key_fingerprint: nullable(Type.String({ description: "Fingerprint of the Business's key (hex)." })),
+          inbound: stringEnum(["plain", "decrypt_and_verify"]),
+        }),
+        Type.Null(),
+      ],
+      { description: "OpenPGP settings, or null when files travel unencrypted." },
+    ),
     created_at: Type.String({ format: "date-time" }),
     updated_at: Type.String({ format: "date-time" }),
   },

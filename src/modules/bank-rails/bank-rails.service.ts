@@ -1,8 +1,10 @@
 // Use cases of the bank-rail configuration (per Business, production only) and the routing check payout
 // creation runs in its own transaction.
+
 import { electronicFormatIBAN, isSEPACountry, isValidIBAN } from "ibantools";
 import ssh2 from "ssh2";
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
+import { noAudit, type RecordActorAudit } from "../../platform/auth/audit.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
 import { type Db, type Tx, transaction } from "../../platform/db/client.js";
@@ -11,6 +13,7 @@ import type { IdGenerator } from "../../platform/ids.js";
 import { DEFAULT_PAGE_SIZE, decodeCursor, toPage } from "../../platform/pagination/cursor.js";
 import { isSepaRepresentable, toSepaText } from "../../rails/bank-files/charset.js";
 import { isAbaRoutingNumber, RESERVED_ENTRY_DESCRIPTIONS } from "../../rails/bank-files/nacha-writer.js";
+import { readBankPublicKey, unlockPrivateKey } from "../../rails/bank-files/openpgp.js";
 import type { PostalAddressValue } from "../beneficiaries/index.js";
 import type { DestinationRoutingFacts } from "../destinations/index.js";
 import {
@@ -33,6 +36,7 @@ import type {
   BankRailBody,
   BankRailName,
   DeliveryInput,
+  OpenPgpInput,
   PutAchBody,
   PutSepaBody,
 } from "./bank-rails.schemas.js";
@@ -56,12 +60,24 @@ export interface BankRailSettings {
     readonly outboundDirectory: string;
     readonly inboundDirectory: string;
   };
+  /** Absent or null: files travel unencrypted. */
+  readonly openpgp?: BankRailPgpSettings | null;
 }
 
 /** What is stored encrypted. */
 export interface BankRailSecrets {
   readonly password?: string;
   readonly privateKey?: string;
+  /** The Business's OpenPGP private key, unlocked, armored. */
+  readonly pgpPrivateKey?: string;
+}
+
+/** OpenPGP settings of a rail (public material only; the private key lives in the secrets). */
+export interface BankRailPgpSettings {
+  readonly bankPublicKey: string;
+  readonly bankKeyFingerprint: string;
+  readonly privateKeyFingerprint: string | null;
+  readonly inbound: "plain" | "decrypt_and_verify";
 }
 
 export interface BankRailServiceDeps {
@@ -71,10 +87,21 @@ export interface BankRailServiceDeps {
   readonly cipher: FieldCipher;
   /** BANK_RAIL_LOCAL_ROOT: where local-directory delivery may write; null forbids it. */
   readonly localRoot: string | null;
-  readonly destinationRoutingFacts: (tx: Tx, tenant: Tenant, destinationId: string) => Promise<DestinationRoutingFacts | null>;
-  /** The Beneficiary's postal address (a SEPA file carries it structured), inside the caller's transaction. */
-  readonly postalAddressOf?: (tx: Tx, tenant: Tenant, beneficiaryId: string) => Promise<PostalAddressValue | null>;
+  /** Routing facts of destinations by id, one query for all (a bulk creation checks every row at once). */
+  readonly destinationRoutingFactsOf: (
+    tx: Tx,
+    tenant: Tenant,
+    destinationIds: readonly string[],
+  ) => Promise<ReadonlyMap<string, DestinationRoutingFacts>>;
+  /** Beneficiaries' postal addresses by id (a SEPA file carries them structured), one query for all. */
+  readonly postalAddressesOf?: (
+    tx: Tx,
+    tenant: Tenant,
+    beneficiaryIds: readonly string[],
+  ) => Promise<ReadonlyMap<string, PostalAddressValue>>;
   readonly logger?: { info(object: object, message: string): void };
+  /** The audit log (people module): rail configuration changes and reads of a file's bytes, in their transaction. */
+  readonly recordAudit?: RecordActorAudit;
 }
 
 export type BankRailService = ReturnType<typeof createBankRailService>;
@@ -113,6 +140,14 @@ export function presentBankRail(row: BankRailConfigRow): BankRailBody {
       outbound_directory: settings.delivery.outboundDirectory,
       inbound_directory: settings.delivery.inboundDirectory,
     },
+    openpgp: settings.openpgp
+      ? {
+          bank_key_fingerprint: settings.openpgp.bankKeyFingerprint,
+          has_private_key: settings.openpgp.privateKeyFingerprint !== null,
+          private_key_fingerprint: settings.openpgp.privateKeyFingerprint,
+          inbound: settings.openpgp.inbound,
+        }
+      : null,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
@@ -140,6 +175,7 @@ export function presentBankFile(row: BankFileRow): BankFileBody {
 }
 
 export function createBankRailService(deps: BankRailServiceDeps) {
+  const recordAudit = deps.recordAudit ?? noAudit;
   const { db, clock, ids, cipher } = deps;
 
   function requireProduction(actor: Actor): void {
@@ -162,21 +198,54 @@ export function createBankRailService(deps: BankRailServiceDeps) {
     }
   }
 
-  /** The secrets to store: the ones sent, else (for the same delivery kind) the ones already stored. */
-  function secretsFor(delivery: DeliveryInput, existing: BankRailConfigRow | null): BankRailSecrets | null {
-    if (delivery.kind !== "sftp") return null;
+  /** The SFTP secrets to store: the ones sent, else (for the same delivery kind) the ones already stored. */
+  function sftpSecretsFor(delivery: DeliveryInput, stored: BankRailSecrets | null): BankRailSecrets {
+    if (delivery.kind !== "sftp") return {};
     if (delivery.password !== undefined || delivery.private_key !== undefined) {
       return {
         ...(delivery.password === undefined ? {} : { password: delivery.password }),
         ...(delivery.private_key === undefined ? {} : { privateKey: delivery.private_key }),
       };
     }
-    if (existing?.secretsEncrypted) return JSON.parse(cipher.decrypt(existing.secretsEncrypted)) as BankRailSecrets;
+    if (stored?.password !== undefined || stored?.privateKey !== undefined) {
+      return {
+        ...(stored.password === undefined ? {} : { password: stored.password }),
+        ...(stored.privateKey === undefined ? {} : { privateKey: stored.privateKey }),
+      };
+    }
     throw invalid(
       "delivery.password",
       "SFTP delivery needs a `password` or a `private_key` (write-only; kept when omitted later).",
       "required",
     );
+  }
+
+  /**
+   * The OpenPGP settings and private key to store: keys are checked (and a protected private key unlocked)
+   * before the transaction opens; a private key omitted later is kept.
+   */
+  async function pgpFor(
+    input: OpenPgpInput | null | undefined,
+  ): Promise<{ settings: BankRailPgpSettings | null; sentPrivateKey: { armored: string; fingerprint: string } | null }> {
+    if (input === undefined || input === null) return { settings: null, sentPrivateKey: null };
+    const bank = await readBankPublicKey(input.bank_public_key).catch((error: unknown) => {
+      throw invalid("openpgp.bank_public_key", `Not usable: ${(error as Error).message}.`);
+    });
+    const sentPrivateKey =
+      input.private_key === undefined
+        ? null
+        : await unlockPrivateKey(input.private_key, input.private_key_passphrase).catch((error: unknown) => {
+            throw invalid("openpgp.private_key", `Not usable: ${(error as Error).message}.`);
+          });
+    return {
+      settings: {
+        bankPublicKey: input.bank_public_key,
+        bankKeyFingerprint: bank.fingerprint,
+        privateKeyFingerprint: sentPrivateKey?.fingerprint ?? null,
+        inbound: input.inbound ?? "plain",
+      },
+      sentPrivateKey,
+    };
   }
 
   function deliverySettings(delivery: DeliveryInput): BankRailSettings["delivery"] {
@@ -209,9 +278,32 @@ export function createBankRailService(deps: BankRailServiceDeps) {
     originator: Record<string, unknown>,
     fileFormat: BankRailSettings["fileFormat"],
   ): Promise<{ rail: BankRailBody; created: boolean }> {
+    const pgp = await pgpFor(body.openpgp);
     return transaction(db, async (tx) => {
       const existing = await findConfig(tx, actor, rail);
-      const secrets = secretsFor(body.delivery, existing);
+      const stored =
+        existing?.secretsEncrypted == null ? null : (JSON.parse(cipher.decrypt(existing.secretsEncrypted)) as BankRailSecrets);
+      const sftp = sftpSecretsFor(body.delivery, stored);
+      // The private key: the one sent, else the one stored (while OpenPGP stays configured).
+      const previousPgp = (existing?.settings as BankRailSettings | undefined)?.openpgp ?? null;
+      const pgpPrivateKey =
+        pgp.settings === null ? undefined : (pgp.sentPrivateKey?.armored ?? stored?.pgpPrivateKey ?? undefined);
+      const pgpSettings =
+        pgp.settings === null
+          ? null
+          : {
+              ...pgp.settings,
+              privateKeyFingerprint:
+                pgp.sentPrivateKey?.fingerprint ??
+                (pgpPrivateKey === undefined ? null : (previousPgp?.privateKeyFingerprint ?? null)),
+            };
+      if (pgpSettings?.inbound === "decrypt_and_verify" && pgpPrivateKey === undefined) {
+        throw invalid("openpgp.private_key", "Decrypting the bank's files needs the Business's private key.", "required");
+      }
+      const secrets: BankRailSecrets | null =
+        Object.keys(sftp).length === 0 && pgpPrivateKey === undefined
+          ? null
+          : { ...sftp, ...(pgpPrivateKey === undefined ? {} : { pgpPrivateKey }) };
       const settings: BankRailSettings & { hasPassword: boolean; hasPrivateKey: boolean } = {
         originator,
         fileFormat,
@@ -219,6 +311,7 @@ export function createBankRailService(deps: BankRailServiceDeps) {
         timeZone: body.time_zone,
         statusReportTimeoutHours: body.status_report_timeout_hours ?? DEFAULT_STATUS_REPORT_TIMEOUT_HOURS,
         delivery: deliverySettings(body.delivery),
+        openpgp: pgpSettings,
         hasPassword: secrets?.password !== undefined,
         hasPrivateKey: secrets?.privateKey !== undefined,
       };
@@ -232,6 +325,22 @@ export function createBankRailService(deps: BankRailServiceDeps) {
         secretsEncrypted: secrets === null ? null : cipher.encrypt(JSON.stringify(secrets)),
         createdAt: now,
         updatedAt: now,
+      });
+      await recordAudit(tx, actor, {
+        action: "bank_rail_configured",
+        subjectType: "bank_rail",
+        subjectId: row.id,
+        // Where payment files go (no secrets: only whether a password or key is held).
+        details: {
+          rail,
+          created,
+          file_format: fileFormat,
+          delivery: settings.delivery,
+          has_password: settings.hasPassword,
+          has_private_key: settings.hasPrivateKey,
+          cutoff_times: settings.cutoffTimes,
+          time_zone: settings.timeZone,
+        },
       });
       return { rail: presentBankRail(row), created };
     });
@@ -299,31 +408,72 @@ export function createBankRailService(deps: BankRailServiceDeps) {
     requireProduction(actor);
     await transaction(db, async (tx) => {
       if (await hasWaitingItems(tx, actor, rail)) throw new AppError("BANK_RAIL_IN_USE");
-      await deleteConfig(tx, actor, rail);
+      const removed = await findConfig(tx, actor, rail);
+      if (await deleteConfig(tx, actor, rail)) {
+        await recordAudit(tx, actor, {
+          action: "bank_rail_removed",
+          subjectType: "bank_rail",
+          subjectId: removed?.id ?? rail,
+          details: { rail },
+        });
+      }
     });
   }
 
   /**
-   * The routing check of payout creation, in the creating transaction: the rail a production payout will
-   * use, or the AppError that refuses it. Sandbox payouts are not routed (the sandbox rail takes them all).
+   * The routing check of payout creation, in the creating transaction, for every request of a creation at
+   * once: per request, the AppError that refuses it, or null when a rail takes it. Sandbox payouts are not
+   * routed (the sandbox rail takes them all). At most three queries whatever the number of requests: the
+   * configured rails, the destinations' routing facts, and the postal addresses of SEPA-routed payees.
    */
-  async function checkRoute(tx: Tx, tenant: Tenant, destinationId: string, currency: string): Promise<AppError | null> {
-    if (tenant.environment !== "production") return null;
+  async function checkRoutes(
+    tx: Tx,
+    tenant: Tenant,
+    requests: ReadonlyArray<{ readonly destinationId: string; readonly currency: string }>,
+  ): Promise<Array<AppError | null>> {
+    const none = () => requests.map(() => null);
+    if (tenant.environment !== "production" || requests.length === 0) return none();
     const configured = new Set((await listConfiguredRails(tx, tenant)) as BankRailName[]);
-    if (configured.size === 0) return null;
-    const facts = await deps.destinationRoutingFacts(tx, tenant, destinationId);
-    if (facts === null) return null; // the destination gates already refused an unknown destination
-    const route = routePayout(currency, facts, configured);
-    if ("refused" in route) return new AppError("NO_RAIL_FOR_DESTINATION", { message: route.reason });
-    if (route.rail === "sepa") return sepaPayability(tx, tenant, facts);
-    return null;
+    if (configured.size === 0) return none();
+    const facts = await deps.destinationRoutingFactsOf(
+      tx,
+      tenant,
+      requests.map((r) => r.destinationId),
+    );
+    const routes = requests.map(({ destinationId, currency }) => {
+      const fact = facts.get(destinationId);
+      // An unknown destination: the destination gates already refused it.
+      return fact === undefined ? null : { fact, route: routePayout(currency, fact, configured) };
+    });
+    const sepaPayees = routes.flatMap((r) =>
+      r !== null && "rail" in r.route && r.route.rail === "sepa" ? [r.fact.beneficiaryId] : [],
+    );
+    const addresses =
+      sepaPayees.length === 0 || deps.postalAddressesOf === undefined
+        ? null
+        : await deps.postalAddressesOf(tx, tenant, sepaPayees);
+    return routes.map((r) => {
+      if (r === null) return null;
+      if ("refused" in r.route) return new AppError("NO_RAIL_FOR_DESTINATION", { message: r.route.reason });
+      if (r.route.rail === "sepa")
+        return sepaPayability(r.fact, addresses === null ? undefined : (addresses.get(r.fact.beneficiaryId) ?? null));
+      return null;
+    });
   }
 
-  /** What a SEPA file needs of the payee: a Latin-script name and a structured address (town and country). */
-  async function sepaPayability(tx: Tx, tenant: Tenant, facts: DestinationRoutingFacts): Promise<AppError | null> {
+  /** One request's routing check (see checkRoutes). */
+  async function checkRoute(tx: Tx, tenant: Tenant, destinationId: string, currency: string): Promise<AppError | null> {
+    const [refusal] = await checkRoutes(tx, tenant, [{ destinationId, currency }]);
+    return refusal ?? null;
+  }
+
+  /**
+   * What a SEPA file needs of the payee: a Latin-script name and a structured address (town and country).
+   * `address` undefined: addresses are not checked (no reader wired in).
+   */
+  function sepaPayability(facts: DestinationRoutingFacts, address: PostalAddressValue | null | undefined): AppError | null {
     if (!isSepaRepresentable(facts.accountHolderName)) return new AppError("SEPA_NAME_NOT_REPRESENTABLE");
-    if (deps.postalAddressOf === undefined) return null;
-    const address = await deps.postalAddressOf(tx, tenant, facts.beneficiaryId);
+    if (address === undefined) return null;
     const missing: string[] = [];
     if (!address || !isSepaRepresentable(address.city ?? "")) missing.push("postal_address.city");
     if (!address || !/^[A-Z]{2}$/.test(address.country ?? "")) missing.push("postal_address.country");
@@ -343,8 +493,8 @@ export function createBankRailService(deps: BankRailServiceDeps) {
     if (tenant.environment !== "production") return "simulator";
     const configured = new Set((await listConfiguredRails(tx, tenant)) as BankRailName[]);
     if (configured.size === 0) return "simulator";
-    const facts = await deps.destinationRoutingFacts(tx, tenant, destinationId);
-    if (facts === null) return "simulator";
+    const facts = (await deps.destinationRoutingFactsOf(tx, tenant, [destinationId])).get(destinationId);
+    if (facts === undefined) return "simulator";
     const route = routePayout(currency, facts, configured);
     return "refused" in route ? "simulator" : route.rail;
   }
@@ -376,8 +526,18 @@ export function createBankRailService(deps: BankRailServiceDeps) {
 
   /** The exact bytes sent to the bank (admin only; logged with the key or session that read them). */
   async function fileContent(actor: Actor, id: string): Promise<{ fileName: string; contentType: string; content: string }> {
-    const file = await findFile(db, actor, id);
-    if (file === null) throw new AppError("not_found", { message: "No such bank file." });
+    // The read itself is recorded (who, when, from where), in a transaction of its own with the lookup.
+    const file = await transaction(db, async (tx) => {
+      const found = await findFile(tx, actor, id);
+      if (found === null) throw new AppError("not_found", { message: "No such bank file." });
+      await recordAudit(tx, actor, {
+        action: "bank_file_content_read",
+        subjectType: "bank_file",
+        subjectId: found.id,
+        details: { rail: found.rail, file_name: found.fileName },
+      });
+      return found;
+    });
     deps.logger?.info(
       {
         business_id: actor.businessId,
@@ -395,5 +555,5 @@ export function createBankRailService(deps: BankRailServiceDeps) {
     };
   }
 
-  return { putSepa, putAch, list, get, remove, checkRoute, railFor, listFiles: listFilesOf, getFile, fileContent };
+  return { putSepa, putAch, list, get, remove, checkRoute, checkRoutes, railFor, listFiles: listFilesOf, getFile, fileContent };
 }

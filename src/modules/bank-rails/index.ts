@@ -1,4 +1,5 @@
 import type { Tenant } from "../../platform/auth/actor.js";
+import type { RecordActorAudit } from "../../platform/auth/audit.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
 import type { Db, Tx } from "../../platform/db/client.js";
@@ -21,13 +22,27 @@ export function createBankRailsModule(deps: {
   cipher: FieldCipher;
   localRoot: string | null;
   logger?: { info(object: object, message: string): void };
-  destinationRoutingFacts: (tx: Tx, tenant: Tenant, destinationId: string) => Promise<DestinationRoutingFacts | null>;
-  postalAddressOf?: (tx: Tx, tenant: Tenant, beneficiaryId: string) => Promise<PostalAddressValue | null>;
+  destinationRoutingFactsOf: (
+    tx: Tx,
+    tenant: Tenant,
+    destinationIds: readonly string[],
+  ) => Promise<ReadonlyMap<string, DestinationRoutingFacts>>;
+  postalAddressesOf?: (
+    tx: Tx,
+    tenant: Tenant,
+    beneficiaryIds: readonly string[],
+  ) => Promise<ReadonlyMap<string, PostalAddressValue>>;
+  recordAudit?: RecordActorAudit;
 }) {
   const service = createBankRailService(deps);
   return {
     service,
-    /** For payout creation (injected in app.ts): the refusal of a payout no configured rail can carry, or null. */
+    /**
+     * For payout creation (injected in app.ts): per request, the refusal of a payout no configured rail can
+     * carry, or null; every request of a bulk creation in one call (a fixed number of queries).
+     */
+    checkRoutes: service.checkRoutes,
+    /** For collection submissions (injected in app.ts): the same check for the one account being submitted. */
     checkRoute: service.checkRoute,
     sharedSchemas: [BankRailSchema, BankFileSchema],
     registerRoutes: (app: AppInstance) => registerBankRailRoutes(app, service),

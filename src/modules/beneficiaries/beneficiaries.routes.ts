@@ -18,7 +18,6 @@ export function registerBeneficiaryRoutes(app: AppInstance, service: Beneficiary
   app.post(
     "/v1/beneficiaries",
     {
-      config: { access: "write" },
       schema: {
         tags,
         operationId: "createBeneficiary",
@@ -35,7 +34,6 @@ export function registerBeneficiaryRoutes(app: AppInstance, service: Beneficiary
   app.get(
     "/v1/beneficiaries",
     {
-      config: { access: "read" },
       schema: {
         tags,
         operationId: "listBeneficiaries",
@@ -51,7 +49,6 @@ export function registerBeneficiaryRoutes(app: AppInstance, service: Beneficiary
   app.get(
     "/v1/beneficiaries/:id",
     {
-      config: { access: "read" },
       schema: {
         tags,
         operationId: "getBeneficiary",
@@ -67,7 +64,6 @@ export function registerBeneficiaryRoutes(app: AppInstance, service: Beneficiary
   app.put(
     "/v1/beneficiaries/:id",
     {
-      config: { access: "write" },
       schema: {
         tags,
         operationId: "updateBeneficiary",
@@ -100,7 +96,6 @@ export function registerBeneficiaryRoutes(app: AppInstance, service: Beneficiary
     app.post(
       `/v1/beneficiaries/:id/${path}`,
       {
-        config: { access: "write" },
         schema: {
           tags,
           operationId: `${path}Beneficiary`,

@@ -134,6 +134,20 @@ export async function recordDetailsSubmitted(
 }
 
 /**
+ * A `payout_destination` link that also collected the postal address a SEPA account needs: the address
+ * patch (from `identityUpdatePatch`) without touching `collection_status`, which only identity links move.
+ */
+export async function recordAddressFromLink(
+  tx: Tx,
+  tenant: Tenant,
+  id: string,
+  patch: BeneficiaryPatch,
+  at: Date,
+): Promise<void> {
+  await updateBeneficiary(tx, tenant, id, { ...patch, updatedAt: at });
+}
+
+/**
  * Active (not archived) Beneficiaries of the tenant, newest first, strictly before `beforeId` (null: from the
  * newest). Served by the partial index beneficiaries_tenant_list_idx (business, environment, id).
  */
@@ -207,20 +221,26 @@ export async function findBeneficiaryById(db: Db, id: string): Promise<Beneficia
   return row ?? null;
 }
 
-/** The postal address of a Beneficiary of the tenant (what a SEPA file carries), or null (none, or unknown). */
-export async function findPostalAddress(db: Db, tenant: Tenant, beneficiaryId: string): Promise<PostalAddressValue | null> {
-  const [row] = await db
-    .select({ postalAddress: beneficiaries.postalAddress })
+/** Postal addresses of many Beneficiaries of the tenant in one query, by id (absent: none, or unknown). */
+export async function findPostalAddresses(
+  db: Db,
+  tenant: Tenant,
+  beneficiaryIds: readonly string[],
+): Promise<Map<string, PostalAddressValue>> {
+  if (beneficiaryIds.length === 0) return new Map();
+  const rows = await db
+    .select({ id: beneficiaries.id, postalAddress: beneficiaries.postalAddress })
     .from(beneficiaries)
     .where(
       and(
         eq(beneficiaries.businessId, tenant.businessId),
         eq(beneficiaries.environment, tenant.environment),
-        eq(beneficiaries.id, beneficiaryId),
+        inArray(beneficiaries.id, [...new Set(beneficiaryIds)]),
       ),
-    )
-    .limit(1);
-  return row?.postalAddress ?? null;
+    );
+  const found = new Map<string, PostalAddressValue>();
+  for (const row of rows) if (row.postalAddress) found.set(row.id, row.postalAddress);
+  return found;
 }
 
 export type NewBeneficiaryRow = typeof beneficiaries.$inferInsert;

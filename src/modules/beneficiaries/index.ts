@@ -65,4 +65,4 @@ export {
   remaskStoredBeneficiaries,
 } from "./beneficiaries.service.js";
 /** For the bank-rails module (injected in app.ts): the address a SEPA file carries. */
-export { findPostalAddress } from "./beneficiaries.shared.js";
+export { findPostalAddresses } from "./beneficiaries.shared.js";

@@ -10,7 +10,6 @@ export function registerBeneficiaryExportRoutes(app: AppInstance, service: Benef
   app.get(
     "/v1/beneficiaries/export",
     {
-      config: { access: "read" },
       schema: {
         tags: ["Beneficiaries"],
         operationId: "exportBeneficiaries",

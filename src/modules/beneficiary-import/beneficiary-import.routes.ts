@@ -16,7 +16,6 @@ export function registerBeneficiaryImportRoutes(app: AppInstance, service: Benef
   app.post(
     "/v1/beneficiaries/import",
     {
-      config: { access: "write" },
       schema: {
         tags: ["Beneficiaries"],
         operationId: "importBeneficiaries",

@@ -3,7 +3,7 @@
 import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
 import type { Db, Tx } from "../../platform/db/client.js";
-import { beneficiaryTaxDocuments, collectionRequests } from "./collection.schema.js";
+import { beneficiaryTaxDocuments, collectionBrandings, collectionRequests } from "./collection.schema.js";
 
 export type CollectionRequestRow = typeof collectionRequests.$inferSelect;
 export type NewCollectionRequestRow = typeof collectionRequests.$inferInsert;
@@ -90,4 +90,35 @@ export async function findTaxDocumentSubmittedAt(tx: Tx, beneficiaryId: string, 
     .orderBy(desc(beneficiaryTaxDocuments.id))
     .limit(1);
   return row?.documentEncrypted ?? null;
+}
+
+export type BrandingRow = typeof collectionBrandings.$inferSelect;
+
+export async function findBranding(db: Db, tenant: Tenant): Promise<BrandingRow | null> {
+  const [row] = await db
+    .select()
+    .from(collectionBrandings)
+    .where(and(eq(collectionBrandings.businessId, tenant.businessId), eq(collectionBrandings.environment, tenant.environment)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Writes the tenant's branding (one row per Business and environment). */
+export async function upsertBranding(tx: Tx, row: BrandingRow): Promise<BrandingRow> {
+  const [saved] = await tx
+    .insert(collectionBrandings)
+    .values(row)
+    .onConflictDoUpdate({
+      target: [collectionBrandings.businessId, collectionBrandings.environment],
+      set: {
+        displayName: row.displayName,
+        brandColor: row.brandColor,
+        logoMediaType: row.logoMediaType,
+        logoBase64: row.logoBase64,
+        updatedAt: row.updatedAt,
+      },
+    })
+    .returning();
+  if (saved === undefined) throw new Error("upsert returned no row");
+  return saved;
 }

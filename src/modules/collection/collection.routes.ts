@@ -2,20 +2,21 @@ import { Type } from "@sinclair/typebox";
 import { requireActor } from "../../platform/http/require-actor.js";
 import { routeResponses } from "../../platform/http/route-responses.js";
 import type { AppInstance } from "../../platform/http/types.js";
+import type { BrandingService } from "./collection.branding.js";
 import {
   BeneficiaryIdParamsSchema,
   CollectionRequestParamsSchema,
   CreateCollectionRequestBodySchema,
+  UpdateBrandingBodySchema,
 } from "./collection.schemas.js";
 import type { CollectionService } from "./collection.service.js";
 
 const tags = ["Collection links"];
 
-export function registerCollectionRoutes(app: AppInstance, service: CollectionService): void {
+export function registerCollectionRoutes(app: AppInstance, service: CollectionService, branding: BrandingService): void {
   app.post(
     "/v1/beneficiaries/:id/collection-requests",
     {
-      config: { access: "write" },
       schema: {
         tags,
         operationId: "createCollectionRequest",
@@ -41,7 +42,6 @@ export function registerCollectionRoutes(app: AppInstance, service: CollectionSe
   app.delete(
     "/v1/beneficiaries/:id/collection-requests/:requestId",
     {
-      config: { access: "write" },
       schema: {
         tags,
         operationId: "cancelCollectionRequest",
@@ -59,5 +59,36 @@ export function registerCollectionRoutes(app: AppInstance, service: CollectionSe
       await service.cancel(requireActor(request), request.params.id, request.params.requestId);
       return reply.code(204).send(null);
     },
+  );
+
+  app.get(
+    "/v1/branding",
+    {
+      schema: {
+        tags,
+        operationId: "getBranding",
+        summary: "Branding of the hosted pages",
+        description:
+          "How the hosted collection pages of this environment present the Business: `display_name` (null: the name of the Business profile, `GET /v1/business`), `brand_color` and the uploaded `logo` (its type and size; the image itself is served only on the pages of a live link). Every field is null until set.",
+        response: routeResponses({ 200: Type.Ref("Branding") }, { access: "read" }),
+      },
+    },
+    async (request) => branding.get(requireActor(request)),
+  );
+
+  app.patch(
+    "/v1/branding",
+    {
+      schema: {
+        tags,
+        operationId: "updateBranding",
+        summary: "Change the branding of the hosted pages",
+        description:
+          "Changes the fields present in the body; `null` clears one, an absent field stays as it is. Per environment, like every setting. `brand_color` must keep white text readable (contrast at least 4.5:1, else 400 `validation_failed` with code `low_contrast`). `logo` is an uploaded PNG or JPEG (base64, at most 100 KiB), checked by its first bytes; the pages serve it from this service, so a payee's browser never contacts a third party. Admins only; from a session it needs a recent confirmation (step-up).",
+        body: UpdateBrandingBodySchema,
+        response: routeResponses({ 200: Type.Ref("Branding") }, { access: "write", hasBody: true, codes: ["STEP_UP_REQUIRED"] }),
+      },
+    },
+    async (request) => branding.update(requireActor(request), request.body),
   );
 }

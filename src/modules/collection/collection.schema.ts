@@ -66,3 +66,28 @@ export const beneficiaryTaxDocuments = pgTable(
   },
   (t) => [index("beneficiary_tax_documents_beneficiary_idx").on(t.beneficiaryId, t.submittedAt)],
 );
+
+/**
+ * How the hosted pages present a Business in one environment: a display name, a brand colour and a logo.
+ * The logo is an image the Business uploaded (PNG or JPEG, at most LOGO_MAX_BYTES), kept here as base64 and
+ * served by the pages themselves, so a payee's browser never contacts a third party. Only the collection
+ * module reads it: the pages are its only use.
+ */
+export const collectionBrandings = pgTable(
+  "collection_brandings",
+  {
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businesses.id),
+    environment: environmentEnum("environment").notNull(),
+    displayName: text("display_name"),
+    brandColor: text("brand_color"),
+    logoMediaType: text("logo_media_type"),
+    logoBase64: text("logo_base64"),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (table) => [
+    uniqueIndex("collection_brandings_tenant_idx").on(table.businessId, table.environment),
+    check("collection_brandings_logo_pair", sql`(${table.logoMediaType} is null) = (${table.logoBase64} is null)`),
+  ],
+);

@@ -23,6 +23,7 @@ import {
   findBeneficiary,
   lockBeneficiary,
   markCollectionInvited,
+  recordAddressFromLink,
   recordDetailsSubmitted,
   recordTaxDocumentSummary,
 } from "../beneficiaries/beneficiaries.shared.js";
@@ -34,6 +35,7 @@ import {
   type CollectionRequestRow,
   cancelRequest,
   consumeRequest,
+  findBranding,
   findRequestByTokenHash,
   findRequestOfBeneficiary,
   findTaxDocumentSubmittedAt,
@@ -67,6 +69,12 @@ export interface CollectionServiceDeps {
     "identityProblems" | "identityUpdatePatch" | "identityRequirements" | "changeDeclaredDestination"
   >;
   readonly destinations: Pick<DestinationService, "prepareBankAccount" | "insertPrepared" | "liveDestinations" | "findOne">;
+  /**
+   * The routing check payout creation runs (bank-rails, injected in app.ts). A submission runs it on the
+   * chosen account so that a production Beneficiary whose SEPA account needs a structured address is asked
+   * for it on the page, by the very rule that would refuse the payout.
+   */
+  readonly checkRailRoute?: (tx: Tx, tenant: Tenant, destinationId: string, currency: string) => Promise<AppError | null>;
   /** Enrolls a compliant Beneficiary's new account with the rail once the submission has committed. */
   readonly enrollAfterCommit?: (tenant: Tenant, beneficiaryId: string) => Promise<void>;
 }
@@ -99,6 +107,21 @@ export interface LinkView {
   readonly requiredFields: readonly string[];
   readonly destinations: readonly ChoosableDestination[];
   readonly declaredDestinationId: string | null;
+  /** The legal name the Business gave: the pre-filled account holder name. */
+  readonly legalName: string;
+  /** Where the Beneficiary lives or is incorporated, as far as known: the pre-selected bank country. */
+  readonly knownCountry: string | null;
+  /** The stored postal address has a town and a country (what a SEPA payment needs, besides the street we ask too). */
+  readonly addressComplete: boolean;
+  readonly branding: LinkBranding;
+}
+
+/** How the pages present the Business (its branding settings, else its profile name, read live). */
+export interface LinkBranding {
+  readonly displayName: string;
+  /** `#rrggbb`, checked for contrast with white when it was set. */
+  readonly color: string | null;
+  readonly hasLogo: boolean;
 }
 
 export type LinkLookup =
@@ -113,7 +136,12 @@ export type DestinationChoice =
 
 export type Submission =
   | { readonly scope: "full_onboarding"; readonly identity: Record<string, unknown>; readonly destination: DestinationChoice }
-  | { readonly scope: "payout_destination"; readonly destination: DestinationChoice }
+  | {
+      readonly scope: "payout_destination";
+      readonly destination: DestinationChoice;
+      /** Asked on the page when the stored address lacks what a SEPA account needs; absent when not given. */
+      readonly postalAddress?: Record<string, string>;
+    }
   | { readonly scope: "tax_documents"; readonly form: TaxForm; readonly tax: TaxFormInput };
 
 export type SubmitOutcome =
@@ -139,8 +167,8 @@ export function hashToken(token: string): string {
 
 /** Form pre-fill: each identity input's current value as text (postal address by line; never the tax id). */
 const IDENTITY_VALUE_READERS: Readonly<Record<string, (row: BeneficiaryRow) => string | null>> = {
-  first_name: (row) => row.firstName,
-  last_name: (row) => row.lastName,
+  first_name: (row) => row.firstName ?? splitName(row)?.first ?? null,
+  last_name: (row) => row.lastName ?? splitName(row)?.last ?? null,
   country_of_residence: (row) => row.countryOfResidence,
   date_of_birth: (row) => row.dateOfBirth,
   business_name: (row) => row.businessName,
@@ -154,6 +182,17 @@ const IDENTITY_VALUE_READERS: Readonly<Record<string, (row: BeneficiaryRow) => s
   "postal_address.postal_code": (row) => row.postalAddress?.postal_code ?? null,
   "postal_address.country": (row) => row.postalAddress?.country ?? null,
 };
+
+/**
+ * A person the Business created with one `name` ("Jane Doe") but no first and last name: the form offers
+ * the last word as the last name and the rest as the first name, editable; a single word is not split.
+ */
+function splitName(row: BeneficiaryRow): { first: string; last: string } | null {
+  if (row.beneficiaryType !== "person" || row.firstName !== null || row.lastName !== null) return null;
+  const words = row.name.trim().split(/\s+/);
+  if (words.length < 2) return null;
+  return { first: words.slice(0, -1).join(" "), last: words[words.length - 1] ?? "" };
+}
 
 function choosable(row: DestinationRow): ChoosableDestination {
   return {
@@ -291,6 +330,8 @@ export function createCollectionService(deps: CollectionServiceDeps) {
       if (value !== null && value !== undefined) identity[field] = value;
     }
     const live = request.scope === "tax_documents" ? [] : await destinations.liveDestinations(db, tenant, beneficiary.id);
+    const branding = await findBranding(db, tenant);
+    const address = beneficiary.postalAddress;
     return {
       requestId: request.id,
       scope: request.scope,
@@ -302,6 +343,14 @@ export function createCollectionService(deps: CollectionServiceDeps) {
       requiredFields: beneficiaries.identityRequirements[beneficiary.beneficiaryType],
       destinations: live.filter(isPayoutUsable).map(choosable),
       declaredDestinationId: beneficiary.declaredDestinationId,
+      legalName: beneficiary.name,
+      knownCountry: beneficiary.countryOfResidence ?? beneficiary.countryOfIncorporation ?? address?.country ?? null,
+      addressComplete: Boolean(address?.line1 && address.city && address.country),
+      branding: {
+        displayName: branding?.displayName ?? businessName,
+        color: branding?.brandColor ?? null,
+        hasLogo: branding?.logoBase64 != null,
+      },
     };
   }
 
@@ -328,6 +377,9 @@ export function createCollectionService(deps: CollectionServiceDeps) {
           });
         }
       }
+    }
+    if (submission.scope === "payout_destination" && submission.postalAddress !== undefined) {
+      details.push(...beneficiaries.identityProblems({ postal_address: submission.postalAddress }));
     }
     if (submission.scope !== "tax_documents") {
       const choice = submission.destination;
@@ -371,6 +423,35 @@ export function createCollectionService(deps: CollectionServiceDeps) {
     throw new SubmissionRefused([
       { field: "destination", code: "required", message: "Choose an account or add a new bank account." },
     ]);
+  }
+
+  /**
+   * Runs payout creation's routing check on the chosen account, after the submission's identity and address
+   * are written in this transaction: what the payee can fix (the address a SEPA file needs, a name it can
+   * carry) becomes a field error and rolls the submission back. A missing rail is the Business's matter.
+   */
+  async function refuseWhatTheRailWould(tx: Tx, tenant: Tenant, destination: DestinationRow, created: boolean): Promise<void> {
+    if (deps.checkRailRoute === undefined) return;
+    const refusal = await deps.checkRailRoute(tx, tenant, destination.id, destination.currency);
+    if (refusal?.code === "SEPA_ADDRESS_NOT_STRUCTURED") {
+      const fields = (refusal.details ?? []).map((detail) => detail.field);
+      throw new SubmissionRefused(
+        (fields.length > 0 ? fields : ["postal_address.city", "postal_address.country"]).map((field) => ({
+          field,
+          code: "required",
+          message: "Your bank is in the SEPA area: its payments need your address, with town and country.",
+        })),
+      );
+    }
+    if (refusal?.code === "SEPA_NAME_NOT_REPRESENTABLE") {
+      throw new SubmissionRefused([
+        {
+          field: created ? "bank.account_holder_name" : "destination",
+          code: "not_representable",
+          message: "SEPA payments carry names in Latin letters only: write the account holder's name in Latin letters.",
+        },
+      ]);
+    }
   }
 
   /**
@@ -430,11 +511,19 @@ export function createCollectionService(deps: CollectionServiceDeps) {
             reason: "link_submitted",
           });
         if (submission.scope === "payout_destination") {
+          if (submission.postalAddress !== undefined) {
+            const patch = beneficiaries.identityUpdatePatch(locked, { postal_address: submission.postalAddress } as Parameters<
+              typeof beneficiaries.identityUpdatePatch
+            >[1]);
+            await recordAddressFromLink(tx, tenant, locked.id, patch, now);
+          }
+          await refuseWhatTheRailWould(tx, tenant, destination, settled.created);
           await declare();
           return { chosen: destination, enroll: settled.created && compliant };
         }
         const patch = beneficiaries.identityUpdatePatch(locked, submission.identity);
         await recordDetailsSubmitted(tx, tenant, locked.id, patch, now);
+        await refuseWhatTheRailWould(tx, tenant, destination, settled.created);
         await declare();
         await events.record(tx, {
           tenant,
@@ -465,7 +554,16 @@ export function createCollectionService(deps: CollectionServiceDeps) {
     }
   }
 
-  return { create, cancel, open, submit, linkUrl };
+  /** The Business's uploaded logo, for the pages of a live link; null otherwise. */
+  async function logo(token: string): Promise<{ mediaType: string; bytes: Buffer } | null> {
+    const found = await lookup(db, token);
+    if (!found.live) return null;
+    const row = await findBranding(db, { businessId: found.request.businessId, environment: found.request.environment });
+    if (row?.logoBase64 == null || row.logoMediaType == null) return null;
+    return { mediaType: row.logoMediaType, bytes: Buffer.from(row.logoBase64, "base64") };
+  }
+
+  return { create, cancel, open, submit, linkUrl, logo };
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { AppInstance } from "../../platform/http/types.js";
+import { createBrandingService } from "./collection.branding.js";
 import { registerCollectionRoutes } from "./collection.routes.js";
-import { CollectionRequestCreatedSchema } from "./collection.schemas.js";
+import { BrandingSchema, CollectionRequestCreatedSchema } from "./collection.schemas.js";
 import { type CollectionServiceDeps, createCollectionService } from "./collection.service.js";
 
 export type CollectionModule = ReturnType<typeof createCollectionModule>;
@@ -12,6 +13,7 @@ export {
   type DestinationChoice,
   hashToken,
   LINK_LIFETIME_MS,
+  type LinkBranding,
   type LinkLookup,
   type LinkView,
   readTaxFormTin,
@@ -24,9 +26,21 @@ export { formFor, TAX_FORMS, type TaxForm, W8BENE_ENTITY_TYPES, W9_CLASSIFICATIO
 
 export function createCollectionModule(deps: CollectionServiceDeps) {
   const service = createCollectionService(deps);
+  const branding = createBrandingService(deps);
   return {
     service,
-    sharedSchemas: [CollectionRequestCreatedSchema],
-    registerRoutes: (app: AppInstance) => registerCollectionRoutes(app, service),
+    branding,
+    sharedSchemas: [CollectionRequestCreatedSchema, BrandingSchema],
+    registerRoutes: (app: AppInstance) => registerCollectionRoutes(app, service, branding),
   };
 }
+/** The destination rules the API validates with, for the pages to ask for exactly what a country and currency need. */
+export {
+  type BankForm,
+  type BankFormField,
+  bankFormFor,
+  defaultCurrencyOf,
+  isCountryCode,
+  isCurrencyCode,
+  isSepaCountry,
+} from "../destinations/index.js";

@@ -1,5 +1,5 @@
 // Drizzle queries for destinations, always scoped by tenant and Beneficiary.
-import { and, asc, eq, isNull, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
 import { type Db, queryRows, type Tx } from "../../platform/db/client.js";
 import { destinations } from "./destinations.schema.js";
@@ -108,17 +108,20 @@ export async function anyDestinationToRemask(db: Db, version: number): Promise<b
   return rows.length > 0;
 }
 
-/** What the payout routing rule needs to know of a destination of the tenant (deleted ones included). */
-export async function findRoutingFacts(
-  db: Db,
-  tenant: Tenant,
-  id: string,
-): Promise<Pick<
+export type RoutingFactsRow = Pick<
   DestinationRow,
-  "kind" | "scheme" | "country" | "currency" | "accountType" | "accountHolderName" | "beneficiaryId"
-> | null> {
-  const [row] = await db
+  "id" | "kind" | "scheme" | "country" | "currency" | "accountType" | "accountHolderName" | "beneficiaryId"
+>;
+
+/**
+ * What the payout routing rule needs to know of destinations of the tenant (deleted ones included), in one
+ * query however many (a bulk creation asks for all its rows at once). Unknown ids are absent.
+ */
+export async function findRoutingFactsOf(db: Db, tenant: Tenant, ids: readonly string[]): Promise<RoutingFactsRow[]> {
+  if (ids.length === 0) return [];
+  return db
     .select({
+      id: destinations.id,
       kind: destinations.kind,
       accountHolderName: destinations.accountHolderName,
       beneficiaryId: destinations.beneficiaryId,
@@ -132,9 +135,7 @@ export async function findRoutingFacts(
       and(
         eq(destinations.businessId, tenant.businessId),
         eq(destinations.environment, tenant.environment),
-        eq(destinations.id, id),
+        inArray(destinations.id, [...new Set(ids)]),
       ),
-    )
-    .limit(1);
-  return row ?? null;
+    );
 }

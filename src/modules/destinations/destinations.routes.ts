@@ -19,7 +19,6 @@ export function registerDestinationRoutes(app: AppInstance, service: Destination
   app.post(
     "/v1/beneficiaries/:id/bank-accounts",
     {
-      config: { access: "write" },
       schema: {
         tags,
         operationId: "createBankAccount",
@@ -43,7 +42,6 @@ export function registerDestinationRoutes(app: AppInstance, service: Destination
   app.post(
     "/v1/beneficiaries/:id/cards",
     {
-      config: { access: "write" },
       schema: {
         tags,
         operationId: "createCard",
@@ -67,7 +65,6 @@ export function registerDestinationRoutes(app: AppInstance, service: Destination
   app.get(
     "/v1/beneficiaries/:id/bank-accounts",
     {
-      config: { access: "read" },
       schema: {
         tags,
         operationId: "listDestinations",
@@ -83,7 +80,6 @@ export function registerDestinationRoutes(app: AppInstance, service: Destination
   app.delete(
     "/v1/beneficiaries/:id/bank-accounts/:accountId",
     {
-      config: { access: "write" },
       schema: {
         tags,
         operationId: "deleteDestination",
@@ -116,7 +112,6 @@ export function registerDestinationRoutes(app: AppInstance, service: Destination
   app.put(
     "/v1/beneficiaries/:id/declared-destination",
     {
-      config: { access: "write" },
       schema: {
         tags: ["Beneficiaries"],
         operationId: "setDeclaredDestination",

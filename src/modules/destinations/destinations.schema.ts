@@ -1,12 +1,34 @@
 // The destinations module's table.
 import { sql } from "drizzle-orm";
-import { index, integer, pgEnum, pgTable, smallint, text, timestamp, uniqueIndex, uuid, varchar } from "drizzle-orm/pg-core";
+import {
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  varchar,
+} from "drizzle-orm/pg-core";
 import { businesses, createdAt, environmentEnum } from "../../platform/db/shared.schema.js";
 import { beneficiaries } from "../beneficiaries/beneficiaries.schema.js";
 
 export const destinationKindEnum = pgEnum("destination_kind", ["bank_account", "card"]);
 export const destinationValidationEnum = pgEnum("destination_validation_status", ["validated", "unvalidated"]);
 export const destinationVerificationEnum = pgEnum("destination_verification_status", ["unverified", "verified", "rejected"]);
+
+/** An ACH notification of change as kept on the destination (see the column below). */
+export interface NotificationOfChange {
+  readonly code: string;
+  readonly description: string;
+  /** The bank's corrected data, account numbers masked to their last four characters. */
+  readonly corrected_data: string;
+  readonly payout_id: string;
+  readonly received_at: string;
+}
 
 /**
  * Where a payout can go: a bank account or a card. Full account numbers, IBANs, CLABEs, Pix keys and card
@@ -48,6 +70,12 @@ export const destinations = pgTable(
     validationStatus: destinationValidationEnum("validation_status").notNull(),
     status: destinationVerificationEnum("status").notNull().default("unverified"),
     railRejectionReason: text("rail_rejection_reason"),
+    /**
+     * The latest ACH notification of change (C-code) the receiving bank sent about this account, with the
+     * corrected data masked (account numbers to their last four); null when none came. Written by the
+     * bank-rails module through recordNotificationOfChange; the account data itself is not changed.
+     */
+    notificationOfChange: jsonb("notification_of_change").$type<NotificationOfChange>(),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
     deletedAt: timestamp("deleted_at", { withTimezone: true, mode: "date" }),

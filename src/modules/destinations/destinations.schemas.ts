@@ -81,6 +81,28 @@ export const DestinationSchema = Type.Object(
     card_expiry_month: nullable(Type.Integer()),
     card_expiry_year: nullable(Type.Integer()),
     rail_rejection_reason: nullableString,
+    notification_of_change: Type.Union(
+      [
+        Type.Object(
+          {
+            code: Type.String({ description: "The NACHA change code, `C01` to `C14`." }),
+            description: Type.String({ description: "What the code means, e.g. `C01: Incorrect account number.`" }),
+            corrected_data: Type.String({
+              description:
+                "The corrected data the receiving bank sent, as laid out in the NOC; account numbers and identification numbers masked to their last four characters (routing numbers and transaction codes in clear).",
+            }),
+            payout_id: Type.String({ format: "uuid", description: "The payout whose ACH entry the notification answered." }),
+            received_at: Type.String({ format: "date-time", description: "When the service read the notification." }),
+          },
+          { "x-component": "NotificationOfChange" },
+        ),
+        Type.Null(),
+      ],
+      {
+        description:
+          "The latest ACH notification of change (NOC) the receiving bank sent about this account, or null. The service does not change the account: NACHA expects the originator to apply the correction before the next entry (within six banking days), so register the corrected bank account (and delete this one) before paying it again. Payouts to this account are not blocked meanwhile: the bank still credits the corrected account.",
+      },
+    ),
     created_at: Type.String({ format: "date-time" }),
   },
   { $id: "Destination" },

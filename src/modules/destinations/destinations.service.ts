@@ -86,6 +86,7 @@ export function presentDestination(row: DestinationRow): DestinationBody {
     card_expiry_month: row.cardExpiryMonth,
     card_expiry_year: row.cardExpiryYear,
     rail_rejection_reason: row.railRejectionReason,
+    notification_of_change: row.notificationOfChange ?? null,
     created_at: row.createdAt.toISOString(),
   };
 }

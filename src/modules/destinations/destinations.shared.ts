@@ -6,7 +6,7 @@ import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Tenant } from "../../platform/auth/actor.js";
 import { type Db, namedQueryRows, preparedQuery, type Tx } from "../../platform/db/client.js";
 import { insertFromJson } from "../../platform/db/insert-from-json.js";
-import { destinations } from "./destinations.schema.js";
+import { destinations, type NotificationOfChange } from "./destinations.schema.js";
 
 export type DestinationRow = typeof destinations.$inferSelect;
 export type EnrollmentDestinationRow = DestinationRow;
@@ -44,6 +44,33 @@ export async function setRailRejectionReason(
     .update(destinations)
     .set({ railRejectionReason: reason, updatedAt: at })
     .where(and(ofBeneficiary(tenant, beneficiaryId), eq(destinations.id, destinationId)));
+}
+
+/**
+ * Records an ACH notification of change on one of the tenant's destinations (deleted ones too: the
+ * Business may have replaced the account already), replacing an earlier one. The account data is not
+ * changed: the Business corrects it (see docs/decisions.md, "Bank rails"). False when the destination is not
+ * the tenant's.
+ */
+export async function recordNotificationOfChange(
+  tx: Tx,
+  tenant: Tenant,
+  destinationId: string,
+  notice: NotificationOfChange,
+  at: Date,
+): Promise<boolean> {
+  const updated = await tx
+    .update(destinations)
+    .set({ notificationOfChange: notice, updatedAt: at })
+    .where(
+      and(
+        eq(destinations.businessId, tenant.businessId),
+        eq(destinations.environment, tenant.environment),
+        eq(destinations.id, destinationId),
+      ),
+    )
+    .returning({ id: destinations.id });
+  return updated.length > 0;
 }
 
 /** The rail verified these destinations (deleted ones are left alone). */

@@ -13,7 +13,8 @@ import { createDestinationService } from "./destinations.service.js";
 export type DestinationsModule = ReturnType<typeof createDestinationsModule>;
 export { railDestinationOf } from "./destinations.rail.js";
 export type { DestinationRow } from "./destinations.repo.js";
-export { type DestinationRoutingFacts, destinationRoutingFacts } from "./destinations.routing.js";
+export { type DestinationRoutingFacts, destinationRoutingFacts, destinationRoutingFactsOf } from "./destinations.routing.js";
+export type { NotificationOfChange } from "./destinations.schema.js";
 export { type RegisterBankAccountBody, RegisterBankAccountBodySchema } from "./destinations.schemas.js";
 export {
   type DestinationService,
@@ -24,6 +25,18 @@ export {
   type RemaskedDestination,
   remaskStoredDestinations,
 } from "./destinations.service.js";
+/** For the bank-rails module: an ACH notification of change, recorded on the destination it names. */
+export { recordNotificationOfChange } from "./destinations.shared.js";
+
+export {
+  type BankForm,
+  type BankFormField,
+  bankFormFor,
+  defaultCurrencyOf,
+  isCountryCode,
+  isCurrencyCode,
+  isSepaCountry,
+} from "./validation/index.js";
 
 export function createDestinationsModule(deps: {
   db: Db;

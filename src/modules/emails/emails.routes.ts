@@ -14,7 +14,6 @@ export function registerEmailRoutes(app: AppInstance, service: EmailsService): v
   app.get(
     "/v1/sandbox/emails",
     {
-      config: { access: "read" },
       schema: {
         tags,
         operationId: "listSandboxEmails",
@@ -30,7 +29,6 @@ export function registerEmailRoutes(app: AppInstance, service: EmailsService): v
   app.get(
     "/v1/sandbox/emails/:id",
     {
-      config: { access: "read" },
       schema: {
         tags,
         operationId: "getSandboxEmail",

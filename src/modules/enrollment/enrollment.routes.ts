@@ -10,7 +10,6 @@ export function registerEnrollmentRoutes(app: AppInstance, service: EnrollmentSe
   app.post(
     "/v1/beneficiaries/:id/enrollment",
     {
-      config: { access: "write" },
       schema: {
         tags: ["Beneficiaries"],
         operationId: "enrollBeneficiary",

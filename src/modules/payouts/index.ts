@@ -31,7 +31,7 @@ export function createPayoutsModule(deps: {
   logger: BulkLogger;
   recordAudit?: RecordActorAudit;
   /** From the bank-rails module (injected): refuses a production payout no configured bank rail can carry. */
-  checkRailRoute?: RailRouteCheck;
+  checkRailRoutes?: RailRouteCheck;
 }) {
   const lifecycle = createLifecycle(deps);
   const writer = createPayoutWriter({ ...deps, lifecycle });

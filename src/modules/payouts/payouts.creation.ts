@@ -146,8 +146,15 @@ export type CreationOutcome =
   | { readonly kind: "created" | "replayed"; readonly payout: PayoutRow }
   | { readonly kind: "failed"; readonly error: AppError };
 
-/** The bank-rails routing check, run in the creating transaction: the refusal, or null when a rail takes it. */
-export type RailRouteCheck = (tx: Tx, tenant: Tenant, destinationId: string, currency: string) => Promise<AppError | null>;
+/**
+ * The bank-rails routing check, run in the creating transaction for every request of a creation at once: per
+ * request, in order, the refusal, or null when a rail takes it.
+ */
+export type RailRouteCheck = (
+  tx: Tx,
+  tenant: Tenant,
+  requests: ReadonlyArray<{ readonly destinationId: string; readonly currency: string }>,
+) => Promise<ReadonlyArray<AppError | null>>;
 
 export interface PayoutWriterDeps {
   readonly clock: Clock;
@@ -155,7 +162,7 @@ export interface PayoutWriterDeps {
   readonly jobStore: Pick<JobStore, "enqueue">;
   readonly lifecycle: Lifecycle;
   /** From the bank-rails module (injected in app.ts); absent, every payout keeps its environment's rail. */
-  readonly checkRailRoute?: RailRouteCheck | undefined;
+  readonly checkRailRoutes?: RailRouteCheck | undefined;
 }
 
 export type PayoutWriter = ReturnType<typeof createPayoutWriter>;
@@ -169,7 +176,7 @@ interface Claimed {
 }
 
 export function createPayoutWriter(deps: PayoutWriterDeps) {
-  const { clock, ids, jobStore, lifecycle, checkRailRoute } = deps;
+  const { clock, ids, jobStore, lifecycle, checkRailRoutes } = deps;
 
   /**
    * Takes the lock (or throws its 409), claims the keys, share-locks the Beneficiaries of the claimed
@@ -383,26 +390,43 @@ export function createPayoutWriter(deps: PayoutWriterDeps) {
         release.push((requests[i] as PayoutRequest).idempotencyKey);
         outcomes[i] = { kind: "failed", error };
       };
-      for (const i of fresh) {
+      const gates = fresh.map((i) => {
         const request = requests[i] as PayoutRequest;
-        const gate = resolveDestination(claimed.beneficiaries.get(request.beneficiaryId) ?? null, live, request);
+        return resolveDestination(claimed.beneficiaries.get(request.beneficiaryId) ?? null, live, request);
+      });
+      // The rail check of every request that passed its gate, in one call (a fixed number of queries).
+      const routable = fresh.flatMap((i, k) => {
+        const gate = gates[k];
+        return gate?.ok ? [{ i, destinationId: gate.destination.id, currency: (requests[i] as PayoutRequest).currency }] : [];
+      });
+      const routeRefusals = new Map<number, AppError>();
+      if (checkRailRoutes !== undefined && routable.length > 0) {
+        const refusals = await checkRailRoutes(tx, tenant, routable);
+        routable.forEach(({ i }, k) => {
+          const refusal = refusals[k];
+          if (refusal) routeRefusals.set(i, refusal);
+        });
+      }
+      fresh.forEach((i, k) => {
+        const request = requests[i] as PayoutRequest;
+        const gate = gates[k] as ReturnType<typeof resolveDestination>;
         if (!gate.ok) {
           refuse(i, gate.error);
-          continue;
+          return;
         }
         // Before the replacement checks, so a refused request does not take a failed payout's one replacement.
-        const unroutable = (await checkRailRoute?.(tx, tenant, gate.destination.id, request.currency)) ?? null;
+        const unroutable = routeRefusals.get(i) ?? null;
         if (unroutable !== null) {
           refuse(i, unroutable);
-          continue;
+          return;
         }
         const refused = replacementError(request, gate.destination.beneficiaryId);
         if (refused !== null) {
           refuse(i, refused);
-          continue;
+          return;
         }
         rows.push(newPayoutRow(tenant, payoutIds[i] as string, request, gate.destination, maker, now));
-      }
+      });
       await releaseKeys(tx, tenant, release);
       const inserted = rows.length === 1 ? [await insertPayout(tx, rows[0] as NewPayoutRow)] : await insertPayouts(tx, rows);
       const indexOf = new Map(fresh.map((i) => [payoutIds[i] as string, i]));

@@ -1,6 +1,6 @@
 // Drizzle queries for payouts, their idempotency keys, Decisions, attempts and the approval policy.
 // Every tenant read filters on (business, environment); job-side reads go by payout id (the job carries it).
-import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
 import { type Db, namedQueryRows, preparedQuery, queryRows, type Tx } from "../../platform/db/client.js";
 import { type BeneficiaryRow, type GateBeneficiary, shareLockedGateBeneficiary } from "../beneficiaries/beneficiaries.shared.js";
@@ -381,6 +381,42 @@ export interface PayoutFilters {
   readonly beneficiaryId?: string | undefined;
   readonly uploadId?: string | undefined;
   readonly externalRef?: string | undefined;
+  readonly channel?: string | undefined;
+  readonly currency?: string | undefined;
+  readonly createdFrom?: Date | undefined;
+  /** Exclusive. */
+  readonly createdTo?: Date | undefined;
+  readonly updatedFrom?: Date | undefined;
+  /** Exclusive. */
+  readonly updatedTo?: Date | undefined;
+  readonly amountMin?: number | undefined;
+  readonly amountMax?: number | undefined;
+}
+
+/**
+ * Payouts created at or after `since`, summed per UTC day and currency, except those that never moved money
+ * and never will (rejected, canceled, failed). One grouped scan of the tenant's rows in the window.
+ */
+export async function sumVolumePerDay(
+  db: Db,
+  tenant: Tenant,
+  since: Date,
+): Promise<{ date: string; currency: string; count: number; amountMinor: number }[]> {
+  const day = sql<string>`to_char(${payouts.createdAt} at time zone 'UTC', 'YYYY-MM-DD')`;
+  const rows = await db
+    .select({
+      date: day,
+      currency: payouts.currency,
+      count: sql<string>`count(*)::text`,
+      amountMinor: sql<string>`sum(${payouts.amountMinor})::text`,
+    })
+    .from(payouts)
+    .where(
+      and(tenantScope(tenant), gte(payouts.createdAt, since), sql`${payouts.status} not in ('rejected', 'canceled', 'failed')`),
+    )
+    .groupBy(day, payouts.currency)
+    .orderBy(day, payouts.currency);
+  return rows.map((r) => ({ date: r.date, currency: r.currency, count: Number(r.count), amountMinor: Number(r.amountMinor) }));
 }
 
 /** Newest first by id (UUIDv7), after the cursor's id. */
@@ -431,6 +467,14 @@ function filterConditions(filters: PayoutFilters) {
     filters.beneficiaryId === undefined ? undefined : eq(payouts.beneficiaryId, filters.beneficiaryId),
     filters.uploadId === undefined ? undefined : eq(payouts.uploadId, filters.uploadId),
     filters.externalRef === undefined ? undefined : eq(payouts.externalRef, filters.externalRef),
+    filters.channel === undefined ? undefined : eq(payouts.channel, filters.channel),
+    filters.currency === undefined ? undefined : eq(payouts.currency, filters.currency),
+    filters.createdFrom === undefined ? undefined : gte(payouts.createdAt, filters.createdFrom),
+    filters.createdTo === undefined ? undefined : lt(payouts.createdAt, filters.createdTo),
+    filters.updatedFrom === undefined ? undefined : gte(payouts.updatedAt, filters.updatedFrom),
+    filters.updatedTo === undefined ? undefined : lt(payouts.updatedAt, filters.updatedTo),
+    filters.amountMin === undefined ? undefined : gte(payouts.amountMinor, filters.amountMin),
+    filters.amountMax === undefined ? undefined : lte(payouts.amountMinor, filters.amountMax),
   ];
 }
 

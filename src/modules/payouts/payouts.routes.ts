@@ -17,6 +17,8 @@ import {
   PayoutListSchema,
   PayoutParamsSchema,
   PutApprovalPolicyBodySchema,
+  VolumeQuerySchema,
+  VolumeSchema,
 } from "./payouts.schemas.js";
 import type { PayoutService } from "./payouts.service.js";
 
@@ -54,7 +56,6 @@ export function registerPayoutRoutes(app: AppInstance, service: PayoutService, b
   app.post(
     "/v1/payouts",
     {
-      config: { access: "write" },
       schema: {
         tags,
         operationId: "createPayout",
@@ -76,7 +77,6 @@ export function registerPayoutRoutes(app: AppInstance, service: PayoutService, b
   app.post(
     "/v1/payouts/bulk",
     {
-      config: { access: "write" },
       schema: {
         tags,
         operationId: "createPayoutsInBulk",
@@ -93,13 +93,12 @@ export function registerPayoutRoutes(app: AppInstance, service: PayoutService, b
   app.get(
     "/v1/payouts",
     {
-      config: { access: "read" },
       schema: {
         tags,
         operationId: "listPayouts",
         summary: "List payouts",
         description:
-          "Newest first, or with `updatedSince` the payouts changed at or after that time, oldest change first (catch-up after missed webhooks). Filters: `status`, `beneficiary_id`, `upload_id`, `external_ref`. Pages of `limit` (default 50, at most 200); pass `next_cursor` as `cursor`.",
+          "Newest first, or with `updatedSince` the payouts changed at or after that time, oldest change first (catch-up after missed webhooks). Filters (all combine): `status`, `beneficiary_id`, `upload_id`, `external_ref`, `channel`, `currency`, `created_from`/`created_to` and `updated_from`/`updated_to` (start inclusive, end exclusive), `amount_min`/`amount_max` (minor units, inclusive); a range whose end is not after its start is 400 `validation_failed`. The cursor is only valid with the same filters. Pages of `limit` (default 50, at most 200); pass `next_cursor` as `cursor`.",
         querystring: ListPayoutsQuerySchema,
         response: routeResponses({ 200: PayoutListSchema }, { access: "read", hasInput: true }),
       },
@@ -108,9 +107,24 @@ export function registerPayoutRoutes(app: AppInstance, service: PayoutService, b
   );
 
   app.get(
+    "/v1/payouts/volume",
+    {
+      schema: {
+        tags,
+        operationId: "getPayoutVolume",
+        summary: "Payout volume per day and currency",
+        description:
+          "Payouts created in the last `days` UTC days (today included, default 30, at most 90), counted and summed per day and currency, oldest first. Rejected, canceled and failed payouts are left out: they never moved money. One aggregate read, so a dashboard need not page through every payout.",
+        querystring: VolumeQuerySchema,
+        response: routeResponses({ 200: VolumeSchema }, { access: "read", hasInput: true }),
+      },
+    },
+    async (request) => service.volume(requireActor(request), request.query),
+  );
+
+  app.get(
     "/v1/payouts/:payoutId",
     {
-      config: { access: "read" },
       schema: {
         tags,
         operationId: "getPayout",
@@ -132,7 +146,6 @@ export function registerPayoutRoutes(app: AppInstance, service: PayoutService, b
   app.post(
     "/v1/payouts/:payoutId/decisions",
     {
-      config: { access: "write" },
       schema: {
         tags,
         operationId: "createPayoutDecision",
@@ -153,7 +166,6 @@ export function registerPayoutRoutes(app: AppInstance, service: PayoutService, b
     app.post(
       `/v1/payouts/:payoutId/${outcome}`,
       {
-        config: { access: "write" },
         schema: {
           tags,
           operationId: `${outcome}Payout`,
@@ -178,7 +190,6 @@ export function registerPayoutRoutes(app: AppInstance, service: PayoutService, b
   app.get(
     "/v1/payouts/:payoutId/decisions",
     {
-      config: { access: "read" },
       schema: {
         tags,
         operationId: "listPayoutDecisions",
@@ -194,7 +205,6 @@ export function registerPayoutRoutes(app: AppInstance, service: PayoutService, b
   app.post(
     "/v1/payouts/:payoutId/cancel",
     {
-      config: { access: "write" },
       schema: {
         tags,
         operationId: "cancelPayout",
@@ -215,7 +225,6 @@ export function registerPayoutRoutes(app: AppInstance, service: PayoutService, b
   app.get(
     "/v1/approval-policy",
     {
-      config: { access: "read" },
       schema: {
         tags,
         operationId: "getApprovalPolicy",
@@ -230,7 +239,6 @@ export function registerPayoutRoutes(app: AppInstance, service: PayoutService, b
   app.put(
     "/v1/approval-policy",
     {
-      config: { access: "write" },
       schema: {
         tags,
         operationId: "replaceApprovalPolicy",

@@ -82,6 +82,12 @@ export const payouts = pgTable(
     index("payouts_tenant_updated_idx").on(t.businessId, t.environment, t.updatedAt, t.id),
     index("payouts_tenant_beneficiary_idx").on(t.businessId, t.environment, t.beneficiaryId, t.id),
     index("payouts_tenant_upload_idx").on(t.businessId, t.environment, t.uploadId, t.id).where(sql`upload_id is not null`),
+    // The list's filters that can be selective on a large environment (status, currency, created range,
+    // amount range) each have a tenant-scoped index; channel has two values and is filtered in the scan.
+    index("payouts_tenant_status_idx").on(t.businessId, t.environment, t.status, t.id),
+    index("payouts_tenant_currency_idx").on(t.businessId, t.environment, t.currency, t.id),
+    index("payouts_tenant_created_idx").on(t.businessId, t.environment, t.createdAt),
+    index("payouts_tenant_amount_idx").on(t.businessId, t.environment, t.amountMinor),
     index("payouts_tenant_external_ref_idx").on(t.businessId, t.environment, t.externalRef).where(sql`external_ref is not null`),
     // The destination-deletion rule looks here: payouts awaiting approval headed to a destination.
     index("payouts_pending_destination_idx").on(t.destinationId).where(sql`status = 'pending_approval'`),

@@ -59,6 +59,17 @@ export const PayoutSchema = Type.Object(
     returned_at: nullableDateTime,
     created_at: Type.String({ format: "date-time" }),
     updated_at: Type.String({ format: "date-time" }),
+    created_by: Type.Object(
+      {
+        api_key_id: nullable(Type.String({ format: "uuid", description: "The key that created it; null from a session." })),
+        membership_id: nullable(Type.String({ format: "uuid", description: "The member behind the key or session." })),
+        user_id: nullable(Type.String({ format: "uuid" })),
+      },
+      {
+        description:
+          "The maker. With maker-checker on, the same key, member or person cannot approve it (a dashboard shows who is blocked).",
+      },
+    ),
   },
   { $id: "Payout" },
 );
@@ -131,10 +142,56 @@ export const ListPayoutsQuerySchema = Type.Object(
     beneficiary_id: Type.Optional(Type.String({ format: "uuid" })),
     upload_id: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
     external_ref: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    channel: Type.Optional(stringEnum(["api", "csv"], { description: "Only payouts created through this channel." })),
+    currency: Type.Optional(Type.String({ pattern: "^[A-Z]{3}$", description: "Only payouts in this currency (ISO 4217)." })),
+    created_from: Type.Optional(Type.String({ format: "date-time", description: "Only payouts created at or after this time." })),
+    created_to: Type.Optional(
+      Type.String({ format: "date-time", description: "Only payouts created before this time (exclusive)." }),
+    ),
+    updated_from: Type.Optional(
+      Type.String({ format: "date-time", description: "Only payouts last changed at or after this time." }),
+    ),
+    updated_to: Type.Optional(
+      Type.String({ format: "date-time", description: "Only payouts last changed before this time (exclusive)." }),
+    ),
+    amount_min: Type.Optional(
+      Type.Integer({ minimum: 1, description: "Only payouts of at least this amount, in minor units (inclusive)." }),
+    ),
+    amount_max: Type.Optional(
+      Type.Integer({ minimum: 1, description: "Only payouts of at most this amount, in minor units (inclusive)." }),
+    ),
   },
   { additionalProperties: false },
 );
 export type ListPayoutsQuery = Static<typeof ListPayoutsQuerySchema>;
+
+export const VolumeQuerySchema = Type.Object(
+  {
+    days: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 90, default: 30, description: "Days back, today (UTC) included. Default 30." }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type VolumeQuery = Static<typeof VolumeQuerySchema>;
+
+export const VolumeSchema = Type.Object(
+  {
+    since: Type.String({ format: "date", description: "The first day counted (UTC)." }),
+    until: Type.String({ format: "date", description: "The last day counted (UTC): today." }),
+    days: Type.Array(
+      Type.Object({
+        date: Type.String({ format: "date", description: "The UTC day the payouts were created." }),
+        currency: Type.String({ minLength: 3, maxLength: 3 }),
+        count: Type.Integer({ minimum: 1 }),
+        amount_minor: Type.Integer({ minimum: 1, description: "Sum of the amounts, in minor units of the currency." }),
+      }),
+      { description: "One entry per day and currency that has payouts, oldest day first; days without payouts are absent." },
+    ),
+  },
+  { "x-component": "PayoutVolume" },
+);
+export type VolumeBody = Static<typeof VolumeSchema>;
 
 export const PayoutListSchema = Type.Object(
   {

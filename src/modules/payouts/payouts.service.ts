@@ -36,6 +36,7 @@ import {
   lockPayout,
   type PayoutRow,
   type PolicyRow,
+  sumVolumePerDay,
   upsertPolicy,
 } from "./payouts.repo.js";
 import type {
@@ -47,6 +48,8 @@ import type {
   PayoutBody,
   PolicyRule,
   PutApprovalPolicyBody,
+  VolumeBody,
+  VolumeQuery,
 } from "./payouts.schemas.js";
 
 export interface PayoutServiceDeps {
@@ -92,6 +95,11 @@ export function presentPayout(row: PayoutRow): PayoutBody {
     returned_at: iso(row.returnedAt),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
+    created_by: {
+      api_key_id: row.createdByApiKeyId,
+      membership_id: row.createdByMembershipId,
+      user_id: row.createdByUserId,
+    },
   };
 }
 
@@ -195,7 +203,16 @@ export function createPayoutService(deps: PayoutServiceDeps) {
       beneficiaryId: query.beneficiary_id?.toLowerCase(),
       uploadId: query.upload_id,
       externalRef: query.external_ref,
+      channel: query.channel,
+      currency: query.currency,
+      createdFrom: optionalDate(query.created_from),
+      createdTo: optionalDate(query.created_to),
+      updatedFrom: optionalDate(query.updated_from),
+      updatedTo: optionalDate(query.updated_to),
+      amountMin: query.amount_min,
+      amountMax: query.amount_max,
     };
+    assertRanges(filters);
     if (query.updatedSince === undefined) {
       const rows = await listPayoutsNewestFirst(db, tenant, filters, decodeCursor(query.cursor), limit + 1);
       const page = rows.slice(0, limit);
@@ -216,6 +233,20 @@ export function createPayoutService(deps: PayoutServiceDeps) {
         rows.length > limit && last !== undefined
           ? encodeChangeCursor({ id: last.id, updatedAt: last.updatedAt.toISOString() })
           : null,
+    };
+  }
+
+  /** Volume per UTC day and currency over the last `days` days, today included (the injected clock's today). */
+  async function volume(actor: Actor, query: VolumeQuery): Promise<VolumeBody> {
+    const days = query.days ?? 30;
+    const now = clock.now();
+    const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+    const since = new Date(today - (days - 1) * 24 * 3600 * 1000);
+    const rows = await sumVolumePerDay(db, tenantOf(actor), since);
+    return {
+      since: since.toISOString().slice(0, 10),
+      until: new Date(today).toISOString().slice(0, 10),
+      days: rows.map((r) => ({ date: r.date, currency: r.currency, count: r.count, amount_minor: r.amountMinor })),
     };
   }
 
@@ -377,6 +408,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
     getPolicy,
     putPolicy,
     pendingPayoutHeadsTo,
+    volume,
   };
 }
 
@@ -400,4 +432,30 @@ function decodeChangeCursor(cursor: string | undefined): { id: string; updatedAt
   throw new AppError("validation_failed", {
     details: [{ field: "cursor", code: "invalid_format", message: "Not a cursor of an updatedSince listing." }],
   });
+}
+
+function optionalDate(value: string | undefined): Date | undefined {
+  return value === undefined ? undefined : new Date(value);
+}
+
+/** A range whose end is not after its start selects nothing: refused so the caller sees the mistake. */
+function assertRanges(filters: {
+  createdFrom?: Date | undefined;
+  createdTo?: Date | undefined;
+  updatedFrom?: Date | undefined;
+  updatedTo?: Date | undefined;
+  amountMin?: number | undefined;
+  amountMax?: number | undefined;
+}): void {
+  const details: { field: string; code: string; message: string }[] = [];
+  if (filters.createdFrom !== undefined && filters.createdTo !== undefined && filters.createdTo <= filters.createdFrom) {
+    details.push({ field: "created_to", code: "range_reversed", message: "`created_to` must be after `created_from`." });
+  }
+  if (filters.updatedFrom !== undefined && filters.updatedTo !== undefined && filters.updatedTo <= filters.updatedFrom) {
+    details.push({ field: "updated_to", code: "range_reversed", message: "`updated_to` must be after `updated_from`." });
+  }
+  if (filters.amountMin !== undefined && filters.amountMax !== undefined && filters.amountMax < filters.amountMin) {
+    details.push({ field: "amount_max", code: "range_reversed", message: "`amount_max` must be at least `amount_min`." });
+  }
+  if (details.length > 0) throw new AppError("validation_failed", { details });
 }

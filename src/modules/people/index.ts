@@ -1,11 +1,16 @@
 import type { SessionAuthenticator } from "../../platform/auth/session.js";
 import type { Clock } from "../../platform/clock.js";
-import type { FieldCipher } from "../../platform/crypto.js";
+import type { DeriveKey, FieldCipher } from "../../platform/crypto.js";
 import type { Db } from "../../platform/db/client.js";
 import type { AppInstance } from "../../platform/http/types.js";
 import type { IdGenerator } from "../../platform/ids.js";
+import { jobHandler } from "../../platform/jobs/job-definition.js";
+import type { JobStore } from "../../platform/jobs/job-store.js";
+import type { JobHandlers } from "../../platform/jobs/worker.js";
 import type { MailOutbox } from "../emails/index.js";
-import type { createAuditRecorder } from "./people.audit.js";
+import { createAuditRecorder } from "./people.audit.js";
+import { createSessionExpiry } from "./people.expiry.js";
+import { SESSION_SWEEP_JOB } from "./people.jobs.js";
 import { createPasswordPolicy, type PasswordPolicy } from "./people.password.js";
 import { registerPeopleRoutes } from "./people.routes.js";
 import { SessionSchema } from "./people.schemas.js";
@@ -13,11 +18,32 @@ import { createPeopleService, type SessionSettings } from "./people.service.js";
 import { createTeamService } from "./people.team.js";
 
 export type { AuditAction, AuditRecorder, RecordActorAudit } from "./people.audit.js";
-export { createAuditRecorder } from "./people.audit.js";
+export { SESSION_SWEEP_JOB } from "./people.jobs.js";
 export { createPasswordPolicy, type PasswordPolicy } from "./people.password.js";
 export type { SessionSettings } from "./people.service.js";
+export { createAuditRecorder };
 
 export type PeopleModule = ReturnType<typeof createPeopleModule>;
+
+/** The people module's job handlers (the worker runs them): the session sweep. */
+export function createPeopleJobHandlers(deps: {
+  db: Db;
+  clock: Clock;
+  ids: IdGenerator;
+  jobStore: Pick<JobStore, "enqueue">;
+  idleMs: number;
+}): JobHandlers {
+  const expiry = createSessionExpiry({
+    db: deps.db,
+    clock: deps.clock,
+    audit: createAuditRecorder({ clock: deps.clock, ids: deps.ids }).record,
+    jobStore: deps.jobStore,
+    idleMs: deps.idleMs,
+  });
+  return jobHandler(SESSION_SWEEP_JOB, async (_payload, context) => {
+    await expiry.sweepExpiredSessions((tx) => context.completeWithin(tx));
+  });
+}
 
 export function createPeopleModule(deps: {
   db: Db;
@@ -29,6 +55,8 @@ export function createPeopleModule(deps: {
   settings: SessionSettings;
   audit: ReturnType<typeof createAuditRecorder>;
   passwordPolicy?: PasswordPolicy;
+  deriveKey: DeriveKey;
+  jobStore: Pick<JobStore, "enqueue">;
 }) {
   const passwordPolicy = deps.passwordPolicy ?? createPasswordPolicy();
   const people = createPeopleService({
@@ -41,6 +69,8 @@ export function createPeopleModule(deps: {
     settings: deps.settings,
     passwordPolicy,
     audit: deps.audit.record,
+    deriveKey: deps.deriveKey,
+    jobStore: deps.jobStore,
   });
   const team = createTeamService({
     db: deps.db,

@@ -1,5 +1,5 @@
 // Queries on the people module's own tables (people.schema.ts). Each takes the transaction it runs in.
-import { and, count, desc, eq, gt, gte, inArray, isNull, lt, lte, min, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, gte, inArray, isNull, lt, lte, min, or, sql } from "drizzle-orm";
 import { type Db, preparedQuery } from "../../platform/db/client.js";
 import {
   auditRecords,
@@ -53,6 +53,37 @@ export function findLiveSessionById(db: Db, id: string): Promise<SessionRow | nu
   );
 }
 
+/**
+ * The person's live sessions in every Business: not ended and, at `now`, within both the absolute lifetime
+ * and the idle timeout (an expired session the sweep has not ended yet is left out). Newest first, at most `limit`.
+ */
+export function listLiveSessionsOfUser(db: Db, userId: string, now: Date, idleMs: number, limit: number): Promise<SessionRow[]> {
+  return db
+    .select()
+    .from(sessions)
+    .where(
+      and(
+        eq(sessions.userId, userId),
+        isNull(sessions.endedAt),
+        gt(sessions.expiresAt, now),
+        gt(sessions.lastSeenAt, new Date(now.getTime() - idleMs)),
+      ),
+    )
+    .orderBy(desc(sessions.createdAt), desc(sessions.id))
+    .limit(limit);
+}
+
+/** A live (not ended) session by id, only if it is `userId`'s: another person's id reads as none. */
+export function findLiveSessionOfUser(db: Db, id: string, userId: string): Promise<SessionRow | null> {
+  return first(
+    db
+      .select()
+      .from(sessions)
+      .where(and(eq(sessions.id, id), eq(sessions.userId, userId), isNull(sessions.endedAt)))
+      .limit(1),
+  );
+}
+
 export async function touchSession(db: Db, id: string, now: Date): Promise<void> {
   await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, id));
 }
@@ -87,6 +118,74 @@ export async function endSessionsOfMembership(db: Db, membershipId: string, now:
     .update(sessions)
     .set({ endedAt: now, endedReason: reason })
     .where(and(eq(sessions.membershipId, membershipId), isNull(sessions.endedAt)))
+    .returning({ id: sessions.id });
+  return rows.length;
+}
+
+/**
+ * Live sessions past their idle timeout or absolute lifetime, locked for ending (SKIP LOCKED: two sweepers
+ * take different rows, and a request ending one of them itself is not waited for).
+ */
+export function lockExpiredSessions(db: Db, now: Date, idleMs: number, limit: number): Promise<SessionRow[]> {
+  const idleBefore = new Date(now.getTime() - idleMs);
+  return db
+    .select()
+    .from(sessions)
+    .where(and(isNull(sessions.endedAt), or(lte(sessions.expiresAt, now), lte(sessions.lastSeenAt, idleBefore))))
+    .orderBy(sessions.id)
+    .limit(limit)
+    .for("update", { skipLocked: true });
+}
+
+/** When the next live session can expire at the earliest (null: no live session). */
+export async function nextPossibleExpiry(db: Db, idleMs: number): Promise<Date | null> {
+  const [row] = await db
+    .select({
+      at: sql<Date | null>`min(least(${sessions.expiresAt}, ${sessions.lastSeenAt} + ${`${idleMs} milliseconds`}::interval))`.mapWith(
+        sessions.expiresAt,
+      ),
+    })
+    .from(sessions)
+    .where(isNull(sessions.endedAt));
+  return row?.at ?? null;
+}
+
+/** Whether the session's person has a confirmed second factor (SQL, for the updates below). */
+const personHasTwoFactor = sql`exists (select 1 from ${twoFactorSecrets} where ${twoFactorSecrets.userId} = ${sessions.userId} and ${twoFactorSecrets.confirmedAt} is not null)`;
+
+/**
+ * The Business now requires two-factor authentication: the live sessions in it of people without it serve
+ * only enrolment from now on (as a sign-in would), instead of carrying on until they end. Returns how many.
+ */
+export async function restrictSessionsToEnrolment(db: Db, businessId: string): Promise<number> {
+  const rows = await db
+    .update(sessions)
+    .set({ twoFactorPending: true })
+    .where(
+      and(
+        eq(sessions.businessId, businessId),
+        isNull(sessions.endedAt),
+        eq(sessions.twoFactorPending, false),
+        sql`not ${personHasTwoFactor}`,
+      ),
+    )
+    .returning({ id: sessions.id });
+  return rows.length;
+}
+
+/** The requirement is lifted: sessions that owed only an enrolment are free again (a code still owed stays owed). */
+export async function releaseEnrolmentOnlySessions(db: Db, businessId: string): Promise<number> {
+  const rows = await db
+    .update(sessions)
+    .set({ twoFactorPending: false })
+    .where(
+      and(
+        eq(sessions.businessId, businessId),
+        isNull(sessions.endedAt),
+        eq(sessions.twoFactorPending, true),
+        sql`not ${personHasTwoFactor}`,
+      ),
+    )
     .returning({ id: sessions.id });
   return rows.length;
 }
@@ -350,6 +449,18 @@ export async function findRequireTwoFactor(db: Db, businessId: string): Promise<
       .where(eq(businessSecuritySettings.businessId, businessId)),
   );
   return row?.requireTwoFactor ?? false;
+}
+
+/** Which of these Businesses require two-factor authentication of every member. */
+export async function businessesRequiringTwoFactor(db: Db, businessIds: readonly string[]): Promise<Set<string>> {
+  if (businessIds.length === 0) return new Set();
+  const rows = await db
+    .select({ businessId: businessSecuritySettings.businessId })
+    .from(businessSecuritySettings)
+    .where(
+      and(inArray(businessSecuritySettings.businessId, [...businessIds]), eq(businessSecuritySettings.requireTwoFactor, true)),
+    );
+  return new Set(rows.map((row) => row.businessId));
 }
 
 export async function putRequireTwoFactor(db: Db, businessId: string, requireTwoFactor: boolean, now: Date) {

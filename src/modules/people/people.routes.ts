@@ -22,9 +22,12 @@ import {
   InviteBodySchema,
   MemberListSchema,
   MembershipParamsSchema,
+  MySessionListSchema,
+  MySessionParamsSchema,
   PasswordResetConfirmationSchema,
   PasswordResetRequestSchema,
   ProofBodySchema,
+  RecoveryCodesSchema,
   SecondFactorBodySchema,
   SecuritySettingsSchema,
   SignedOutEverywhereSchema,
@@ -66,13 +69,12 @@ export function registerPeopleRoutes(
   const sessionTags = ["Sign-in and sessions"];
   const sessionRef = Type.Ref("Session");
   const teamTags = ["Team"];
-  const session = { access: "session" as const };
-  const pendingOk = { access: "session" as const, allowTwoFactorPending: true };
+  const pendingOk = { allowTwoFactorPending: true };
 
   app.post(
     "/v1/session",
     {
-      config: { access: "public", rateLimit: "none" },
+      config: { rateLimit: "none" },
       schema: {
         tags: sessionTags,
         operationId: "signIn",
@@ -135,7 +137,6 @@ export function registerPeopleRoutes(
   app.post(
     "/v1/session/sign-out-everywhere",
     {
-      config: session,
       schema: {
         tags: sessionTags,
         operationId: "signOutEverywhere",
@@ -151,10 +152,44 @@ export function registerPeopleRoutes(
     },
   );
 
+  app.get(
+    "/v1/session/sessions",
+    {
+      schema: {
+        tags: sessionTags,
+        operationId: "listMySessions",
+        summary: "My sessions",
+        description:
+          "The signed-in person's live sessions (neither ended nor expired) in every Business they belong to, newest first: where each was signed in (a device label and the client address), when, its last activity and when it ends unless used. `current` marks this one. An API key has no person: 401 `SESSION_REQUIRED`.",
+        response: routeResponses({ 200: MySessionListSchema }, { access: "session" }),
+      },
+    },
+    async (request) => people.listMySessions(principalOf(request)),
+  );
+
+  app.delete(
+    "/v1/session/sessions/:sessionId",
+    {
+      schema: {
+        tags: sessionTags,
+        operationId: "endMySession",
+        summary: "End one of my sessions",
+        description:
+          "Ends one of the signed-in person's sessions, in any of their Businesses (a laptop left signed in): its cookie stops working at once. Ending the current session is signing out (the cookie is cleared). Another person's session, an unknown id, and an ended or expired session all answer 404 `not_found`. No step-up: it only takes access away. Recorded in the audit log of the ended session's Business (`session_ended`, or `signed_out` for the current one).",
+        params: MySessionParamsSchema,
+        response: routeResponses({ 204: Type.Null() }, { access: "session", hasInput: true, codes: ["not_found"] }),
+      },
+    },
+    async (request, reply) => {
+      const { current } = await people.endMySession(principalOf(request), request.params.sessionId, origin(request));
+      if (current) clearCookie(reply);
+      return reply.code(204).send(null);
+    },
+  );
+
   app.post(
     "/v1/session/business",
     {
-      config: session,
       schema: {
         tags: sessionTags,
         operationId: "switchBusiness",
@@ -175,7 +210,6 @@ export function registerPeopleRoutes(
   app.post(
     "/v1/session/confirmation",
     {
-      config: session,
       schema: {
         tags: sessionTags,
         operationId: "confirmSession",
@@ -267,16 +301,20 @@ export function registerPeopleRoutes(
   app.post(
     "/v1/session/two-factor/disable",
     {
-      config: session,
       schema: {
         tags: sessionTags,
         operationId: "disableTwoFactor",
         summary: "Turn two-factor authentication off",
-        description: "Needs a current code or a recovery code. Removes the secret and every recovery code.",
+        description:
+          "Needs a current code or a recovery code. Removes the secret and every recovery code. Refused with 409 `TWO_FACTOR_REQUIRED_BY_BUSINESS` while a Business the person belongs to requires two-factor authentication (`details` name it): an admin there must lift the requirement, or the person leave it, first.",
         body: TwoFactorDisableBodySchema,
         response: routeResponses(
           { 204: Type.Null() },
-          { access: "session", hasBody: true, codes: ["INVALID_TWO_FACTOR_CODE", "TWO_FACTOR_NOT_ENROLLED"] },
+          {
+            access: "session",
+            hasBody: true,
+            codes: ["INVALID_TWO_FACTOR_CODE", "TWO_FACTOR_NOT_ENROLLED", "TWO_FACTOR_REQUIRED_BY_BUSINESS"],
+          },
         ),
       },
     },
@@ -286,10 +324,27 @@ export function registerPeopleRoutes(
     },
   );
 
+  app.post(
+    "/v1/session/two-factor/recovery-codes",
+    {
+      schema: {
+        tags: sessionTags,
+        operationId: "regenerateRecoveryCodes",
+        summary: "Regenerate recovery codes",
+        description:
+          "Replaces every recovery code of the person (used or not) with ten new single-use ones, shown only in this answer: the old ones stop working at once. Needs a confirmation within the last STEP_UP_WINDOW_MINUTES (401 `STEP_UP_REQUIRED`: confirm with `POST /v1/session/confirmation`). 409 `TWO_FACTOR_NOT_ENROLLED` when two-factor authentication is off. Recorded in the audit log of each of the person's Businesses.",
+        response: routeResponses(
+          { 200: RecoveryCodesSchema },
+          { access: "session", codes: ["STEP_UP_REQUIRED", "TWO_FACTOR_NOT_ENROLLED"] },
+        ),
+      },
+    },
+    async (request) => people.regenerateRecoveryCodes(principalOf(request), origin(request)),
+  );
+
   app.put(
     "/v1/session/password",
     {
-      config: session,
       schema: {
         tags: sessionTags,
         operationId: "changePassword",
@@ -313,7 +368,7 @@ export function registerPeopleRoutes(
   app.post(
     "/v1/password-resets",
     {
-      config: { access: "public", rateLimit: "client_address" },
+      config: { rateLimit: "client_address" },
       schema: {
         tags: sessionTags,
         operationId: "requestPasswordReset",
@@ -333,7 +388,7 @@ export function registerPeopleRoutes(
   app.post(
     "/v1/password-resets/confirmation",
     {
-      config: { access: "public", rateLimit: "client_address" },
+      config: { rateLimit: "client_address" },
       schema: {
         tags: sessionTags,
         operationId: "confirmPasswordReset",
@@ -356,7 +411,7 @@ export function registerPeopleRoutes(
   app.post(
     "/v1/invitations/acceptance",
     {
-      config: { access: "public", rateLimit: "client_address" },
+      config: { rateLimit: "client_address" },
       schema: {
         tags: teamTags,
         operationId: "acceptInvitation",
@@ -376,7 +431,6 @@ export function registerPeopleRoutes(
   app.get(
     "/v1/members",
     {
-      config: { access: "read" },
       schema: {
         tags: teamTags,
         operationId: "listMembers",
@@ -392,7 +446,6 @@ export function registerPeopleRoutes(
   app.patch(
     "/v1/members/:membershipId",
     {
-      config: { access: "write" },
       schema: {
         tags: teamTags,
         operationId: "changeMemberRole",
@@ -413,7 +466,6 @@ export function registerPeopleRoutes(
   app.delete(
     "/v1/members/:membershipId",
     {
-      config: { access: "write" },
       schema: {
         tags: teamTags,
         operationId: "removeMember",
@@ -436,7 +488,6 @@ export function registerPeopleRoutes(
   app.get(
     "/v1/invitations",
     {
-      config: { access: "read" },
       schema: {
         tags: teamTags,
         operationId: "listInvitations",
@@ -451,7 +502,6 @@ export function registerPeopleRoutes(
   app.post(
     "/v1/invitations",
     {
-      config: { access: "write" },
       schema: {
         tags: teamTags,
         operationId: "createInvitation",
@@ -471,7 +521,6 @@ export function registerPeopleRoutes(
   app.delete(
     "/v1/invitations/:invitationId",
     {
-      config: { access: "write" },
       schema: {
         tags: teamTags,
         operationId: "revokeInvitation",
@@ -492,7 +541,6 @@ export function registerPeopleRoutes(
   app.get(
     "/v1/security-settings",
     {
-      config: { access: "read" },
       schema: {
         tags: teamTags,
         operationId: "getSecuritySettings",
@@ -506,12 +554,12 @@ export function registerPeopleRoutes(
   app.put(
     "/v1/security-settings",
     {
-      config: { access: "write" },
       schema: {
         tags: teamTags,
         operationId: "updateSecuritySettings",
         summary: "Change the security settings",
-        description: "`require_two_factor`: every member must use two-factor authentication, from their next sign-in.",
+        description:
+          "`require_two_factor`: every member must use two-factor authentication. It applies at once: the live sessions of members without it (the caller's own included) serve only enrolment and sign-out until they enrol, their next sign-ins too, and no member can turn two-factor off while it holds. Lifting the requirement frees sessions that owed only an enrolment. API keys are not affected.",
         body: SecuritySettingsSchema,
         response: routeResponses(
           { 200: SecuritySettingsSchema },
@@ -525,7 +573,6 @@ export function registerPeopleRoutes(
   app.get(
     "/v1/audit-records",
     {
-      config: { access: "read" },
       schema: {
         tags: teamTags,
         operationId: "listAuditRecords",

@@ -40,15 +40,22 @@ export const sessions = pgTable(
     /** Password accepted, second factor still owed: such a session may only complete sign-in. */
     twoFactorPending: boolean("two_factor_pending").notNull().default(false),
     endedAt: at("ended_at"),
-    /** signed_out, signed_out_everywhere, password_changed, member_removed, role_changed, switched, superseded */
+    /**
+     * signed_out, signed_out_everywhere, ended_by_person (from another of the person's sessions), password_changed, member_removed, role_changed, switched, superseded,
+     * idle_timeout, absolute_lifetime (expired: ended when presented again or by the session sweep)
+     */
     endedReason: text("ended_reason"),
+    /** Of the sign-in (switching Business carries them over): the person's list of sessions shows them. */
     clientAddress: text("client_address"),
+    /** The User-Agent header of the sign-in, first 512 characters; the API answers only a label made from it. */
     userAgent: text("user_agent"),
   },
   (t) => [
     uniqueIndex("sessions_token_hash_key").on(t.tokenHash),
     index("sessions_user_idx").on(t.userId, t.createdAt),
     index("sessions_membership_idx").on(t.membershipId),
+    // The session sweep reads only live sessions: a partial index stays the size of the live set.
+    index("sessions_live_idx").on(t.lastSeenAt).where(sql`${t.endedAt} is null`),
   ],
 );
 

@@ -109,6 +109,48 @@ export const SignedOutEverywhereSchema = Type.Object(
   { "x-component": "SignedOutEverywhere" },
 );
 
+export const MySessionSchema = Type.Object({
+  id: Type.String({
+    format: "uuid",
+    description: "The session's public id (never its secret). `DELETE /v1/session/sessions/{id}` ends it.",
+  }),
+  business_id: Uuid,
+  business_name: Type.String({ description: "The Business this session is signed in to." }),
+  created_at: Type.String({
+    format: "date-time",
+    description: "When it was signed in (for a session started by switching Business: when it switched).",
+  }),
+  last_seen_at: Type.String({ format: "date-time", description: "Its last request, to the minute." }),
+  expires_at: Type.String({
+    format: "date-time",
+    description:
+      "When it ends unless used again: its absolute lifetime or its idle timeout from `last_seen_at`, whichever comes first.",
+  }),
+  device: Type.String({
+    description:
+      'A coarse label from the User-Agent of the sign-in, without versions: "Chrome on macOS", "Firefox on Windows", "curl", or "Unknown device".',
+    examples: ["Chrome on macOS"],
+  }),
+  client_address: nullable(
+    Type.String({
+      description: "The client address of the sign-in, in full, as the audit log records it.",
+      examples: ["203.0.113.7"],
+    }),
+  ),
+  current: Type.Boolean({ description: "true for the session making this request." }),
+});
+
+export const MySessionListSchema = Type.Object(
+  {
+    sessions: Type.Array(MySessionSchema, {
+      description: "The person's live sessions in all their Businesses, newest first (at most 100).",
+    }),
+  },
+  { "x-component": "MySessionList" },
+);
+
+export const MySessionParamsSchema = Type.Object({ sessionId: Uuid });
+
 export const TwoFactorEnrolmentSchema = Type.Object(
   {
     secret: Type.String({ description: "The TOTP secret (base32), for typing into an authenticator app by hand." }),
@@ -135,6 +177,16 @@ export const TwoFactorEnabledSchema = Type.Composite(
     }),
   ],
   { "x-component": "TwoFactorEnabled" },
+);
+
+export const RecoveryCodesSchema = Type.Object(
+  {
+    recovery_codes: Type.Array(Type.String(), {
+      description:
+        "Ten new single-use recovery codes, shown only here. Every earlier recovery code, used or not, stopped working.",
+    }),
+  },
+  { "x-component": "RecoveryCodes" },
 );
 
 // Team

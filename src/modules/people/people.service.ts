@@ -12,21 +12,26 @@ import type { Role } from "../../platform/auth/actor.js";
 import type { SessionPrincipal } from "../../platform/auth/session.js";
 import type { Clock } from "../../platform/clock.js";
 import {
+  type DeriveKey,
   type FieldCipher,
   hashPassword as hashNewPassword,
   verifyPassword as verifyStoredPassword,
 } from "../../platform/crypto.js";
-import { type Db, transaction } from "../../platform/db/client.js";
+import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
-import { renderEmail } from "../../platform/mail/templates.js";
+import type { JobStore } from "../../platform/jobs/job-store.js";
+import { dashboardLink, renderEmail } from "../../platform/mail/templates.js";
 import type { MailOutbox } from "../emails/index.js";
 import type { MembershipRecord } from "../registration/registration.shared.js";
 import * as members from "../registration/registration.shared.js";
 import type { AuditAction, AuditActor, AuditRecorder } from "./people.audit.js";
+import { deviceLabelOf } from "./people.device.js";
+import { createSessionExpiry } from "./people.expiry.js";
 import type { PasswordPolicy } from "./people.password.js";
 import {
   acceptTwoFactorStep,
+  businessesRequiringTwoFactor,
   consumePasswordReset,
   countPasswordResetsSince,
   countSignInFailures,
@@ -38,11 +43,13 @@ import {
   endSessionsOfUser,
   findLiveSession,
   findLiveSessionById,
+  findLiveSessionOfUser,
   findRequireTwoFactor,
   findTwoFactor,
   insertPasswordReset,
   insertSession,
   insertSignInFailure,
+  listLiveSessionsOfUser,
   lockTwoFactor,
   nthNewestFailure,
   putTwoFactorSecret,
@@ -70,8 +77,6 @@ export interface SessionSettings {
   /** PUBLIC_BASE_URL is HTTPS: the cookie is `__Host-session`, Secure. */
   readonly secureCookie: boolean;
   readonly throttle: { readonly perAccount: number; readonly perAddress: number; readonly windowMs: number };
-  /** Password hashes run at once by this process (the rest wait their turn); 1 by default. */
-  readonly hashConcurrency?: number;
 }
 
 export interface PeopleServiceDeps {
@@ -84,6 +89,12 @@ export interface PeopleServiceDeps {
   readonly settings: SessionSettings;
   readonly passwordPolicy: PasswordPolicy;
   readonly audit: AuditRecorder;
+  /**
+   * scrypt for passwords: the low-priority threads of platform/password-hasher.ts, which also bound how
+   * many hashes run at once, so a burst of sign-ins cannot take the cores the rest of the API needs.
+   */
+  readonly deriveKey: DeriveKey;
+  readonly jobStore: Pick<JobStore, "enqueue">;
 }
 
 /** Where a request came from, for the audit log and the per-address throttle. */
@@ -122,33 +133,37 @@ const RECOVERY_CODE_COUNT = 10;
 const TOUCH_GRANULARITY_MS = 60_000;
 const RESET_TTL_MS = 60 * 60 * 1000;
 const RESETS_PER_HOUR = 3;
+/** A person has a handful of live sessions; the list answers at most this many, newest first. */
+const MY_SESSIONS_LIMIT = 100;
+
+/** GET /v1/session/sessions: what a person sees of each of their live sessions (never the secret or its hash). */
+export interface MySessionList {
+  sessions: {
+    id: string;
+    business_id: string;
+    business_name: string;
+    created_at: string;
+    last_seen_at: string;
+    expires_at: string;
+    device: string;
+    client_address: string | null;
+    current: boolean;
+  }[];
+}
 
 export type PeopleService = ReturnType<typeof createPeopleService>;
 
-/**
- * Runs at most `limit` password hashes at once. scrypt runs on libuv's thread pool, off the event loop, but
- * twenty sign-ins at once would still take every core; queued, they leave the other requests a core.
- */
-function createHashGate(limit: number) {
-  let running = 0;
-  const waiting: (() => void)[] = [];
-  return async function gated<T>(work: () => Promise<T>): Promise<T> {
-    if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
-    running += 1;
-    try {
-      return await work();
-    } finally {
-      running -= 1;
-      waiting.shift()?.();
-    }
-  };
-}
-
 export function createPeopleService(deps: PeopleServiceDeps) {
   const { db, clock, ids, settings } = deps;
-  const gated = createHashGate(deps.settings.hashConcurrency ?? 1);
-  const verifyPassword = (password: string, stored: string) => gated(() => verifyStoredPassword(password, stored));
-  const hashPassword = (password: string) => gated(() => hashNewPassword(password));
+  const expiry = createSessionExpiry({
+    db,
+    clock,
+    audit: deps.audit,
+    jobStore: deps.jobStore,
+    idleMs: settings.idleMs,
+  });
+  const verifyPassword = (password: string, stored: string) => verifyStoredPassword(password, stored, deps.deriveKey);
+  const hashPassword = (password: string) => hashNewPassword(password, deps.deriveKey);
   // Hash of a password nobody has: an unknown address costs the same scrypt work as a known one.
   let dummyHash: Promise<string> | null = null;
   const dummyPasswordHash = () => {
@@ -223,11 +238,14 @@ export function createPeopleService(deps: PeopleServiceDeps) {
   }
 
   async function openSession(
-    tx: Db,
+    tx: Tx,
     membership: MembershipRecord,
     origin: RequestOrigin,
-    options: { nextStep: NextStep; confirmedAt: Date },
+    options: { nextStep: NextStep; confirmedAt: Date; signedInFrom?: RequestOrigin },
   ): Promise<{ row: SessionRow; secret: string }> {
+    // The address and browser of the sign-in, which the person's list of sessions shows; a session that
+    // continues a sign-in (switching Business) carries them over.
+    const from = options.signedInFrom ?? origin;
     const now = clock.now();
     const secret = newToken();
     const row: SessionRow = {
@@ -244,10 +262,12 @@ export function createPeopleService(deps: PeopleServiceDeps) {
       twoFactorPending: options.nextStep !== null,
       endedAt: null,
       endedReason: null,
-      clientAddress: origin.clientAddress,
-      userAgent: origin.userAgent?.slice(0, 512) ?? null,
+      clientAddress: from.clientAddress,
+      userAgent: from.userAgent?.slice(0, 512) ?? null,
     };
     await insertSession(tx, row);
+    // The sweep that will end this session if it is never presented again (one job per slot, shared).
+    await expiry.scheduleSweep(tx, new Date(now.getTime() + Math.min(settings.idleMs, settings.absoluteMs)));
     return { row, secret };
   }
 
@@ -323,13 +343,17 @@ export function createPeopleService(deps: PeopleServiceDeps) {
   }
 
   /** The live session behind a cookie value, or null; keeps lastSeenAt fresh at a one-minute granularity. */
-  async function authenticateSession(secret: string): Promise<SessionPrincipal | null> {
+  async function authenticateSession(secret: string, origin?: RequestOrigin): Promise<SessionPrincipal | null> {
     if (!TOKEN_SHAPE.test(secret)) return null;
     const row = await findLiveSession(db, hashToken(secret));
     if (row === null) return null;
     const now = clock.now();
-    if (now.getTime() >= row.expiresAt.getTime()) return null;
-    if (now.getTime() - row.lastSeenAt.getTime() >= settings.idleMs) return null;
+    const expired = expiry.expiryOf(row, now);
+    if (expired !== null) {
+      // Marked ended (and audited) when presented; the sweep job ends the ones never presented again.
+      await transaction(db, (tx) => expiry.endExpiredSession(tx, row, expired, "presented", origin ?? null));
+      return null;
+    }
     if (now.getTime() - row.lastSeenAt.getTime() >= TOUCH_GRANULARITY_MS) await touchSession(db, row.id, now);
     return {
       sessionId: row.id,
@@ -389,6 +413,66 @@ export function createPeopleService(deps: PeopleServiceDeps) {
     });
   }
 
+  /**
+   * The person's live sessions in all their Businesses (sessions are per membership, but a person signed in
+   * on a forgotten laptop wants to find it whichever Business it shows), newest first.
+   */
+  async function listMySessions(principal: SessionPrincipal): Promise<MySessionList> {
+    const now = clock.now();
+    const rows = await listLiveSessionsOfUser(db, principal.userId, now, settings.idleMs, MY_SESSIONS_LIMIT);
+    const names = new Map(
+      (await members.listActiveMembershipsOfUser(db, principal.userId)).map((m) => [m.businessId, m.businessName]),
+    );
+    return {
+      sessions: rows.map((row) => ({
+        id: row.id,
+        business_id: row.businessId,
+        business_name: names.get(row.businessId) ?? "",
+        created_at: row.createdAt.toISOString(),
+        last_seen_at: row.lastSeenAt.toISOString(),
+        // Whichever comes first: the absolute lifetime, or the idle timeout if nothing uses it until then.
+        expires_at: new Date(Math.min(row.expiresAt.getTime(), row.lastSeenAt.getTime() + settings.idleMs)).toISOString(),
+        device: deviceLabelOf(row.userAgent),
+        client_address: row.clientAddress,
+        current: row.id === principal.sessionId,
+      })),
+    };
+  }
+
+  /**
+   * Ends one of the person's sessions, in any of their Businesses. Another person's session, an unknown id
+   * and an ended or expired session all answer the same 404, so ids cannot be probed. Ending the current
+   * session is signing out (same reason, same audit action). No step-up: it only takes access away.
+   */
+  async function endMySession(
+    principal: SessionPrincipal,
+    sessionId: string,
+    origin: RequestOrigin,
+  ): Promise<{ current: boolean }> {
+    return transaction(db, async (tx) => {
+      const now = clock.now();
+      const target = await findLiveSessionOfUser(tx, sessionId, principal.userId);
+      if (target === null || expiry.expiryOf(target, now) !== null)
+        throw new AppError("not_found", { message: "No such session." });
+      const current = target.id === principal.sessionId;
+      const acting = current ? target : await sessionRow(principal, tx);
+      // Conditional: of two requests ending it at once, one ends and records it, the other gets the 404.
+      if (!(await endSession(tx, target.id, now, current ? "signed_out" : "ended_by_person"))) {
+        throw new AppError("not_found", { message: "No such session." });
+      }
+      await deps.audit(tx, {
+        // In the ended session's Business, with the person's membership and role there.
+        businessId: target.businessId,
+        action: current ? "signed_out" : "session_ended",
+        actor: { ...auditActor(acting, origin), membershipId: target.membershipId, role: target.role },
+        subjectType: "session",
+        subjectId: target.id,
+        details: current ? {} : { ended_from_business_id: acting.businessId, device: deviceLabelOf(target.userAgent) },
+      });
+      return { current };
+    });
+  }
+
   /** A new session in another Business of the same person; the old one ends. */
   async function switchBusiness(principal: SessionPrincipal, businessId: string, origin: RequestOrigin): Promise<IssuedSession> {
     return transaction(db, async (tx) => {
@@ -402,7 +486,12 @@ export function createPeopleService(deps: PeopleServiceDeps) {
       const twoFactor = await findTwoFactor(tx, current.userId);
       const nextStep =
         twoFactor?.confirmedAt == null && (await findRequireTwoFactor(tx, businessId)) ? "two_factor_enrolment" : null;
-      const { row, secret } = await openSession(tx, target, origin, { nextStep, confirmedAt: current.confirmedAt });
+      const { row, secret } = await openSession(tx, target, origin, {
+        nextStep,
+        confirmedAt: current.confirmedAt,
+        signedInFrom:
+          current.clientAddress === null ? origin : { clientAddress: current.clientAddress, userAgent: current.userAgent },
+      });
       await deps.audit(tx, {
         businessId,
         action: "business_switched",
@@ -597,8 +686,11 @@ export function createPeopleService(deps: PeopleServiceDeps) {
         heading: "Reset your password",
         paragraphs: [
           `Someone, hopefully you, asked to reset the password of ${email} at ${deps.publicBaseUrl}.`,
-          `Your reset token (valid for 1 hour, usable once):\n\n    ${token}`,
-          `Send it with a new password to POST ${deps.publicBaseUrl}/v1/password-resets/confirmation. Every session of your account ends when the password changes.`,
+          "The link below opens the dashboard to choose a new password; it is valid for 1 hour and works once. Every session of your account ends when the password changes.",
+        ],
+        action: { label: "Choose a new password", url: dashboardLink(deps.publicBaseUrl, "reset-password", { token }) },
+        closing: [
+          `If the link does not open, paste this reset token on ${deps.publicBaseUrl}/dashboard/reset-password (or send it with a new password to POST ${deps.publicBaseUrl}/v1/password-resets/confirmation):\n\n    ${token}`,
           "If you did not ask for this, ignore this message: your password stays as it is.",
         ],
         footer: "You receive this because a password reset was asked for this address.",
@@ -650,6 +742,18 @@ export function createPeopleService(deps: PeopleServiceDeps) {
     });
   }
 
+  /** Ten new recovery codes for the person; every earlier one is deleted in the same statement's transaction. */
+  async function issueRecoveryCodes(tx: Db, userId: string): Promise<string[]> {
+    const now = clock.now();
+    const codes = Array.from({ length: RECOVERY_CODE_COUNT }, () => newRecoveryCode());
+    await replaceRecoveryCodes(
+      tx,
+      userId,
+      codes.map((code) => ({ id: ids.newId(), userId, codeHash: recoveryCodeHash(userId, code), createdAt: now })),
+    );
+    return codes;
+  }
+
   async function confirmTwoFactorEnrolment(principal: SessionPrincipal, code: string, origin: RequestOrigin) {
     return transaction(db, async (tx) => {
       const row = await sessionRow(principal, tx);
@@ -661,17 +765,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
       }
       if (!(await acceptTotp(tx, row.userId, code, true))) throw new AppError("INVALID_TWO_FACTOR_CODE");
       const now = clock.now();
-      const codes = Array.from({ length: RECOVERY_CODE_COUNT }, () => newRecoveryCode());
-      await replaceRecoveryCodes(
-        tx,
-        row.userId,
-        codes.map((code) => ({
-          id: ids.newId(),
-          userId: row.userId,
-          codeHash: recoveryCodeHash(row.userId, code),
-          createdAt: now,
-        })),
-      );
+      const codes = await issueRecoveryCodes(tx, row.userId);
       const secret = newToken();
       await renewSession(tx, row.id, { tokenHash: hashToken(secret), confirmedAt: now, twoFactorPending: false });
       await auditEachBusiness(tx, row.userId, "two_factor_enabled", origin);
@@ -680,11 +774,50 @@ export function createPeopleService(deps: PeopleServiceDeps) {
     });
   }
 
+  /**
+   * Ten new recovery codes replace every earlier one (used or not) at once, in one transaction; shown once.
+   * Needs a recent confirmation (step-up: the role-by-route table, applied by the access hook).
+   */
+  async function regenerateRecoveryCodes(
+    principal: SessionPrincipal,
+    origin: RequestOrigin,
+  ): Promise<{ recovery_codes: string[] }> {
+    return transaction(db, async (tx) => {
+      const row = await sessionRow(principal, tx);
+      const twoFactor = await lockTwoFactor(tx, row.userId);
+      if (twoFactor?.confirmedAt == null) {
+        throw new AppError("TWO_FACTOR_NOT_ENROLLED", {
+          message: "Two-factor authentication is off: there are no recovery codes to regenerate.",
+        });
+      }
+      const codes = await issueRecoveryCodes(tx, row.userId);
+      await auditEachBusiness(tx, row.userId, "recovery_codes_regenerated", origin, { recovery_codes: codes.length });
+      return { recovery_codes: codes };
+    });
+  }
+
   async function disableTwoFactor(principal: SessionPrincipal, code: string, origin: RequestOrigin): Promise<void> {
     await transaction(db, async (tx) => {
       const row = await sessionRow(principal, tx);
       const twoFactor = await lockTwoFactor(tx, row.userId);
       if (twoFactor?.confirmedAt == null) throw new AppError("TWO_FACTOR_NOT_ENROLLED");
+      // Checked before the code, so a refused attempt spends no code (a recovery code is single use).
+      const memberships = await members.listActiveMembershipsOfUser(tx, row.userId);
+      const requiring = await businessesRequiringTwoFactor(
+        tx,
+        memberships.map((m) => m.businessId),
+      );
+      if (requiring.size > 0) {
+        const names = memberships.filter((m) => requiring.has(m.businessId));
+        throw new AppError("TWO_FACTOR_REQUIRED_BY_BUSINESS", {
+          message: `${names.map((m) => m.businessName).join(", ")} require${names.length === 1 ? "s" : ""} two-factor authentication of every member, so it stays on. Ask an admin there to lift the requirement (PUT /v1/security-settings) or leave the Business first. Lost your authenticator? Sign in with a recovery code, then regenerate your recovery codes (POST /v1/session/two-factor/recovery-codes).`,
+          details: names.map((m) => ({
+            field: "business_id",
+            code: "requires_two_factor",
+            message: `${m.businessId} (${m.businessName}) requires two-factor authentication.`,
+          })),
+        });
+      }
       const ok =
         (await acceptTotp(tx, row.userId, code, false)) ||
         (await useRecoveryCode(tx, row.userId, recoveryCodeHash(row.userId, code), clock.now()));
@@ -701,6 +834,8 @@ export function createPeopleService(deps: PeopleServiceDeps) {
     getSession,
     signOut,
     signOutEverywhere,
+    listMySessions,
+    endMySession,
     switchBusiness,
     confirm,
     completeTwoFactor,
@@ -710,6 +845,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
     startTwoFactorEnrolment,
     confirmTwoFactorEnrolment,
     disableTwoFactor,
+    regenerateRecoveryCodes,
     /** Hashes a new password behind the same gate as sign-ins (invitation acceptance uses it too). */
     hashPassword,
   };

@@ -10,7 +10,7 @@ import { type Db, transaction } from "../../platform/db/client.js";
 import { isUniqueViolation } from "../../platform/db/errors.js";
 import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
-import { renderEmail } from "../../platform/mail/templates.js";
+import { dashboardLink, renderEmail } from "../../platform/mail/templates.js";
 import { decodeCursor, toPage } from "../../platform/pagination/cursor.js";
 import type { MailOutbox } from "../emails/index.js";
 import * as members from "../registration/registration.shared.js";
@@ -27,6 +27,8 @@ import {
   listAuditRecords,
   listOpenInvitations,
   putRequireTwoFactor,
+  releaseEnrolmentOnlySessions,
+  restrictSessionsToEnrolment,
   revokeInvitation,
   setInvitationMembership,
   usersWithTwoFactor,
@@ -165,13 +167,18 @@ export function createTeamService(deps: TeamServiceDeps) {
         createdAt: now,
         expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
       });
+      // Read now, not copied: an invitation sent after a rename names the Business as it is called today.
+      const businessName = (await members.findBusinessName(tx, actor.businessId)) ?? "a Business";
       const rendered = renderEmail({
         businessName: "Payout service",
         heading: "You are invited to a team",
         paragraphs: [
-          `You are invited to join a Business at ${deps.publicBaseUrl} with the role ${body.role}.`,
-          `Your invitation token (valid for 7 days, usable once):\n\n    ${token}`,
-          `Accept it with POST ${deps.publicBaseUrl}/v1/invitations/acceptance, giving a password of at least 12 characters if you have no account yet; then sign in with this e-mail address.`,
+          `You are invited to join ${businessName} at ${deps.publicBaseUrl} with the role ${body.role}.`,
+          "The link below opens the dashboard to accept; it is valid for 7 days and works once. Choose a password of at least 12 characters if you have no account yet; then sign in with this e-mail address.",
+        ],
+        action: { label: "Accept the invitation", url: dashboardLink(deps.publicBaseUrl, "invitation", { token, email }) },
+        closing: [
+          `If the link does not open, paste this invitation token on ${deps.publicBaseUrl}/dashboard/invitation (or send it to POST ${deps.publicBaseUrl}/v1/invitations/acceptance):\n\n    ${token}`,
           "If you do not expect this, ignore this message: nothing happens without the token.",
         ],
         footer: "You receive this because an admin of a Business invited this address.",
@@ -180,7 +187,7 @@ export function createTeamService(deps: TeamServiceDeps) {
       await deps.mail.sendPlatformMail(tx, {
         kind: "team_invitation",
         to: email,
-        subject: "You are invited to join a team",
+        subject: `You are invited to join ${businessName}`,
         text: rendered.text,
         html: rendered.html,
         idempotencyKey: `invitation:${row.id}`,
@@ -276,8 +283,14 @@ export function createTeamService(deps: TeamServiceDeps) {
       const before = await findRequireTwoFactor(tx, actor.businessId);
       await putRequireTwoFactor(tx, actor.businessId, body.require_two_factor, clock.now());
       if (before !== body.require_two_factor) {
+        // The requirement holds from now on, not from each member's next sign-in: the live sessions of members
+        // without two-factor (the actor's own included) serve only enrolment at once; lifting it frees them.
+        const sessionsChanged = body.require_two_factor
+          ? await restrictSessionsToEnrolment(tx, actor.businessId)
+          : await releaseEnrolmentOnlySessions(tx, actor.businessId);
         await auditAct(tx, actor, "security_settings_changed", "business", actor.businessId, {
           require_two_factor: body.require_two_factor,
+          [body.require_two_factor ? "sessions_restricted_to_enrolment" : "sessions_released"]: sessionsChanged,
         });
       }
       return { require_two_factor: body.require_two_factor };

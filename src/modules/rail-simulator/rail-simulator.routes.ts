@@ -11,7 +11,7 @@ export function registerRailSimulatorRoutes(app: AppInstance, service: RailSimul
     "/operator/simulator/payouts/:payoutId/outcomes",
     {
       // Not an API key: the operator token is checked below, before the body is parsed.
-      config: { access: "public", rateLimit: "none" },
+      config: { rateLimit: "none" },
       onRequest: async (request) => {
         const match = BEARER.exec(request.headers.authorization ?? "");
         service.verifyToken(match?.[1] ?? null);

@@ -3,7 +3,7 @@
 // sees it (the HTTP answer is identical). The Business name is chosen by whoever called the API, so it
 // never appears in a subject, and in the body only as quoted text (escaped in HTML by renderEmail; control
 // characters were refused at validation).
-import { renderEmail } from "../../platform/mail/templates.js";
+import { dashboardLink, renderEmail } from "../../platform/mail/templates.js";
 
 export interface RegistrationMailInput {
   readonly businessName: string;
@@ -21,15 +21,27 @@ export interface RegistrationMail {
 /** The layout's sender line: the service itself, not a Business. */
 const SERVICE_NAME = "Payout service";
 
-/** Plain-text lines stay within this width, so the text part travels as 7bit and reads as is (see renderEmail). */
+/**
+ * Plain-text lines stay within this width. The link's line is longer than 76 characters, so the text part travels
+ * quoted-printable; the token on its own short line still reads as is in the raw message (base64url has no `=`).
+ */
 const TEXT_WIDTH = 72;
 
+/** The link that opens the dashboard's confirmation page with the token filled in (in the URL's fragment). */
+function completionLink(input: RegistrationMailInput) {
+  return {
+    label: "Confirm and create the Business",
+    url: dashboardLink(input.publicBaseUrl, "sign-up/verify", { token: input.token }),
+  };
+}
+
+/** The token itself for mail clients that break links, and the API call for those who script it. */
 function completionParagraphs(input: RegistrationMailInput): string[] {
   const url = `${input.publicBaseUrl}/v1/registration/verification`;
   return [
-    `Your verification token (valid for ${input.ttlHours} hours, usable once):\n\n    ${input.token}`,
+    `If the link does not open, paste this verification token (valid for ${input.ttlHours} hours, usable once) on ${input.publicBaseUrl}/dashboard/sign-up/verify:\n\n    ${input.token}`,
     [
-      "To finish, send it to the API, for example with curl:",
+      "Or send it to the API, for example with curl:",
       "",
       `    curl -s -X POST ${url} \\`,
       "      -H 'content-type: application/json' \\",
@@ -46,6 +58,10 @@ export function renderVerificationMail(input: RegistrationMailInput): Registrati
     heading: "Confirm your e-mail address",
     paragraphs: [
       `Someone, hopefully you, asked to register a Business named "${input.businessName}" at ${input.publicBaseUrl} with this e-mail address.`,
+      `The link below opens the dashboard to confirm the address and create the Business; it is valid for ${input.ttlHours} hours and works once.`,
+    ],
+    action: completionLink(input),
+    closing: [
       ...completionParagraphs(input),
       "If you did not ask for this, ignore this message: nothing is created without the token.",
     ],
@@ -62,7 +78,10 @@ export function renderExistingAccountMail(input: RegistrationMailInput): Registr
     heading: "Someone asked to register a new Business with your address",
     paragraphs: [
       `Someone asked to register a new Business named "${input.businessName}" at ${input.publicBaseUrl} with this e-mail address, which already has an account there.`,
-      "If it was you, the token below adds the new Business to your existing account. Your password does not change: the one given with this request is ignored.",
+      `If it was you, the link below adds the new Business to your existing account (valid for ${input.ttlHours} hours, works once). Your password does not change: the one given with this request is ignored.`,
+    ],
+    action: completionLink(input),
+    closing: [
       ...completionParagraphs(input),
       "If it was not you, ignore this message: nothing changes without the token, and your account is as it was.",
     ],

@@ -14,7 +14,7 @@ export function registerRegistrationRoutes(app: AppInstance, service: Registrati
   app.post(
     "/v1/registration",
     {
-      config: { access: "public", rateLimit: "client_address" },
+      config: { rateLimit: "client_address" },
       schema: {
         tags,
         operationId: "registerBusiness",
@@ -34,7 +34,7 @@ export function registerRegistrationRoutes(app: AppInstance, service: Registrati
   app.post(
     "/v1/registration/verification",
     {
-      config: { access: "public", rateLimit: "client_address" },
+      config: { rateLimit: "client_address" },
       schema: {
         tags,
         operationId: "verifyRegistration",

@@ -7,6 +7,7 @@ import { createHmac } from "node:crypto";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
 import { type Db, type Tx, transaction } from "../../platform/db/client.js";
+import { eventEnvelope } from "../../platform/events/envelope.js";
 import type { EventRecordedHook } from "../../platform/events/outbox.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import { jobHandler } from "../../platform/jobs/job-definition.js";
@@ -147,16 +148,8 @@ export function createDeliveryJobHandler(deps: DeliveryHandlerDeps): JobHandlers
 
     const sentAt = clock.now();
     const unixSeconds = Math.floor(sentAt.getTime() / 1000);
-    const body = JSON.stringify({
-      id: delivery.id,
-      type: event.type,
-      // The version the data was recorded with: a retry after an upgrade still describes its own shape.
-      api_version: event.apiVersion,
-      occurred_at: event.occurredAt.toISOString(),
-      created_at: sentAt.toISOString(),
-      sequence: event.sequence,
-      data: event.data,
-    });
+    // The envelope id is the delivery's id (the event's); `created_at` is this attempt's send time.
+    const body = JSON.stringify(eventEnvelope({ ...event, id: delivery.id }, sentAt));
     // Signed now, with the secret current now: a retry after a rotation carries the new secret's signature.
     const secret = cipher.decrypt(subscription.secretEncrypted);
     const outcome = await sender.post(subscription.url, body, {

@@ -297,6 +297,7 @@ export interface DeliveryListFilter {
   readonly status?: DeliveryStatus;
   readonly since?: Date;
   readonly until?: Date;
+  readonly subjectId?: string;
   readonly afterId: string | null;
   readonly limit: number;
 }
@@ -314,6 +315,7 @@ export async function listDeliveries(db: Db, tenant: Tenant, filter: DeliveryLis
   if (filter.status !== undefined) conditions.push(eq(webhookDeliveries.status, filter.status));
   if (filter.since !== undefined) conditions.push(gte(webhookDeliveries.createdAt, filter.since));
   if (filter.until !== undefined) conditions.push(lt(webhookDeliveries.createdAt, filter.until));
+  if (filter.subjectId !== undefined) conditions.push(eq(events.subjectId, filter.subjectId));
   if (filter.afterId !== null) conditions.push(lt(webhookDeliveries.id, filter.afterId));
   const rows = await db
     .select({ delivery: webhookDeliveries, occurredAt: events.occurredAt, sequence: events.sequence })

@@ -26,7 +26,6 @@ export function registerWebhookRoutes(app: AppInstance, service: WebhookService)
   app.post(
     "/v1/webhook-subscriptions",
     {
-      config: { access: "write" },
       schema: {
         tags,
         operationId: "createWebhookSubscription",
@@ -52,7 +51,6 @@ export function registerWebhookRoutes(app: AppInstance, service: WebhookService)
   app.get(
     "/v1/webhook-subscriptions",
     {
-      config: { access: "read" },
       schema: {
         tags,
         operationId: "getWebhookSubscription",
@@ -67,7 +65,6 @@ export function registerWebhookRoutes(app: AppInstance, service: WebhookService)
   app.patch(
     "/v1/webhook-subscriptions",
     {
-      config: { access: "write" },
       schema: {
         tags,
         operationId: "updateWebhookSubscription",
@@ -84,7 +81,6 @@ export function registerWebhookRoutes(app: AppInstance, service: WebhookService)
   app.delete(
     "/v1/webhook-subscriptions",
     {
-      config: { access: "write" },
       schema: {
         tags,
         operationId: "deleteWebhookSubscription",
@@ -103,13 +99,12 @@ export function registerWebhookRoutes(app: AppInstance, service: WebhookService)
   app.get(
     "/v1/webhook-deliveries",
     {
-      config: { access: "read" },
       schema: {
         tags,
         operationId: "listWebhookDeliveries",
         summary: "List webhook deliveries (the delivery log)",
         description:
-          "Deliveries of this environment, newest first, each with its attempts (time, status code, duration, error class). Filters: `event_type`, `status`, `since` / `until` (creation time). Kept after the endpoint is deleted. Bodies and signatures are not stored.",
+          "Deliveries of this environment, newest first, each with its attempts (time, status code, duration, error class). Filters: `event_type`, `status`, `since` / `until` (creation time), `subject_id` (the deliveries of the events about one object, e.g. a payout). Kept after the endpoint is deleted. Bodies and signatures are not stored.",
         querystring: DeliveryListQuerySchema,
         response: routeResponses({ 200: DeliveryListSchema }, { access: "read", hasInput: true }),
       },
@@ -120,7 +115,6 @@ export function registerWebhookRoutes(app: AppInstance, service: WebhookService)
   app.get(
     "/v1/webhook-deliveries/:id",
     {
-      config: { access: "read" },
       schema: {
         tags,
         operationId: "getWebhookDelivery",
@@ -136,7 +130,6 @@ export function registerWebhookRoutes(app: AppInstance, service: WebhookService)
   app.post(
     "/v1/webhook-deliveries/:id/redeliver",
     {
-      config: { access: "write" },
       schema: {
         tags,
         operationId: "redeliverWebhookDelivery",

@@ -121,6 +121,12 @@ export const DeliveryListQuerySchema = Type.Object(
     status: Type.Optional(stringEnum(DELIVERY_STATUSES)),
     since: Type.Optional(Type.String({ format: "date-time", description: "Deliveries created at or after this time." })),
     until: Type.Optional(Type.String({ format: "date-time", description: "Deliveries created before this time." })),
+    subject_id: Type.Optional(
+      Type.String({
+        format: "uuid",
+        description: "Only deliveries of events about this object (e.g. a payout id): the deliveries of its events.",
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -214,6 +214,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       ...(query.status === undefined ? {} : { status: query.status }),
       ...(query.since === undefined ? {} : { since: new Date(query.since) }),
       ...(query.until === undefined ? {} : { until: new Date(query.until) }),
+      ...(query.subject_id === undefined ? {} : { subjectId: query.subject_id.toLowerCase() }),
       afterId: decodeCursor(query.cursor),
       limit,
     });

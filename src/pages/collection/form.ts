@@ -26,6 +26,31 @@ export function parseFormBody(text: string): Record<string, string> | null {
   return fields;
 }
 
+/** Dates the pages ask for as three fields (html.ts renderDateField). */
+const DATE_FIELDS = ["date_of_birth"] as const;
+
+/**
+ * Joins each date's day, month and year fields into the one `YYYY-MM-DD` value the API takes. All three
+ * empty means "not given"; anything else is joined as typed, so an impossible or partial date reaches the
+ * validator and is reported beside the date like any other bad value. A form that posts the joined value
+ * itself (no parts) is left as it is.
+ */
+export function joinDateParts(fields: FormFields): FormFields {
+  const joined: Record<string, string> = Object.assign(Object.create(null), fields);
+  for (const name of DATE_FIELDS) {
+    const parts = (["year", "month", "day"] as const).map((part) => fields[`${name}.${part}`]);
+    if (parts.every((part) => part === undefined)) continue;
+    const [year, month, day] = parts.map((part) => (part ?? "").trim());
+    if (year === "" && month === "" && day === "") {
+      joined[name] = "";
+      continue;
+    }
+    const pad = (value: string | undefined) => (value !== undefined && /^\d$/.test(value) ? `0${value}` : (value ?? ""));
+    joined[name] = `${year}-${pad(month)}-${pad(day)}`;
+  }
+  return joined;
+}
+
 const IDENTITY_NAMES = [
   "first_name",
   "last_name",
@@ -48,6 +73,15 @@ export function isTaxForm(value: string | undefined): value is TaxForm {
   return value !== undefined && (TAX_FORMS as readonly string[]).includes(value);
 }
 
+function addressOf(fields: FormFields): Record<string, string> | undefined {
+  const address: Record<string, string> = {};
+  for (const part of ADDRESS_PARTS) {
+    const value = given(fields, `postal_address.${part}`);
+    if (value !== undefined) address[part] = value;
+  }
+  return Object.keys(address).length > 0 ? address : undefined;
+}
+
 function identityOf(fields: FormFields, type: "person" | "business"): Record<string, unknown> {
   const allowed = new Set<string>(
     type === "person"
@@ -59,12 +93,8 @@ function identityOf(fields: FormFields, type: "person" | "business"): Record<str
     const value = given(fields, name);
     if (allowed.has(name) && value !== undefined) identity[name] = value;
   }
-  const address: Record<string, string> = {};
-  for (const part of ADDRESS_PARTS) {
-    const value = given(fields, `postal_address.${part}`);
-    if (value !== undefined) address[part] = value;
-  }
-  if (Object.keys(address).length > 0) identity.postal_address = address;
+  const address = addressOf(fields);
+  if (address !== undefined) identity.postal_address = address;
   return identity;
 }
 
@@ -88,8 +118,14 @@ export function submissionOf(view: LinkView, fields: FormFields): Submission | n
   switch (view.scope) {
     case "full_onboarding":
       return { scope: "full_onboarding", identity: identityOf(fields, view.beneficiaryType), destination: destinationOf(fields) };
-    case "payout_destination":
-      return { scope: "payout_destination", destination: destinationOf(fields) };
+    case "payout_destination": {
+      const address = addressOf(fields);
+      return {
+        scope: "payout_destination",
+        destination: destinationOf(fields),
+        ...(address === undefined ? {} : { postalAddress: address }),
+      };
+    }
     case "tax_documents": {
       const form = fields.form;
       if (!isTaxForm(form)) return null;

@@ -2,26 +2,44 @@
 // server-rendered, no JavaScript. In an encapsulated Fastify context so that only these routes parse
 // application/x-www-form-urlencoded (the API stays JSON-only) and answer errors as HTML pages.
 //
-// Protections: every response carries a strict CSP (no script, the one inline stylesheet by hash, forms
-// post to this origin only, no framing), Referrer-Policy no-referrer (the token is in the URL), and
+// The flow: step 1 (GET, country and currency of the bank, only when the payee must add an account) leads to
+// step 2 (the form, asking what that country and currency need); GET /collect/{token}/logo serves the
+// Business's uploaded logo, so the page never loads anything from a third party.
+//
+// Protections: every response carries a strict CSP (the inline stylesheets by hash, no script except step
+// 1's by hash, images from this origin only, forms post to this origin only, no framing), Referrer-Policy no-referrer (the token is in the URL), and
 // Cache-Control no-store. Forms carry a CSRF token bound to a SameSite=Lax cookie and to the request id
 // (double-submit cookie, HMAC-keyed), and cross-site POSTs are refused. Requests are rate limited per client
 // address. The token never reaches a log line: the request log names the route template, not the URL.
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
-import type { CollectionService, LinkView, TaxForm } from "../../modules/collection/index.js";
+import {
+  type CollectionService,
+  defaultCurrencyOf,
+  isCountryCode,
+  isCurrencyCode,
+  type LinkView,
+  type TaxForm,
+} from "../../modules/collection/index.js";
 import type { FieldCipher } from "../../platform/crypto.js";
 import { AppError } from "../../platform/errors.js";
 import { checkBodyEncoding } from "../../platform/http/json-body.js";
 import { decodeUtf8 } from "../../platform/http/text-input.js";
 import type { AppInstance } from "../../platform/http/types.js";
 import { type RateLimiter, rateLimitHeaders } from "../../platform/rate-limit.js";
-import { type FormFields, isTaxForm, parseFormBody, submissionOf } from "./form.js";
-import { PAGE_CSS_HASH } from "./html.js";
-import { renderClosedPage, renderFormPage, renderProblemPage, renderThanksPage } from "./views.js";
+import { type FormFields, isTaxForm, joinDateParts, parseFormBody, submissionOf } from "./form.js";
+import { brandStyleHash, PAGE_CSS_HASH, STEP_SCRIPT_HASH } from "./html.js";
+import {
+  type BankChoice,
+  renderBankStepPage,
+  renderClosedPage,
+  renderFormPage,
+  renderProblemPage,
+  renderThanksPage,
+} from "./views.js";
 
 export interface CollectionPagesDeps {
-  readonly collection: Pick<CollectionService, "open" | "submit">;
+  readonly collection: Pick<CollectionService, "open" | "submit" | "logo">;
   readonly limiter: RateLimiter;
   readonly cipher: Pick<FieldCipher, "fingerprint">;
   /** PUBLIC_BASE_URL: an https base also marks the CSRF cookie Secure and turns on HSTS. */
@@ -32,18 +50,28 @@ export const COLLECT_PATH = "/collect/:token";
 const CSRF_COOKIE = "collect_csrf";
 const FORM_BODY_LIMIT = 64 * 1024;
 
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  `style-src '${PAGE_CSS_HASH}'`,
-  "img-src 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-].join("; ");
+/** What a page may load beyond the base stylesheet: the brand colour's stylesheet, step 1's script. */
+interface PageExtras {
+  readonly brandColor?: string | null;
+  readonly script?: boolean;
+}
+
+function contentSecurityPolicy(extras: PageExtras = {}): string {
+  const styles = [PAGE_CSS_HASH, ...(extras.brandColor ? [brandStyleHash(extras.brandColor)] : [])];
+  return [
+    "default-src 'none'",
+    `style-src ${styles.map((hash) => `'${hash}'`).join(" ")}`,
+    ...(extras.script ? [`script-src '${STEP_SCRIPT_HASH}'`] : []),
+    "img-src 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join("; ");
+}
 
 function securityHeaders(https: boolean): Record<string, string> {
   return {
-    "content-security-policy": CONTENT_SECURITY_POLICY,
+    "content-security-policy": contentSecurityPolicy(),
     "x-frame-options": "DENY",
     "referrer-policy": "no-referrer",
     "cache-control": "no-store",
@@ -81,8 +109,26 @@ export function registerCollectionPages(app: AppInstance, deps: CollectionPagesD
   const headers = securityHeaders(https);
   const csrfFor = (cookie: string, requestId: string) => deps.cipher.fingerprint(`collect-csrf:${cookie}:${requestId}`);
 
-  const html = (reply: FastifyReply, status: number, body: string) =>
-    reply.code(status).type("text/html; charset=utf-8").send(body);
+  const html = (reply: FastifyReply, status: number, body: string, extras: PageExtras = {}) =>
+    reply
+      .code(status)
+      .header("content-security-policy", contentSecurityPolicy(extras))
+      .type("text/html; charset=utf-8")
+      .send(body);
+
+  /** The account's country and currency when both are valid ISO codes, else null. */
+  function bankChoiceOf(country: string | undefined, currency: string | undefined): BankChoice | null {
+    const c = country?.trim().toUpperCase() ?? "";
+    const cur = currency?.trim().toUpperCase() ?? "";
+    return isCountryCode(c) && isCurrencyCode(cur) ? { country: c, currency: cur } : null;
+  }
+
+  /** What step 2 assumes when step 1 was skipped: the country we know of the payee and its usual currency. */
+  function assumedBank(view: LinkView): BankChoice | null {
+    if (view.knownCountry === null) return null;
+    const currency = defaultCurrencyOf(view.knownCountry);
+    return currency === null ? null : { country: view.knownCountry, currency };
+  }
 
   /** The CSRF cookie of this browser, set when missing (kept when present, so two tabs share it). */
   function ensureCsrfCookie(request: FastifyRequest, reply: FastifyReply): string {
@@ -102,10 +148,20 @@ export function registerCollectionPages(app: AppInstance, deps: CollectionPagesD
     token: string,
     view: LinkView,
     status: number,
-    extra: { taxForm?: TaxForm | null; values?: FormFields; errors?: ReadonlyMap<string, string> },
+    extra: {
+      taxForm?: TaxForm | null;
+      values?: FormFields;
+      errors?: ReadonlyMap<string, string>;
+      bank?: BankChoice | null;
+    },
   ) {
     const cookie = ensureCsrfCookie(request, reply);
-    const values: Record<string, string> = { ...view.identity, ...(extra.values ?? {}) };
+    // What the Business already gave is filled in and editable: identity, address, the account holder's name.
+    const values: Record<string, string> = {
+      ...view.identity,
+      "bank.account_holder_name": view.legalName,
+      ...(extra.values ?? {}),
+    };
     return html(
       reply,
       status,
@@ -114,8 +170,10 @@ export function registerCollectionPages(app: AppInstance, deps: CollectionPagesD
         action: `/collect/${token}`,
         csrf: csrfFor(cookie, view.requestId),
         state: { values, errors: extra.errors ?? new Map() },
+        bank: extra.bank === undefined ? assumedBank(view) : extra.bank,
         ...(extra.taxForm !== undefined ? { taxForm: extra.taxForm } : {}),
       }),
+      { brandColor: view.branding.color },
     );
   }
 
@@ -177,21 +235,59 @@ export function registerCollectionPages(app: AppInstance, deps: CollectionPagesD
       );
     });
 
-    const routeOptions = { config: { access: "public" as const, rateLimit: "none" as const }, schema: { hide: true } };
+    const routeOptions = { config: { rateLimit: "none" as const }, schema: { hide: true } };
 
-    pages.get<{ Params: { token: string }; Querystring: { form?: string } }>(
-      COLLECT_PATH,
-      routeOptions,
-      async (request, reply) => {
-        const { token } = request.params;
-        const found = await deps.collection.open(token);
-        if (!found.live)
-          return html(reply, found.reason === "unknown" ? 404 : 410, renderClosedPage(found.reason, found.businessName));
-        const form = request.query.form;
-        const taxForm = found.view.scope === "tax_documents" ? (isTaxForm(form) ? form : null) : undefined;
-        return renderForm(reply, request, token, found.view, 200, taxForm === undefined ? {} : { taxForm });
-      },
-    );
+    pages.get<{
+      Params: { token: string };
+      Querystring: { form?: string; step?: string; country?: string; currency?: string };
+    }>(COLLECT_PATH, routeOptions, async (request, reply) => {
+      const { token } = request.params;
+      const found = await deps.collection.open(token);
+      if (!found.live)
+        return html(reply, found.reason === "unknown" ? 404 : 410, renderClosedPage(found.reason, found.businessName));
+      const { view } = found;
+      const query = request.query;
+      if (view.scope === "tax_documents") {
+        const form = query.form;
+        return renderForm(reply, request, token, view, 200, { taxForm: isTaxForm(form) ? form : null });
+      }
+      const chosen = bankChoiceOf(query.country, query.currency);
+      const answered = query.country !== undefined || query.currency !== undefined;
+      // Step 1 when asked for, when its answer was incomplete, or when the payee has no account to choose
+      // and must add one. A payee with accounts goes straight to the form (adding one is a link to step 1).
+      if (query.step === "bank" || (answered && chosen === null) || (!answered && view.destinations.length === 0)) {
+        const errors = new Map<string, string>();
+        const country = query.country?.trim().toUpperCase() ?? "";
+        const currency = query.currency?.trim().toUpperCase() ?? "";
+        if (query.step !== "bank" && answered) {
+          if (!isCountryCode(country)) errors.set("country", "Choose the country of your bank.");
+          if (!isCurrencyCode(currency)) errors.set("currency", "Choose the currency of your account.");
+        }
+        const assumed = assumedBank(view);
+        return html(
+          reply,
+          errors.size > 0 ? 400 : 200,
+          renderBankStepPage({
+            view,
+            action: `/collect/${token}`,
+            country: isCountryCode(country) ? country : (assumed?.country ?? ""),
+            currency: isCurrencyCode(currency)
+              ? currency
+              : ((isCountryCode(country) ? defaultCurrencyOf(country) : assumed?.currency) ?? ""),
+            errors,
+          }),
+          { brandColor: view.branding.color, script: true },
+        );
+      }
+      return renderForm(reply, request, token, view, 200, chosen === null ? {} : { bank: chosen });
+    });
+
+    // The Business's uploaded logo, for the pages of a live link only (an expired link shows no branding).
+    pages.get<{ Params: { token: string } }>(`${COLLECT_PATH}/logo`, routeOptions, async (request, reply) => {
+      const logo = await deps.collection.logo(request.params.token);
+      if (logo === null) return html(reply, 404, renderProblemPage("Not found", "There is no image here."));
+      return reply.code(200).header("content-type", logo.mediaType).send(logo.bytes);
+    });
 
     pages.post<{ Params: { token: string }; Body: FormFields | undefined }>(
       COLLECT_PATH,
@@ -203,7 +299,7 @@ export function registerCollectionPages(app: AppInstance, deps: CollectionPagesD
           const status = found.reason === "unknown" ? 404 : found.reason === "consumed" ? 409 : 410;
           return html(reply, status, renderClosedPage(found.reason, found.businessName));
         }
-        const fields: FormFields = request.body ?? {};
+        const fields: FormFields = joinDateParts(request.body ?? {});
         // Cross-site form posts are refused outright; then the double-submit token must match this browser's cookie.
         const site = request.headers["sec-fetch-site"];
         const cookie = readCookie(request, CSRF_COOKIE);
@@ -230,14 +326,20 @@ export function registerCollectionPages(app: AppInstance, deps: CollectionPagesD
         if (outcome.outcome === "closed") {
           return html(reply, outcome.reason === "consumed" ? 409 : 410, renderClosedPage(outcome.reason, outcome.businessName));
         }
-        if (outcome.outcome === "submitted") return html(reply, 200, renderThanksPage(outcome.view, outcome.destination));
+        if (outcome.outcome === "submitted") {
+          return html(reply, 200, renderThanksPage(outcome.view, outcome.destination, `/collect/${token}`), {
+            brandColor: outcome.view.branding.color,
+          });
+        }
         const errors = new Map<string, string>();
         for (const detail of outcome.details) if (!errors.has(detail.field)) errors.set(detail.field, detail.message);
         const values: Record<string, string> = { ...fields };
         delete values.csrf;
+        const posted = bankChoiceOf(fields["bank.country"], fields["bank.currency"]);
         return renderForm(reply, request, token, outcome.view, 422, {
           values,
           errors,
+          ...(posted === null ? {} : { bank: posted }),
           ...(submission.scope === "tax_documents" ? { taxForm: submission.form } : {}),
         });
       },

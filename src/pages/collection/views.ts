@@ -1,14 +1,22 @@
 // The hosted pages themselves: one form per scope, the thank-you page, and the pages that explain why a
 // link cannot be used. Pure functions from what the collection module returns to HTML text.
 import type { ChoosableDestination, ClosedReason, LinkView, TaxForm } from "../../modules/collection/index.js";
-import { W8BENE_ENTITY_TYPES, W9_CLASSIFICATIONS } from "../../modules/collection/index.js";
+import {
+  bankFormFor,
+  defaultCurrencyOf,
+  isSepaCountry,
+  W8BENE_ENTITY_TYPES,
+  W9_CLASSIFICATIONS,
+} from "../../modules/collection/index.js";
 import { endingIn } from "../../platform/masking.js";
+import { listCurrencies } from "../../platform/reference/iso-codes.js";
 import {
   countryName,
   countryOptions,
   escapeHtml,
   type FieldSpec,
   type FormState,
+  type PageBranding,
   renderErrorSummary,
   renderField,
   renderPage,
@@ -45,9 +53,8 @@ function identityFields(view: LinkView): FieldSpec[] {
         name: "date_of_birth",
         label: "Date of birth",
         required: is("date_of_birth"),
-        type: "date",
+        date: true,
         autocomplete: "bday",
-        hint: "For example 1990-01-31.",
       },
       {
         name: "country_of_residence",
@@ -82,49 +89,121 @@ function addressFields(prefix: string, required: boolean, countryField = `${pref
   ];
 }
 
-/** Bank fields: which ones a country needs is said in the hints; the validation names the missing ones. */
-export const BANK_FIELDS: readonly FieldSpec[] = [
-  { name: "bank.account_holder_name", label: "Account holder name", required: true, autocomplete: "name" },
-  { name: "bank.country", label: "Country of the bank", required: true, options: countryOptions() },
-  { name: "bank.currency", label: "Account currency", required: true, hint: "Three-letter code, e.g. EUR, USD, GBP, MXN, BRL." },
-  { name: "bank.iban", label: "IBAN", hint: "For accounts in Europe, the UK and other IBAN countries." },
-  {
-    name: "bank.account_number",
-    label: "Account number",
-    inputmode: "numeric",
-    hint: "For the US, the UK (with a sort code), Canada, Australia, India, Brazil and international (SWIFT) transfers.",
-  },
-  {
-    name: "bank.routing_code",
-    label: "Routing code",
-    hint: "US ABA routing number (9 digits), UK sort code (6 digits), Canadian transit and institution, Australian BSB, Indian IFSC or Brazilian branch.",
-  },
-  {
-    name: "bank.swift_bic",
-    label: "SWIFT / BIC",
-    hint: "Needed for international transfers; optional for IBAN accounts inside SEPA.",
-  },
-  { name: "bank.clabe", label: "CLABE", inputmode: "numeric", hint: "Mexico only: 18 digits." },
-  { name: "bank.pix_key", label: "Pix key", hint: "Brazil only: CPF, CNPJ, e-mail, +55 mobile number or random key." },
-  { name: "bank.bank_name", label: "Bank name" },
-  {
-    name: "bank.account_type",
-    label: "Account type",
-    options: [
-      ["checking", "Checking / current"],
-      ["savings", "Savings"],
-    ],
-  },
-];
+/** Labels of every bank field a posted form may carry (for the error summary); which ones are asked is bankFieldSpecs'. */
+export const BANK_FIELD_LABELS: ReadonlyMap<string, string> = new Map([
+  ["bank.account_holder_name", "Account holder name"],
+  ["bank.country", "Country of the bank"],
+  ["bank.currency", "Account currency"],
+  ["bank.iban", "IBAN"],
+  ["bank.account_number", "Account number"],
+  ["bank.routing_code", "Routing code"],
+  ["bank.swift_bic", "SWIFT / BIC"],
+  ["bank.clabe", "CLABE"],
+  ["bank.pix_key", "Pix key"],
+  ["bank.bank_name", "Bank name"],
+  ["bank.account_type", "Account type"],
+]);
+
+/** The bank's country and the account's currency, chosen on step 1: they decide which fields step 2 asks. */
+export interface BankChoice {
+  readonly country: string;
+  readonly currency: string;
+}
+
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** The account fields a country and currency need, from the destination rules the API validates with. */
+function bankFieldSpecs(bank: BankChoice): FieldSpec[] {
+  const form = bankFormFor(bank.country, bank.currency);
+  const alternatives = form.note !== undefined;
+  const specs: FieldSpec[] = [
+    {
+      name: "bank.account_holder_name",
+      label: "Account holder name",
+      required: true,
+      autocomplete: "name",
+      hint: "The name on the account, as your bank knows it.",
+    },
+  ];
+  for (const field of form.fields) {
+    const base = { required: field.required, ...(alternatives ? { conditional: true } : {}) };
+    switch (field.field) {
+      case "iban":
+        specs.push({ ...base, name: "bank.iban", label: "IBAN", hint: `Starts with ${bank.country}; spaces are fine.` });
+        break;
+      case "swift_bic":
+        specs.push({ ...base, name: "bank.swift_bic", label: "SWIFT / BIC", hint: "8 or 11 letters and digits, e.g. DEUTDEFF." });
+        break;
+      case "routing_code":
+        specs.push({
+          ...base,
+          name: "bank.routing_code",
+          label: capitalized(field.name ?? "routing code"),
+          inputmode: "numeric",
+        });
+        break;
+      case "account_number":
+        specs.push({
+          ...base,
+          name: "bank.account_number",
+          label: "Account number",
+          ...(field.shape === undefined ? {} : { hint: `${capitalized(field.shape)}.` }),
+        });
+        break;
+      case "clabe":
+        specs.push({ ...base, name: "bank.clabe", label: "CLABE", inputmode: "numeric", hint: "18 digits." });
+        break;
+      case "pix_key":
+        specs.push({
+          ...base,
+          name: "bank.pix_key",
+          label: "Pix key",
+          hint: "CPF, CNPJ, e-mail, +55 mobile number or random key.",
+        });
+        break;
+      default:
+        break;
+    }
+  }
+  if (form.scheme === "us_aba" || form.scheme === "ca_eft") {
+    specs.push({
+      name: "bank.account_type",
+      label: "Account type",
+      options: [
+        ["checking", "Checking"],
+        ["savings", "Savings"],
+      ],
+    });
+  }
+  return specs;
+}
+
+/** A payout in euro to a bank in the SEPA area: the payment carries the payee's structured address. */
+function isSepaEuro(country: string, currency: string): boolean {
+  return currency === "EUR" && isSepaCountry(country);
+}
 
 function destinationLabel(d: ChoosableDestination): string {
   const what = d.kind === "card" ? "Card" : "Bank account";
   return `${what}${endingIn(d.last4)} (${d.currency}, ${countryName(d.country)}), ${d.accountHolderName}`;
 }
 
-function destinationSection(view: LinkView, state: FormState): string {
-  const chosen = state.values.destination ?? view.declaredDestinationId ?? (view.destinations.length === 0 ? "new" : "");
+function bankStepHref(action: string, bank: BankChoice | null): string {
+  const query = new URLSearchParams({
+    step: "bank",
+    ...(bank === null ? {} : { country: bank.country, currency: bank.currency }),
+  });
+  return `${action}?${query.toString()}`;
+}
+
+function destinationSection(view: LinkView, state: FormState, bank: BankChoice | null, action: string): string {
+  const canAdd = bank !== null;
+  const chosen =
+    state.values.destination ?? view.declaredDestinationId ?? (view.destinations.length === 0 && canAdd ? "new" : "");
   const error = state.errors.get("destination");
+  const where = bank === null ? "" : ` in ${countryName(bank.country)} (${bank.currency})`;
   const radios =
     view.destinations.length === 0
       ? `<input type="hidden" name="destination" value="new">`
@@ -139,21 +218,56 @@ ${view.destinations
       }><label for="f-destination-${index}">${escapeHtml(destinationLabel(d))}</label></div>`,
   )
   .join("\n")}
-<div class="choice"><input type="radio" id="f-destination-new" name="destination" value="new"${
-          chosen === "new" ? " checked" : ""
-        }><label for="f-destination-new">A new bank account (fill in the details below)</label></div>
+${
+  canAdd
+    ? `<div class="choice"><input type="radio" id="f-destination-new" name="destination" value="new"${
+        chosen === "new" ? " checked" : ""
+      }><label for="f-destination-new">${escapeHtml(`A new bank account${where} (fill in the details below)`)}</label></div>`
+    : ""
+}
 </fieldset>`;
+  if (bank === null) {
+    return `<h2>Payout account</h2>
+${radios}
+<p><a href="${escapeHtml(bankStepHref(action, null))}">Add a new bank account instead</a></p>`;
+  }
+  const existing = view.destinations.length > 0;
+  const countryError = state.errors.get("bank.country") ?? state.errors.get("bank.currency");
+  const fields = bankFieldSpecs(bank).map((field) =>
+    existing && field.required === true ? { ...field, required: false, conditional: true } : field,
+  );
+  const note = bankFormFor(bank.country, bank.currency).note;
   return `<h2>Payout account</h2>
 ${radios}
 <fieldset>
-<legend>${view.destinations.length === 0 ? "Your bank account" : "New bank account"}</legend>
-${view.destinations.length === 0 ? "" : '<p class="hint">Fill this in only if you chose "A new bank account" above.</p>'}
-${BANK_FIELDS.map((field) =>
-  renderField(
-    view.destinations.length === 0 || field.required !== true ? field : { ...field, required: false, conditional: true },
-    state,
-  ),
-).join("\n")}
+<legend>${existing ? "New bank account" : "Your bank account"}</legend>
+${existing ? '<p class="hint">Fill this in only if you chose "A new bank account" above.</p>' : ""}
+<input type="hidden" name="bank.country" value="${escapeHtml(bank.country)}">
+<input type="hidden" name="bank.currency" value="${escapeHtml(bank.currency)}">
+<div class="chosen${countryError ? " has-error" : ""}" id="f-bank-currency" tabindex="-1">
+<p>Bank in <strong>${escapeHtml(countryName(bank.country))}</strong>, account in <strong>${escapeHtml(bank.currency)}</strong></p>
+<a id="f-bank-country" href="${escapeHtml(bankStepHref(action, bank))}">Change country or currency</a>
+</div>
+${countryError ? `<p class="error" id="f-bank-currency-error"><span class="visually-hidden">Error: </span>${escapeHtml(countryError)}</p>` : ""}
+${note === undefined ? "" : `<p class="hint">${escapeHtml(note)}</p>`}
+${fields.map((field) => renderField(field, state)).join("\n")}
+</fieldset>`;
+}
+
+/**
+ * The postal address. Marked as needed (not "(optional)") when the link's identity rules require it or the
+ * new account is paid by SEPA and no complete address is stored: the SEPA file carries town and country
+ * apart, and payout creation refuses a SEPA payee without them.
+ */
+function addressSection(state: FormState, required: boolean, sepa: boolean): string {
+  const fields = addressFields("postal_address", required).map((field) =>
+    sepa && !required && ["postal_address.line1", "postal_address.city", "postal_address.country"].includes(field.name)
+      ? { ...field, conditional: true }
+      : field,
+  );
+  return `<fieldset><legend>Postal address</legend>
+${sepa ? '<p class="hint">Banks in the SEPA area need your street, town and country, each in its own field.</p>' : ""}
+${fields.map((f) => renderField(f, state)).join("\n")}
 </fieldset>`;
 }
 
@@ -177,51 +291,136 @@ export interface FormPage {
   readonly state?: FormState;
   /** Tax documents: the chosen form, or null for the "which form?" question. */
   readonly taxForm?: TaxForm | null;
+  /** The new account's country and currency (step 1), or null when not chosen and not known. */
+  readonly bank?: BankChoice | null;
 }
 
 function labelsOf(fields: readonly FieldSpec[]): Map<string, string> {
   return new Map(fields.map((f) => [f.name, f.label]));
 }
 
+function brandingOf(view: LinkView, action: string): PageBranding {
+  return { color: view.branding.color, logoUrl: view.branding.hasLogo ? `${action}/logo` : null };
+}
+
 export function renderFormPage(page: FormPage): string {
   const state = page.state ?? EMPTY_STATE;
   const { view } = page;
+  const bank = page.bank ?? null;
+  const sepa =
+    !view.addressComplete &&
+    ((bank !== null && isSepaEuro(bank.country, bank.currency)) ||
+      view.destinations.some((d) => d.kind === "bank_account" && isSepaEuro(d.country, d.currency)));
   let title: string;
   let intro: string;
   let inner: string;
-  let labels: Map<string, string>;
+  const labels = new Map(BANK_FIELD_LABELS);
+  // The summary names a field as the form does ("ABA routing number", not "Routing code").
+  if (bank !== null) for (const [name, label] of labelsOf(bankFieldSpecs(bank))) labels.set(name, label);
+  const address = addressFields("postal_address", false);
+  for (const [name, label] of labelsOf(address)) labels.set(name, label);
+  labels.set("destination", "Payout account");
   if (view.scope === "full_onboarding") {
     const identity = identityFields(view);
-    const address = addressFields("postal_address", view.requiredFields.includes("postal_address"));
-    labels = labelsOf([...identity, ...address, ...BANK_FIELDS]);
-    labels.set("destination", "Payout account");
+    for (const [name, label] of labelsOf(identity)) labels.set(name, label);
     title = "Your details";
-    intro = `${view.businessName} asks you to confirm who you are and where your payouts should go.`;
+    intro = `${view.branding.displayName} asks you to confirm who you are and where your payouts should go.`;
     inner = `<h2>About you</h2>
 <fieldset><legend>${view.beneficiaryType === "person" ? "Personal details" : "Business details"}</legend>
 ${identity.map((f) => renderField(f, state)).join("\n")}
 </fieldset>
-<fieldset><legend>Postal address</legend>
-${address.map((f) => renderField(f, state)).join("\n")}
-</fieldset>
-${destinationSection(view, state)}`;
+${addressSection(state, view.requiredFields.includes("postal_address"), sepa)}
+${destinationSection(view, state, bank, page.action)}`;
   } else if (view.scope === "payout_destination") {
-    labels = labelsOf(BANK_FIELDS);
-    labels.set("destination", "Payout account");
     title = "Your payout account";
-    intro = `${view.businessName} asks you to choose the account your payouts are sent to.`;
-    inner = destinationSection(view, state);
+    intro = `${view.branding.displayName} asks you to choose the account your payouts are sent to.`;
+    inner = `${destinationSection(view, state, bank, page.action)}
+${sepa || state.errors.has("postal_address.city") || state.errors.has("postal_address.country") ? addressSection(state, false, true) : ""}`;
   } else {
     return renderTaxPage(page, state);
   }
   return renderPage({
     title,
-    businessName: view.businessName,
+    businessName: view.branding.displayName,
+    branding: brandingOf(view, page.action),
     body: `<h1>${escapeHtml(title)}</h1>
 ${renderErrorSummary(state.errors, labels)}
 <p>${escapeHtml(intro)}</p>
 ${expiryNotice(view)}
 ${formShell(page.action, page.csrf, inner, "Submit details")}`,
+  });
+}
+
+export interface BankStepPage {
+  readonly view: LinkView;
+  readonly action: string;
+  readonly country: string;
+  readonly currency: string;
+  readonly errors: ReadonlyMap<string, string>;
+}
+
+/**
+ * Step 1: the bank's country and the account's currency, a GET form (works without JavaScript; the
+ * script only pre-selects the country's usual currency). Step 2 asks for what they need.
+ */
+export function renderBankStepPage(page: BankStepPage): string {
+  const { view } = page;
+  const countryError = page.errors.get("country");
+  const currencyError = page.errors.get("currency");
+  const select = (
+    name: "country" | "currency",
+    label: string,
+    hint: string,
+    error: string | undefined,
+    options: string,
+  ) => `<div class="field${error ? " has-error" : ""}">
+<label for="f-${name}">${escapeHtml(label)}</label>
+<p class="hint" id="f-${name}-hint">${escapeHtml(hint)}</p>
+${error ? `<p class="error" id="f-${name}-error"><span class="visually-hidden">Error: </span>${escapeHtml(error)}</p>` : ""}
+<select id="f-${name}" name="${name}" aria-describedby="f-${name}-hint${error ? ` f-${name}-error` : ""}"${error ? ' aria-invalid="true"' : ""} required>
+<option value="">Choose…</option>
+${options}
+</select>
+</div>`;
+  const countries = countryOptions()
+    .map(([code, name]) => {
+      const currency = defaultCurrencyOf(code);
+      return `<option value="${code}"${currency === null ? "" : ` data-currency="${currency}"`}${
+        code === page.country ? " selected" : ""
+      }>${escapeHtml(name)}</option>`;
+    })
+    .join("\n");
+  const currencies = listCurrencies()
+    .map(
+      ([code, name]) =>
+        `<option value="${code}"${code === page.currency ? " selected" : ""}>${escapeHtml(`${code} – ${name}`)}</option>`,
+    )
+    .join("\n");
+  const title = "Where is your bank account?";
+  const errors = new Map<string, string>();
+  if (countryError) errors.set("country", countryError);
+  if (currencyError) errors.set("currency", currencyError);
+  return renderPage({
+    title,
+    businessName: view.branding.displayName,
+    branding: brandingOf(view, page.action),
+    script: true,
+    body: `<p class="hint">Step 1 of 2</p>
+<h1>${escapeHtml(title)}</h1>
+${renderErrorSummary(
+  errors,
+  new Map([
+    ["country", "Country of the bank"],
+    ["currency", "Account currency"],
+  ]),
+)}
+<p>${escapeHtml(`${view.branding.displayName} pays you through this service. Tell us where your account is, and the next step asks only for the details a bank there needs.`)}</p>
+${expiryNotice(view)}
+<form method="get" action="${escapeHtml(page.action)}" novalidate>
+${select("country", "Country of the bank", "Where your bank is, not where you live.", countryError, countries)}
+${select("currency", "Account currency", "The currency your account holds.", currencyError, currencies)}
+<p><button type="submit">Continue</button></p>
+</form>`,
   });
 }
 
@@ -287,8 +486,7 @@ function taxFields(form: TaxForm): FieldSpec[] {
                   name: "date_of_birth",
                   label: "Date of birth",
                   required: true,
-                  type: "date" as const,
-                  hint: "For example 1990-01-31.",
+                  date: true,
                 },
               ]),
           { name: "foreign_tin", label: "Foreign tax identifying number", hint: "The tax number of your country of residence." },
@@ -330,9 +528,10 @@ function renderTaxPage(page: FormPage, state: FormState): string {
     const foreign = view.beneficiaryType === "person" ? "W-8BEN" : "W-8BEN-E";
     return renderPage({
       title: "Tax form",
-      businessName: view.businessName,
+      businessName: view.branding.displayName,
+      branding: brandingOf(view, page.action),
       body: `<h1>Tax form</h1>
-<p>${escapeHtml(view.businessName)} needs a US tax form from you before it can pay you.</p>
+<p>${escapeHtml(view.branding.displayName)} needs a US tax form from you before it can pay you.</p>
 ${expiryNotice(view)}
 <form method="get" action="${escapeHtml(page.action)}">
 <fieldset><legend>Are you a US person (a US citizen, US resident, or an entity organized in the US)?</legend>
@@ -364,7 +563,8 @@ ${renderField(fields[fields.length - 1] as FieldSpec, shown)}
 </fieldset>`;
   return renderPage({
     title: `Form ${form}`,
-    businessName: view.businessName,
+    businessName: view.branding.displayName,
+    branding: brandingOf(view, page.action),
     body: `<h1>Form ${escapeHtml(form)}</h1>
 ${renderErrorSummary(state.errors, labels)}
 <p><a href="${escapeHtml(page.action)}">Choose another form</a></p>
@@ -373,19 +573,20 @@ ${formShell(page.action, page.csrf, inner, "Sign and submit")}`,
   });
 }
 
-export function renderThanksPage(view: LinkView, destination: ChoosableDestination | null): string {
+export function renderThanksPage(view: LinkView, destination: ChoosableDestination | null, action: string): string {
   const lines: string[] = [];
   if (view.scope === "tax_documents") lines.push("Your tax form was received.");
   else lines.push("Your details were received.");
   if (destination !== null) {
     lines.push(
-      `Your payouts from ${view.businessName} will go to the ${destination.kind === "card" ? "card" : "account"}${endingIn(destination.last4)} (${destination.currency}).`,
+      `Your payouts from ${view.branding.displayName} will go to the ${destination.kind === "card" ? "card" : "account"}${endingIn(destination.last4)} (${destination.currency}).`,
     );
   }
-  lines.push(`If something is wrong, ask ${view.businessName} for a new link. You can close this page now.`);
+  lines.push(`If something is wrong, ask ${view.branding.displayName} for a new link. You can close this page now.`);
   return renderPage({
     title: "Thank you",
-    businessName: view.businessName,
+    businessName: view.branding.displayName,
+    branding: brandingOf(view, action),
     body: `<h1>Thank you</h1>\n${lines.map((line) => `<p>${escapeHtml(line)}</p>`).join("\n")}`,
   });
 }

@@ -9,6 +9,8 @@ export interface AuditedAct {
   readonly subjectType: string;
   readonly subjectId: string;
   readonly details?: Record<string, unknown>;
+  /** The act concerns the whole Business, not the request's environment: recorded with environment null. */
+  readonly businessWide?: true;
 }
 
 export type RecordActorAudit = (tx: Db, actor: Actor, act: AuditedAct) => Promise<void>;

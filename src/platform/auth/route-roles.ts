@@ -1,10 +1,13 @@
-// The role-by-route table: the one place that says which roles may call each authenticated route, for API
-// keys and dashboard sessions alike, and which routes need a recent confirmation (step-up) from a session.
-// The access hook applies it; the OpenAPI document shows it (`x-roles`, `x-step-up`); a test checks that
-// every route of the application has exactly one entry. A route missing here is refused to everyone, so a
-// forgotten entry fails closed.
-import type { Role } from "./actor.js";
+// The role-by-route table: the one place that says who may call each /v1 route. A route is public (no
+// credential), the signed-in person's own (a session, never an API key), or a Business route with the roles
+// that may call it, for API keys and dashboard sessions alike; and whether a session needs a recent
+// confirmation (step-up). Routes declare nothing about access themselves: the access hook, the OpenAPI
+// document (`security`, `x-roles`, `x-step-up`) and the role-by-route test all read this table. A /v1 route
+// without an entry stops the application from starting; a route outside /v1 (hosted pages, docs, health
+// checks, metrics) is public.
+import type { Access, Role } from "./actor.js";
 
+/** A Business route: which roles may call it. */
 export interface RouteRule {
   readonly roles: readonly Role[];
   /**
@@ -14,6 +17,20 @@ export interface RouteRule {
   readonly stepUp?: true;
 }
 
+/** No credential (sign-in, registration, password reset, invitation acceptance, the OpenAPI document). */
+export interface PublicRouteRule {
+  readonly access: "public";
+}
+
+/** The signed-in person's own session, password and two-factor: a session only (an API key gets 401). */
+export interface OwnSessionRouteRule {
+  readonly access: "session";
+  /** A confirmation within the last STEP_UP_WINDOW_MINUTES is needed (else 401 STEP_UP_REQUIRED). */
+  readonly stepUp?: true;
+}
+
+export type RouteEntry = RouteRule | PublicRouteRule | OwnSessionRouteRule;
+
 const EVERYONE: readonly Role[] = ["business_admin", "business_approver", "business_read_only"];
 const DECIDERS: readonly Role[] = ["business_admin", "business_approver"];
 const ADMINS: readonly Role[] = ["business_admin"];
@@ -22,9 +39,39 @@ const read: RouteRule = { roles: EVERYONE };
 const write: RouteRule = { roles: ADMINS };
 const decide: RouteRule = { roles: DECIDERS, stepUp: true };
 const sensitive: RouteRule = { roles: ADMINS, stepUp: true };
+const open: PublicRouteRule = { access: "public" };
+const own: OwnSessionRouteRule = { access: "session" };
+const ownSensitive: OwnSessionRouteRule = { access: "session", stepUp: true };
 
 /** Keyed by `METHOD /path/template` as Fastify names the route. */
-export const ROUTE_ROLES: Readonly<Record<string, RouteRule>> = {
+export const ROUTE_ROLES: Readonly<Record<string, RouteEntry>> = {
+  // Public: no credential. Each throttles its own way (see the routes).
+  "GET /v1/openapi.json": open,
+  "POST /v1/registration": open,
+  "POST /v1/registration/verification": open,
+  "POST /v1/session": open,
+  "POST /v1/password-resets": open,
+  "POST /v1/password-resets/confirmation": open,
+  "POST /v1/invitations/acceptance": open,
+  // The person's own session, password and two-factor (a session, not an API key). Regenerating recovery
+  // codes needs step-up: it replaces a credential.
+  "GET /v1/session": own,
+  "DELETE /v1/session": own,
+  "POST /v1/session/business": own,
+  "POST /v1/session/confirmation": own,
+  "POST /v1/session/sign-out-everywhere": own,
+  // Listing and ending one's own sessions: no step-up, since ending a session only takes access away.
+  "GET /v1/session/sessions": own,
+  "DELETE /v1/session/sessions/:sessionId": own,
+  "PUT /v1/session/password": own,
+  "POST /v1/session/two-factor": own,
+  "POST /v1/session/two-factor/enrolment": own,
+  "POST /v1/session/two-factor/enrolment/confirmation": own,
+  "POST /v1/session/two-factor/disable": own,
+  "POST /v1/session/two-factor/recovery-codes": ownSensitive,
+  // The Business profile: everyone reads it; changing it is a setting (admins, step-up), Business-wide.
+  "GET /v1/business": read,
+  "PATCH /v1/business": sensitive,
   // API keys: admins only; creating and revoking need step-up.
   "GET /v1/api-keys": read,
   "POST /v1/api-keys": sensitive,
@@ -42,6 +89,9 @@ export const ROUTE_ROLES: Readonly<Record<string, RouteRule>> = {
   "POST /v1/beneficiaries/:id/enrollment": write,
   "POST /v1/beneficiaries/:id/collection-requests": write,
   "DELETE /v1/beneficiaries/:id/collection-requests/:requestId": write,
+  // Branding of the hosted collection pages: a setting, so admins with step-up, like the security settings.
+  "GET /v1/branding": read,
+  "PATCH /v1/branding": sensitive,
   "GET /v1/beneficiaries/:id/bank-accounts": read,
   "POST /v1/beneficiaries/:id/bank-accounts": write,
   "POST /v1/beneficiaries/:id/cards": write,
@@ -49,6 +99,7 @@ export const ROUTE_ROLES: Readonly<Record<string, RouteRule>> = {
   "PUT /v1/beneficiaries/:id/declared-destination": write,
   // Payouts: approvers read and decide; only admins create, cancel and set the policy.
   "GET /v1/payouts": read,
+  "GET /v1/payouts/volume": read,
   "POST /v1/payouts": write,
   "POST /v1/payouts/bulk": write,
   "GET /v1/payouts/:payoutId": read,
@@ -67,6 +118,9 @@ export const ROUTE_ROLES: Readonly<Record<string, RouteRule>> = {
   "GET /v1/webhook-deliveries": read,
   "GET /v1/webhook-deliveries/:id": read,
   "POST /v1/webhook-deliveries/:id/redeliver": write,
+  // Events (catch-up and the feed): everyone reads.
+  "GET /v1/events": read,
+  "GET /v1/events/:id": read,
   // Bank rails: admins configure and remove them (step-up from a session, since they decide where payment
   // files go); everyone reads them and the files' metadata; only admins download a file's bytes.
   "GET /v1/bank-rails": read,
@@ -100,24 +154,35 @@ export function routeRuleKey(method: string, url: string): string {
   return `${upper === "HEAD" ? "GET" : upper} ${url}`;
 }
 
-/**
- * Why a declared route disagrees with the table, or null. A `read` route is open to every role; a `write`
- * route is closed to `business_read_only`; every authenticated /v1 route has an entry.
- */
-export function routeRuleProblem(method: string, url: string, access: string): string | null {
-  if (access !== "read" && access !== "write") return null;
-  const rule = routeRule(method, url);
-  if (rule === null) return `${routeRuleKey(method, url)} has no entry in the role-by-route table (route-roles.ts)`;
-  const readOnlyAllowed = rule.roles.includes("business_read_only");
-  if (access === "read" && !readOnlyAllowed && method.toUpperCase() !== "GET" && method.toUpperCase() !== "HEAD") {
-    return `${routeRuleKey(method, url)} is declared read but closed to business_read_only`;
-  }
-  if (access === "write" && readOnlyAllowed) {
-    return `${routeRuleKey(method, url)} is declared write but the table opens it to business_read_only`;
-  }
-  return null;
+/** The entry of a route, or null (a /v1 route without one is refused at start-up). */
+export function routeEntry(method: string, url: string): RouteEntry | null {
+  return ROUTE_ROLES[routeRuleKey(method, url)] ?? null;
 }
 
+/** The rule of a Business route (roles), or null for a public or own-session route and for no entry. */
 export function routeRule(method: string, url: string): RouteRule | null {
-  return ROUTE_ROLES[routeRuleKey(method, url)] ?? null;
+  const entry = routeEntry(method, url);
+  return entry !== null && "roles" in entry ? entry : null;
+}
+
+/**
+ * What a route requires, from the table: `public`, `session`, or for a Business route `read` (GET) or
+ * `write`. A route outside /v1 is public; a /v1 route without an entry is `write`, and refused to everyone
+ * by the authorization step (the start-up check keeps such a route from existing).
+ */
+export function accessOf(method: string, url: string): Access {
+  if (!url.startsWith("/v1/")) return "public";
+  const entry = routeEntry(method, url);
+  if (entry !== null && "access" in entry) return entry.access;
+  const upper = method.toUpperCase();
+  return upper === "GET" || upper === "HEAD" ? "read" : "write";
+}
+
+/** Why a route cannot start, or null: every /v1 route must have an entry. */
+export function routeRuleProblem(method: string, url: string): string | null {
+  if (!url.startsWith("/v1/")) return null;
+  if (routeEntry(method, url) === null) {
+    return `${routeRuleKey(method, url)} has no entry in the role-by-route table (route-roles.ts)`;
+  }
+  return null;
 }

@@ -19,7 +19,10 @@ export interface SessionPrincipal {
 export interface SessionAuthenticator {
   readonly cookieName: string;
   /** The live session behind a cookie value, or null for an unknown, ended or expired one. */
-  authenticate(secret: string): Promise<SessionPrincipal | null>;
+  authenticate(
+    secret: string,
+    origin?: { readonly clientAddress: string; readonly userAgent: string | null },
+  ): Promise<SessionPrincipal | null>;
   /** Constant-time comparison of a presented CSRF token with the session's. */
   csrfTokenMatches(principal: SessionPrincipal, presented: string): boolean;
 }

@@ -121,8 +121,10 @@ export interface Database {
    * connection outside the pool, reconnected after a failure; PGlite: its own listen(). Returns a stop function.
    * `observer` hears whether the listener works: notifications are only hints (the caller polls anyway), so a
    * listener that cannot connect or loses its connection does not fail the caller, it is reported there.
+   * `onNotify` gets the NOTIFY's payload; after a reconnect it is called once with "" (anything may have
+   * been committed meanwhile).
    */
-  listen(channel: string, onNotify: () => void, observer?: ListenObserver): Promise<() => Promise<void>>;
+  listen(channel: string, onNotify: (payload: string) => void, observer?: ListenObserver): Promise<() => Promise<void>>;
 }
 
 /** What happens to a LISTEN: each call is one event (see Database.listen). */
@@ -143,7 +145,7 @@ const LISTEN_RETRY_MAX_MS = 30_000;
 async function listenOnPostgres(
   config: pg.ClientConfig,
   channel: string,
-  onNotify: () => void,
+  onNotify: (payload: string) => void,
   observer: ListenObserver | undefined,
 ): Promise<() => Promise<void>> {
   if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`invalid channel name ${channel}`);
@@ -162,7 +164,7 @@ async function listenOnPostgres(
   };
   const connect = async (): Promise<void> => {
     const next = new pg.Client(config);
-    next.on("notification", () => onNotify());
+    next.on("notification", (message) => onNotify(message.payload ?? ""));
     const dropped = (error: unknown): void => {
       next.end().catch(() => {});
       if (client !== next) return;
@@ -197,7 +199,7 @@ async function listenOnPostgres(
     observer?.listening(interrupted);
     interrupted = false;
     // Anything committed while we were not listening is found by the next regular poll.
-    onNotify();
+    onNotify("");
   };
   await connect();
   return async () => {
@@ -269,7 +271,7 @@ export function pgliteDatabase(client: PGlite, close: () => Promise<void>): Data
     pool: null,
     close,
     listen: async (channel, onNotify, observer) => {
-      const unlisten = await client.listen(channel, () => onNotify());
+      const unlisten = await client.listen(channel, (payload) => onNotify(payload));
       observer?.listening(false);
       return async () => {
         await unlisten().catch(() => {});

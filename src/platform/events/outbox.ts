@@ -27,6 +27,17 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/**
+ * NOTIFY channel of recorded events; the payload is the environment's feed key (`eventFeedKey`). Delivered
+ * at commit, so a listener that hears it can read the event.
+ */
+export const EVENTS_RECORDED_CHANNEL = "events_recorded";
+
+/** `<business id>:<environment>`: the NOTIFY payload naming whose feed has new events. */
+export function eventFeedKey(tenant: Tenant): string {
+  return `${tenant.businessId}:${tenant.environment}`;
+}
+
 export interface NewEvent {
   readonly tenant: Tenant;
   readonly type: EventType;
@@ -70,15 +81,21 @@ export function createEventRecorder(deps: {
     async record(tx, event) {
       const now = deps.clock.now();
       // Named (parsed and planned once per connection): every use case that changes something records here.
+      // The NOTIFY is delivered at commit (and only then), once per transaction and environment: it wakes
+      // the requests waiting on this environment's event feed in every API process.
       const [inserted] = await namedQueryRows<{ id: string; sequence: string | number }>(
         tx,
-        "events_record",
+        "events_record_notify",
         sql`
-          insert into events (id, business_id, environment, type, api_version, subject_id, data, occurred_at, created_at)
-          values (${deps.ids.newId()}, ${event.tenant.businessId}, ${event.tenant.environment}, ${event.type}, ${EVENT_API_VERSION},
-            ${event.subjectId}, ${JSON.stringify(event.data)}::jsonb, ${(event.occurredAt ?? now).toISOString()}::timestamptz,
-            ${now.toISOString()}::timestamptz)
-          returning id, sequence`,
+          with inserted as (
+            insert into events (id, business_id, environment, type, api_version, subject_id, data, occurred_at, created_at)
+            values (${deps.ids.newId()}, ${event.tenant.businessId}, ${event.tenant.environment}, ${event.type}, ${EVENT_API_VERSION},
+              ${event.subjectId}, ${JSON.stringify(event.data)}::jsonb, ${(event.occurredAt ?? now).toISOString()}::timestamptz,
+              ${now.toISOString()}::timestamptz)
+            returning id, sequence
+          ),
+          woken as (select pg_notify('${sql.raw(EVENTS_RECORDED_CHANNEL)}', ${eventFeedKey(event.tenant)}::text) from inserted)
+          select id, sequence, (select count(*) from woken) as woken from inserted`,
       );
       const row = inserted === undefined ? undefined : { id: inserted.id, sequence: Number(inserted.sequence) };
       if (row === undefined) throw new Error("event insert returned no row");

@@ -8,7 +8,7 @@
 import type { FastifyRequest } from "fastify";
 import type { Access, Actor } from "../auth/actor.js";
 import { ENVIRONMENTS, type Environment } from "../auth/api-key-format.js";
-import { routeRule, routeRuleProblem } from "../auth/route-roles.js";
+import { accessOf, routeEntry, routeRule, routeRuleProblem } from "../auth/route-roles.js";
 import type { SessionAuthenticator } from "../auth/session.js";
 import { AppError } from "../errors.js";
 import { type RateLimiter, rateLimitHeaders } from "../rate-limit.js";
@@ -28,10 +28,9 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 /** `same-origin` (the dashboard itself) and `none` (typed or bookmarked) are the only acceptable origins. */
 const ACCEPTED_FETCH_SITES = new Set(["same-origin", "none"]);
 
+/** What the route requires, from the role-by-route table (the routes declare nothing themselves). */
 function routeAccess(request: FastifyRequest): Access {
-  const declared = request.routeOptions.config.access;
-  if (declared !== undefined) return declared;
-  return request.url.startsWith("/v1/") ? "write" : "public";
+  return accessOf(request.method, request.routeOptions.url ?? request.url);
 }
 
 // The auth-scheme name is case-insensitive (RFC 9110 section 11.1): "bearer <key>" is as valid as "Bearer <key>".
@@ -71,13 +70,10 @@ export function installAccessControl(app: AppInstance, deps: AccessDeps): void {
   app.decorateRequest("actor", null);
   app.decorateRequest("session", null);
 
-  // Every authenticated route must agree with the role-by-route table, or the application does not start.
+  // Every /v1 route must have an entry in the role-by-route table, or the application does not start.
   app.addHook("onRoute", (route) => {
-    const url = route.url;
-    if (!url.startsWith("/v1/")) return;
-    const access = (route.config as { access?: Access } | undefined)?.access ?? "write";
     for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
-      const problem = routeRuleProblem(method, url, access);
+      const problem = routeRuleProblem(method, route.url);
       if (problem !== null) throw new Error(problem);
     }
   });
@@ -90,7 +86,11 @@ export function installAccessControl(app: AppInstance, deps: AccessDeps): void {
         message: "Send `Authorization: Bearer <API_KEY>`, or sign in (POST /v1/session) and send the session cookie.",
       });
     }
-    const principal = await deps.sessions.authenticate(secret);
+    // The origin goes into the audit record when the session is found expired (and ended) here.
+    const principal = await deps.sessions.authenticate(secret, {
+      clientAddress: request.ip,
+      userAgent: singleHeader(request, "user-agent") ?? null,
+    });
     if (principal === null) throw new AppError("SESSION_EXPIRED");
     if (principal.twoFactorPending && request.routeOptions.config.allowTwoFactorPending !== true) {
       throw new AppError("TWO_FACTOR_REQUIRED");
@@ -103,7 +103,14 @@ export function installAccessControl(app: AppInstance, deps: AccessDeps): void {
       }
     }
     request.session = principal;
-    if (access === "session") return;
+    if (access === "session") {
+      // The person's own routes: step-up is the only further condition (regenerating recovery codes).
+      const entry = routeEntry(request.method, request.routeOptions.url ?? "");
+      if (entry !== null && "access" in entry && entry.access === "session" && entry.stepUp === true) {
+        if (!principal.recentlyConfirmed) throw new AppError("STEP_UP_REQUIRED");
+      }
+      return;
+    }
     request.actor = {
       businessId: principal.businessId,
       environment: readEnvironment(request),

@@ -51,8 +51,8 @@ ${rows}
 export function registerDocsRoutes(app: AppInstance): void {
   const errorReference = renderErrorReference();
   const hidden = { hide: true } as Record<string, unknown>;
-  app.get("/docs/errors", { config: { access: "public" }, schema: hidden }, async (_request, reply) =>
+  app.get("/docs/errors", { schema: hidden }, async (_request, reply) =>
     reply.type("text/html; charset=utf-8").send(errorReference),
   );
-  app.get("/v1/openapi.json", { config: { access: "public", rateLimit: "none" }, schema: hidden }, async () => app.swagger());
+  app.get("/v1/openapi.json", { config: { rateLimit: "none" }, schema: hidden }, async () => app.swagger());
 }

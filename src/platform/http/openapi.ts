@@ -2,7 +2,7 @@
 // components; public routes are marked with an empty security requirement.
 import type { SwaggerOptions } from "@fastify/swagger";
 import type { Config } from "../../config.js";
-import { routeRule } from "../auth/route-roles.js";
+import { accessOf, routeEntry, routeRule } from "../auth/route-roles.js";
 import { openApiWebhooks } from "../events/event-data.js";
 import { ERROR_CODES_KEYWORD, finishOpenApiDocument, NOT_RATE_LIMITED } from "./openapi-document.js";
 
@@ -61,14 +61,18 @@ export function openApiDocumentOptions(
     },
     transform: ({ schema, url, route }) => {
       const transformed = { ...(schema as Record<string, unknown>) };
-      const routeConfig = route.config as { access?: string; rateLimit?: string } | undefined;
-      const access = routeConfig?.access;
+      const routeConfig = route.config as { rateLimit?: string } | undefined;
+      const access = accessOf(String(route.method), url);
       if (access === "public") transformed.security = [];
       if (access === "session") transformed.security = [{ sessionCookie: [] }];
       if (routeConfig?.rateLimit === "none") transformed[NOT_RATE_LIMITED] = true;
       // The role-by-route table, shown where integrators read: which roles may call, and whether a session
       // needs a recent confirmation (step-up).
-      const rule = access === "read" || access === "write" ? routeRule(String(route.method), url) : null;
+      const entry = routeEntry(String(route.method), url);
+      if (entry !== null && "access" in entry && entry.access === "session" && entry.stepUp === true) {
+        transformed["x-step-up"] = true;
+      }
+      const rule = routeRule(String(route.method), url);
       if (rule !== null) {
         transformed["x-roles"] = [...rule.roles];
         if (rule.stepUp === true) transformed["x-step-up"] = true;

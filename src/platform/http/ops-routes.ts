@@ -26,9 +26,9 @@ export function registerOpsRoutes(app: AppInstance, deps: OpsDeps): void {
   const expectedMigrations = readMigrations();
   const hidden = { hide: true } as Record<string, unknown>;
 
-  app.get("/healthz", { config: { access: "public" }, schema: hidden }, async () => ({ status: "ok" }));
+  app.get("/healthz", { schema: hidden }, async () => ({ status: "ok" }));
 
-  app.get("/readyz", { config: { access: "public" }, schema: hidden }, async () => {
+  app.get("/readyz", { schema: hidden }, async () => {
     if (!deps.isAcceptingTraffic()) throw new AppError("service_unavailable", { message: "Shutting down." });
     try {
       await pingDatabase(deps.database.db);
@@ -53,7 +53,7 @@ export function registerMetricsRoute(app: AppInstance, deps: MetricsRouteDeps): 
   app.get(
     "/metrics",
     {
-      config: { access: "public", rateLimit: "none" },
+      config: { rateLimit: "none" },
       schema: { hide: true } as Record<string, unknown>,
       onRequest: async (request) => {
         if (expected === null) return;

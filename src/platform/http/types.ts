@@ -7,7 +7,7 @@ import type {
   RawRequestDefaultExpression,
   RawServerDefault,
 } from "fastify";
-import type { Access, Actor } from "../auth/actor.js";
+import type { Actor } from "../auth/actor.js";
 import type { SessionPrincipal } from "../auth/session.js";
 
 declare module "fastify" {
@@ -18,8 +18,6 @@ declare module "fastify" {
     session: SessionPrincipal | null;
   }
   interface FastifyContextConfig {
-    /** Who may call the route. Routes under /v1/ default to "write" so a forgotten declaration fails closed. */
-    access?: Access;
     /** Which rate limit applies: per tenant (default for authenticated routes) or per client address. */
     rateLimit?: "tenant" | "client_address" | "none";
     /** A session whose second factor is still owed may call this route (completing the sign-in). */

@@ -186,8 +186,16 @@ export function ajvErrorsToDetails(errors: readonly ErrorObject[]): ErrorDetail[
         push({ field, code: "too_few_items", message: `At least ${String(params.limit)} items.` });
         break;
       case "maxProperties":
-      case "minProperties":
         push({ field, code: "out_of_range", message: error.message ?? "Wrong number of fields." });
+        break;
+      case "minProperties":
+        // An empty PATCH body: say what to send rather than Ajv's "must NOT have fewer than 1 properties".
+        push({
+          field,
+          code: "out_of_range",
+          message:
+            params.limit === 1 ? "The body is empty: send at least one field." : `Send at least ${String(params.limit)} fields.`,
+        });
         break;
       default:
         push({ field, code: "invalid", message: error.message ?? "Invalid value." });

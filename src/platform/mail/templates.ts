@@ -10,6 +10,8 @@ export interface EmailContent {
   readonly paragraphs: readonly string[];
   /** A call to action rendered as a link (http or https only), e.g. an invitation link. */
   readonly action?: { readonly label: string; readonly url: string };
+  /** Plain text after the action, e.g. what to do when the link does not open. */
+  readonly closing?: readonly string[];
   /** Small print: why the reader gets this message. */
   readonly footer: string;
   /**
@@ -41,6 +43,16 @@ export function escapeHtml(value: string): string {
 
 function escapeMultiline(value: string): string {
   return escapeHtml(value).replace(/\r\n|\r|\n/g, "<br>\n");
+}
+
+/**
+ * A link into the dashboard that carries a secret (`${publicBaseUrl}/dashboard/<page>#token=…`). The values go in
+ * the URL's fragment, which a browser never sends: it stays out of server and proxy logs and Referer headers,
+ * and only the dashboard's own script reads it. The base is the configured PUBLIC_BASE_URL, never a request's
+ * Host header, so nobody can make the service mail a link to another site.
+ */
+export function dashboardLink(publicBaseUrl: string, page: string, fragment: Readonly<Record<string, string>>): string {
+  return `${publicBaseUrl}/dashboard/${page}#${new URLSearchParams(fragment).toString()}`;
 }
 
 function checkedActionUrl(url: string): string {
@@ -88,14 +100,16 @@ export function renderEmail(content: EmailContent): RenderedEmail {
   const textParts = [content.businessName, "", content.heading, "=".repeat(Math.min(content.heading.length, 72)), ""];
   for (const paragraph of content.paragraphs) textParts.push(wrap(paragraph), "");
   if (content.action && actionUrl !== null) textParts.push(`${content.action.label}:`, actionUrl, "");
+  for (const paragraph of content.closing ?? []) textParts.push(wrap(paragraph), "");
   // "-- " (with the space) is the conventional signature separator that mail clients recognise.
   textParts.push("-- ", wrap(content.footer), "");
   const text = textParts.join("\n");
 
   const font = "font-family:-apple-system,BlinkMacSystemFont,'Segoe UI',Helvetica,Arial,sans-serif";
-  const paragraphsHtml = content.paragraphs
-    .map((paragraph) => `<p style="margin:0 0 16px;font-size:15px;line-height:1.5">${escapeMultiline(paragraph)}</p>`)
-    .join("\n");
+  const paragraphHtml = (paragraph: string) =>
+    `<p style="margin:0 0 16px;font-size:15px;line-height:1.5">${escapeMultiline(paragraph)}</p>`;
+  const paragraphsHtml = content.paragraphs.map(paragraphHtml).join("\n");
+  const closingHtml = (content.closing ?? []).map(paragraphHtml).join("\n");
   const actionHtml =
     content.action && actionUrl !== null
       ? `<p style="margin:24px 0"><a href="${escapeHtml(actionUrl)}" style="display:inline-block;padding:10px 18px;background:#1f6feb;color:#ffffff;text-decoration:none;border-radius:6px;font-size:15px">${escapeHtml(content.action.label)}</a></p>
@@ -114,6 +128,7 @@ export function renderEmail(content: EmailContent): RenderedEmail {
 <h1 style="margin:0 0 20px;font-size:20px;line-height:1.3">${escapeHtml(content.heading)}</h1>
 ${paragraphsHtml}
 ${actionHtml}
+${closingHtml}
 <hr style="border:none;border-top:1px solid #d0d7de;margin:24px 0 16px">
 <p style="margin:0;font-size:12px;line-height:1.5;color:#57606a">${escapeMultiline(content.footer)}</p>
 </div>

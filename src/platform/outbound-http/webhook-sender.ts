@@ -41,9 +41,12 @@ export interface WebhookSender {
   close(): Promise<void>;
 }
 
+/** The spec's overall deadline of one webhook call, connection included: no answer within it is a failed attempt. */
+export const WEBHOOK_DEADLINE_MS = 10_000;
+
 export interface WebhookSenderOptions {
   readonly policy: TargetPolicy;
-  /** Overall deadline of one call, connection included (spec: 10 seconds). */
+  /** Overall deadline of one call, connection included; WEBHOOK_DEADLINE_MS (the spec's 10 s) unless given. */
   readonly timeoutMs?: number;
   /** At most this much of a response body is read (then the connection is dropped). */
   readonly maxResponseBytes?: number;
@@ -79,7 +82,7 @@ function classify(error: unknown): { errorClass: SendErrorClass; detail: string 
 
 export function createWebhookSender(options: WebhookSenderOptions): WebhookSender {
   const { policy } = options;
-  const timeoutMs = options.timeoutMs ?? 10_000;
+  const timeoutMs = options.timeoutMs ?? WEBHOOK_DEADLINE_MS;
   const maxResponseBytes = options.maxResponseBytes ?? 64 * 1024;
   const connect = buildConnector({
     lookup: guardedLookup(policy),

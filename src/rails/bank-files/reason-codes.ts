@@ -102,3 +102,34 @@ export function achReturnText(code: string): string {
 export function achChangeText(code: string): string {
   return `${code}: ${ACH_CHANGES[code] ?? "The receiving bank sent a correction."}`;
 }
+
+/** All but the last four characters replaced by `*` (an account or identification number shown to a user). */
+function maskToLastFour(value: string): string {
+  const clean = value.trim();
+  return clean.length <= 4 ? clean : `${"*".repeat(clean.length - 4)}${clean.slice(-4)}`;
+}
+
+/**
+ * The corrected data of a notification of change as it may be shown: the NACHA layout of each code read by
+ * position (routing numbers and transaction codes in clear, account and identification numbers masked to
+ * their last four), parts joined by one space. `correctedData` is the addenda's field (positions 36-64) with
+ * its leading characters in place.
+ */
+export function maskedCorrectedData(code: string, correctedData: string): string {
+  const at = (from: number, to: number) => correctedData.slice(from, to).trim();
+  const join = (...parts: string[]) => parts.filter((p) => p !== "").join(" ");
+  switch (code) {
+    case "C01": // correct DFI account number (1-17)
+    case "C08": // correct receiving DFI identification (IAT)
+    case "C09": // correct individual identification number
+      return maskToLastFour(correctedData);
+    case "C03": // routing number (1-9), three spaces, account number (13-29)
+      return join(at(0, 9), maskToLastFour(at(9, 29)));
+    case "C06": // account number (1-17), three spaces, transaction code (21-22)
+      return join(maskToLastFour(at(0, 17)), at(17, 29));
+    case "C07": // routing number (1-9), account number (10-26), transaction code (27-28)
+      return join(at(0, 9), maskToLastFour(at(9, 26)), at(26, 29));
+    default: // C02 routing number, C05 transaction code, C13 addenda format, C14 SEC code: nothing secret
+      return correctedData.trim();
+  }
+}

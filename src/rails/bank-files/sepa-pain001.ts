@@ -4,8 +4,6 @@
 // date and debtor account; one transaction per payout, its EndToEndId tying it back to the payout. Postal
 // addresses go out structured only (town and country at least): since November 2026 unstructured addresses
 // are refused in SEPA, so a transfer without them is refused here, before any file exists.
-import { create } from "xmlbuilder2";
-import type { XMLBuilder } from "xmlbuilder2/lib/interfaces.js";
 import { isSepaRepresentable, toSepaText } from "./charset.js";
 
 export type Pain001Version = "pain.001.001.09" | "pain.001.001.03";
@@ -138,12 +136,54 @@ function groupIntoBlocks(transfers: readonly SepaTransfer[]): PaymentBlock[] {
   return [...blocks.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
-function addAddress(parent: XMLBuilder, address: StructuredAddress, version: Pain001Version): void {
-  const postal = parent.ele("PstlAdr");
+/** Text content or attribute value escaped for XML (the SEPA character set has none of these, but ids may). */
+export function escapeXml(value: string): string {
+  return value.replace(/[&<>"]/g, (c) => (c === "&" ? "&amp;" : c === "<" ? "&lt;" : c === ">" ? "&gt;" : "&quot;"));
+}
+
+/**
+ * A minimal pretty-printing XML writer: elements two spaces deep per level, a leaf's text on its line, LF line
+ * ends, the layout xmlbuilder2's `prettyPrint` gave (the golden files are byte-identical). It keeps only the
+ * stack of open element names, so its memory does not grow with the document; every chunk goes to `write`.
+ */
+class XmlWriter {
+  private readonly open: string[] = [];
+  constructor(private readonly write: (chunk: string) => void) {}
+
+  private indent(): string {
+    return "  ".repeat(this.open.length);
+  }
+
+  start(name: string, attributes = ""): void {
+    this.write(`${this.indent()}<${name}${attributes}>\n`);
+    this.open.push(name);
+  }
+
+  /** Closes the innermost element; the document's last line has no line end (as xmlbuilder2 wrote it). */
+  end(): void {
+    const name = this.open.pop();
+    this.write(`${this.indent()}</${name}>${this.open.length === 0 ? "" : "\n"}`);
+  }
+
+  leaf(name: string, text: string, attributes = ""): void {
+    this.write(`${this.indent()}<${name}${attributes}>${escapeXml(text)}</${name}>\n`);
+  }
+
+  /** `<a><b>…<leaf>text</leaf>…</b></a>`, each on its own line. */
+  path(names: readonly string[], text: string): void {
+    const last = names.length - 1;
+    for (let i = 0; i < last; i++) this.start(names[i] as string);
+    this.leaf(names[last] as string, text);
+    for (let i = 0; i < last; i++) this.end();
+  }
+}
+
+function writeAddress(w: XmlWriter, address: StructuredAddress, version: Pain001Version): void {
+  w.start("PstlAdr");
   const text = (name: string, value: string | null | undefined, max: number) => {
     if (value === null || value === undefined) return;
     const clean = toSepaText(value, max);
-    if (clean !== "") postal.ele(name).txt(clean);
+    if (clean !== "") w.leaf(name, clean);
   };
   text("StrtNm", address.streetName, 70);
   text("BldgNb", address.buildingNumber, 16);
@@ -152,20 +192,22 @@ function addAddress(parent: XMLBuilder, address: StructuredAddress, version: Pai
   text("PstCd", address.postalCode, 16);
   text("TwnNm", address.townName, 35);
   text("CtrySubDvsn", address.countrySubdivision, 35);
-  postal.ele("Ctry").txt(address.country);
+  w.leaf("Ctry", address.country);
+  w.end();
 }
 
-function addAgent(parent: XMLBuilder, elementName: string, bic: string | null, version: Pain001Version): void {
-  const institution = parent.ele(elementName).ele("FinInstnId");
-  if (bic) institution.ele(version === "pain.001.001.09" ? "BICFI" : "BIC").txt(bic);
-  else institution.ele("Othr").ele("Id").txt("NOTPROVIDED");
+function writeAgent(w: XmlWriter, elementName: string, bic: string | null, version: Pain001Version): void {
+  if (bic) w.path([elementName, "FinInstnId", version === "pain.001.001.09" ? "BICFI" : "BIC"], bic);
+  else w.path([elementName, "FinInstnId", "Othr", "Id"], "NOTPROVIDED");
 }
 
 /**
- * The whole pain.001 document as UTF-8 text. Throws SepaFileError when a transfer cannot be carried (callers
- * check each transfer with checkSepaTransfer first and keep such payouts out of the file).
+ * Writes the pain.001 document, chunk by chunk, to `write` (UTF-8 text). Throws SepaFileError before writing
+ * anything when a transfer cannot be carried (callers check each transfer with checkSepaTransfer first and keep
+ * such payouts out of the file). Memory beyond the chunks is the grouping of the transfers into blocks (an
+ * array of references, not of text).
  */
-export function buildPain001(message: SepaMessage): string {
+export function writePain001(message: SepaMessage, write: (chunk: string) => void): void {
   if (message.transfers.length === 0) throw new SepaFileError("SEPA_FILE_EMPTY", "A SEPA file needs at least one transfer.");
   for (const transfer of message.transfers) {
     const problem = checkSepaTransfer(transfer);
@@ -175,54 +217,80 @@ export function buildPain001(message: SepaMessage): string {
   const v09 = message.version === "pain.001.001.09";
   const blocks = groupIntoBlocks(message.transfers);
   const totalMinor = blocks.reduce((sum, block) => sum + block.controlSumMinor, 0n);
+  const w = new XmlWriter(write);
 
-  const root = create({ version: "1.0", encoding: "UTF-8" }).ele(`urn:iso:std:iso:20022:tech:xsd:${message.version}`, "Document");
-  const initiation = root.ele("CstmrCdtTrfInitn");
-  const header = initiation.ele("GrpHdr");
-  header.ele("MsgId").txt(message.messageId);
-  header.ele("CreDtTm").txt(message.createdAt);
-  header.ele("NbOfTxs").txt(String(message.transfers.length));
-  header.ele("CtrlSum").txt(formatEuroAmount(totalMinor));
-  const initiatingParty = header.ele("InitgPty");
-  initiatingParty.ele("Nm").txt(toSepaText(message.initiatingParty.name, 70));
-  if (message.initiatingParty.id) {
-    initiatingParty.ele("Id").ele("OrgId").ele("Othr").ele("Id").txt(toSepaText(message.initiatingParty.id, 35));
-  }
+  write('<?xml version="1.0" encoding="UTF-8"?>\n');
+  w.start("Document", ` xmlns="${escapeXml(`urn:iso:std:iso:20022:tech:xsd:${message.version}`)}"`);
+  w.start("CstmrCdtTrfInitn");
+  w.start("GrpHdr");
+  w.leaf("MsgId", message.messageId);
+  w.leaf("CreDtTm", message.createdAt);
+  w.leaf("NbOfTxs", String(message.transfers.length));
+  w.leaf("CtrlSum", formatEuroAmount(totalMinor));
+  w.start("InitgPty");
+  w.leaf("Nm", toSepaText(message.initiatingParty.name, 70));
+  if (message.initiatingParty.id) w.path(["Id", "OrgId", "Othr", "Id"], toSepaText(message.initiatingParty.id, 35));
+  w.end();
+  w.end();
 
   blocks.forEach((block, index) => {
-    const payment = initiation.ele("PmtInf");
-    payment.ele("PmtInfId").txt(`${message.messageId.slice(0, 30)}-${String(index + 1).padStart(4, "0")}`);
-    payment.ele("PmtMtd").txt("TRF");
-    payment.ele("BtchBookg").txt("true");
-    payment.ele("NbOfTxs").txt(String(block.transfers.length));
-    payment.ele("CtrlSum").txt(formatEuroAmount(block.controlSumMinor));
-    payment.ele("PmtTpInf").ele("SvcLvl").ele("Cd").txt("SEPA");
-    if (v09) payment.ele("ReqdExctnDt").ele("Dt").txt(block.executionDate);
-    else payment.ele("ReqdExctnDt").txt(block.executionDate);
-    const debtor = payment.ele("Dbtr");
-    debtor.ele("Nm").txt(toSepaText(block.debtor.name, 70));
-    if (block.debtor.address) addAddress(debtor, block.debtor.address, message.version);
-    payment.ele("DbtrAcct").ele("Id").ele("IBAN").txt(block.debtor.iban);
-    addAgent(payment, "DbtrAgt", block.debtor.bic, message.version);
-    payment.ele("ChrgBr").txt("SLEV");
+    w.start("PmtInf");
+    w.leaf("PmtInfId", `${message.messageId.slice(0, 30)}-${String(index + 1).padStart(4, "0")}`);
+    w.leaf("PmtMtd", "TRF");
+    w.leaf("BtchBookg", "true");
+    w.leaf("NbOfTxs", String(block.transfers.length));
+    w.leaf("CtrlSum", formatEuroAmount(block.controlSumMinor));
+    w.path(["PmtTpInf", "SvcLvl", "Cd"], "SEPA");
+    if (v09) w.path(["ReqdExctnDt", "Dt"], block.executionDate);
+    else w.leaf("ReqdExctnDt", block.executionDate);
+    w.start("Dbtr");
+    w.leaf("Nm", toSepaText(block.debtor.name, 70));
+    if (block.debtor.address) writeAddress(w, block.debtor.address, message.version);
+    w.end();
+    w.path(["DbtrAcct", "Id", "IBAN"], block.debtor.iban);
+    writeAgent(w, "DbtrAgt", block.debtor.bic, message.version);
+    w.leaf("ChrgBr", "SLEV");
 
     for (const transfer of block.transfers) {
-      const tx = payment.ele("CdtTrfTxInf");
-      tx.ele("PmtId").ele("EndToEndId").txt(endToEndIdOf(transfer.payoutId));
-      tx.ele("Amt").ele("InstdAmt", { Ccy: "EUR" }).txt(formatEuroAmount(transfer.amountMinor));
-      if (transfer.creditorBic) addAgent(tx, "CdtrAgt", transfer.creditorBic, message.version);
-      const creditor = tx.ele("Cdtr");
-      creditor.ele("Nm").txt(toSepaText(transfer.creditorName, 70));
+      w.start("CdtTrfTxInf");
+      w.path(["PmtId", "EndToEndId"], endToEndIdOf(transfer.payoutId));
+      w.start("Amt");
+      w.leaf("InstdAmt", formatEuroAmount(transfer.amountMinor), ' Ccy="EUR"');
+      w.end();
+      if (transfer.creditorBic) writeAgent(w, "CdtrAgt", transfer.creditorBic, message.version);
+      w.start("Cdtr");
+      w.leaf("Nm", toSepaText(transfer.creditorName, 70));
       // checkSepaTransfer made sure the address is there.
-      if (transfer.creditorAddress) addAddress(creditor, transfer.creditorAddress, message.version);
-      tx.ele("CdtrAcct").ele("Id").ele("IBAN").txt(transfer.creditorIban);
-      if (transfer.purposeCode) tx.ele("Purp").ele("Cd").txt(transfer.purposeCode);
+      if (transfer.creditorAddress) writeAddress(w, transfer.creditorAddress, message.version);
+      w.end();
+      w.path(["CdtrAcct", "Id", "IBAN"], transfer.creditorIban);
+      if (transfer.purposeCode) w.path(["Purp", "Cd"], transfer.purposeCode);
       if (transfer.remittance) {
         const remittance = toSepaText(transfer.remittance, 140);
-        if (remittance !== "") tx.ele("RmtInf").ele("Ustrd").txt(remittance);
+        if (remittance !== "") w.path(["RmtInf", "Ustrd"], remittance);
       }
+      w.end();
     }
+    w.end();
   });
 
-  return root.end({ prettyPrint: true, indent: "  ", newline: "\n" });
+  w.end();
+  w.end();
+}
+
+/** The whole pain.001 document as UTF-8 text (see writePain001). */
+export function buildPain001(message: SepaMessage): string {
+  // Chunks are joined in blocks: one flat string per block and one at the end, so what is held is about the
+  // file's bytes (a string grown chunk by chunk would hold a tree of every chunk until it is flattened).
+  const blocks: string[] = [];
+  let pending: string[] = [];
+  writePain001(message, (chunk) => {
+    pending.push(chunk);
+    if (pending.length === 4_096) {
+      blocks.push(pending.join(""));
+      pending = [];
+    }
+  });
+  blocks.push(pending.join(""));
+  return blocks.join("");
 }

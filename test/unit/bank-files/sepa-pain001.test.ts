@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { XMLParser } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
 import { readPain002 } from "../../../src/rails/bank-files/iso-readers.js";
 import {
@@ -9,6 +10,7 @@ import {
   formatEuroAmount,
   payoutIdOfEndToEndId,
   SepaFileError,
+  writePain001,
 } from "../../../src/rails/bank-files/sepa-pain001.js";
 import { GOLDEN_SEPA, SECOND_DEBTOR, sepaTransfer } from "./fixtures.js";
 import { epcSchemaAvailable, epcSchemaErrors } from "./xsd.js";
@@ -139,5 +141,64 @@ describe("the writer's file through an independent reading", () => {
       `<Document xmlns="urn:iso:std:iso:20022:tech:xsd:pain.002.001.10"><CstmrPmtStsRpt><GrpHdr><MsgId>R1</MsgId></GrpHdr><OrgnlGrpInfAndSts><OrgnlMsgId>${msgId}</OrgnlMsgId><GrpSts>ACCP</GrpSts></OrgnlGrpInfAndSts></CstmrPmtStsRpt></Document>`,
     );
     expect(report.originalMessageId).toBe(GOLDEN_SEPA.messageId);
+  });
+});
+
+describe("the streaming writer", () => {
+  it("writes the same document in chunks as in one string, none of them the whole file", () => {
+    const chunks: string[] = [];
+    writePain001(GOLDEN_SEPA, (chunk) => chunks.push(chunk));
+    expect(chunks.join("")).toBe(buildPain001(GOLDEN_SEPA));
+    expect(chunks.length).toBeGreaterThan(100);
+    expect(Math.max(...chunks.map((c) => c.length))).toBeLessThan(200);
+  });
+
+  it("escapes markup in the values it does not transliterate, so the file stays well-formed", () => {
+    const xml = buildPain001({ ...GOLDEN_SEPA, messageId: 'A&B<C>D"E' });
+    expect(xml).toContain("<MsgId>A&amp;B&lt;C&gt;D&quot;E</MsgId>");
+    // Read back by a parser that is not the writer: the value comes back as it was given.
+    const parsed = new XMLParser({ processEntities: true, parseTagValue: false }).parse(xml) as {
+      Document: { CstmrCdtTrfInitn: { GrpHdr: { MsgId: string } } };
+    };
+    expect(parsed.Document.CstmrCdtTrfInitn.GrpHdr.MsgId).toBe('A&B<C>D"E');
+  });
+
+  withSchema("a 2,000-transfer file over several blocks validates, its totals read back by another parser", async () => {
+    const transfers = Array.from({ length: 2_000 }, (_, i) =>
+      sepaTransfer({
+        payoutId: `0190f0a0-0000-7000-8000-${String(i).padStart(12, "0")}`,
+        amountMinor: 1 + i * 7,
+        creditorName: `Zoë Ångström & Søn ${i}`,
+        remittance: `Payout ${i} – für Müller`,
+        executionDate: i % 3 === 0 ? "2026-11-26" : "2026-11-25",
+        debtor: i % 2 === 0 ? (GOLDEN_SEPA.transfers[0]?.debtor ?? SECOND_DEBTOR) : SECOND_DEBTOR,
+      }),
+    );
+    const xml = buildPain001({ ...GOLDEN_SEPA, transfers });
+    expect(await epcSchemaErrors(xml)).toEqual([]);
+    const parsed = new XMLParser({ parseTagValue: false, isArray: (name) => name === "PmtInf" || name === "CdtTrfTxInf" }).parse(
+      xml,
+    ) as {
+      Document: {
+        CstmrCdtTrfInitn: {
+          GrpHdr: { NbOfTxs: string; CtrlSum: string };
+          PmtInf: Array<{ NbOfTxs: string; CtrlSum: string; CdtTrfTxInf: Array<{ Amt: { InstdAmt: string } }> }>;
+        };
+      };
+    };
+    const root = parsed.Document.CstmrCdtTrfInitn;
+    const cents = (text: string) => Number(text.replace(".", ""));
+    expect(root.PmtInf).toHaveLength(4);
+    expect(root.GrpHdr.NbOfTxs).toBe("2000");
+    const expectedTotal = transfers.reduce((sum, t) => sum + t.amountMinor, 0);
+    expect(cents(root.GrpHdr.CtrlSum)).toBe(expectedTotal);
+    let total = 0;
+    for (const block of root.PmtInf) {
+      const amounts = block.CdtTrfTxInf.map((tx) => cents(tx.Amt.InstdAmt));
+      expect(String(amounts.length)).toBe(block.NbOfTxs);
+      expect(cents(block.CtrlSum)).toBe(amounts.reduce((a, b) => a + b, 0));
+      total += cents(block.CtrlSum);
+    }
+    expect(total).toBe(expectedTotal);
   });
 });

@@ -14,6 +14,7 @@ import { clabe } from "clabe-validator";
 import { BLANK_NAME_MESSAGE, isVisibleName } from "../../../platform/names.js";
 import { isCountryCode, isCurrencyCode } from "./countries.js";
 import {
+  ACCOUNT_NUMBER_RULES,
   type AccountNumberScheme,
   checkAbaRoutingNumber,
   checkAccountNumber,
@@ -527,5 +528,85 @@ function fingerprintInput(details: SchemeDetails): string {
       return `swift:${canonicalBic(details.swift_bic)}:${details.account_number}`;
     default:
       return `${details.scheme}:${details.routing_code}:${details.account_number}`;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// What a form should ask for
+
+/** One field a form asks for; `required` false means optional, or one of the alternatives `note` explains. */
+export interface BankFormField {
+  readonly field: BankDetailsField;
+  readonly required: boolean;
+  /** How the country calls it (a US "ABA routing number", a UK "sort code"); only for routing_code. */
+  readonly name?: string;
+  /** The shape it has, in words ("8 digits"); for account_number. */
+  readonly shape?: string;
+}
+
+export interface BankForm {
+  readonly scheme: BankScheme;
+  /** The identifier fields, in form order (account_holder_name, country and currency are always asked). */
+  readonly fields: readonly BankFormField[];
+  /** Said when the fields are alternatives (a Brazilian Pix key, or branch and account number). */
+  readonly note?: string;
+}
+
+/**
+ * The fields a new account held in `country` and paid in `currency` needs, from the same scheme choice and
+ * per-scheme rules `validateBankDetails` applies, so a form never asks for what the validator ignores or
+ * refuses (a CLABE beside an IBAN) and never omits what it requires. Inputs are ISO codes, already checked.
+ */
+export function bankFormFor(country: string, currency: string): BankForm {
+  let scheme = decideScheme({ fields: {}, country, currency });
+  const domestic = DOMESTIC_BY_COUNTRY[country];
+  // A UK account in euro is paid to its IBAN (what decideScheme picks once an IBAN is given).
+  if (
+    domestic !== undefined &&
+    scheme === domestic.scheme &&
+    currency !== DOMESTIC_CURRENCY[domestic.scheme] &&
+    ibanPrefixesFor(country).length > 0
+  ) {
+    scheme = "iban";
+  }
+  switch (scheme) {
+    case "iban":
+      return {
+        scheme,
+        fields: [
+          { field: "iban", required: true },
+          { field: "swift_bic", required: !isSepaCountry(country) },
+        ],
+      };
+    case "mx_clabe":
+      return { scheme, fields: [{ field: "clabe", required: true }] };
+    case "br_pix":
+    case "br_bank_account":
+      return {
+        scheme: "br_pix",
+        fields: [
+          { field: "pix_key", required: false },
+          { field: "routing_code", required: false, name: ROUTING_RULES.br_bank_account.name },
+          { field: "account_number", required: false, shape: ACCOUNT_NUMBER_RULES.br_bank_account.describe },
+        ],
+        note: "Give a Pix key, or the branch code and account number.",
+      };
+    case "swift":
+      return {
+        scheme,
+        fields: [
+          { field: "account_number", required: true, shape: ACCOUNT_NUMBER_RULES.swift.describe },
+          { field: "swift_bic", required: true },
+          { field: "routing_code", required: false, name: "local bank code" },
+        ],
+      };
+    default:
+      return {
+        scheme,
+        fields: [
+          { field: "routing_code", required: true, name: ROUTING_RULES[scheme].name },
+          { field: "account_number", required: true, shape: ACCOUNT_NUMBER_RULES[scheme].describe },
+        ],
+      };
   }
 }

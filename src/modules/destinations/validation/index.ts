@@ -9,7 +9,10 @@ export {
   type BankDetailsField,
   type BankDetailsInput,
   type BankDetailsResult,
+  type BankForm,
+  type BankFormField,
   type BankScheme,
+  bankFormFor,
   type NormalizedBankDetails,
   validateBankDetails,
 } from "./bank-details.js";
@@ -28,7 +31,8 @@ export {
   type NormalizedCard,
   validateCard,
 } from "./card.js";
-export { currencyExponent, isCountryCode, isCurrencyCode } from "./countries.js";
+export { currencyExponent, defaultCurrencyOf, isCountryCode, isCurrencyCode } from "./countries.js";
 export type { ValidationFailure, ValidationResult } from "./failures.js";
+export { isSepaCountry } from "./iban-bic.js";
 export { MAX_MASKED_LENGTH, maskIdentifier, maskPixKey, maskStoredDestination, type StoredSensitiveValues } from "./masking.js";
 export { checkPixKey, isValidCnpj, isValidCpf, PIX_KEY_TYPES, type PixKeyType } from "./pix.js";

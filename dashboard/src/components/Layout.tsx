@@ -1,0 +1,173 @@
+// The signed-in frame: header with the Business, the environment switch (always visible) and sign-out; the
+// navigation; a coloured banner on every page of the sandbox so it is never mistaken for production.
+import {
+  AppShell,
+  Badge,
+  Box,
+  Burger,
+  Button,
+  Center,
+  Group,
+  Loader,
+  NavLink,
+  SegmentedControl,
+  Select,
+  Text,
+  VisuallyHidden,
+} from "@mantine/core";
+import { useDisclosure } from "@mantine/hooks";
+import { useQuery } from "@tanstack/react-query";
+import { Suspense, useState } from "react";
+import { Link, Outlet, useLocation, useNavigate } from "react-router";
+import { api, call, type Environment } from "../api/client";
+import { useSession, useSignedIn } from "../lib/session";
+import { ErrorAlert } from "./ErrorAlert";
+
+/** Pending payouts, for the badge: one page of up to 200 (200+ beyond). */
+export function usePendingCount() {
+  const { environment } = useSession();
+  return useQuery({
+    queryKey: [environment, "payouts", "pending-count"],
+    queryFn: async () => {
+      const page = await call(api.GET("/v1/payouts", { params: { query: { status: "pending_approval", limit: 200 } } }));
+      return { count: page.payouts.length, more: page.next_cursor !== null };
+    },
+    refetchInterval: 30_000,
+  });
+}
+
+const NAV = [
+  { to: "/", label: "Home" },
+  { to: "/approvals", label: "Approvals" },
+  { to: "/payouts", label: "Payouts" },
+  { to: "/uploads", label: "Bulk upload" },
+  { to: "/beneficiaries", label: "Beneficiaries" },
+  { to: "/developers", label: "Developers" },
+  { to: "/team", label: "Team" },
+  { to: "/settings", label: "Settings" },
+] as const;
+
+export function Layout() {
+  const session = useSignedIn();
+  const { setEnvironment, signOut, accept } = useSession();
+  const [opened, { toggle, close }] = useDisclosure();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const pending = usePendingCount();
+  const [switchError, setSwitchError] = useState<unknown>(null);
+  const sandbox = session.environment === "sandbox";
+
+  const switchBusiness = async (businessId: string | null) => {
+    if (businessId === null || businessId === session.membership.business_id) return;
+    setSwitchError(null);
+    try {
+      accept(await call(api.POST("/v1/session/business", { body: { business_id: businessId } })));
+      navigate("/");
+    } catch (error) {
+      setSwitchError(error);
+    }
+  };
+
+  return (
+    <AppShell
+      header={{ height: sandbox ? 92 : 60 }}
+      navbar={{ width: 220, breakpoint: "sm", collapsed: { mobile: !opened } }}
+      padding="md"
+    >
+      <AppShell.Header>
+        {sandbox && (
+          <Box bg="orange.5" c="black" px="md" py={6} role="status" data-testid="sandbox-banner">
+            <Text size="sm" fw={700}>
+              Sandbox: test data only. No real money moves.
+            </Text>
+          </Box>
+        )}
+        <Group h={60} px="md" justify="space-between" wrap="nowrap">
+          {/* The Business name gives way on a phone, never the environment switch: it must stay whole. */}
+          <Group gap="sm" wrap="nowrap" style={{ flex: 1, minWidth: 0 }}>
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
+            {session.memberships.length > 1 ? (
+              <Select
+                aria-label="Business"
+                size="xs"
+                w={{ base: 110, xs: 180 }}
+                data={session.memberships.map((m) => ({ value: m.business_id, label: m.business_name }))}
+                value={session.membership.business_id}
+                onChange={(value) => void switchBusiness(value)}
+                allowDeselect={false}
+              />
+            ) : (
+              <Text fw={700} truncate style={{ minWidth: 0 }}>
+                {session.membership.business_name}
+              </Text>
+            )}
+          </Group>
+          <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
+            <Box>
+              <VisuallyHidden id="environment-label">Environment</VisuallyHidden>
+              <SegmentedControl
+                aria-labelledby="environment-label"
+                size="xs"
+                // Dark enough for white text at AA contrast.
+                color={sandbox ? "#a33c00" : "blue.8"}
+                autoContrast
+                value={session.environment}
+                onChange={(value) => setEnvironment(value as Environment)}
+                data={[
+                  { value: "sandbox", label: "Sandbox" },
+                  { value: "production", label: "Production" },
+                ]}
+              />
+            </Box>
+            <Button variant="subtle" size="xs" onClick={() => void signOut().then(() => navigate("/sign-in"))} visibleFrom="xs">
+              Sign out
+            </Button>
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" component="nav" aria-label="Main">
+        {NAV.map((item) => (
+          <NavLink
+            key={item.to}
+            component={Link}
+            to={item.to}
+            label={item.label}
+            variant="filled"
+            active={item.to === "/" ? location.pathname === "/" : location.pathname.startsWith(item.to)}
+            onClick={close}
+            rightSection={
+              item.to === "/approvals" && pending.data !== undefined && pending.data.count > 0 ? (
+                <Badge size="sm" color="red" aria-label={`${pending.data.count}${pending.data.more ? "+" : ""} pending`}>
+                  {pending.data.count}
+                  {pending.data.more ? "+" : ""}
+                </Badge>
+              ) : undefined
+            }
+          />
+        ))}
+        <Box hiddenFrom="xs" mt="md">
+          <Button variant="subtle" size="xs" onClick={() => void signOut().then(() => navigate("/sign-in"))}>
+            Sign out
+          </Button>
+        </Box>
+        <Text size="xs" c="dimmed" mt="auto" p="xs">
+          {session.user.email} · {session.membership.role.replace("business_", "").replace("_", " ")}
+        </Text>
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <Box maw={1200}>
+          <ErrorAlert error={switchError} title="Could not switch Business" />
+          <Suspense
+            fallback={
+              <Center py="xl">
+                <Loader aria-label="Loading" />
+              </Center>
+            }
+          >
+            <Outlet />
+          </Suspense>
+        </Box>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

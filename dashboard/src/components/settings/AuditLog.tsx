@@ -1,0 +1,187 @@
+// The audit log (GET /v1/audit-records): newest first, filtered by action, person and time range, paged by
+// the API's cursor. "Newer" goes back through the cursors already followed (the API pages forward only).
+import { Button, Group, NativeSelect, Stack, Text, TextInput } from "@mantine/core";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { api, call, type Operations, type Schemas } from "../../api/client";
+import type { CompleteList } from "../../lib/complete-list";
+import { useSignedIn } from "../../lib/session";
+import { useCursorPages } from "../../lib/use-cursor-pages";
+import { type DataColumn, DataList } from "../DataList";
+import { Time } from "../Time";
+
+// The actions the API records (its AUDIT_ACTIONS), for the filter; checked against the API's enum both ways.
+type AuditAction = NonNullable<NonNullable<Operations["listAuditRecords"]["parameters"]["query"]>["action"]>;
+const ACTIONS = [
+  "sign_in",
+  "sign_in_failed",
+  "signed_out",
+  "signed_out_everywhere",
+  "session_ended",
+  "session_confirmed",
+  "business_switched",
+  "password_changed",
+  "password_reset_requested",
+  "password_reset",
+  "two_factor_enabled",
+  "two_factor_disabled",
+  "recovery_code_used",
+  "recovery_codes_regenerated",
+  "session_expired",
+  "bank_rail_configured",
+  "bank_rail_removed",
+  "bank_file_content_read",
+  "member_invited",
+  "invitation_revoked",
+  "member_joined",
+  "member_role_changed",
+  "member_removed",
+  "security_settings_changed",
+  "business_profile_changed",
+  "api_key_created",
+  "api_key_revoked",
+  "webhook_secret_rotated",
+  "approval_policy_changed",
+  "payout_decided",
+] as const satisfies readonly AuditAction[];
+true satisfies CompleteList<typeof ACTIONS, AuditAction>;
+type Action = (typeof ACTIONS)[number];
+type AuditRecord = Schemas["AuditRecordList"]["audit_records"][number];
+const actionLabel = (action: string) =>
+  action
+    .replace(/_/g, " ")
+    .replace(/^./, (c) => c.toUpperCase())
+    // "api_key_created" reads "API key created", as the Developers page names them.
+    .replace(/^Api /, "API ");
+
+interface Filters {
+  action: Action | "";
+  actor: string;
+  since: string;
+  until: string;
+}
+const PAGE_SIZE = 25;
+
+/** A `datetime-local` value (the person's zone) -> an ISO instant, or undefined when empty or invalid. */
+function instant(local: string): string | undefined {
+  if (local === "") return undefined;
+  const date = new Date(local);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+const since = (local: string) => {
+  const value = instant(local);
+  return value === undefined ? {} : { since: value };
+};
+const until = (local: string) => {
+  const value = instant(local);
+  return value === undefined ? {} : { until: value };
+};
+
+export function AuditLog() {
+  const { environment } = useSignedIn();
+  const members = useQuery({ queryKey: [environment, "members"], queryFn: () => call(api.GET("/v1/members")) });
+  const [draft, setDraft] = useState<Filters>({ action: "", actor: "", since: "", until: "" });
+  const [filters, setFilters] = useState<Filters>(draft);
+  const pages = useCursorPages(JSON.stringify(filters));
+  const cursor = pages.cursor;
+  const records = useQuery({
+    queryKey: [environment, "audit-records", filters, cursor],
+    queryFn: () =>
+      call(
+        api.GET("/v1/audit-records", {
+          params: {
+            query: {
+              limit: PAGE_SIZE,
+              ...(cursor === null ? {} : { cursor }),
+              ...(filters.action === "" ? {} : { action: filters.action }),
+              ...(filters.actor === "" ? {} : { actor_user_id: filters.actor }),
+              ...since(filters.since),
+              ...until(filters.until),
+            },
+          },
+        }),
+      ),
+    placeholderData: keepPreviousData,
+  });
+  const emailOf = (userId: string | null) =>
+    userId === null ? null : (members.data?.members.find((m) => m.user_id === userId)?.email ?? userId);
+
+  const columns: readonly DataColumn<AuditRecord>[] = [
+    { header: "When", cell: (r) => <Time value={r.occurred_at} /> },
+    { header: "Action", cell: (r) => actionLabel(r.action) },
+    {
+      header: "Who",
+      cell: (r) => emailOf(r.actor.user_id) ?? (r.actor.api_key_id !== null ? `API key ${r.actor.api_key_id.slice(0, 8)}` : "—"),
+    },
+    { header: "Subject", cell: (r) => (r.subject === null ? "—" : `${r.subject.type} ${r.subject.id.slice(0, 8)}`) },
+    {
+      header: "From",
+      cell: (r) => (
+        <Text size="xs" title={r.user_agent ?? undefined}>
+          {r.client_address ?? "—"}
+        </Text>
+      ),
+    },
+  ];
+
+  const apply = (event: FormEvent) => {
+    event.preventDefault();
+    setFilters(draft);
+  };
+
+  return (
+    <Stack>
+      <form onSubmit={apply} aria-label="Audit log filters">
+        <Group align="flex-end" wrap="wrap">
+          <NativeSelect
+            label="Action"
+            data={[{ value: "", label: "Any action" }, ...ACTIONS.map((a) => ({ value: a, label: actionLabel(a) }))]}
+            value={draft.action}
+            onChange={(e) => setDraft({ ...draft, action: e.currentTarget.value as Action | "" })}
+          />
+          <NativeSelect
+            label="Person"
+            data={[
+              { value: "", label: "Anyone" },
+              ...(members.data?.members.map((m) => ({ value: m.user_id, label: m.email })) ?? []),
+            ]}
+            value={draft.actor}
+            onChange={(e) => setDraft({ ...draft, actor: e.currentTarget.value })}
+          />
+          <TextInput
+            label="From"
+            type="datetime-local"
+            value={draft.since}
+            onChange={(e) => setDraft({ ...draft, since: e.currentTarget.value })}
+          />
+          <TextInput
+            label="Until"
+            type="datetime-local"
+            value={draft.until}
+            onChange={(e) => setDraft({ ...draft, until: e.currentTarget.value })}
+          />
+          <Button type="submit">Filter</Button>
+        </Group>
+      </form>
+      <DataList
+        rows={records.data?.audit_records ?? []}
+        rowKey={(r) => r.id}
+        columns={columns}
+        query={records}
+        loadingText="Loading the audit log…"
+        empty="No records match."
+        emptyTestId="audit-empty"
+        rowTestId="audit-row"
+        minWidth={640}
+        pager={{
+          pages,
+          nextCursor: records.data?.next_cursor,
+          label: "Audit log pages",
+          previousText: "Newer",
+          nextText: "Older",
+        }}
+      />
+    </Stack>
+  );
+}

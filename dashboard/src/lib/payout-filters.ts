@@ -1,0 +1,166 @@
+// The payouts list's extra filters (channel, currency, created and updated ranges, amount range) between the
+// page's URL and the API. The URL holds the API's own values (ISO instants, minor units) so a shared link
+// means the same payouts in every time zone; the form shows them as local days and currency units.
+// Pure code without the DOM: the root test suite runs it (test/unit/dashboard-payout-filters.test.ts).
+import { minorToDecimal, parseMoneyInput } from "./money.js";
+
+export const FILTER_PARAMS = [
+  "channel",
+  "currency",
+  "created_from",
+  "created_to",
+  "updated_from",
+  "updated_to",
+  "amount_min",
+  "amount_max",
+] as const;
+export type FilterParam = (typeof FILTER_PARAMS)[number];
+
+export interface PayoutFilterQuery {
+  channel?: "api" | "csv";
+  currency?: string;
+  created_from?: string;
+  created_to?: string;
+  updated_from?: string;
+  updated_to?: string;
+  amount_min?: number;
+  amount_max?: number;
+}
+
+const INTEGER = /^\d+$/;
+
+/**
+ * The URL's filters as the API's query. Values are passed as they are (the API refuses what is malformed,
+ * and the page shows its envelope beside the field), except amounts, which must be integers to be sent.
+ */
+export function filterQueryFromParams(params: URLSearchParams): PayoutFilterQuery {
+  const query: PayoutFilterQuery = {};
+  const channel = params.get("channel");
+  if (channel === "api" || channel === "csv") query.channel = channel;
+  for (const name of ["currency", "created_from", "created_to", "updated_from", "updated_to"] as const) {
+    const value = params.get(name);
+    if (value !== null && value !== "") query[name] = value;
+  }
+  for (const name of ["amount_min", "amount_max"] as const) {
+    const value = params.get(name);
+    if (value !== null && INTEGER.test(value)) query[name] = Number(value);
+  }
+  return query;
+}
+
+/** `2026-05-27` (a day in the person's zone) -> the ISO instant that day starts. */
+export function localDayStart(day: string): string | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  if (match === null) return null;
+  const date = new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
+
+/** `2026-05-27` -> the instant the next local day starts: the exclusive end of a range that includes the day. */
+export function localDayEnd(day: string): string | null {
+  const start = localDayStart(day);
+  if (start === null) return null;
+  const date = new Date(start);
+  date.setDate(date.getDate() + 1);
+  return date.toISOString();
+}
+
+function pad(n: number): string {
+  return String(n).padStart(2, "0");
+}
+
+/** An ISO instant -> the local day it falls in (`YYYY-MM-DD`), for a date input; "" when not a time. */
+export function localDayOf(iso: string | null): string {
+  if (iso === null || iso === "") return "";
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return "";
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+/** An exclusive end instant -> the last local day it includes. */
+export function localLastDayBefore(iso: string | null): string {
+  if (iso === null || iso === "") return "";
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return "";
+  return localDayOf(new Date(date.getTime() - 1).toISOString());
+}
+
+/** The form as a person fills it in: local days, amounts in the currency's units. */
+export interface FilterDraft {
+  channel: string;
+  currency: string;
+  createdFrom: string;
+  createdTo: string;
+  updatedFrom: string;
+  updatedTo: string;
+  amountMin: string;
+  amountMax: string;
+}
+
+export function draftFromParams(params: URLSearchParams): FilterDraft {
+  const currency = params.get("currency") ?? "";
+  const amount = (name: string) => {
+    const value = params.get(name);
+    return value !== null && INTEGER.test(value) && currency !== "" ? minorToDecimal(Number(value), currency) : "";
+  };
+  return {
+    channel: params.get("channel") ?? "",
+    currency,
+    createdFrom: localDayOf(params.get("created_from")),
+    createdTo: localLastDayBefore(params.get("created_to")),
+    updatedFrom: localDayOf(params.get("updated_from")),
+    updatedTo: localLastDayBefore(params.get("updated_to")),
+    amountMin: amount("amount_min"),
+    amountMax: amount("amount_max"),
+  };
+}
+
+export type DraftResult =
+  | { ok: true; params: URLSearchParams }
+  | { ok: false; errors: Partial<Record<keyof FilterDraft, string>> };
+
+/**
+ * The draft applied to the current URL: the extra filters replaced, every other parameter (status, search…)
+ * kept. Only what the form itself can know is checked here (a currency for amounts, amounts it can parse);
+ * ranges are the API's to judge.
+ */
+export function applyDraft(current: URLSearchParams, draft: FilterDraft): DraftResult {
+  const next = new URLSearchParams(current);
+  for (const name of FILTER_PARAMS) next.delete(name);
+  const errors: Partial<Record<keyof FilterDraft, string>> = {};
+  const currency = draft.currency.trim().toUpperCase();
+  if (currency !== "" && !/^[A-Z]{3}$/.test(currency)) errors.currency = "Three letters, such as EUR";
+  if (draft.channel === "api" || draft.channel === "csv") next.set("channel", draft.channel);
+  if (currency !== "") next.set("currency", currency);
+  const days: [keyof FilterDraft, FilterParam, (day: string) => string | null][] = [
+    ["createdFrom", "created_from", localDayStart],
+    ["createdTo", "created_to", localDayEnd],
+    ["updatedFrom", "updated_from", localDayStart],
+    ["updatedTo", "updated_to", localDayEnd],
+  ];
+  for (const [field, param, toInstant] of days) {
+    if (draft[field] === "") continue;
+    const instant = toInstant(draft[field]);
+    if (instant === null) errors[field] = "Pick a day";
+    else next.set(param, instant);
+  }
+  for (const [field, param] of [
+    ["amountMin", "amount_min"],
+    ["amountMax", "amount_max"],
+  ] as const) {
+    if (draft[field].trim() === "") continue;
+    if (currency === "" || errors.currency !== undefined) {
+      errors[field] = "Choose a currency to filter by amount";
+      continue;
+    }
+    const parsed = parseMoneyInput(draft[field], currency);
+    if (parsed.ok) next.set(param, String(parsed.amountMinor));
+    else errors[field] = parsed.message;
+  }
+  return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, params: next };
+}
+
+/** How many of the extra filters the URL sets (shown on the toggle). */
+export function activeFilterCount(params: URLSearchParams): number {
+  return FILTER_PARAMS.filter((name) => (params.get(name) ?? "") !== "").length;
+}

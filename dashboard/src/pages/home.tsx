@@ -1,0 +1,107 @@
+// What needs me now: payouts awaiting a Decision, failed and returned payouts of the last seven days.
+import { Anchor, Card, Group, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
+import { useQuery } from "@tanstack/react-query";
+import { Link } from "react-router";
+import { api, call } from "../api/client";
+import { ErrorAlert } from "../components/ErrorAlert";
+import { FailingDeliveries } from "../components/FailingDeliveries";
+import { HomeVolume } from "../components/HomeVolume";
+import { usePendingCount } from "../components/Layout";
+import { Money } from "../components/Money";
+import { StatusBadge } from "../components/StatusBadge";
+import { Time } from "../components/Time";
+import { useSignedIn } from "../lib/session";
+
+const WEEK_MS = 7 * 24 * 3600 * 1000;
+
+export function HomePage() {
+  const { environment, membership } = useSignedIn();
+  const pending = usePendingCount();
+  const problems = useQuery({
+    queryKey: [environment, "payouts", "problems"],
+    queryFn: async () => {
+      const since = Date.now() - WEEK_MS;
+      const [failed, returned] = await Promise.all(
+        (["failed", "returned"] as const).map((status) =>
+          call(api.GET("/v1/payouts", { params: { query: { status, limit: 50 } } })),
+        ),
+      );
+      return [...(failed?.payouts ?? []), ...(returned?.payouts ?? [])]
+        .filter((p) => Date.parse(p.updated_at) >= since)
+        .sort((a, b) => b.updated_at.localeCompare(a.updated_at));
+    },
+  });
+  return (
+    <Stack>
+      <Title order={1}>Home</Title>
+      <Text c="dimmed">{membership.business_name}</Text>
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <Card withBorder>
+          <Text size="sm" c="dimmed">
+            Awaiting approval
+          </Text>
+          <Text size="xl" fw={700} data-testid="pending-count">
+            {pending.data === undefined ? "…" : `${pending.data.count}${pending.data.more ? "+" : ""}`}
+          </Text>
+          <Anchor component={Link} to="/approvals" size="sm">
+            Open the approval inbox
+          </Anchor>
+        </Card>
+        <Card withBorder>
+          <Text size="sm" c="dimmed">
+            Failed or returned, last 7 days
+          </Text>
+          <Text size="xl" fw={700}>
+            {problems.data === undefined ? "…" : problems.data.length}
+          </Text>
+          <Anchor component={Link} to="/payouts?status=failed" size="sm">
+            See failed payouts
+          </Anchor>
+        </Card>
+      </SimpleGrid>
+      <ErrorAlert error={pending.error ?? problems.error} />
+      {problems.data !== undefined && problems.data.length > 0 && (
+        <>
+          <Title order={2} size="h3">
+            Needs attention
+          </Title>
+          <Table.ScrollContainer minWidth={560}>
+            <Table>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Payout</Table.Th>
+                  <Table.Th>Status</Table.Th>
+                  <Table.Th>Amount</Table.Th>
+                  <Table.Th>Updated</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {problems.data.map((p) => (
+                  <Table.Tr key={p.payout_id}>
+                    <Table.Td>
+                      <Anchor component={Link} to={`/payouts/${p.payout_id}`}>
+                        {p.external_ref ?? p.payout_id.slice(0, 8)}
+                      </Anchor>
+                    </Table.Td>
+                    <Table.Td>
+                      <StatusBadge status={p.status} />
+                    </Table.Td>
+                    <Table.Td>
+                      <Money minor={p.amount_minor} currency={p.currency} />
+                    </Table.Td>
+                    <Table.Td>
+                      <Time value={p.updated_at} />
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        </>
+      )}
+      <FailingDeliveries />
+      <HomeVolume />
+      <Group />
+    </Stack>
+  );
+}

@@ -1,0 +1,260 @@
+// One payout: what it is, its timeline (creation, every Decision, the rail's steps), who decided and why,
+// and the actions its state allows.
+import { Anchor, Button, Card, Group, Modal, SimpleGrid, Stack, Text, Timeline, Title } from "@mantine/core";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { type ReactNode, useState } from "react";
+import { Link, useParams } from "react-router";
+import { api, call, type Schemas } from "../api/client";
+import { DecisionDialog, type Outcome } from "../components/DecisionDialog";
+import { ErrorAlert } from "../components/ErrorAlert";
+import { Money } from "../components/Money";
+import { PayoutActivity } from "../components/PayoutActivity";
+import { StatusBadge } from "../components/StatusBadge";
+import { Time } from "../components/Time";
+import { canDecide, makerCheckerBlocks, type Payout } from "../lib/payouts";
+import { useSession, useSignedIn } from "../lib/session";
+import { useApprovalPolicy } from "./approvals";
+
+type Decision = Schemas["Decision"];
+
+interface Step {
+  readonly at: string;
+  readonly title: string;
+  readonly detail?: string | undefined;
+}
+
+function timelineOf(payout: Payout, decisions: readonly Decision[], who: (d: Decision) => string): Step[] {
+  const steps: Step[] = [{ at: payout.created_at, title: `Created (${payout.channel === "csv" ? "CSV upload" : "API"})` }];
+  for (const decision of decisions) {
+    steps.push({
+      at: decision.created_at,
+      title: `${decision.outcome === "approve" ? "Approved" : "Rejected"} by ${who(decision)}`,
+      detail: decision.reason ?? undefined,
+    });
+  }
+  const rail = payout.rail === null ? "" : ` via ${payout.rail}${payout.rail_ref === null ? "" : ` (${payout.rail_ref})`}`;
+  if (payout.disbursed_at !== null) steps.push({ at: payout.disbursed_at, title: `Disbursed${rail}` });
+  if (payout.delivered_at !== null) steps.push({ at: payout.delivered_at, title: "Delivered" });
+  if (payout.settled_at !== null) steps.push({ at: payout.settled_at, title: "Settled" });
+  if (payout.returned_at !== null)
+    steps.push({ at: payout.returned_at, title: "Returned", detail: payout.failure_reason ?? undefined });
+  if (payout.status === "failed" || payout.status === "canceled") {
+    steps.push({
+      at: payout.updated_at,
+      title: payout.status === "failed" ? "Failed" : "Canceled",
+      detail: payout.failure_reason ?? undefined,
+    });
+  }
+  return steps.sort((a, b) => a.at.localeCompare(b.at));
+}
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm" component="div">
+        {children}
+      </Text>
+    </div>
+  );
+}
+
+export function PayoutPage() {
+  const { payoutId = "" } = useParams();
+  const session = useSignedIn();
+  const { environment } = session;
+  const { withStepUp } = useSession();
+  const queryClient = useQueryClient();
+  const [dialog, setDialog] = useState<Outcome | null>(null);
+  const [confirmCancel, setConfirmCancel] = useState(false);
+  const [actionError, setActionError] = useState<unknown>(null);
+  const policy = useApprovalPolicy();
+  const payout = useQuery({
+    queryKey: [environment, "payouts", "one", payoutId],
+    queryFn: () => call(api.GET("/v1/payouts/{payoutId}", { params: { path: { payoutId } } })),
+    refetchInterval: (query) => (query.state.data?.status === "approved" ? 2_000 : false),
+  });
+  const decisions = useQuery({
+    queryKey: [environment, "payouts", "decisions", payoutId],
+    queryFn: () => call(api.GET("/v1/payouts/{payoutId}/decisions", { params: { path: { payoutId } } })),
+  });
+  // The payout resource has no "replaced by" field; the replacements of a failed payout are its Beneficiary's
+  // payouts naming it in `replaces_payout_id`, created after it: the latest 200 of those are searched.
+  const failed = payout.data?.status === "failed" ? payout.data : null;
+  const replacements = useQuery({
+    queryKey: [environment, "payouts", "replacements", payoutId],
+    queryFn: () =>
+      call(
+        api.GET("/v1/payouts", {
+          params: { query: { beneficiary_id: failed?.beneficiary_id ?? "", created_from: failed?.created_at ?? "", limit: 200 } },
+        }),
+      ),
+    enabled: failed !== null,
+  });
+  const members = useQuery({
+    queryKey: [environment, "members"],
+    queryFn: () => call(api.GET("/v1/members")),
+    retry: false,
+  });
+
+  if (payout.isPending) return <Text c="dimmed">Loading the payout…</Text>;
+  if (payout.error !== null) return <ErrorAlert error={payout.error} title="Could not load the payout" />;
+  const p = payout.data;
+  const who = (d: Decision) => {
+    if (d.validator.type === "automated") {
+      return d.validator.name === "approval_policy"
+        ? `the approval policy (rule “${d.validator.policy_rule ?? "?"}”)`
+        : (d.validator.name ?? "an automated system");
+    }
+    const member = members.data?.members.find((m) => m.user_id === d.validator.user_id || m.id === d.validator.membership_id);
+    if (member !== undefined) return member.email;
+    return d.validator.api_key_id !== null ? "an API key" : "a team member";
+  };
+  const replacedBy = (replacements.data?.payouts ?? []).filter((r) => r.replaces_payout_id === p.payout_id);
+  const decider = canDecide(session.membership.role);
+  const blocked = makerCheckerBlocks(
+    p,
+    { membershipId: session.membership.id, userId: session.user.id },
+    policy.data?.maker_checker ?? false,
+  );
+  const cancel = async () => {
+    setActionError(null);
+    try {
+      await withStepUp(() => call(api.POST("/v1/payouts/{payoutId}/cancel", { params: { path: { payoutId } } })));
+      await queryClient.invalidateQueries({ queryKey: [environment, "payouts"] });
+    } catch (error) {
+      setActionError(error);
+    }
+    setConfirmCancel(false);
+  };
+
+  return (
+    <Stack>
+      <Anchor component={Link} to="/payouts" size="sm">
+        ← Payouts
+      </Anchor>
+      <Group justify="space-between" align="flex-start">
+        <Stack gap={4}>
+          <Title order={1}>
+            <Money minor={p.amount_minor} currency={p.currency} />
+          </Title>
+          <Group gap="xs">
+            <StatusBadge status={p.status} />
+            <Text size="sm" c="dimmed">
+              {p.external_ref ?? p.payout_id}
+            </Text>
+          </Group>
+        </Stack>
+        <Group gap="xs">
+          {p.status === "pending_approval" && decider && (
+            <>
+              <Button color="teal.9" onClick={() => setDialog("approve")} disabled={blocked}>
+                Approve
+              </Button>
+              <Button color="red" variant="outline" onClick={() => setDialog("reject")}>
+                Reject
+              </Button>
+            </>
+          )}
+          {environment === "production" &&
+            session.membership.role === "business_admin" &&
+            (p.status === "pending_approval" || (p.status === "approved" && p.disbursement_status === null)) && (
+              <Button color="gray" variant="outline" onClick={() => setConfirmCancel(true)}>
+                Cancel payout
+              </Button>
+            )}
+          {/* Only a failed payout may be replaced (a returned one moved money once; the API refuses it). */}
+          {p.status === "failed" && session.membership.role === "business_admin" && (
+            <Button component={Link} to={`/payouts/new?replaces=${p.payout_id}`} variant="outline">
+              Create replacement
+            </Button>
+          )}
+        </Group>
+      </Group>
+      {blocked && p.status === "pending_approval" && (
+        <Text size="sm" c="red.9">
+          Maker-checker: you created this payout, so someone else must approve it.
+        </Text>
+      )}
+      <ErrorAlert error={actionError} />
+      {p.failure_reason !== null && (
+        <Card withBorder>
+          <Field label="Reason">{p.failure_reason}</Field>
+        </Card>
+      )}
+      <Card withBorder>
+        <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          <Field label="Payout id">{p.payout_id}</Field>
+          <Field label="Beneficiary">
+            {/* The id alone is a dead end for a person: the Beneficiary's page has their name and details. */}
+            <Anchor component={Link} to={`/beneficiaries/${p.beneficiary_id}`}>
+              {p.beneficiary_id}
+            </Anchor>
+          </Field>
+          <Field label="Destination">•••• {p.destination_last4}</Field>
+          <Field label="Created">
+            <Time value={p.created_at} />
+          </Field>
+          <Field label="Channel">{p.channel === "csv" ? `CSV upload ${p.upload_id ?? ""}` : "API"}</Field>
+          <Field label="Idempotency key">{p.idempotency_key}</Field>
+          <Field label="Rail">{p.rail ?? "Not sent yet"}</Field>
+          <Field label="Rail reference">{p.rail_ref ?? "—"}</Field>
+          <Field label="Latest attempt">{p.disbursement_status ?? "—"}</Field>
+          <Field label="Estimated arrival">
+            <Time value={p.estimated_arrival_at} />
+          </Field>
+          {p.replaces_payout_id !== null && (
+            <Field label="Replaces">
+              <Anchor component={Link} to={`/payouts/${p.replaces_payout_id}`}>
+                {p.replaces_payout_id}
+              </Anchor>
+            </Field>
+          )}
+          {replacedBy.map((r) => (
+            <Field key={r.payout_id} label="Replaced by">
+              <Anchor component={Link} to={`/payouts/${r.payout_id}`}>
+                {r.external_ref ?? r.payout_id}
+              </Anchor>{" "}
+              <StatusBadge status={r.status} />
+            </Field>
+          ))}
+        </SimpleGrid>
+      </Card>
+      <Title order={2} size="h3">
+        Timeline
+      </Title>
+      <ErrorAlert error={decisions.error} title="Could not load the Decisions" />
+      <Timeline active={99} bulletSize={14} lineWidth={2} data-testid="timeline">
+        {timelineOf(p, decisions.data?.decisions ?? [], who).map((step) => (
+          <Timeline.Item key={`${step.at}:${step.title}`} title={step.title}>
+            <Text size="xs" c="dimmed">
+              <Time value={step.at} />
+            </Text>
+            {step.detail !== undefined && (
+              <Text size="sm" data-testid="timeline-note">
+                “{step.detail}”
+              </Text>
+            )}
+          </Timeline.Item>
+        ))}
+      </Timeline>
+      <PayoutActivity payoutId={p.payout_id} />
+      {dialog !== null && <DecisionDialog outcome={dialog} payouts={[p]} onClose={() => setDialog(null)} />}
+      <Modal opened={confirmCancel} onClose={() => setConfirmCancel(false)} title="Cancel this payout?" centered>
+        <Stack>
+          <Text size="sm">The payout will not be sent. This cannot be undone.</Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setConfirmCancel(false)}>
+              Keep it
+            </Button>
+            <Button color="red" onClick={() => void cancel()}>
+              Cancel payout
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Stack>
+  );
+}

@@ -1,0 +1,1 @@
+CREATE INDEX "sessions_live_idx" ON "sessions" USING btree ("last_seen_at") WHERE "sessions"."ended_at" is null;

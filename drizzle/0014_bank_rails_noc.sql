@@ -1,0 +1,2 @@
+ALTER TABLE "bank_file_items" ADD COLUMN "destination_id" uuid;--> statement-breakpoint
+ALTER TABLE "destinations" ADD COLUMN "notification_of_change" jsonb;

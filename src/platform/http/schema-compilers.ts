@@ -1,0 +1,69 @@
+// The compiled request validators and response serializers of an app, memoised by schema content.
+//
+// Fastify compiles a serializer (fast-json-stringify: code generation plus a check of the schema against
+// its meta-schema) for every status of every route, and Ajv a validator for every request part. Most of
+// those schemas are the same content (every route answers its errors with the same envelope), and every
+// app built in one process compiles the same routes again: building the app cost about 0.8-2 s of CPU,
+// most of it here. A compiled function depends only on the schema, the shared `$id` schemas it may `$ref`
+// and the compiler options, so it is memoised under exactly those, as JSON text (schemas are plain JSON;
+// TypeBox's symbol keys mean nothing to either compiler). buildApp makes a fresh set per app unless it is
+// given one; the test harness shares one across the apps of a worker process.
+import SerializerSelector from "@fastify/fast-json-stringify-compiler";
+import type { TSchema } from "@sinclair/typebox";
+import type { FastifySchemaCompiler } from "fastify";
+import { createValidatorCompiler } from "./validation.js";
+
+type SerializerFactory = SerializerSelector.SerializerFactory;
+type SerializerCompiler = SerializerSelector.SerializerCompiler;
+
+export interface SchemaCompilers {
+  /** Fastify's `schemaController.compilersFactory.buildSerializer`: Fastify's own compiler, memoised. */
+  readonly buildSerializer: SerializerFactory;
+  /** The request validator compiler (validation.ts) for an app whose `$id` schemas are `sharedSchemas`, memoised. */
+  validatorCompiler(sharedSchemas: readonly TSchema[]): FastifySchemaCompiler<unknown>;
+}
+
+export function createSchemaCompilers(): SchemaCompilers {
+  const buildDefaultSerializer = SerializerSelector();
+  const serializers = new Map<string, SerializerSelector.Serializer>();
+  const validatorCompilers = new Map<string, FastifySchemaCompiler<unknown>>();
+
+  return {
+    buildSerializer(externalSchemas, serializerOpts) {
+      const contextKey = JSON.stringify([serializerOpts ?? null, externalSchemas ?? null]);
+      let compile: SerializerCompiler | null = null;
+      const memoised: SerializerCompiler = (routeSchema) => {
+        const key = `${contextKey}\n${JSON.stringify(routeSchema.schema)}`;
+        let serializer = serializers.get(key);
+        if (serializer === undefined) {
+          compile ??= buildDefaultSerializer(externalSchemas, serializerOpts);
+          serializer = compile(routeSchema);
+          serializers.set(key, serializer);
+        }
+        return serializer;
+      };
+      return memoised;
+    },
+
+    validatorCompiler(sharedSchemas) {
+      const sharedKey = JSON.stringify(sharedSchemas);
+      let compiler = validatorCompilers.get(sharedKey);
+      if (compiler === undefined) {
+        const compile = createValidatorCompiler(sharedSchemas);
+        const validators = new Map<string, ReturnType<FastifySchemaCompiler<unknown>>>();
+        compiler = (routeSchema) => {
+          // Bodies are validated strictly, the other parts with coercion: the part decides the compiler.
+          const key = `${routeSchema.httpPart === "body" ? "body" : "coerced"}\n${JSON.stringify(routeSchema.schema)}`;
+          let validate = validators.get(key);
+          if (validate === undefined) {
+            validate = compile(routeSchema);
+            validators.set(key, validate);
+          }
+          return validate;
+        };
+        validatorCompilers.set(sharedKey, compiler);
+      }
+      return compiler;
+    },
+  };
+}
