@@ -65,8 +65,12 @@ describe.skipIf(!browserAvailable && !browserRequired)("a payout's actions in th
       await expect
         .poll(() => page.getByRole("combobox", { name: "Destination" }).inputValue(), { timeout: 15_000 })
         .toContain("•••• 3000");
-      await expect(page.getByRole("combobox", { name: "Beneficiary" }).inputValue()).resolves.toContain("Jane Doe");
-      await expect(page.getByLabel("External reference").inputValue()).resolves.toBe("INV-FAILED-7");
+      // The Beneficiary's name shows once the list of ready Beneficiaries has loaded, which may come after the
+      // destinations (both are asked for at once).
+      await expect
+        .poll(() => page.getByRole("combobox", { name: "Beneficiary" }).inputValue(), { timeout: 15_000 })
+        .toContain("Jane Doe");
+      await expect.poll(() => page.getByLabel("External reference").inputValue(), { timeout: 15_000 }).toBe("INV-FAILED-7");
       const origin = page.getByRole("alert").filter({ hasText: "This payout replaces" });
       await expect.poll(() => origin.textContent(), { timeout: 15_000 }).toContain("INV-FAILED-7");
       expect(await origin.textContent()).toContain(REFUSAL);
