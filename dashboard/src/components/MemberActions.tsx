@@ -5,17 +5,11 @@ import { Group, NativeSelect, Stack, Text } from "@mantine/core";
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { ApiError, api, call, type Schemas } from "../api/client";
+import { type Role, roleOptions } from "../lib/roles";
 import { useSession, useSignedIn } from "../lib/session";
 import { ConfirmButton } from "./ConfirmButton";
 
 type Member = Schemas["MemberList"]["members"][number];
-type Role = Member["role"];
-
-const ROLE_OPTIONS: { value: Role; label: string }[] = [
-  { value: "business_admin", label: "Admin" },
-  { value: "business_approver", label: "Approver" },
-  { value: "business_read_only", label: "Read only" },
-];
 
 export function MemberActions({ member }: { member: Member }) {
   const { environment } = useSignedIn();
@@ -55,7 +49,7 @@ export function MemberActions({ member }: { member: Member }) {
         <NativeSelect
           size="xs"
           aria-label={`Role of ${member.email}`}
-          data={ROLE_OPTIONS}
+          data={roleOptions()}
           value={member.role}
           disabled={busy}
           onChange={(e) => void changeRole(e.currentTarget.value as Role)}

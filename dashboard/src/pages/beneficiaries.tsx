@@ -1,6 +1,6 @@
 // The Beneficiaries table: the filters the API offers (derived status, type, compliance), search by exact
 // e-mail or id (each a history entry, so Back steps through them), server-side cursor pages; and the form that creates one (the API's messages beside the fields).
-import { Badge, Button, Group, Modal, Select, Stack, TextInput, Title } from "@mantine/core";
+import { Badge, Button, Group, Select, Stack, TextInput, Title } from "@mantine/core";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useNavigate } from "react-router";
@@ -9,6 +9,7 @@ import { ImportBeneficiariesButton } from "../components/beneficiary/ImportBenef
 import { type DataColumn, DataList } from "../components/DataList";
 import { ErrorAlert } from "../components/ErrorAlert";
 import { FilterSelect } from "../components/FilterSelect";
+import { FormDialog } from "../components/FormDialog";
 import { ListSearch } from "../components/ListSearch";
 import { Time } from "../components/Time";
 import { countryHint } from "../lib/country";
@@ -212,65 +213,56 @@ function CreateBeneficiary({ onClose }: { onClose: () => void }) {
   };
 
   return (
-    <Modal opened onClose={onClose} title="New Beneficiary" centered>
-      <form onSubmit={(e) => void submit(e)} noValidate>
-        <Stack>
-          <Select
-            label="Type"
-            data={[
-              { value: "person", label: "Person" },
-              { value: "business", label: "Business" },
-            ]}
-            value={type}
-            onChange={(value) => setType(value === "business" ? "business" : "person")}
-            allowDeselect={false}
-          />
-          <TextInput
-            label="E-mail"
-            type="email"
-            value={fields.email}
-            onChange={set("email")}
-            error={fieldError("email")}
-            required
-            data-autofocus
-          />
-          {type === "person" ? (
-            <>
-              <TextInput
-                label="First name"
-                value={fields.first_name}
-                onChange={set("first_name")}
-                error={fieldError("first_name")}
-              />
-              <TextInput label="Last name" value={fields.last_name} onChange={set("last_name")} error={fieldError("last_name")} />
-            </>
-          ) : (
-            <TextInput
-              label="Business name"
-              value={fields.business_name}
-              onChange={set("business_name")}
-              error={fieldError("business_name")}
-            />
-          )}
-          <TextInput
-            label={type === "person" ? "Country of residence" : "Country of incorporation"}
-            description={countryHint(fields.country)}
-            maxLength={2}
-            value={fields.country}
-            onChange={set("country")}
-            error={fieldError(type === "person" ? "country_of_residence" : "country_of_incorporation")}
-          />
-          <ErrorAlert error={error} title="Could not create the Beneficiary" />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={busy}>
-              Create
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FormDialog
+      title="New Beneficiary"
+      onClose={onClose}
+      onSubmit={submit}
+      submitLabel="Create"
+      busy={busy}
+      error={error}
+      errorTitle="Could not create the Beneficiary"
+      noValidate
+    >
+      <Select
+        label="Type"
+        data={[
+          { value: "person", label: "Person" },
+          { value: "business", label: "Business" },
+        ]}
+        value={type}
+        onChange={(value) => setType(value === "business" ? "business" : "person")}
+        allowDeselect={false}
+      />
+      <TextInput
+        label="E-mail"
+        type="email"
+        value={fields.email}
+        onChange={set("email")}
+        error={fieldError("email")}
+        required
+        data-autofocus
+      />
+      {type === "person" ? (
+        <>
+          <TextInput label="First name" value={fields.first_name} onChange={set("first_name")} error={fieldError("first_name")} />
+          <TextInput label="Last name" value={fields.last_name} onChange={set("last_name")} error={fieldError("last_name")} />
+        </>
+      ) : (
+        <TextInput
+          label="Business name"
+          value={fields.business_name}
+          onChange={set("business_name")}
+          error={fieldError("business_name")}
+        />
+      )}
+      <TextInput
+        label={type === "person" ? "Country of residence" : "Country of incorporation"}
+        description={countryHint(fields.country)}
+        maxLength={2}
+        value={fields.country}
+        onChange={set("country")}
+        error={fieldError(type === "person" ? "country_of_residence" : "country_of_incorporation")}
+      />
+    </FormDialog>
   );
 }

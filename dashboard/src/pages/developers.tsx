@@ -1,29 +1,18 @@
 // API keys of the chosen environment: create (the key is shown once), see when each was last used, revoke.
-import { Alert, Button, Group, Modal, Select, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Button, Group, Select, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { api, call, type Schemas } from "../api/client";
 import { ConfirmButton } from "../components/ConfirmButton";
 import { CopyValue } from "../components/CopyValue";
 import { type DataColumn, DataList } from "../components/DataList";
-import { ErrorAlert } from "../components/ErrorAlert";
+import { FormDialog } from "../components/FormDialog";
 import { Time } from "../components/Time";
 import { WebhooksSection } from "../components/WebhooksSection";
+import { type Role, roleName, roleOptions } from "../lib/roles";
 import { useSession, useSignedIn } from "../lib/session";
 
-type Role = Schemas["CreateApiKeyRequest"]["role"];
 type ApiKey = Schemas["ApiKey"];
-const ROLES: { value: Role; label: string }[] = [
-  { value: "business_admin", label: "Admin: reads and writes" },
-  { value: "business_approver", label: "Approver: reads and decides payouts" },
-  { value: "business_read_only", label: "Read only" },
-];
-
-const ROLE_NAMES: Record<string, string> = {
-  business_admin: "Admin",
-  business_approver: "Approver",
-  business_read_only: "Read only",
-};
 
 export function DevelopersPage() {
   const { environment, membership } = useSignedIn();
@@ -67,8 +56,7 @@ export function DevelopersPage() {
   const columns: readonly DataColumn<ApiKey>[] = [
     { header: "Label", cell: (key) => key.label ?? "—" },
     { header: "Key", cell: (key) => <code>{key.key_hint}</code> },
-    // The same words as the Team page, not the API's enum value ("read_only").
-    { header: "Role", cell: (key) => ROLE_NAMES[key.role] ?? key.role },
+    { header: "Role", cell: (key) => roleName(key.role) },
     { header: "Created", cell: (key) => <Time value={key.created_at} /> },
     { header: "Last used", cell: (key) => (key.last_used_at === null ? "Never" : <Time value={key.last_used_at} />) },
     {
@@ -132,36 +120,31 @@ export function DevelopersPage() {
         rowTestId="api-key-row"
         minWidth={640}
       />
-      <Modal opened={creating} onClose={() => setCreating(false)} title="Create an API key" centered>
-        <form onSubmit={(e) => void create(e)}>
-          <Stack>
-            <TextInput
-              label="Name"
-              description="Where the key is used, such as “billing-service”"
-              value={label}
-              onChange={(e) => setLabel(e.currentTarget.value)}
-              required
-              data-autofocus
-            />
-            <Select
-              label="Role"
-              data={ROLES}
-              value={role}
-              onChange={(value) => setRole((value as Role | null) ?? "business_read_only")}
-              allowDeselect={false}
-            />
-            <ErrorAlert error={error} />
-            <Group justify="flex-end">
-              <Button variant="default" onClick={() => setCreating(false)}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={busy}>
-                Create key
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Modal>
+      <FormDialog
+        title="Create an API key"
+        opened={creating}
+        onClose={() => setCreating(false)}
+        onSubmit={create}
+        submitLabel="Create key"
+        busy={busy}
+        error={error}
+      >
+        <TextInput
+          label="Name"
+          description="Where the key is used, such as “billing-service”"
+          value={label}
+          onChange={(e) => setLabel(e.currentTarget.value)}
+          required
+          data-autofocus
+        />
+        <Select
+          label="Role"
+          data={roleOptions(true)}
+          value={role}
+          onChange={(value) => setRole((value as Role | null) ?? "business_read_only")}
+          allowDeselect={false}
+        />
+      </FormDialog>
       <WebhooksSection />
     </Stack>
   );

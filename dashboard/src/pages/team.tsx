@@ -1,24 +1,19 @@
 // The team: members and their roles, pending invitations; admins invite (step-up) and revoke invitations.
-import { Button, Group, Modal, Select, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Button, Group, Select, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { api, call, type Schemas } from "../api/client";
 import { ConfirmButton } from "../components/ConfirmButton";
 import { type DataColumn, DataList } from "../components/DataList";
 import { ErrorAlert } from "../components/ErrorAlert";
+import { FormDialog } from "../components/FormDialog";
 import { MemberActions } from "../components/MemberActions";
 import { Time } from "../components/Time";
+import { type Role, roleName, roleOptions } from "../lib/roles";
 import { useSession, useSignedIn } from "../lib/session";
 
-type Role = Schemas["CreateInvitationRequest"]["role"];
 type Member = Schemas["MemberList"]["members"][number];
 type Invitation = Schemas["Invitation"];
-const ROLES: { value: Role; label: string }[] = [
-  { value: "business_admin", label: "Admin" },
-  { value: "business_approver", label: "Approver" },
-  { value: "business_read_only", label: "Read only" },
-];
-const roleLabel = (role: string) => ROLES.find((r) => r.value === role)?.label ?? role;
 
 export function TeamPage() {
   const { environment, membership } = useSignedIn();
@@ -66,14 +61,14 @@ export function TeamPage() {
 
   const memberColumns: readonly DataColumn<Member>[] = [
     { header: "Email", cell: (m) => m.email },
-    { header: "Role", cell: (m) => roleLabel(m.role) },
+    { header: "Role", cell: (m) => roleName(m.role) },
     { header: "Two-factor", cell: (m) => (m.two_factor_enabled ? "On" : "Off") },
     { header: "Last sign-in", cell: (m) => (m.last_sign_in_at === null ? "Never" : <Time value={m.last_sign_in_at} />) },
     ...(admin ? [{ header: "Change", cell: (m: Member) => <MemberActions member={m} /> }] : []),
   ];
   const invitationColumns: readonly DataColumn<Invitation>[] = [
     { header: "Email", cell: (i) => i.email },
-    { header: "Role", cell: (i) => roleLabel(i.role) },
+    { header: "Role", cell: (i) => roleName(i.role) },
     { header: "Expires", cell: (i) => <Time value={i.expires_at} /> },
     {
       header: "Actions",
@@ -134,36 +129,31 @@ export function TeamPage() {
           />
         </>
       )}
-      <Modal opened={inviting} onClose={() => setInviting(false)} title="Invite a member" centered>
-        <form onSubmit={(e) => void invite(e)}>
-          <Stack>
-            <TextInput
-              label="Email"
-              type="email"
-              value={email}
-              onChange={(e) => setEmail(e.currentTarget.value)}
-              required
-              data-autofocus
-            />
-            <Select
-              label="Role"
-              data={ROLES}
-              value={role}
-              onChange={(value) => setRole((value as Role | null) ?? "business_approver")}
-              allowDeselect={false}
-            />
-            <ErrorAlert error={error} />
-            <Group justify="flex-end">
-              <Button variant="default" onClick={() => setInviting(false)}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={busy}>
-                Send invitation
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Modal>
+      <FormDialog
+        title="Invite a member"
+        opened={inviting}
+        onClose={() => setInviting(false)}
+        onSubmit={invite}
+        submitLabel="Send invitation"
+        busy={busy}
+        error={error}
+      >
+        <TextInput
+          label="Email"
+          type="email"
+          value={email}
+          onChange={(e) => setEmail(e.currentTarget.value)}
+          required
+          data-autofocus
+        />
+        <Select
+          label="Role"
+          data={roleOptions()}
+          value={role}
+          onChange={(value) => setRole((value as Role | null) ?? "business_approver")}
+          allowDeselect={false}
+        />
+      </FormDialog>
     </Stack>
   );
 }

@@ -8,6 +8,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useMemo, useState } from "react";
 import { ApiError, api, call, type Schemas } from "../../api/client";
 import { countryName } from "../../lib/country";
+import { roleName } from "../../lib/roles";
 import { useSession, useSignedIn } from "../../lib/session";
 import { ErrorAlert } from "../ErrorAlert";
 import { Time } from "../Time";
@@ -36,12 +37,6 @@ const FIELDS: readonly { field: Field; label: string; description: string; maxLe
   { field: "website", label: "Website", description: "An https:// address.", maxLength: 2048, type: "url" },
   { field: "time_zone", label: "Time zone", description: "Your home time zone (IANA name, e.g. Europe/Berlin).", maxLength: 64 },
 ];
-
-const ROLE_LABELS: Record<string, string> = {
-  business_admin: "Admin",
-  business_approver: "Approver",
-  business_read_only: "Read only",
-};
 
 type Values = Record<Field, string>;
 
@@ -142,7 +137,7 @@ export function BusinessProfile() {
           </Table.Tr>
           <Table.Tr>
             <Table.Th>My role</Table.Th>
-            <Table.Td>{ROLE_LABELS[membership.role] ?? membership.role}</Table.Td>
+            <Table.Td>{roleName(membership.role)}</Table.Td>
           </Table.Tr>
           <Table.Tr>
             <Table.Th>Environment shown</Table.Th>
