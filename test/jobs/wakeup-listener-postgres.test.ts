@@ -102,10 +102,13 @@ describe.skipIf(!onPostgres)("job wake-up listener failures (PostgreSQL)", () =>
 
     const [first] = await waitFor(
       "the listener",
-      async () => ((await listenerPids()).length === 1 ? listenerPids() : undefined),
+      async () => {
+        // pg_stat_activity shows the LISTEN as soon as it starts; the gauge is set once its answer is back.
+        const pids = await listenerPids();
+        return pids.length === 1 && /^jobs_wakeup_listening 1$/m.test(await metricLines()) ? pids : undefined;
+      },
       20_000,
     );
-    expect(await metricLines()).toMatch(/^jobs_wakeup_listening 1$/m);
 
     await db.execute(sql`select pg_terminate_backend(${first})`);
 
