@@ -173,7 +173,9 @@ describe.skipIf(!onPostgres)("webhook workers in separate processes (PostgreSQL)
     expect(expired).toHaveLength(1);
 
     receiver.respondWith(() => ({ status: 200 }));
-    const survivor = startWorker("webhook-worker-survivor", { JOB_LEASE_SECONDS: "2" });
+    // A long lease here too (a 2 s one could expire during a slow delivery and let the survivor send it twice);
+    // its first poll sweeps, so it takes the expired job over at once.
+    const survivor = startWorker("webhook-worker-survivor", { JOB_LEASE_SECONDS: "300" });
     await survivor.waitForOutput(/worker-ready/, 60_000);
     await waitFor(
       "the delivery to succeed",
