@@ -59,17 +59,49 @@ function fakeRecord(n: number): ExportRecord {
   };
 }
 
+interface EndlessReader {
+  read: ExportBatchReader;
+  /** Reads started so far. */
+  calls: () => number;
+  /** Reads started and not yet answered. */
+  inFlight: () => number;
+}
+
 /** An endless supply of full batches, counting how often it is asked. */
-function endlessReader(batchSize: number): { read: ExportBatchReader; calls: () => number } {
+function endlessReader(batchSize: number): EndlessReader {
   let calls = 0;
+  let inFlight = 0;
   return {
     calls: () => calls,
+    inFlight: () => inFlight,
     read: async () => {
       calls += 1;
-      await sleep(1);
-      return Array.from({ length: batchSize }, (_, k) => fakeRecord(calls * batchSize + k));
+      inFlight += 1;
+      try {
+        await sleep(1);
+        return Array.from({ length: batchSize }, (_, k) => fakeRecord(calls * batchSize + k));
+      } finally {
+        inFlight -= 1;
+      }
     },
   };
+}
+
+/**
+ * Waits until the stream has stopped asking for batches: no read in flight and none started for `quietMs`
+ * (a condition polled within a generous deadline, not a fixed pause that a loaded machine could outlast), and
+ * answers how many reads were made. A stream that kept reading never settles and fails here.
+ */
+async function settledReads(reader: EndlessReader, quietMs = 250, timeoutMs = 20_000): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  let seen = reader.calls();
+  for (;;) {
+    await sleep(quietMs);
+    const now = reader.calls();
+    if (now === seen && reader.inFlight() === 0) return now;
+    if (Date.now() > deadline) throw new Error(`still reading after ${timeoutMs} ms: ${now} reads`);
+    seen = now;
+  }
 }
 
 async function readAll(stream: Readable): Promise<string> {
@@ -103,12 +135,9 @@ describe("the export stream", () => {
     const stream = await openCsvStream(reader.read, 50);
     cleanups.push(async () => void stream.destroy());
     stream.pause();
-    await sleep(200);
     // The first batch, and at most a couple more to fill the small stream buffers; never the endless rest.
+    expect(await settledReads(reader)).toBeLessThanOrEqual(4);
     expect(reader.calls()).toBeLessThanOrEqual(4);
-    const before = reader.calls();
-    await sleep(200);
-    expect(reader.calls()).toBe(before);
   });
 
   it("stops reading when the stream is destroyed", async () => {
@@ -120,11 +149,9 @@ describe("the export stream", () => {
       if (reader.calls() >= 5) break; // for-await's break destroys the stream
     }
     expect(received).toBeGreaterThan(0);
-    await sleep(50);
-    const after = reader.calls();
-    await sleep(200);
-    expect(reader.calls()).toBe(after);
-    expect(after).toBeLessThanOrEqual(6);
+    // A read in flight when the stream was destroyed may finish and start one more; then nothing.
+    expect(await settledReads(reader)).toBeLessThanOrEqual(6);
+    expect(reader.calls()).toBeLessThanOrEqual(6);
   });
 
   it("stops reading when an HTTP client disconnects mid-download", async () => {
@@ -144,10 +171,8 @@ describe("the export stream", () => {
       if (bytes > 100_000) break;
     }
     request.destroy();
-    await sleep(200);
-    const after = reader.calls();
-    await sleep(300);
-    expect(reader.calls()).toBe(after);
+    // The server notices the closed connection and stops reading: settledReads fails if it never does.
+    expect(await settledReads(reader)).toBeGreaterThan(0);
   });
 
   it("a failing first batch rejects before any stream exists", async () => {

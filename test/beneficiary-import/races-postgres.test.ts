@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../src/platform/db/client.js";
+import { waitFor } from "../fixtures/child-processes.js";
 import { bearer, GERMAN_IBAN_ACCOUNT, type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import { onPostgres } from "../helpers/test-database.js";
@@ -87,14 +88,18 @@ describe.skipIf(!onPostgres)("concurrent imports on PostgreSQL", () => {
       await gate.query("begin");
       await gate.query("lock table beneficiaries in share mode");
       const both = Promise.all([importRows(rows), importRows([...rows].reverse())]);
-      for (let attempt = 0; ; attempt += 1) {
-        const waiting = await gate.query<{ count: number }>(
-          "select count(*)::int as count from pg_locks where relation = 'beneficiaries'::regclass and not granted",
-        );
-        if ((waiting.rows[0]?.count ?? 0) >= 2) break;
-        if (attempt > 500) throw new Error("the imports never reached their inserts");
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+      // A condition with a generous deadline: two 100-row imports (validation, encryption, lookups) reach their
+      // inserts in well under a second alone, but can take many seconds on a loaded machine.
+      await waitFor(
+        "both imports to wait on the lock at their inserts",
+        async () => {
+          const waiting = await gate.query<{ count: number }>(
+            "select count(*)::int as count from pg_locks where relation = 'beneficiaries'::regclass and not granted",
+          );
+          return (waiting.rows[0]?.count ?? 0) >= 2 ? true : undefined;
+        },
+        60_000,
+      );
       await gate.query("commit");
       const [a, reversed] = await both;
       const b = { ...reversed, results: [...reversed.results].reverse() };

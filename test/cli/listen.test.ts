@@ -8,6 +8,7 @@ import { buildApp } from "../../src/app.js";
 import type { AppInstance } from "../../src/platform/http/types.js";
 import { verifyWebhook } from "../../src/receiver-kit/index.js";
 import { bearer, type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
+import { portOutsideEphemeralRange } from "../helpers/ports.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import { createPayout, decide, payableBeneficiary } from "../payouts/payout-fixtures.js";
 import { type CliHarness, createCliHarness } from "./cli-helpers.js";
@@ -19,8 +20,10 @@ let port: number;
 
 beforeAll(async () => {
   t = await buildTestApp();
-  await t.app.listen({ port: 0, host: "127.0.0.1" });
-  port = (t.app.server.address() as AddressInfo).port;
+  // The test stops the service and starts it again on this port: one outside the ephemeral range, which no other
+  // process of the run can be given while the service is down.
+  port = await portOutsideEphemeralRange();
+  await t.app.listen({ port, host: "127.0.0.1" });
   business = await registerBusiness(t.app);
   cli = await createCliHarness({ PAYOUTS_BASE_URL: `http://127.0.0.1:${port}`, PAYOUTS_API_KEY: business.keys.sandbox });
 });
@@ -76,14 +79,16 @@ describe("payouts listen", () => {
     const receiver = await startReceiver(() => secret);
     try {
       const listen = cli.start(["listen", "--forward-to", receiver.url, "--json"]);
-      await listen.waitFor(() => listen.stdout().includes('"listening"'), 30_000, "the start line");
+      // Complete lines only: the last one may still be arriving.
       const lines = () =>
         listen
           .stdout()
-          .trim()
           .split("\n")
+          .slice(0, -1)
           .filter((line) => line !== "")
           .map((line) => JSON.parse(line) as Record<string, unknown>);
+      const forwarded = () => lines().filter((line) => line.event === "forwarded");
+      await listen.waitFor(() => lines()[0]?.event === "listening", 30_000, "the start line");
       secret = String(lines()[0]?.secret);
       expect(secret).toMatch(/^whsec_sandbox_[0-9a-f]{64}$/);
 
@@ -106,6 +111,9 @@ describe("payouts listen", () => {
         const afterRestart = await payoutEvents(second, beneficiaryId);
         const afterIds = await eventIdsOf(second, afterRestart);
         await listen.waitFor(() => receiver.received.length >= 9, 30_000, "the events after the restart");
+        // The CLI prints an event's line once the receiver has answered it, so the ninth line can come after the
+        // ninth request: wait for it rather than count at once.
+        await listen.waitFor(() => forwarded().length >= 9, 30_000, "the ninth forwarded line");
         // A moment for any duplicate to arrive before counting.
         await new Promise((resolve) => setTimeout(resolve, 500));
 
@@ -113,9 +121,8 @@ describe("payouts listen", () => {
         const got = receiver.received.map((r) => r.id);
         expect(new Set(got).size).toBe(got.length);
         expect(got.sort()).toEqual([...firstIds, ...downIds, ...afterIds].sort());
-        const forwarded = lines().filter((line) => line.event === "forwarded");
-        expect(forwarded).toHaveLength(9);
-        expect(forwarded.every((line) => line.status === 204 && line.ok === true)).toBe(true);
+        expect(forwarded()).toHaveLength(9);
+        expect(forwarded().every((line) => line.status === 204 && line.ok === true)).toBe(true);
         expect(await listen.stop()).toBe(0);
       } finally {
         await second.close();
@@ -146,10 +153,8 @@ describe("payouts listen, bad input", () => {
   });
 
   it("reports a forward URL that refuses on the event's line and exits non-zero", async () => {
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
-    const refusedUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/hooks`;
-    await new Promise((resolve) => closed.close(resolve));
+    // A port nothing listens on, outside the range the kernel hands to other processes' servers.
+    const refusedUrl = `http://127.0.0.1:${await portOutsideEphemeralRange()}/hooks`;
     const listen = harness.start(["listen", "--forward-to", refusedUrl]);
     await listen.waitFor(() => listen.stdout().includes("Signing secret: whsec_"), 30_000, "the start line");
     await payableBeneficiary(app.app, key); // registering the bank account records an event

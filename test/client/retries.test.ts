@@ -113,7 +113,9 @@ describe("client retries", () => {
 
   it("times out, and repeats a timed-out read but not a timed-out creation without a key", async () => {
     const { baseUrl, seen } = await scriptedServer(["hang", { status: 200, body: { payouts: [], next_cursor: null } }]);
-    const client = clientFor(baseUrl, [], { timeoutMs: 200 });
+    // The retry must be answered within the same timeout: 2 s, so a loaded machine that takes a few hundred
+    // milliseconds over a loopback request does not time it out too (a third attempt would fail the test).
+    const client = clientFor(baseUrl, [], { timeoutMs: 2_000 });
     const list = await client.raw.listPayouts();
     expect(list).toMatchObject({ status: 200, attempts: 2 });
     expect(seen).toHaveLength(2);

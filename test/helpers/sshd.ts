@@ -4,9 +4,10 @@
 // unless REQUIRE_SFTP=1 (CI), where a missing sshd fails them.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, Socket } from "node:net";
+import { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { portOutsideEphemeralRange } from "./ports.js";
 
 export const SSHD_PATH = "/usr/sbin/sshd";
 
@@ -29,17 +30,8 @@ export interface TestSshd {
   rotateHostKey(): Promise<string>;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
-
-async function waitForPort(port: number, timeoutMs = 10_000): Promise<void> {
+/** Until sshd accepts connections: a condition with a generous deadline (a loaded machine starts processes slowly). */
+async function waitForPort(port: number, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const ok = await new Promise<boolean>((resolve) => {
@@ -81,7 +73,9 @@ export async function startTestSshd(): Promise<TestSshd> {
   keygen(userKey);
   writeFileSync(path.join(dir, "authorized_keys"), readFileSync(`${userKey}.pub`));
   const username = execFileSync("id", ["-un"]).toString().trim();
-  const port = await freePort();
+  // Not a listen(0) port: the server is stopped and started again on it (restart, rotateHostKey), and a port
+  // of the ephemeral range could be given to another process of the run while it is down.
+  const port = await portOutsideEphemeralRange();
   // sshd started by root needs its privilege-separation directory (Debian creates it at boot).
   if (process.getuid?.() === 0 && !existsSync("/run/sshd")) mkdirSync("/run/sshd", { recursive: true, mode: 0o755 });
   const config = path.join(dir, "sshd_config");

@@ -1,7 +1,6 @@
 // The job wake-up listener (PostgreSQL LISTEN) failing is visible to an operator: a LISTEN that cannot connect,
 // and a listening connection that drops, are each logged and counted on /metrics, and the listener comes back
 // by itself. Meanwhile workers still run jobs, by polling.
-import { createServer } from "node:net";
 import { Writable } from "node:stream";
 import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
@@ -11,19 +10,10 @@ import type { Worker } from "../../src/platform/jobs/worker.js";
 import { createLogger } from "../../src/platform/logger.js";
 import { createRuntime } from "../../src/runtime.js";
 import { waitFor } from "../fixtures/child-processes.js";
+import { portOutsideEphemeralRange } from "../helpers/ports.js";
 import { probeEnqueue, probeHandlers } from "../helpers/probe-jobs.js";
 import { buildTestApp, testConfig } from "../helpers/test-app.js";
 import { onPostgres, openTestDatabase } from "../helpers/test-database.js";
-
-/** A loopback port nothing listens on: connections to it are refused. */
-async function refusedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  if (address === null || typeof address === "string") throw new Error("no port");
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return address.port;
-}
 
 function findLog(lines: readonly string[], message: string): Record<string, unknown> | undefined {
   const line = lines.find((text) => text.includes(message));
@@ -39,9 +29,10 @@ describe.skipIf(!onPostgres)("job wake-up listener failures (PostgreSQL)", () =>
   it("a LISTEN that cannot connect is logged and counted, and workers still run jobs by polling", async () => {
     const testDatabase = await openTestDatabase({ migrated: true });
     cleanups.push(() => testDatabase.close());
-    // The service's database, except that its LISTEN connection goes to a server that refuses connections.
+    // The service's database, except that its LISTEN connection goes to a server that refuses connections (a
+    // port nothing listens on, outside the range the kernel hands to other processes' servers).
     const refusing = await openDatabase({
-      databaseUrl: `postgres://postgres@127.0.0.1:${await refusedPort()}/test`,
+      databaseUrl: `postgres://postgres@127.0.0.1:${await portOutsideEphemeralRange()}/test`,
       dataDir: "/nonexistent-test-data-dir",
     });
     cleanups.push(() => refusing.close());
@@ -111,19 +102,30 @@ describe.skipIf(!onPostgres)("job wake-up listener failures (PostgreSQL)", () =>
 
     const [first] = await waitFor(
       "the listener",
-      async () => ((await listenerPids()).length === 1 ? listenerPids() : undefined),
+      async () => {
+        // pg_stat_activity shows the LISTEN as soon as it starts; the gauge is set once its answer is back.
+        const pids = await listenerPids();
+        return pids.length === 1 && /^jobs_wakeup_listening 1$/m.test(await metricLines()) ? pids : undefined;
+      },
       20_000,
     );
-    expect(await metricLines()).toMatch(/^jobs_wakeup_listening 1$/m);
 
     await db.execute(sql`select pg_terminate_backend(${first})`);
 
     const lost = await waitFor("the loss in the log", async () => findLog(t.logLines, "job wake-up connection lost"), 20_000);
     expect(lost).toMatchObject({ level: 40, channel: JOBS_WAKEUP_CHANNEL });
     await waitFor("the recovery in the log", async () => findLog(t.logLines, "job wake-ups restored"), 20_000);
-    const after = await listenerPids();
+    // One listener, the new one: polled, since the terminated backend leaves pg_stat_activity only once it has
+    // finished exiting, which a loaded server may not have done yet.
+    const after = await waitFor(
+      "the new listener alone",
+      async () => {
+        const pids = await listenerPids();
+        return pids.length === 1 && pids[0] !== first ? pids : undefined;
+      },
+      20_000,
+    );
     expect(after).toHaveLength(1);
-    expect(after[0]).not.toBe(first);
     const scrape = await metricLines();
     expect(scrape).toMatch(/^jobs_wakeup_listening 1$/m);
     expect(scrape).toMatch(/^jobs_wakeup_listen_failures_total\{reason="lost"\} 1$/m);

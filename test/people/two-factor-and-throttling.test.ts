@@ -44,6 +44,18 @@ async function enrol(s: SignedIn): Promise<{ secret: string; recoveryCodes: stri
   return { secret, recoveryCodes: confirmed.json().recovery_codes, session: signedInFrom(confirmed) };
 }
 
+/**
+ * A six-digit code the service refuses at `at`: not the code of that 30-second window, nor of the one before or
+ * after (the service accepts those too, for clock drift). A fixed wrong code such as "000000" would be one of
+ * the three now and then (about one run in 300,000).
+ */
+function wrongTotpCode(secret: string, at: Date): string {
+  const valid = [-30_000, 0, 30_000].map((offset) => totpCode(secret, new Date(at.getTime() + offset)));
+  const wrong = ["000000", "111111", "222222", "333333"].find((code) => !valid.includes(code));
+  if (wrong === undefined) throw new Error("unreachable: three valid codes cannot cover four candidates");
+  return wrong;
+}
+
 const secondFactor = (s: SignedIn, payload: Record<string, string>) =>
   t.app.inject({ method: "POST", url: "/v1/session/two-factor", headers: sessionHeaders(s, null), payload });
 
@@ -63,14 +75,11 @@ describe("two-factor authentication", () => {
       code: "TWO_FACTOR_REQUIRED",
       actor: null,
     });
-    expectErrorEnvelope(
-      await secondFactor(pending, { code: "000000" === totpCode(secret, t.clock.now()) ? "111111" : "000000" }),
-      {
-        status: 401,
-        code: "INVALID_TWO_FACTOR_CODE",
-        actor: null,
-      },
-    );
+    expectErrorEnvelope(await secondFactor(pending, { code: wrongTotpCode(secret, t.clock.now()) }), {
+      status: 401,
+      code: "INVALID_TWO_FACTOR_CODE",
+      actor: null,
+    });
     const code = totpCode(secret, t.clock.now());
     const done = await secondFactor(pending, { code });
     expect(done.statusCode, done.body).toBe(200);

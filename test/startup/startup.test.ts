@@ -189,8 +189,11 @@ describe("the built service on the embedded database", () => {
     expect(again.status).toBe(200);
     const keys = (await again.json()) as { api_keys: { id: string }[] };
     expect(keys.api_keys.map((key) => key.id)).toContain(sandboxKey.id);
+    // The key with its last four hex digits changed (to ones it does not end with: "0000" would leave one
+    // key in 65,536 unchanged).
+    const otherEnding = sandboxKey.key.endsWith("0000") ? "ffff" : "0000";
     const unknownKey = await fetch(`${secondBanner.api}api-keys`, {
-      headers: { authorization: `Bearer ${sandboxKey.key.slice(0, -4)}0000` },
+      headers: { authorization: `Bearer ${sandboxKey.key.slice(0, -4)}${otherEnding}` },
     });
     expect(unknownKey.status).toBe(401);
 

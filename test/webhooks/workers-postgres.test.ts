@@ -150,7 +150,10 @@ describe.skipIf(!onPostgres)("webhook workers in separate processes (PostgreSQL)
   it("a worker killed while its attempt is in flight: the attempt is retried after the lease and the delivery completes", async () => {
     receiver.respondWith(() => ({ status: 200, delayMs: 60_000 }));
     receiver.requests.length = 0;
-    const victim = startWorker("webhook-worker-victim", { JOB_LEASE_SECONDS: "2" });
+    // A lease far longer than the test needs to kill the victim: with a short one, a test slower than the lease
+    // would let the victim, still alive, reclaim its own job and send the attempt a second time. The lease is
+    // ended below instead, once the victim is dead, as if its time had run out.
+    const victim = startWorker("webhook-worker-victim", { JOB_LEASE_SECONDS: "300" });
     await victim.waitForOutput(/worker-ready/, 60_000);
     const [id] = await recordEvents(1);
     await waitFor(
@@ -161,9 +164,18 @@ describe.skipIf(!onPostgres)("webhook workers in separate processes (PostgreSQL)
     );
     await victim.stop("SIGKILL");
     expect((await statuses()).get(String(id))).toBe("pending");
+    const expired = await queryRows<{ id: string }>(
+      testApp.runtime.deps.database.db,
+      sql`update jobs set lease_expires_at = now() - interval '1 second'
+          where type = 'webhook.deliver' and status = 'running' and locked_by = 'webhook-worker-victim'
+          returning id::text`,
+    );
+    expect(expired).toHaveLength(1);
 
     receiver.respondWith(() => ({ status: 200 }));
-    const survivor = startWorker("webhook-worker-survivor", { JOB_LEASE_SECONDS: "2" });
+    // A long lease here too (a 2 s one could expire during a slow delivery and let the survivor send it twice);
+    // its first poll sweeps, so it takes the expired job over at once.
+    const survivor = startWorker("webhook-worker-survivor", { JOB_LEASE_SECONDS: "300" });
     await survivor.waitForOutput(/worker-ready/, 60_000);
     await waitFor(
       "the delivery to succeed",
