@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Page, type Request } from "playwright-core";
 import { expect } from "vitest";
 import { type RegisteredBusiness, registerBusiness } from "./factories.js";
 import { buildTestApp, type TestApp } from "./test-app.js";
@@ -83,10 +83,6 @@ export interface DashboardHarness extends BrowserHarness {
 }
 
 /**
- * Chromium against an app already listening at `base`. With `ranFile`, the names of the captured pages are
- * written to `<ranFile>-<engine>.txt` when the harness closes (nothing is written if no page was captured).
- */
-/**
  * Waits for the page's finite animations and transitions (spinners loop forever and are left out): contrast is
  * measured, and screenshots taken, on the settled page rather than halfway through a fade or a slide.
  */
@@ -96,9 +92,64 @@ async function finishAnimations(page: Page): Promise<void> {
   );
 }
 
+// One Chromium per test process: the files of a vitest worker run one after another in one process (isolate:
+// false keeps this module, and the browser, from file to file), and launching costs about a second a file. Each
+// harness opens its own contexts and closes only those. A browser that crashed or was closed is launched again
+// by the next harness; playwright closes the last one when the process ends.
+let chromiumProcess: Promise<Browser> | undefined;
+
+function sharedChromium(): Promise<Browser> {
+  if (!chromiumProcess) {
+    const launching = chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    const forget = () => {
+      if (chromiumProcess === launching) chromiumProcess = undefined;
+    };
+    launching.then((browser) => browser.on("disconnected", forget), forget);
+    chromiumProcess = launching;
+  }
+  return chromiumProcess;
+}
+
+/** Requests each page has started and not yet finished (or failed), for `settle`. */
+const requestsInFlight = new WeakMap<Page, Set<Request>>();
+
+function trackRequests(page: Page): void {
+  const inFlight = new Set<Request>();
+  requestsInFlight.set(page, inFlight);
+  page.on("request", (request) => inFlight.add(request));
+  page.on("requestfinished", (request) => inFlight.delete(request));
+  page.on("requestfailed", (request) => inFlight.delete(request));
+}
+
+/**
+ * Waits until the page has no request in flight and starts none over the next two animation frames (a response's
+ * render, and the requests its effects start, come within them): the page the test asked for has loaded what it
+ * loads. Playwright's "networkidle" waits for 500 ms of quiet after a document loads and not at all after a
+ * client-side route change.
+ */
+async function settle(page: Page, name: string): Promise<void> {
+  const inFlight = requestsInFlight.get(page);
+  if (!inFlight) return page.waitForLoadState("networkidle");
+  for (;;) {
+    await expect
+      .poll(() => [...inFlight].map((request) => request.url()), {
+        message: `${name}: requests still in flight`,
+        timeout: 15_000,
+      })
+      .toEqual([]);
+    await page.evaluate("new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))");
+    if (inFlight.size === 0) return;
+  }
+}
+
+/**
+ * Chromium against an app already listening at `base`. With `ranFile`, the names of the captured pages are
+ * written to `<ranFile>-<engine>.txt` when the harness closes (nothing is written if no page was captured).
+ */
 export async function startBrowser(base: string, ranFile?: string): Promise<BrowserHarness> {
   await mkdir(SCREENSHOTS, { recursive: true });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  const browser = await sharedChromium();
+  const contexts = new Set<BrowserContext>();
   const violations: string[] = [];
   const ran: string[] = [];
 
@@ -128,9 +179,13 @@ export async function startBrowser(base: string, ranFile?: string): Promise<Brow
         reducedMotion: "reduce",
         acceptDownloads: true,
       });
+      contexts.add(context);
+      context.on("close", () => contexts.delete(context));
       // A limit for a condition to come true, not a speed check: on a loaded 2-core machine (the PostgreSQL pass
       // with both workers busy) a dialog has been seen to take over 10 s to appear after its button's click.
       context.setDefaultTimeout(30_000);
+      // Every page of the context, including one a test opens itself, can be captured.
+      context.on("page", trackRequests);
       const page = await context.newPage();
       page.on("console", (message) => {
         if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
@@ -143,11 +198,16 @@ export async function startBrowser(base: string, ranFile?: string): Promise<Brow
       return { context, page };
     },
     async capture(page, name) {
-      await page.waitForLoadState("networkidle");
+      await settle(page, name);
       await finishAnimations(page);
       await axe(page, name);
       await page.screenshot({ path: path.join(SCREENSHOTS, `${ENGINE}-${name}-desktop.png`), fullPage: true });
       await page.setViewportSize(PHONE);
+      // The navigation leaves the phone's screen without sliding: the context asks for reduced motion.
+      expect(
+        await page.evaluate<number>("document.querySelector('.mantine-AppShell-navbar')?.getAnimations().length ?? 0"),
+        `${name}: the navigation slides although reduced motion was asked for`,
+      ).toBe(0);
       // Some layouts switch by a media-query listener and a React render, not by CSS alone: wait for the page
       // to fit (a page that stays wider than the phone fails here after the limit).
       await expect
@@ -189,7 +249,8 @@ export async function startBrowser(base: string, ranFile?: string): Promise<Brow
       await page.getByRole("heading", { level: 1, name: "Home" }).waitFor();
     },
     async close() {
-      await browser.close();
+      // The contexts of this file only: the browser serves the next file of this process.
+      await Promise.all([...contexts].map((context) => context.close()));
       if (ranFile && ran.length > 0) await writeFile(path.join(SCREENSHOTS, `${ranFile}-${ENGINE}.txt`), `${ran.join("\n")}\n`);
     },
   };
