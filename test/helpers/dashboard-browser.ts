@@ -56,6 +56,10 @@ interface AxeViolation {
 
 let axeSource: string | null = null;
 
+/** The page's violations, or null where axe is not injected yet. */
+const AXE_SCAN =
+  "typeof window.axe?.run !== 'function' ? null : axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, html: n.html, summary: n.failureSummary })) })))";
+
 export interface BrowserHarness {
   readonly browser: Browser;
   readonly base: string;
@@ -155,15 +159,15 @@ export async function startBrowser(base: string, ranFile?: string): Promise<Brow
 
   async function axe(page: Page, name: string): Promise<void> {
     // Injected through the DevTools protocol, which the page's CSP does not govern; once per document (a client
-    // route change keeps the document, and with it the axe already injected).
-    if (!(await page.evaluate<boolean>("typeof window.axe?.run === 'function'"))) {
+    // route change keeps the document, and with it the axe already injected): the scan answers null without it.
+    let found = await page.evaluate<AxeViolation[] | null>(AXE_SCAN);
+    if (found === null) {
       axeSource ??= readFileSync(path.resolve("node_modules/axe-core/axe.min.js"), "utf8");
       await page.evaluate(axeSource);
+      found = await page.evaluate<AxeViolation[] | null>(AXE_SCAN);
     }
-    const found = await page.evaluate<AxeViolation[]>(
-      "axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, html: n.html, summary: n.failureSummary })) })))",
-    );
-    const serious = found.filter((v) => v.impact === "serious" || v.impact === "critical");
+    expect(found, `${name}: axe did not run`).not.toBeNull();
+    const serious = (found ?? []).filter((v) => v.impact === "serious" || v.impact === "critical");
     expect(serious, `${name}: ${JSON.stringify(serious, null, 1)}`).toEqual([]);
   }
 
@@ -224,10 +228,9 @@ export async function startBrowser(base: string, ranFile?: string): Promise<Brow
         .getByText(/^(Sandbox|Production)$/)
         .all()) {
         const box = await choice.boundingBox();
-        expect(box, `${name}: the environment switch's ${await choice.textContent()} is not shown on a phone`).not.toBeNull();
-        expect((box?.x ?? 0) + (box?.width ?? 0), `${name}: the environment switch is cut off on a phone`).toBeLessThanOrEqual(
-          PHONE.width,
-        );
+        // The choice's name is read for the message only, rather than on every capture.
+        if (box === null) expect.fail(`${name}: the environment switch's ${await choice.textContent()} is not shown on a phone`);
+        expect(box.x + box.width, `${name}: the environment switch is cut off on a phone`).toBeLessThanOrEqual(PHONE.width);
       }
       await page.screenshot({ path: path.join(SCREENSHOTS, `${ENGINE}-${name}-phone.png`), fullPage: true });
       await page.setViewportSize(DESKTOP);
