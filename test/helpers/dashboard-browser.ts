@@ -1,7 +1,8 @@
 // The one browser harness of the dashboard tests: Debian's Chromium through playwright-core with the project's
-// flags, pages that record any Content-Security-Policy report or request to another origin, sign-in (through
-// the API into the page's cookie jar, or through the sign-in page), an axe-core scan (no serious or critical violation), and screenshots at desktop and 375 px
-// under test-output/screenshots/dashboard/ with a check that nothing is wider than the phone. Every captured
+// flags (one browser per test process), pages that record any Content-Security-Policy report or request to
+// another origin, sign-in (through the API into the page's cookie jar, or through the sign-in page), and the
+// capture of a settled page: an axe-core scan (no serious or critical violation), and screenshots at desktop and
+// 375 px under test-output/screenshots/dashboard/ with a check that nothing is wider than the phone. Every captured
 // page name is written, when the harness closes, to `<ranFile>-<engine>.txt` there: .ci/run checks those
 // markers to prove the browser tests ran on both engines rather than being skipped.
 //
@@ -220,21 +221,23 @@ export async function startBrowser(base: string, ranFile?: string): Promise<Brow
           timeout: 10_000,
         })
         .toBeLessThanOrEqual(0);
-      // The resize starts transitions (the navigation drawer slides away): shoot the settled page.
+      // Shoot the settled page, after any transition the resize started.
       await finishAnimations(page);
-      // The environment switch is always visible: on a phone too, both of its choices lie inside the screen.
-      for (const choice of await page
+      // The environment switch is always visible: on a phone too, both of its choices lie inside the screen (their
+      // boxes asked for together; a choice's name is read for a failure message only).
+      const choices = await page
         .locator("header")
         .getByText(/^(Sandbox|Production)$/)
-        .all()) {
-        const box = await choice.boundingBox();
-        // The choice's name is read for the message only, rather than on every capture.
-        if (box === null) expect.fail(`${name}: the environment switch's ${await choice.textContent()} is not shown on a phone`);
+        .all();
+      const boxes = await Promise.all(choices.map((choice) => choice.boundingBox()));
+      for (const [index, box] of boxes.entries()) {
+        if (box === null)
+          expect.fail(`${name}: the environment switch's ${await choices[index]?.textContent()} is not shown on a phone`);
         expect(box.x + box.width, `${name}: the environment switch is cut off on a phone`).toBeLessThanOrEqual(PHONE.width);
       }
       await page.screenshot({ path: path.join(SCREENSHOTS, `${ENGINE}-${name}-phone.png`), fullPage: true });
       await page.setViewportSize(DESKTOP);
-      // Back at desktop width the navigation slides in again: hand the test a settled page.
+      // Back at desktop width: hand the test a settled page.
       await finishAnimations(page);
       ran.push(name);
     },
