@@ -168,7 +168,7 @@ describe.skipIf(!browserAvailable)("Editing a Beneficiary and retrying its enrol
     const { context, page } = await h.newPage();
     await h.signIn(page, h.biz.email, REGISTRATION_PASSWORD);
     await page.getByText("Production", { exact: true }).click();
-    await expect.poll(() => page.getByTestId("sandbox-banner").count()).toBe(0);
+    await expect.poll(() => page.getByTestId("sandbox-banner").count(), { timeout: 15_000 }).toBe(0);
     await page.goto(`${h.base}/dashboard/beneficiaries/${b.id}`);
     await page.getByRole("heading", { level: 1, name: "Ana Lima" }).waitFor();
     const readiness = page.getByTestId("readiness");
@@ -192,7 +192,7 @@ describe.skipIf(!browserAvailable)("Editing a Beneficiary and retrying its enrol
     await dialog.waitFor({ state: "detached" });
     await retry.click();
     await expect.poll(() => outcome.textContent(), { timeout: 15_000 }).toBe("The rail accepted the enrollment.");
-    await expect.poll(() => retry.count()).toBe(0);
+    await expect.poll(() => retry.count(), { timeout: 15_000 }).toBe(0);
     await expect.poll(() => readiness.textContent(), { timeout: 15_000 }).not.toContain("refused");
     await h.capture(page, "beneficiary-enrollment-verified");
     const stored = (await h.t.app.inject({ method: "GET", url: `/v1/beneficiaries/${b.id}`, headers: bearer(key) })).json();
@@ -224,7 +224,7 @@ describe.skipIf(!browserAvailable)("Editing a Beneficiary and retrying its enrol
     const { context, page } = await h.newPage();
     await h.signIn(page, h.biz.email, REGISTRATION_PASSWORD);
     await page.getByText("Production", { exact: true }).click();
-    await expect.poll(() => page.getByTestId("sandbox-banner").count()).toBe(0);
+    await expect.poll(() => page.getByTestId("sandbox-banner").count(), { timeout: 15_000 }).toBe(0);
     await page.goto(`${h.base}/dashboard/payouts/new`);
     await page.getByRole("heading", { level: 1, name: "New payout" }).waitFor();
     await page
@@ -295,7 +295,7 @@ describe.skipIf(!browserAvailable)("Editing a Beneficiary and retrying its enrol
     // Problems per row, before anything is sent: the import button stays disabled.
     await upload(["lin@example.com,Lin,Wu,Lin Wu,de,eur,DE89370400440532013000", "nope,Max,,,DE,EUR,"]);
     const preview = dialog.getByTestId("import-preview-row");
-    await expect.poll(() => preview.count()).toBe(2);
+    await expect.poll(() => preview.count(), { timeout: 15_000 }).toBe(2);
     await expect.poll(() => preview.nth(0).textContent(), { timeout: 15_000 }).toContain("OK");
     const problems = await preview.nth(1).textContent();
     expect(problems).toContain("email is not an e-mail address");
@@ -312,7 +312,7 @@ describe.skipIf(!browserAvailable)("Editing a Beneficiary and retrying its enrol
     ]);
     await dialog.getByRole("button", { name: "Import 3 rows" }).click();
     await expect
-      .poll(() => dialog.getByTestId("import-summary").textContent())
+      .poll(() => dialog.getByTestId("import-summary").textContent(), { timeout: 15_000 })
       .toBe("1 created, 0 already existed, 1 duplicate, 1 failed.");
     const results = dialog.getByTestId("import-result-row");
     await expect.poll(() => results.nth(0).textContent(), { timeout: 15_000 }).toContain("created");
