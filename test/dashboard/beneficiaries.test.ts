@@ -76,7 +76,9 @@ describe.skipIf(!browserAvailable)("Beneficiaries in the dashboard", () => {
     await expect.poll(() => row.textContent(), { timeout: 15_000 }).toContain("Account •••• 3000 · EUR · DE");
     await expect.poll(() => row.textContent(), { timeout: 15_000 }).not.toContain("0532013000");
 
-    // Identity completed through the API (the page has no edit form), then acknowledged here.
+    // Identity completed through the API (the page has no edit form), then acknowledged here. The address bar
+    // follows the page's navigation by an event of its own: polled, not read once.
+    await expect.poll(() => page.url(), { timeout: 15_000 }).toMatch(/\/dashboard\/beneficiaries\/[0-9a-f-]{36}$/);
     const id = page.url().split("/").at(-1) ?? "";
     const update = await h.t.app.inject({
       method: "PUT",

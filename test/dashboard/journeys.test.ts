@@ -97,8 +97,11 @@ describe.skipIf(!available)("the dashboard in Chromium", () => {
     const email = `founder-${process.pid}-${Date.now()}@example.com`;
     await page.goto(`${base}/dashboard/`);
     await page.waitForURL(/\/dashboard\/sign-in$/);
+    // Scanned and photographed once each page has rendered, not while the script is still starting.
+    await page.getByRole("heading", { level: 1, name: "Sign in" }).waitFor();
     await capture(page, "sign-in");
     await page.getByRole("link", { name: /Register a Business/ }).click();
+    await page.getByRole("heading", { level: 1, name: "Register a Business" }).waitFor();
     await capture(page, "sign-up");
     await page.getByLabel("Business name").fill("Contoso Finance");
     await page.getByLabel("Email").fill(email);
@@ -300,7 +303,12 @@ describe.skipIf(!available)("the dashboard in Chromium", () => {
       .getByLabel(/^Destination/)
       .first()
       .click();
-    await page.getByRole("option").first().click();
+    // A destination's option (named "Account •••• 1234 · EUR · DE"), not one of the Beneficiary's list, which may
+    // still be closing; the destinations arrive by a query of their own after the choice.
+    await page
+      .getByRole("option", { name: /^(Account|Card) •••• / })
+      .first()
+      .click();
     await page.getByLabel(/^Amount/).fill("12.345");
     await page.getByRole("button", { name: "Create payout" }).click();
     await page.getByText("EUR has at most 2 decimals").waitFor();

@@ -74,7 +74,8 @@ describe.skipIf(!browserAvailable)("Links in e-mails open the dashboard with the
     await expect.poll(() => page.getByLabel("Invitation token").inputValue(), { timeout: 15_000 }).toBe(token);
     await expect.poll(() => page.getByTestId("invited-email").textContent(), { timeout: 15_000 }).toBe(`Invitation for ${email}`);
     await expect.poll(() => page.evaluate("location.hash"), { timeout: 15_000 }).toBe("");
-    expect(page.url()).toBe(`${h.base}/dashboard/invitation`);
+    // Playwright's page.url() follows history.replaceState by an event of its own: polled, not read once.
+    await expect.poll(() => page.url(), { timeout: 15_000 }).toBe(`${h.base}/dashboard/invitation`);
     await h.capture(page, "invitation-from-link");
 
     await page.getByLabel("New password").fill(STRONG_PASSWORD);
@@ -142,7 +143,7 @@ describe.skipIf(!browserAvailable)("Links in e-mails open the dashboard with the
     await page.getByRole("heading", { level: 1, name: "Choose a new password" }).waitFor();
     await expect.poll(() => page.getByLabel("Reset token").inputValue(), { timeout: 15_000 }).toBe(token);
     await expect.poll(() => page.evaluate("location.hash"), { timeout: 15_000 }).toBe("");
-    expect(page.url()).toBe(`${h.base}/dashboard/reset-password`);
+    await expect.poll(() => page.url(), { timeout: 15_000 }).toBe(`${h.base}/dashboard/reset-password`);
     await h.capture(page, "reset-password-from-link");
 
     const newPassword = "lantern-orchard-copper-sparrow-42";

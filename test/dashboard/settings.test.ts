@@ -145,12 +145,14 @@ describe.skipIf(!browserAvailable)("the dashboard's Team actions and Settings in
     await page.getByRole("button", { name: "Set up two-factor authentication" }).click();
     const qr = page.getByRole("img", { name: "QR code for your authenticator app" });
     await qr.waitFor();
-    // The SVG the API drew loads as an image (the CSP allows data: images only).
-    const loaded = await qr.evaluate((element) => {
-      const img = element as unknown as { complete: boolean; naturalWidth: number };
-      return img.complete && img.naturalWidth > 0;
-    });
-    expect(loaded).toBe(true);
+    // The SVG the API drew loads as an image (the CSP allows data: images only). The image has its size before
+    // it has loaded (decoding a data: URL is asynchronous too), so waiting for it to show is not enough: polled.
+    const loaded = () =>
+      qr.evaluate((element) => {
+        const img = element as unknown as { complete: boolean; naturalWidth: number };
+        return img.complete && img.naturalWidth > 0;
+      });
+    await expect.poll(loaded, { timeout: 15_000 }).toBe(true);
     const secret = (await page.getByTestId("two-factor-secret").textContent()) ?? "";
     expect(secret).toMatch(/^[A-Z2-7]+=*$/);
     await h.capture(page, "settings-two-factor-enrol");
