@@ -212,6 +212,9 @@ describe.skipIf(!available)("hosted collection pages in Chromium", () => {
     await expect(page.getByLabel(/ending in 6819/).isChecked()).resolves.toBe(true);
     await page.getByRole("button", { name: "Submit details" }).focus();
     await page.keyboard.press("Enter");
+    // page.keyboard does not wait for the navigation a key starts (a click does), and the answer has the form's own
+    // address, so waitForURL alone would return at once: wait for the answer's heading, then read it.
+    await page.getByRole("heading", { level: 1, name: "Thank you" }).waitFor();
     await page.waitForURL(link.href);
     await page.waitForLoadState();
     await expect(page.textContent("main")).resolves.toContain("ending in 6819");

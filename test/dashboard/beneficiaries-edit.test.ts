@@ -107,9 +107,12 @@ describe.skipIf(!browserAvailable)("Editing a Beneficiary and retrying its enrol
     await page.getByRole("button", { name: "Edit identity" }).click();
     const dialog = page.getByRole("dialog", { name: "Edit identity" });
     const address = dialog.getByRole("group", { name: "Postal address" });
-    await expect(
-      address.getByText("A SEPA payout needs at least the town and the country", { exact: false }).count(),
-    ).resolves.toBe(1);
+    // Polled: the dialog is opened by the click's render, which a count taken at once may precede.
+    await expect
+      .poll(() => address.getByText("A SEPA payout needs at least the town and the country", { exact: false }).count(), {
+        timeout: 15_000,
+      })
+      .toBe(1);
     // A street and a country without a town: the API's "required" beside the town field.
     await address.getByLabel("Street and number").fill("Hauptstraße 1");
     await address.getByLabel("Country").fill("de");
@@ -127,7 +130,9 @@ describe.skipIf(!browserAvailable)("Editing a Beneficiary and retrying its enrol
     await dialog.getByRole("button", { name: "Save identity" }).click();
     await dialog.waitFor({ state: "detached" });
     const expected = { line1: "Hauptstraße 1", city: "Berlin", postal_code: "10115", country: "DE" };
-    expect(updates[updates.length - 1]).toEqual({ postal_address: expected });
+    // The request events reach the test on their own channel, not in step with the page: the last one is polled.
+    const lastUpdate = () => updates[updates.length - 1];
+    await expect.poll(lastUpdate, { timeout: 15_000 }).toEqual({ postal_address: expected });
     await expect.poll(() => page.getByText("Hauptstraße 1", { exact: false }).count(), { timeout: 15_000 }).toBeGreaterThan(0);
     const read = async () =>
       (await h.t.app.inject({ method: "GET", url: `/v1/beneficiaries/${b.id}`, headers: bearer(h.biz.keys.sandbox) })).json();
@@ -139,14 +144,14 @@ describe.skipIf(!browserAvailable)("Editing a Beneficiary and retrying its enrol
     await dialog.getByLabel("Nickname").fill("Countess");
     await dialog.getByRole("button", { name: "Save identity" }).click();
     await dialog.waitFor({ state: "detached" });
-    expect(updates[updates.length - 1]).toEqual({ nickname: "Countess" });
+    await expect.poll(lastUpdate, { timeout: 15_000 }).toEqual({ nickname: "Countess" });
 
     // Every address field emptied: the address is removed (sent as null).
     await page.getByRole("button", { name: "Edit identity" }).click();
     for (const label of ["Street and number", "Town or city", "Postal code", "Country"]) await address.getByLabel(label).fill("");
     await dialog.getByRole("button", { name: "Save identity" }).click();
     await dialog.waitFor({ state: "detached" });
-    expect(updates[updates.length - 1]).toEqual({ postal_address: null });
+    await expect.poll(lastUpdate, { timeout: 15_000 }).toEqual({ postal_address: null });
     expect((await read()).postal_address).toBeNull();
     expect(h.cspViolations).toEqual([]);
     await context.close();
@@ -168,7 +173,7 @@ describe.skipIf(!browserAvailable)("Editing a Beneficiary and retrying its enrol
     const { context, page } = await h.newPage();
     await h.signIn(page, h.biz.email, REGISTRATION_PASSWORD);
     await page.getByText("Production", { exact: true }).click();
-    await expect.poll(() => page.getByTestId("sandbox-banner").count()).toBe(0);
+    await expect.poll(() => page.getByTestId("sandbox-banner").count(), { timeout: 15_000 }).toBe(0);
     await page.goto(`${h.base}/dashboard/beneficiaries/${b.id}`);
     await page.getByRole("heading", { level: 1, name: "Ana Lima" }).waitFor();
     const readiness = page.getByTestId("readiness");
@@ -192,7 +197,7 @@ describe.skipIf(!browserAvailable)("Editing a Beneficiary and retrying its enrol
     await dialog.waitFor({ state: "detached" });
     await retry.click();
     await expect.poll(() => outcome.textContent(), { timeout: 15_000 }).toBe("The rail accepted the enrollment.");
-    await expect.poll(() => retry.count()).toBe(0);
+    await expect.poll(() => retry.count(), { timeout: 15_000 }).toBe(0);
     await expect.poll(() => readiness.textContent(), { timeout: 15_000 }).not.toContain("refused");
     await h.capture(page, "beneficiary-enrollment-verified");
     const stored = (await h.t.app.inject({ method: "GET", url: `/v1/beneficiaries/${b.id}`, headers: bearer(key) })).json();
@@ -224,7 +229,7 @@ describe.skipIf(!browserAvailable)("Editing a Beneficiary and retrying its enrol
     const { context, page } = await h.newPage();
     await h.signIn(page, h.biz.email, REGISTRATION_PASSWORD);
     await page.getByText("Production", { exact: true }).click();
-    await expect.poll(() => page.getByTestId("sandbox-banner").count()).toBe(0);
+    await expect.poll(() => page.getByTestId("sandbox-banner").count(), { timeout: 15_000 }).toBe(0);
     await page.goto(`${h.base}/dashboard/payouts/new`);
     await page.getByRole("heading", { level: 1, name: "New payout" }).waitFor();
     await page
@@ -236,7 +241,9 @@ describe.skipIf(!browserAvailable)("Editing a Beneficiary and retrying its enrol
       .getByLabel(/^Destination/)
       .first()
       .click();
-    await page.getByRole("option").first().click();
+    // The destination's own option, by its name: the Beneficiary's list may still be closing, and the destinations
+    // arrive by a query of their own after the choice.
+    await page.getByRole("option", { name: /^Account •••• 4300 · EUR · NL$/ }).click();
     await page.getByLabel(/^Amount/).fill("25.00");
     await page.getByRole("button", { name: "Create payout" }).click();
     await expect
@@ -295,7 +302,7 @@ describe.skipIf(!browserAvailable)("Editing a Beneficiary and retrying its enrol
     // Problems per row, before anything is sent: the import button stays disabled.
     await upload(["lin@example.com,Lin,Wu,Lin Wu,de,eur,DE89370400440532013000", "nope,Max,,,DE,EUR,"]);
     const preview = dialog.getByTestId("import-preview-row");
-    await expect.poll(() => preview.count()).toBe(2);
+    await expect.poll(() => preview.count(), { timeout: 15_000 }).toBe(2);
     await expect.poll(() => preview.nth(0).textContent(), { timeout: 15_000 }).toContain("OK");
     const problems = await preview.nth(1).textContent();
     expect(problems).toContain("email is not an e-mail address");
@@ -312,7 +319,7 @@ describe.skipIf(!browserAvailable)("Editing a Beneficiary and retrying its enrol
     ]);
     await dialog.getByRole("button", { name: "Import 3 rows" }).click();
     await expect
-      .poll(() => dialog.getByTestId("import-summary").textContent())
+      .poll(() => dialog.getByTestId("import-summary").textContent(), { timeout: 15_000 })
       .toBe("1 created, 0 already existed, 1 duplicate, 1 failed.");
     const results = dialog.getByTestId("import-result-row");
     await expect.poll(() => results.nth(0).textContent(), { timeout: 15_000 }).toContain("created");

@@ -76,7 +76,9 @@ describe.skipIf(!browserAvailable)("Beneficiaries in the dashboard", () => {
     await expect.poll(() => row.textContent(), { timeout: 15_000 }).toContain("Account •••• 3000 · EUR · DE");
     await expect.poll(() => row.textContent(), { timeout: 15_000 }).not.toContain("0532013000");
 
-    // Identity completed through the API (the page has no edit form), then acknowledged here.
+    // Identity completed through the API (the page has no edit form), then acknowledged here. The address bar
+    // follows the page's navigation by an event of its own: polled, not read once.
+    await expect.poll(() => page.url(), { timeout: 15_000 }).toMatch(/\/dashboard\/beneficiaries\/[0-9a-f-]{36}$/);
     const id = page.url().split("/").at(-1) ?? "";
     const update = await h.t.app.inject({
       method: "PUT",
@@ -108,14 +110,14 @@ describe.skipIf(!browserAvailable)("Beneficiaries in the dashboard", () => {
     await form.getByLabel("IBAN").fill("GB29NWBK60161331926819");
     await form.getByRole("button", { name: "Add bank account" }).click();
     await form.getByText("Account •••• 6819 added.").waitFor();
-    await expect.poll(() => row.count()).toBe(2);
+    await expect.poll(() => row.count(), { timeout: 15_000 }).toBe(2);
     await page.getByRole("button", { name: "Declare Account •••• 6819" }).click();
     const second = row.filter({ hasText: "•••• 6819" });
     await expect.poll(() => second.textContent(), { timeout: 15_000 }).toContain("Declared");
     await expect.poll(() => row.filter({ hasText: "•••• 3000" }).textContent(), { timeout: 15_000 }).not.toContain("Declared");
     await page.getByRole("button", { name: "Delete Account •••• 6819" }).click();
     await page.getByRole("dialog", { name: "Delete Account •••• 6819?" }).getByRole("button", { name: "Delete" }).click();
-    await expect.poll(() => row.count()).toBe(1);
+    await expect.poll(() => row.count(), { timeout: 15_000 }).toBe(1);
     await expect.poll(() => row.textContent(), { timeout: 15_000 }).toContain("•••• 3000");
 
     // Archive (confirmed) and restore.
@@ -128,7 +130,7 @@ describe.skipIf(!browserAvailable)("Beneficiaries in the dashboard", () => {
 
     // The list: filtered by status, searched by e-mail.
     await page.getByRole("link", { name: "← Beneficiaries" }).click();
-    await expect.poll(() => page.getByTestId("beneficiary-row").count()).toBe(1);
+    await expect.poll(() => page.getByTestId("beneficiary-row").count(), { timeout: 15_000 }).toBe(1);
     await h.capture(page, "beneficiaries");
     const [exported] = await Promise.all([
       page.waitForEvent("download"),
@@ -143,7 +145,7 @@ describe.skipIf(!browserAvailable)("Beneficiaries in the dashboard", () => {
     await page.getByText("No Beneficiary matches.").waitFor();
     await page.getByRole("textbox", { name: "Search", exact: true }).fill("ada@example.com");
     await page.getByRole("button", { name: "Search", exact: true }).click();
-    await expect.poll(() => page.getByTestId("beneficiary-row").count()).toBe(1);
+    await expect.poll(() => page.getByTestId("beneficiary-row").count(), { timeout: 15_000 }).toBe(1);
     expect(h.cspViolations).toEqual([]);
     await context.close();
   });

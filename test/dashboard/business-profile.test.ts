@@ -62,7 +62,7 @@ describe.skipIf(!browserAvailable)("the Business profile in Settings", () => {
     await page.getByRole("heading", { level: 1, name: "Settings" }).waitFor();
     const form = page.getByRole("form", { name: "Business profile" });
     await expect.poll(() => form.getByLabel("Registration number").inputValue(), { timeout: 15_000 }).toBe("HRB 4711");
-    await expect.poll(() => page.getByTestId("business-name").textContent()).toBe("Profile Works");
+    await expect.poll(() => page.getByTestId("business-name").textContent(), { timeout: 15_000 }).toBe("Profile Works");
     // Nothing edited yet: nothing to save.
     await expect(form.getByRole("button", { name: "Save profile" }).isDisabled()).resolves.toBe(true);
     await h.capture(page, "business-profile-admin");
@@ -80,7 +80,9 @@ describe.skipIf(!browserAvailable)("the Business profile in Settings", () => {
     // The API refuses the http:// address: its message and code beside the website, nothing saved.
     const website = form.getByLabel(/^Website/);
     await expect.poll(() => website.getAttribute("aria-invalid"), { timeout: 15_000 }).toBe("true");
-    await expect.poll(() => form.textContent()).toContain("The website must be an https:// address. (invalid_format)");
+    await expect
+      .poll(() => form.textContent(), { timeout: 15_000 })
+      .toContain("The website must be an https:// address. (invalid_format)");
     await expect(form.getByLabel(/^Display name/).getAttribute("aria-invalid")).resolves.not.toBe("true");
     await h.capture(page, "business-profile-errors");
     const unchanged = await t.app.inject({ method: "GET", url: "/v1/business", headers: bearer(biz.keys.sandbox) });
@@ -89,11 +91,13 @@ describe.skipIf(!browserAvailable)("the Business profile in Settings", () => {
     await website.fill("https://profile.example");
     await form.getByRole("button", { name: "Save profile" }).click();
     await page.getByRole("status").getByText("Business profile saved.").waitFor();
-    await expect.poll(() => page.getByTestId("business-name").textContent()).toBe("Profile Works Europe");
+    await expect.poll(() => page.getByTestId("business-name").textContent(), { timeout: 15_000 }).toBe("Profile Works Europe");
     // The header's Business switch shows the new name, and so does its list.
     await expect.poll(() => business.inputValue(), { timeout: 15_000 }).toBe("Profile Works Europe");
     await business.click();
-    await expect.poll(() => page.getByRole("option").allTextContents()).toEqual(["Profile Works Europe", "Second Ledger Co"]);
+    await expect
+      .poll(() => page.getByRole("option").allTextContents(), { timeout: 15_000 })
+      .toEqual(["Profile Works Europe", "Second Ledger Co"]);
     await page.keyboard.press("Escape");
     await h.capture(page, "business-profile-saved");
 

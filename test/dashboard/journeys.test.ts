@@ -97,8 +97,11 @@ describe.skipIf(!available)("the dashboard in Chromium", () => {
     const email = `founder-${process.pid}-${Date.now()}@example.com`;
     await page.goto(`${base}/dashboard/`);
     await page.waitForURL(/\/dashboard\/sign-in$/);
+    // Scanned and photographed once each page has rendered, not while the script is still starting.
+    await page.getByRole("heading", { level: 1, name: "Sign in" }).waitFor();
     await capture(page, "sign-in");
     await page.getByRole("link", { name: /Register a Business/ }).click();
+    await page.getByRole("heading", { level: 1, name: "Register a Business" }).waitFor();
     await capture(page, "sign-up");
     await page.getByLabel("Business name").fill("Contoso Finance");
     await page.getByLabel("Email").fill(email);
@@ -129,7 +132,7 @@ describe.skipIf(!available)("the dashboard in Chromium", () => {
     expect((await stored()).filter((key) => key !== "dashboard.environment")).toEqual([]);
     // Production: the banner goes, and the data is the production environment's.
     await page.getByText("Production", { exact: true }).click();
-    await expect.poll(() => page.getByTestId("sandbox-banner").count()).toBe(0);
+    await expect.poll(() => page.getByTestId("sandbox-banner").count(), { timeout: 15_000 }).toBe(0);
     await capture(page, "home-production");
     expect(await stored()).toEqual(["dashboard.environment"]);
     await context.close();
@@ -185,7 +188,7 @@ describe.skipIf(!available)("the dashboard in Chromium", () => {
     await expect.poll(() => nav.getByRole("link", { name: /Approvals/ }).textContent(), { timeout: 15_000 }).toContain("2");
     await nav.getByRole("link", { name: /Approvals/ }).click();
     await approver.page.getByRole("tab", { name: "Awaiting my approval" }).waitFor();
-    await expect.poll(() => approver.page.getByTestId("approval-row").count()).toBe(2);
+    await expect.poll(() => approver.page.getByTestId("approval-row").count(), { timeout: 15_000 }).toBe(2);
     // Money by the currency's exponent: 125000 minor units of EUR.
     await expect(approver.page.textContent("main")).resolves.toContain("€1,250.00");
     await capture(approver.page, "approvals");
@@ -215,11 +218,11 @@ describe.skipIf(!available)("the dashboard in Chromium", () => {
     await capture(approver.page, "payout-disbursed");
     await approver.page.getByRole("link", { name: "Payouts", exact: true }).click();
     await approver.page.getByRole("heading", { name: "Payouts" }).waitFor();
-    await expect.poll(() => approver.page.getByTestId("payout-row").count()).toBe(2);
+    await expect.poll(() => approver.page.getByTestId("payout-row").count(), { timeout: 15_000 }).toBe(2);
     await capture(approver.page, "payouts");
     await approver.page.getByRole("textbox", { name: "Search", exact: true }).fill("INV-1002");
     await approver.page.getByRole("button", { name: "Search", exact: true }).click();
-    await expect.poll(() => approver.page.getByTestId("payout-row").count()).toBe(1);
+    await expect.poll(() => approver.page.getByTestId("payout-row").count(), { timeout: 15_000 }).toBe(1);
     await approver.context.close();
     await admin.context.close();
   });
@@ -240,8 +243,10 @@ describe.skipIf(!available)("the dashboard in Chromium", () => {
     await dialog.getByRole("button", { name: "Reject", exact: true }).click();
     await dialog.getByText("1 of 1 rejected.").waitFor();
     await dialog.getByRole("button", { name: "Close", exact: true }).click();
-    await expect.poll(() => page.getByTestId("timeline-note").allTextContents()).toEqual(["“Duplicate of invoice 42”"]);
-    await expect.poll(() => page.getByText("Rejected", { exact: true }).count()).toBeGreaterThan(0);
+    await expect
+      .poll(() => page.getByTestId("timeline-note").allTextContents(), { timeout: 15_000 })
+      .toEqual(["“Duplicate of invoice 42”"]);
+    await expect.poll(() => page.getByText("Rejected", { exact: true }).count(), { timeout: 15_000 }).toBeGreaterThan(0);
     await capture(page, "payout-rejected");
     await context.close();
   });
@@ -260,11 +265,11 @@ describe.skipIf(!available)("the dashboard in Chromium", () => {
     expect(secret).toMatch(/^pok_sandbox_/);
     await capture(page, "developers-key-created");
     await page.getByRole("button", { name: "Hide the key" }).click();
-    await expect.poll(() => page.getByTestId("secret-value").count()).toBe(0);
+    await expect.poll(() => page.getByTestId("secret-value").count(), { timeout: 15_000 }).toBe(0);
     await page.getByRole("button", { name: "Revoke billing-service" }).click();
     await page.getByRole("dialog", { name: "Revoke this key?" }).getByRole("button", { name: "Revoke key" }).click();
     await expect
-      .poll(() => page.getByTestId("api-key-row").filter({ hasText: "billing-service" }).textContent())
+      .poll(() => page.getByTestId("api-key-row").filter({ hasText: "billing-service" }).textContent(), { timeout: 15_000 })
       .toContain("Revoked");
     // The key no longer works.
     const refused = await fetch(`${base}/v1/payouts`, { headers: { authorization: `Bearer ${secret}` } });
@@ -298,7 +303,12 @@ describe.skipIf(!available)("the dashboard in Chromium", () => {
       .getByLabel(/^Destination/)
       .first()
       .click();
-    await page.getByRole("option").first().click();
+    // A destination's option (named "Account •••• 1234 · EUR · DE"), not one of the Beneficiary's list, which may
+    // still be closing; the destinations arrive by a query of their own after the choice.
+    await page
+      .getByRole("option", { name: /^(Account|Card) •••• / })
+      .first()
+      .click();
     await page.getByLabel(/^Amount/).fill("12.345");
     await page.getByRole("button", { name: "Create payout" }).click();
     await page.getByText("EUR has at most 2 decimals").waitFor();
@@ -321,7 +331,7 @@ describe.skipIf(!available)("the dashboard in Chromium", () => {
 
     // Production shows production's data only: none of these sandbox payouts.
     await page.getByRole("link", { name: "Payouts", exact: true }).click();
-    await expect.poll(() => page.getByTestId("payout-row").count()).toBeGreaterThan(0);
+    await expect.poll(() => page.getByTestId("payout-row").count(), { timeout: 15_000 }).toBeGreaterThan(0);
     await page.getByText("Production", { exact: true }).click();
     await page.getByText("No payouts match.").waitFor();
     await context.close();

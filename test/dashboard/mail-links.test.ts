@@ -72,9 +72,10 @@ describe.skipIf(!browserAvailable)("Links in e-mails open the dashboard with the
     expect(opened?.headers()["referrer-policy"]).toBe("no-referrer");
     await page.getByRole("heading", { level: 1, name: "Accept an invitation" }).waitFor();
     await expect.poll(() => page.getByLabel("Invitation token").inputValue(), { timeout: 15_000 }).toBe(token);
-    await expect.poll(() => page.getByTestId("invited-email").textContent()).toBe(`Invitation for ${email}`);
+    await expect.poll(() => page.getByTestId("invited-email").textContent(), { timeout: 15_000 }).toBe(`Invitation for ${email}`);
     await expect.poll(() => page.evaluate("location.hash"), { timeout: 15_000 }).toBe("");
-    expect(page.url()).toBe(`${h.base}/dashboard/invitation`);
+    // Playwright's page.url() follows history.replaceState by an event of its own: polled, not read once.
+    await expect.poll(() => page.url(), { timeout: 15_000 }).toBe(`${h.base}/dashboard/invitation`);
     await h.capture(page, "invitation-from-link");
 
     await page.getByLabel("New password").fill(STRONG_PASSWORD);
@@ -114,7 +115,7 @@ describe.skipIf(!browserAvailable)("Links in e-mails open the dashboard with the
     await expect.poll(() => page.evaluate("location.hash"), { timeout: 15_000 }).toBe("");
     await page.getByRole("button", { name: "Create my Business" }).click();
     await page.getByRole("heading", { level: 1, name: "Your Business is ready" }).waitFor();
-    await expect.poll(() => page.getByText("Linked Co").count()).toBeGreaterThan(0);
+    await expect.poll(() => page.getByText("Linked Co").count(), { timeout: 15_000 }).toBeGreaterThan(0);
     expectTokenNotLeaked(requests, token, "/v1/registration/verification");
     expect(h.cspViolations).toEqual([]);
     await context.close();
@@ -142,7 +143,7 @@ describe.skipIf(!browserAvailable)("Links in e-mails open the dashboard with the
     await page.getByRole("heading", { level: 1, name: "Choose a new password" }).waitFor();
     await expect.poll(() => page.getByLabel("Reset token").inputValue(), { timeout: 15_000 }).toBe(token);
     await expect.poll(() => page.evaluate("location.hash"), { timeout: 15_000 }).toBe("");
-    expect(page.url()).toBe(`${h.base}/dashboard/reset-password`);
+    await expect.poll(() => page.url(), { timeout: 15_000 }).toBe(`${h.base}/dashboard/reset-password`);
     await h.capture(page, "reset-password-from-link");
 
     const newPassword = "lantern-orchard-copper-sparrow-42";

@@ -34,25 +34,25 @@ describe.skipIf(!browserAvailable)("my sessions in the dashboard", () => {
       const rows = page.getByTestId("my-session-row");
       await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(2);
       const current = page.locator('[data-testid="my-session-row"][data-current="true"]');
-      await expect.poll(() => current.count()).toBe(1);
-      await expect.poll(() => current.getByText("This session").isVisible()).toBe(true);
+      await expect.poll(() => current.count(), { timeout: 15_000 }).toBe(1);
+      await expect.poll(() => current.getByText("This session").isVisible(), { timeout: 15_000 }).toBe(true);
       // Both browsers are Chromium on this machine ("Headless Chrome on Linux" or, in a headless mode that
       // hides it, "Chrome on Linux"), from the loopback address.
-      await expect.poll(() => rows.first().textContent()).toContain("Chrome on Linux");
-      await expect.poll(() => rows.first().textContent()).toContain("127.0.0.1");
-      await expect.poll(() => current.getByRole("button", { name: "Sign out" }).isVisible()).toBe(true);
+      await expect.poll(() => rows.first().textContent(), { timeout: 15_000 }).toContain("Chrome on Linux");
+      await expect.poll(() => rows.first().textContent(), { timeout: 15_000 }).toContain("127.0.0.1");
+      await expect.poll(() => current.getByRole("button", { name: "Sign out" }).isVisible(), { timeout: 15_000 }).toBe(true);
       await h.capture(page, "my-sessions");
 
       // The other row offers "End session", behind a confirmation that names the device.
       const endButton = page.getByRole("button", { name: /^End session: .*Chrome on Linux \(127\.0\.0\.1\)$/ });
-      await expect.poll(() => endButton.count()).toBe(1);
+      await expect.poll(() => endButton.count(), { timeout: 15_000 }).toBe(1);
       await endButton.click();
       const confirm = page.getByRole("dialog", { name: "End this session?" });
       await expect.poll(() => confirm.textContent(), { timeout: 15_000 }).toContain("will be signed out at once");
       await h.capture(page, "my-sessions-confirm");
       await confirm.getByRole("button", { name: "End session" }).click();
       await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(1);
-      await expect.poll(() => current.count()).toBe(1);
+      await expect.poll(() => current.count(), { timeout: 15_000 }).toBe(1);
 
       // The other browser's next navigation inside the dashboard finds its session ended.
       await other.page.getByRole("link", { name: "Payouts" }).first().click();

@@ -136,6 +136,8 @@ describe.skipIf(!browserAvailable && !browserRequired)("a payout's actions in th
       expect((await getPayout(h.t.app, key, pending.payout_id)).status).toBe("pending_approval");
 
       await page.getByRole("button", { name: "Cancel payout", exact: true }).click();
+      // Scanned and photographed with the confirmation open, not before it has appeared.
+      await dialog.waitFor();
       await h.capture(page, "payout-cancel-confirm");
       await dialog.getByRole("button", { name: "Cancel payout" }).click();
       await dialog.waitFor({ state: "detached" });
@@ -158,10 +160,12 @@ describe.skipIf(!browserAvailable && !browserRequired)("a payout's actions in th
       await page.getByTestId("payout-row").filter({ hasText: "INV-PENDING" }).waitFor({ timeout: 15_000 });
       await page.setViewportSize(PHONE);
       const labels = page.getByTestId("payout-row").locator(".mantine-Badge-label");
-      const cut = await labels.evaluateAll((nodes) =>
-        nodes.filter((n) => n.scrollWidth > n.clientWidth || n.getBoundingClientRect().width < 1).map((n) => n.textContent),
-      );
-      expect(cut).toEqual([]);
+      // Polled: the page lays itself out again after the resize (a scroll area measures itself and re-renders).
+      const cut = () =>
+        labels.evaluateAll((nodes) =>
+          nodes.filter((n) => n.scrollWidth > n.clientWidth || n.getBoundingClientRect().width < 1).map((n) => n.textContent),
+        );
+      await expect.poll(cut, { timeout: 15_000 }).toEqual([]);
       expect(await labels.allTextContents()).toContain("Pending approval");
       await h.capture(page, "payouts-badges");
     } finally {

@@ -137,7 +137,8 @@ describe.skipIf(!browserAvailable && !browserRequired)("the dashboard's payouts 
     await filters.getByLabel("Currency").fill("EUR");
     await filters.getByRole("button", { name: "Apply filters" }).click();
     await expect.poll(() => refs(page), { timeout: 15_000 }).toEqual(["INV-LARGE"]);
-    expect(new URL(page.url()).searchParams.get("amount_min")).toBe("10000");
+    // page.url() follows the page's own history changes by an event of their own: polled, not read once.
+    await expect.poll(() => new URL(page.url()).searchParams.get("amount_min"), { timeout: 15_000 }).toBe("10000");
     const shared = page.url();
 
     await filters.getByLabel("Amount from").fill("");
@@ -147,10 +148,11 @@ describe.skipIf(!browserAvailable && !browserRequired)("the dashboard's payouts 
 
     await page.goBack();
     await expect.poll(() => refs(page), { timeout: 15_000 }).toEqual(["INV-LARGE"]);
-    await expect(filters.getByLabel("Amount from").inputValue()).resolves.toBe("100.00");
+    // The form follows the address in an effect after the render that shows the (cached) rows: polled.
+    await expect.poll(() => filters.getByLabel("Amount from").inputValue(), { timeout: 15_000 }).toBe("100.00");
     await page.goBack();
     await expect.poll(() => refs(page), { timeout: 15_000 }).toEqual(["INV-CSV", "INV-LARGE", "INV-SMALL"]);
-    await expect(filters.getByLabel("Currency").inputValue()).resolves.toBe("");
+    await expect.poll(() => filters.getByLabel("Currency").inputValue(), { timeout: 15_000 }).toBe("");
 
     // A shared link shows the same rows in a fresh tab.
     const other = await context.newPage();
@@ -186,7 +188,7 @@ describe.skipIf(!browserAvailable && !browserRequired)("the dashboard's payouts 
     await page.getByLabel("Status", { exact: true }).first().click();
     await page.getByRole("option", { name: "Pending approval" }).click();
     await expect.poll(() => refs(page), { timeout: 15_000 }).toEqual(["INV-CSV", "INV-LARGE", "INV-OTHER"]);
-    expect(param("status")).toBe("pending_approval");
+    await expect.poll(() => param("status"), { timeout: 15_000 }).toBe("pending_approval");
 
     // Typing part of an id neither filters nor adds history; the whole id does, once.
     const beneficiaryField = page.getByLabel("Beneficiary id");
@@ -195,7 +197,7 @@ describe.skipIf(!browserAvailable && !browserRequired)("the dashboard's payouts 
     expect(param("beneficiary_id")).toBeNull();
     await beneficiaryField.fill(other.beneficiaryId);
     await expect.poll(() => refs(page), { timeout: 15_000 }).toEqual(["INV-OTHER"]);
-    expect(param("beneficiary_id")).toBe(other.beneficiaryId);
+    await expect.poll(() => param("beneficiary_id"), { timeout: 15_000 }).toBe(other.beneficiaryId);
 
     // A search is one entry when submitted, not one per letter typed.
     const search = page.getByRole("form", { name: "Search payouts" });
@@ -203,23 +205,24 @@ describe.skipIf(!browserAvailable && !browserRequired)("the dashboard's payouts 
     expect(param("external_ref")).toBeNull();
     await search.getByRole("button", { name: "Search" }).click();
     await page.getByTestId("empty").waitFor();
-    expect(param("external_ref")).toBe("INV-LARGE");
+    await expect.poll(() => param("external_ref"), { timeout: 15_000 }).toBe("INV-LARGE");
 
     await page.goBack();
     await expect.poll(() => refs(page), { timeout: 15_000 }).toEqual(["INV-OTHER"]);
     expect(param("external_ref")).toBeNull();
-    await expect(search.getByLabel("Search").inputValue()).resolves.toBe("");
+    // The fields follow the address in an effect after the render that shows the (cached) rows: polled.
+    await expect.poll(() => search.getByLabel("Search").inputValue(), { timeout: 15_000 }).toBe("");
 
     await page.goBack();
     await expect.poll(() => refs(page), { timeout: 15_000 }).toEqual(["INV-CSV", "INV-LARGE", "INV-OTHER"]);
     expect(param("beneficiary_id")).toBeNull();
-    await expect(beneficiaryField.inputValue()).resolves.toBe("");
+    await expect.poll(() => beneficiaryField.inputValue(), { timeout: 15_000 }).toBe("");
     expect(param("status")).toBe("pending_approval");
 
     await page.goBack();
     await expect.poll(() => refs(page), { timeout: 15_000 }).toEqual(["INV-CSV", "INV-LARGE", "INV-OTHER", "INV-SMALL"]);
     expect(param("status")).toBeNull();
-    await expect(page.getByLabel("Status", { exact: true }).first().inputValue()).resolves.toBe("");
+    await expect.poll(() => page.getByLabel("Status", { exact: true }).first().inputValue(), { timeout: 15_000 }).toBe("");
     // Forward replays the same entries.
     await page.goForward();
     await expect.poll(() => refs(page), { timeout: 15_000 }).toEqual(["INV-CSV", "INV-LARGE", "INV-OTHER"]);
@@ -240,10 +243,11 @@ describe.skipIf(!browserAvailable && !browserRequired)("the dashboard's payouts 
     });
     const types = (events.json().events as { type: string }[]).map((event) => event.type);
     expect(types[0]).toBe("payout.disbursed");
-    const shown = await page
-      .getByTestId("event-item")
-      .evaluateAll((items) => items.map((item) => item.querySelector(".mantine-Timeline-itemTitle")?.textContent ?? ""));
-    expect(shown).toEqual(types);
+    const shown = () =>
+      page
+        .getByTestId("event-item")
+        .evaluateAll((items) => items.map((item) => item.querySelector(".mantine-Timeline-itemTitle")?.textContent ?? ""));
+    await expect.poll(shown, { timeout: 15_000 }).toEqual(types);
     await page.getByTestId("event-item").first().getByRole("button", { name: "Show data" }).click();
     await page.getByText(`"payout_id": "${ids.small}"`).first().waitFor();
 
@@ -261,7 +265,9 @@ describe.skipIf(!browserAvailable && !browserRequired)("the dashboard's payouts 
     await page.getByRole("link", { name: /^[0-9a-f]{8}-[0-9a-f]{4}-/ }).click();
     await page.getByRole("link", { name: /^Payouts to / }).click();
     await page.getByRole("heading", { level: 1, name: "Payouts" }).waitFor();
-    expect(new URL(page.url()).searchParams.get("beneficiary_id")).toMatch(/^[0-9a-f-]{36}$/);
+    await expect
+      .poll(() => new URL(page.url()).searchParams.get("beneficiary_id"), { timeout: 15_000 })
+      .toMatch(/^[0-9a-f-]{36}$/);
     // Both of this Beneficiary's payouts, and not the other Beneficiary's.
     const beneficiaryRows = page.getByTestId("payout-row");
     await expect

@@ -53,7 +53,9 @@ describe.skipIf(!browserAvailable)("the dashboard's Team actions and Settings in
     const stepUp = page.getByRole("dialog", { name: "Confirm it is you" });
     await stepUp.getByLabel(/^Password/).fill(REGISTRATION_PASSWORD);
     await stepUp.getByRole("button", { name: "Confirm" }).click();
-    await expect.poll(() => page.getByLabel(`Role of ${reader.email}`).inputValue()).toBe("business_read_only");
+    await expect
+      .poll(() => page.getByLabel(`Role of ${reader.email}`).inputValue(), { timeout: 15_000 })
+      .toBe("business_read_only");
 
     // The only admin cannot demote themselves: the refusal shows in their own row and the role stays.
     await page.getByLabel(`Role of ${biz.email}`).selectOption("business_approver");
@@ -65,7 +67,7 @@ describe.skipIf(!browserAvailable)("the dashboard's Team actions and Settings in
     const confirm = page.getByRole("dialog", { name: "Remove this member?" });
     await expect.poll(() => confirm.textContent(), { timeout: 15_000 }).toContain(leaving.email);
     await confirm.getByRole("button", { name: "Remove member" }).click();
-    await expect.poll(() => page.getByLabel(`Role of ${leaving.email}`).count()).toBe(0);
+    await expect.poll(() => page.getByLabel(`Role of ${leaving.email}`).count(), { timeout: 15_000 }).toBe(0);
     await expect(page.getByRole("cell", { name: reader.email, exact: true }).count()).resolves.toBe(1);
     await context.close();
   });
@@ -92,7 +94,7 @@ describe.skipIf(!browserAvailable)("the dashboard's Team actions and Settings in
     await rule.getByLabel("Up to amount (EUR)").fill("500");
     await page.getByRole("button", { name: "Save policy" }).click();
     // The API's message about rules[0].name, with its code, beside the name.
-    await expect.poll(() => rule.getByLabel("Name").getAttribute("aria-invalid")).toBe("true");
+    await expect.poll(() => rule.getByLabel("Name").getAttribute("aria-invalid"), { timeout: 15_000 }).toBe("true");
     await expect.poll(() => rule.textContent(), { timeout: 15_000 }).toMatch(/letter or a digit.*\(blank\)/i);
     await h.capture(page, "settings-approval-policy-errors");
 
@@ -143,19 +145,21 @@ describe.skipIf(!browserAvailable)("the dashboard's Team actions and Settings in
     await page.getByRole("button", { name: "Set up two-factor authentication" }).click();
     const qr = page.getByRole("img", { name: "QR code for your authenticator app" });
     await qr.waitFor();
-    // The SVG the API drew loads as an image (the CSP allows data: images only).
-    const loaded = await qr.evaluate((element) => {
-      const img = element as unknown as { complete: boolean; naturalWidth: number };
-      return img.complete && img.naturalWidth > 0;
-    });
-    expect(loaded).toBe(true);
+    // The SVG the API drew loads as an image (the CSP allows data: images only). The image has its size before
+    // it has loaded (decoding a data: URL is asynchronous too), so waiting for it to show is not enough: polled.
+    const loaded = () =>
+      qr.evaluate((element) => {
+        const img = element as unknown as { complete: boolean; naturalWidth: number };
+        return img.complete && img.naturalWidth > 0;
+      });
+    await expect.poll(loaded, { timeout: 15_000 }).toBe(true);
     const secret = (await page.getByTestId("two-factor-secret").textContent()) ?? "";
     expect(secret).toMatch(/^[A-Z2-7]+=*$/);
     await h.capture(page, "settings-two-factor-enrol");
     await page.getByLabel("Code from the app").fill(totpCode(secret, t.clock.now()));
     await page.getByRole("button", { name: "Turn on" }).click();
     const codes = page.getByTestId("recovery-codes").locator("code");
-    await expect.poll(() => codes.count()).toBe(10);
+    await expect.poll(() => codes.count(), { timeout: 15_000 }).toBe(10);
     const first = await codes.allTextContents();
     await expect.poll(() => page.getByTestId("two-factor-state").textContent(), { timeout: 15_000 }).toContain("on");
     // My own enrolment takes me off the list of members without two-factor at once, without a reload
@@ -165,7 +169,7 @@ describe.skipIf(!browserAvailable)("the dashboard's Team actions and Settings in
       .not.toContain(biz.email);
     await h.capture(page, "settings-recovery-codes");
     await page.getByRole("button", { name: "I have stored them" }).click();
-    await expect.poll(() => page.getByTestId("recovery-codes").count()).toBe(0);
+    await expect.poll(() => page.getByTestId("recovery-codes").count(), { timeout: 15_000 }).toBe(0);
 
     // Regenerating needs a recent confirmation: with two-factor on, by a code from the app.
     t.clock.set(minutes(27));
@@ -173,7 +177,7 @@ describe.skipIf(!browserAvailable)("the dashboard's Team actions and Settings in
     const stepUp = page.getByRole("dialog", { name: "Confirm it is you" });
     await stepUp.getByLabel("Authentication code").fill(totpCode(secret, t.clock.now()));
     await stepUp.getByRole("button", { name: "Confirm" }).click();
-    await expect.poll(() => codes.count()).toBe(10);
+    await expect.poll(() => codes.count(), { timeout: 15_000 }).toBe(10);
     const second = await codes.allTextContents();
     expect(second.filter((code) => first.includes(code))).toEqual([]);
     await page.getByRole("button", { name: "I have stored them" }).click();
@@ -181,7 +185,9 @@ describe.skipIf(!browserAvailable)("the dashboard's Team actions and Settings in
     // Every member must use two-factor: the page names who has none yet.
     // The switch shows the server's answer, so it flips once the change is saved.
     await page.getByLabel("Require two-factor authentication for every member").click();
-    await expect.poll(() => page.getByLabel("Require two-factor authentication for every member").isChecked()).toBe(true);
+    await expect
+      .poll(() => page.getByLabel("Require two-factor authentication for every member").isChecked(), { timeout: 15_000 })
+      .toBe(true);
     await expect
       .poll(() => page.getByTestId("members-without-two-factor").textContent(), { timeout: 15_000 })
       .toContain(reader.email);
@@ -199,7 +205,7 @@ describe.skipIf(!browserAvailable)("the dashboard's Team actions and Settings in
     await member.page.getByLabel("Code from the app").fill(totpCode(memberSecret, t.clock.now()));
     await member.page.getByRole("button", { name: "Turn on" }).click();
     // The codes stay on screen although the session no longer owes the enrolment.
-    await expect.poll(() => member.page.getByTestId("recovery-codes").locator("code").count()).toBe(10);
+    await expect.poll(() => member.page.getByTestId("recovery-codes").locator("code").count(), { timeout: 15_000 }).toBe(10);
     await member.page.getByRole("link", { name: "Continue to the dashboard" }).click();
     await member.page.getByRole("heading", { level: 1, name: "Home" }).waitFor();
     await member.context.close();
@@ -215,7 +221,9 @@ describe.skipIf(!browserAvailable)("the dashboard's Team actions and Settings in
     await off.getByRole("button", { name: "Cancel" }).click();
 
     await page.getByLabel("Require two-factor authentication for every member").click();
-    await expect.poll(() => page.getByLabel("Require two-factor authentication for every member").isChecked()).toBe(false);
+    await expect
+      .poll(() => page.getByLabel("Require two-factor authentication for every member").isChecked(), { timeout: 15_000 })
+      .toBe(false);
     await page.getByRole("button", { name: "Turn off two-factor" }).click();
     await off.getByLabel("Code or recovery code").fill(second[1] ?? "");
     await off.getByRole("button", { name: "Turn off" }).click();
@@ -271,7 +279,7 @@ describe.skipIf(!browserAvailable)("the dashboard's Team actions and Settings in
     await page.getByText("Choose a PNG or JPEG image.").waitFor();
     await page.getByLabel("Logo").setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: PNG });
     await page.getByRole("button", { name: "Save branding" }).click();
-    await expect.poll(() => page.getByLabel("Brand colour").getAttribute("aria-invalid")).toBe("true");
+    await expect.poll(() => page.getByLabel("Brand colour").getAttribute("aria-invalid"), { timeout: 15_000 }).toBe("true");
     await expect
       .poll(() => page.getByRole("form", { name: "Branding" }).textContent(), { timeout: 15_000 })
       .toContain("low_contrast");

@@ -30,7 +30,7 @@ describe.skipIf(!browserAvailable)("switching Business in the dashboard", () => 
   async function showPayouts(page: Page, expected: string[]): Promise<void> {
     await page.goto(`${h.base}/dashboard/payouts`);
     await page.getByRole("heading", { level: 1, name: "Payouts" }).waitFor();
-    await expect.poll(() => refs(page)).toEqual(expected);
+    await expect.poll(() => refs(page), { timeout: 15_000 }).toEqual(expected);
   }
 
   it("shows each Business's payouts only, switching in the header", async () => {
@@ -60,23 +60,23 @@ describe.skipIf(!browserAvailable)("switching Business in the dashboard", () => 
     const { context, page } = await h.newPage();
     await h.signIn(page, biz.email, REGISTRATION_PASSWORD);
     const business = page.getByRole("combobox", { name: "Business", exact: true });
-    await expect.poll(() => business.inputValue()).toBe("Contoso Payroll");
-    await expect.poll(() => page.getByText(`${biz.email} · admin`).isVisible()).toBe(true);
+    await expect.poll(() => business.inputValue(), { timeout: 15_000 }).toBe("Contoso Payroll");
+    await expect.poll(() => page.getByText(`${biz.email} · admin`).isVisible(), { timeout: 15_000 }).toBe(true);
     await showPayouts(page, ["CONTOSO-1", "CONTOSO-2"]);
     await h.capture(page, "switch-business-first");
 
     await business.click();
     await page.getByRole("option", { name: "Litware Logistics" }).click();
     await page.getByRole("heading", { level: 1, name: "Home" }).waitFor();
-    await expect.poll(() => business.inputValue()).toBe("Litware Logistics");
-    await expect.poll(() => page.getByText(`${biz.email} · approver`).isVisible()).toBe(true);
+    await expect.poll(() => business.inputValue(), { timeout: 15_000 }).toBe("Litware Logistics");
+    await expect.poll(() => page.getByText(`${biz.email} · approver`).isVisible(), { timeout: 15_000 }).toBe(true);
     await showPayouts(page, ["LITWARE-1"]);
     await h.capture(page, "switch-business-second");
 
     await business.click();
     await page.getByRole("option", { name: "Contoso Payroll" }).click();
     await page.getByRole("heading", { level: 1, name: "Home" }).waitFor();
-    await expect.poll(() => business.inputValue()).toBe("Contoso Payroll");
+    await expect.poll(() => business.inputValue(), { timeout: 15_000 }).toBe("Contoso Payroll");
     await showPayouts(page, ["CONTOSO-1", "CONTOSO-2"]);
     await context.close();
     expect(h.violations).toEqual([]);

@@ -75,7 +75,7 @@ describe.skipIf(!browserAvailable)("the dashboard's webhooks and Home in Chromiu
     await expect.poll(() => page.getByTestId("endpoint-url").textContent(), { timeout: 15_000 }).toBe(bed.hookUrl);
     await harness.capture(page, "developers-webhook-created");
     await page.getByRole("button", { name: "Hide the secret" }).click();
-    await expect.poll(() => page.getByTestId("secret-value").count()).toBe(0);
+    await expect.poll(() => page.getByTestId("secret-value").count(), { timeout: 15_000 }).toBe(0);
     // No secret in localStorage: at most the environment choice.
     const stored = await page.evaluate<string[]>("Object.keys(localStorage)");
     expect(stored.filter((key) => key !== "dashboard.environment")).toEqual([]);
@@ -155,7 +155,7 @@ describe.skipIf(!browserAvailable)("the dashboard's webhooks and Home in Chromiu
     const row = page.getByTestId("delivery-row");
     await expect.poll(() => row.textContent(), { timeout: 15_000 }).toContain("Abandoned");
     await row.getByRole("button", { name: "Attempts" }).click();
-    await expect.poll(() => page.getByTestId("attempt-row").count()).toBe(8);
+    await expect.poll(() => page.getByTestId("attempt-row").count(), { timeout: 15_000 }).toBe(8);
     await expect
       .poll(() => page.getByTestId("attempt-row").first().textContent(), { timeout: 15_000 })
       .toMatch(/Failed · HTTP 500\d+ ms/);

@@ -218,7 +218,7 @@ export async function startBrowser(base: string, ranFile?: string): Promise<Brow
       await expect
         .poll(() => page.evaluate<number>("document.documentElement.scrollWidth - document.documentElement.clientWidth"), {
           message: `${name} is wider than a 375 px screen`,
-          timeout: 10_000,
+          timeout: 15_000,
         })
         .toBeLessThanOrEqual(0);
       // Shoot the settled page, after any transition the resize started.
