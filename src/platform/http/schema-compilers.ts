@@ -25,20 +25,29 @@ export interface SchemaCompilers {
 
 export function createSchemaCompilers(): SchemaCompilers {
   const buildDefaultSerializer = SerializerSelector();
-  const serializers = new Map<string, SerializerSelector.Serializer>();
+  /** Per context (options and shared schemas, tens of kilobytes as JSON), the serializers by route schema. */
+  const serializersByContext = new Map<string, Map<string, SerializerSelector.Serializer>>();
   const validatorCompilers = new Map<string, FastifySchemaCompiler<unknown>>();
 
   return {
     buildSerializer(externalSchemas, serializerOpts) {
+      // Two levels rather than one key joining both: an app asks for about a thousand serializers in the same
+      // context, and a joined key made each lookup hash the whole context text again.
       const contextKey = JSON.stringify([serializerOpts ?? null, externalSchemas ?? null]);
+      let serializers = serializersByContext.get(contextKey);
+      if (serializers === undefined) {
+        serializers = new Map();
+        serializersByContext.set(contextKey, serializers);
+      }
+      const inContext = serializers;
       let compile: SerializerCompiler | null = null;
       const memoised: SerializerCompiler = (routeSchema) => {
-        const key = `${contextKey}\n${JSON.stringify(routeSchema.schema)}`;
-        let serializer = serializers.get(key);
+        const key = JSON.stringify(routeSchema.schema);
+        let serializer = inContext.get(key);
         if (serializer === undefined) {
           compile ??= buildDefaultSerializer(externalSchemas, serializerOpts);
           serializer = compile(routeSchema);
-          serializers.set(key, serializer);
+          inContext.set(key, serializer);
         }
         return serializer;
       };
