@@ -49,7 +49,7 @@ async function serviceSources(): Promise<string[]> {
     .map((entry) => path.join(entry.parentPath, entry.name));
 }
 
-async function compileInto(root: string): Promise<void> {
+async function buildInto(root: string): Promise<void> {
   try {
     await build({
       entryPoints: await serviceSources(),
@@ -83,7 +83,7 @@ async function buildOnce(runDir: string): Promise<string> {
   if (won) {
     try {
       await mkdir(root);
-      await compileInto(root);
+      await buildInto(root);
       await writeFile(done, main);
       return main;
     } catch (error) {
