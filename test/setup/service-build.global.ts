@@ -1,6 +1,6 @@
 // Vitest global setup of the database tests: a folder for this run's one build of the service, which the first
 // test that starts the built service fills (test/helpers/service-build.ts) and the teardown removes. Nothing is
-// compiled here: a run without such a test (one file, say) pays nothing.
+// built here: a run without such a test (one file, say) pays nothing.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";

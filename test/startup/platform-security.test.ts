@@ -128,7 +128,7 @@ async function post(url: string, body: unknown, key?: string): Promise<Record<st
 beforeAll(async () => {
   // The run's one build of the service, in a folder of its own (test/helpers/service-build.ts).
   main = await builtServiceMain();
-}, 600_000); // compiling takes minutes on a loaded machine (or waiting for the other worker's build)
+}, 600_000); // generous: the build takes seconds, more on a loaded machine or when the other worker builds it
 
 afterAll(async () => {
   await children.killAll();

@@ -97,7 +97,7 @@ async function migrationRowsInDataDir(dataDir: string): Promise<{ hash: string; 
 beforeAll(async () => {
   // Built exactly as `npm start` builds it, once per run and shared with platform-security.test.ts.
   main = await builtServiceMain();
-}, 600_000); // compiling takes minutes on a loaded machine (or waiting for the other worker's build)
+}, 600_000); // generous: the build takes seconds, more on a loaded machine or when the other worker builds it
 
 afterAll(async () => {
   await children.killAll();

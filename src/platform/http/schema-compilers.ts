@@ -23,22 +23,59 @@ export interface SchemaCompilers {
   validatorCompiler(sharedSchemas: readonly TSchema[]): FastifySchemaCompiler<unknown>;
 }
 
+type Serializers = Map<string, SerializerSelector.Serializer>;
+
+/** The shared schemas Fastify hands a context, as [id, schema] pairs. */
+function entriesOf(externalSchemas: unknown): [string, unknown][] {
+  return typeof externalSchemas === "object" && externalSchemas !== null ? Object.entries(externalSchemas) : [];
+}
+
+function sameEntries(a: readonly [string, unknown][], b: readonly [string, unknown][]): boolean {
+  return a.length === b.length && a.every(([id, schema], i) => b[i]?.[0] === id && b[i]?.[1] === schema);
+}
+
 export function createSchemaCompilers(): SchemaCompilers {
   const buildDefaultSerializer = SerializerSelector();
-  const serializers = new Map<string, SerializerSelector.Serializer>();
+  /** Per context (options and shared schemas, tens of kilobytes as JSON), the serializers by route schema. */
+  const serializersByContext = new Map<string, Serializers>();
   const validatorCompilers = new Map<string, FastifySchemaCompiler<unknown>>();
+  /** The context asked for last, by the identity of its parts. */
+  let previous: { options: unknown; schemas: [string, unknown][]; serializers: Serializers } | null = null;
+
+  /**
+   * Fastify sets up a serializer once per encapsulated context, about 120 times in one app, each time with a new
+   * object holding the same stored schemas: it clones a schema when it is added and does not change the clone
+   * afterwards. The same options and the same schema objects in the same order therefore have the same text,
+   * and only a context that differs from the previous one is turned into text (tens of kilobytes) and looked up.
+   */
+  function serializersOf(externalSchemas: unknown, serializerOpts: unknown): Serializers {
+    const schemas = entriesOf(externalSchemas);
+    if (previous !== null && previous.options === serializerOpts && sameEntries(previous.schemas, schemas)) {
+      return previous.serializers;
+    }
+    const contextKey = JSON.stringify([serializerOpts ?? null, externalSchemas ?? null]);
+    let serializers = serializersByContext.get(contextKey);
+    if (serializers === undefined) {
+      serializers = new Map();
+      serializersByContext.set(contextKey, serializers);
+    }
+    previous = { options: serializerOpts, schemas, serializers };
+    return serializers;
+  }
 
   return {
     buildSerializer(externalSchemas, serializerOpts) {
-      const contextKey = JSON.stringify([serializerOpts ?? null, externalSchemas ?? null]);
+      // Two levels rather than one key joining both: an app asks for about a thousand serializers in the same
+      // context, and a joined key made each lookup hash the whole context text again.
+      const inContext = serializersOf(externalSchemas, serializerOpts);
       let compile: SerializerCompiler | null = null;
       const memoised: SerializerCompiler = (routeSchema) => {
-        const key = `${contextKey}\n${JSON.stringify(routeSchema.schema)}`;
-        let serializer = serializers.get(key);
+        const key = JSON.stringify(routeSchema.schema);
+        let serializer = inContext.get(key);
         if (serializer === undefined) {
           compile ??= buildDefaultSerializer(externalSchemas, serializerOpts);
           serializer = compile(routeSchema);
-          serializers.set(key, serializer);
+          inContext.set(key, serializer);
         }
         return serializer;
       };
