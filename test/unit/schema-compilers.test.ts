@@ -34,6 +34,25 @@ describe("schema compilers", () => {
     expect(JSON.parse(wide({ thing: { id: "a", label: "l" } }))).toEqual({ thing: { id: "a", label: "l" } });
   });
 
+  it("reuses a context's serializers whether it comes again as the same stored schemas or as equal ones", () => {
+    const compilers = createSchemaCompilers();
+    const stored = (label: boolean) =>
+      Type.Object(label ? { id: Type.String(), label: Type.String() } : { id: Type.String() }, { $id: "Thing" });
+    const schema = Type.Object({ thing: Type.Ref("Thing") });
+    const narrowStore = { Thing: stored(false) };
+    const serialize = (store: Record<string, unknown>) =>
+      // Fastify hands every context a new object holding the stored schemas.
+      compilers.buildSerializer({ ...store }, undefined)({ ...route, schema });
+    const narrow = serialize(narrowStore);
+    expect(serialize(narrowStore)).toBe(narrow);
+    const wide = serialize({ Thing: stored(true) });
+    expect(wide).not.toBe(narrow);
+    expect(serialize(narrowStore)).toBe(narrow);
+    // Another app: its own clones, the same content.
+    expect(serialize({ Thing: stored(false) })).toBe(narrow);
+    expect(JSON.parse(serialize(narrowStore)({ thing: { id: "a", label: "l" } }))).toEqual({ thing: { id: "a" } });
+  });
+
   it("validates a body strictly and the other parts with coercion, for the same schema", () => {
     const compilers = createSchemaCompilers();
     const schema = Type.Object({ count: Type.Integer() });
