@@ -1,9 +1,14 @@
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
-// Tests that open no database (pure functions, in-memory fakes, loopback servers without a database): the
-// `unit` project, run alone by `npm run test:unit`. Everything else is the `database` project, which gets the
-// migrated PGlite snapshot from its global setup. `npm test` runs both.
+// Three projects:
+// - `unit`: tests that open no database (pure functions, in-memory fakes, loopback servers without a database),
+//   run alone by `npm run test:unit`;
+// - `browser`: tests that drive Debian's Chromium (the dashboard, the hosted collection pages, the client in a
+//   page), run by `npm run test:browser`; they need the built dashboard and skip without Chromium;
+// - `database`: everything else, which gets the migrated PGlite snapshot from its global setup.
+// `npm test` runs `unit` and `database` (the loop a developer runs after every change); `.ci/run` runs all three,
+// on PGlite and on PostgreSQL.
 const UNIT_TESTS = [
   "test/unit/**/*.test.ts",
   "test/mail/mail-units.test.ts",
@@ -12,6 +17,7 @@ const UNIT_TESTS = [
   "test/client/retries.test.ts",
   "test/client/csv.test.ts",
 ];
+const BROWSER_TESTS = ["test/dashboard/**/*.test.ts", "test/browser/**/*.test.ts"];
 
 export default defineConfig({
   test: {
@@ -38,12 +44,16 @@ export default defineConfig({
         test: {
           name: "database",
           include: ["test/**/*.test.ts"],
-          exclude: UNIT_TESTS,
-          globalSetup: [
-            "test/setup/pglite-snapshot.global.ts",
-            "test/setup/dashboard-build.global.ts",
-            "test/setup/service-build.global.ts",
-          ],
+          exclude: [...UNIT_TESTS, ...BROWSER_TESTS],
+          globalSetup: ["test/setup/pglite-snapshot.global.ts", "test/setup/service-build.global.ts"],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "browser",
+          include: BROWSER_TESTS,
+          globalSetup: ["test/setup/pglite-snapshot.global.ts", "test/setup/dashboard-build.global.ts"],
         },
       },
     ],

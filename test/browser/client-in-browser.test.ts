@@ -6,9 +6,9 @@
 import { existsSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { build } from "esbuild";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHROMIUM, CHROMIUM_ARGS } from "../helpers/dashboard-browser.js";
+import { CHROMIUM, sharedChromium } from "../helpers/dashboard-browser.js";
 import { type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 
@@ -19,6 +19,7 @@ const ORIGIN = "http://localhost:9";
 describe.skipIf(!existsSync(CHROMIUM))("the client in Chromium", () => {
   let t: TestApp;
   let browser: Browser;
+  let context: BrowserContext | undefined;
   let service: string;
   let business: RegisteredBusiness;
   let bundle: string;
@@ -37,19 +38,17 @@ describe.skipIf(!existsSync(CHROMIUM))("the client in Chromium", () => {
       logLevel: "silent",
     });
     bundle = result.outputFiles[0]?.text ?? "";
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-    });
+    // The test process's one Chromium; this file closes only its own context.
+    browser = await sharedChromium();
   });
   afterAll(async () => {
-    await browser?.close();
+    await context?.close();
     await t?.close();
   });
 
   it("creates and lists through the service, computes an upload id and throws typed errors", async () => {
-    const page = await browser.newPage();
+    context = await browser.newContext();
+    const page = await context.newPage();
     await page.route(`${ORIGIN}/**`, async (route) => {
       const url = new URL(route.request().url());
       if (url.pathname === "/") return route.fulfill({ contentType: "text/html", body: "<!doctype html><title>client</title>" });
@@ -91,6 +90,5 @@ describe.skipIf(!existsSync(CHROMIUM))("the client in Chromium", () => {
     // Idempotency-Key (400 validation_failed): the browser build generated one.
     expect(outcome.payoutCode).toEqual(expect.any(String));
     expect(outcome.payoutCode).not.toBe("validation_failed");
-    await page.close();
   });
 });

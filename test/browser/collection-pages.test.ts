@@ -10,11 +10,11 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sepaConfig } from "../bank-rails/bank-rail-fixtures.js";
 import { eventsOf, mintLink, readBeneficiary } from "../collection/helpers.js";
-import { CHROMIUM, CHROMIUM_ARGS } from "../helpers/dashboard-browser.js";
+import { CHROMIUM, sharedChromium } from "../helpers/dashboard-browser.js";
 import {
   bearer,
   createBeneficiary,
@@ -54,6 +54,15 @@ describe.skipIf(!available)("hosted collection pages in Chromium", () => {
   let key: string;
   const ran: string[] = [];
   const scanned: string[] = [];
+  const contexts = new Set<BrowserContext>();
+
+  /** A context of the shared browser that this file closes in afterAll if its test did not (a failed test). */
+  async function ownContext(options: Parameters<Browser["newContext"]>[0]): Promise<BrowserContext> {
+    const context = await browser.newContext(options);
+    contexts.add(context);
+    context.on("close", () => contexts.delete(context));
+    return context;
+  }
 
   beforeAll(async () => {
     await mkdir(SCREENSHOTS, { recursive: true });
@@ -62,23 +71,20 @@ describe.skipIf(!available)("hosted collection pages in Chromium", () => {
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     biz = await registerBusiness(t.app, "Northwind Payouts");
     key = biz.keys.sandbox;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      // Playwright gives each launch a fresh temporary --user-data-dir. The rest keeps Chromium off the network.
-      args: CHROMIUM_ARGS,
-    });
+    // The test process's one Chromium (launched with the project's flags, which keep it off the network); this
+    // file closes only the contexts it opened.
+    browser = await sharedChromium();
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await Promise.all([...contexts].map((context) => context.close()));
     await t?.close();
     // The CI script checks this marker to prove the browser tests ran (and did not silently skip).
     if (ran.length > 0) await writeFile(path.join(SCREENSHOTS, `ran-${ENGINE}.txt`), `${ran.join("\n")}\n`);
   });
 
   async function newPage(options: { phone?: boolean } = {}): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext(
+    const context = await ownContext(
       options.phone
         ? { viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true }
         : { viewport: { width: 1000, height: 900 } },
@@ -410,7 +416,7 @@ describe.skipIf(!available)("hosted collection pages in Chromium", () => {
   it("works without JavaScript: step 1 by hand, step 2, submitted", async () => {
     const beneficiary = await createBeneficiary(t.app, key, { name: "Ann Smith" });
     const link = await linkFor(beneficiary.id, "payout_destination");
-    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 375, height: 740 } });
+    const context = await ownContext({ javaScriptEnabled: false, viewport: { width: 375, height: 740 } });
     const page = await context.newPage();
     await page.goto(link.href);
     await page.getByLabel("Country of the bank").selectOption("GB");

@@ -99,11 +99,11 @@ async function finishAnimations(page: Page): Promise<void> {
 
 // One Chromium per test process: the files of a vitest worker run one after another in one process (isolate:
 // false keeps this module, and the browser, from file to file), and launching costs about a second a file. Each
-// harness opens its own contexts and closes only those. A browser that crashed or was closed is launched again
+// harness (and each file of test/browser/) opens its own contexts and closes only those. A browser that crashed or was closed is launched again
 // by the next harness; playwright closes the last one when the process ends.
 let chromiumProcess: Promise<Browser> | undefined;
 
-function sharedChromium(): Promise<Browser> {
+export function sharedChromium(): Promise<Browser> {
   if (!chromiumProcess) {
     const launching = chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
     const forget = () => {

@@ -1,6 +1,6 @@
-// Vitest global setup of the database tests: the dashboard tests drive the built single-page app, so build it
+// Vitest global setup of the browser tests: the dashboard tests drive the built single-page app, so build it
 // (Vite only, a few seconds; no typecheck) when dist/dashboard is missing or older than any source file of
-// dashboard/. A fresh clone's `npm test` therefore works without `npm run build` first.
+// dashboard/. A fresh clone's `npm run test:browser` therefore works without `npm run build` first.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";

@@ -1,4 +1,4 @@
-// Vitest global setup of the database tests: saves the PGlite snapshots once per run (see
+// Vitest global setup of the database and browser tests: saves the PGlite snapshots once per run (see
 // test/helpers/pglite-snapshot.ts) and tells the test workers where they are. On the PostgreSQL pass nothing
 // is made: each file creates its own scratch database there.
 import { mkdtemp, rm } from "node:fs/promises";
