@@ -1,11 +1,14 @@
-// GET /v1/payouts filters beyond the spec's: channel, currency, created and updated ranges, amount range.
-// Each narrows the list to what a person asked for, they combine, cursor pages keep them, reversed ranges
-// are refused with the envelope, and another Business or environment never shows through.
+// GET /v1/payouts filters beyond the spec's: channel, currency, created and updated ranges, amount range, and
+// a failed payout's replacements. Each narrows the list to what a person asked for, they combine, cursor pages
+// keep them, reversed ranges and malformed values are refused with the envelope, and another Business or
+// environment never shows through.
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { payouts } from "../../src/modules/payouts/payouts.schema.js";
 import { bearer, type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import { expectErrorEnvelope } from "../http/error-envelope.js";
-import { createPayout, newKey, payableBeneficiary } from "./payout-fixtures.js";
+import { createPayout, decide, newKey, payableBeneficiary } from "./payout-fixtures.js";
 
 let t: TestApp;
 let business: RegisteredBusiness;
@@ -147,5 +150,89 @@ describe("payout list filters", () => {
     const production = (await list("amount_min=5000&amount_max=5000", business.keys.production)).ids;
     expect(production).toHaveLength(1);
     expect(production).not.toContain(ids.medium);
+  });
+});
+
+describe("a failed payout's replacements (replaces_payout_id)", () => {
+  const db = () => t.runtime.deps.database.db;
+  async function fail(payoutId: string): Promise<void> {
+    await db().update(payouts).set({ status: "failed", failureReason: "Account closed" }).where(eq(payouts.id, payoutId));
+  }
+
+  it("lists every replacement of the payout, live and ended, and nothing else, across pages", async () => {
+    // A Business of its own, so the other tests' counts stay as they are.
+    const owner = await registerBusiness(t.app);
+    const k = owner.keys.sandbox;
+    const { beneficiaryId } = await payableBeneficiary(t.app, k);
+    const failed = (await createPayout(t.app, k, { beneficiary_id: beneficiaryId })).payout_id;
+    await fail(failed);
+    const otherFailed = (await createPayout(t.app, k, { beneficiary_id: beneficiaryId })).payout_id;
+    await fail(otherFailed);
+
+    // Two replacements that ended without moving money (rejected, failed), then the live one; the same
+    // Beneficiary's other payouts, and another failed payout's replacement, come in between.
+    const rejected = (await createPayout(t.app, k, { beneficiary_id: beneficiaryId, replaces_payout_id: failed })).payout_id;
+    expect((await decide(t.app, k, rejected, "reject")).statusCode).toBe(201);
+    await createPayout(t.app, k, { beneficiary_id: beneficiaryId });
+    const failedAgain = (await createPayout(t.app, k, { beneficiary_id: beneficiaryId, replaces_payout_id: failed })).payout_id;
+    await fail(failedAgain);
+    await createPayout(t.app, k, { beneficiary_id: beneficiaryId, replaces_payout_id: otherFailed });
+    const live = (await createPayout(t.app, k, { beneficiary_id: beneficiaryId, replaces_payout_id: failed })).payout_id;
+    await createPayout(t.app, k, { beneficiary_id: beneficiaryId });
+
+    expect((await list(`replaces_payout_id=${failed}`, k)).ids).toEqual([live, failedAgain, rejected]);
+    // Upper case names the same payout.
+    expect((await list(`replaces_payout_id=${failed.toUpperCase()}`, k)).ids).toEqual([live, failedAgain, rejected]);
+    // Combined with another filter.
+    expect((await list(`replaces_payout_id=${failed}&status=pending_approval`, k)).ids).toEqual([live]);
+    // Pages keep the filter.
+    const first = await list(`replaces_payout_id=${failed}&limit=2`, k);
+    expect(first.ids).toEqual([live, failedAgain]);
+    const second = await list(`replaces_payout_id=${failed}&limit=2&cursor=${first.next}`, k);
+    expect(second.ids).toEqual([rejected]);
+    expect(second.next).toBeNull();
+    // A payout that replaces nothing has no replacements.
+    expect((await list(`replaces_payout_id=${live}`, k)).ids).toEqual([]);
+  });
+
+  it("shows neither another Business's nor the other environment's payouts naming the same id", async () => {
+    const owner = await registerBusiness(t.app);
+    const { beneficiaryId } = await payableBeneficiary(t.app, owner.keys.sandbox);
+    const failed = (await createPayout(t.app, owner.keys.sandbox, { beneficiary_id: beneficiaryId })).payout_id;
+    await fail(failed);
+    const replacement = (
+      await createPayout(t.app, owner.keys.sandbox, { beneficiary_id: beneficiaryId, replaces_payout_id: failed })
+    ).payout_id;
+    // The API refuses to replace another tenant's payout, so these rows are written directly: ended, so the
+    // live-replacement key (which is not per tenant) allows them beside the live one.
+    const stranger = await registerBusiness(t.app);
+    const strangers = (
+      await createPayout(t.app, stranger.keys.sandbox, {
+        beneficiary_id: (await payableBeneficiary(t.app, stranger.keys.sandbox)).beneficiaryId,
+      })
+    ).payout_id;
+    const production = (
+      await createPayout(t.app, owner.keys.production, {
+        beneficiary_id: (await payableBeneficiary(t.app, owner.keys.production)).beneficiaryId,
+      })
+    ).payout_id;
+    for (const id of [strangers, production])
+      await db().update(payouts).set({ replacesPayoutId: failed, status: "canceled" }).where(eq(payouts.id, id));
+
+    expect((await list(`replaces_payout_id=${failed}`, owner.keys.sandbox)).ids).toEqual([replacement]);
+    // Each of the others sees only its own row.
+    expect((await list(`replaces_payout_id=${failed}`, owner.keys.production)).ids).toEqual([production]);
+    expect((await list(`replaces_payout_id=${failed}`, stranger.keys.sandbox)).ids).toEqual([strangers]);
+  });
+
+  it("refuses a malformed id with the envelope", async () => {
+    for (const value of ["not-a-uuid", "", "01900000-0000-7000-8000-00000000000"]) {
+      const response = await t.app.inject({
+        method: "GET",
+        url: `/v1/payouts?replaces_payout_id=${value}`,
+        headers: bearer(key),
+      });
+      expectErrorEnvelope(response, { status: 400, code: "validation_failed", actor: actor() });
+    }
   });
 });

@@ -381,6 +381,8 @@ export interface PayoutFilters {
   readonly beneficiaryId?: string | undefined;
   readonly uploadId?: string | undefined;
   readonly externalRef?: string | undefined;
+  /** The replaced payout's id: its replacements, live or ended. */
+  readonly replacesPayoutId?: string | undefined;
   readonly channel?: string | undefined;
   readonly currency?: string | undefined;
   readonly createdFrom?: Date | undefined;
@@ -467,6 +469,7 @@ function filterConditions(filters: PayoutFilters) {
     filters.beneficiaryId === undefined ? undefined : eq(payouts.beneficiaryId, filters.beneficiaryId),
     filters.uploadId === undefined ? undefined : eq(payouts.uploadId, filters.uploadId),
     filters.externalRef === undefined ? undefined : eq(payouts.externalRef, filters.externalRef),
+    filters.replacesPayoutId === undefined ? undefined : eq(payouts.replacesPayoutId, filters.replacesPayoutId),
     filters.channel === undefined ? undefined : eq(payouts.channel, filters.channel),
     filters.currency === undefined ? undefined : eq(payouts.currency, filters.currency),
     filters.createdFrom === undefined ? undefined : gte(payouts.createdAt, filters.createdFrom),

@@ -98,7 +98,7 @@ export function registerPayoutRoutes(app: AppInstance, service: PayoutService, b
         operationId: "listPayouts",
         summary: "List payouts",
         description:
-          "Newest first, or with `updatedSince` the payouts changed at or after that time, oldest change first (catch-up after missed webhooks). Filters (all combine): `status`, `beneficiary_id`, `upload_id`, `external_ref`, `channel`, `currency`, `created_from`/`created_to` and `updated_from`/`updated_to` (start inclusive, end exclusive), `amount_min`/`amount_max` (minor units, inclusive); a range whose end is not after its start is 400 `validation_failed`. The cursor is only valid with the same filters. Pages of `limit` (default 50, at most 200); pass `next_cursor` as `cursor`.",
+          "Newest first, or with `updatedSince` the payouts changed at or after that time, oldest change first (catch-up after missed webhooks). Filters (all combine): `status`, `beneficiary_id`, `upload_id`, `external_ref`, `replaces_payout_id` (the replacements of a failed payout, every one, live or ended), `channel`, `currency`, `created_from`/`created_to` and `updated_from`/`updated_to` (start inclusive, end exclusive), `amount_min`/`amount_max` (minor units, inclusive); a range whose end is not after its start is 400 `validation_failed`. The cursor is only valid with the same filters. Pages of `limit` (default 50, at most 200); pass `next_cursor` as `cursor`.",
         querystring: ListPayoutsQuerySchema,
         response: routeResponses({ 200: PayoutListSchema }, { access: "read", hasInput: true }),
       },

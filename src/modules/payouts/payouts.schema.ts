@@ -82,6 +82,11 @@ export const payouts = pgTable(
     index("payouts_tenant_updated_idx").on(t.businessId, t.environment, t.updatedAt, t.id),
     index("payouts_tenant_beneficiary_idx").on(t.businessId, t.environment, t.beneficiaryId, t.id),
     index("payouts_tenant_upload_idx").on(t.businessId, t.environment, t.uploadId, t.id).where(sql`upload_id is not null`),
+    // The list's `replaces_payout_id` filter (a failed payout's replacements, ended ones included, which the
+    // live-replacement key below leaves out).
+    index("payouts_tenant_replaces_idx")
+      .on(t.businessId, t.environment, t.replacesPayoutId, t.id)
+      .where(sql`replaces_payout_id is not null`),
     // The list's filters that can be selective on a large environment (status, currency, created range,
     // amount range) each have a tenant-scoped index; channel has two values and is filtered in the scan.
     index("payouts_tenant_status_idx").on(t.businessId, t.environment, t.status, t.id),

@@ -142,6 +142,13 @@ export const ListPayoutsQuerySchema = Type.Object(
     beneficiary_id: Type.Optional(Type.String({ format: "uuid" })),
     upload_id: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
     external_ref: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    replaces_payout_id: Type.Optional(
+      Type.String({
+        format: "uuid",
+        description:
+          "Only the replacements of this (failed) payout: every payout created with it as `replaces_payout_id`, the live one and those that ended failed, rejected or canceled.",
+      }),
+    ),
     channel: Type.Optional(stringEnum(["api", "csv"], { description: "Only payouts created through this channel." })),
     currency: Type.Optional(Type.String({ pattern: "^[A-Z]{3}$", description: "Only payouts in this currency (ISO 4217)." })),
     created_from: Type.Optional(Type.String({ format: "date-time", description: "Only payouts created at or after this time." })),

@@ -203,6 +203,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
       beneficiaryId: query.beneficiary_id?.toLowerCase(),
       uploadId: query.upload_id,
       externalRef: query.external_ref,
+      replacesPayoutId: query.replaces_payout_id?.toLowerCase(),
       channel: query.channel,
       currency: query.currency,
       createdFrom: optionalDate(query.created_from),

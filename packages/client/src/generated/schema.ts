@@ -1190,7 +1190,7 @@ export interface paths {
         };
         /**
          * List payouts
-         * @description Newest first, or with `updatedSince` the payouts changed at or after that time, oldest change first (catch-up after missed webhooks). Filters (all combine): `status`, `beneficiary_id`, `upload_id`, `external_ref`, `channel`, `currency`, `created_from`/`created_to` and `updated_from`/`updated_to` (start inclusive, end exclusive), `amount_min`/`amount_max` (minor units, inclusive); a range whose end is not after its start is 400 `validation_failed`. The cursor is only valid with the same filters. Pages of `limit` (default 50, at most 200); pass `next_cursor` as `cursor`.
+         * @description Newest first, or with `updatedSince` the payouts changed at or after that time, oldest change first (catch-up after missed webhooks). Filters (all combine): `status`, `beneficiary_id`, `upload_id`, `external_ref`, `replaces_payout_id` (the replacements of a failed payout, every one, live or ended), `channel`, `currency`, `created_from`/`created_to` and `updated_from`/`updated_to` (start inclusive, end exclusive), `amount_min`/`amount_max` (minor units, inclusive); a range whose end is not after its start is 400 `validation_failed`. The cursor is only valid with the same filters. Pages of `limit` (default 50, at most 200); pass `next_cursor` as `cursor`.
          *
          *     Roles: `business_admin`, `business_approver`, `business_read_only`.
          */
@@ -12844,6 +12844,8 @@ export interface operations {
                 beneficiary_id?: string;
                 upload_id?: string;
                 external_ref?: string;
+                /** @description Only the replacements of this (failed) payout: every payout created with it as `replaces_payout_id`, the live one and those that ended failed, rejected or canceled. */
+                replaces_payout_id?: string;
                 /** @description Only payouts created through this channel. */
                 channel?: "api" | "csv";
                 /** @description Only payouts in this currency (ISO 4217). */

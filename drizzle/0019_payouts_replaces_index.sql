@@ -1,0 +1,1 @@
+CREATE INDEX "payouts_tenant_replaces_idx" ON "payouts" USING btree ("business_id","environment","replaces_payout_id","id") WHERE replaces_payout_id is not null;
