@@ -1,12 +1,15 @@
 // The `payouts` CLI as a child process against the real service: login and its config file, beneficiaries
-// import and payouts bulk from CSV files, decisions, reads, trigger, events list; --json parsed; clear errors
-// with the envelope's code and non-zero exit codes.
+// import and payouts bulk from CSV files, decisions, reads and list filters, trigger, events list; --json
+// parsed; clear errors with the envelope's code and non-zero exit codes.
 import { readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { payouts } from "../../src/modules/payouts/payouts.schema.js";
 import { SIMULATOR_SCENARIOS } from "../../src/rails/production-simulator.js";
 import { type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
+import { createPayout } from "../payouts/payout-fixtures.js";
 import { type CliHarness, createCliHarness } from "./cli-helpers.js";
 
 let t: TestApp;
@@ -156,6 +159,16 @@ describe("payouts CLI", () => {
         .map((p) => p.payout_id)
         .sort(),
     ).toEqual([one, two].sort());
+
+    // --replaces lists a failed payout's replacements only.
+    const failed = await createPayout(t.app, business.keys.sandbox, { beneficiary_id: beneficiaryId });
+    await t.runtime.deps.database.db.update(payouts).set({ status: "failed" }).where(eq(payouts.id, failed.payout_id));
+    const replacement = await createPayout(t.app, business.keys.sandbox, {
+      beneficiary_id: beneficiaryId,
+      replaces_payout_id: failed.payout_id,
+    });
+    const replacements = await cli.run(["payouts", "list", "--replaces", failed.payout_id, "--json"], withKey());
+    expect(json<{ payout_id: string }[]>(replacements.stdout).map((p) => p.payout_id)).toEqual([replacement.payout_id]);
 
     const notFound = await cli.run(["payouts", "get", "0196f1a3-0a1b-7c20-8e55-8091a2b3c4d6"], withKey());
     expect(notFound.code).toBe(1);

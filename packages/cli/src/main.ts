@@ -269,6 +269,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): { program: C
     )
     .option("--beneficiary <id>", "only this Beneficiary's payouts")
     .option("--upload <id>", "only the payouts of this bulk upload")
+    .option("--replaces <id>", "only the replacements of this failed payout (live or ended)")
     .option("--limit <n>", "at most this many (default 50)", parsePositive, 50)
     .option("--all", "every payout, page after page")
     .action(
@@ -277,6 +278,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): { program: C
           status?: string;
           beneficiary?: string;
           upload?: string;
+          replaces?: string;
           limit: number;
           all?: boolean;
         };
@@ -284,6 +286,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): { program: C
           ...(o.status ? { status: o.status as Schemas["Payout"]["status"] } : {}),
           ...(o.beneficiary ? { beneficiary_id: o.beneficiary } : {}),
           ...(o.upload ? { upload_id: o.upload } : {}),
+          ...(o.replaces ? { replaces_payout_id: o.replaces } : {}),
           limit: Math.min(o.limit, 200),
         };
         const items: Schemas["Payout"][] = [];
