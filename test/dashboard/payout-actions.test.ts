@@ -8,6 +8,7 @@
 // axe scans and screenshots at desktop and 375 px (test/helpers/dashboard-browser.ts).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { browserAvailable, browserRequired, type DashboardHarness, PHONE, startDashboard } from "../helpers/dashboard-browser.js";
+import { bearer } from "../helpers/factories.js";
 import { REGISTRATION_PASSWORD } from "../helpers/sessions.js";
 import { createPayout, decide, getPayout, payableBeneficiary } from "../payouts/payout-fixtures.js";
 
@@ -94,7 +95,18 @@ describe.skipIf(!browserAvailable && !browserRequired)("a payout's actions in th
       });
       await h.capture(page, "payout-replacement");
 
-      // Back on the failed payout: its replacement, by its reference, links to it.
+      // Back on the failed payout: its replacement, by its reference, links to it, however many payouts the
+      // Beneficiary received after it (more than a list page).
+      const later = await h.t.app.inject({
+        method: "POST",
+        url: "/v1/payouts/bulk",
+        headers: bearer(key),
+        payload: {
+          uploadId: `later-${replacementId}`,
+          rows: Array.from({ length: 201 }, () => ({ beneficiary_id: beneficiaryId, amount_minor: 100, currency: "EUR" })),
+        },
+      });
+      expect(later.json()).toMatchObject({ created: 201 });
       await replacesLink.click();
       const replacedBy = page.getByRole("link", { name: "INV-FAILED-7-R" });
       await replacedBy.waitFor({ timeout: 15_000 });

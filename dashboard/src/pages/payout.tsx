@@ -80,18 +80,14 @@ export function PayoutPage() {
     queryKey: [environment, "payouts", "decisions", payoutId],
     queryFn: () => call(api.GET("/v1/payouts/{payoutId}/decisions", { params: { path: { payoutId } } })),
   });
-  // The payout resource has no "replaced by" field; the replacements of a failed payout are its Beneficiary's
-  // payouts naming it in `replaces_payout_id`, created after it: the latest 200 of those are searched.
-  const failed = payout.data?.status === "failed" ? payout.data : null;
+  // The payout resource has no "replaced by" field; a failed payout's replacements are the payouts the list
+  // returns for `replaces_payout_id`, newest first. Only one can be live at a time and a new one is allowed only
+  // once the previous one ended, so the live replacement is always the newest and on this first page.
+  const failed = payout.data?.status === "failed";
   const replacements = useQuery({
     queryKey: [environment, "payouts", "replacements", payoutId],
-    queryFn: () =>
-      call(
-        api.GET("/v1/payouts", {
-          params: { query: { beneficiary_id: failed?.beneficiary_id ?? "", created_from: failed?.created_at ?? "", limit: 200 } },
-        }),
-      ),
-    enabled: failed !== null,
+    queryFn: () => call(api.GET("/v1/payouts", { params: { query: { replaces_payout_id: payoutId, limit: 200 } } })),
+    enabled: failed,
   });
   const members = useQuery({
     queryKey: [environment, "members"],
@@ -112,7 +108,7 @@ export function PayoutPage() {
     if (member !== undefined) return member.email;
     return d.validator.api_key_id !== null ? "an API key" : "a team member";
   };
-  const replacedBy = (replacements.data?.payouts ?? []).filter((r) => r.replaces_payout_id === p.payout_id);
+  const replacedBy = replacements.data?.payouts ?? [];
   const decider = canDecide(session.membership.role);
   const blocked = makerCheckerBlocks(
     p,
