@@ -118,6 +118,19 @@ export interface Config {
     readonly failuresPerAddress: number;
     readonly throttleWindowMinutes: number;
   };
+  /**
+   * How long rows nobody can use any more are kept before the retention sweep deletes them (src/worker/retention.ts).
+   * At least a day each: the per-recipient registration limit and the password-reset limit count the last
+   * 24 hours and hour of rows, which a shorter period could delete.
+   */
+  readonly retention: {
+    /** EXPIRED_TOKEN_RETENTION_DAYS: pending registrations, team invitations and password resets, after their token expired. */
+    readonly expiredTokenDays: number;
+    /** SANDBOX_EMAIL_RETENTION_DAYS: captured sandbox e-mail, after it was captured. */
+    readonly sandboxEmailDays: number;
+    /** ENDED_SESSION_RETENTION_DAYS: sessions, after they ended (a person's latest sign-in is always kept). */
+    readonly endedSessionDays: number;
+  };
   /** Payouts. */
   readonly payouts: {
     /** Hours after `disbursed` before a production payout settles, absent a rail return (PAYOUT_RETURN_WINDOW_HOURS). */
@@ -443,6 +456,11 @@ export function loadConfig(env: Env = process.env): Config {
       token: readMetricsToken(env),
       port: readMetricsPort(env, port),
       host: env.METRICS_HOST || "127.0.0.1",
+    },
+    retention: {
+      expiredTokenDays: readInt(env, "EXPIRED_TOKEN_RETENTION_DAYS", 7, 1, 3650),
+      sandboxEmailDays: readInt(env, "SANDBOX_EMAIL_RETENTION_DAYS", 30, 1, 3650),
+      endedSessionDays: readInt(env, "ENDED_SESSION_RETENTION_DAYS", 30, 1, 3650),
     },
     payouts: { returnWindowHours: readInt(env, "PAYOUT_RETURN_WINDOW_HOURS", 72, 0, 24 * 365) },
     sessions: {

@@ -10,6 +10,7 @@ import { PRODUCTION_PASSWORD_HASH_COST, passwordHashCost } from "./platform/cryp
 import { DataDirPermissionError } from "./platform/data-dir.js";
 import { createLogger } from "./platform/logger.js";
 import { createRuntime } from "./runtime.js";
+import { scheduleRetentionSweep } from "./worker/retention.js";
 
 async function main(): Promise<void> {
   // Everything this process creates (database files, the encryption key, mail) is for its own user only,
@@ -90,6 +91,10 @@ async function main(): Promise<void> {
     process.stdout.write(`Metrics (${role}) listening on ${host}:${port}: http://${host}:${port}/metrics${auth}\n`);
   }
   if (worker !== null) {
+    // Starts the hourly retention sweep's chain, or finds it running (one job per slot, whatever the processes).
+    await scheduleRetentionSweep(runtime.deps.database.db, runtime.deps.jobStore, runtime.deps.clock.now()).catch(
+      (error: unknown) => logger.warn({ err: error }, "could not schedule the retention sweep; the next start tries again"),
+    );
     worker.start();
     logger.info("worker started");
   }

@@ -11,6 +11,7 @@ import type { JobHandlers } from "../platform/jobs/worker.js";
 import { createMailJobHandler } from "../platform/mail/mail-job.js";
 import type { Mailer } from "../platform/mail/mailer.js";
 import { createMaskingBackfillHandler } from "./masking-backfill.js";
+import { createRetentionHandler } from "./retention.js";
 
 /** What the handlers need beyond the API's dependencies: the mailer is used only from jobs. */
 export type WorkerDeps = AppDeps & {
@@ -60,6 +61,14 @@ export function createJobHandlers(deps: WorkerDeps): JobHandlers {
       ids: deps.ids,
       jobStore: deps.jobStore,
       idleMs: deps.config.sessions.idleMinutes * 60_000,
+    }),
+    ...createRetentionHandler({
+      db: deps.database.db,
+      clock: deps.clock,
+      jobStore: deps.jobStore,
+      logger: deps.logger.child({ component: "retention" }),
+      retention: deps.config.retention,
+      signInThrottleWindowMs: deps.config.sessions.throttleWindowMinutes * 60_000,
     }),
     ...createEnrollmentJobHandlers({
       ...deps,

@@ -94,6 +94,21 @@ async function migrationRowsInDataDir(dataDir: string): Promise<{ hash: string; 
   }
 }
 
+/** When the pending retention sweeps of the embedded database are due, in milliseconds since the epoch. */
+async function pendingRetentionSweepsInDataDir(dataDir: string): Promise<number[]> {
+  const database = await openDatabase({ databaseUrl: null, dataDir });
+  try {
+    const rows = await queryRows<{ ms: string }>(
+      database.db,
+      sql`select (extract(epoch from run_at) * 1000)::bigint::text as ms from jobs
+          where type = 'retention.sweep' and status = 'pending'`,
+    );
+    return rows.map((row) => Number(row.ms));
+  } finally {
+    await database.close();
+  }
+}
+
 beforeAll(async () => {
   // Built exactly as `npm start` builds it, once per run and shared with platform-security.test.ts.
   main = await builtServiceMain();
@@ -176,6 +191,10 @@ describe("the built service on the embedded database", () => {
     expect((await readdir(dataDir)).sort()).toEqual(["encryption.key", "mail", "pgdata"]);
     const migrationsAfterFirst = await migrationRowsInDataDir(dataDir);
     expect(migrationsAfterFirst.map((row) => row.hash).sort()).toEqual(EXPECTED_MIGRATIONS.map((m) => m.hash).sort());
+    // The worker started the hourly retention sweep's chain: one sweep pending, at a whole hour.
+    const sweeps = await pendingRetentionSweepsInDataDir(dataDir);
+    expect(sweeps).toHaveLength(1);
+    expect((sweeps[0] ?? 1) % 3_600_000).toBe(0);
 
     // Second start on the same data: the key still works and nothing is migrated again.
     const second = startService("service (restart)", [], { DATA_DIR: dataDir, PORT: "0" });

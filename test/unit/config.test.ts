@@ -82,6 +82,23 @@ describe("loadConfig", () => {
     });
   });
 
+  it("keeps expired tokens 7 days, captured sandbox mail and ended sessions 30 days, unless told otherwise", () => {
+    expect(loadConfig({}).retention).toEqual({ expiredTokenDays: 7, sandboxEmailDays: 30, endedSessionDays: 30 });
+    expect(
+      loadConfig({
+        EXPIRED_TOKEN_RETENTION_DAYS: "1",
+        SANDBOX_EMAIL_RETENTION_DAYS: "3650",
+        ENDED_SESSION_RETENTION_DAYS: "90",
+      }).retention,
+    ).toEqual({ expiredTokenDays: 1, sandboxEmailDays: 3650, endedSessionDays: 90 });
+    // Less than a day would delete rows the per-recipient and password-reset limits still count.
+    expect(() => loadConfig({ EXPIRED_TOKEN_RETENTION_DAYS: "0" })).toThrow(/EXPIRED_TOKEN_RETENTION_DAYS must be between 1/);
+    expect(() => loadConfig({ SANDBOX_EMAIL_RETENTION_DAYS: "30d" })).toThrow(
+      /SANDBOX_EMAIL_RETENTION_DAYS must be a whole number/,
+    );
+    expect(() => loadConfig({ ENDED_SESSION_RETENTION_DAYS: "0" })).toThrow(/ENDED_SESSION_RETENTION_DAYS must be between 1/);
+  });
+
   it("accepts PostgreSQL with a key", () => {
     const key = Buffer.alloc(32, 1).toString("base64");
     const config = loadConfig({ DATABASE_URL: "postgres://x@y/z", ENCRYPTION_KEY: key });

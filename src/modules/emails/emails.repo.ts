@@ -1,6 +1,6 @@
 // Queries of the `emails` log: every e-mail the service issued, the captured sandbox mailbox, and the
-// per-Business window of sent mail the daily limit counts.
-import { and, desc, eq, lt, sql } from "drizzle-orm";
+// per-Business window of sent mail the daily limit counts, and the retention of captured mail.
+import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
 import { type Db, queryRows, type Tx } from "../../platform/db/client.js";
 import { emails } from "./emails.schema.js";
@@ -80,4 +80,19 @@ export async function findCapturedEmail(db: Db, tenant: Tenant, id: string): Pro
     )
     .limit(1);
   return row ?? null;
+}
+
+/**
+ * Deletes up to `limit` captured e-mails created before `before`, and answers how many. Rows another
+ * transaction holds are skipped (SKIP LOCKED), so two sweeps at once take different rows.
+ */
+export async function deleteCapturedEmailsBefore(tx: Tx, before: Date, limit: number): Promise<number> {
+  const doomed = tx
+    .select({ id: emails.id })
+    .from(emails)
+    .where(and(eq(emails.disposition, "captured"), lt(emails.createdAt, before)))
+    .limit(limit)
+    .for("update", { skipLocked: true });
+  const deleted = await tx.delete(emails).where(inArray(emails.id, doomed)).returning({ id: emails.id });
+  return deleted.length;
 }

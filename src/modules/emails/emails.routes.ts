@@ -8,7 +8,7 @@ import type { EmailsService } from "./emails.service.js";
 const tags = ["Sandbox mailbox"];
 
 const CAPTURE_RULE =
-  "In sandbox, e-mail the service would send for the Business (collection-link invitations, declared-destination notices) is **captured here instead of delivered**, unless it is addressed to one of the Business's own people (a member whose e-mail address is verified), who receive it. So a test can follow the link it just sent to a made-up Beneficiary, and a sandbox key cannot send mail to strangers. Captured messages are kept with their text and HTML bodies as they would have been delivered, encrypted at rest. Sandbox keys only: a production key answers 403 `forbidden` (production e-mail is delivered, never captured). A `business_read_only` key may read.";
+  "In sandbox, e-mail the service would send for the Business (collection-link invitations, declared-destination notices) is **captured here instead of delivered**, unless it is addressed to one of the Business's own people (a member whose e-mail address is verified), who receive it. So a test can follow the link it just sent to a made-up Beneficiary, and a sandbox key cannot send mail to strangers. Captured messages are kept with their text and HTML bodies as they would have been delivered, encrypted at rest, for 30 days by default (SANDBOX_EMAIL_RETENTION_DAYS), then deleted: their bodies carry link tokens. Sandbox keys only: a production key answers 403 `forbidden` (production e-mail is delivered, never captured). A `business_read_only` key may read.";
 
 export function registerEmailRoutes(app: AppInstance, service: EmailsService): void {
   app.get(

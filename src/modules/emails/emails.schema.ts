@@ -19,7 +19,8 @@ export const emailDispositionEnum = pgEnum("email_disposition", ["captured", "se
  * Every e-mail the service issued, tied to the Business and environment it was sent for (both null for
  * platform mail such as registration). Sent mail is counted here against the per-Business daily limit;
  * captured sandbox mail keeps its content here, sealed with the field cipher (bodies carry link tokens), for
- * `GET /v1/sandbox/emails`. The recipient is stored only as a keyed fingerprint, for the list's filter.
+ * `GET /v1/sandbox/emails`, until the retention sweep deletes it (SANDBOX_EMAIL_RETENTION_DAYS after capture).
+ * The recipient is stored only as a keyed fingerprint, for the list's filter.
  */
 export const emails = pgTable(
   "emails",
@@ -45,6 +46,8 @@ export const emails = pgTable(
     index("emails_captured_recipient_idx")
       .on(t.businessId, t.environment, t.recipientFingerprint, t.id)
       .where(sql`disposition = 'captured'`),
+    // The retention sweep deletes captured mail by age.
+    index("emails_captured_created_idx").on(t.createdAt).where(sql`disposition = 'captured'`),
     index("emails_sent_window_idx").on(t.businessId, t.sendAt).where(sql`disposition = 'sent'`),
     check("emails_tenant_consistent", sql`(${t.businessId} is null) = (${t.environment} is null)`),
     check(

@@ -5,6 +5,8 @@ import { createEmailsService, type EmailsServiceDeps } from "./emails.service.js
 
 export type EmailsModule = ReturnType<typeof createEmailsModule>;
 export type { EmailKind } from "./emails.repo.js";
+/** For the retention sweep (src/worker/retention.ts). */
+export { pruneCapturedEmails } from "./emails.retention.js";
 export type { EmailOutcome, MailOutbox, OutgoingEmail, RecipientFacts } from "./emails.service.js";
 
 /** E-mail the service issues: the outbox every module sends through, and the sandbox mailbox API. */

@@ -20,6 +20,13 @@ import { createTeamService } from "./people.team.js";
 export type { AuditAction, AuditRecorder, RecordActorAudit } from "./people.audit.js";
 export { SESSION_SWEEP_JOB } from "./people.jobs.js";
 export { createPasswordPolicy, type PasswordPolicy } from "./people.password.js";
+/** For the retention sweep (src/worker/retention.ts). */
+export {
+  pruneEndedSessions,
+  pruneExpiredInvitations,
+  pruneExpiredPasswordResets,
+  pruneSignInFailures,
+} from "./people.retention.js";
 export type { SessionSettings } from "./people.service.js";
 export { createAuditRecorder };
 

@@ -1,6 +1,7 @@
 // Queries on the people module's own tables (people.schema.ts). Each takes the transaction it runs in.
 import { and, count, desc, eq, gt, gte, inArray, isNull, lt, lte, min, or, sql } from "drizzle-orm";
-import { type Db, preparedQuery } from "../../platform/db/client.js";
+import { alias } from "drizzle-orm/pg-core";
+import { type Db, preparedQuery, type Tx } from "../../platform/db/client.js";
 import {
   auditRecords,
   businessSecuritySettings,
@@ -503,4 +504,70 @@ export function listAuditRecords(db: Db, filter: AuditFilter): Promise<AuditRow[
     )
     .orderBy(desc(auditRecords.id))
     .limit(filter.limit);
+}
+
+// Retention (the retention sweep, people.retention.ts). Each deletes up to `limit` rows and answers how many;
+// rows another transaction holds are skipped (SKIP LOCKED), so two sweeps at once take different rows.
+
+const newerSession = alias(sessions, "newer_session");
+
+/**
+ * Sessions that ended before `before`, except the one the member list's "last sign-in" may read: a person's
+ * newest ended session that completed sign-in (not `two_factor_pending`). A session is deleted only when a newer
+ * such session of the same person exists, and ended sessions never change again, so the newest stays whoever
+ * deletes what and the condition cannot go stale; live sessions are never deleted, and one of them that is later
+ * restricted to enrolment (`two_factor_pending`) falls back on that kept session, as it would have before.
+ * So `lastSignIns` answers the same after a sweep as it would have without it.
+ */
+export async function deleteEndedSessionsBefore(tx: Tx, before: Date, limit: number): Promise<number> {
+  const supersededOrPending = or(
+    eq(sessions.twoFactorPending, true),
+    sql`exists (select 1 from ${sessions} as ${newerSession} where ${newerSession.userId} = ${sessions.userId}
+      and ${newerSession.twoFactorPending} = false and ${newerSession.endedAt} is not null
+      and (${newerSession.createdAt}, ${newerSession.id}) > (${sessions.createdAt}, ${sessions.id}))`,
+  );
+  const doomed = tx
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(and(lt(sessions.endedAt, before), supersededOrPending))
+    .limit(limit)
+    .for("update", { skipLocked: true });
+  const deleted = await tx.delete(sessions).where(inArray(sessions.id, doomed)).returning({ id: sessions.id });
+  return deleted.length;
+}
+
+/** Invitations that expired before `before` (accepted, revoked or never used: all are spent by then). */
+export async function deleteInvitationsExpiredBefore(tx: Tx, before: Date, limit: number): Promise<number> {
+  const doomed = tx
+    .select({ id: invitations.id })
+    .from(invitations)
+    .where(lt(invitations.expiresAt, before))
+    .limit(limit)
+    .for("update", { skipLocked: true });
+  const deleted = await tx.delete(invitations).where(inArray(invitations.id, doomed)).returning({ id: invitations.id });
+  return deleted.length;
+}
+
+/** Password resets that expired before `before` (used or not). */
+export async function deletePasswordResetsExpiredBefore(tx: Tx, before: Date, limit: number): Promise<number> {
+  const doomed = tx
+    .select({ id: passwordResets.id })
+    .from(passwordResets)
+    .where(lt(passwordResets.expiresAt, before))
+    .limit(limit)
+    .for("update", { skipLocked: true });
+  const deleted = await tx.delete(passwordResets).where(inArray(passwordResets.id, doomed)).returning({ id: passwordResets.id });
+  return deleted.length;
+}
+
+/** Failed sign-ins that occurred before `before` (out of every throttling window). */
+export async function deleteSignInFailuresBefore(tx: Tx, before: Date, limit: number): Promise<number> {
+  const doomed = tx
+    .select({ id: signInFailures.id })
+    .from(signInFailures)
+    .where(lt(signInFailures.occurredAt, before))
+    .limit(limit)
+    .for("update", { skipLocked: true });
+  const deleted = await tx.delete(signInFailures).where(inArray(signInFailures.id, doomed)).returning({ id: signInFailures.id });
+  return deleted.length;
 }

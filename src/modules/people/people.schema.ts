@@ -56,6 +56,8 @@ export const sessions = pgTable(
     index("sessions_membership_idx").on(t.membershipId),
     // The session sweep reads only live sessions: a partial index stays the size of the live set.
     index("sessions_live_idx").on(t.lastSeenAt).where(sql`${t.endedAt} is null`),
+    // The retention sweep deletes sessions that ended long ago.
+    index("sessions_ended_idx").on(t.endedAt).where(sql`${t.endedAt} is not null`),
   ],
 );
 

@@ -35,5 +35,7 @@ export function createRegistrationModule(deps: {
   };
 }
 
+/** For the retention sweep (src/worker/retention.ts). */
+export { pruneExpiredRegistrations } from "./registration.retention.js";
 /** For the mail outbox (injected in app.ts): whether a recipient is one of a Business's verified people. */
 export { emailRecipientFacts, findBusinessName } from "./registration.shared.js";

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { Tx } from "../../platform/db/client.js";
 import { businesses } from "../../platform/db/shared.schema.js";
 import { memberships, pendingRegistrations, users } from "./registration.schema.js";
@@ -87,4 +87,22 @@ export async function consumePendingRegistration(tx: Tx, tokenHash: string, now:
 /** A consumed registration no longer needs the password it carried. */
 export async function clearPendingPassword(tx: Tx, id: string): Promise<void> {
   await tx.update(pendingRegistrations).set({ passwordHash: null }).where(eq(pendingRegistrations.id, id));
+}
+
+/**
+ * Deletes up to `limit` registrations whose token expired before `before` (used or not), and answers how many.
+ * Rows another transaction holds are skipped (SKIP LOCKED), so two sweeps at once take different rows.
+ */
+export async function deleteExpiredPendingRegistrations(tx: Tx, before: Date, limit: number): Promise<number> {
+  const doomed = tx
+    .select({ id: pendingRegistrations.id })
+    .from(pendingRegistrations)
+    .where(lt(pendingRegistrations.expiresAt, before))
+    .limit(limit)
+    .for("update", { skipLocked: true });
+  const deleted = await tx
+    .delete(pendingRegistrations)
+    .where(inArray(pendingRegistrations.id, doomed))
+    .returning({ id: pendingRegistrations.id });
+  return deleted.length;
 }

@@ -23,7 +23,8 @@ export const users = pgTable(
  * A registration waiting for its e-mail address to be proven: created by `POST /v1/registration`, consumed
  * by `POST /v1/registration/verification` with the token that was mailed to the address. Only the SHA-256
  * of the token is stored. Consuming is a conditional update (`consumed_at is null and expires_at > now`), so
- * a token creates at most one Business.
+ * a token creates at most one Business. The retention sweep deletes the row EXPIRED_TOKEN_RETENTION_DAYS after
+ * `expires_at`, used or not (registration.retention.ts).
  */
 export const pendingRegistrations = pgTable(
   "pending_registrations",

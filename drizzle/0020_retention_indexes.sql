@@ -1,0 +1,2 @@
+CREATE INDEX "emails_captured_created_idx" ON "emails" USING btree ("created_at") WHERE disposition = 'captured';--> statement-breakpoint
+CREATE INDEX "sessions_ended_idx" ON "sessions" USING btree ("ended_at") WHERE "sessions"."ended_at" is not null;
