@@ -613,6 +613,7 @@ export const COMPONENT_EXAMPLES: Readonly<Record<string, unknown>> = {
   PayoutVolume: {
     since: "2026-04-28",
     until: "2026-05-27",
+    time_zone: "Europe/Berlin",
     days: [
       { date: "2026-05-26", currency: "EUR", count: 12, amount_minor: 1480000 },
       { date: "2026-05-26", currency: "USD", count: 3, amount_minor: 29700 },

@@ -3,7 +3,9 @@
 // step-up; the API's refusal of the website shows beside that field; once fixed, the profile is saved (a
 // status message), the API holds exactly what was typed (country upper-cased, an emptied field cleared), and
 // the new name shows in the header's Business switch and in its list. An approver sees the same profile
-// read-only. Each page is scanned with axe-core and photographed at desktop and 375 px.
+// read-only. Once the admin sets the Business's time zone (America/New_York), a payout's time is shown on New
+// York's clock although the browser sits in Europe/Berlin, and Home and Settings say which zone dates are in.
+// Each page is scanned with axe-core and photographed at desktop and 375 px.
 //
 // Without /usr/bin/chromium the file is skipped with a notice, unless REQUIRE_BROWSER=1 (CI).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,6 +13,7 @@ import { browserAvailable, type DashboardHarness, noticeIfNoBrowser, startDashbo
 import { bearer, registerBusiness } from "../helpers/factories.js";
 import { addMember, invitationTokenFor, REGISTRATION_PASSWORD, STRONG_PASSWORD } from "../helpers/sessions.js";
 import { TEST_START } from "../helpers/test-app.js";
+import { createPayout, payableBeneficiary } from "../payouts/payout-fixtures.js";
 
 noticeIfNoBrowser("dashboard Business profile tests");
 
@@ -124,6 +127,49 @@ describe.skipIf(!browserAvailable)("the Business profile in Settings", () => {
     await expect(page.getByRole("button", { name: "Save profile" }).count()).resolves.toBe(0);
     await expect(page.getByRole("textbox").count()).resolves.toBe(0);
     await h.capture(page, "business-profile-read-only");
+    await context.close();
+  });
+
+  it("once the Business's time zone is set, a payout's time is shown in it, not in the browser's zone", async () => {
+    const { t, biz } = h;
+    // Created at 12:20 UTC: 14:20 in Berlin (the browser's zone), 08:20 in New York.
+    t.clock.set(minutes(20));
+    const { beneficiaryId } = await payableBeneficiary(t.app, biz.keys.sandbox);
+    const payout = await createPayout(t.app, biz.keys.sandbox, { beneficiary_id: beneficiaryId });
+    const createdAt = String(payout.created_at);
+    expect(createdAt).toBe(minutes(20).toISOString());
+
+    const { context, page } = await h.newPage();
+    await h.signIn(page, biz.email, REGISTRATION_PASSWORD);
+    const note = page.getByTestId("time-zone-note");
+    await expect
+      .poll(() => note.textContent(), { timeout: 15_000 })
+      .toBe("Dates and days are in your browser's time zone, Europe/Berlin: the Business has none set.");
+    await page.goto(`${h.base}/dashboard/payouts/${payout.payout_id}`);
+    const created = page.locator(`time[datetime="${createdAt}"]`).first();
+    await expect.poll(() => created.textContent(), { timeout: 15_000 }).toBe("27 May 2026, 14:20 CEST");
+
+    await page.getByRole("link", { name: "Settings" }).click();
+    const form = page.getByRole("form", { name: "Business profile" });
+    const zone = form.getByLabel(/^Time zone/);
+    await zone.waitFor();
+    await zone.fill("America/New_York");
+    await page.keyboard.press("Escape");
+    await form.getByRole("button", { name: "Save profile" }).click();
+    await page.getByRole("status").getByText("Business profile saved.").waitFor();
+    await expect
+      .poll(() => page.getByTestId("time-zone-shown").textContent(), { timeout: 15_000 })
+      .toBe("America/New_York (the Business's time zone)");
+    const stored = await t.app.inject({ method: "GET", url: "/v1/business", headers: bearer(biz.keys.sandbox) });
+    expect(stored.json()).toMatchObject({ time_zone: "America/New_York" });
+
+    await page.goto(`${h.base}/dashboard/payouts/${payout.payout_id}`);
+    await expect.poll(() => created.textContent(), { timeout: 15_000 }).toBe("27 May 2026, 08:20 GMT-4");
+    await h.capture(page, "business-time-zone-payout");
+    await page.goto(`${h.base}/dashboard/`);
+    await expect
+      .poll(() => note.textContent(), { timeout: 15_000 })
+      .toBe("Dates and days are in America/New_York, the Business's time zone.");
     await context.close();
     expect(h.violations).toEqual([]);
   });

@@ -48,6 +48,7 @@ describe("GET /v1/payouts/volume", () => {
     expect(response.json()).toEqual({
       since: "2026-04-29",
       until: "2026-05-28",
+      time_zone: "UTC",
       days: [
         { date: "2026-05-27", currency: "EUR", count: 2, amount_minor: 100_250 },
         { date: "2026-05-28", currency: "EUR", count: 1, amount_minor: 500 },
@@ -60,7 +61,40 @@ describe("GET /v1/payouts/volume", () => {
     expect(response.json()).toEqual({
       since: "2026-05-28",
       until: "2026-05-28",
+      time_zone: "UTC",
       days: [{ date: "2026-05-28", currency: "EUR", count: 1, amount_minor: 500 }],
+    });
+  });
+
+  it("counts the days of the time zone asked for: a payout late in the UTC day falls on the next day east of it", async () => {
+    // The clock's now is 2026-05-28 12:00 UTC. In Pacific/Kiritimati (UTC+14) it is the 29th: day two's
+    // payouts (12:00 UTC on the 28th) were created at 02:00 on the 29th, day one's on the 28th.
+    const east = await volume(biz.keys.sandbox, "?days=2&time_zone=Pacific/Kiritimati");
+    expect(east.statusCode, east.body).toBe(200);
+    expect(east.json()).toEqual({
+      since: "2026-05-28",
+      until: "2026-05-29",
+      time_zone: "Pacific/Kiritimati",
+      days: [
+        { date: "2026-05-28", currency: "EUR", count: 2, amount_minor: 100_250 },
+        { date: "2026-05-29", currency: "EUR", count: 1, amount_minor: 500 },
+      ],
+    });
+    // In Pacific/Pago_Pago (UTC-11) it is 01:00 on the 28th: day one's payouts were created at 01:00 on the 27th.
+    const west = await volume(biz.keys.sandbox, "?days=2&time_zone=Pacific/Pago_Pago");
+    expect(west.json()).toEqual({
+      since: "2026-05-27",
+      until: "2026-05-28",
+      time_zone: "Pacific/Pago_Pago",
+      days: [
+        { date: "2026-05-27", currency: "EUR", count: 2, amount_minor: 100_250 },
+        { date: "2026-05-28", currency: "EUR", count: 1, amount_minor: 500 },
+      ],
+    });
+    // A one-day window in New York (08:00 on the 28th) holds only that day.
+    expect((await volume(biz.keys.sandbox, "?days=1&time_zone=America/New_York")).json()).toMatchObject({
+      since: "2026-05-28",
+      days: [{ date: "2026-05-28", amount_minor: 500 }],
     });
   });
 
@@ -76,7 +110,7 @@ describe("GET /v1/payouts/volume", () => {
   });
 
   it("refuses a window outside 1 to 90 days and unknown parameters with the error envelope", async () => {
-    for (const query of ["?days=0", "?days=91", "?days=x", "?currency=EUR"]) {
+    for (const query of ["?days=0", "?days=91", "?days=x", "?currency=EUR", "?time_zone=Mars/Olympus"]) {
       const refused = await volume(biz.keys.sandbox, query);
       expect(refused.statusCode, `${query}: ${refused.body}`).toBe(400);
       expect(refused.json()).toMatchObject({ error: { code: "validation_failed" } });

@@ -1,12 +1,14 @@
 // The payouts list's extra filters (channel, currency, created and updated days, amount range). Applying
 // pushes a new URL (so the link is shareable and Back returns to the previous filters); the form is reset
 // from the URL whenever it changes. A field the API refused (e.g. a range ending before it starts) shows
-// the API's message and code beside it.
-import { Button, Group, NativeSelect, TextInput } from "@mantine/core";
+// the API's message and code beside it. Days are days of the dashboard's time zone (the Business's, else the
+// browser's), named beside the buttons.
+import { Button, Group, NativeSelect, Text, TextInput } from "@mantine/core";
 import { type FormEvent, useEffect, useState } from "react";
 import { useSearchParams } from "react-router";
 import { ApiError } from "../api/client";
 import { applyDraft, draftFromParams, FILTER_PARAMS, type FilterDraft } from "../lib/payout-filters";
+import { useTimeZone } from "../lib/time-zone";
 
 /** The API's query field each form field is sent as (for the API's field errors). */
 const API_FIELD: Record<keyof FilterDraft, string> = {
@@ -23,13 +25,15 @@ const API_FIELD: Record<keyof FilterDraft, string> = {
 export function PayoutFilters({ error, onApplied }: { error: unknown; onApplied?: () => void }) {
   const [params, setParams] = useSearchParams();
   const key = params.toString();
-  const [draft, setDraft] = useState<FilterDraft>(() => draftFromParams(params));
+  const { zone } = useTimeZone();
+  const [draft, setDraft] = useState<FilterDraft>(() => draftFromParams(params, zone));
   const [formErrors, setFormErrors] = useState<Partial<Record<keyof FilterDraft, string>>>({});
   // Back/forward or a pasted link changes the URL: the form follows it.
+  // So does a zone that becomes known (the Business's, once its profile has answered).
   useEffect(() => {
-    setDraft(draftFromParams(new URLSearchParams(key)));
+    setDraft(draftFromParams(new URLSearchParams(key), zone));
     setFormErrors({});
-  }, [key]);
+  }, [key, zone]);
 
   const apiError = error instanceof ApiError && error.code === "validation_failed" ? error : null;
   const errorOf = (field: keyof FilterDraft): string | undefined => {
@@ -41,7 +45,7 @@ export function PayoutFilters({ error, onApplied }: { error: unknown; onApplied?
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const result = applyDraft(params, draft);
+    const result = applyDraft(params, draft, zone);
     if (!result.ok) {
       setFormErrors(result.errors);
       return;
@@ -137,6 +141,9 @@ export function PayoutFilters({ error, onApplied }: { error: unknown; onApplied?
         <Button type="button" variant="subtle" onClick={clear}>
           Clear filters
         </Button>
+        <Text size="sm" c="dimmed" data-testid="filter-days-zone">
+          Days are in {zone}.
+        </Text>
       </Group>
     </form>
   );

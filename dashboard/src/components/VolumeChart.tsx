@@ -12,7 +12,7 @@ const HEIGHT = 140;
 const TOP = 8;
 const BOTTOM = 20;
 
-function CurrencyChart({ series }: { series: VolumeSeries }) {
+function CurrencyChart({ series, timeZone }: { series: VolumeSeries; timeZone: string }) {
   const captionId = useId();
   const slot = WIDTH / series.days.length;
   const plot = HEIGHT - TOP - BOTTOM;
@@ -74,7 +74,7 @@ function CurrencyChart({ series }: { series: VolumeSeries }) {
         <Table fz="sm" data-testid="volume-table">
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>Day (UTC)</Table.Th>
+              <Table.Th>Day ({timeZone})</Table.Th>
               <Table.Th>Payouts</Table.Th>
               <Table.Th>Amount</Table.Th>
             </Table.Tr>
@@ -101,11 +101,12 @@ function CurrencyChart({ series }: { series: VolumeSeries }) {
   );
 }
 
-export default function VolumeChart({ series }: { series: readonly VolumeSeries[] }) {
+/** `timeZone`: the zone the answer's days are in (named in each table's header). */
+export default function VolumeChart({ series, timeZone }: { series: readonly VolumeSeries[]; timeZone: string }) {
   return (
     <Stack gap="lg">
       {series.map((s) => (
-        <CurrencyChart key={s.currency} series={s} />
+        <CurrencyChart key={s.currency} series={s} timeZone={timeZone} />
       ))}
     </Stack>
   );

@@ -1,8 +1,10 @@
 // The payouts list's extra filters (channel, currency, created and updated ranges, amount range) between the
 // page's URL and the API. The URL holds the API's own values (ISO instants, minor units) so a shared link
-// means the same payouts in every time zone; the form shows them as local days and currency units.
+// means the same payouts in every time zone; the form shows them as days of the dashboard's time zone (the
+// Business's, else the browser's: "created on the 3rd" is the Business's 3rd) and currency units.
 // Pure code without the DOM: the root test suite runs it (test/unit/dashboard-payout-filters.test.ts).
 import { minorToDecimal, parseMoneyInput } from "./money.js";
+import { addDays, dayInZone, dayStartInZone } from "./time.js";
 
 export const FILTER_PARAMS = [
   "channel",
@@ -48,44 +50,33 @@ export function filterQueryFromParams(params: URLSearchParams): PayoutFilterQuer
   return query;
 }
 
-/** `2026-05-27` (a day in the person's zone) -> the ISO instant that day starts. */
-export function localDayStart(day: string): string | null {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
-  if (match === null) return null;
-  const date = new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
-  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+/** `2026-05-27` (a day in `zone`) -> the ISO instant that day starts there. */
+export function dayStart(day: string, zone: string): string | null {
+  const start = dayStartInZone(day, zone);
+  return start === null ? null : new Date(start).toISOString();
 }
 
-/** `2026-05-27` -> the instant the next local day starts: the exclusive end of a range that includes the day. */
-export function localDayEnd(day: string): string | null {
-  const start = localDayStart(day);
-  if (start === null) return null;
-  const date = new Date(start);
-  date.setDate(date.getDate() + 1);
-  return date.toISOString();
+/** `2026-05-27` -> the instant the next day starts in `zone`: the exclusive end of a range that includes the day. */
+export function dayEnd(day: string, zone: string): string | null {
+  if (dayStartInZone(day, zone) === null) return null;
+  return dayStart(addDays(day, 1), zone);
 }
 
-function pad(n: number): string {
-  return String(n).padStart(2, "0");
-}
-
-/** An ISO instant -> the local day it falls in (`YYYY-MM-DD`), for a date input; "" when not a time. */
-export function localDayOf(iso: string | null): string {
+/** An ISO instant -> the day it falls on in `zone` (`YYYY-MM-DD`), for a date input; "" when not a time. */
+export function dayOf(iso: string | null, zone: string): string {
   if (iso === null || iso === "") return "";
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return "";
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? "" : dayInZone(ms, zone);
 }
 
-/** An exclusive end instant -> the last local day it includes. */
-export function localLastDayBefore(iso: string | null): string {
+/** An exclusive end instant -> the last day in `zone` it includes. */
+export function lastDayBefore(iso: string | null, zone: string): string {
   if (iso === null || iso === "") return "";
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return "";
-  return localDayOf(new Date(date.getTime() - 1).toISOString());
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? "" : dayInZone(ms - 1, zone);
 }
 
-/** The form as a person fills it in: local days, amounts in the currency's units. */
+/** The form as a person fills it in: days of the dashboard's zone, amounts in the currency's units. */
 export interface FilterDraft {
   channel: string;
   currency: string;
@@ -97,7 +88,7 @@ export interface FilterDraft {
   amountMax: string;
 }
 
-export function draftFromParams(params: URLSearchParams): FilterDraft {
+export function draftFromParams(params: URLSearchParams, zone: string): FilterDraft {
   const currency = params.get("currency") ?? "";
   const amount = (name: string) => {
     const value = params.get(name);
@@ -106,10 +97,10 @@ export function draftFromParams(params: URLSearchParams): FilterDraft {
   return {
     channel: params.get("channel") ?? "",
     currency,
-    createdFrom: localDayOf(params.get("created_from")),
-    createdTo: localLastDayBefore(params.get("created_to")),
-    updatedFrom: localDayOf(params.get("updated_from")),
-    updatedTo: localLastDayBefore(params.get("updated_to")),
+    createdFrom: dayOf(params.get("created_from"), zone),
+    createdTo: lastDayBefore(params.get("created_to"), zone),
+    updatedFrom: dayOf(params.get("updated_from"), zone),
+    updatedTo: lastDayBefore(params.get("updated_to"), zone),
     amountMin: amount("amount_min"),
     amountMax: amount("amount_max"),
   };
@@ -124,7 +115,7 @@ export type DraftResult =
  * kept. Only what the form itself can know is checked here (a currency for amounts, amounts it can parse);
  * ranges are the API's to judge.
  */
-export function applyDraft(current: URLSearchParams, draft: FilterDraft): DraftResult {
+export function applyDraft(current: URLSearchParams, draft: FilterDraft, zone: string): DraftResult {
   const next = new URLSearchParams(current);
   for (const name of FILTER_PARAMS) next.delete(name);
   const errors: Partial<Record<keyof FilterDraft, string>> = {};
@@ -132,15 +123,15 @@ export function applyDraft(current: URLSearchParams, draft: FilterDraft): DraftR
   if (currency !== "" && !/^[A-Z]{3}$/.test(currency)) errors.currency = "Three letters, such as EUR";
   if (draft.channel === "api" || draft.channel === "csv") next.set("channel", draft.channel);
   if (currency !== "") next.set("currency", currency);
-  const days: [keyof FilterDraft, FilterParam, (day: string) => string | null][] = [
-    ["createdFrom", "created_from", localDayStart],
-    ["createdTo", "created_to", localDayEnd],
-    ["updatedFrom", "updated_from", localDayStart],
-    ["updatedTo", "updated_to", localDayEnd],
+  const days: [keyof FilterDraft, FilterParam, (day: string, zone: string) => string | null][] = [
+    ["createdFrom", "created_from", dayStart],
+    ["createdTo", "created_to", dayEnd],
+    ["updatedFrom", "updated_from", dayStart],
+    ["updatedTo", "updated_to", dayEnd],
   ];
   for (const [field, param, toInstant] of days) {
     if (draft[field] === "") continue;
-    const instant = toInstant(draft[field]);
+    const instant = toInstant(draft[field], zone);
     if (instant === null) errors[field] = "Pick a day";
     else next.set(param, instant);
   }

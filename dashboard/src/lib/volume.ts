@@ -1,10 +1,13 @@
-// The payout volume answer (GET /v1/payouts/volume: days with payouts, per currency) as one series per
-// currency with every day of the window, empty days at zero, for the Home chart and its table.
+// The payout volume answer (GET /v1/payouts/volume: days with payouts, per currency, in the time zone asked
+// for) as one series per currency with every day of the window, empty days at zero, for the Home chart and its
+// table. Days are calendar dates (`YYYY-MM-DD`) already cut in that zone, so they are counted and named here
+// without any zone.
 // Pure code without the DOM: the root test suite runs it (test/unit/dashboard-volume.test.ts).
 
 export interface VolumeAnswer {
   readonly since: string;
   readonly until: string;
+  readonly time_zone?: string;
   readonly days: readonly { date: string; currency: string; count: number; amount_minor: number }[];
 }
 
@@ -24,7 +27,7 @@ export interface VolumeSeries {
 
 const DAY_MS = 24 * 3600 * 1000;
 
-/** Every UTC date from `since` to `until`, both included (`YYYY-MM-DD`). */
+/** Every calendar date from `since` to `until`, both included (`YYYY-MM-DD`). */
 export function datesBetween(since: string, until: string): string[] {
   const start = Date.parse(`${since}T00:00:00Z`);
   const end = Date.parse(`${until}T00:00:00Z`);
@@ -53,7 +56,7 @@ export function volumeSeries(answer: VolumeAnswer): VolumeSeries[] {
   });
 }
 
-/** `2026-05-27` -> `27 May` in the person's locale (the date is a UTC day, so it is formatted in UTC). */
+/** `2026-05-27` -> `27 May` in the person's locale (a calendar date: formatted in UTC, so no zone moves it). */
 export function formatDay(date: string, locale?: string): string {
   return new Intl.DateTimeFormat(locale, { day: "numeric", month: "short", timeZone: "UTC" }).format(
     new Date(`${date}T00:00:00Z`),

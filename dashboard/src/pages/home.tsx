@@ -1,40 +1,53 @@
-// What needs me now: payouts awaiting a Decision, failed and returned payouts of the last seven days.
+// What needs me now: payouts awaiting a Decision, failed and returned payouts of the last seven days. The
+// seven days are calendar days of the dashboard's time zone, today included, and "today" is the server's
+// (the volume answer's `until`), not the browser's clock, which may be wrong and is not what stamped the
+// payouts.
 import { Anchor, Card, Group, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { api, call } from "../api/client";
 import { ErrorAlert } from "../components/ErrorAlert";
 import { FailingDeliveries } from "../components/FailingDeliveries";
-import { HomeVolume } from "../components/HomeVolume";
+import { HomeVolume, usePayoutVolume } from "../components/HomeVolume";
 import { usePendingCount } from "../components/Layout";
 import { Money } from "../components/Money";
 import { StatusBadge } from "../components/StatusBadge";
 import { Time } from "../components/Time";
+import { TimeZoneNote } from "../components/TimeZoneNote";
 import { useSignedIn } from "../lib/session";
+import { addDays, dayStartInZone } from "../lib/time";
 
-const WEEK_MS = 7 * 24 * 3600 * 1000;
+const WEEK_DAYS = 7;
 
 export function HomePage() {
   const { environment, membership } = useSignedIn();
   const pending = usePendingCount();
+  const volume = usePayoutVolume();
+  const zone = volume.data?.time_zone;
+  const firstDay = volume.data === undefined ? undefined : addDays(volume.data.until, -(WEEK_DAYS - 1));
   const problems = useQuery({
-    queryKey: [environment, "payouts", "problems"],
+    enabled: zone !== undefined && firstDay !== undefined,
+    queryKey: [environment, "payouts", "problems", zone, firstDay],
     queryFn: async () => {
-      const since = Date.now() - WEEK_MS;
+      const start = dayStartInZone(firstDay ?? "", zone ?? "UTC");
+      const updatedFrom = start === null ? undefined : new Date(start).toISOString();
       const [failed, returned] = await Promise.all(
         (["failed", "returned"] as const).map((status) =>
-          call(api.GET("/v1/payouts", { params: { query: { status, limit: 50 } } })),
+          call(
+            api.GET("/v1/payouts", {
+              params: { query: { status, limit: 50, ...(updatedFrom === undefined ? {} : { updated_from: updatedFrom }) } },
+            }),
+          ),
         ),
       );
-      return [...(failed?.payouts ?? []), ...(returned?.payouts ?? [])]
-        .filter((p) => Date.parse(p.updated_at) >= since)
-        .sort((a, b) => b.updated_at.localeCompare(a.updated_at));
+      return [...(failed?.payouts ?? []), ...(returned?.payouts ?? [])].sort((a, b) => b.updated_at.localeCompare(a.updated_at));
     },
   });
   return (
     <Stack>
       <Title order={1}>Home</Title>
       <Text c="dimmed">{membership.business_name}</Text>
+      <TimeZoneNote />
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <Card withBorder>
           <Text size="sm" c="dimmed">

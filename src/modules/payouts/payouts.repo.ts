@@ -396,29 +396,51 @@ export interface PayoutFilters {
 }
 
 /**
- * Payouts created at or after `since`, summed per UTC day and currency, except those that never moved money
- * and never will (rejected, canceled, failed). One grouped scan of the tenant's rows in the window.
+ * Payouts created from the first day start to the last (exclusive), summed per day and currency, except those
+ * that never moved money and never will (rejected, canceled, failed). `dayStarts` holds the instant each day
+ * begins and then the instant the last day ends, ascending: the days are cut by the caller (in the asked time
+ * zone), so PostgreSQL needs no zone data. One grouped scan of the tenant's rows in the window.
  */
 export async function sumVolumePerDay(
   db: Db,
   tenant: Tenant,
-  since: Date,
-): Promise<{ date: string; currency: string; count: number; amountMinor: number }[]> {
-  const day = sql<string>`to_char(${payouts.createdAt} at time zone 'UTC', 'YYYY-MM-DD')`;
+  dayStarts: readonly Date[],
+): Promise<{ day: number; currency: string; count: number; amountMinor: number }[]> {
+  const first = dayStarts[0];
+  const end = dayStarts[dayStarts.length - 1];
+  if (first === undefined || end === undefined || dayStarts.length < 2) return [];
+  const thresholds = sql.join(
+    dayStarts.map((d) => sql`${d.toISOString()}::timestamptz`),
+    sql`, `,
+  );
+  // width_bucket: 1 for the first day, 2 for the second…
+  const day = sql<number>`width_bucket(${payouts.createdAt}, array[${thresholds}])`;
   const rows = await db
     .select({
-      date: day,
+      day,
       currency: payouts.currency,
       count: sql<string>`count(*)::text`,
       amountMinor: sql<string>`sum(${payouts.amountMinor})::text`,
     })
     .from(payouts)
     .where(
-      and(tenantScope(tenant), gte(payouts.createdAt, since), sql`${payouts.status} not in ('rejected', 'canceled', 'failed')`),
+      and(
+        tenantScope(tenant),
+        gte(payouts.createdAt, first),
+        lt(payouts.createdAt, end),
+        sql`${payouts.status} not in ('rejected', 'canceled', 'failed')`,
+      ),
     )
-    .groupBy(day, payouts.currency)
-    .orderBy(day, payouts.currency);
-  return rows.map((r) => ({ date: r.date, currency: r.currency, count: Number(r.count), amountMinor: Number(r.amountMinor) }));
+    // By position: the bucket expression repeated would carry its thresholds as new parameters, which
+    // PostgreSQL does not see as the selected expression.
+    .groupBy(sql`1`, sql`2`)
+    .orderBy(sql`1`, sql`2`);
+  return rows.map((r) => ({
+    day: Number(r.day) - 1,
+    currency: r.currency,
+    count: Number(r.count),
+    amountMinor: Number(r.amountMinor),
+  }));
 }
 
 /** Newest first by id (UUIDv7), after the cursor's id. */

@@ -114,7 +114,7 @@ export function registerPayoutRoutes(app: AppInstance, service: PayoutService, b
         operationId: "getPayoutVolume",
         summary: "Payout volume per day and currency",
         description:
-          "Payouts created in the last `days` UTC days (today included, default 30, at most 90), counted and summed per day and currency, oldest first. Rejected, canceled and failed payouts are left out: they never moved money. One aggregate read, so a dashboard need not page through every payout.",
+          "Payouts created in the last `days` calendar days (today included, default 30, at most 90) of `time_zone` (default UTC), counted and summed per day and currency, oldest first. Rejected, canceled and failed payouts are left out: they never moved money. One aggregate read, so a dashboard need not page through every payout.",
         querystring: VolumeQuerySchema,
         response: routeResponses({ 200: VolumeSchema }, { access: "read", hasInput: true }),
       },

@@ -175,7 +175,15 @@ export type ListPayoutsQuery = Static<typeof ListPayoutsQuerySchema>;
 export const VolumeQuerySchema = Type.Object(
   {
     days: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 90, default: 30, description: "Days back, today (UTC) included. Default 30." }),
+      Type.Integer({ minimum: 1, maximum: 90, default: 30, description: "Days back, today included. Default 30." }),
+    ),
+    time_zone: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description:
+          "The IANA time zone whose calendar days are counted (e.g. Europe/Berlin), so a day runs from local midnight to local midnight, across daylight-saving changes. Default UTC. The dashboard sends the Business's time zone (`time_zone` of `GET /v1/business`), else the browser's. An unknown name is 400 `validation_failed` (`invalid_format`).",
+      }),
     ),
   },
   { additionalProperties: false },
@@ -184,11 +192,12 @@ export type VolumeQuery = Static<typeof VolumeQuerySchema>;
 
 export const VolumeSchema = Type.Object(
   {
-    since: Type.String({ format: "date", description: "The first day counted (UTC)." }),
-    until: Type.String({ format: "date", description: "The last day counted (UTC): today." }),
+    since: Type.String({ format: "date", description: "The first day counted, in `time_zone`." }),
+    until: Type.String({ format: "date", description: "The last day counted, in `time_zone`: today there." }),
+    time_zone: Type.String({ description: "The time zone the days are in: the one asked for, else UTC." }),
     days: Type.Array(
       Type.Object({
-        date: Type.String({ format: "date", description: "The UTC day the payouts were created." }),
+        date: Type.String({ format: "date", description: "The day the payouts were created, in `time_zone`." }),
         currency: Type.String({ minLength: 3, maxLength: 3 }),
         count: Type.Integer({ minimum: 1 }),
         amount_minor: Type.Integer({ minimum: 1, description: "Sum of the amounts, in minor units of the currency." }),

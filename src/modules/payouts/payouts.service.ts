@@ -15,6 +15,7 @@ import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
 import { DEFAULT_PAGE_SIZE, decodeCursor } from "../../platform/pagination/cursor.js";
+import { addDays, dayInZone, dayStartInZone, isTimeZone } from "../../platform/time-zone.js";
 import {
   creationErrorOf,
   currencyError,
@@ -237,17 +238,37 @@ export function createPayoutService(deps: PayoutServiceDeps) {
     };
   }
 
-  /** Volume per UTC day and currency over the last `days` days, today included (the injected clock's today). */
+  /**
+   * Volume per day and currency over the last `days` days of `time_zone` (UTC when not given), today included:
+   * today is the injected clock's day in that zone.
+   */
   async function volume(actor: Actor, query: VolumeQuery): Promise<VolumeBody> {
     const days = query.days ?? 30;
-    const now = clock.now();
-    const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-    const since = new Date(today - (days - 1) * 24 * 3600 * 1000);
-    const rows = await sumVolumePerDay(db, tenantOf(actor), since);
+    const zone = query.time_zone ?? "UTC";
+    if (!isTimeZone(zone)) {
+      throw new AppError("validation_failed", {
+        details: [
+          {
+            field: "time_zone",
+            code: "invalid_format",
+            message: `${zone} is not an IANA time zone name (for example Europe/Berlin or America/New_York).`,
+          },
+        ],
+      });
+    }
+    const until = dayInZone(clock.now().getTime(), zone);
+    const since = addDays(until, -(days - 1));
+    const dates = Array.from({ length: days }, (_, i) => addDays(since, i));
+    const dayStarts = [...dates, addDays(until, 1)].map((day) => new Date(dayStartInZone(day, zone) ?? Number.NaN));
+    const rows = await sumVolumePerDay(db, tenantOf(actor), dayStarts);
     return {
-      since: since.toISOString().slice(0, 10),
-      until: new Date(today).toISOString().slice(0, 10),
-      days: rows.map((r) => ({ date: r.date, currency: r.currency, count: r.count, amount_minor: r.amountMinor })),
+      since,
+      until,
+      time_zone: zone,
+      days: rows.flatMap((r) => {
+        const date = dates[r.day];
+        return date === undefined ? [] : [{ date, currency: r.currency, count: r.count, amount_minor: r.amountMinor }];
+      }),
     };
   }
 

@@ -6,6 +6,8 @@ import { type FormEvent, useState } from "react";
 import { api, call, type Operations, type Schemas } from "../../api/client";
 import type { CompleteList } from "../../lib/complete-list";
 import { useSignedIn } from "../../lib/session";
+import { wallTimeInZone } from "../../lib/time";
+import { useTimeZone } from "../../lib/time-zone";
 import { useCursorPages } from "../../lib/use-cursor-pages";
 import { type DataColumn, DataList } from "../DataList";
 import { Time } from "../Time";
@@ -62,19 +64,22 @@ interface Filters {
 }
 const PAGE_SIZE = 25;
 
-/** A `datetime-local` value (the person's zone) -> an ISO instant, or undefined when empty or invalid. */
-function instant(local: string): string | undefined {
+/**
+ * A `datetime-local` value, a wall clock in the dashboard's zone (the Business's, else the browser's) -> an ISO
+ * instant, or undefined when empty or invalid.
+ */
+function instant(local: string, zone: string): string | undefined {
   if (local === "") return undefined;
-  const date = new Date(local);
-  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+  const ms = wallTimeInZone(local, zone);
+  return ms === null ? undefined : new Date(ms).toISOString();
 }
 
-const since = (local: string) => {
-  const value = instant(local);
+const since = (local: string, zone: string) => {
+  const value = instant(local, zone);
   return value === undefined ? {} : { since: value };
 };
-const until = (local: string) => {
-  const value = instant(local);
+const until = (local: string, zone: string) => {
+  const value = instant(local, zone);
   return value === undefined ? {} : { until: value };
 };
 
@@ -85,8 +90,9 @@ export function AuditLog() {
   const [filters, setFilters] = useState<Filters>(draft);
   const pages = useCursorPages(JSON.stringify(filters));
   const cursor = pages.cursor;
+  const { zone } = useTimeZone();
   const records = useQuery({
-    queryKey: [environment, "audit-records", filters, cursor],
+    queryKey: [environment, "audit-records", filters, zone, cursor],
     queryFn: () =>
       call(
         api.GET("/v1/audit-records", {
@@ -96,8 +102,8 @@ export function AuditLog() {
               ...(cursor === null ? {} : { cursor }),
               ...(filters.action === "" ? {} : { action: filters.action }),
               ...(filters.actor === "" ? {} : { actor_user_id: filters.actor }),
-              ...since(filters.since),
-              ...until(filters.until),
+              ...since(filters.since, zone),
+              ...until(filters.until, zone),
             },
           },
         }),
@@ -151,12 +157,14 @@ export function AuditLog() {
           />
           <TextInput
             label="From"
+            description={zone}
             type="datetime-local"
             value={draft.since}
             onChange={(e) => setDraft({ ...draft, since: e.currentTarget.value })}
           />
           <TextInput
             label="Until"
+            description={zone}
             type="datetime-local"
             value={draft.until}
             onChange={(e) => setDraft({ ...draft, until: e.currentTarget.value })}

@@ -10,6 +10,7 @@ import { ApiError, api, call, type Schemas } from "../../api/client";
 import { countryName } from "../../lib/country";
 import { roleName } from "../../lib/roles";
 import { useSession, useSignedIn } from "../../lib/session";
+import { businessProfileKey, useTimeZone } from "../../lib/time-zone";
 import { ErrorAlert } from "../ErrorAlert";
 import { Time } from "../Time";
 
@@ -35,7 +36,13 @@ const FIELDS: readonly { field: Field; label: string; description: string; maxLe
   { field: "tax_id", label: "Tax id", description: "VAT or tax identification number.", maxLength: 40 },
   { field: "support_email", label: "Support e-mail", description: "Where payees can reach you.", maxLength: 254, type: "email" },
   { field: "website", label: "Website", description: "An https:// address.", maxLength: 2048, type: "url" },
-  { field: "time_zone", label: "Time zone", description: "Your home time zone (IANA name, e.g. Europe/Berlin).", maxLength: 64 },
+  {
+    field: "time_zone",
+    label: "Time zone",
+    description:
+      "Your home time zone (IANA name, e.g. Europe/Berlin). The dashboard shows dates and counts days in it for every member; when empty, in each person's browser zone.",
+    maxLength: 64,
+  },
 ];
 
 type Values = Record<Field, string>;
@@ -64,11 +71,15 @@ export function BusinessProfile() {
   const queryClient = useQueryClient();
   const admin = membership.role === "business_admin";
   // Business-wide: one cache entry whatever the environment shown.
-  const profile = useQuery({ queryKey: ["business-profile"], queryFn: () => call(api.GET("/v1/business")) });
+  const profile = useQuery({
+    queryKey: businessProfileKey(membership.business_id),
+    queryFn: () => call(api.GET("/v1/business")),
+  });
   const [values, setValues] = useState<Values | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState(false);
+  const displayZone = useTimeZone();
   const timeZones = useMemo(() => Intl.supportedValuesOf("timeZone"), []);
 
   useEffect(() => {
@@ -101,7 +112,8 @@ export function BusinessProfile() {
     setError(null);
     try {
       const answer = await withStepUp(() => call(api.PATCH("/v1/business", { body: changes })));
-      queryClient.setQueryData(["business-profile"], answer);
+      // Every date shown (lib/time-zone.tsx reads this entry) moves to a new time zone at once.
+      queryClient.setQueryData(businessProfileKey(membership.business_id), answer);
       setValues(valuesOf(answer));
       // The header and the Business switch show the name from the session's memberships.
       if ("name" in changes) await queryClient.invalidateQueries({ queryKey: ["session"] });
@@ -142,6 +154,14 @@ export function BusinessProfile() {
           <Table.Tr>
             <Table.Th>Environment shown</Table.Th>
             <Table.Td>{environment === "production" ? "Production" : "Sandbox"}</Table.Td>
+          </Table.Tr>
+          <Table.Tr>
+            <Table.Th>Dates shown in</Table.Th>
+            <Table.Td data-testid="time-zone-shown">
+              {displayZone.business
+                ? `${displayZone.zone} (the Business's time zone)`
+                : `${displayZone.zone} (your browser's; no Business time zone set)`}
+            </Table.Td>
           </Table.Tr>
         </Table.Tbody>
       </Table>

@@ -1240,7 +1240,7 @@ export interface paths {
         };
         /**
          * Payout volume per day and currency
-         * @description Payouts created in the last `days` UTC days (today included, default 30, at most 90), counted and summed per day and currency, oldest first. Rejected, canceled and failed payouts are left out: they never moved money. One aggregate read, so a dashboard need not page through every payout.
+         * @description Payouts created in the last `days` calendar days (today included, default 30, at most 90) of `time_zone` (default UTC), counted and summed per day and currency, oldest first. Rejected, canceled and failed payouts are left out: they never moved money. One aggregate read, so a dashboard need not page through every payout.
          *
          *     Roles: `business_admin`, `business_approver`, `business_read_only`.
          */
@@ -4457,6 +4457,7 @@ export interface components {
          * @example {
          *       "since": "2026-04-28",
          *       "until": "2026-05-27",
+         *       "time_zone": "Europe/Berlin",
          *       "days": [
          *         {
          *           "date": "2026-05-26",
@@ -4482,19 +4483,21 @@ export interface components {
         PayoutVolume: {
             /**
              * Format: date
-             * @description The first day counted (UTC).
+             * @description The first day counted, in `time_zone`.
              */
             since: string;
             /**
              * Format: date
-             * @description The last day counted (UTC): today.
+             * @description The last day counted, in `time_zone`: today there.
              */
             until: string;
+            /** @description The time zone the days are in: the one asked for, else UTC. */
+            time_zone: string;
             /** @description One entry per day and currency that has payouts, oldest day first; days without payouts are absent. */
             days: {
                 /**
                  * Format: date
-                 * @description The UTC day the payouts were created.
+                 * @description The day the payouts were created, in `time_zone`.
                  */
                 date: string;
                 currency: string;
@@ -13295,8 +13298,10 @@ export interface operations {
     getPayoutVolume: {
         parameters: {
             query?: {
-                /** @description Days back, today (UTC) included. Default 30. */
+                /** @description Days back, today included. Default 30. */
                 days?: number;
+                /** @description The IANA time zone whose calendar days are counted (e.g. Europe/Berlin), so a day runs from local midnight to local midnight, across daylight-saving changes. Default UTC. The dashboard sends the Business's time zone (`time_zone` of `GET /v1/business`), else the browser's. An unknown name is 400 `validation_failed` (`invalid_format`). */
+                time_zone?: string;
             };
             header?: never;
             path?: never;
