@@ -145,7 +145,10 @@ describe.skipIf(!onPostgres)("job workers in separate processes (PostgreSQL)", (
     // most 4 jobs at once, so all five running together means both processes took some, however fast either is.
     const holders = await transaction(db, async (tx) => {
       await tx.execute(sql`select 1 from probe_gate for update`);
-      holdIds = await enqueueMany("probe.hold", Array.from({ length: 5 }, () => ({})));
+      holdIds = await enqueueMany(
+        "probe.hold",
+        Array.from({ length: 5 }, () => ({})),
+      );
       ids = await enqueueMany("probe.record", payloads);
       return waitFor(
         "5 held jobs to run at once",
