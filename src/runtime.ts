@@ -247,6 +247,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         pollIntervalMs: config.jobs.pollIntervalMs,
         leaseMs: config.jobs.leaseSeconds * 1000,
         wakeups,
+        onPoll: (result) => metrics.observeWorkerPoll(result),
       }),
     beginShutdown: () => {
       accepting = false;

@@ -2,6 +2,7 @@
 // read from the database at scrape time so every process reports the shared queue.
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { JobStore } from "./jobs/job-store.js";
+import type { PollResult } from "./jobs/worker.js";
 
 export interface Metrics {
   readonly registry: Registry;
@@ -24,6 +25,12 @@ export interface Metrics {
    * connect or LISTEN) and `lost` (the connection dropped), after which workers only poll until it recovers.
    */
   observeWakeupListener(state: "listening" | "failed" | "lost"): void;
+  /**
+   * One poll of the job table by a worker of this process, by result: `claimed`, `empty` (nothing due), `full`
+   * (no free slot), `failed`. Mostly `empty` at a steady rate means idle workers polling: wake-ups bring new
+   * jobs sooner, so a longer poll interval would cost little.
+   */
+  observeWorkerPoll(result: PollResult): void;
   /** Requests of this process waiting on the event feed (`GET /v1/events?after=…&wait=…`): +1 when one starts, -1 when it ends. */
   observeEventFeedWaits(delta: 1 | -1): void;
   /**
@@ -73,6 +80,12 @@ export function createMetrics(deps: { jobStore: JobStore }): Metrics {
     name: "jobs_wakeup_listen_failures_total",
     help: "Job wake-up listener failures of this process: `failed` (could not connect or LISTEN), `lost` (the connection dropped).",
     labelNames: ["reason"],
+    registers: [registry],
+  });
+  const workerPolls = new Counter({
+    name: "jobs_worker_polls_total",
+    help: "Polls of the job table by this process's workers, by result: claimed (took jobs), empty (nothing due), full (no free slot), failed.",
+    labelNames: ["result"],
     registers: [registry],
   });
   const feedWaiting = new Gauge({
@@ -131,6 +144,9 @@ export function createMetrics(deps: { jobStore: JobStore }): Metrics {
     observeWakeupListener(state) {
       wakeupListening.set(state === "listening" ? 1 : 0);
       if (state !== "listening") wakeupFailures.inc({ reason: state });
+    },
+    observeWorkerPoll(result) {
+      workerPolls.inc({ result });
     },
     observeEventFeedWaits(delta) {
       feedWaiting.inc(delta);

@@ -63,6 +63,24 @@ describe.skipIf(!onPostgres)("event feed races on PostgreSQL", () => {
       data: { beneficiary_id: BENEFICIARY, status: "details_submitted" },
     });
 
+  /**
+   * How many times this app's waiting feed requests read again because of a NOTIFY or a held-back recheck
+   * (events_feed_rereads_total). A rise of two after a commit means a waiting request read after that commit
+   * and, finding the event still held back, kept waiting.
+   */
+  async function heldBackRereads(): Promise<number> {
+    const metric = testApp.runtime.deps.metrics.registry.getSingleMetric("events_feed_rereads_total");
+    if (metric === undefined) throw new Error("no events_feed_rereads_total");
+    const { values } = await metric.get();
+    return values
+      .filter((value) => value.labels.cause === "notify" || value.labels.cause === "recheck")
+      .reduce((sum, value) => sum + value.value, 0);
+  }
+
+  async function untilRereads(atLeast: number): Promise<void> {
+    await expect.poll(heldBackRereads, { timeout: 15_000 }).toBeGreaterThanOrEqual(atLeast);
+  }
+
   async function feed(after: string, wait = 0): Promise<EventList> {
     const response = await testApp.app.inject({
       method: "GET",
@@ -93,8 +111,10 @@ describe.skipIf(!onPostgres)("event feed races on PostgreSQL", () => {
     expect(meanwhile.events).toEqual([]);
     expect(meanwhile.next_cursor).toBe(start);
 
+    const rereadsBefore = await heldBackRereads();
     const waiting = feed(start, 30);
-    await sleep(100);
+    // The waiting request has read, found the late event held back, and waits on: only now end the early one.
+    await untilRereads(rereadsBefore + 1);
     releaseEarly.open();
     await early;
     const body = await waiting;
@@ -116,8 +136,9 @@ describe.skipIf(!onPostgres)("event feed races on PostgreSQL", () => {
     await holding.opened;
     const waiting = feed(start, 30);
     const late = await transaction(writer.db, (tx) => record(tx));
-    await sleep(200);
-    // Its NOTIFY came, but the event is held back; the holder's commit sends none.
+    // The waiting request read after the late commit (its NOTIFY or a recheck woke it) and found the event held
+    // back, so it waits on; the holder's commit sends no NOTIFY.
+    await untilRereads((await heldBackRereads()) + 2);
     release.open();
     await holder;
     const body = await waiting;

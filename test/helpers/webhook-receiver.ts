@@ -69,6 +69,8 @@ export interface Reply {
   readonly body?: string;
   /** Wait this long before answering. */
   readonly delayMs?: number;
+  /** Answer only once this settles (a test releasing requests it holds open). */
+  readonly until?: Promise<unknown>;
   /** Close the connection without an answer. */
   readonly destroy?: boolean;
 }
@@ -112,7 +114,8 @@ export async function startWebhookReceiver(options: { host?: string } = {}): Pro
         res.writeHead(reply.status, reply.headers ?? {});
         res.end(reply.body ?? "");
       };
-      if (reply.delayMs) setTimeout(answer, reply.delayMs);
+      if (reply.until) void reply.until.finally(answer);
+      else if (reply.delayMs) setTimeout(answer, reply.delayMs);
       else answer();
     });
   });

@@ -103,9 +103,15 @@ describe.skipIf(!onPostgres)("job wake-up listener failures (PostgreSQL)", () =>
     const [first] = await waitFor(
       "the listener",
       async () => {
-        // pg_stat_activity shows the LISTEN as soon as it starts; the gauge is set once its answer is back.
+        // pg_stat_activity shows the LISTEN as soon as it starts; the gauge is set once its answer is back. The
+        // worker's first poll has found nothing too: from here on only a wake-up brings it back within the minute.
         const pids = await listenerPids();
-        return pids.length === 1 && /^jobs_wakeup_listening 1$/m.test(await metricLines()) ? pids : undefined;
+        const scrape = await metricLines();
+        return pids.length === 1 &&
+          /^jobs_wakeup_listening 1$/m.test(scrape) &&
+          /^jobs_worker_polls_total\{result="empty"\} [1-9]\d*$/m.test(scrape)
+          ? pids
+          : undefined;
       },
       20_000,
     );
@@ -136,6 +142,8 @@ describe.skipIf(!onPostgres)("job wake-up listener failures (PostgreSQL)", () =>
       await tx.execute(sql`select pg_notify(${JOBS_WAKEUP_CHANNEL}, '')`);
     });
     await waitFor("the woken job to run", async () => (ran > 0 ? true : undefined), 20_000);
+    // Claimed by a poll the wake-up brought, the first to claim anything.
+    expect(await metricLines()).toMatch(/^jobs_worker_polls_total\{result="claimed"\} 1$/m);
     await worker.stop(5_000);
     worker = null;
   }, 60_000);

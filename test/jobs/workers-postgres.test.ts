@@ -116,10 +116,14 @@ describe.skipIf(!onPostgres)("job workers in separate processes (PostgreSQL)", (
         started_at timestamptz not null,
         finished_at timestamptz
       )`);
+    await db.execute(sql`create table probe_holds (job_id uuid not null, worker_id text not null)`);
+    // probe.hold jobs wait for a share lock on this row; a test holds it exclusively to keep them running.
+    await db.execute(sql`create table probe_gate (id int primary key)`);
+    await db.execute(sql`insert into probe_gate values (1)`);
     store = createJobStore({ db, clock: systemClock, ids: uuidV7Generator });
   });
   beforeEach(async () => {
-    await db.execute(sql`truncate jobs, probe_runs`);
+    await db.execute(sql`truncate jobs, probe_runs, probe_holds`);
   });
   afterEach(async () => {
     // Each test starts its own fleet; none may outlive it (killAll in afterAll is the backstop).
@@ -132,21 +136,43 @@ describe.skipIf(!onPostgres)("job workers in separate processes (PostgreSQL)", (
   });
 
   it("two processes draining 300 jobs run every job exactly once, never overlapping, and share the work", async () => {
-    await startWorkers(["worker-a", "worker-b"], { concurrency: 4 });
+    // A lease longer than any wait below: the held jobs must not be taken over (and run twice) while held.
+    await startWorkers(["worker-a", "worker-b"], { concurrency: 4, leaseMs: 120_000 });
     const payloads = Array.from({ length: 300 }, (_, i) => ({ sleepMs: 5 + (i % 4) * 5 }));
-    const ids = await enqueueMany("probe.record", payloads);
+    let ids: string[] = [];
+    let holdIds: string[] = [];
+    // Sharing, proved without timing: five jobs that keep their slot until the gate opens. A worker runs at
+    // most 4 jobs at once, so all five running together means both processes took some, however fast either is.
+    const holders = await transaction(db, async (tx) => {
+      await tx.execute(sql`select 1 from probe_gate for update`);
+      holdIds = await enqueueMany(
+        "probe.hold",
+        Array.from({ length: 5 }, () => ({})),
+      );
+      ids = await enqueueMany("probe.record", payloads);
+      return waitFor(
+        "5 held jobs to run at once",
+        async () => {
+          const rows = await queryRows<{ job_id: string; worker_id: string }>(
+            db,
+            sql`select job_id::text, worker_id from probe_holds`,
+          );
+          return rows.length >= 5 ? rows : undefined;
+        },
+        30_000,
+        workerOutput,
+      );
+    });
+    expect(new Set(holders.map((row) => row.job_id))).toEqual(new Set(holdIds));
+    expect(new Set(holders.map((row) => row.worker_id))).toEqual(new Set(["worker-a", "worker-b"]));
 
-    await waitUntilSucceeded(ids, 120_000);
+    await waitUntilSucceeded([...holdIds, ...ids], 120_000);
 
     const runs = await probeRuns();
     const runsByJob = new Map<string, ProbeRun[]>();
     for (const run of runs) runsByJob.set(run.job_id, [...(runsByJob.get(run.job_id) ?? []), run]);
-    const ranMoreThanOnce = [...runsByJob].filter(([, list]) => list.length !== 1).map(([id]) => id);
-    expect(ranMoreThanOnce).toEqual([]);
-    expect(new Set(runsByJob.keys())).toEqual(new Set(ids));
-    expect(runs).toHaveLength(300);
-
-    // No two runs of one job overlap in time (each run's end precedes the next run's start).
+    // No two runs of one job overlap in time (each run's end precedes the next run's start). Checked before
+    // exactly-once, which would otherwise stop the test first: a job run twice at once fails here.
     for (const list of runsByJob.values()) {
       const sorted = [...list].sort((a, b) => Date.parse(a.started_at) - Date.parse(b.started_at));
       for (let i = 1; i < sorted.length; i += 1) {
@@ -155,7 +181,13 @@ describe.skipIf(!onPostgres)("job workers in separate processes (PostgreSQL)", (
       }
     }
 
-    const statuses = await jobStatuses(ids);
+    const ranMoreThanOnce = [...runsByJob].filter(([, list]) => list.length !== 1).map(([id]) => id);
+    expect(ranMoreThanOnce).toEqual([]);
+    expect(new Set(runsByJob.keys())).toEqual(new Set([...holdIds, ...ids]));
+    expect(runs).toHaveLength(305);
+
+    const statuses = await jobStatuses([...holdIds, ...ids]);
+    expect(statuses.size).toBe(305);
     expect([...statuses.values()].every((s) => s.status === "succeeded" && s.attempts === 1)).toBe(true);
 
     const perWorker = new Map<string, number>();

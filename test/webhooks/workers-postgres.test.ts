@@ -113,11 +113,29 @@ describe.skipIf(!onPostgres)("webhook workers in separate processes (PostgreSQL)
   });
 
   it("two worker processes deliver 500 events: every event once, no attempt sent twice, work shared", async () => {
-    receiver.respondWith(() => ({ status: 200 }));
+    // Sharing, proved without timing: the receiver holds the first five deliveries open until all five have
+    // arrived. A worker has at most 4 attempts in flight (WORKER_CONCURRENCY), so five at once means both
+    // processes sent some, however fast either is. Their deadline outlasts the hold, so none is retried.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    receiver.respondWith((_request, index) => (index < 5 ? { status: 200, until: released } : { status: 200 }));
     receiver.requests.length = 0;
-    const started = [startWorker("webhook-worker-a"), startWorker("webhook-worker-b")];
+    const held = { WEBHOOK_TEST_TIMEOUT_MS: "45000" };
+    const started = [startWorker("webhook-worker-a", held), startWorker("webhook-worker-b", held)];
     await Promise.all(started.map((child) => child.waitForOutput(/worker-ready/, 60_000)));
     const ids = await recordEvents(500);
+    try {
+      await waitFor(
+        "5 deliveries in flight at once",
+        async () => (receiver.deliveries().length >= 5 ? true : undefined),
+        30_000,
+        output,
+      );
+    } finally {
+      release();
+    }
 
     await waitFor(
       "500 deliveries to succeed",

@@ -49,7 +49,15 @@ export interface WorkerOptions {
    * one claim (and one round trip) per commit. Default 10 ms.
    */
   readonly wakeupCoalesceMs?: number;
+  /**
+   * Hears the result of every poll of the loop (not of drain()): `claimed` (it took jobs), `empty` (nothing
+   * was due), `full` (no free slot, nothing claimed), `failed` (the sweep or the claim threw). runtime.ts
+   * counts them on /metrics.
+   */
+  readonly onPoll?: (result: PollResult) => void;
 }
+
+export type PollResult = "claimed" | "empty" | "full" | "failed";
 
 export interface Worker {
   start(): void;
@@ -171,13 +179,17 @@ export function createWorker(options: WorkerOptions): Worker {
     lastPollAt = performance.now();
     let claimed = 0;
     let limit = 0;
+    let result: PollResult;
     try {
       await maybeSweep();
       limit = concurrency - inFlight.size;
       claimed = await claimAndRun(limit);
+      result = claimed > 0 ? "claimed" : limit <= 0 ? "full" : "empty";
     } catch (error) {
       logger.error({ err: error }, "worker poll failed");
+      result = "failed";
     }
+    options.onPoll?.(result);
     if (!running) return;
     // A full batch: look again at once (a backlog). Some jobs, or a wake-up meanwhile: look again once the
     // coalescing window has passed. Otherwise wait for the poll interval, a wake-up or a free slot.
