@@ -195,7 +195,9 @@ describe.skipIf(!onPostgres)("job workers in separate processes (PostgreSQL)", (
     expect([...perWorker.keys()].sort()).toEqual(["worker-a", "worker-b"]);
     expect(perWorker.get("worker-a")).toBeGreaterThan(0);
     expect(perWorker.get("worker-b")).toBeGreaterThan(0);
-  });
+    // Longer than the waits above, so a slow run fails with their message (and the workers' output), not the
+    // test runner's timeout.
+  }, 180_000);
 
   it("reruns, in another process, a job whose worker process was killed mid-run once its lease expires", async () => {
     const leaseMs = 2_000;
@@ -230,7 +232,7 @@ describe.skipIf(!onPostgres)("job workers in separate processes (PostgreSQL)", (
       sql`select status::text, attempts, lease_token::text from jobs where id = ${jobId}`,
     );
     expect(row).toEqual({ status: "succeeded", attempts: 2, lease_token: null });
-  });
+  }, 150_000);
 
   it("never runs jobs whose enqueue rolled back, even while the processes poll during the open transaction", async () => {
     await startWorkers(["worker-e", "worker-f"]);
@@ -266,5 +268,5 @@ describe.skipIf(!onPostgres)("job workers in separate processes (PostgreSQL)", (
     expect(ranIds).toEqual(new Set([...sentinelsDuring, ...sentinelsAfter]));
     expect(rolledBackIds.filter((id) => ranIds.has(id))).toEqual([]);
     expect((await jobStatuses(rolledBackIds)).size).toBe(0);
-  });
+  }, 150_000);
 });
