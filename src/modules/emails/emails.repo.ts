@@ -1,8 +1,9 @@
 // Queries of the `emails` log: every e-mail the service issued, the captured sandbox mailbox, and the
 // per-Business window of sent mail the daily limit counts, and the retention of captured mail.
-import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, desc, eq, lt, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
 import { type Db, queryRows, type Tx } from "../../platform/db/client.js";
+import { deleteBatch } from "../../platform/db/delete-batch.js";
 import { emails } from "./emails.schema.js";
 
 export type EmailRow = typeof emails.$inferSelect;
@@ -87,12 +88,5 @@ export async function findCapturedEmail(db: Db, tenant: Tenant, id: string): Pro
  * transaction holds are skipped (SKIP LOCKED), so two sweeps at once take different rows.
  */
 export async function deleteCapturedEmailsBefore(tx: Tx, before: Date, limit: number): Promise<number> {
-  const doomed = tx
-    .select({ id: emails.id })
-    .from(emails)
-    .where(and(eq(emails.disposition, "captured"), lt(emails.createdAt, before)))
-    .limit(limit)
-    .for("update", { skipLocked: true });
-  const deleted = await tx.delete(emails).where(inArray(emails.id, doomed)).returning({ id: emails.id });
-  return deleted.length;
+  return deleteBatch(tx, emails, emails.id, and(eq(emails.disposition, "captured"), lt(emails.createdAt, before)), limit);
 }

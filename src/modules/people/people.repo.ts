@@ -2,6 +2,7 @@
 import { and, count, desc, eq, gt, gte, inArray, isNull, lt, lte, min, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { type Db, preparedQuery, type Tx } from "../../platform/db/client.js";
+import { deleteBatch } from "../../platform/db/delete-batch.js";
 import {
   auditRecords,
   businessSecuritySettings,
@@ -526,48 +527,20 @@ export async function deleteEndedSessionsBefore(tx: Tx, before: Date, limit: num
       and ${newerSession.twoFactorPending} = false and ${newerSession.endedAt} is not null
       and (${newerSession.createdAt}, ${newerSession.id}) > (${sessions.createdAt}, ${sessions.id}))`,
   );
-  const doomed = tx
-    .select({ id: sessions.id })
-    .from(sessions)
-    .where(and(lt(sessions.endedAt, before), supersededOrPending))
-    .limit(limit)
-    .for("update", { skipLocked: true });
-  const deleted = await tx.delete(sessions).where(inArray(sessions.id, doomed)).returning({ id: sessions.id });
-  return deleted.length;
+  return deleteBatch(tx, sessions, sessions.id, and(lt(sessions.endedAt, before), supersededOrPending), limit);
 }
 
 /** Invitations that expired before `before` (accepted, revoked or never used: all are spent by then). */
 export async function deleteInvitationsExpiredBefore(tx: Tx, before: Date, limit: number): Promise<number> {
-  const doomed = tx
-    .select({ id: invitations.id })
-    .from(invitations)
-    .where(lt(invitations.expiresAt, before))
-    .limit(limit)
-    .for("update", { skipLocked: true });
-  const deleted = await tx.delete(invitations).where(inArray(invitations.id, doomed)).returning({ id: invitations.id });
-  return deleted.length;
+  return deleteBatch(tx, invitations, invitations.id, lt(invitations.expiresAt, before), limit);
 }
 
 /** Password resets that expired before `before` (used or not). */
 export async function deletePasswordResetsExpiredBefore(tx: Tx, before: Date, limit: number): Promise<number> {
-  const doomed = tx
-    .select({ id: passwordResets.id })
-    .from(passwordResets)
-    .where(lt(passwordResets.expiresAt, before))
-    .limit(limit)
-    .for("update", { skipLocked: true });
-  const deleted = await tx.delete(passwordResets).where(inArray(passwordResets.id, doomed)).returning({ id: passwordResets.id });
-  return deleted.length;
+  return deleteBatch(tx, passwordResets, passwordResets.id, lt(passwordResets.expiresAt, before), limit);
 }
 
 /** Failed sign-ins that occurred before `before` (out of every throttling window). */
 export async function deleteSignInFailuresBefore(tx: Tx, before: Date, limit: number): Promise<number> {
-  const doomed = tx
-    .select({ id: signInFailures.id })
-    .from(signInFailures)
-    .where(lt(signInFailures.occurredAt, before))
-    .limit(limit)
-    .for("update", { skipLocked: true });
-  const deleted = await tx.delete(signInFailures).where(inArray(signInFailures.id, doomed)).returning({ id: signInFailures.id });
-  return deleted.length;
+  return deleteBatch(tx, signInFailures, signInFailures.id, lt(signInFailures.occurredAt, before), limit);
 }

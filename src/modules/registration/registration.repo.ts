@@ -1,5 +1,6 @@
-import { and, eq, gt, inArray, isNull, lt, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import type { Tx } from "../../platform/db/client.js";
+import { deleteBatch } from "../../platform/db/delete-batch.js";
 import { businesses } from "../../platform/db/shared.schema.js";
 import { memberships, pendingRegistrations, users } from "./registration.schema.js";
 
@@ -94,15 +95,5 @@ export async function clearPendingPassword(tx: Tx, id: string): Promise<void> {
  * Rows another transaction holds are skipped (SKIP LOCKED), so two sweeps at once take different rows.
  */
 export async function deleteExpiredPendingRegistrations(tx: Tx, before: Date, limit: number): Promise<number> {
-  const doomed = tx
-    .select({ id: pendingRegistrations.id })
-    .from(pendingRegistrations)
-    .where(lt(pendingRegistrations.expiresAt, before))
-    .limit(limit)
-    .for("update", { skipLocked: true });
-  const deleted = await tx
-    .delete(pendingRegistrations)
-    .where(inArray(pendingRegistrations.id, doomed))
-    .returning({ id: pendingRegistrations.id });
-  return deleted.length;
+  return deleteBatch(tx, pendingRegistrations, pendingRegistrations.id, lt(pendingRegistrations.expiresAt, before), limit);
 }
