@@ -1,36 +1,11 @@
 // Cut-off times are wall-clock times in the Business's time zone: the next one after an instant, and the
-// calendar date an instant falls on there. Pure (Intl only), so daylight-saving changes are the runtime's.
-
-function zonedParts(
-  instant: Date,
-  timeZone: string,
-): { year: number; month: number; day: number; hour: number; minute: number; second: number } {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-  }).formatToParts(instant);
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? "0");
-  return {
-    year: get("year"),
-    month: get("month"),
-    day: get("day"),
-    hour: get("hour"),
-    minute: get("minute"),
-    second: get("second"),
-  };
-}
+// calendar date an instant falls on there. Pure (Intl only, through the shared time-zone module), so
+// daylight-saving changes are the runtime's.
+import { dayInZone, wallClockMs } from "../../platform/time-zone.js";
 
 /** Offset of the zone from UTC at `instant`, in milliseconds. */
 function offsetMs(instant: Date, timeZone: string): number {
-  const p = zonedParts(instant, timeZone);
-  const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
-  return asUtc - (instant.getTime() - instant.getUTCMilliseconds());
+  return wallClockMs(instant.getTime(), timeZone) - (instant.getTime() - instant.getUTCMilliseconds());
 }
 
 /** The instant a wall-clock time of a calendar day is in the zone (a time skipped by a DST jump moves forward). */
@@ -44,8 +19,7 @@ export function zonedInstant(date: string, time: string, timeZone: string): Date
 
 /** The calendar date (YYYY-MM-DD) of `instant` in the zone. */
 export function localDateOf(instant: Date, timeZone: string): string {
-  const p = zonedParts(instant, timeZone);
-  return `${p.year}-${String(p.month).padStart(2, "0")}-${String(p.day).padStart(2, "0")}`;
+  return dayInZone(instant.getTime(), timeZone);
 }
 
 /** The first cut-off strictly after `after`. */

@@ -11,6 +11,7 @@ import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import { DEFAULT_PAGE_SIZE, decodeCursor, toPage } from "../../platform/pagination/cursor.js";
+import { isTimeZone } from "../../platform/time-zone.js";
 import { isSepaRepresentable, toSepaText } from "../../rails/bank-files/charset.js";
 import { isAbaRoutingNumber, RESERVED_ENTRY_DESCRIPTIONS } from "../../rails/bank-files/nacha-writer.js";
 import { readBankPublicKey, unlockPrivateKey } from "../../rails/bank-files/openpgp.js";
@@ -110,15 +111,6 @@ function invalid(field: string, message: string, code = "invalid_format"): AppEr
   return new AppError("validation_failed", { details: [{ field, code, message }] });
 }
 
-export function isValidTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export function presentBankRail(row: BankRailConfigRow): BankRailBody {
   const settings = row.settings as BankRailSettings & { hasPassword?: boolean; hasPrivateKey?: boolean };
   return {
@@ -187,7 +179,7 @@ export function createBankRailService(deps: BankRailServiceDeps) {
   }
 
   function checkCommon(body: { time_zone: string; delivery: DeliveryInput }): void {
-    if (!isValidTimeZone(body.time_zone)) throw invalid("time_zone", "Not an IANA time zone (for example Europe/Berlin).");
+    if (!isTimeZone(body.time_zone)) throw invalid("time_zone", "Not an IANA time zone (for example Europe/Berlin).");
     if (body.delivery.kind === "local_directory" && deps.localRoot === null)
       throw new AppError("BANK_RAIL_LOCAL_DELIVERY_NOT_ALLOWED");
     if (body.delivery.kind === "sftp" && body.delivery.private_key !== undefined) {
