@@ -79,7 +79,10 @@ export async function untilDatabaseReachable<T>(step: () => Promise<T>, options:
       if (!isDatabaseUnreachable(error)) throw error;
       const delay = Math.min(first * 2 ** (attempt - 1), max);
       options.log.warn({ attempt, retry_in_ms: delay, err: error }, "database not reachable yet; waiting for it");
-      await sleep(delay, undefined, options.signal === undefined ? {} : { signal: options.signal });
+      const signal = options.signal;
+      await sleep(delay, undefined, signal === undefined ? {} : { signal }).catch((aborted: unknown) => {
+        throw signal?.reason ?? aborted;
+      });
     }
   }
 }
