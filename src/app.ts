@@ -28,6 +28,7 @@ import { defaultDashboardDirectory, registerDashboard } from "./pages/dashboard/
 import type { Clock } from "./platform/clock.js";
 import type { FieldCipher } from "./platform/crypto.js";
 import type { Database } from "./platform/db/client.js";
+import { AppError } from "./platform/errors.js";
 import { createFeedWakeups } from "./platform/events/feed-wakeups.js";
 import type { EventRecorder } from "./platform/events/outbox.js";
 import { installAccessControl } from "./platform/http/access-hook.js";
@@ -66,6 +67,11 @@ export interface AppDeps {
   readonly collectionPageLimiter: RateLimiter;
   readonly cipher: FieldCipher;
   readonly isAcceptingTraffic: () => boolean;
+  /**
+   * False while the process waits for its database at startup (main.ts listens before it is reached): every
+   * route but /healthz and /readyz then answers 503 service_unavailable.
+   */
+  readonly hasStarted: () => boolean;
   readonly rails: RailRegistry;
   /** Where webhook URLs may point, and the guarded client that calls them. */
   readonly webhookPolicy: TargetPolicy;
@@ -316,6 +322,18 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
+  // Before anything that reads the database (authentication first): a process still waiting for its database
+  // answers 503 with Retry-After, like a request that finds the database gone later, instead of a 500 from a
+  // query on tables that may not be migrated yet.
+  app.addHook("onRequest", async (request) => {
+    if (deps.hasStarted()) return;
+    const route = request.routeOptions.url;
+    if (route === "/healthz" || route === "/readyz") return;
+    throw new AppError("service_unavailable", {
+      message: "The service is starting: its database is not reachable yet. Retry shortly.",
+      headers: { "retry-after": "5" },
+    });
+  });
   // Parses the Cookie header into request.cookies (the session cookie) before the access hook runs.
   await app.register(fastifyCookie);
   installAccessControl(app, {
@@ -339,7 +357,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     uiConfig: { url: "/v1/openapi.json" } as Record<string, unknown>,
   });
 
-  registerOpsRoutes(app, { database, isAcceptingTraffic: deps.isAcceptingTraffic });
+  registerOpsRoutes(app, { database, isAcceptingTraffic: deps.isAcceptingTraffic, hasStarted: deps.hasStarted });
   // /metrics on the API port only behind METRICS_TOKEN, and not at all when it has its own listener
   // (buildMetricsApp): platform-wide request counts are for the operator, not for whoever reaches the API.
   if (config.metrics.port === null && config.metrics.token !== null) {

@@ -23,8 +23,22 @@ async function main(): Promise<void> {
   const arg = process.argv[2];
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
-  const runtime = await createRuntime(config, { logger });
+  // On PostgreSQL a database that is down (or not up yet) is waited for: the API listens at once and answers 503
+  // (/readyz too) until it is reached and migrated, and the worker starts claiming jobs only then. An error that
+  // waiting cannot fix (wrong password, no such database) still stops the start. See runtime.ts `started`.
+  const runtime = await createRuntime(config, { logger, waitForDatabase: true });
+  let stopping = false;
+  /** The start's outcome; a shutdown that ended the wait is no failure (shutdown() exits by itself). */
+  const started = () =>
+    runtime.started.then(
+      () => true,
+      (error: unknown) => {
+        if (stopping) return false;
+        throw error;
+      },
+    );
   if (arg === "migrate") {
+    await started();
     logger.info("migrations are up to date");
     await runtime.close();
     return;
@@ -35,7 +49,6 @@ async function main(): Promise<void> {
   // Its own listener when METRICS_PORT is set, in every role: a worker-only process is scraped there too.
   const metricsApp = config.metrics.port === null ? null : await buildMetricsApp(runtime.deps);
 
-  let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) {
       logger.warn({ signal }, "second signal: exiting immediately");
@@ -90,6 +103,7 @@ async function main(): Promise<void> {
     const auth = config.metrics.token === null ? "" : "  (Authorization: Bearer <METRICS_TOKEN>)";
     process.stdout.write(`Metrics (${role}) listening on ${host}:${port}: http://${host}:${port}/metrics${auth}\n`);
   }
+  if (!(await started())) return;
   if (worker !== null) {
     // Starts the hourly retention sweep's chain, or finds it running (one job per slot, whatever the processes).
     await scheduleRetentionSweep(runtime.deps.database.db, runtime.deps.jobStore, runtime.deps.clock.now()).catch(

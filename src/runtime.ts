@@ -11,6 +11,7 @@ import { createDeliveryHook } from "./modules/webhooks/index.js";
 import { type Clock, systemClock } from "./platform/clock.js";
 import { createFieldCipher, type FieldCipher } from "./platform/crypto.js";
 import { makeDataDirPrivate } from "./platform/data-dir.js";
+import { untilDatabaseReachable } from "./platform/db/availability.js";
 import { type Database, openDatabase } from "./platform/db/client.js";
 import { runMigrations } from "./platform/db/migrate.js";
 import { createEventRecorder } from "./platform/events/outbox.js";
@@ -36,6 +37,13 @@ export interface RuntimeOptions {
   readonly logger?: Logger;
   /** An already open database (tests); otherwise one is opened from the config. */
   readonly database?: Database;
+  /**
+   * Whether a database that cannot be reached yet is waited for (main.ts, on PostgreSQL): createRuntime then returns
+   * at once, `started` settles once the database is reached and migrated (each try logged, 1 s doubling to 30 s,
+   * no overall deadline), and the app answers 503 meanwhile. Otherwise (tests, and the embedded database, where
+   * nothing is "down") createRuntime returns only once started, and fails if the database cannot be used.
+   */
+  readonly waitForDatabase?: boolean;
   /** Extra job handlers (tests register probes here). */
   readonly extraJobHandlers?: JobHandlers;
   /** The payout rails per environment (tests inject fakes that script outcomes). */
@@ -60,6 +68,12 @@ export interface RuntimeOptions {
 
 export interface Runtime {
   readonly deps: AppDeps & { readonly cipher: FieldCipher; readonly mailer: Mailer };
+  /**
+   * Settles once the database was reached and migrated (already settled when createRuntime returns, unless
+   * `waitForDatabase`); rejects when the start failed for good (a wrong password, a database that does not exist)
+   * or close() ended the wait. Start workers only after it.
+   */
+  readonly started: Promise<void>;
   readonly handlers: JobHandlers;
   createWorker(workerId?: string): Worker;
   /** Marks the process as shutting down (readiness turns 503). */
@@ -103,8 +117,17 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     options.database ??
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize }));
   const ownsDatabase = options.database === undefined;
-  try {
-    const outcome = await runMigrations(database.db);
+  // Ends a wait for the database when the process shuts down before it came.
+  const stopWaiting = new AbortController();
+  const waitForDatabase = options.waitForDatabase === true && database.engine === "postgres";
+  const migrate = () => runMigrations(database.db);
+  const migrated = (async () => {
+    const outcome = waitForDatabase
+      ? await untilDatabaseReachable(migrate, {
+          log: logger.child({ component: "database-startup" }),
+          signal: stopWaiting.signal,
+        })
+      : await migrate();
     if (outcome.applied > 0) logger.info(outcome, "database migrations applied");
     if (embedded) {
       // PGlite creates a new database's files readable by everyone (0666) whatever the umask.
@@ -116,21 +139,33 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         );
       }
     }
-  } catch (error) {
-    if (ownsDatabase) await database.close().catch(() => {});
-    throw error;
+  })();
+  if (!waitForDatabase) {
+    try {
+      await migrated;
+    } catch (error) {
+      if (ownsDatabase) await database.close().catch(() => {});
+      throw error;
+    }
   }
 
   const encryptionKey = config.encryptionKey ?? (await loadOrCreateEmbeddedKey(config.dataDir));
   const cipher = createFieldCipher(encryptionKey);
   const jobStore = createJobStore({ db: database.db, clock, ids, defaultMaxAttempts: config.jobs.maxAttempts });
-  // Masked values stored under an older masking rule are re-masked by a job (a no-op read when none are left).
-  try {
-    if ((await enqueueMaskingBackfillIfNeeded(database.db, jobStore)) !== null) logger.info("masking backfill enqueued");
-  } catch (error) {
-    // Not fatal: the values stay as they were, and the next start tries again.
-    logger.warn({ err: error }, "could not check for masked values to re-mask");
-  }
+  let hasStarted = false;
+  const started = migrated.then(async () => {
+    // Masked values stored under an older masking rule are re-masked by a job (a no-op read when none are left).
+    try {
+      if ((await enqueueMaskingBackfillIfNeeded(database.db, jobStore)) !== null) logger.info("masking backfill enqueued");
+    } catch (error) {
+      // Not fatal: the values stay as they were, and the next start tries again.
+      logger.warn({ err: error }, "could not check for masked values to re-mask");
+    }
+    hasStarted = true;
+  });
+  // Whoever waits for it (main.ts) hears a failure; until then it must not count as an unhandled rejection.
+  started.catch(() => {});
+  if (!waitForDatabase) await started;
   // Webhooks: every recorded event is matched against the tenant's subscription in its own transaction.
   const events = createEventRecorder({ clock, ids, onRecorded: createDeliveryHook({ clock, ids }) });
   const webhookPolicy: TargetPolicy = {
@@ -213,6 +248,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     clientAddressLimiter: createRateLimiter(config.registrationRateLimit, store, "client"),
     collectionPageLimiter: createRateLimiter(config.collectionPageRateLimit, store, "collect"),
     isAcceptingTraffic: () => accepting,
+    hasStarted: () => hasStarted,
     // Production uses the configured rail; PRODUCTION_RAIL=simulator (the only value so far) is the simulator.
     rails:
       options.rails ??
@@ -236,6 +272,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   return {
     deps,
     handlers,
+    started,
     createWorker: (workerId) =>
       createWorker({
         store: jobStore,
@@ -254,6 +291,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     },
     close: async () => {
       accepting = false;
+      stopWaiting.abort(new Error("shutting down before the database was reached"));
       await Promise.all([
         deps.tenantLimiter.close(),
         deps.clientAddressLimiter.close(),

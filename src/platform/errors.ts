@@ -350,7 +350,8 @@ export const ERROR_CODES = {
   service_unavailable: {
     status: 503,
     message: "The service is temporarily unavailable.",
-    description: "The database is unreachable or the process is shutting down. Retry shortly.",
+    description:
+      "The database is unreachable (down, restarting, or not reached yet by a process that is starting), or the process is shutting down. Nothing of the request was kept. Retry shortly.",
   },
   // Webhooks
   WEBHOOK_URL_NOT_PUBLIC: {

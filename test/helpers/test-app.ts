@@ -37,6 +37,11 @@ export interface TestAppOptions {
   readonly rails?: RailRegistry;
   /** Test-only runtime options (webhooks: the receiver's CA, a fake resolver, a shorter deadline; the SMTP relay's CA). */
   readonly runtime?: Pick<RuntimeOptions, "webhookTlsCa" | "webhookResolver" | "webhookTimeoutMs" | "smtpTlsCa">;
+  /**
+   * A database the test opened itself (one on a PostgreSQL server of its own: test/helpers/own-postgres.ts),
+   * migrated by createRuntime and closed by close(); by default a fresh test database (openTestDatabase).
+   */
+  readonly database?: TestDatabase;
 }
 
 /**
@@ -101,7 +106,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
       callback();
     },
   });
-  const testDatabase = await openTestDatabase({ migrated: true });
+  const testDatabase = options.database ?? (await openTestDatabase({ migrated: true }));
   // The SMTP relay of a test (test/mail/smtp-sink.ts) speaks STARTTLS with the tests' self-signed certificate:
   // the service trusts it as the relay's CA unless the test names another, exactly as an operator would add
   // a private CA. Verification itself is never turned off.

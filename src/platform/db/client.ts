@@ -70,8 +70,18 @@ async function transactionOnPool<T>(
     handleOfClient.set(client, handle);
   }
   const tx = handle as unknown as Tx;
-  // A connection whose rollback failed is broken: it leaves the pool instead of serving the next transaction.
+  // A connection whose rollback failed, or that reported an error while we held it, is broken: it leaves the
+  // pool instead of serving the next transaction.
   let broken: Error | undefined;
+  // While a client is checked out the pool takes its own 'error' listener off it, and a connection lost then
+  // (the server restarted or crashed, the backend was terminated, the network dropped) emits 'error' on the
+  // client: with no listener, Node ends the process. The statement under way fails with that error anyway, and a
+  // later one fails as "not queryable", so this transaction, and only it, fails (its job is retried, its request
+  // answers 503); here the client is only marked so that it is discarded.
+  const onConnectionError = (error: Error): void => {
+    broken ??= error;
+  };
+  client.on("error", onConnectionError);
   openTransactions.set(handle, { client, savepoints: 0 });
   try {
     await client.query(beginStatement(config));
@@ -85,6 +95,7 @@ async function transactionOnPool<T>(
     throw error;
   } finally {
     openTransactions.delete(handle);
+    client.off("error", onConnectionError);
     client.release(broken);
   }
 }

@@ -7,6 +7,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import FindMyWay, { type HTTPMethod } from "find-my-way";
 import type { Actor } from "../auth/actor.js";
 import type { Clock } from "../clock.js";
+import { isDatabaseUnreachable } from "../db/availability.js";
 import { AppError, ERROR_CODES, type ErrorCode, type ErrorDetail } from "../errors.js";
 import type { IdGenerator } from "../ids.js";
 import { type ActorBody, buildErrorBody } from "./envelope.js";
@@ -45,19 +46,6 @@ export function sendError(
       docsBaseUrl: deps.docsBaseUrl,
     }),
   );
-}
-
-const DATABASE_UNAVAILABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "57P01", "57P02", "57P03", "53300"]);
-
-function isDatabaseUnavailable(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === "string" && DATABASE_UNAVAILABLE_CODES.has(code)) return true;
-    if (/timeout exceeded when trying to connect|Connection terminated/i.test(current.message)) return true;
-    current = current.cause;
-  }
-  return false;
 }
 
 /** Maps framework error codes to our table. */
@@ -189,7 +177,7 @@ export function installErrorHandling(app: AppInstance, deps: ErrorHandlingDeps):
     if (framework !== null) {
       return sendError(deps, request, reply, framework.code, framework.message ? { message: framework.message } : {});
     }
-    if (isDatabaseUnavailable(error)) {
+    if (isDatabaseUnreachable(error)) {
       request.log.error({ err: error }, "database unavailable");
       return sendError(deps, request, reply, "service_unavailable", { headers: { "retry-after": "5" } });
     }

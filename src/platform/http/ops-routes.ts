@@ -12,6 +12,8 @@ export interface OpsDeps {
   readonly database: Database;
   /** False once shutdown began, so load balancers stop sending traffic before the listener closes. */
   readonly isAcceptingTraffic: () => boolean;
+  /** False while the process waits for its database to be reached and migrated at startup. */
+  readonly hasStarted: () => boolean;
 }
 
 export interface MetricsRouteDeps {
@@ -30,6 +32,10 @@ export function registerOpsRoutes(app: AppInstance, deps: OpsDeps): void {
 
   app.get("/readyz", { schema: hidden }, async () => {
     if (!deps.isAcceptingTraffic()) throw new AppError("service_unavailable", { message: "Shutting down." });
+    if (!deps.hasStarted()) {
+      throw new AppError("service_unavailable", { message: "Starting: waiting for the database to be reachable and migrated." });
+    }
+    // Asked on every probe, so readiness turns 503 whenever the database goes away and back to 200 when it returns.
     try {
       await pingDatabase(deps.database.db);
     } catch (error) {

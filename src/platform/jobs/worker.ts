@@ -68,6 +68,14 @@ export interface Worker {
   readonly running: boolean;
 }
 
+/** The longest a worker waits after polls that failed in a row, unless its poll interval is longer. */
+const FAILED_POLL_MAX_DELAY_MS = 5_000;
+
+/** After `failures` failed polls in a row: the poll interval, doubled per failure, at most 5 s (or the interval). */
+export function failedPollDelayMs(pollIntervalMs: number, failures: number): number {
+  return Math.min(pollIntervalMs * 2 ** Math.max(0, failures - 1), Math.max(pollIntervalMs, FAILED_POLL_MAX_DELAY_MS));
+}
+
 /** Default retry delay: 5 s, doubling per attempt, capped at 15 minutes. */
 export function defaultRetryDelayMs(attempt: number): number {
   return Math.min(5_000 * 2 ** Math.max(0, attempt - 1), 15 * 60_000);
@@ -89,6 +97,8 @@ export function createWorker(options: WorkerOptions): Worker {
   /** performance.now() when the last poll started, and when the pending timer fires. */
   let lastPollAt = Number.NEGATIVE_INFINITY;
   let timerDueAt = Number.POSITIVE_INFINITY;
+  /** Polls that failed in a row (the database is away): each waits twice as long, up to FAILED_POLL_MAX_DELAY_MS. */
+  let failedPolls = 0;
 
   function schedule(delayMs: number): void {
     const dueAt = performance.now() + delayMs;
@@ -186,19 +196,26 @@ export function createWorker(options: WorkerOptions): Worker {
       claimed = await claimAndRun(limit);
       result = claimed > 0 ? "claimed" : limit <= 0 ? "full" : "empty";
     } catch (error) {
-      logger.error({ err: error }, "worker poll failed");
+      failedPolls += 1;
+      logger.error({ err: error, failed_polls: failedPolls }, "worker poll failed");
       result = "failed";
     }
     options.onPoll?.(result);
     if (!running) return;
     // A full batch: look again at once (a backlog). Some jobs, or a wake-up meanwhile: look again once the
     // coalescing window has passed. Otherwise wait for the poll interval, a wake-up or a free slot.
+    // A failed poll (the database is down or restarting) backs off, so an outage costs a log line every few
+    // seconds rather than one per poll interval; the wake-up listener's reconnection nudges the loop at once.
+    const backoff = result === "failed" ? failedPollDelayMs(pollIntervalMs, failedPolls) : null;
+    if (result !== "failed") failedPolls = 0;
     const delay =
-      (claimed > 0 || nudged) && inFlight.size < concurrency
-        ? claimed > 0 && claimed >= limit
-          ? 0
-          : Math.max(0, lastPollAt + coalesceMs - performance.now())
-        : pollIntervalMs;
+      backoff !== null
+        ? backoff
+        : (claimed > 0 || nudged) && inFlight.size < concurrency
+          ? claimed > 0 && claimed >= limit
+            ? 0
+            : Math.max(0, lastPollAt + coalesceMs - performance.now())
+          : pollIntervalMs;
     nudged = false;
     schedule(delay);
   }
