@@ -509,5 +509,6 @@ export function createBankInbound(deps: InboundDeps) {
     });
   });
 
-  return { schedulePoll, processInbound, handlers: poll satisfies JobHandlers };
+  // processInbound and intake are the poll's steps, also driven directly by the bench and the tests.
+  return { schedulePoll, processInbound, intake, handlers: poll satisfies JobHandlers };
 }
