@@ -320,9 +320,10 @@ export function createBankInbound(deps: InboundDeps) {
           bankPublicKey: pgp.bankPublicKey,
           maxBytes: maxFileBytes,
         });
+        // The readers (fast-xml-parser, the NACHA reader) are never handed more than the limit.
+        if (Buffer.byteLength(text, "utf8") > maxFileBytes)
+          throw new BankPgpError(`the file decrypts to more than ${maxFileBytes} bytes`);
       }
-      // The readers (fast-xml-parser, the NACHA reader) are never handed more than the limit.
-      if (Buffer.byteLength(text, "utf8") > maxFileBytes) throw new Error(`its content is larger than ${maxFileBytes} bytes`);
       return await transaction(db, async (tx) => {
         const claimed = await claimInbound(tx, {
           id: inboundId,
