@@ -220,6 +220,48 @@ describe("local folders", () => {
     expect(downloads).toBe(1);
   });
 
+  it("reads a file refused for its size once the limit is raised, and then not again", async () => {
+    const config = await findConfig(db(), { businessId: local.businessId, environment: "production" }, "ach");
+    if (config === null) throw new Error("no ACH configuration");
+    const deps = t.runtime.deps;
+    const inboundWithLimit = (maxFileBytes: number) =>
+      createBankInbound({
+        db: db(),
+        clock: deps.clock,
+        ids: deps.ids,
+        cipher: deps.cipher,
+        jobStore: deps.jobStore,
+        logger: deps.logger,
+        maxFileBytes,
+        openTarget: async () => {
+          throw new Error("not used: the target is given to intake");
+        },
+      });
+    mkdirSync(path.join(root, "raised/in"), { recursive: true });
+    writeFileSync(path.join(root, "raised/in/large.ach"), "9".repeat(100 * 1024));
+    const real = openLocalTarget(root, "raised/out", "raised/in");
+    let downloads = 0;
+    const target = {
+      ...real,
+      readInbound: (name: string, maxBytes: number) => {
+        downloads += 1;
+        return real.readInbound(name, maxBytes);
+      },
+    };
+    const rowsOfLarge = async () => (await inboundOf(local)).filter((r) => r.fileName === "large.ach");
+    await inboundWithLimit(LIMIT).intake(config, target);
+    await inboundWithLimit(LIMIT).intake(config, target);
+    expect(downloads).toBe(0);
+    expect(await rowsOfLarge()).toMatchObject([{ status: "refused", contentSha256: null, sizeLimitBytes: LIMIT }]);
+    // The operator raised the limit: the next poll reads the file (refused here as no NACHA file, but read).
+    await inboundWithLimit(4 * LIMIT).intake(config, target);
+    await inboundWithLimit(4 * LIMIT).intake(config, target);
+    expect(downloads).toBe(1);
+    const rows = await rowsOfLarge();
+    expect(rows).toHaveLength(2);
+    expect(rows.filter((r) => r.contentSha256 !== null)).toHaveLength(1);
+  });
+
   it("reads at most the limit plus one byte of a local file, whatever its size", async () => {
     const target = openLocalTarget(root, "grown/out", "grown/in");
     const before = bytesReadByThisProcess();
