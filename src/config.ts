@@ -92,6 +92,11 @@ export interface Config {
     readonly localRoot: string | null;
     /** BANK_RAIL_POLL_INTERVAL_SECONDS: how often each rail's inbound directory is read (default 900). */
     readonly pollIntervalSeconds: number;
+    /**
+     * BANK_RAIL_INBOUND_MAX_FILE_BYTES: the largest inbound bank file read (default 10 MiB, 1 KiB to 64 MiB); a
+     * larger one is refused without being read whole.
+     */
+    readonly inboundMaxFileBytes: number;
   };
   /** Operator token of the simulator control endpoint; null leaves the endpoint off (it answers 404). */
   readonly simulatorControlToken: string | null;
@@ -451,6 +456,8 @@ export function loadConfig(env: Env = process.env): Config {
     bankRails: {
       localRoot: readBankRailLocalRoot(env),
       pollIntervalSeconds: readInt(env, "BANK_RAIL_POLL_INTERVAL_SECONDS", 900, 10, 86_400),
+      // Parsing costs about 12 times the file in heap (docs/decisions.md): 64 MiB is about 750 MB of it.
+      inboundMaxFileBytes: readInt(env, "BANK_RAIL_INBOUND_MAX_FILE_BYTES", 10 * 1024 * 1024, 1024, 64 * 1024 * 1024),
     },
     metrics: {
       token: readMetricsToken(env),

@@ -15,11 +15,13 @@ export interface Metrics {
   observeMail(kind: string, outcome: "sent" | "deferred" | "captured" | "refused"): void;
   /**
    * A bank-file event that needs watching, by rail: `inbound_refused` (an inbound file that could not be
-   * parsed), `file_rejected` (the bank rejected a file or part of it), `unmatched_entry` (an inbound entry
+   * parsed), `inbound_too_large` (an inbound file over BANK_RAIL_INBOUND_MAX_FILE_BYTES, refused unread), `file_rejected` (the bank rejected a file or part of it), `unmatched_entry` (an inbound entry
    * naming no payout of ours), `no_status_report` (a file without a status report past its time),
    * `notification_of_change` (an ACH NOC), `poll_failed` (the inbound directory could not be read).
    */
   observeBankFile(rail: string, event: string): void;
+  /** One inbound bank file downloaded, by rail, and the bytes read (at most the size limit plus one per file). */
+  observeBankInboundRead(rail: string, bytes: number): void;
   /**
    * The job wake-up listener of this process (LISTEN on PostgreSQL): `listening`, or `failed` (could not
    * connect or LISTEN) and `lost` (the connection dropped), after which workers only poll until it recovers.
@@ -67,8 +69,20 @@ export function createMetrics(deps: { jobStore: JobStore }): Metrics {
   });
   const bankFiles = new Counter({
     name: "bank_file_events_total",
-    help: "Bank-file events that need watching, by rail and event (inbound_refused, file_rejected, unmatched_entry, no_status_report, notification_of_change, poll_failed).",
+    help: "Bank-file events that need watching, by rail and event (inbound_refused, inbound_too_large, file_rejected, unmatched_entry, no_status_report, notification_of_change, poll_failed).",
     labelNames: ["rail", "event"],
+    registers: [registry],
+  });
+  const inboundReads = new Counter({
+    name: "bank_inbound_files_read_total",
+    help: "Inbound bank files downloaded, by rail (a file already taken is skipped by its listing, not downloaded again).",
+    labelNames: ["rail"],
+    registers: [registry],
+  });
+  const inboundBytes = new Counter({
+    name: "bank_inbound_bytes_read_total",
+    help: "Bytes of inbound bank files downloaded, by rail (at most BANK_RAIL_INBOUND_MAX_FILE_BYTES plus one per file).",
+    labelNames: ["rail"],
     registers: [registry],
   });
   const wakeupListening = new Gauge({
@@ -140,6 +154,10 @@ export function createMetrics(deps: { jobStore: JobStore }): Metrics {
     },
     observeBankFile(rail, event) {
       bankFiles.inc({ rail, event });
+    },
+    observeBankInboundRead(rail, bytes) {
+      inboundReads.inc({ rail });
+      inboundBytes.inc({ rail }, bytes);
     },
     observeWakeupListener(state) {
       wakeupListening.set(state === "listening" ? 1 : 0);

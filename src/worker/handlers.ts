@@ -34,6 +34,8 @@ export function createJobHandlers(deps: WorkerDeps): JobHandlers {
     destinationRoutingFacts,
     observe: (rail, event) => deps.metrics.observeBankFile(rail, event),
     pollIntervalMs: deps.config.bankRails.pollIntervalSeconds * 1000,
+    inboundMaxFileBytes: deps.config.bankRails.inboundMaxFileBytes,
+    observeInboundRead: (rail, bytes) => deps.metrics.observeBankInboundRead(rail, bytes),
     ...(deps.testOnlyBankUploadPause === undefined ? {} : { testOnlyPauseAfterUpload: deps.testOnlyBankUploadPause }),
   });
   return {

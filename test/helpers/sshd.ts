@@ -1,7 +1,9 @@
 // A real OpenSSH server for the bank-file tests: Debian's /usr/sbin/sshd started on a free loopback port with
 // a freshly generated host key and user key, SFTP only (internal-sftp, starting in a scratch directory that
 // plays the bank's server). Closed by stop(). Tests that need it skip with a notice when sshd is missing,
-// unless REQUIRE_SFTP=1 (CI), where a missing sshd fails them.
+// unless REQUIRE_SFTP=1 (CI), where a missing sshd fails them. With `sftpLog`, the SFTP side is Debian's
+// sftp-server program at log level INFO instead, writing what the server did (every file opened, and the bytes
+// read from it when it was closed) to a file the test reads: what the server saw, not what the client says.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Socket } from "node:net";
@@ -10,6 +12,8 @@ import path from "node:path";
 import { portOutsideEphemeralRange } from "./ports.js";
 
 export const SSHD_PATH = "/usr/sbin/sshd";
+/** Debian's SFTP server program (package openssh-sftp-server, a dependency of openssh-server). */
+const SFTP_SERVER_PATH = "/usr/lib/openssh/sftp-server";
 
 export function sshdAvailable(): boolean {
   return existsSync(SSHD_PATH);
@@ -28,6 +32,11 @@ export interface TestSshd {
   restart(): Promise<void>;
   /** Replaces the host key (a "changed host key" on the next connection); restarts the server. */
   rotateHostKey(): Promise<string>;
+  /**
+   * With `sftpLog`: the SFTP server's log so far, e.g. `open "in/a.xml" flags READ mode 0666` and
+   * `close "in/a.xml" bytes read 1234 written 0`; "" without it.
+   */
+  sftpLog(): string;
 }
 
 /** Until sshd accepts connections: a condition with a generous deadline (a loaded machine starts processes slowly). */
@@ -62,9 +71,14 @@ function fingerprintOf(publicKeyFile: string): string {
   return match[1];
 }
 
-export async function startTestSshd(): Promise<TestSshd> {
+export async function startTestSshd(options: { sftpLog?: boolean } = {}): Promise<TestSshd> {
   const dir = mkdtempSync(path.join(tmpdir(), "bank-sshd-"));
   const root = path.join(dir, "bank");
+  const sftpLogFile = path.join(dir, "sftp.log");
+  if (options.sftpLog && !existsSync(SFTP_SERVER_PATH))
+    throw new Error(`sftpLog needs ${SFTP_SERVER_PATH} (openssh-sftp-server)`);
+  // sshd runs the command through the user's shell, which sends the program's log (-e: to stderr) to the file.
+  const sftp = options.sftpLog ? `${SFTP_SERVER_PATH} -e -l INFO -d ${root} 2>>${sftpLogFile}` : `internal-sftp -d ${root}`;
   mkdirSync(path.join(root, "out"), { recursive: true });
   mkdirSync(path.join(root, "in"), { recursive: true });
   const hostKey = path.join(dir, "host_ed25519");
@@ -95,8 +109,8 @@ export async function startTestSshd(): Promise<TestSshd> {
       "UsePAM no",
       "AllowTcpForwarding no",
       "X11Forwarding no",
-      `Subsystem sftp internal-sftp -d ${root}`,
-      `ForceCommand internal-sftp -d ${root}`,
+      `Subsystem sftp ${sftp}`,
+      `ForceCommand ${sftp}`,
       "LogLevel ERROR",
       "",
     ].join("\n"),
@@ -146,6 +160,9 @@ export async function startTestSshd(): Promise<TestSshd> {
       keygen(hostKey);
       await start();
       return fingerprintOf(`${hostKey}.pub`);
+    },
+    sftpLog() {
+      return existsSync(sftpLogFile) ? readFileSync(sftpLogFile, "utf8") : "";
     },
   } satisfies TestSshd & { stop(): Promise<void> };
 }

@@ -99,6 +99,18 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ ENDED_SESSION_RETENTION_DAYS: "0" })).toThrow(/ENDED_SESSION_RETENTION_DAYS must be between 1/);
   });
 
+  it("limits an inbound bank file to 10 MiB unless told otherwise, between 1 KiB and 64 MiB", () => {
+    expect(loadConfig({}).bankRails.inboundMaxFileBytes).toBe(10_485_760);
+    expect(loadConfig({ BANK_RAIL_INBOUND_MAX_FILE_BYTES: "65536" }).bankRails.inboundMaxFileBytes).toBe(65_536);
+    expect(() => loadConfig({ BANK_RAIL_INBOUND_MAX_FILE_BYTES: "1023" })).toThrow(
+      /BANK_RAIL_INBOUND_MAX_FILE_BYTES must be between 1024 and 67108864, got 1023/,
+    );
+    expect(() => loadConfig({ BANK_RAIL_INBOUND_MAX_FILE_BYTES: "67108865" })).toThrow(/must be between 1024 and 67108864/);
+    expect(() => loadConfig({ BANK_RAIL_INBOUND_MAX_FILE_BYTES: "10MB" })).toThrow(
+      /BANK_RAIL_INBOUND_MAX_FILE_BYTES must be a whole number, got "10MB"/,
+    );
+  });
+
   it("accepts PostgreSQL with a key", () => {
     const key = Buffer.alloc(32, 1).toString("base64");
     const config = loadConfig({ DATABASE_URL: "postgres://x@y/z", ENCRYPTION_KEY: key });

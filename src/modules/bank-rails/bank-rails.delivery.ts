@@ -5,19 +5,37 @@
 // files are written with `put` to a temporary name, read back with `get` and compared by SHA-256, then
 // renamed to their final, deterministic name, so a half-written file never carries the final name and a
 // crash before the rename leaves nothing the bank would process.
+//
+// Inbound files are listed with their size and modification time (the caller skips what it already took, and
+// refuses a file over its size limit, before any download) and read with a byte range of at most the limit
+// plus one byte: a file that grew, or whose listing understated it, is refused after that many bytes, never
+// read whole.
 import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
 import { mkdir, readdir, readFile, rename, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
+import type { Readable } from "node:stream";
 import SftpClient from "ssh2-sftp-client";
+
+/** A file of the inbound directory as the listing shows it. */
+export interface InboundEntry {
+  readonly name: string;
+  readonly size: number;
+  readonly modifiedAt: Date;
+}
 
 export interface DeliveryTarget {
   /** The SHA-256 (hex) of the file already there under `name`, or null when there is none. */
   existing(name: string): Promise<string | null>;
   /** Writes the file under `name` and checks what arrived against `content`. */
   put(name: string, content: string): Promise<void>;
-  /** Names of the files waiting in the inbound directory. */
-  listInbound(): Promise<string[]>;
-  readInbound(name: string): Promise<string>;
+  /** The files waiting in the inbound directory (regular files, not hidden), with size and modification time. */
+  listInbound(): Promise<InboundEntry[]>;
+  /**
+   * The file's bytes, reading at most `maxBytes + 1` of them; a file longer than `maxBytes` raises
+   * InboundTooLargeError after those, whatever its listing said.
+   */
+  readInbound(name: string, maxBytes: number): Promise<Buffer>;
   close(): Promise<void>;
 }
 
@@ -30,6 +48,37 @@ export class DeliveryError extends Error {
     super(message);
     this.name = "DeliveryError";
   }
+}
+
+/** An inbound file longer than the size limit, found while reading it (the read stopped there). */
+export class InboundTooLargeError extends Error {
+  constructor(
+    readonly maxBytes: number,
+    /** What was read before stopping: at most `maxBytes + 1`. */
+    readonly bytesRead: number,
+  ) {
+    super(`more than ${maxBytes} bytes`);
+    this.name = "InboundTooLargeError";
+  }
+}
+
+/**
+ * Collects a stream opened on the byte range [0, maxBytes] (so at most maxBytes + 1 bytes arrive); a byte past
+ * `maxBytes` stops it (the stream is destroyed, its file closed) with InboundTooLargeError.
+ */
+export async function readAtMost(stream: Readable, maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  try {
+    for await (const chunk of stream) {
+      total += (chunk as Buffer).length;
+      if (total > maxBytes) throw new InboundTooLargeError(maxBytes, total);
+      chunks.push(chunk as Buffer);
+    }
+  } finally {
+    stream.destroy();
+  }
+  return Buffer.concat(chunks, total);
 }
 
 export function sha256Hex(content: string | Buffer): string {
@@ -104,10 +153,13 @@ export async function openSftpTarget(settings: SftpSettings): Promise<DeliveryTa
     },
     async listInbound() {
       const entries = await client.list(settings.inboundDirectory);
-      return entries.filter((e) => e.type === "-" && !e.name.startsWith(".")).map((e) => e.name);
+      return entries
+        .filter((e) => e.type === "-" && !e.name.startsWith("."))
+        .map((e) => ({ name: e.name, size: e.size, modifiedAt: new Date(e.modifyTime) }));
     },
-    async readInbound(name) {
-      return (await fetch(inbound(name))).toString("utf8");
+    async readInbound(name, maxBytes) {
+      // `end` is inclusive: the server is asked for bytes 0..maxBytes and never for more.
+      return readAtMost(client.createReadStream(inbound(name), { start: 0, end: maxBytes }), maxBytes);
     },
     async close() {
       await client.end().catch(() => undefined);
@@ -142,15 +194,16 @@ export function openLocalTarget(root: string, outboundDirectory: string, inbound
     async listInbound() {
       await mkdir(inDir, { recursive: true, mode: 0o700 });
       const names = await readdir(inDir);
-      const files: string[] = [];
+      const files: InboundEntry[] = [];
       for (const name of names.sort()) {
         if (name.startsWith(".")) continue;
-        if ((await stat(path.join(inDir, name))).isFile()) files.push(name);
+        const found = await stat(path.join(inDir, name));
+        if (found.isFile()) files.push({ name, size: found.size, modifiedAt: found.mtime });
       }
       return files;
     },
-    async readInbound(name) {
-      return readFile(path.join(inDir, name), "utf8");
+    async readInbound(name, maxBytes) {
+      return readAtMost(createReadStream(path.join(inDir, name), { start: 0, end: maxBytes }), maxBytes);
     },
     async close() {},
   };

@@ -77,6 +77,10 @@ export interface BankFilesDeps {
   readonly observe?: (rail: string, event: string) => void;
   /** How often the inbound directory is read (BANK_RAIL_POLL_INTERVAL_SECONDS). */
   readonly pollIntervalMs?: number;
+  /** The size limit of one inbound file (BANK_RAIL_INBOUND_MAX_FILE_BYTES). */
+  readonly inboundMaxFileBytes: number;
+  /** Counts each inbound download and the bytes it read (metrics). */
+  readonly observeInboundRead?: (rail: string, bytes: number) => void;
   /**
    * TEST ONLY, never set by the service (main.ts has no way to): awaited after a file reached the server and
    * before its upload is recorded, so a crash test can kill the worker in exactly that window.
@@ -112,6 +116,8 @@ export function createBankFiles(deps: BankFilesDeps) {
     logger,
     ...(deps.observe === undefined ? {} : { observe: deps.observe }),
     ...(deps.pollIntervalMs === undefined ? {} : { pollIntervalMs: deps.pollIntervalMs }),
+    maxFileBytes: deps.inboundMaxFileBytes,
+    ...(deps.observeInboundRead === undefined ? {} : { observeRead: deps.observeInboundRead }),
     openTarget: (config) => openTarget(config),
   });
 

@@ -1,5 +1,6 @@
-// The bank's answers: BANK_POLL_JOB reads the rail's inbound directory (no transaction open while it talks to
-// the server) and applies each new file once, by name and content hash, in one transaction per file:
+// The bank's answers: BANK_POLL_JOB (a job, so only worker processes read and parse bank files) reads the rail's
+// inbound directory (no transaction open while it talks to the server) and applies each new file once, by name
+// and content hash, in one transaction per file:
 //   pain.002   accepted (ACCP, ACTC, ACSP, ACSC) -> payout.acknowledged; rejected (RJCT) -> failed with the ISO
 //              reason code and its words; the file's status and acknowledgment time follow
 //   camt.054   a booked debit of our transfer -> disbursed; a credit with return information -> returned
@@ -10,6 +11,11 @@
 // Payout moves are PAYOUT_RAIL_OUTCOME_JOBs enqueued in that transaction (the payouts module applies them, as
 // for every rail). A file that cannot be parsed is kept with its reason (status `refused`), logged, counted,
 // and changes nothing. An entry naming no payout of ours is kept on the inbound file and flagged.
+// Intake before any of that: a listed file whose name, size and modification time are already recorded is
+// skipped without being downloaded; a file over the size limit (BANK_RAIL_INBOUND_MAX_FILE_BYTES) is refused
+// unread when its listing shows it, and while reading when it is longer than listed (at most the limit plus
+// one byte is read), recorded with its name, size and the limit, logged and counted. So no more than the
+// limit is ever held in memory or handed to a parser, decrypted content included.
 // The same job watches: a file uploaded more than `status_report_timeout_hours` ago with no status report gets
 // the `no_status_report` alert. It then schedules its next run.
 import type { Tenant } from "../../platform/auth/actor.js";
@@ -28,7 +34,7 @@ import { endToEndIdOf, payoutIdOfEndToEndId } from "../../rails/bank-files/sepa-
 import type { SerializedRailOutcome } from "../../rails/rail.js";
 import { recordNotificationOfChange } from "../destinations/index.js";
 import { PAYOUT_RAIL_OUTCOME_JOB } from "../payouts/index.js";
-import { type DeliveryTarget, sha256Hex } from "./bank-rails.delivery.js";
+import { type DeliveryTarget, type InboundEntry, InboundTooLargeError, sha256Hex } from "./bank-rails.delivery.js";
 import { BANK_POLL_JOB } from "./bank-rails.jobs.js";
 import {
   type BankFileRow,
@@ -39,8 +45,10 @@ import {
   findFileByMessageId,
   findItemsByReferences,
   inboundSeen,
+  listInboundRecords,
   listItemReferencesOfFile,
   listUnacknowledgedFiles,
+  recordInboundListing,
   setItemBankStatuses,
   updateFile,
   updateInbound,
@@ -58,8 +66,12 @@ export interface InboundDeps {
   readonly jobStore: Pick<JobStore, "enqueue">;
   readonly logger: { info(o: object, m: string): void; warn(o: object, m: string): void; error(o: object, m: string): void };
   readonly observe?: (rail: string, event: string) => void;
+  /** Counts each inbound download and the bytes it read (metrics). */
+  readonly observeRead?: (rail: string, bytes: number) => void;
   readonly openTarget: (config: BankRailConfigRow) => Promise<DeliveryTarget>;
   readonly pollIntervalMs?: number;
+  /** The size limit of one inbound file (BANK_RAIL_INBOUND_MAX_FILE_BYTES). */
+  readonly maxFileBytes: number;
 }
 
 interface Applied {
@@ -76,6 +88,7 @@ function alertsOf(file: BankFileRow): string[] {
 export function createBankInbound(deps: InboundDeps) {
   const { db, clock, ids, jobStore, logger } = deps;
   const interval = deps.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+  const maxFileBytes = deps.maxFileBytes;
   const observe = (rail: string, event: string) => deps.observe?.(rail, event);
 
   /** The next poll slot after `after` (slots are fixed, so chains started twice collapse into one). */
@@ -279,13 +292,18 @@ export function createBankInbound(deps: InboundDeps) {
   /** Parses and applies one inbound file in one transaction; a parse failure is recorded as refused. */
   async function processInbound(
     config: BankRailConfigRow,
-    name: string,
+    entry: InboundEntry,
     content: string,
   ): Promise<"applied" | "refused" | "seen"> {
     const tenant: Tenant = { businessId: config.businessId, environment: config.environment };
     const rail = config.rail as BankRailName;
+    const name = entry.name;
     const sha256 = sha256Hex(content);
-    if (await inboundSeen(db, tenant, rail, name, sha256)) return "seen";
+    const listing = { sizeBytes: entry.size, modifiedAt: entry.modifiedAt };
+    if (await inboundSeen(db, tenant, rail, name, sha256)) {
+      await recordInboundListing(db, tenant, rail, { fileName: name, sha256, ...listing });
+      return "seen";
+    }
     const inboundId = ids.newId();
     try {
       // With OpenPGP inbound, the file must decrypt with the Business's key and carry the bank's signature;
@@ -297,7 +315,14 @@ export function createBankInbound(deps: InboundDeps) {
           config.secretsEncrypted === null ? null : (JSON.parse(deps.cipher.decrypt(config.secretsEncrypted)) as BankRailSecrets);
         // The configuration API refuses decrypt_and_verify without a private key; this guards older rows.
         if (secrets?.pgpPrivateKey === undefined) throw new BankPgpError("no OpenPGP private key is stored to decrypt with");
-        text = await openInbound(content, { decryptionKey: secrets.pgpPrivateKey, bankPublicKey: pgp.bankPublicKey });
+        text = await openInbound(content, {
+          decryptionKey: secrets.pgpPrivateKey,
+          bankPublicKey: pgp.bankPublicKey,
+          maxBytes: maxFileBytes,
+        });
+        // The readers (fast-xml-parser, the NACHA reader) are never handed more than the limit.
+        if (Buffer.byteLength(text, "utf8") > maxFileBytes)
+          throw new BankPgpError(`the file decrypts to more than ${maxFileBytes} bytes`);
       }
       return await transaction(db, async (tx) => {
         const claimed = await claimInbound(tx, {
@@ -310,6 +335,7 @@ export function createBankInbound(deps: InboundDeps) {
           kind: "unknown",
           status: "applied",
           contentEncrypted: deps.cipher.encrypt(content),
+          ...listing,
           receivedAt: clock.now(),
         });
         if (!claimed) return "seen" as const;
@@ -345,6 +371,7 @@ export function createBankInbound(deps: InboundDeps) {
           status: "refused",
           refusalReason: reason.slice(0, 500),
           contentEncrypted: deps.cipher.encrypt(content),
+          ...listing,
           receivedAt: clock.now(),
         });
       });
@@ -354,6 +381,88 @@ export function createBankInbound(deps: InboundDeps) {
         "inbound bank file refused: it could not be parsed, nothing was applied",
       );
       return "refused";
+    }
+  }
+
+  /**
+   * Records a file over the size limit, unread (no content, no hash), once per listing; logged and counted.
+   * `bytesRead` is where a read stopped when the listing understated the file; null when the listing showed it.
+   */
+  async function refuseTooLarge(config: BankRailConfigRow, entry: InboundEntry, bytesRead: number | null): Promise<void> {
+    const tenant: Tenant = { businessId: config.businessId, environment: config.environment };
+    const reason =
+      bytesRead === null
+        ? `${entry.name} is ${entry.size} bytes, over the ${maxFileBytes}-byte limit for inbound files ` +
+          "(BANK_RAIL_INBOUND_MAX_FILE_BYTES); it was not read"
+        : `${entry.name} was listed at ${entry.size} bytes but holds more than the ${maxFileBytes}-byte limit for ` +
+          `inbound files (BANK_RAIL_INBOUND_MAX_FILE_BYTES); reading stopped after ${bytesRead} bytes`;
+    const recorded = await transaction(db, (tx) =>
+      claimInbound(tx, {
+        id: ids.newId(),
+        businessId: tenant.businessId,
+        environment: tenant.environment,
+        rail: config.rail,
+        fileName: entry.name,
+        contentSha256: null,
+        kind: "unknown",
+        status: "refused",
+        refusalReason: reason.slice(0, 500),
+        contentEncrypted: null,
+        sizeBytes: entry.size,
+        modifiedAt: entry.modifiedAt,
+        sizeLimitBytes: maxFileBytes,
+        receivedAt: clock.now(),
+      }),
+    );
+    if (!recorded) return; // another poll recorded this listing first
+    observe(config.rail, "inbound_too_large");
+    logger.error(
+      { business_id: tenant.businessId, inbound_file: entry.name, size_bytes: entry.size, max_bytes: maxFileBytes, reason },
+      "inbound bank file refused: it is over the size limit, nothing was applied",
+    );
+  }
+
+  /**
+   * Whether a listed file was taken already: a record with its name, size and modification time, except a
+   * refusal for size under a lower limit than today's (the operator raised it: the file is read now).
+   */
+  function takenAlready(entry: InboundEntry, records: Awaited<ReturnType<typeof listInboundRecords>>): boolean {
+    return records.some(
+      (record) =>
+        record.fileName === entry.name &&
+        record.sizeBytes === entry.size &&
+        record.modifiedAt?.getTime() === entry.modifiedAt.getTime() &&
+        (record.sizeLimitBytes === null || record.sizeLimitBytes >= maxFileBytes),
+    );
+  }
+
+  /** Every new file of the inbound directory, downloaded (within the limit) and processed, one by one. */
+  async function intake(config: BankRailConfigRow, target: DeliveryTarget): Promise<void> {
+    const tenant: Tenant = { businessId: config.businessId, environment: config.environment };
+    const listed = await target.listInbound();
+    const records = await listInboundRecords(
+      db,
+      tenant,
+      config.rail,
+      listed.map((entry) => entry.name),
+    );
+    for (const entry of listed) {
+      if (takenAlready(entry, records)) continue;
+      if (entry.size > maxFileBytes) {
+        await refuseTooLarge(config, entry, null);
+        continue;
+      }
+      let content: Buffer;
+      try {
+        content = await target.readInbound(entry.name, maxFileBytes);
+      } catch (error) {
+        if (!(error instanceof InboundTooLargeError)) throw error;
+        deps.observeRead?.(config.rail, error.bytesRead);
+        await refuseTooLarge(config, entry, error.bytesRead);
+        continue;
+      }
+      deps.observeRead?.(config.rail, content.length);
+      await processInbound(config, entry, content.toString("utf8"));
     }
   }
 
@@ -382,9 +491,7 @@ export function createBankInbound(deps: InboundDeps) {
     try {
       const target = await deps.openTarget(config);
       try {
-        for (const name of await target.listInbound()) {
-          await processInbound(config, name, await target.readInbound(name));
-        }
+        await intake(config, target);
       } finally {
         await target.close();
       }
@@ -403,5 +510,6 @@ export function createBankInbound(deps: InboundDeps) {
     });
   });
 
-  return { schedulePoll, processInbound, handlers: poll satisfies JobHandlers };
+  // processInbound and intake are the poll's steps, also driven directly by the bench and the tests.
+  return { schedulePoll, processInbound, intake, handlers: poll satisfies JobHandlers };
 }

@@ -217,6 +217,56 @@ export async function inboundSeen(db: Db, tenant: Tenant, rail: string, fileName
   return row !== undefined;
 }
 
+/** What is recorded of the listed names: the listing each row was taken at, and whether it was read. */
+export async function listInboundRecords(
+  db: Db,
+  tenant: Tenant,
+  rail: string,
+  fileNames: readonly string[],
+): Promise<Array<{ fileName: string; sizeBytes: number | null; modifiedAt: Date | null; sizeLimitBytes: number | null }>> {
+  if (fileNames.length === 0) return [];
+  return db
+    .select({
+      fileName: bankInboundFiles.fileName,
+      sizeBytes: bankInboundFiles.sizeBytes,
+      modifiedAt: bankInboundFiles.modifiedAt,
+      sizeLimitBytes: bankInboundFiles.sizeLimitBytes,
+    })
+    .from(bankInboundFiles)
+    .where(
+      and(
+        eq(bankInboundFiles.businessId, tenant.businessId),
+        eq(bankInboundFiles.environment, tenant.environment),
+        eq(bankInboundFiles.rail, rail),
+        sql`${bankInboundFiles.fileName} = any(${textArrayLiteral([...new Set(fileNames)])}::text[])`,
+      ),
+    );
+}
+
+/**
+ * Records the listing (size, modification time) a file already taken by name and hash was seen at again, so the
+ * next poll skips it without downloading it (a row from before listings were kept, or a file touched unchanged).
+ */
+export async function recordInboundListing(
+  db: Db,
+  tenant: Tenant,
+  rail: string,
+  file: { fileName: string; sha256: string; sizeBytes: number; modifiedAt: Date },
+): Promise<void> {
+  await db
+    .update(bankInboundFiles)
+    .set({ sizeBytes: file.sizeBytes, modifiedAt: file.modifiedAt })
+    .where(
+      and(
+        eq(bankInboundFiles.businessId, tenant.businessId),
+        eq(bankInboundFiles.environment, tenant.environment),
+        eq(bankInboundFiles.rail, rail),
+        eq(bankInboundFiles.fileName, file.fileName),
+        eq(bankInboundFiles.contentSha256, file.sha256),
+      ),
+    );
+}
+
 /** Claims an inbound file (name + hash) for processing; false when it was already processed. */
 export async function claimInbound(db: Db, row: typeof bankInboundFiles.$inferInsert): Promise<boolean> {
   const inserted = await db.insert(bankInboundFiles).values(row).onConflictDoNothing().returning({ id: bankInboundFiles.id });

@@ -102,7 +102,13 @@ export const bankFileItems = pgTable(
   ],
 );
 
-/** An inbound file read from the bank's directory: applied once, by name and content hash. */
+/**
+ * An inbound file of the bank's directory: applied once, by name and content hash. The size and modification
+ * time the listing showed are kept so that a file already taken is skipped by its listing, before any download
+ * (null on rows from before they were kept: the next poll downloads such a file once more, finds its hash and
+ * records them). A file over the size limit (BANK_RAIL_INBOUND_MAX_FILE_BYTES) is refused unread: no hash, no
+ * content, the limit it was refused under; it is listed again only if it changes or the limit is raised.
+ */
 export const bankInboundFiles = pgTable(
   "bank_inbound_files",
   {
@@ -113,16 +119,35 @@ export const bankInboundFiles = pgTable(
     environment: environmentEnum("environment").notNull(),
     rail: text("rail").notNull(),
     fileName: text("file_name").notNull(),
-    contentSha256: text("content_sha256").notNull(),
+    /** SHA-256 of the content; null for a file refused unread (over the size limit). */
+    contentSha256: text("content_sha256"),
     /** pain.002, camt.054, nacha_returns, unknown */
     kind: text("kind").notNull(),
     /** applied, refused */
     status: text("status").notNull(),
     refusalReason: text("refusal_reason"),
-    /** The file as received, encrypted like outbound files (returns carry account numbers). */
-    contentEncrypted: text("content_encrypted").notNull(),
+    /** The file as received, encrypted like outbound files (returns carry account numbers); null when unread. */
+    contentEncrypted: text("content_encrypted"),
     unmatched: jsonb("unmatched").notNull().default(sql`'[]'::jsonb`),
+    /** The size the directory listing showed, in bytes. */
+    sizeBytes: bigint("size_bytes", { mode: "number" }),
+    /** The modification time the directory listing showed. */
+    modifiedAt: timestamp("modified_at", { withTimezone: true, mode: "date" }),
+    /** For a file refused unread: the size limit in force then (a higher limit later reads it). */
+    sizeLimitBytes: bigint("size_limit_bytes", { mode: "number" }),
     receivedAt: createdAt(),
   },
-  (t) => [uniqueIndex("bank_inbound_files_once_key").on(t.businessId, t.environment, t.rail, t.fileName, t.contentSha256)],
+  (t) => [
+    // Also serves the poll's look-up of the names it listed (its leading columns).
+    uniqueIndex("bank_inbound_files_once_key").on(t.businessId, t.environment, t.rail, t.fileName, t.contentSha256),
+    // A file refused unread has no hash: it is recorded once per listing (name, size, modification time).
+    uniqueIndex("bank_inbound_files_unread_once_key")
+      .on(t.businessId, t.environment, t.rail, t.fileName, t.sizeBytes, t.modifiedAt)
+      .where(sql`content_sha256 is null`),
+    // Read (hash and content kept) or refused unread for its size (the limit kept), never a mix.
+    check(
+      "bank_inbound_files_read_or_unread",
+      sql`(${t.contentSha256} is null) = (${t.contentEncrypted} is null) and (${t.contentSha256} is null) = (${t.sizeLimitBytes} is not null)`,
+    ),
+  ],
 );

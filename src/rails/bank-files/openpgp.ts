@@ -82,11 +82,13 @@ export async function protectOutbound(
 
 /**
  * An incoming armored file decrypted with the Business's key; its signature must verify against the bank's
- * public key (an unsigned or wrongly signed file is refused: anyone can encrypt to a public key).
+ * public key (an unsigned or wrongly signed file is refused: anyone can encrypt to a public key). A compressed
+ * message is decompressed to `maxBytes` at most (a few kilobytes can inflate to gigabytes, and the signature is
+ * checked only once all of it is read): past that it is refused.
  */
 export async function openInbound(
   armored: string,
-  keys: { readonly decryptionKey: string; readonly bankPublicKey: string },
+  keys: { readonly decryptionKey: string; readonly bankPublicKey: string; readonly maxBytes: number },
 ): Promise<string> {
   let message: openpgp.Message<string>;
   try {
@@ -102,10 +104,13 @@ export async function openInbound(
       decryptionKeys,
       verificationKeys,
       expectSigned: true,
-      config: CONFIG,
+      config: { ...CONFIG, maxDecompressedMessageSize: keys.maxBytes },
     });
     return data;
   } catch (error) {
-    throw new BankPgpError(`the file could not be decrypted and verified (${(error as Error).message})`);
+    const message = (error as Error).message;
+    if (/decompressed message size exceeded/i.test(message))
+      throw new BankPgpError(`the file decompresses to more than ${keys.maxBytes} bytes`);
+    throw new BankPgpError(`the file could not be decrypted and verified (${message})`);
   }
 }
