@@ -254,6 +254,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     beneficiaries: beneficiaries.service,
     enrollAfterCommit: enrollment.service.enrollAfterCommit,
     pendingPayoutHeadsTo: payouts.pendingPayoutHeadsTo,
+    checkBankRailAccount: bankRails.checkAccount,
   });
   const beneficiaryExport = createBeneficiaryExportModule({ db: database.db, clock, beneficiaries: beneficiaries.service });
   const beneficiaryImport = createBeneficiaryImportModule({

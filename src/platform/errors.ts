@@ -435,7 +435,49 @@ export const ERROR_CODES = {
     status: 422,
     message: "The account holder's name has no character a SEPA file can carry.",
     description:
-      "SEPA files carry the Latin alphabet, digits and a few signs; accented letters are transliterated, but a name written only in another script (Greek, Cyrillic, …) leaves nothing. Give the account holder's name in Latin script.",
+      "SEPA files carry the Latin alphabet, digits and a few signs; accented letters are transliterated, and so are Greek and Cyrillic (as the EPC recommends), but a name written only in another script (Chinese, Arabic, …) leaves nothing. Give the account holder's name in Latin script.",
+  },
+  ACH_NAME_NOT_REPRESENTABLE: {
+    status: 422,
+    message: "The account holder's name has no character an ACH file can carry.",
+    description:
+      "NACHA files carry upper-case ASCII; accented letters, Greek and Cyrillic are transliterated, but a name written only in another script leaves nothing. Give the account holder's name in Latin script.",
+  },
+  SEPA_AMOUNT_OUT_OF_RANGE: {
+    status: 422,
+    message: "A SEPA credit transfer carries at most 999,999,999.99 EUR.",
+    description:
+      "The EPC SCT rulebook caps one transfer at 999,999,999.99 EUR (pain.001 `InstdAmt`). `details` names `amount_minor` and the limit. Split the amount into several payouts.",
+  },
+  ACH_AMOUNT_OUT_OF_RANGE: {
+    status: 422,
+    message: "An ACH entry carries at most 99,999,999.99 USD.",
+    description:
+      "The NACHA Entry Detail record's amount field has ten digits of cents (99,999,999.99). `details` names `amount_minor` and the limit. Split the amount into several payouts, or pay by wire.",
+  },
+  SEPA_FIELD_TOO_LONG: {
+    status: 422,
+    message: "A text is longer than its field in a SEPA file can carry.",
+    description:
+      "Measured after transliteration to the SEPA character set: the account holder's name 70 characters (`Cdtr/Nm`), `external_ref` 140 (the remittance information, `RmtInf/Ustrd`), the Beneficiary's `postal_address` line1 70 (`StrtNm`), line2 35 (`BldgNm`; with pain.001.001.03, which has no building name, line1 and line2 share the street name's 70), postal_code 16, city 35, state 35. Nothing is cut: `details` names each field (`code` `too_long`) with its limit and its length. Shorten the text (for a name, as the bank knows it) and try again.",
+  },
+  ACH_FIELD_TOO_LONG: {
+    status: 422,
+    message: "A text is longer than its field in an ACH file can carry.",
+    description:
+      "Measured after transliteration to upper-case ASCII: the account holder's name takes at most 22 characters (Entry Detail record, Individual Name or Receiving Company Name). Nothing is cut: `details` names the field (`code` `too_long`) with its limit and length. Register the account with the name as the receiving bank should see it, at most 22 characters (for example initials for middle names).",
+  },
+  SEPA_BIC_REQUIRED: {
+    status: 422,
+    message: "A SEPA credit transfer to this country needs the beneficiary bank's BIC.",
+    description:
+      "The EPC SCT rulebook makes the BIC mandatory for accounts in SEPA countries outside the EEA: Switzerland, the United Kingdom, Guernsey, Jersey, the Isle of Man, Gibraltar, Monaco, San Marino, the Vatican, Andorra, Saint Pierre and Miquelon, Saint Barthélemy, Albania, Moldova, Montenegro, North Macedonia and Serbia. `details` names `swift_bic`. Register the account again with its `swift_bic`.",
+  },
+  SEPA_BIC_MISMATCH: {
+    status: 422,
+    message: "The bank account's BIC is of a bank in another country than its IBAN.",
+    description:
+      "An account registered before IBAN and BIC were checked against each other. A SEPA file would send both, and the bank would refuse or misroute the payment. Register the account again with the BIC of the bank that holds the IBAN.",
   },
 } as const satisfies Record<string, ErrorCodeInfo>;
 

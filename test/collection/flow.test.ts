@@ -358,3 +358,53 @@ describe("SEPA: the structured address", () => {
     expect(after.statusCode, after.body).toBe(201);
   });
 });
+
+describe("SEPA: what the bank file cannot carry is asked on the page, beside its field", () => {
+  it("a Swiss account without its BIC, then a town too long for the file, each refused with the field's message", async () => {
+    const business = await registerBusiness(t.app, "Limits Payouts");
+    const production = business.keys.production;
+    const rail = await t.app.inject({
+      method: "PUT",
+      url: "/v1/bank-rails/sepa",
+      headers: bearer(production),
+      payload: sepaConfig(),
+    });
+    expect(rail.statusCode, rail.body).toBe(201);
+    const payee = await createBeneficiary(t.app, production, {
+      first_name: "Urs",
+      last_name: "Meier",
+      country_of_residence: "CH",
+    });
+    const minted = await mintLink(t.app, production, payee.id, "payout_destination");
+    const session = new PageSession(t.app);
+    const page = await session.get(`${minted.path}?country=CH&currency=EUR`);
+    expect(page.statusCode).toBe(200);
+    const answer = {
+      csrf: PageSession.csrfOf(page),
+      destination: "new",
+      "bank.account_holder_name": "Urs Meier",
+      "bank.country": "CH",
+      "bank.currency": "EUR",
+      "bank.iban": "CH93 0076 2011 6238 5295 7",
+      "postal_address.line1": "Bahnhofstrasse 1",
+      "postal_address.city": "Zürich",
+      "postal_address.country": "CH",
+    };
+    const noBic = await session.post(minted.path, answer);
+    expect(noBic.statusCode).toBe(422);
+    expect(noBic.body).toMatch(/id="f-bank-swift-bic-error"[^>]*>.*outside the EEA.*BIC/);
+
+    const longTown = await session.post(minted.path, {
+      ...answer,
+      "bank.swift_bic": "UBSWCHZH80A",
+      "postal_address.city": "Garmisch-Partenkirchen im schönen Oberland",
+    });
+    expect(longTown.statusCode).toBe(422);
+    expect(longTown.body).toMatch(/id="f-postal-address-city-error"[^>]*>.*At most 35 characters/);
+    // Nothing was written: the submission rolled back.
+    expect((await readBeneficiary(t.app, production, payee.id)).postal_address).toBeNull();
+
+    const done = await session.post(minted.path, { ...answer, "bank.swift_bic": "UBSWCHZH80A" });
+    expect(done.statusCode, done.body).toBe(200);
+  });
+});

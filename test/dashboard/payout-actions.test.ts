@@ -7,6 +7,7 @@
 // phone width, and a refused bank account names the field by its label, its code kept small.
 // axe scans and screenshots at desktop and 375 px (test/helpers/dashboard-browser.ts).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sepaConfig } from "../bank-rails/bank-rail-fixtures.js";
 import { browserAvailable, browserRequired, type DashboardHarness, PHONE, startDashboard } from "../helpers/dashboard-browser.js";
 import { bearer } from "../helpers/factories.js";
 import { REGISTRATION_PASSWORD } from "../helpers/sessions.js";
@@ -201,6 +202,32 @@ describe.skipIf(!browserAvailable && !browserRequired)("a payout's actions in th
       const text = (await alert.textContent()) ?? "";
       expect(text).not.toMatch(/\biban: /);
       await h.capture(page, "bank-account-refused");
+    } finally {
+      await context.close();
+    }
+  });
+
+  // Last: it gives the Business a SEPA rail, which the tests above do not expect.
+  it("shows a bank rail's refusal (a Swiss account's missing BIC) beside the SWIFT/BIC field, then adds it with one", async () => {
+    const rail = await h.t.app.inject({ method: "PUT", url: "/v1/bank-rails/sepa", headers: bearer(key), payload: sepaConfig() });
+    expect(rail.statusCode, rail.body).toBe(201);
+    const { context, page } = await signedInToProduction();
+    try {
+      await page.goto(`${h.base}/dashboard/beneficiaries/${beneficiaryId}`);
+      const form = page.getByRole("form", { name: "Add a bank account" });
+      await form.getByLabel("Account holder name").fill("Urs Meier");
+      await form.getByLabel("Bank country").fill("CH");
+      await form.getByLabel("Currency").fill("EUR");
+      await form.getByLabel("IBAN").fill("CH9300762011623852957");
+      await form.getByRole("button", { name: /add/i }).click();
+      const alert = form.getByRole("alert");
+      await expect.poll(() => alert.textContent(), { timeout: 15_000 }).toMatch(/SWIFT\/BIC: Needed for SEPA transfers to CH/);
+      expect(await alert.textContent()).toContain("SEPA_BIC_REQUIRED");
+      const bic = form.getByLabel("SWIFT/BIC");
+      expect(await bic.getAttribute("aria-invalid")).toBe("true");
+      await bic.fill("UBSWCHZH80A");
+      await form.getByRole("button", { name: /add/i }).click();
+      await expect.poll(() => form.getByRole("status").textContent(), { timeout: 15_000 }).toMatch(/added/);
     } finally {
       await context.close();
     }

@@ -240,7 +240,8 @@ export function createBankFiles(deps: BankFilesDeps) {
         executionDate,
         debtor,
       };
-      const problem = p.currency !== "EUR" ? "SEPA_ACCOUNT_INVALID" : checkSepaTransfer(transfer);
+      const problem =
+        p.currency !== "EUR" ? "SEPA_ACCOUNT_INVALID" : checkSepaTransfer(transfer, settings.fileFormat as Pain001Version);
       if (problem === "SEPA_ADDRESS_NOT_STRUCTURED") {
         refuse(
           p.payoutId,

@@ -37,6 +37,15 @@ export async function listConfiguredRails(db: Db, tenant: Tenant): Promise<strin
   return rows.map((row) => row.rail);
 }
 
+/** The tenant's configured rails with their file format (the routing check's one query of configurations). */
+export async function listConfiguredRailFormats(db: Db, tenant: Tenant): Promise<Array<{ rail: string; fileFormat: string }>> {
+  const rows = await db
+    .select({ rail: bankRailConfigs.rail, fileFormat: sql<string | null>`${bankRailConfigs.settings}->>'fileFormat'` })
+    .from(bankRailConfigs)
+    .where(tenantIs(tenant));
+  return rows.map((row) => ({ rail: row.rail, fileFormat: row.fileFormat ?? "" }));
+}
+
 /** Creates or replaces the tenant's configuration of one rail; the first creation time is kept. */
 export async function upsertConfig(db: Db, row: NewBankRailConfigRow): Promise<{ row: BankRailConfigRow; created: boolean }> {
   const [saved] = await db

@@ -12,7 +12,8 @@ import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import { DEFAULT_PAGE_SIZE, decodeCursor, toPage } from "../../platform/pagination/cursor.js";
 import { isTimeZone } from "../../platform/time-zone.js";
-import { isSepaRepresentable, toSepaText } from "../../rails/bank-files/charset.js";
+import { toSepaText } from "../../rails/bank-files/charset.js";
+import type { SepaFileVersion } from "../../rails/bank-files/limits.js";
 import { isAbaRoutingNumber, RESERVED_ENTRY_DESCRIPTIONS } from "../../rails/bank-files/nacha-writer.js";
 import { readBankPublicKey, unlockPrivateKey } from "../../rails/bank-files/openpgp.js";
 import type { PostalAddressValue } from "../beneficiaries/index.js";
@@ -25,12 +26,13 @@ import {
   findFile,
   hasWaitingItems,
   listConfigs,
+  listConfiguredRailFormats,
   listConfiguredRails,
   listFiles,
   listItemsOfFile,
   upsertConfig,
 } from "./bank-rails.repo.js";
-import { routePayout } from "./bank-rails.routing.js";
+import { type FileAccountFacts, fileRefusal, routePayout } from "./bank-rails.routing.js";
 import type {
   BankFileBody,
   BankFileListQuery,
@@ -164,6 +166,10 @@ export function presentBankFile(row: BankFileRow): BankFileBody {
     last_upload_error: row.lastUploadError,
     alerts: (row.alerts as string[] | null) ?? [],
   };
+}
+
+function sepaFormatOf(rails: ReadonlyArray<{ rail: string; fileFormat: string }>): SepaFileVersion {
+  return rails.find((r) => r.rail === "sepa")?.fileFormat === "pain.001.001.03" ? "pain.001.001.03" : "pain.001.001.09";
 }
 
 export function createBankRailService(deps: BankRailServiceDeps) {
@@ -414,19 +420,29 @@ export function createBankRailService(deps: BankRailServiceDeps) {
 
   /**
    * The routing check of payout creation, in the creating transaction, for every request of a creation at
-   * once: per request, the AppError that refuses it, or null when a rail takes it. Sandbox payouts are not
-   * routed (the sandbox rail takes them all). At most three queries whatever the number of requests: the
-   * configured rails, the destinations' routing facts, and the postal addresses of SEPA-routed payees.
+   * once: per request, the AppError that refuses it, or null when a rail takes it and its file can carry it
+   * (fileRefusal: name, address, BIC, amount and reference, each within its field after transliteration).
+   * Sandbox payouts are not routed (the sandbox rail takes them all). At most three queries whatever the
+   * number of requests: the configured rails, the destinations' routing facts, and the postal addresses of
+   * SEPA-routed payees. A request without an amount (a collection submission) is checked for what the
+   * account and the address must be.
    */
   async function checkRoutes(
     tx: Tx,
     tenant: Tenant,
-    requests: ReadonlyArray<{ readonly destinationId: string; readonly currency: string }>,
+    requests: ReadonlyArray<{
+      readonly destinationId: string;
+      readonly currency: string;
+      readonly amountMinor?: number;
+      readonly externalRef?: string | null;
+    }>,
   ): Promise<Array<AppError | null>> {
     const none = () => requests.map(() => null);
     if (tenant.environment !== "production" || requests.length === 0) return none();
-    const configured = new Set((await listConfiguredRails(tx, tenant)) as BankRailName[]);
+    const rails = await listConfiguredRailFormats(tx, tenant);
+    const configured = new Set(rails.map((r) => r.rail as BankRailName));
     if (configured.size === 0) return none();
+    const sepaFormat = sepaFormatOf(rails);
     const facts = await deps.destinationRoutingFactsOf(
       tx,
       tenant,
@@ -444,12 +460,21 @@ export function createBankRailService(deps: BankRailServiceDeps) {
       sepaPayees.length === 0 || deps.postalAddressesOf === undefined
         ? null
         : await deps.postalAddressesOf(tx, tenant, sepaPayees);
-    return routes.map((r) => {
+    return routes.map((r, i) => {
       if (r === null) return null;
       if ("refused" in r.route) return new AppError("NO_RAIL_FOR_DESTINATION", { message: r.route.reason });
-      if (r.route.rail === "sepa")
-        return sepaPayability(r.fact, addresses === null ? undefined : (addresses.get(r.fact.beneficiaryId) ?? null));
-      return null;
+      if (r.route.rail === "simulator") return null;
+      const request = requests[i];
+      return fileRefusal(r.route.rail, {
+        account: r.fact,
+        address: addresses === null ? undefined : (addresses.get(r.fact.beneficiaryId) ?? null),
+        payout:
+          request?.amountMinor === undefined
+            ? undefined
+            : { amountMinor: request.amountMinor, externalRef: request.externalRef ?? null },
+        sepaFormat,
+        accountField: "bank_account.",
+      });
     });
   }
 
@@ -460,24 +485,23 @@ export function createBankRailService(deps: BankRailServiceDeps) {
   }
 
   /**
-   * What a SEPA file needs of the payee: a Latin-script name and a structured address (town and country).
-   * `address` undefined: addresses are not checked (no reader wired in).
+   * For account registration, before the account is written: what the file of the bank rail that would pay
+   * it (a production payout in the account's currency) cannot carry of the account itself: the BIC SEPA needs
+   * outside the EEA, the holder's name in the rail's character set and length. Null when no configured rail
+   * would carry it (sandbox, no bank rail, another currency: payout creation decides those).
    */
-  function sepaPayability(facts: DestinationRoutingFacts, address: PostalAddressValue | null | undefined): AppError | null {
-    if (!isSepaRepresentable(facts.accountHolderName)) return new AppError("SEPA_NAME_NOT_REPRESENTABLE");
-    if (address === undefined) return null;
-    const missing: string[] = [];
-    if (!address || !isSepaRepresentable(address.city ?? "")) missing.push("postal_address.city");
-    if (!address || !/^[A-Z]{2}$/.test(address.country ?? "")) missing.push("postal_address.country");
-    if (missing.length === 0) return null;
-    return new AppError("SEPA_ADDRESS_NOT_STRUCTURED", {
-      message: `SEPA payments need the Beneficiary's address structured; missing: ${missing.join(", ")}. Complete the Beneficiary (PUT /v1/beneficiaries/{id}, or a collection link) and create the payout again.`,
-      details: missing.map((field) => ({
-        field,
-        code: "required",
-        message: `${field} is needed to pay this Beneficiary by SEPA.`,
-      })),
-    });
+  async function checkAccount(
+    tx: Tx,
+    tenant: Tenant,
+    account: FileAccountFacts & { currency: string },
+  ): Promise<AppError | null> {
+    if (tenant.environment !== "production" || account.kind !== "bank_account") return null;
+    const rails = await listConfiguredRailFormats(tx, tenant);
+    const configured = new Set(rails.map((r) => r.rail as BankRailName));
+    if (configured.size === 0) return null;
+    const route = routePayout(account.currency, account, configured);
+    if ("refused" in route || route.rail === "simulator") return null;
+    return fileRefusal(route.rail, { account, sepaFormat: sepaFormatOf(rails) });
   }
 
   /** The rail a production payout goes to (`simulator` when none of the Business's bank rails takes it). */
@@ -547,5 +571,18 @@ export function createBankRailService(deps: BankRailServiceDeps) {
     };
   }
 
-  return { putSepa, putAch, list, get, remove, checkRoute, checkRoutes, railFor, listFiles: listFilesOf, getFile, fileContent };
+  return {
+    putSepa,
+    putAch,
+    list,
+    get,
+    remove,
+    checkRoute,
+    checkRoutes,
+    checkAccount,
+    railFor,
+    listFiles: listFilesOf,
+    getFile,
+    fileContent,
+  };
 }

@@ -44,6 +44,11 @@ export function createBankRailsModule(deps: {
     checkRoutes: service.checkRoutes,
     /** For collection submissions (injected in app.ts): the same check for the one account being submitted. */
     checkRoute: service.checkRoute,
+    /**
+     * For account registration (injected in app.ts): what the file of the bank rail that would pay the
+     * account cannot carry of it (BIC outside the EEA, the holder's name), before it is written.
+     */
+    checkAccount: service.checkAccount,
     sharedSchemas: [BankRailSchema, BankFileSchema],
     registerRoutes: (app: AppInstance) => registerBankRailRoutes(app, service),
   };

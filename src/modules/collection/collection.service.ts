@@ -425,6 +425,13 @@ export function createCollectionService(deps: CollectionServiceDeps) {
     ]);
   }
 
+  /** The words the payee reads beside the field (a length detail already says the limit in plain words). */
+  function formMessageOf(code: string, detail: ErrorDetail): string {
+    if (code === "SEPA_BIC_REQUIRED") return "Your bank is outside the EEA: its SEPA payments need the bank's BIC (SWIFT code).";
+    if (code === "SEPA_BIC_MISMATCH") return "This BIC is of a bank in another country than the IBAN.";
+    return detail.message;
+  }
+
   /**
    * Runs payout creation's routing check on the chosen account, after the submission's identity and address
    * are written in this transaction: what the payee can fix (the address a SEPA file needs, a name it can
@@ -443,14 +450,34 @@ export function createCollectionService(deps: CollectionServiceDeps) {
         })),
       );
     }
-    if (refusal?.code === "SEPA_NAME_NOT_REPRESENTABLE") {
+    if (refusal?.code === "SEPA_NAME_NOT_REPRESENTABLE" || refusal?.code === "ACH_NAME_NOT_REPRESENTABLE") {
       throw new SubmissionRefused([
         {
           field: created ? "bank.account_holder_name" : "destination",
           code: "not_representable",
-          message: "SEPA payments carry names in Latin letters only: write the account holder's name in Latin letters.",
+          message: "Your bank's payments carry names in Latin letters only: write the account holder's name in Latin letters.",
         },
       ]);
+    }
+    // What the bank file cannot carry (the BIC outside the EEA, a name or an address part too long for its
+    // field once transliterated): each detail becomes the form field the payee can fix. An existing account
+    // chosen again is fixed by adding a new one.
+    if (
+      refusal?.code === "SEPA_BIC_REQUIRED" ||
+      refusal?.code === "SEPA_BIC_MISMATCH" ||
+      refusal?.code === "SEPA_FIELD_TOO_LONG" ||
+      refusal?.code === "ACH_FIELD_TOO_LONG"
+    ) {
+      throw new SubmissionRefused(
+        (refusal.details ?? []).map((detail) => {
+          const accountField = detail.field.startsWith("bank_account.") ? detail.field.slice("bank_account.".length) : null;
+          return {
+            field: accountField === null ? detail.field : created ? `bank.${accountField}` : "destination",
+            code: detail.code,
+            message: formMessageOf(refusal.code, detail),
+          };
+        }),
+      );
     }
   }
 

@@ -110,7 +110,7 @@ export async function anyDestinationToRemask(db: Db, version: number): Promise<b
 
 export type RoutingFactsRow = Pick<
   DestinationRow,
-  "id" | "kind" | "scheme" | "country" | "currency" | "accountType" | "accountHolderName" | "beneficiaryId"
+  "id" | "kind" | "scheme" | "country" | "currency" | "accountType" | "accountHolderName" | "beneficiaryId" | "swiftBic"
 >;
 
 /**
@@ -129,6 +129,7 @@ export async function findRoutingFactsOf(db: Db, tenant: Tenant, ids: readonly s
       country: destinations.country,
       currency: destinations.currency,
       accountType: destinations.accountType,
+      swiftBic: destinations.swiftBic,
     })
     .from(destinations)
     .where(

@@ -24,12 +24,25 @@ export function registerDestinationRoutes(app: AppInstance, service: Destination
         operationId: "createBankAccount",
         summary: "Register a bank account",
         description:
-          "Validates the routing details for the country and currency (IBAN and BIC, US ABA, UK sort code, Mexican CLABE, Brazilian Pix key or branch, Canadian transit, Australian BSB, Indian IFSC, else SWIFT); each failed check is a `validation_failed` detail naming the field. Numbers are encrypted at rest and never returned. Registering the same account again answers 200 with the existing destination. Records `beneficiary.bank_account.registered`.",
+          "Validates the routing details for the country and currency (IBAN and BIC, US ABA, UK sort code, Mexican CLABE, Brazilian Pix key or branch, Canadian transit, Australian BSB, Indian IFSC, else SWIFT); each failed check is a `validation_failed` detail naming the field. An IBAN and a BIC given together must name one bank: the BIC's country is the IBAN's (or a territory using its IBANs: Jersey, Guernsey and the Isle of Man with GB, the French overseas territories with FR, Åland with FI: `bic_country_mismatch`), and for GB, GI, IE and NL IBANs, whose characters 5-8 are the BIC's bank code, the bank too (`bic_bank_mismatch`). In production, when the Business's bank rail would pay the account (SEPA: EUR to an IBAN in the SEPA zone; ACH: USD to a US account), what that rail's file cannot carry is refused before the account is written: no BIC for a SEPA country outside the EEA (422 `SEPA_BIC_REQUIRED`, detail `swift_bic`), a holder name with no character the file carries (422 `SEPA_NAME_NOT_REPRESENTABLE` / `ACH_NAME_NOT_REPRESENTABLE`), or longer than its field once transliterated, 70 for SEPA, 22 for ACH (422 `SEPA_FIELD_TOO_LONG` / `ACH_FIELD_TOO_LONG`, detail `account_holder_name` with the limit). Numbers are encrypted at rest and never returned. Registering the same account again answers 200 with the existing destination. Records `beneficiary.bank_account.registered`.",
         params: BeneficiaryParamsSchema,
         body: RegisterBankAccountBodySchema,
         response: routeResponses(
           { 201: destination, 200: destination },
-          { access: "write", hasBody: true, hasInput: true, codes: ["not_found", "BENEFICIARY_ARCHIVED"] },
+          {
+            access: "write",
+            hasBody: true,
+            hasInput: true,
+            codes: [
+              "not_found",
+              "BENEFICIARY_ARCHIVED",
+              "SEPA_BIC_REQUIRED",
+              "SEPA_NAME_NOT_REPRESENTABLE",
+              "SEPA_FIELD_TOO_LONG",
+              "ACH_NAME_NOT_REPRESENTABLE",
+              "ACH_FIELD_TOO_LONG",
+            ],
+          },
         ),
       },
     },

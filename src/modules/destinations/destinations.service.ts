@@ -26,12 +26,14 @@ import {
   type NewDestinationRow,
   saveRemaskedDestinations,
 } from "./destinations.repo.js";
+import { bicMatchesIbanCountry } from "./destinations.routing.js";
 import type {
   DeclaredDestinationBody,
   DestinationBody,
   RegisterBankAccountBody,
   RegisterCardBody,
 } from "./destinations.schemas.js";
+import { isSepaCountry } from "./validation/iban-bic.js";
 import {
   type BankDetailsInput,
   maskStoredDestination,
@@ -52,11 +54,45 @@ export interface DestinationServiceDeps {
   readonly changeDeclaredDestination: BeneficiaryService["changeDeclaredDestination"];
   /** Enrolls the Beneficiary with the payout rail after a destination registration committed. */
   readonly enrollAfterCommit?: (tenant: Tenant, beneficiaryId: string) => Promise<void>;
+  /**
+   * Injected from the bank-rails module: what the file of the Business's bank rail that would pay this account
+   * cannot carry of it (the BIC SEPA needs outside the EEA, the holder's name in the file's character set and
+   * length), checked before the account is written. Absent, or null: nothing refuses it here.
+   */
+  readonly checkBankRailAccount?:
+    | ((tx: Tx, tenant: Tenant, account: BankRailAccountFacts) => Promise<AppError | null>)
+    | undefined;
   /** Injected by the payouts module (spec: Rules tied to states 2); absent, nothing blocks deletion. */
   readonly pendingPayoutHeadsTo?: ((tx: Tx, tenant: Tenant, destinationId: string) => Promise<boolean>) | undefined;
 }
 
 export type DestinationService = ReturnType<typeof createDestinationService>;
+
+/** What the bank-rails check needs of an account about to be registered. */
+export interface BankRailAccountFacts {
+  readonly kind: "bank_account" | "card";
+  readonly scheme: string;
+  readonly country: string;
+  readonly currency: string;
+  readonly sepaZone: boolean;
+  readonly accountHolderName: string;
+  readonly swiftBic: string | null;
+  readonly bicMatchesIban: boolean;
+}
+
+function bankRailFactsOf(prepared: PreparedDestination): BankRailAccountFacts {
+  const swiftBic = prepared.swiftBic ?? null;
+  return {
+    kind: prepared.kind,
+    scheme: prepared.scheme,
+    country: prepared.country,
+    currency: prepared.currency,
+    sepaZone: isSepaCountry(prepared.country),
+    accountHolderName: prepared.accountHolderName,
+    swiftBic,
+    bicMatchesIban: bicMatchesIbanCountry(prepared.scheme, prepared.country, swiftBic),
+  };
+}
 
 /** Validated or verified by the rail, and not refused by it. SQL twin: usableDestinationCount (beneficiaries repo). */
 export function isPayoutUsable(row: Pick<DestinationRow, "validationStatus" | "status" | "deletedAt">): boolean {
@@ -228,6 +264,8 @@ export function createDestinationService(deps: DestinationServiceDeps) {
     try {
       const registered = await transaction(db, async (tx) => {
         const beneficiary = await lockActive(tx, tenant, beneficiaryId);
+        const refusal = (await deps.checkBankRailAccount?.(tx, tenant, bankRailFactsOf(prepared.value))) ?? null;
+        if (refusal !== null) throw refusal;
         const { row, created } = await insertPrepared(tx, tenant, beneficiaryId, prepared.value, true);
         return { row, created, compliant: beneficiary.complianceStatus === "compliant" && !beneficiary.reacknowledgmentRequired };
       });

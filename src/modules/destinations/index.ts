@@ -8,7 +8,7 @@ import type { IdGenerator } from "../../platform/ids.js";
 import type { BeneficiaryService } from "../beneficiaries/index.js";
 import { registerDestinationRoutes } from "./destinations.routes.js";
 import { DestinationSchema } from "./destinations.schemas.js";
-import { createDestinationService } from "./destinations.service.js";
+import { createDestinationService, type DestinationServiceDeps } from "./destinations.service.js";
 
 export type DestinationsModule = ReturnType<typeof createDestinationsModule>;
 export { railDestinationOf } from "./destinations.rail.js";
@@ -46,6 +46,8 @@ export function createDestinationsModule(deps: {
   events: EventRecorder;
   beneficiaries: BeneficiaryService;
   enrollAfterCommit?: (tenant: Tenant, beneficiaryId: string) => Promise<void>;
+  /** From the bank-rails module (injected: bank-rails reads destinations' routing facts). */
+  checkBankRailAccount?: DestinationServiceDeps["checkBankRailAccount"];
   /** From the payouts module (injected, not imported: payouts reads destinations). */
   pendingPayoutHeadsTo?: (tx: Tx, tenant: Tenant, destinationId: string) => Promise<boolean>;
 }) {

@@ -153,7 +153,13 @@ export type CreationOutcome =
 export type RailRouteCheck = (
   tx: Tx,
   tenant: Tenant,
-  requests: ReadonlyArray<{ readonly destinationId: string; readonly currency: string }>,
+  requests: ReadonlyArray<{
+    readonly destinationId: string;
+    readonly currency: string;
+    /** What the rail's file must carry of the payout itself (amount field, reference length). */
+    readonly amountMinor: number;
+    readonly externalRef: string | null;
+  }>,
 ) => Promise<ReadonlyArray<AppError | null>>;
 
 export interface PayoutWriterDeps {
@@ -397,7 +403,18 @@ export function createPayoutWriter(deps: PayoutWriterDeps) {
       // The rail check of every request that passed its gate, in one call (a fixed number of queries).
       const routable = fresh.flatMap((i, k) => {
         const gate = gates[k];
-        return gate?.ok ? [{ i, destinationId: gate.destination.id, currency: (requests[i] as PayoutRequest).currency }] : [];
+        const request = requests[i] as PayoutRequest;
+        return gate?.ok
+          ? [
+              {
+                i,
+                destinationId: gate.destination.id,
+                currency: request.currency,
+                amountMinor: request.amountMinor,
+                externalRef: request.externalRef,
+              },
+            ]
+          : [];
       });
       const routeRefusals = new Map<number, AppError>();
       if (checkRailRoutes !== undefined && routable.length > 0) {

@@ -45,6 +45,13 @@ const CREATE_CODES = [
   "NO_RAIL_FOR_DESTINATION",
   "SEPA_ADDRESS_NOT_STRUCTURED",
   "SEPA_NAME_NOT_REPRESENTABLE",
+  "SEPA_BIC_REQUIRED",
+  "SEPA_BIC_MISMATCH",
+  "SEPA_AMOUNT_OUT_OF_RANGE",
+  "SEPA_FIELD_TOO_LONG",
+  "ACH_NAME_NOT_REPRESENTABLE",
+  "ACH_AMOUNT_OUT_OF_RANGE",
+  "ACH_FIELD_TOO_LONG",
   "IDEMPOTENCY_KEY_REUSED",
   "IDEMPOTENCY_KEY_IN_FLIGHT",
 ] as const;
@@ -61,7 +68,7 @@ export function registerPayoutRoutes(app: AppInstance, service: PayoutService, b
         operationId: "createPayout",
         summary: "Create a payout",
         description:
-          "Creates a payout in `pending_approval` (or decided at once by a matching approval-policy rule). Idempotent on (Business, environment, idempotency key) for 24 hours: the key is `idempotency_key` in the body or the `Idempotency-Key` header. A replay of the same request answers 200 with the payout as it is now and `Idempotent-Replayed: true`; the same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request is still running, 409 `IDEMPOTENCY_KEY_IN_FLIGHT`. A refused request stores nothing, so its key can be used again. Gates: the Beneficiary must be active, not suspended, compliant, without pending re-acknowledgment and not refused by the rail's enrollment; the destination is `bank_account_id`, else the declared destination, else the only payout-usable one; its currency must be the payout's. In production, once the Business configured a bank rail (SEPA, ACH), the payout must fit one of them: 422 `NO_RAIL_FOR_DESTINATION` otherwise, and a SEPA payout needs a Beneficiary with a structured postal address (422 `SEPA_ADDRESS_NOT_STRUCTURED`) and an account holder name a SEPA file can carry (422 `SEPA_NAME_NOT_REPRESENTABLE`).",
+          "Creates a payout in `pending_approval` (or decided at once by a matching approval-policy rule). Idempotent on (Business, environment, idempotency key) for 24 hours: the key is `idempotency_key` in the body or the `Idempotency-Key` header. A replay of the same request answers 200 with the payout as it is now and `Idempotent-Replayed: true`; the same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request is still running, 409 `IDEMPOTENCY_KEY_IN_FLIGHT`. A refused request stores nothing, so its key can be used again. Gates: the Beneficiary must be active, not suspended, compliant, without pending re-acknowledgment and not refused by the rail's enrollment; the destination is `bank_account_id`, else the declared destination, else the only payout-usable one; its currency must be the payout's. In production, once the Business configured a bank rail (SEPA, ACH), the payout must fit one of them: 422 `NO_RAIL_FOR_DESTINATION` otherwise, and a SEPA payout needs a Beneficiary with a structured postal address (422 `SEPA_ADDRESS_NOT_STRUCTURED`) and an account holder name a SEPA file can carry (422 `SEPA_NAME_NOT_REPRESENTABLE`). What the rail's file cannot carry is refused, never cut: the amount beyond the format's field (422 `SEPA_AMOUNT_OUT_OF_RANGE` above 999,999,999.99 EUR, `ACH_AMOUNT_OUT_OF_RANGE` above 99,999,999.99 USD), texts longer than their field once transliterated (Greek and Cyrillic are written in Latin letters): SEPA account holder name 70, `external_ref` 140, postal address line1 70, line2 35, postal_code 16, city 35, state 35 (422 `SEPA_FIELD_TOO_LONG`), ACH account holder name 22 (422 `ACH_FIELD_TOO_LONG`), each `details` entry naming the field and its limit; a SEPA account in a SEPA country outside the EEA (CH, GB, MC, SM, VA, AD, …) without its BIC (422 `SEPA_BIC_REQUIRED`) or with a BIC of another country (422 `SEPA_BIC_MISMATCH`). In a bulk creation each such row gets its own error.",
         headers: CreatePayoutHeadersSchema,
         body: CreatePayoutBodySchema,
         response: routeResponses({ 201: payout, 200: payout }, { access: "write", hasBody: true, codes: [...CREATE_CODES] }),

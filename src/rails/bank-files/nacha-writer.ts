@@ -4,6 +4,7 @@
 // Written from the NACHA record layouts; the reader in nacha-reader.ts is a separate implementation that the
 // tests use to check every file written here.
 import { toNachaText } from "./charset.js";
+import { ACH_MAX_AMOUNT_MINOR, ACH_TEXT_LIMITS, achTextProblems } from "./limits.js";
 
 export type AchAccountType = "checking" | "savings";
 export type AchSecCode = "PPD" | "CCD";
@@ -49,7 +50,11 @@ export interface AchFile {
   readonly credits: readonly AchCredit[];
 }
 
-export type AchCreditProblem = "ACH_ACCOUNT_INVALID" | "ACH_AMOUNT_OUT_OF_RANGE" | "ACH_NAME_NOT_REPRESENTABLE";
+export type AchCreditProblem =
+  | "ACH_ACCOUNT_INVALID"
+  | "ACH_AMOUNT_OUT_OF_RANGE"
+  | "ACH_NAME_NOT_REPRESENTABLE"
+  | "ACH_FIELD_TOO_LONG";
 
 export class AchFileError extends Error {
   constructor(
@@ -64,7 +69,6 @@ export class AchFileError extends Error {
 
 /** Entry Description words that NACHA reserves for a use: PAYROLL (wages, PPD credits), PURCHASE (e-commerce). */
 export const RESERVED_ENTRY_DESCRIPTIONS = ["PAYROLL", "PURCHASE"] as const;
-const MAX_AMOUNT_MINOR = 99_999_999_99; // ten digits of cents
 const MAX_ENTRIES_PER_FILE = 99_999; // trace sequence space per file (see traceNumber)
 const RECORD_LENGTH = 94;
 const BLOCKING_FACTOR = 10;
@@ -81,16 +85,21 @@ export function isAbaRoutingNumber(value: string): boolean {
   return /^\d{9}$/.test(value) && abaCheckDigit(value.slice(0, 8)) === Number(value[8]);
 }
 
-/** The first problem that keeps a credit out of a NACHA file, or null. */
+/**
+ * The first problem that keeps a credit out of a NACHA file, or null. Payout creation refuses these first
+ * (bank-rails routing check); here they guard payouts created before a rule existed: a name too long for
+ * its 22 characters fails the payout at the cut-off instead of leaving cut.
+ */
 export function checkAchCredit(
   credit: Pick<AchCredit, "amountMinor" | "routingNumber" | "accountNumber" | "receiverName">,
 ): AchCreditProblem | null {
-  if (!Number.isSafeInteger(credit.amountMinor) || credit.amountMinor < 1 || credit.amountMinor > MAX_AMOUNT_MINOR) {
+  if (!Number.isSafeInteger(credit.amountMinor) || credit.amountMinor < 1 || credit.amountMinor > ACH_MAX_AMOUNT_MINOR) {
     return "ACH_AMOUNT_OUT_OF_RANGE";
   }
   if (!isAbaRoutingNumber(credit.routingNumber) || !/^[0-9A-Za-z-]{1,17}$/.test(credit.accountNumber))
     return "ACH_ACCOUNT_INVALID";
-  if (!/[A-Z0-9]/.test(toNachaText(credit.receiverName, 22))) return "ACH_NAME_NOT_REPRESENTABLE";
+  if (!/[A-Z0-9]/.test(toNachaText(credit.receiverName, ACH_TEXT_LIMITS.receiverName))) return "ACH_NAME_NOT_REPRESENTABLE";
+  if (achTextProblems({ name: credit.receiverName }).length > 0) return "ACH_FIELD_TOO_LONG";
   return null;
 }
 
@@ -239,7 +248,7 @@ export function buildNachaFile(file: AchFile): BuiltAchFile {
           credit.accountNumber.toUpperCase().padEnd(17, " "),
           numeric(credit.amountMinor, 10),
           alpha(credit.receiverId, 15),
-          alpha(credit.receiverName, 22),
+          alpha(credit.receiverName, ACH_TEXT_LIMITS.receiverName),
           "  ",
           "0",
           trace,

@@ -5,6 +5,7 @@
 // addresses go out structured only (town and country at least): since November 2026 unstructured addresses
 // are refused in SEPA, so a transfer without them is refused here, before any file exists.
 import { isSepaRepresentable, toSepaText } from "./charset.js";
+import { SEPA_MAX_AMOUNT_MINOR, SEPA_TEXT_LIMITS, sepaNeedsCreditorBic, sepaTextProblems, streetNameOf } from "./limits.js";
 
 export type Pain001Version = "pain.001.001.09" | "pain.001.001.03";
 
@@ -33,6 +34,7 @@ export interface SepaTransfer {
   readonly amountMinor: number;
   readonly creditorName: string;
   readonly creditorIban: string;
+  /** Carried in CdtrAgt when present; required where the creditor's IBAN is outside the EEA (sepaNeedsCreditorBic). */
   readonly creditorBic: string | null;
   readonly creditorAddress: StructuredAddress | null;
   /** Unstructured remittance information (at most 140 characters once transliterated). */
@@ -59,7 +61,9 @@ export type SepaTransferProblem =
   | "SEPA_NAME_NOT_REPRESENTABLE"
   | "SEPA_ADDRESS_NOT_STRUCTURED"
   | "SEPA_AMOUNT_OUT_OF_RANGE"
-  | "SEPA_ACCOUNT_INVALID";
+  | "SEPA_ACCOUNT_INVALID"
+  | "SEPA_BIC_REQUIRED"
+  | "SEPA_FIELD_TOO_LONG";
 
 export class SepaFileError extends Error {
   constructor(
@@ -72,7 +76,6 @@ export class SepaFileError extends Error {
   }
 }
 
-const MAX_AMOUNT_MINOR = 99_999_999_999; // 999,999,999.99 EUR, the SEPA rulebook's ceiling
 const IBAN = /^[A-Z]{2}[0-9]{2}[A-Za-z0-9]{1,30}$/;
 const BIC = /^[A-Z0-9]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/;
 const COUNTRY = /^[A-Z]{2}$/;
@@ -96,20 +99,43 @@ export function formatEuroAmount(amountMinor: bigint | number): string {
   return `${units}.${cents.toString().padStart(2, "0")}`;
 }
 
-/** The first problem that keeps a transfer out of a SEPA file, or null. */
-export function checkSepaTransfer(transfer: Omit<SepaTransfer, "executionDate" | "debtor">): SepaTransferProblem | null {
-  if (!Number.isSafeInteger(transfer.amountMinor) || transfer.amountMinor < 1 || transfer.amountMinor > MAX_AMOUNT_MINOR) {
+/**
+ * The first problem that keeps a transfer out of a SEPA file, or null. Payout creation refuses all of these
+ * first (bank-rails routing check); here they guard payouts created before a rule existed: such a payout
+ * fails at the cut-off with the code, it never leaves with a cut text or without the BIC its country needs.
+ */
+export function checkSepaTransfer(
+  transfer: Omit<SepaTransfer, "executionDate" | "debtor">,
+  version: Pain001Version = "pain.001.001.09",
+): SepaTransferProblem | null {
+  if (!Number.isSafeInteger(transfer.amountMinor) || transfer.amountMinor < 1 || transfer.amountMinor > SEPA_MAX_AMOUNT_MINOR) {
     return "SEPA_AMOUNT_OUT_OF_RANGE";
   }
   if (!IBAN.test(transfer.creditorIban) || (transfer.creditorBic !== null && !BIC.test(transfer.creditorBic))) {
     return "SEPA_ACCOUNT_INVALID";
   }
+  // The IBAN's country: a payee in a territory (GG, JE, IM) carries its parent's (GB) prefix.
+  if (transfer.creditorBic === null && sepaNeedsCreditorBic(transfer.creditorIban.slice(0, 2))) return "SEPA_BIC_REQUIRED";
   if (!isSepaRepresentable(transfer.creditorName)) return "SEPA_NAME_NOT_REPRESENTABLE";
   const address = transfer.creditorAddress;
   if (!address || !COUNTRY.test(address.country) || !isSepaRepresentable(address.townName)) {
     return "SEPA_ADDRESS_NOT_STRUCTURED";
   }
-  return null;
+  const tooLong = sepaTextProblems(
+    {
+      name: transfer.creditorName,
+      remittance: transfer.remittance,
+      address: {
+        line1: address.streetName,
+        line2: address.buildingName,
+        city: address.townName,
+        state: address.countrySubdivision,
+        postal_code: address.postalCode,
+      },
+    },
+    version,
+  );
+  return tooLong.length > 0 ? "SEPA_FIELD_TOO_LONG" : null;
 }
 
 interface PaymentBlock {
@@ -185,13 +211,14 @@ function writeAddress(w: XmlWriter, address: StructuredAddress, version: Pain001
     const clean = toSepaText(value, max);
     if (clean !== "") w.leaf(name, clean);
   };
-  text("StrtNm", address.streetName, 70);
+  // pain.001.001.03's address has no building name: it travels in the street name, after the street.
+  const v09 = version === "pain.001.001.09";
+  text("StrtNm", v09 ? address.streetName : streetNameOf(address.streetName, address.buildingName), SEPA_TEXT_LIMITS.streetName);
   text("BldgNb", address.buildingNumber, 16);
-  // pain.001.001.03's address has no building name: it is left out there.
-  if (version === "pain.001.001.09") text("BldgNm", address.buildingName, 35);
-  text("PstCd", address.postalCode, 16);
-  text("TwnNm", address.townName, 35);
-  text("CtrySubDvsn", address.countrySubdivision, 35);
+  if (v09) text("BldgNm", address.buildingName, SEPA_TEXT_LIMITS.buildingName);
+  text("PstCd", address.postalCode, SEPA_TEXT_LIMITS.postalCode);
+  text("TwnNm", address.townName, SEPA_TEXT_LIMITS.townName);
+  text("CtrySubDvsn", address.countrySubdivision, SEPA_TEXT_LIMITS.countrySubdivision);
   w.leaf("Ctry", address.country);
   w.end();
 }
@@ -210,7 +237,7 @@ function writeAgent(w: XmlWriter, elementName: string, bic: string | null, versi
 export function writePain001(message: SepaMessage, write: (chunk: string) => void): void {
   if (message.transfers.length === 0) throw new SepaFileError("SEPA_FILE_EMPTY", "A SEPA file needs at least one transfer.");
   for (const transfer of message.transfers) {
-    const problem = checkSepaTransfer(transfer);
+    const problem = checkSepaTransfer(transfer, message.version);
     if (problem)
       throw new SepaFileError(problem, `Payout ${transfer.payoutId} cannot go in a SEPA file (${problem}).`, transfer.payoutId);
   }
@@ -259,14 +286,14 @@ export function writePain001(message: SepaMessage, write: (chunk: string) => voi
       w.end();
       if (transfer.creditorBic) writeAgent(w, "CdtrAgt", transfer.creditorBic, message.version);
       w.start("Cdtr");
-      w.leaf("Nm", toSepaText(transfer.creditorName, 70));
+      w.leaf("Nm", toSepaText(transfer.creditorName, SEPA_TEXT_LIMITS.name));
       // checkSepaTransfer made sure the address is there.
       if (transfer.creditorAddress) writeAddress(w, transfer.creditorAddress, message.version);
       w.end();
       w.path(["CdtrAcct", "Id", "IBAN"], transfer.creditorIban);
       if (transfer.purposeCode) w.path(["Purp", "Cd"], transfer.purposeCode);
       if (transfer.remittance) {
-        const remittance = toSepaText(transfer.remittance, 140);
+        const remittance = toSepaText(transfer.remittance, SEPA_TEXT_LIMITS.remittance);
         if (remittance !== "") w.path(["RmtInf", "Ustrd"], remittance);
       }
       w.end();

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { isSepaRepresentable, toNachaText, toSepaText } from "../../../src/rails/bank-files/charset.js";
+import {
+  isSepaRepresentable,
+  nachaTextLength,
+  sepaTextLength,
+  toNachaText,
+  toSepaText,
+} from "../../../src/rails/bank-files/charset.js";
 
 describe("SEPA character set", () => {
   it("drops accents and spells out ligatures and special letters", () => {
@@ -24,9 +30,27 @@ describe("SEPA character set", () => {
   });
 
   it("recognises names with nothing left to send", () => {
-    expect(isSepaRepresentable("Ελένη Παπαδοπούλου")).toBe(false);
-    expect(isSepaRepresentable("Иван")).toBe(false);
+    expect(isSepaRepresentable("王小明")).toBe(false);
+    expect(isSepaRepresentable("محمد")).toBe(false);
     expect(isSepaRepresentable("Ana")).toBe(true);
+  });
+
+  it("writes Greek and Cyrillic in Latin letters, as the EPC recommends, instead of dropping them", () => {
+    expect(isSepaRepresentable("Ελένη Παπαδοπούλου")).toBe(true);
+    expect(toSepaText("Ελένη Παπαδοπούλου", 70)).toBe("Eleni Papadopoulou");
+    expect(toSepaText("Θεσσαλονίκη", 35)).toBe("Thessaloniki");
+    expect(toSepaText("Ψυχάρης", 70)).toBe("Psyxaris");
+    expect(toSepaText("ΕΘΝΙΚΗ ΤΡΑΠΕΖΑ", 70)).toBe("ETHNIKI TRAPEZA");
+    expect(toSepaText("Мария Иванова", 70)).toBe("Mariya Ivanova");
+    expect(toSepaText("Ана (Ivana) Жукова", 70)).toBe("Ana (Ivana) Zhukova");
+    expect(toNachaText("Юрий Жуков", 22)).toBe("YURIY ZHUKOV");
+  });
+
+  it("measures lengths on the transliterated text", () => {
+    expect(sepaTextLength("Straße")).toBe(7);
+    expect(sepaTextLength("  Ana   Pérez ")).toBe(9);
+    expect(sepaTextLength("Щукин")).toBe(7); // "Schukin": one letter became three
+    expect(nachaTextLength("Жуков")).toBe(6);
   });
 });
 

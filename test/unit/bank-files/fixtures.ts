@@ -118,7 +118,7 @@ export const GOLDEN_ACH: AchFile = {
       secCode: "CCD",
       routingNumber: "122105155",
       accountNumber: "9876543210123",
-      receiverName: "Globex Corporation Worldwide Holdings",
+      receiverName: "Globex Corp. Worldwide",
       receiverId: "8000000000013",
     }),
   ],

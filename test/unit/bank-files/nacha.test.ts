@@ -57,7 +57,7 @@ describe("NACHA credits file", () => {
     ]);
     const entries = file.batches.flatMap((b) => b.entries);
     expect(entries.map((e) => [e.transactionCode, e.receivingRouting, e.accountNumber, e.amountMinor, e.name])).toEqual([
-      ["22", "122105155", "9876543210123", 9_999_999_999, "GLOBEX CORPORATION WOR"],
+      ["22", "122105155", "9876543210123", 9_999_999_999, "GLOBEX CORP. WORLDWIDE"],
       ["22", "021000021", "123456789", 123_456, "JOSE NUNEZ-O'BRIEN"],
       ["32", "011000015", "00012345", 1, "MARY SMITH"],
     ]);
@@ -113,7 +113,9 @@ describe("routing numbers and what an ACH file cannot carry", () => {
     expect(checkAchCredit({ ...credit, routingNumber: "021000022" })).toBe("ACH_ACCOUNT_INVALID");
     expect(checkAchCredit({ ...credit, accountNumber: "1".repeat(18) })).toBe("ACH_ACCOUNT_INVALID");
     expect(checkAchCredit({ ...credit, amountMinor: 10_000_000_000 })).toBe("ACH_AMOUNT_OUT_OF_RANGE");
-    expect(checkAchCredit({ ...credit, receiverName: "Иван" })).toBe("ACH_NAME_NOT_REPRESENTABLE");
+    expect(checkAchCredit({ ...credit, receiverName: "王小明" })).toBe("ACH_NAME_NOT_REPRESENTABLE");
+    // Cyrillic is transliterated, not dropped.
+    expect(checkAchCredit({ ...credit, receiverName: "Иван" })).toBeNull();
     expect(() => buildNachaFile({ ...GOLDEN_ACH, credits: [{ ...credit, amountMinor: 0 }] })).toThrow(AchFileError);
     expect(() => buildNachaFile({ ...GOLDEN_ACH, originator: { ...ACH_ORIGINATOR, odfiRoutingNumber: "123" } })).toThrow(
       /originator/,

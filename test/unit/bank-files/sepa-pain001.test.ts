@@ -97,7 +97,8 @@ describe("what a SEPA file cannot carry", () => {
     expect(checkSepaTransfer({ ...base, creditorAddress: { townName: "Madrid", country: "es" } })).toBe(
       "SEPA_ADDRESS_NOT_STRUCTURED",
     );
-    expect(checkSepaTransfer({ ...base, creditorName: "Ελένη" })).toBe("SEPA_NAME_NOT_REPRESENTABLE");
+    expect(checkSepaTransfer({ ...base, creditorName: "王小明" })).toBe("SEPA_NAME_NOT_REPRESENTABLE");
+    expect(checkSepaTransfer({ ...base, creditorName: "Ελένη" })).toBeNull();
     expect(checkSepaTransfer({ ...base, amountMinor: 0 })).toBe("SEPA_AMOUNT_OUT_OF_RANGE");
     expect(checkSepaTransfer({ ...base, amountMinor: 100_000_000_000 })).toBe("SEPA_AMOUNT_OUT_OF_RANGE");
     expect(checkSepaTransfer({ ...base, creditorIban: "ES91 2100" })).toBe("SEPA_ACCOUNT_INVALID");

@@ -22,6 +22,27 @@ function accepted(input: BankDetailsInput) {
 describe("validateBankDetails: accepted details, normalised", () => {
   // [label, input, the fields the normalised value must carry]
   const valid: [string, BankDetailsInput, Record<string, unknown>][] = [
+    // IBAN and BIC of one bank; territories using another country's IBANs count as that country.
+    [
+      "Jersey account: GB IBAN, BIC of the bank's Jersey office",
+      { ...holder, country: "JE", currency: "EUR", iban: "GB29NWBK60161331926819", swift_bic: "NWBKJESH" },
+      { scheme: "iban", swift_bic: "NWBKJESH" },
+    ],
+    [
+      "Réunion account: FR IBAN, BIC in RE",
+      { ...holder, country: "RE", currency: "EUR", iban: "FR1420041010050500013M02606", swift_bic: "BNPARERX" },
+      { scheme: "iban", swift_bic: "BNPARERX" },
+    ],
+    [
+      "French IBAN, a bank code the BIC does not carry: the country is compared only",
+      { ...holder, country: "FR", currency: "EUR", iban: "FR1420041010050500013M02606", swift_bic: "BNPAFRPP" },
+      { scheme: "iban", swift_bic: "BNPAFRPP" },
+    ],
+    [
+      "Swiss IBAN with a Swiss BIC",
+      { ...holder, country: "CH", currency: "EUR", iban: "CH9300762011623852957", swift_bic: "UBSWCHZH80A" },
+      { scheme: "iban", swift_bic: "UBSWCHZH80A" },
+    ],
     // IBAN scheme: published example IBANs.
     [
       "DE IBAN",
@@ -310,6 +331,27 @@ describe("validateBankDetails: refused details name every failed check", () => {
       ["swift_bic:invalid_bic"],
     ],
     ["Swiss QR-IBAN", { ...holder, country: "CH", currency: "CHF", iban: "CH4431999123000889012" }, ["iban:qr_iban_not_allowed"]],
+    // An IBAN and a BIC given together must name one bank.
+    [
+      "German IBAN with a French bank's BIC",
+      { ...de, iban: "DE89370400440532013000", swift_bic: "BNPAFRPP" },
+      ["swift_bic:bic_country_mismatch"],
+    ],
+    [
+      "Swiss IBAN with a German bank's BIC",
+      { ...holder, country: "CH", currency: "EUR", iban: "CH9300762011623852957", swift_bic: "COBADEFFXXX" },
+      ["swift_bic:bic_country_mismatch"],
+    ],
+    [
+      "UK IBAN (bank code NWBK) with Barclays' BIC",
+      { ...gb, currency: "EUR", iban: "GB29NWBK60161331926819", swift_bic: "BARCGB22" },
+      ["swift_bic:bic_bank_mismatch"],
+    ],
+    [
+      "Dutch IBAN (bank code ABNA) with ING's BIC",
+      { ...holder, country: "NL", currency: "EUR", iban: "NL91ABNA0417164300", swift_bic: "INGBNL2A" },
+      ["swift_bic:bic_bank_mismatch"],
+    ],
     [
       "UAE IBAN without a BIC (outside SEPA)",
       { ...holder, country: "AE", currency: "AED", iban: "AE070331234567890123456" },

@@ -36,6 +36,7 @@ import {
 import {
   canonicalBic,
   checkBic,
+  checkBicAgainstIban,
   checkIban,
   ibanPrefixesFor,
   isSepaCountry,
@@ -61,6 +62,10 @@ export const BANK_DETAILS_FAILURE_CODES = {
   iban_country_mismatch: "The IBAN belongs to another country than `country`.",
   qr_iban_not_allowed: "A Swiss or Liechtenstein QR-IBAN, which takes QR-bill payments only.",
   invalid_bic: "Not a valid SWIFT BIC (8 or 11 characters with a known country).",
+  bic_country_mismatch:
+    "The BIC is of a bank in another country than the IBAN's (territories using a country's IBANs, such as Jersey with GB or Réunion with FR, count as that country).",
+  bic_bank_mismatch:
+    "The BIC names another bank than the IBAN, in a country whose IBAN carries the BIC's bank code (GB, GI, IE, NL: IBAN characters 5-8 are the BIC's first four).",
   invalid_routing_code: "The routing code does not have the shape the country uses (ABA, BSB, IFSC, transit, branch).",
   invalid_aba_checksum: "The ABA routing number check digit does not match.",
   invalid_sort_code: "A UK sort code has 6 digits.",
@@ -161,6 +166,9 @@ export function validateBankDetails(input: BankDetailsInput): BankDetailsResult 
   // With no usable country there is no scheme to apply; still judge the IBAN on its own so nothing is hidden.
   const details = scheme === undefined ? checkIbanAlone(ctx) : validateScheme(ctx, scheme);
   const bic = checkOptionalBic(ctx);
+  // Given together, the IBAN and the BIC must name one bank: a rail sends both, and the bank would get a
+  // payment whose two identifiers disagree.
+  if (details?.scheme === "iban" && bic !== undefined) report(ctx, "swift_bic", checkBicAgainstIban(bic, details.iban));
   const bankName = checkName(fields.bank_name, "bank_name", false, failures);
   if (scheme !== undefined) reportForeignIdentifiers(ctx, scheme);
   // A scheme check returns undefined only after recording why, so `details` is set whenever nothing failed.

@@ -136,6 +136,53 @@ export function checkBic(bic: string): Problem<"invalid_bic">[] {
   return [{ code: "invalid_bic", message: `The BIC is not valid: ${reason}.` }];
 }
 
+/**
+ * The BIC countries a bank holding IBANs with `ibanPrefix` may have: the IBAN's own country, and the
+ * territories that use that country's IBANs (a Jersey bank, BIC "…JE…", issues GB IBANs; a bank in Réunion,
+ * "…RE…", FR IBANs; Åland's, FI IBANs).
+ */
+export function bicCountriesFor(ibanPrefix: string): readonly string[] {
+  const territories = Object.entries(IBAN_PREFIX_ALIASES).flatMap(([territory, prefixes]) =>
+    prefixes.includes(ibanPrefix) ? [territory] : [],
+  );
+  return [ibanPrefix, ...territories];
+}
+
+/**
+ * IBAN countries whose bank identifier (IBAN characters 5-8) is, by the SWIFT IBAN registry, the first four
+ * characters of the bank's BIC (NWBK in GB29 NWBK 6016…, ABNA in NL91 ABNA 0417…). Elsewhere the IBAN carries
+ * a national bank code that says nothing about the BIC, so only the country is compared.
+ */
+const BANK_CODE_IS_BIC_BANK: ReadonlySet<string> = new Set(["GB", "GI", "IE", "NL"]);
+
+/**
+ * An IBAN and a BIC given together must name the same bank: the BIC's country is the IBAN's (or one of the
+ * territories using its prefix), and where the IBAN carries the BIC's bank code, that too. Messages name
+ * countries only, never characters of the account.
+ */
+export function checkBicAgainstIban(bic: string, iban: string): Problem<"bic_country_mismatch" | "bic_bank_mismatch">[] {
+  const prefix = iban.slice(0, 2);
+  const bicCountry = bic.slice(4, 6);
+  const allowed = bicCountriesFor(prefix);
+  if (!allowed.includes(bicCountry)) {
+    return [
+      {
+        code: "bic_country_mismatch",
+        message: `The BIC is of a bank in ${bicCountry}; an IBAN starting ${prefix} needs the BIC of its bank, in ${allowed.join(" or ")}.`,
+      },
+    ];
+  }
+  if (BANK_CODE_IS_BIC_BANK.has(prefix) && iban.slice(4, 8) !== bic.slice(0, 4)) {
+    return [
+      {
+        code: "bic_bank_mismatch",
+        message: `The BIC names another bank than the IBAN: in a ${prefix} IBAN, characters 5 to 8 are the first four of its bank's BIC.`,
+      },
+    ];
+  }
+  return [];
+}
+
 /** "DEUTDEFFXXX" and "DEUTDEFF" name the same office; fingerprints must not tell them apart. */
 export function canonicalBic(bic: string): string {
   return bic.length === 11 && bic.endsWith("XXX") ? bic.slice(0, 8) : bic;
