@@ -100,10 +100,14 @@ export function matchAchAnswer(
     (c) => c.fileCreatedAt.getTime() <= receivedAt.getTime() && c.fileCreatedAt.getTime() >= oldest,
   );
   if (inWindow.length === 0) {
-    const newest = candidates[0];
+    const newest = candidates[0] as FiledItem;
+    const when =
+      newest.fileCreatedAt.getTime() > receivedAt.getTime()
+        ? "was written after this file arrived, so it cannot be the entry returned"
+        : `was sent more than ${ACH_ANSWER_MATCH_WINDOW_DAYS} days before this file arrived`;
     return {
       matched: null,
-      problem: `${what}: our entry with this trace number (payout ${newest?.item.payoutId}, file ${newest?.fileName}, written ${newest?.fileCreatedAt.toISOString()}) was sent more than ${ACH_ANSWER_MATCH_WINDOW_DAYS} days before this file arrived; nothing was moved: check it with the bank and apply it by hand.`,
+      problem: `${what}: our entry with this trace number (payout ${newest.item.payoutId}, file ${newest.fileName}, written ${newest.fileCreatedAt.toISOString()}) ${when}; nothing was moved: check it with the bank.`,
     };
   }
   const agreeing = inWindow.filter((c) => differences(answer, c, fingerprint).length === 0);
