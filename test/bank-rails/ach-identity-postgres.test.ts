@@ -6,8 +6,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BANK_CUTOFF_JOB } from "../../src/modules/bank-rails/index.js";
 import { advanceCounter } from "../../src/modules/bank-rails/bank-rails.repo.js";
+import { BANK_CUTOFF_JOB } from "../../src/modules/bank-rails/index.js";
 import { transaction } from "../../src/platform/db/client.js";
 import { readNachaFile } from "../../src/rails/bank-files/nacha-reader.js";
 import {
@@ -61,7 +61,11 @@ describe.skipIf(!onPostgres)("ACH identity under concurrent cut-offs (PostgreSQL
       // Two batches, each before its own cut-off instant: whichever job locks first takes what it may.
       for (let batch = 0; batch < 2; batch++) {
         for (let i = 0; i < 3; i++) {
-          const payout = await createPayout(t.app, key, { beneficiary_id: beneficiaryId, amount_minor: 100 + i, currency: "USD" });
+          const payout = await createPayout(t.app, key, {
+            beneficiary_id: beneficiaryId,
+            amount_minor: 100 + i,
+            currency: "USD",
+          });
           expect((await decide(t.app, key, payout.payout_id, "approve")).statusCode).toBe(201);
           ids.push(payout.payout_id);
         }
@@ -114,9 +118,7 @@ describe.skipIf(!onPostgres)("ACH identity under concurrent cut-offs (PostgreSQL
     expect(new Set(values).size).toBe(60);
     expect(Math.max(...values)).toBe(60);
     const modifiers = await Promise.all(
-      Array.from({ length: 50 }, () =>
-        transaction(db, (tx) => advanceCounter(tx, tenant, "ach_file_id:race-test", 1, now, 36)),
-      ),
+      Array.from({ length: 50 }, () => transaction(db, (tx) => advanceCounter(tx, tenant, "ach_file_id:race-test", 1, now, 36))),
     );
     const given = modifiers.filter((m): m is number => m !== null).sort((a, b) => a - b);
     expect(given).toEqual(Array.from({ length: 36 }, (_, i) => i + 1));

@@ -50,12 +50,7 @@ export const LATE_CUTOFF_AFTER_MS = 15 * 60_000;
  * dated as that cut-off's file: a file written on 24 December at 17:52 New York time for the 16:00 cut-off of
  * 23 December counts from 25 December (effective date Monday 28 December), never from a date already gone.
  */
-export function fileBaseDate(
-  cutoffAt: Date,
-  writtenAt: Date,
-  cutoffTimes: readonly string[],
-  timeZone: string,
-): string {
+export function fileBaseDate(cutoffAt: Date, writtenAt: Date, cutoffTimes: readonly string[], timeZone: string): string {
   if (writtenAt.getTime() - cutoffAt.getTime() <= LATE_CUTOFF_AFTER_MS) return localDateOf(cutoffAt, timeZone);
   // The first cut-off at or after the write (nextCutoff is strictly after its argument).
   return localDateOf(nextCutoff(new Date(writtenAt.getTime() - 1), cutoffTimes, timeZone), timeZone);

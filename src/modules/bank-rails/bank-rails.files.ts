@@ -213,9 +213,7 @@ export function createBankFiles(deps: BankFilesDeps) {
       address: Record<string, string> | null;
     };
     // Dated for when the file is actually written (a late cut-off never asks for a day already gone).
-    const executionDate = target2BusinessDayOnOrAfter(
-      fileBaseDate(cutoffAt, writtenAt, settings.cutoffTimes, settings.timeZone),
-    );
+    const executionDate = target2BusinessDayOnOrAfter(fileBaseDate(cutoffAt, writtenAt, settings.cutoffTimes, settings.timeZone));
     const debtor = {
       name: o.name,
       iban: o.iban,

@@ -55,11 +55,7 @@ function kindWords(answer: AchAnswer): string {
 }
 
 /** How an entry of ours and an answer differ, in words ("amount: we sent $33.33, the return says $10,000.00"). */
-function differences(
-  answer: AchAnswer,
-  candidate: FiledItem,
-  fingerprint: (accountNumber: string) => string,
-): string[] {
+function differences(answer: AchAnswer, candidate: FiledItem, fingerprint: (accountNumber: string) => string): string[] {
   const item = candidate.item;
   const said = answer.kind === "return" ? "the return says" : "the notification says";
   const out: string[] = [];
@@ -67,13 +63,20 @@ function differences(
   if (answer.kind === "return" && answer.amountMinor !== item.amountMinor)
     out.push(`amount: we sent ${dollars(item.amountMinor)}, ${said} ${dollars(answer.amountMinor)}`);
   if (item.accountFingerprint !== null && fingerprint(answer.accountNumber) !== item.accountFingerprint)
-    out.push(`account: we sent ${accountWords(item.accountLast4 ?? "")}, ${said} ${accountWords(answer.accountNumber.slice(-4))}`);
+    out.push(
+      `account: we sent ${accountWords(item.accountLast4 ?? "")}, ${said} ${accountWords(answer.accountNumber.slice(-4))}`,
+    );
   if (item.bankCode !== null && item.bankCode.slice(0, 8) !== answer.originalReceivingDfi)
     out.push(`receiving bank: we sent routing number ${item.bankCode}, ${said} ${answer.originalReceivingDfi || "(none)"}`);
   const expected = item.transactionCode === null ? null : answeringCode(item.transactionCode);
   const direction = answer.transactionCode[1];
   if (direction !== "1" || (expected !== null && answer.transactionCode !== expected)) {
-    const sent = item.transactionCode === "32" ? "a credit to a savings account" : item.transactionCode === "22" ? "a credit to a checking account" : "a credit";
+    const sent =
+      item.transactionCode === "32"
+        ? "a credit to a savings account"
+        : item.transactionCode === "22"
+          ? "a credit to a checking account"
+          : "a credit";
     out.push(
       `direction: we sent ${sent}, ${said} transaction code ${answer.transactionCode} (${direction === "6" ? "an answer to a debit" : direction === "1" ? "an answer to a credit to another account type" : "not an answer to a credit"})`,
     );

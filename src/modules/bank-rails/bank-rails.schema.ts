@@ -197,5 +197,8 @@ export const bankRailCounters = pgTable(
     value: bigint("value", { mode: "number" }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.businessId, t.environment, t.name] }), check("bank_rail_counters_value", sql`${t.value} >= 0`)],
+  (t) => [
+    primaryKey({ columns: [t.businessId, t.environment, t.name] }),
+    check("bank_rail_counters_value", sql`${t.value} >= 0`),
+  ],
 );

@@ -66,7 +66,9 @@ describe("matchAchAnswer", () => {
     expect(problem).toContain("amount: we sent $33.33, the return says $10,000.00");
     expect(problem).toContain("account: we sent account ending 6789, the return says account ending 8777");
     expect(problem).toContain("receiving bank: we sent routing number 021000021, the return says 01100001");
-    expect(problem).toContain("direction: we sent a credit to a checking account, the return says transaction code 26 (an answer to a debit)");
+    expect(problem).toContain(
+      "direction: we sent a credit to a checking account, the return says transaction code 26 (an answer to a debit)",
+    );
     expect(problem).not.toContain("999888777");
   });
 
@@ -94,7 +96,10 @@ describe("matchAchAnswer", () => {
   });
 
   it("after the trace sequence wrapped, picks the entry whose facts agree, and refuses to choose between two that both do", () => {
-    const wrappedTwin = filed({ payoutId: "0190f0a0-0000-7000-8000-000000000002", amountMinor: 5_000 }, new Date("2026-06-09T20:00:00.000Z"));
+    const wrappedTwin = filed(
+      { payoutId: "0190f0a0-0000-7000-8000-000000000002", amountMinor: 5_000 },
+      new Date("2026-06-09T20:00:00.000Z"),
+    );
     expect(matchAchAnswer(answer(), [wrappedTwin, filed()], RECEIVED, fingerprint).matched?.item.payoutId).toBe(
       "0190f0a0-0000-7000-8000-000000000001",
     );
