@@ -28,7 +28,7 @@ import {
 } from "../helpers/factories.js";
 import { removeSshdDir, sshdAvailable, startTestSshd, type TestSshd } from "../helpers/sshd.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
-import { type BankAchReturn, bankAchReturnFile } from "../helpers/test-bank.js";
+import { type BankAchReturn, bankAchReturnFile, bankCamt054 } from "../helpers/test-bank.js";
 import { createPayout, decide, getPayout, payoutEvents } from "../payouts/payout-fixtures.js";
 import { epcSchemaAvailable, epcSchemaErrors } from "../unit/bank-files/xsd.js";
 import { achConfig, sepaConfig, US_ACCOUNT } from "./bank-rail-fixtures.js";
@@ -386,11 +386,12 @@ describe("ACH file identity over many files, a restart, and the 37th file of a d
 describe("a late cut-off is dated for when its file is written", () => {
   const h = {} as Harness;
   let root: string;
+  let sepaPayoutId: string;
   const drain = () => h.t.runtime.createWorker(`w-${Math.random()}`).drain();
 
   beforeAll(async () => {
     root = mkdtempSync(path.join(tmpdir(), "ach-late-"));
-    h.t = await buildTestApp({ env: { BANK_RAIL_LOCAL_ROOT: root } });
+    h.t = await buildTestApp({ env: { BANK_RAIL_LOCAL_ROOT: root, BANK_RAIL_POLL_INTERVAL_SECONDS: "60" } });
     h.business = await registerBusiness(h.t.app);
     h.key = h.business.keys.production;
     const ach = await h.t.app.inject({ method: "PUT", url: "/v1/bank-rails/ach", headers: bearer(h.key), payload: achConfig() });
@@ -448,6 +449,7 @@ describe("a late cut-off is dated for when its file is written", () => {
     await h.t.app.inject({ method: "POST", url: `/v1/beneficiaries/${beneficiary.id}/acknowledge`, headers: bearer(h.key) });
     h.t.clock.set(new Date("2026-12-30T09:00:00.000Z")); // after the ACH test's instants (the clock goes forward)
     const payoutId = await approved(h, beneficiary.id, 1_000, "EUR");
+    sepaPayoutId = payoutId;
     await drain(); // queued for the 15:00 Berlin cut-off of 30 Dec (14:00Z)
     h.t.clock.set(new Date("2026-12-31T17:00:00.000Z")); // 18:00 Berlin on 31 Dec: a day late
     await drain();
@@ -458,5 +460,37 @@ describe("a late cut-off is dated for when its file is written", () => {
     expect(xml).toContain("<Dt>2027-01-04</Dt>");
     if (epcSchemaAvailable()) expect(await epcSchemaErrors(xml)).toEqual([]);
     expect(await getPayout(h.t.app, h.key, payoutId)).toMatchObject({ disbursement_status: "submitted" });
+  });
+
+  it("SEPA: a camt.054 booking of our EndToEndId for another amount moves nothing and says so; the right one books", async () => {
+    const e2e = sepaPayoutId.replaceAll("-", "");
+    const booking = (amount: string) => ({ endToEndId: e2e, amount, creditDebit: "DBIT" as const, bookingDate: "2027-01-04" });
+    mkdirSync(path.join(root, "sepa/in"), { recursive: true });
+    writeFileSync(
+      path.join(root, "sepa/in", "camt054-wrong.xml"),
+      bankCamt054({ messageId: "NTF-W", bookings: [booking("100.00")] }),
+    );
+    const poll = async () => {
+      h.t.clock.advance(61_000);
+      await drain();
+      await drain();
+    };
+    await poll();
+    expect(await getPayout(h.t.app, h.key, sepaPayoutId)).toMatchObject({ status: "approved" });
+    const [wrong] = await h.t.runtime.deps.database.db
+      .select()
+      .from(bankInboundFiles)
+      .where(eq(bankInboundFiles.fileName, "camt054-wrong.xml"));
+    expect(wrong?.unmatched).toEqual([
+      `camt.054 booking of EndToEndId ${e2e}: we sent EUR 10.00, the bank booked EUR 100.00; nothing was moved.`,
+    ]);
+    const file = (await listFiles(h)).find((f) => f.rail === "sepa");
+    expect(file?.alerts).toEqual(["unmatched_entries"]);
+    writeFileSync(
+      path.join(root, "sepa/in", "camt054-right.xml"),
+      bankCamt054({ messageId: "NTF-R", bookings: [booking("10.00")] }),
+    );
+    await poll();
+    expect(await getPayout(h.t.app, h.key, sepaPayoutId)).toMatchObject({ status: "disbursed" });
   });
 });
