@@ -275,7 +275,7 @@ describe.runIf(sshdAvailable())("ACH files over SFTP: distinct identities, retur
       .select()
       .from(bankInboundFiles)
       .where(eq(bankInboundFiles.fileName, "returns-3.ach"));
-    expect((inbound?.unmatched as string[]).join(" ")).toContain("is a reason for returning a debit");
+    expect(JSON.stringify(inbound?.unmatched)).toContain("is a reason for returning a debit");
     expect((await fileDetail(h, fileRows[1]?.id)).bank_file.alerts).toEqual(["return_code_not_for_credit"]);
   });
 });
