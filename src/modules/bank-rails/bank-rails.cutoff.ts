@@ -51,7 +51,12 @@ export const LATE_CUTOFF_AFTER_MS = 15 * 60_000;
  * 23 December counts from 25 December (effective date Monday 28 December), never from a date already gone.
  */
 export function fileBaseDate(cutoffAt: Date, writtenAt: Date, cutoffTimes: readonly string[], timeZone: string): string {
-  if (writtenAt.getTime() - cutoffAt.getTime() <= LATE_CUTOFF_AFTER_MS) return localDateOf(cutoffAt, timeZone);
-  // The first cut-off at or after the write (nextCutoff is strictly after its argument).
-  return localDateOf(nextCutoff(new Date(writtenAt.getTime() - 1), cutoffTimes, timeZone), timeZone);
+  const writtenOn = localDateOf(writtenAt, timeZone);
+  const base =
+    writtenAt.getTime() - cutoffAt.getTime() <= LATE_CUTOFF_AFTER_MS
+      ? localDateOf(cutoffAt, timeZone)
+      : // The first cut-off at or after the write (nextCutoff is strictly after its argument).
+        localDateOf(nextCutoff(new Date(writtenAt.getTime() - 1), cutoffTimes, timeZone), timeZone);
+  // Never before the day the file is written (a 23:55 cut-off written at 00:05 counts from the new day).
+  return base < writtenOn ? writtenOn : base;
 }
