@@ -17,7 +17,9 @@ export interface Metrics {
    * A bank-file event that needs watching, by rail: `inbound_refused` (an inbound file that could not be
    * parsed), `inbound_too_large` (an inbound file over BANK_RAIL_INBOUND_MAX_FILE_BYTES, refused unread), `file_rejected` (the bank rejected a file or part of it), `unmatched_entry` (an inbound entry
    * naming no payout of ours), `no_status_report` (a file without a status report past its time),
-   * `notification_of_change` (an ACH NOC), `poll_failed` (the inbound directory could not be read).
+   * `notification_of_change` (an ACH NOC), `poll_failed` (the inbound directory could not be read),
+   * `return_code_not_for_credit` (an ACH return with a debit-only code, applied), `file_id_modifiers_exhausted`
+   * (a 37th NACHA file of one creation date, refused).
    */
   observeBankFile(rail: string, event: string): void;
   /** One inbound bank file downloaded, by rail, and the bytes read (at most the size limit plus one per file). */
@@ -69,7 +71,7 @@ export function createMetrics(deps: { jobStore: JobStore }): Metrics {
   });
   const bankFiles = new Counter({
     name: "bank_file_events_total",
-    help: "Bank-file events that need watching, by rail and event (inbound_refused, inbound_too_large, file_rejected, unmatched_entry, no_status_report, notification_of_change, poll_failed).",
+    help: "Bank-file events that need watching, by rail and event (inbound_refused, inbound_too_large, file_rejected, unmatched_entry, no_status_report, notification_of_change, poll_failed, return_code_not_for_credit, file_id_modifiers_exhausted).",
     labelNames: ["rail", "event"],
     registers: [registry],
   });

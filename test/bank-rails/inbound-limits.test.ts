@@ -21,6 +21,9 @@ import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import { bankAchReturnFile, bankPain002 } from "../helpers/test-bank.js";
 import { achConfig, sepaConfig } from "./bank-rail-fixtures.js";
 
+/** What an inbound ACH file says of a return naming a trace none of our entries carries. */
+const noEntry = (trace: string) =>
+  `ACH return R03 for trace ${trace}: none of our ACH entries carries this trace number; nothing was moved.`;
 const LIMIT = 64 * 1024;
 const HUGE = 64 * 1024 * 1024;
 const MB = 1024 * 1024;
@@ -137,7 +140,7 @@ describe("local folders", () => {
     // The file within the limit is read and applied as before.
     expect(rows.find((r) => r.fileName === "returns-1.ach")).toMatchObject({
       status: "applied",
-      unmatched: ["trace 091000010000099"],
+      unmatched: [noEntry("091000010000099")],
     });
     expect(t.logLines.join("\n")).toMatch(/huge\.ach[^\n]*over the size limit|over the size limit[^\n]*huge\.ach/);
     expect(await metric("bank_file_events_total", { rail: "ach", event: "inbound_too_large" })).toBe(1);
@@ -168,7 +171,7 @@ describe("local folders", () => {
     expect(await metric("bank_inbound_files_read_total", { rail: "ach" })).toBe(3);
     const rows = await inboundOf(local);
     expect(rows.filter((r) => r.fileName === "returns-1.ach").map((r) => r.unmatched)).toEqual(
-      expect.arrayContaining([["trace 091000010000099"], ["trace 091000010000098"]]),
+      expect.arrayContaining([[noEntry("091000010000099")], [noEntry("091000010000098")]]),
     );
   });
 

@@ -36,3 +36,27 @@ export function nextCutoff(after: Date, cutoffTimes: readonly string[], timeZone
   }
   throw new Error("no cut-off time configured");
 }
+
+/**
+ * A cut-off job that starts this long after its instant is late (the service was down, or the worker far
+ * behind); before that, it is the worker's ordinary delay and the file keeps its cut-off's date.
+ */
+export const LATE_CUTOFF_AFTER_MS = 15 * 60_000;
+
+/**
+ * The local date a file's dates are counted from (SEPA's requested execution date is the first TARGET2 day on
+ * or after it, ACH's effective date the first Federal Reserve day after it). On time, the cut-off's own date.
+ * Written late, the file reaches the bank in the window of the next cut-off after it is written, so it is
+ * dated as that cut-off's file: a file written on 24 December at 17:52 New York time for the 16:00 cut-off of
+ * 23 December counts from 25 December (effective date Monday 28 December), never from a date already gone.
+ */
+export function fileBaseDate(cutoffAt: Date, writtenAt: Date, cutoffTimes: readonly string[], timeZone: string): string {
+  const writtenOn = localDateOf(writtenAt, timeZone);
+  const base =
+    writtenAt.getTime() - cutoffAt.getTime() <= LATE_CUTOFF_AFTER_MS
+      ? localDateOf(cutoffAt, timeZone)
+      : // The first cut-off at or after the write (nextCutoff is strictly after its argument).
+        localDateOf(nextCutoff(new Date(writtenAt.getTime() - 1), cutoffTimes, timeZone), timeZone);
+  // Never before the day the file is written (a 23:55 cut-off written at 00:05 counts from the new day).
+  return base < writtenOn ? writtenOn : base;
+}

@@ -33,11 +33,12 @@ import {
 } from "../../rails/bank-files/sepa-pain001.js";
 import type { DestinationRoutingFacts } from "../destinations/index.js";
 import { type BankFilePayout, PAYOUT_RAIL_OUTCOME_JOB, type PayoutBankFileHooks } from "../payouts/index.js";
-import { localDateOf, nextCutoff, zonedInstant } from "./bank-rails.cutoff.js";
+import { fileBaseDate, localDateOf, nextCutoff, zonedInstant } from "./bank-rails.cutoff.js";
 import { DeliveryError, type DeliveryTarget, openLocalTarget, openSftpTarget, sha256Hex } from "./bank-rails.delivery.js";
 import { createBankInbound } from "./bank-rails.inbound.js";
 import { BANK_CUTOFF_JOB, BANK_UPLOAD_JOB } from "./bank-rails.jobs.js";
 import {
+  advanceCounter,
   type BankRailConfigRow,
   dropItem,
   fileItem,
@@ -49,6 +50,7 @@ import {
   listWaitingItems,
   lockConfig,
   queueItem,
+  type SentEntryFacts,
   updateFile,
 } from "./bank-rails.repo.js";
 import { routePayout } from "./bank-rails.routing.js";
@@ -181,10 +183,19 @@ export function createBankFiles(deps: BankFilesDeps) {
     readonly content: string;
     readonly messageId: string;
     readonly format: string;
-    readonly references: ReadonlyMap<string, string>;
+    /** Each payout's reference in the file (trace number or EndToEndId) and what its entry carried. */
+    readonly entries: ReadonlyMap<string, { readonly reference: string; readonly facts: SentEntryFacts }>;
     readonly controlSumMinor: number;
     readonly currency: string;
   }
+
+  /** A file the cut-off may not write (recorded as a `refused` file with its alert; its payouts keep waiting). */
+  interface Refused {
+    readonly refused: { readonly alert: string; readonly messageId: string; readonly message: string };
+  }
+
+  /** The last four characters of an account number or IBAN as written in a file. */
+  const lastFour = (value: string) => value.slice(-4);
 
   function buildSepa(
     config: BankRailConfigRow,
@@ -193,6 +204,7 @@ export function createBankFiles(deps: BankFilesDeps) {
     refuse: (id: string, reason: string) => void,
   ): Built | null {
     const settings = settingsOf(config);
+    const writtenAt = clock.now();
     const o = settings.originator as {
       name: string;
       iban: string;
@@ -200,7 +212,8 @@ export function createBankFiles(deps: BankFilesDeps) {
       initiating_party_id: string | null;
       address: Record<string, string> | null;
     };
-    const executionDate = target2BusinessDayOnOrAfter(localDateOf(cutoffAt, settings.timeZone));
+    // Dated for when the file is actually written (a late cut-off never asks for a day already gone).
+    const executionDate = target2BusinessDayOnOrAfter(fileBaseDate(cutoffAt, writtenAt, settings.cutoffTimes, settings.timeZone));
     const debtor = {
       name: o.name,
       iban: o.iban,
@@ -260,7 +273,7 @@ export function createBankFiles(deps: BankFilesDeps) {
     const content = buildPain001({
       version: settings.fileFormat as Pain001Version,
       messageId,
-      createdAt: clock.now().toISOString().slice(0, 19),
+      createdAt: writtenAt.toISOString().slice(0, 19),
       initiatingParty: { name: o.name, id: o.initiating_party_id },
       transfers,
     });
@@ -268,22 +281,44 @@ export function createBankFiles(deps: BankFilesDeps) {
       content,
       messageId,
       format: settings.fileFormat,
-      references: new Map(transfers.map((t) => [t.payoutId, endToEndIdOf(t.payoutId)])),
+      entries: new Map(
+        transfers.map((t) => {
+          const iban = t.creditorIban.replaceAll(" ", "").toUpperCase();
+          const facts: SentEntryFacts = {
+            accountFingerprint: cipher.fingerprint(`sepa-iban:${iban}`),
+            accountLast4: lastFour(iban),
+            bankCode: t.creditorBic,
+            transactionCode: null,
+          };
+          return [t.payoutId, { reference: endToEndIdOf(t.payoutId), facts }];
+        }),
+      ),
       controlSumMinor: transfers.reduce((sum, t) => sum + t.amountMinor, 0),
       currency: "EUR",
     };
   }
 
-  function buildAch(
+  /**
+   * The NACHA file of a cut-off. Its identity comes from the database, in the cut-off's transaction: the File
+   * ID Modifier is the next free one of the creation date (A-Z then 0-9; a 37th file that day is refused, not
+   * written), the trace numbers the next ones of the originator's sequence at its ODFI (never reset).
+   */
+  async function buildAch(
+    tx: Tx,
     config: BankRailConfigRow,
     cutoffAt: Date,
     payouts: readonly BankFilePayout[],
     refuse: (id: string, reason: string) => void,
-  ): Built | null {
+  ): Promise<Built | Refused | null> {
     const settings = settingsOf(config);
     const o = settings.originator as Record<string, string>;
-    const localDate = localDateOf(cutoffAt, settings.timeZone);
-    const effectiveDate = nextFederalReserveBusinessDay(localDate);
+    const tenant: Tenant = { businessId: config.businessId, environment: config.environment };
+    const writtenAt = clock.now();
+    // Dated for when the file is actually written: a late file never carries a date already gone (it would
+    // read as Same Day ACH, and its payouts would be reported disbursed at once).
+    const effectiveDate = nextFederalReserveBusinessDay(
+      fileBaseDate(cutoffAt, writtenAt, settings.cutoffTimes, settings.timeZone),
+    );
     const credits: AchCredit[] = [];
     for (const p of payouts) {
       const credit: AchCredit = {
@@ -303,10 +338,22 @@ export function createBankFiles(deps: BankFilesDeps) {
       else credits.push(credit);
     }
     if (credits.length === 0) return null;
-    // The file id modifier: the cut-off's position among the day's cut-off times (A, B, …).
-    const position = Math.max(0, [...settings.cutoffTimes].sort().indexOf(timeOf(cutoffAt, settings.timeZone)));
-    const modifier = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"[position] ?? "A";
-    const createdLocal = timeOf(clock.now(), settings.timeZone);
+    const createdDate = localDateOf(writtenAt, settings.timeZone);
+    const filesThatDay = await advanceCounter(tx, tenant, `ach_file_id:${createdDate}`, 1, writtenAt, FILE_ID_MODIFIERS.length);
+    if (filesThatDay === null) {
+      return {
+        refused: {
+          alert: "file_id_modifiers_exhausted",
+          messageId: `${createdDate}-`,
+          message: `36 ACH files already carry the creation date ${createdDate} (File ID Modifiers A-Z and 0-9 are all used); this cut-off's payouts wait for the next cut-off.`,
+        },
+      };
+    }
+    const modifier = FILE_ID_MODIFIERS[filesThatDay - 1] ?? "";
+    const odfi = (o.odfi_routing_number ?? "").slice(0, 8);
+    const lastTrace = await advanceCounter(tx, tenant, `ach_trace:${odfi}`, credits.length, writtenAt);
+    if (lastTrace === null) throw new Error("internal: the trace counter did not advance");
+    const createdLocal = timeOf(writtenAt, settings.timeZone);
     const built = buildNachaFile({
       originator: {
         odfiRoutingNumber: o.odfi_routing_number ?? "",
@@ -317,17 +364,31 @@ export function createBankFiles(deps: BankFilesDeps) {
         companyName: o.company_name ?? "",
         companyIdentification: o.company_identification ?? "",
       },
-      createdDate: localDateOf(clock.now(), settings.timeZone),
+      createdDate,
       createdTime: createdLocal,
       fileIdModifier: modifier,
+      firstTraceSequence: lastTrace - credits.length + 1,
       credits,
     });
+    const creditOf = new Map(credits.map((c) => [c.payoutId, c]));
     return {
       settlesAt: zonedInstant(effectiveDate, "17:00", settings.timeZone),
       content: built.content,
-      messageId: `${localDate}-${modifier}`,
+      messageId: `${createdDate}-${modifier}`,
       format: "nacha",
-      references: new Map(built.traces.map((t) => [t.payoutId, t.traceNumber])),
+      entries: new Map(
+        built.traces.map((t) => {
+          const credit = creditOf.get(t.payoutId);
+          const account = (credit?.accountNumber ?? "").toUpperCase();
+          const facts: SentEntryFacts = {
+            accountFingerprint: cipher.fingerprint(`ach-dfi-account:${account}`),
+            accountLast4: lastFour(account),
+            bankCode: credit?.routingNumber ?? null,
+            transactionCode: credit?.accountType === "savings" ? "32" : "22",
+          };
+          return [t.payoutId, { reference: t.traceNumber, facts }];
+        }),
+      ),
       controlSumMinor: built.totalCreditMinor,
       currency: "USD",
     };
@@ -358,12 +419,40 @@ export function createBankFiles(deps: BankFilesDeps) {
             ? null
             : rail === "sepa"
               ? buildSepa(config, cutoffAt, payouts, refuse)
-              : buildAch(config, cutoffAt, payouts, refuse);
+              : await buildAch(tx, config, cutoffAt, payouts, refuse);
         for (const { id, reason } of refused) {
           await deps.payouts.failBeforeSubmission(tx, id, reason);
           await dropItem(tx, id);
         }
-        if (built !== null) {
+        if (built !== null && "refused" in built) {
+          // Kept as a file of this cut-off with nothing in it, so the refusal is seen where files are listed
+          // and a repeated run of this cut-off does not try again; the payouts stay queued (unbound) for the
+          // next cut-off, which is scheduled here since no new payout may come to schedule it.
+          const now = clock.now();
+          const file = await insertFile(tx, {
+            id: ids.newId(),
+            businessId,
+            environment: "production",
+            rail,
+            cutoffAt,
+            fileName: bankFileName(businessId, rail, cutoffAt),
+            messageId: built.refused.messageId,
+            format: "nacha",
+            contentEncrypted: cipher.encrypt(""),
+            contentSha256: sha256Hex(""),
+            entryCount: 0,
+            controlSumMinor: 0,
+            currency: "USD",
+            status: "refused",
+            lastUploadError: built.refused.message,
+            alerts: [built.refused.alert],
+            createdAt: now,
+            updatedAt: now,
+          });
+          await scheduleNextCutoff(tx, config, now);
+          deps.observe?.(rail, built.refused.alert);
+          logger.error({ business_id: businessId, rail, file_id: file.id }, `bank file refused: ${built.refused.message}`);
+        } else if (built !== null) {
           const now = clock.now();
           // With OpenPGP, the bytes kept and sent are the encrypted (and signed) file: encrypted once, here, so
           // a repeated upload finds the same bytes on the server (a second encryption would differ).
@@ -387,15 +476,15 @@ export function createBankFiles(deps: BankFilesDeps) {
             format: built.format,
             contentEncrypted: cipher.encrypt(content),
             contentSha256: sha256Hex(content),
-            entryCount: built.references.size,
+            entryCount: built.entries.size,
             controlSumMinor: built.controlSumMinor,
             currency: built.currency,
             status: "built",
             createdAt: now,
             updatedAt: now,
           });
-          for (const [payoutId, reference] of built.references) {
-            if (!(await fileItem(tx, payoutId, file.id, reference))) throw new Error("a payout entered two bank files");
+          for (const [payoutId, { reference, facts }] of built.entries) {
+            if (!(await fileItem(tx, payoutId, file.id, reference, facts))) throw new Error("a payout entered two bank files");
             await deps.payouts.recordSubmission(tx, payoutId, `${file.fileName}#${reference}`);
             if (built.settlesAt !== undefined) {
               await jobStore.enqueue(
@@ -497,6 +586,9 @@ export function createBankFiles(deps: BankFilesDeps) {
     handlers: { ...cutoff, ...upload, ...inbound.handlers } satisfies JobHandlers,
   };
 }
+
+/** File ID Modifiers in the order a day's files take them (NACHA: upper-case A-Z, then 0-9). */
+const FILE_ID_MODIFIERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 
 function timeOf(instant: Date, timeZone: string): string {
   const parts = new Intl.DateTimeFormat("en-US", {

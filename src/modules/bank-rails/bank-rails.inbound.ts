@@ -36,6 +36,7 @@ import { recordNotificationOfChange } from "../destinations/index.js";
 import { PAYOUT_RAIL_OUTCOME_JOB } from "../payouts/index.js";
 import { type DeliveryTarget, type InboundEntry, InboundTooLargeError, sha256Hex } from "./bank-rails.delivery.js";
 import { BANK_POLL_JOB } from "./bank-rails.jobs.js";
+import { matchAchAnswer } from "./bank-rails.matching.js";
 import {
   type BankFileRow,
   type BankRailConfigRow,
@@ -43,6 +44,7 @@ import {
   findConfig,
   findFileById,
   findFileByMessageId,
+  findFiledItemsByReferences,
   findItemsByReferences,
   inboundSeen,
   listInboundRecords,
@@ -80,6 +82,11 @@ interface Applied {
 }
 
 const ACCEPTED = new Set(["ACCP", "ACTC", "ACSP", "ACSC", "ACWC"]);
+
+/** Minor units of a two-decimal currency as the bank prints them (`1234.50`). */
+function euros(minor: number): string {
+  return `${Math.floor(minor / 100)}.${String(minor % 100).padStart(2, "0")}`;
+}
 
 function alertsOf(file: BankFileRow): string[] {
   return Array.isArray(file.alerts) ? (file.alerts as string[]) : [];
@@ -215,6 +222,18 @@ export function createBankInbound(deps: InboundDeps) {
         unmatched.push(`EndToEndId ${entry.endToEndId ?? "(none)"}`);
         continue;
       }
+      // The booking moves the payout only when its amount is the transfer's; a return may come back less the
+      // banks' charges (SEPA allows it), never more. Otherwise it is shown, not applied.
+      const amountFits =
+        entry.creditDebit === "DBIT" ? entry.amountMinor === item.amountMinor : entry.amountMinor <= item.amountMinor;
+      if (entry.currency !== "EUR" || !amountFits) {
+        unmatched.push(
+          `camt.054 ${entry.creditDebit === "DBIT" ? "booking" : "return"} of EndToEndId ${entry.endToEndId}: we sent EUR ${euros(item.amountMinor)}, the bank booked ${entry.currency} ${euros(entry.amountMinor)}; nothing was moved.`,
+        );
+        const file = item.fileId ? await findFileById(tx, item.fileId) : null;
+        if (file) await flag(tx, file, "unmatched_entries");
+        continue;
+      }
       if (entry.creditDebit === "DBIT" && entry.entryStatus === "BOOK" && entry.returnReasonCode === null) {
         effects.status(item.payoutId, "BOOK");
         effects.outcome(item.payoutId, { type: "disbursed" });
@@ -232,19 +251,48 @@ export function createBankInbound(deps: InboundDeps) {
   async function applyNacha(tx: Tx, tenant: Tenant, effects: Effects, parsed: NachaFile): Promise<Applied> {
     const unmatched: string[] = [];
     const entries = parsed.batches.flatMap((batch) => batch.entries);
-    const items = await findItemsByReferences(
+    const candidates = await findFiledItemsByReferences(
       tx,
       tenant,
       "ach",
       entries.flatMap((entry) => (entry.returnInfo ?? entry.changeInfo)?.originalTrace ?? []),
     );
+    const receivedAt = clock.now();
+    const fingerprint = (accountNumber: string) => deps.cipher.fingerprint(`ach-dfi-account:${accountNumber.toUpperCase()}`);
+    // Files of ours an answer named but could not be matched to, or matched with a note: flagged once each.
+    const fileAlerts = new Map<string, Set<string>>();
+    const alertFile = (fileId: string | null, alert: string) => {
+      if (fileId !== null) fileAlerts.set(fileId, (fileAlerts.get(fileId) ?? new Set()).add(alert));
+    };
     for (const entry of entries) {
       const info = entry.returnInfo ?? entry.changeInfo;
       if (info === null) continue;
-      const item = items.get(info.originalTrace);
-      if (item === undefined) {
-        unmatched.push(`trace ${info.originalTrace}`);
+      const named = candidates.get(info.originalTrace) ?? [];
+      const match = matchAchAnswer(
+        {
+          kind: entry.returnInfo ? "return" : "notification_of_change",
+          code: info.code,
+          originalTrace: info.originalTrace,
+          originalReceivingDfi: info.originalReceivingDfi,
+          accountNumber: entry.accountNumber,
+          amountMinor: entry.amountMinor,
+          transactionCode: entry.transactionCode,
+        },
+        named,
+        receivedAt,
+        fingerprint,
+      );
+      if (match.matched === null) {
+        // Shown on the inbound file and on our file the trace named; no payout moves on a guess.
+        unmatched.push(match.problem);
+        for (const candidate of named) alertFile(candidate.item.fileId, "unmatched_entries");
         continue;
+      }
+      const item = match.matched.item;
+      for (const note of match.notes) {
+        unmatched.push(note);
+        alertFile(item.fileId, "return_code_not_for_credit");
+        observe("ach", "return_code_not_for_credit");
       }
       effects.status(item.payoutId, info.code);
       if (entry.returnInfo) {
@@ -272,8 +320,7 @@ export function createBankInbound(deps: InboundDeps) {
             clock.now(),
           );
         }
-        const file = item.fileId ? await findFileById(tx, item.fileId) : null;
-        if (file) await flag(tx, file, "notification_of_change");
+        alertFile(item.fileId, "notification_of_change");
         observe("ach", "notification_of_change");
         logger.warn(
           {
@@ -284,6 +331,14 @@ export function createBankInbound(deps: InboundDeps) {
           },
           "ACH notification of change: correct the destination before the next payout",
         );
+      }
+    }
+    for (const [fileId, alerts] of fileAlerts) {
+      let file = await findFileById(tx, fileId);
+      for (const alert of alerts) {
+        if (file === null) break;
+        await flag(tx, file, alert);
+        file = await findFileById(tx, fileId);
       }
     }
     return { kind: "nacha_returns", unmatched };

@@ -2,7 +2,7 @@
 import { and, asc, desc, eq, isNull, lt, lte, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/client.js";
-import { bankFileItems, bankFiles, bankInboundFiles, bankRailConfigs } from "./bank-rails.schema.js";
+import { bankFileItems, bankFiles, bankInboundFiles, bankRailConfigs, bankRailCounters } from "./bank-rails.schema.js";
 
 /**
  * A PostgreSQL array literal of texts, sent as one parameter (thousands of values in one statement). Each
@@ -145,11 +145,25 @@ export async function insertFile(db: Db, row: NewBankFileRow): Promise<BankFileR
   return saved;
 }
 
-/** Binds a waiting item to its file (only while it waits: an item enters one file, ever). */
-export async function fileItem(db: Db, payoutId: string, fileId: string, reference: string): Promise<boolean> {
+/** What an entry carried when it was written (see the columns of bank_file_items). */
+export interface SentEntryFacts {
+  readonly accountFingerprint: string | null;
+  readonly accountLast4: string | null;
+  readonly bankCode: string | null;
+  readonly transactionCode: string | null;
+}
+
+/** Binds a waiting item to its file (only while it waits: an item enters one file, ever), with what it carried. */
+export async function fileItem(
+  db: Db,
+  payoutId: string,
+  fileId: string,
+  reference: string,
+  facts: SentEntryFacts,
+): Promise<boolean> {
   const rows = await db
     .update(bankFileItems)
-    .set({ fileId, reference })
+    .set({ fileId, reference, ...facts })
     .where(and(eq(bankFileItems.payoutId, payoutId), isNull(bankFileItems.fileId)))
     .returning({ payoutId: bankFileItems.payoutId });
   return rows.length === 1;
@@ -339,6 +353,46 @@ export async function findItemsByReferences(
   return new Map(rows.map((row) => [row.reference ?? "", row]));
 }
 
+/** A filed item with the file it went in (what matching an answer to it needs). */
+export interface FiledItem {
+  readonly item: BankFileItemRow;
+  readonly fileName: string;
+  readonly fileCreatedAt: Date;
+}
+
+/**
+ * Every filed item of the tenant's rail carrying one of the references, with its file's name and creation
+ * time, in one query. A reference may name several items (ACH trace numbers wrap after 9,999,999 entries),
+ * so each reference maps to all of them, newest file first.
+ */
+export async function findFiledItemsByReferences(
+  db: Db,
+  tenant: Tenant,
+  rail: string,
+  references: readonly string[],
+): Promise<Map<string, FiledItem[]>> {
+  if (references.length === 0) return new Map();
+  const rows = await db
+    .select({ item: bankFileItems, fileName: bankFiles.fileName, fileCreatedAt: bankFiles.createdAt })
+    .from(bankFileItems)
+    .innerJoin(bankFiles, eq(bankFiles.id, bankFileItems.fileId))
+    .where(
+      and(
+        eq(bankFileItems.businessId, tenant.businessId),
+        eq(bankFileItems.environment, tenant.environment),
+        eq(bankFileItems.rail, rail),
+        sql`${bankFileItems.reference} = any(${textArrayLiteral([...new Set(references)])}::text[])`,
+      ),
+    )
+    .orderBy(desc(bankFiles.createdAt), asc(bankFileItems.payoutId));
+  const out = new Map<string, FiledItem[]>();
+  for (const row of rows) {
+    const key = row.item.reference ?? "";
+    out.set(key, [...(out.get(key) ?? []), row]);
+  }
+  return out;
+}
+
 /** Uploaded files of the tenant's rail with no status report yet, uploaded before `before`. */
 export async function listUnacknowledgedFiles(db: Db, tenant: Tenant, rail: string, before: Date): Promise<BankFileRow[]> {
   return db
@@ -354,4 +408,34 @@ export async function listUnacknowledgedFiles(db: Db, tenant: Tenant, rail: stri
         lte(bankFiles.uploadedAt, before),
       ),
     );
+}
+
+// Counters -----------------------------------------------------------------------------------------------
+
+/**
+ * Adds `by` to the tenant's counter `name` (created at `by`) and returns its new value, in one statement that
+ * row-locks the counter until the transaction ends: two transactions never get the same values, and a
+ * rolled-back one gives its values back. With `max`, a counter that would pass it is left as it is and null
+ * is returned.
+ */
+export async function advanceCounter(
+  db: Db,
+  tenant: Tenant,
+  name: string,
+  by: number,
+  now: Date,
+  max: number | null = null,
+): Promise<number | null> {
+  if (!Number.isSafeInteger(by) || by < 1) throw new RangeError(`a counter advances by a positive integer, not ${by}`);
+  if (max !== null && by > max) return null;
+  const rows = await db
+    .insert(bankRailCounters)
+    .values({ businessId: tenant.businessId, environment: tenant.environment, name, value: by, updatedAt: now })
+    .onConflictDoUpdate({
+      target: [bankRailCounters.businessId, bankRailCounters.environment, bankRailCounters.name],
+      set: { value: sql`${bankRailCounters.value} + ${by}`, updatedAt: now },
+      ...(max === null ? {} : { setWhere: sql`${bankRailCounters.value} + ${by} <= ${max}` }),
+    })
+    .returning({ value: bankRailCounters.value });
+  return rows[0]?.value ?? null;
 }

@@ -1,7 +1,19 @@
 // Tables of the bank-rails module (SEPA credit transfers and US ACH by bank file). Only bank-rails.repo.ts
 // reads and writes them.
 import { sql } from "drizzle-orm";
-import { bigint, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { businesses, createdAt, environmentEnum } from "../../platform/db/shared.schema.js";
 
 /**
@@ -54,7 +66,10 @@ export const bankFiles = pgTable(
     entryCount: integer("entry_count").notNull(),
     controlSumMinor: bigint("control_sum_minor", { mode: "number" }).notNull(),
     currency: text("currency").notNull(),
-    /** built, uploaded, accepted, partially_accepted, rejected */
+    /**
+     * built, uploaded, accepted, partially_accepted, rejected; `refused` when the cut-off could not write the
+     * file (no File ID Modifier left for its creation date): no content, its payouts wait for the next cut-off.
+     */
     status: text("status").notNull(),
     uploadedAt: timestamp("uploaded_at", { withTimezone: true, mode: "date" }),
     acknowledgedAt: timestamp("acknowledged_at", { withTimezone: true, mode: "date" }),
@@ -91,6 +106,17 @@ export const bankFileItems = pgTable(
     destinationId: uuid("destination_id"),
     /** ACH trace number, or the SEPA EndToEndId. */
     reference: text("reference"),
+    // What the entry carried when it was written (null for entries written before these were kept): an answer
+    // from the bank moves the payout only when every fact it carries agrees with these (docs/decisions.md,
+    // "Identity of what we send").
+    /** Keyed hash (FieldCipher.fingerprint) of the account number or IBAN as written in the file. */
+    accountFingerprint: text("account_fingerprint"),
+    /** Its last four characters, to say which account an answer named without showing the number. */
+    accountLast4: text("account_last4"),
+    /** The receiving bank: ACH RDFI routing number (nine digits), or the creditor BIC when one was sent. */
+    bankCode: text("bank_code"),
+    /** ACH transaction code of the entry (22 checking credit, 32 savings credit); null for SEPA. */
+    transactionCode: text("transaction_code"),
     /** Last status the bank reported for this payout (ACCP, RJCT, BOOK, R03, C01…). */
     bankStatus: text("bank_status"),
     queuedAt: timestamp("queued_at", { withTimezone: true, mode: "date" }).notNull(),
@@ -149,5 +175,30 @@ export const bankInboundFiles = pgTable(
       "bank_inbound_files_read_or_unread",
       sql`(${t.contentSha256} is null) = (${t.contentEncrypted} is null) and (${t.contentSha256} is null) = (${t.sizeLimitBytes} is not null)`,
     ),
+  ],
+);
+
+/**
+ * Counters that give what we send its identity, advanced with one conditional `INSERT … ON CONFLICT DO UPDATE
+ * … RETURNING` in the transaction that records the file (so a rolled-back file gives its numbers back and two
+ * cut-offs never get the same ones):
+ *   `ach_trace:<ODFI identification>`   the last trace sequence used by the originator at that ODFI, never
+ *                                      reset (trace numbers carry it modulo 9,999,999)
+ *   `ach_file_id:<YYYY-MM-DD>`          how many NACHA files carry that creation date (at most 36: A-Z, 0-9)
+ */
+export const bankRailCounters = pgTable(
+  "bank_rail_counters",
+  {
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businesses.id),
+    environment: environmentEnum("environment").notNull(),
+    name: text("name").notNull(),
+    value: bigint("value", { mode: "number" }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.businessId, t.environment, t.name] }),
+    check("bank_rail_counters_value", sql`${t.value} >= 0`),
   ],
 );

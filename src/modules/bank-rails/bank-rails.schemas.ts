@@ -239,7 +239,10 @@ export const BankFileSchema = Type.Object(
     entry_count: Type.Integer(),
     control_sum_minor: Type.Integer({ description: "Sum of the file's amounts, in minor units." }),
     currency: Type.String(),
-    status: stringEnum(["built", "uploaded", "accepted", "partially_accepted", "rejected"]),
+    status: stringEnum(["built", "uploaded", "accepted", "partially_accepted", "rejected", "refused"], {
+      description:
+        "`refused`: the cut-off could not write the file (alert `file_id_modifiers_exhausted`: 36 NACHA files, File ID Modifiers A-Z and 0-9, already carry its creation date); it has no content, `last_upload_error` says why, and its payouts stay queued for the next cut-off.",
+    }),
     created_at: Type.String({ format: "date-time" }),
     uploaded_at: nullable(Type.String({ format: "date-time" })),
     acknowledged_at: nullable(
@@ -251,7 +254,7 @@ export const BankFileSchema = Type.Object(
     ),
     alerts: Type.Array(Type.String(), {
       description:
-        "What needs attention: `no_status_report` (no pain.002 or return file within the rail's `status_report_timeout_hours`), `rejected` (the bank refused the file or part of it), `unmatched_entries` (an inbound file named entries of this file that could not be matched).",
+        "What needs attention: `no_status_report` (no pain.002 or return file within the rail's `status_report_timeout_hours`), `rejected` (the bank refused the file or part of it), `unmatched_entries` (an inbound file named an entry of this file but its facts differ: amount, account, receiving bank, direction or date; nothing was moved and the inbound file says what differed), `return_code_not_for_credit` (an ACH return used a code that only answers debits, such as R01; applied because every fact agreed), `notification_of_change`, `file_id_modifiers_exhausted` (status `refused`).",
     }),
   },
   { $id: "BankFile" },
@@ -279,7 +282,10 @@ export const BankFileDetailSchema = Type.Object(
         payout_id: Type.String({ format: "uuid" }),
         amount_minor: Type.Integer(),
         reference: nullable(
-          Type.String({ description: "The EndToEndId (SEPA) or trace number (ACH) tying the entry to the payout." }),
+          Type.String({
+            description:
+              "The EndToEndId (SEPA) or trace number (ACH) tying the entry to the payout. ACH trace numbers are the ODFI's eight digits and the next seven of the Business's sequence at that ODFI, kept in the database and never reset per file or day (it wraps after 9,999,999 entries); an answer from the bank must also agree on amount, account, receiving bank, direction and date to move the payout.",
+          }),
         ),
         bank_status: nullable(
           Type.String({ description: "The last status the bank reported for this entry (ACCP, RJCT, BOOK, R03, C01, …)." }),

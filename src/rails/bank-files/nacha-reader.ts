@@ -14,10 +14,23 @@ export interface NachaEntry {
   readonly name: string;
   readonly traceNumber: string;
   readonly addendaIndicator: string;
-  /** Return entry detail (addenda type 99). */
-  readonly returnInfo: { readonly code: string; readonly originalTrace: string; readonly information: string } | null;
-  /** Notification of change (addenda type 98). */
-  readonly changeInfo: { readonly code: string; readonly originalTrace: string; readonly correctedData: string } | null;
+  /**
+   * Return entry detail (addenda type 99): the R-code, the original entry's trace number, the original
+   * receiving DFI identification (its eight digits, positions 28-35) and the RDFI's words.
+   */
+  readonly returnInfo: {
+    readonly code: string;
+    readonly originalTrace: string;
+    readonly originalReceivingDfi: string;
+    readonly information: string;
+  } | null;
+  /** Notification of change (addenda type 98), with the same original trace and receiving DFI fields. */
+  readonly changeInfo: {
+    readonly code: string;
+    readonly originalTrace: string;
+    readonly originalReceivingDfi: string;
+    readonly correctedData: string;
+  } | null;
 }
 
 export interface NachaBatch {
@@ -226,12 +239,14 @@ function readBatch(records: readonly string[], start: number): { batch: NachaBat
         returnInfo = {
           code: cols(addenda, 4, 6),
           originalTrace: cols(addenda, 7, 21),
+          originalReceivingDfi: cols(addenda, 28, 35).trim(),
           information: cols(addenda, 36, 79).trim(),
         };
       } else if (addendaType === "98") {
         changeInfo = {
           code: cols(addenda, 4, 6),
           originalTrace: cols(addenda, 7, 21),
+          originalReceivingDfi: cols(addenda, 28, 35).trim(),
           correctedData: cols(addenda, 36, 64).trim(),
         };
       }

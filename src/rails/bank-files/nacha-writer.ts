@@ -47,6 +47,12 @@ export interface AchFile {
   readonly createdTime: string;
   /** A-Z then 0-9: distinguishes files created the same day for the same destination and origin. */
   readonly fileIdModifier: string;
+  /**
+   * The originator's trace sequence of the file's first entry (default 1); the entries take the following
+   * ones. The caller keeps the sequence (a database counter per ODFI, never reset per file), so no two entries
+   * it ever sends carry the same trace number until the sequence wraps (see traceNumber).
+   */
+  readonly firstTraceSequence?: number;
   readonly credits: readonly AchCredit[];
 }
 
@@ -146,13 +152,18 @@ function groupIntoBatches(credits: readonly AchCredit[]): Batch[] {
   return [...batches.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
+/** The seven-digit part of a trace number holds 1 … 9,999,999; the sequence then starts again at 1. */
+export const TRACE_SEQUENCE_SPACE = 9_999_999;
+
 /**
- * The trace number of an entry: the ODFI identification, then seven digits made of the file id modifier's
- * position (0-35) and the entry's position in the file, so traces stay unique across the files of a day.
+ * The trace number of the entry at position `sequence` (1, 2, …) of the originator's sequence at its ODFI:
+ * the ODFI's eight-digit identification, then the sequence in seven digits. The sequence is never reset per
+ * file or per day; past 9,999,999 it wraps to 0000001 (a return is then still told apart by its amount,
+ * account and date: see the inbound matching).
  */
-export function traceNumber(odfiIdentification: string, fileIdModifier: string, entryIndex: number): string {
-  const modifierIndex = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".indexOf(fileIdModifier);
-  return `${odfiIdentification}${numeric(modifierIndex * 100_000 + entryIndex + 1, 7)}`;
+export function traceNumber(odfiIdentification: string, sequence: number): string {
+  if (!Number.isSafeInteger(sequence) || sequence < 1) throw new RangeError(`a trace sequence starts at 1, not ${sequence}`);
+  return `${odfiIdentification}${numeric(((sequence - 1) % TRACE_SEQUENCE_SPACE) + 1, 7)}`;
 }
 
 export interface BuiltAchFile {
@@ -233,7 +244,7 @@ export function buildNachaFile(file: AchFile): BuiltAchFile {
     let batchHash = 0n;
     let batchCreditMinor = 0n;
     for (const credit of batch.credits) {
-      const trace = traceNumber(odfi, file.fileIdModifier, entryIndex);
+      const trace = traceNumber(odfi, (file.firstTraceSequence ?? 1) + entryIndex);
       entryIndex += 1;
       traces.push({ payoutId: credit.payoutId, traceNumber: trace });
       const rdfi = credit.routingNumber.slice(0, 8);

@@ -99,6 +99,31 @@ export function achReturnText(code: string): string {
   return `${code}: ${ACH_RETURNS[code] ?? "Returned by the receiving bank."}`;
 }
 
+/**
+ * Return codes that answer a debit only (Nacha Operating Rules, Appendix Four): funds (R01, R09), a debit's
+ * authorization or stop payment (R05, R07, R08, R10, R11, R29), and the check-conversion codes (R51, R52,
+ * R53). A credit cannot be returned for them, so a return of one of our credits with such a code is a bank
+ * error worth a person's look. Every other code of the table can answer a credit (R23 answers only credits).
+ */
+const ACH_DEBIT_ONLY_RETURNS: ReadonlySet<string> = new Set([
+  "R01",
+  "R05",
+  "R07",
+  "R08",
+  "R09",
+  "R10",
+  "R11",
+  "R29",
+  "R51",
+  "R52",
+  "R53",
+]);
+
+/** Whether an ACH return code can answer a credit entry (every one we send is a credit). */
+export function achReturnCodeFitsCredit(code: string): boolean {
+  return !ACH_DEBIT_ONLY_RETURNS.has(code);
+}
+
 export function achChangeText(code: string): string {
   return `${code}: ${ACH_CHANGES[code] ?? "The receiving bank sent a correction."}`;
 }

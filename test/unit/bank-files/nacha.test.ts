@@ -8,6 +8,7 @@ import {
   buildNachaFile,
   checkAchCredit,
   isAbaRoutingNumber,
+  traceNumber,
 } from "../../../src/rails/bank-files/nacha-writer.js";
 import { bankAchReturnFile } from "../../helpers/test-bank.js";
 import { ACH_ORIGINATOR, achCredit, GOLDEN_ACH } from "./fixtures.js";
@@ -70,9 +71,21 @@ describe("NACHA credits file", () => {
     expect(traces).toEqual(["091000010000001", "091000010000002", "091000010000003"]);
     expect(built.traces.map((t) => t.traceNumber)).toEqual(traces);
     expect(built.traces[0]?.payoutId).toBe("0190f0a0-0000-7000-8000-000000000013");
-    // The second file of the day (modifier B) cannot reuse the first file's traces.
-    const second = buildNachaFile({ ...GOLDEN_ACH, fileIdModifier: "B" });
-    expect(second.traces[0]?.traceNumber).toBe("091000010100001");
+    // The next file continues the originator's sequence (kept by the caller), whatever its modifier or day.
+    const second = buildNachaFile({ ...GOLDEN_ACH, fileIdModifier: "B", firstTraceSequence: 4 });
+    expect(second.traces.map((t) => t.traceNumber)).toEqual(["091000010000004", "091000010000005", "091000010000006"]);
+  });
+
+  it("wraps the trace sequence after 9,999,999 and refuses a sequence below 1", () => {
+    expect(traceNumber("09100001", 9_999_999)).toBe("091000019999999");
+    expect(traceNumber("09100001", 10_000_000)).toBe("091000010000001");
+    expect(traceNumber("09100001", 2 * 9_999_999 + 5)).toBe("091000010000005");
+    const across = buildNachaFile({ ...GOLDEN_ACH, firstTraceSequence: 9_999_998 });
+    expect(across.traces.map((t) => t.traceNumber)).toEqual(["091000019999998", "091000019999999", "091000010000001"]);
+    expect(readNachaFile(across.content).batches.flatMap((b) => b.entries.map((e) => e.traceNumber))).toEqual(
+      across.traces.map((t) => t.traceNumber),
+    );
+    expect(() => traceNumber("09100001", 0)).toThrow(RangeError);
   });
 
   it("fills exactly to a multiple of ten records", () => {
@@ -181,9 +194,14 @@ describe("returns and notifications of change", () => {
     const file = readNachaFile(text);
     const entries = file.batches.flatMap((b) => b.entries);
     expect(file.batches.map((b) => b.secCode)).toEqual(["PPD", "COR"]);
-    expect(entries[0]?.returnInfo).toEqual({ code: "R03", originalTrace: "091000010000002", information: "" });
+    expect(entries[0]?.returnInfo).toEqual({
+      code: "R03",
+      originalTrace: "091000010000002",
+      originalReceivingDfi: "02100002",
+      information: "",
+    });
     expect(entries[0]?.transactionCode).toBe("21");
-    expect(entries[1]?.changeInfo).toEqual({ code: "C01", originalTrace: "091000010000003", correctedData: "00012346" });
+    expect(entries[1]?.changeInfo).toMatchObject({ code: "C01", originalTrace: "091000010000003", correctedData: "00012346" });
     expect(file.control.entryAddendaCount).toBe(4);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { localDateOf, nextCutoff, zonedInstant } from "../../../src/modules/bank-rails/bank-rails.cutoff.js";
+import { fileBaseDate, localDateOf, nextCutoff, zonedInstant } from "../../../src/modules/bank-rails/bank-rails.cutoff.js";
 import { routePayout } from "../../../src/modules/bank-rails/bank-rails.routing.js";
 
 const SEPA_IBAN = { kind: "bank_account", scheme: "iban", country: "FR", sepaZone: true } as const;
@@ -53,5 +53,21 @@ describe("cut-off times in the rail's time zone", () => {
     expect(localDateOf(new Date("2026-05-28T02:30:00Z"), "America/New_York")).toBe("2026-05-27");
     expect(zonedInstant("2026-07-28", "17:00", "America/New_York").toISOString()).toBe("2026-07-28T21:00:00.000Z");
     expect(zonedInstant("2026-01-15", "09:30", "Europe/Berlin").toISOString()).toBe("2026-01-15T08:30:00.000Z");
+  });
+
+  it("dates a file from its cut-off when on time, from the next cut-off after it is written when late", () => {
+    const ny = (iso: string) => new Date(iso);
+    const cutoff = ny("2026-12-23T21:00:00Z"); // 16:00 New York, 23 Dec
+    // On time, and within the 15 minutes of an ordinary worker delay: the cut-off's own date.
+    expect(fileBaseDate(cutoff, ny("2026-12-23T21:00:00Z"), ["16:00"], "America/New_York")).toBe("2026-12-23");
+    expect(fileBaseDate(cutoff, ny("2026-12-23T21:15:00Z"), ["16:00"], "America/New_York")).toBe("2026-12-23");
+    // Late: the next cut-off at or after the write (24 Dec 17:52 -> 25 Dec 16:00; 24 Dec 10:00 -> 24 Dec 16:00).
+    expect(fileBaseDate(cutoff, ny("2026-12-24T22:52:00Z"), ["16:00"], "America/New_York")).toBe("2026-12-25");
+    expect(fileBaseDate(cutoff, ny("2026-12-24T15:00:00Z"), ["16:00"], "America/New_York")).toBe("2026-12-24");
+    expect(fileBaseDate(cutoff, ny("2026-12-23T21:30:00Z"), ["09:00", "16:00"], "America/New_York")).toBe("2026-12-24");
+    // Never before the day it is written: a 23:55 cut-off written at 00:05 counts from the new day.
+    expect(fileBaseDate(ny("2026-12-22T04:55:00Z"), ny("2026-12-22T05:05:00Z"), ["23:55"], "America/New_York")).toBe(
+      "2026-12-22",
+    );
   });
 });

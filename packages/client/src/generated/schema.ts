@@ -3014,8 +3014,11 @@ export interface components {
             /** @description Sum of the file's amounts, in minor units. */
             control_sum_minor: number;
             currency: string;
-            /** @enum {string} */
-            status: "built" | "uploaded" | "accepted" | "partially_accepted" | "rejected";
+            /**
+             * @description `refused`: the cut-off could not write the file (alert `file_id_modifiers_exhausted`: 36 NACHA files, File ID Modifiers A-Z and 0-9, already carry its creation date); it has no content, `last_upload_error` says why, and its payouts stay queued for the next cut-off.
+             * @enum {string}
+             */
+            status: "built" | "uploaded" | "accepted" | "partially_accepted" | "rejected" | "refused";
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -3028,7 +3031,7 @@ export interface components {
             upload_attempts: number;
             /** @description Why the last upload failed (unreachable server, changed host key, …). */
             last_upload_error: string | null;
-            /** @description What needs attention: `no_status_report` (no pain.002 or return file within the rail's `status_report_timeout_hours`), `rejected` (the bank refused the file or part of it), `unmatched_entries` (an inbound file named entries of this file that could not be matched). */
+            /** @description What needs attention: `no_status_report` (no pain.002 or return file within the rail's `status_report_timeout_hours`), `rejected` (the bank refused the file or part of it), `unmatched_entries` (an inbound file named an entry of this file but its facts differ: amount, account, receiving bank, direction or date; nothing was moved and the inbound file says what differed), `return_code_not_for_credit` (an ACH return used a code that only answers debits, such as R01; applied because every fact agreed), `notification_of_change`, `file_id_modifiers_exhausted` (status `refused`). */
             alerts: string[];
         };
         /**
@@ -4957,7 +4960,7 @@ export interface components {
                 /** Format: uuid */
                 payout_id: string;
                 amount_minor: number;
-                /** @description The EndToEndId (SEPA) or trace number (ACH) tying the entry to the payout. */
+                /** @description The EndToEndId (SEPA) or trace number (ACH) tying the entry to the payout. ACH trace numbers are the ODFI's eight digits and the next seven of the Business's sequence at that ODFI, kept in the database and never reset per file or day (it wraps after 9,999,999 entries); an answer from the bank must also agree on amount, account, receiving bank, direction and date to move the payout. */
                 reference: string | null;
                 /** @description The last status the bank reported for this entry (ACCP, RJCT, BOOK, R03, C01, …). */
                 bank_status: string | null;
