@@ -78,7 +78,7 @@ describe.runIf(available)("SEPA files over SFTP", () => {
 
   beforeAll(async () => {
     sshd = await startTestSshd();
-    t = await buildTestApp();
+    t = await buildTestApp({ env: { BANK_RAIL_ALLOW_PRIVATE_HOSTS: "true" } });
     business = await registerBusiness(t.app);
     key = business.keys.production;
     const beneficiary = await createBeneficiary(t.app, key, {
