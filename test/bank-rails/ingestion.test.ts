@@ -241,7 +241,9 @@ describe("ACH: returns and notifications of change", () => {
     await drain();
     const achFile = (await files()).find((f) => f.rail === "ach" && f.cutoff_at === "2026-07-27T20:00:00.000Z");
     expect(achFile).toMatchObject({ status: "uploaded", entry_count: 2 });
-    const sent = readNachaFile(readFileSync(path.join(localFolder(root, business.businessId, "ach/out"), String(achFile?.file_name)), "utf8"));
+    const sent = readNachaFile(
+      readFileSync(path.join(localFolder(root, business.businessId, "ach/out"), String(achFile?.file_name)), "utf8"),
+    );
     const entries = sent.batches.flatMap((b) => b.entries);
     const detail = (await t.app.inject({ method: "GET", url: `/v1/bank-files/${achFile?.id}`, headers: bearer(key) })).json();
     const traceOf = (id: string) => detail.payouts.find((p: { payout_id: string }) => p.payout_id === id).reference;

@@ -184,7 +184,10 @@ describe("OpenPGP files", () => {
     const accepted = bankPain002({ messageId: "STS-1", originalMessageId: messageId, groupStatus: "ACCP" });
     mkdirSync(localFolder(root, business.businessId, "in"), { recursive: true });
     // Signed by someone else, and not signed at all: refused, nothing applied.
-    writeFileSync(path.join(localFolder(root, business.businessId, "in"), "forged.xml.pgp"), await bankSeals(accepted, strangerKeys));
+    writeFileSync(
+      path.join(localFolder(root, business.businessId, "in"), "forged.xml.pgp"),
+      await bankSeals(accepted, strangerKeys),
+    );
     writeFileSync(path.join(localFolder(root, business.businessId, "in"), "unsigned.xml.pgp"), await bankSeals(accepted, null));
     t.clock.advance(61_000);
     await drain();

@@ -28,6 +28,18 @@ export interface TestSshd {
   restart(): Promise<void>;
   /** Replaces the host key (a "changed host key" on the next connection); restarts the server. */
   rotateHostKey(): Promise<string>;
+  /**
+   * What the server logged so far (its stderr, every run): with `logLevel: "VERBOSE"`, each connection
+   * ("Connection from …") and each authentication attempt ("Failed password for …", "Accepted publickey …").
+   */
+  log(): string;
+}
+
+export interface TestSshdOptions {
+  /** Let clients try passwords (the system's; none will match): the log then shows every password attempt. */
+  readonly passwordAuthentication?: boolean;
+  /** sshd's LogLevel; ERROR unless given. VERBOSE logs connections and authentication attempts. */
+  readonly logLevel?: "ERROR" | "INFO" | "VERBOSE";
 }
 
 /** Until sshd accepts connections: a condition with a generous deadline (a loaded machine starts processes slowly). */
@@ -62,7 +74,7 @@ function fingerprintOf(publicKeyFile: string): string {
   return match[1];
 }
 
-export async function startTestSshd(): Promise<TestSshd> {
+export async function startTestSshd(options: TestSshdOptions = {}): Promise<TestSshd> {
   const dir = mkdtempSync(path.join(tmpdir(), "bank-sshd-"));
   const root = path.join(dir, "bank");
   mkdirSync(path.join(root, "out"), { recursive: true });
@@ -87,7 +99,7 @@ export async function startTestSshd(): Promise<TestSshd> {
       `HostKey ${hostKey}`,
       `PidFile ${path.join(dir, "sshd.pid")}`,
       `AuthorizedKeysFile ${path.join(dir, "authorized_keys")}`,
-      "PasswordAuthentication no",
+      `PasswordAuthentication ${options.passwordAuthentication ? "yes" : "no"}`,
       "KbdInteractiveAuthentication no",
       "PubkeyAuthentication yes",
       "PermitRootLogin prohibit-password",
@@ -97,16 +109,18 @@ export async function startTestSshd(): Promise<TestSshd> {
       "X11Forwarding no",
       `Subsystem sftp internal-sftp -d ${root}`,
       `ForceCommand internal-sftp -d ${root}`,
-      "LogLevel ERROR",
+      `LogLevel ${options.logLevel ?? "ERROR"}`,
       "",
     ].join("\n"),
   );
   let child: ChildProcess | null = null;
+  let logged = "";
   const start = async () => {
     child = spawn(SSHD_PATH, ["-D", "-e", "-f", config], { stdio: ["ignore", "ignore", "pipe"] });
     let stderr = "";
     child.stderr?.on("data", (chunk) => {
       stderr += String(chunk);
+      logged += String(chunk);
     });
     child.once("exit", (code) => {
       if (code !== 0 && code !== null) stderr += `\nexited ${code}`;
@@ -147,6 +161,7 @@ export async function startTestSshd(): Promise<TestSshd> {
       await start();
       return fingerprintOf(`${hostKey}.pub`);
     },
+    log: () => logged,
   } satisfies TestSshd & { stop(): Promise<void> };
 }
 
