@@ -204,7 +204,12 @@ export function openLocalTarget(
 ): DeliveryTarget {
   const outbound = localFolderSegments(tenant, outboundDirectory);
   const inbound = localFolderSegments(tenant, inboundDirectory);
-  async function within<T>(segments: string[], create: boolean, use: (dir: ConfinedDirectory) => Promise<T>, absent: T) {
+  async function within<T>(
+    segments: string[],
+    create: boolean,
+    use: (dir: ConfinedDirectory) => Promise<T>,
+    absent: T,
+  ): Promise<T> {
     const dir = await openConfinedDirectory(root, segments, { create });
     if (dir === null) return absent;
     try {
@@ -238,7 +243,12 @@ export function openLocalTarget(
       );
     },
     async listInbound() {
-      return within(inbound, true, async (dir) => (await dir.listFiles()).filter((name) => !name.startsWith(".")), []);
+      return within(
+        inbound,
+        true,
+        async (dir) => (await dir.listFiles()).map((entry) => entry.name).filter((name) => !name.startsWith(".")),
+        [],
+      );
     },
     async readInbound(name) {
       const content = await within(inbound, false, (dir) => dir.readFile(name), null);

@@ -48,14 +48,25 @@ function symlinkRefused(where: string): LocalFolderError {
   );
 }
 
+export interface LocalFileEntry {
+  readonly name: string;
+  readonly size: number;
+  readonly modifiedAt: Date;
+}
+
 /** An open directory below the root: the one place its entries are reached from. */
 export interface ConfinedDirectory {
   /** The directory's path, for log messages only. */
   readonly displayPath: string;
+  /**
+   * A regular file opened for reading (O_NOFOLLOW), or null when there is none by that name; a link or anything
+   * else is refused. The caller reads it (a bounded stream: `handle.createReadStream({ start, end })`) and closes it.
+   */
+  openFile(name: string): Promise<FileHandle | null>;
   /** A regular file's bytes, or null when there is none by that name; a link or anything else is refused. */
   readFile(name: string): Promise<Buffer | null>;
-  /** The names of the regular files in the directory (links, directories and others left out). */
-  listFiles(): Promise<string[]>;
+  /** The regular files in the directory with their size and modification time (links and the rest left out). */
+  listFiles(): Promise<LocalFileEntry[]>;
   /**
    * Writes `content` to `temporaryName` (created new, never through a link), lets `check` read it back, then
    * renames it to `name`, unless `name` is a link or not a regular file.
@@ -148,7 +159,7 @@ export async function openConfinedDirectory(
 }
 
 function confined(dir: OpenDir): ConfinedDirectory {
-  async function readFile(name: string): Promise<Buffer | null> {
+  async function openFile(name: string): Promise<FileHandle | null> {
     checkSegment(name);
     let handle: FileHandle;
     try {
@@ -159,13 +170,24 @@ function confined(dir: OpenDir): ConfinedDirectory {
       if (code === "ELOOP") throw symlinkRefused(path.join(dir.displayPath, name));
       throw error;
     }
+    const regular = await handle
+      .stat()
+      .then((stats) => stats.isFile())
+      .catch(() => false);
+    if (!regular) {
+      await handle.close();
+      throw new LocalFolderError(
+        "the bank folder holds something that is not a regular file under that name",
+        `not a regular file: ${path.join(dir.displayPath, name)}`,
+      );
+    }
+    return handle;
+  }
+
+  async function readFile(name: string): Promise<Buffer | null> {
+    const handle = await openFile(name);
+    if (handle === null) return null;
     try {
-      if (!(await handle.stat()).isFile()) {
-        throw new LocalFolderError(
-          "the bank folder holds something that is not a regular file under that name",
-          `not a regular file: ${path.join(dir.displayPath, name)}`,
-        );
-      }
       return await handle.readFile();
     } finally {
       await handle.close();
@@ -191,14 +213,18 @@ function confined(dir: OpenDir): ConfinedDirectory {
 
   return {
     displayPath: dir.displayPath,
+    openFile,
     readFile,
     async listFiles() {
-      // Entry types come from the directory itself (no stat through a link): a link is not a file here.
+      // Entry types come from the directory itself, sizes from lstat (neither looks through a link): a link is
+      // not a file here.
       const entries = await readdir(dirPath(dir), { withFileTypes: true });
-      return entries
-        .filter((entry) => entry.isFile())
-        .map((entry) => entry.name)
-        .sort();
+      const files: LocalFileEntry[] = [];
+      for (const entry of entries.filter((e) => e.isFile()).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+        const stats = await lstat(entryPath(dir, entry.name)).catch(() => null);
+        if (stats?.isFile()) files.push({ name: entry.name, size: stats.size, modifiedAt: stats.mtime });
+      }
+      return files;
     },
     async writeThenRename(temporaryName, name, content, check) {
       checkSegment(temporaryName);
