@@ -76,6 +76,8 @@ export interface AppDeps {
   /** Where webhook URLs may point, and the guarded client that calls them. */
   readonly webhookPolicy: TargetPolicy;
   readonly webhookSender: WebhookSender;
+  /** Where bank-rail SFTP servers may be (checked when configured and on every connection). */
+  readonly bankRailHostPolicy: TargetPolicy;
 }
 
 /**
@@ -230,6 +232,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     ids,
     cipher: deps.cipher,
     localRoot: config.bankRails.localRoot,
+    sftpPolicy: deps.bankRailHostPolicy,
     logger: deps.logger.child({ component: "bank-rails" }),
     destinationRoutingFactsOf,
     postalAddressesOf: findPostalAddresses,

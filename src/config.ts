@@ -90,6 +90,13 @@ export interface Config {
      * folders (for a bank connector running beside the service). Null (the default) allows SFTP only.
      */
     readonly localRoot: string | null;
+    /**
+     * BANK_RAIL_ALLOW_PRIVATE_HOSTS: allow SFTP servers on loopback, private, link-local and other non-public
+     * addresses (a bank reached over a private link, tests, local development). Off by default: the same
+     * address rules as webhook URLs. Separate from WEBHOOK_ALLOW_PRIVATE_TARGETS, so a private bank link does
+     * not open webhooks to the internal network.
+     */
+    readonly allowPrivateHosts: boolean;
     /** BANK_RAIL_POLL_INTERVAL_SECONDS: how often each rail's inbound directory is read (default 900). */
     readonly pollIntervalSeconds: number;
     /**
@@ -455,6 +462,7 @@ export function loadConfig(env: Env = process.env): Config {
     simulatorControlToken: readSimulatorControlToken(env),
     bankRails: {
       localRoot: readBankRailLocalRoot(env),
+      allowPrivateHosts: readBool(env, "BANK_RAIL_ALLOW_PRIVATE_HOSTS", false),
       pollIntervalSeconds: readInt(env, "BANK_RAIL_POLL_INTERVAL_SECONDS", 900, 10, 86_400),
       // Parsing costs about 12 times the file in heap (docs/decisions.md): 64 MiB is about 750 MB of it.
       inboundMaxFileBytes: readInt(env, "BANK_RAIL_INBOUND_MAX_FILE_BYTES", 10 * 1024 * 1024, 1024, 64 * 1024 * 1024),

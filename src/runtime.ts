@@ -52,6 +52,8 @@ export interface RuntimeOptions {
   readonly webhookTlsCa?: string;
   /** Host name resolver for webhook URLs (tests map names to chosen addresses); defaults to the system's. */
   readonly webhookResolver?: Resolver;
+  /** Host name resolver for bank-rail SFTP hosts (tests map names to chosen addresses); defaults to the system's. */
+  readonly bankRailResolver?: Resolver;
   /**
    * Deadline of one webhook call: the spec's 10 s unless given. A test shortens it to see a timeout without
    * waiting 10 s. Never set in production (no configuration variable reaches it).
@@ -172,6 +174,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     allowPrivateTargets: config.webhooks.allowPrivateTargets,
     resolve: options.webhookResolver ?? systemResolver,
   };
+  // SFTP hosts of bank rails: the same address rules, under their own operator switch.
+  const bankRailHostPolicy: TargetPolicy = {
+    allowPrivateTargets: config.bankRails.allowPrivateHosts,
+    resolve: options.bankRailResolver ?? systemResolver,
+  };
   const webhookSender: WebhookSender = createWebhookSender({
     policy: webhookPolicy,
     ...(options.webhookTlsCa === undefined ? {} : { ca: options.webhookTlsCa }),
@@ -244,6 +251,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     mailer,
     webhookPolicy,
     webhookSender,
+    bankRailHostPolicy,
     tenantLimiter: createRateLimiter(config.rateLimit, store, "tenant"),
     clientAddressLimiter: createRateLimiter(config.registrationRateLimit, store, "client"),
     collectionPageLimiter: createRateLimiter(config.collectionPageRateLimit, store, "collect"),

@@ -425,6 +425,18 @@ export const ERROR_CODES = {
     message: "Payouts are waiting for this rail's next file; it cannot be removed now.",
     description: "Remove the rail after its next cut-off has put the waiting payouts into a file, or cancel them first.",
   },
+  BANK_RAIL_HOST_NOT_PUBLIC: {
+    status: 422,
+    message: "The SFTP host does not resolve to a public address.",
+    description:
+      "Bank-rail SFTP hosts follow the same address rules as webhook URLs: the host (`delivery.host`) is, or resolves to, an address that is not global unicast (loopback, private, link-local, carrier-grade NAT, unique-local, documentation, reserved…). The message names the host you sent, never the address it resolved to. The operator can allow private bank hosts (`BANK_RAIL_ALLOW_PRIVATE_HOSTS`), for a bank reached over a private link.",
+  },
+  BANK_RAIL_DEBTOR_ACCOUNT_TAKEN: {
+    status: 409,
+    message: "Another Business on this service already sends files for this debtor account.",
+    description:
+      "One debtor account belongs to one Business per environment: the IBAN of a SEPA rail, the ODFI routing number with the Company Identification of an ACH rail. If the account is yours, the operator of this service can tell which configuration holds it.",
+  },
   SEPA_ADDRESS_NOT_STRUCTURED: {
     status: 422,
     message: "The Beneficiary's postal address cannot be sent structured (town and country at least).",

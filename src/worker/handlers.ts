@@ -30,6 +30,7 @@ export function createJobHandlers(deps: WorkerDeps): JobHandlers {
     jobStore: deps.jobStore,
     logger: deps.logger.child({ component: "bank-rails" }),
     localRoot: deps.config.bankRails.localRoot,
+    sftpPolicy: deps.bankRailHostPolicy,
     payouts: createPayoutBankFileFunctions({ clock: deps.clock, cipher: deps.cipher, events: deps.events }),
     destinationRoutingFacts,
     observe: (rail, event) => deps.metrics.observeBankFile(rail, event),

@@ -31,7 +31,7 @@ import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import { type BankAchReturn, bankAchReturnFile, bankCamt054 } from "../helpers/test-bank.js";
 import { createPayout, decide, getPayout, payoutEvents } from "../payouts/payout-fixtures.js";
 import { epcSchemaAvailable, epcSchemaErrors } from "../unit/bank-files/xsd.js";
-import { achConfig, sepaConfig, US_ACCOUNT } from "./bank-rail-fixtures.js";
+import { achConfig, localFolder, sepaConfig, US_ACCOUNT } from "./bank-rail-fixtures.js";
 
 const SECOND_ACCOUNT = {
   account_holder_name: "John Roe",
@@ -126,7 +126,7 @@ describe.runIf(sshdAvailable())("ACH files over SFTP: distinct identities, retur
 
   beforeAll(async () => {
     sshd = await startTestSshd();
-    h.t = await buildTestApp({ env: { BANK_RAIL_POLL_INTERVAL_SECONDS: "60" } });
+    h.t = await buildTestApp({ env: { BANK_RAIL_POLL_INTERVAL_SECONDS: "60", BANK_RAIL_ALLOW_PRIVATE_HOSTS: "true" } });
     h.business = await registerBusiness(h.t.app);
     h.key = h.business.keys.production;
     const delivery = {
@@ -342,7 +342,7 @@ describe("ACH file identity over many files, a restart, and the 37th file of a d
       const parsed: NachaFile[] = [];
       for (const row of written) {
         expect(row).toMatchObject({ status: "uploaded", entry_count: 1 });
-        const bytes = readFileSync(path.join(root, "ach/out", String(row.file_name)), "utf8");
+        const bytes = readFileSync(path.join(localFolder(root, h.business.businessId, "ach/out"), String(row.file_name)), "utf8");
         parsed.push(readNachaFile(bytes));
       }
       expect(parsed.map((f) => f.fileIdModifier).join("")).toBe("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789");
@@ -356,7 +356,7 @@ describe("ACH file identity over many files, a restart, and the 37th file of a d
       const refused = files[36];
       expect(refused).toMatchObject({ status: "refused", entry_count: 0, alerts: ["file_id_modifiers_exhausted"] });
       expect(String(refused?.last_upload_error)).toContain("36 ACH files already carry the creation date 2026-06-03");
-      expect(readdirSync(path.join(root, "ach/out")).filter((n) => !n.startsWith("."))).toHaveLength(36);
+      expect(readdirSync(localFolder(root, h.business.businessId, "ach/out")).filter((n) => !n.startsWith("."))).toHaveLength(36);
       expect(await getPayout(h.t.app, h.key, waiting)).toMatchObject({ status: "approved", disbursement_status: "queued" });
       expect(logLines.join("\n")).toContain("bank file refused");
 
@@ -373,7 +373,9 @@ describe("ACH file identity over many files, a restart, and the 37th file of a d
       const next = (await listFiles(h)).find((f) => f.cutoff_at === "2026-06-04T20:00:00.000Z");
       expect(next).toMatchObject({ status: "uploaded", entry_count: 1 });
       expect((await fileDetail(h, next?.id)).payouts.map((p) => p.payout_id)).toEqual([waiting]);
-      const nextFile = readNachaFile(readFileSync(path.join(root, "ach/out", String(next?.file_name)), "utf8"));
+      const nextFile = readNachaFile(
+        readFileSync(path.join(localFolder(root, h.business.businessId, "ach/out"), String(next?.file_name)), "utf8"),
+      );
       expect(`${nextFile.creationDate}-${nextFile.fileIdModifier}`).toBe("2026-06-04-A");
       expect(nextFile.batches[0]?.entries[0]?.traceNumber).toBe("091000010000037");
       expect(await getPayout(h.t.app, h.key, waiting)).toMatchObject({ disbursement_status: "submitted" });
@@ -419,7 +421,9 @@ describe("a late cut-off is dated for when its file is written", () => {
     await drain();
     const file = (await listFiles(h)).find((f) => f.rail === "ach");
     expect(file).toMatchObject({ cutoff_at: "2026-12-23T21:00:00.000Z", status: "uploaded" });
-    const sent = readNachaFile(readFileSync(path.join(root, "ach/out", String(file?.file_name)), "utf8"));
+    const sent = readNachaFile(
+      readFileSync(path.join(localFolder(root, h.business.businessId, "ach/out"), String(file?.file_name)), "utf8"),
+    );
     expect(sent.creationDate).toBe("2026-12-24");
     expect(sent.creationTime).toBe("17:52");
     expect(sent.batches[0]?.effectiveDate).toBe("2026-12-28");
@@ -455,7 +459,7 @@ describe("a late cut-off is dated for when its file is written", () => {
     await drain();
     const file = (await listFiles(h)).find((f) => f.rail === "sepa");
     expect(file).toMatchObject({ cutoff_at: "2026-12-30T14:00:00.000Z", status: "uploaded" });
-    const xml = readFileSync(path.join(root, "sepa/out", String(file?.file_name)), "utf8");
+    const xml = readFileSync(path.join(localFolder(root, h.business.businessId, "sepa/out"), String(file?.file_name)), "utf8");
     // The next cut-off after the write is 1 Jan 15:00 (TARGET2 closed): the first TARGET2 day is Monday 4 Jan 2027.
     expect(xml).toContain("<Dt>2027-01-04</Dt>");
     if (epcSchemaAvailable()) expect(await epcSchemaErrors(xml)).toEqual([]);
@@ -465,9 +469,9 @@ describe("a late cut-off is dated for when its file is written", () => {
   it("SEPA: a camt.054 booking of our EndToEndId for another amount moves nothing and says so; the right one books", async () => {
     const e2e = sepaPayoutId.replaceAll("-", "");
     const booking = (amount: string) => ({ endToEndId: e2e, amount, creditDebit: "DBIT" as const, bookingDate: "2027-01-04" });
-    mkdirSync(path.join(root, "sepa/in"), { recursive: true });
+    mkdirSync(localFolder(root, h.business.businessId, "sepa/in"), { recursive: true });
     writeFileSync(
-      path.join(root, "sepa/in", "camt054-wrong.xml"),
+      path.join(localFolder(root, h.business.businessId, "sepa/in"), "camt054-wrong.xml"),
       bankCamt054({ messageId: "NTF-W", bookings: [booking("100.00")] }),
     );
     const poll = async () => {
@@ -487,7 +491,7 @@ describe("a late cut-off is dated for when its file is written", () => {
     const file = (await listFiles(h)).find((f) => f.rail === "sepa");
     expect(file?.alerts).toEqual(["unmatched_entries"]);
     writeFileSync(
-      path.join(root, "sepa/in", "camt054-right.xml"),
+      path.join(localFolder(root, h.business.businessId, "sepa/in"), "camt054-right.xml"),
       bankCamt054({ messageId: "NTF-R", bookings: [booking("10.00")] }),
     );
     await poll();

@@ -1,4 +1,6 @@
 // Bank-rail configurations and destinations shared by the bank-rails tests.
+import path from "node:path";
+import { composeIBAN } from "ibantools";
 import type { AppInstance } from "../../src/platform/http/types.js";
 import { bearer, createBeneficiary, GERMAN_IBAN_ACCOUNT, registerBankAccount } from "../helpers/factories.js";
 import { PERSON_IDENTITY } from "../payouts/payout-fixtures.js";
@@ -28,6 +30,30 @@ export function sepaConfig(overrides: Record<string, unknown> = {}): Record<stri
     },
     ...overrides,
   };
+}
+
+let debtorCounter = 0;
+
+/**
+ * A SEPA originator with a debtor IBAN no other call gave (one debtor account belongs to one Business per
+ * environment, so each Business of a test needs its own).
+ */
+export function uniqueSepaOriginator(): Record<string, unknown> {
+  debtorCounter += 1;
+  const iban = composeIBAN({ countryCode: "DE", bban: `37040044${String(debtorCounter).padStart(10, "0")}` });
+  if (iban === null) throw new Error("could not compose an IBAN");
+  return { ...(sepaConfig().originator as object), iban };
+}
+
+/** An ACH originator with a Company Identification no other call gave. */
+export function uniqueAchOriginator(): Record<string, unknown> {
+  debtorCounter += 1;
+  return { ...(achConfig().originator as object), company_identification: `9${String(debtorCounter).padStart(9, "0")}` };
+}
+
+/** Where a Business's local folder `directory` is on disk: its own folder under the operator's root. */
+export function localFolder(root: string, businessId: string, directory: string): string {
+  return path.join(root, businessId, "production", directory);
 }
 
 export function achConfig(overrides: Record<string, unknown> = {}): Record<string, unknown> {

@@ -7,7 +7,7 @@ import { bankRailConfigs } from "../../src/modules/bank-rails/bank-rails.schema.
 import { bearer, createApiKey, type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import { newKey, payableBeneficiary, postPayout } from "../payouts/payout-fixtures.js";
-import { achConfig, FINGERPRINT, sepaConfig, sepaPayee, US_ACCOUNT } from "./bank-rail-fixtures.js";
+import { achConfig, FINGERPRINT, sepaConfig, sepaPayee, US_ACCOUNT, uniqueSepaOriginator } from "./bank-rail-fixtures.js";
 
 describe("bank rail configuration", () => {
   let t: TestApp;
@@ -294,7 +294,14 @@ describe("routing of production payouts", () => {
   it("once ACH is configured too, the USD payout is taken; removing a rail brings the refusal back", async () => {
     const business = await registerBusiness(t.app);
     const key = business.keys.production;
-    await t.app.inject({ method: "PUT", url: "/v1/bank-rails/sepa", headers: bearer(key), payload: sepaConfig() });
+    // Its own debtor account: another Business of this file already has the fixture's IBAN.
+    const sepa = await t.app.inject({
+      method: "PUT",
+      url: "/v1/bank-rails/sepa",
+      headers: bearer(key),
+      payload: sepaConfig({ originator: uniqueSepaOriginator() }),
+    });
+    expect(sepa.statusCode, sepa.body).toBe(201);
     const ach = await t.app.inject({ method: "PUT", url: "/v1/bank-rails/ach", headers: bearer(key), payload: achConfig() });
     expect(ach.statusCode, ach.body).toBe(201);
     const dollar = await payableBeneficiary(t.app, key, US_ACCOUNT);

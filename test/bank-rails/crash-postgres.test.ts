@@ -42,7 +42,7 @@ describe.skipIf(!onPostgres || !sshdAvailable())("a worker killed between the SF
     children = createChildTracker();
     dataDir = await mkdtemp(path.join(tmpdir(), "bank-crash-"));
     sshd = await startTestSshd();
-    t = await buildTestApp();
+    t = await buildTestApp({ env: { BANK_RAIL_ALLOW_PRIVATE_HOSTS: "true" } });
     business = await registerBusiness(t.app);
     key = business.keys.production;
     const delivery = {
@@ -84,6 +84,7 @@ describe.skipIf(!onPostgres || !sshdAvailable())("a worker killed between the SF
         JOB_LEASE_SECONDS: "2",
         JOB_POLL_INTERVAL_MS: "50",
         WORKER_ID: workerId,
+        BANK_RAIL_ALLOW_PRIVATE_HOSTS: "true",
         ...(pause ? { PAUSE_AFTER_BANK_UPLOAD: "1" } : {}),
       },
     });

@@ -17,7 +17,7 @@ import {
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import { createPayout, decide, getPayout, newKey, payoutEvents, postPayout } from "../payouts/payout-fixtures.js";
 import { epcSchemaAvailable, epcSchemaErrors } from "../unit/bank-files/xsd.js";
-import { achConfig, sepaConfig, US_ACCOUNT } from "./bank-rail-fixtures.js";
+import { achConfig, localFolder, sepaConfig, US_ACCOUNT } from "./bank-rail-fixtures.js";
 
 const ADDRESS = { line1: "Calle Mayor 5", city: "Madrid", postal_code: "28013", country: "ES" };
 
@@ -117,7 +117,7 @@ describe("SEPA cut-off", () => {
     }
 
     // The bytes on disk are the bytes of the API, and they are a valid EPC file.
-    const delivered = readFileSync(path.join(root, "sepa/out", file.file_name), "utf8");
+    const delivered = readFileSync(path.join(localFolder(root, business.businessId, "sepa/out"), file.file_name), "utf8");
     const content = await t.app.inject({ method: "GET", url: `/v1/bank-files/${file.id}/content`, headers: bearer(key) });
     expect(content.statusCode).toBe(200);
     expect(content.headers["content-type"]).toContain("application/xml");
@@ -125,7 +125,7 @@ describe("SEPA cut-off", () => {
     if (epcSchemaAvailable()) expect(await epcSchemaErrors(delivered)).toEqual([]);
     expect(delivered).toContain("<TwnNm>Madrid</TwnNm>");
     expect(delivered).toContain("<Dt>2026-05-27</Dt>");
-    expect(readdirSync(path.join(root, "sepa/out")).filter((n) => n.startsWith("."))).toEqual([]);
+    expect(readdirSync(localFolder(root, business.businessId, "sepa/out")).filter((n) => n.startsWith("."))).toEqual([]);
     // At rest the file is encrypted: the creditor's IBAN is in the file, never in clear in the database.
     expect(delivered).toContain("ES9121000418450200051332");
     const stored = await db().select().from(bankFiles);
@@ -235,7 +235,7 @@ describe("ACH cut-off", () => {
     const files = (await t.app.inject({ method: "GET", url: "/v1/bank-files", headers: bearer(key) })).json().bank_files;
     const file = files.find((f: { rail: string }) => f.rail === "ach");
     expect(file).toMatchObject({ status: "uploaded", entry_count: 1, control_sum_minor: 12_345, currency: "USD" });
-    const content = readFileSync(path.join(root, "ach/out", file.file_name), "utf8");
+    const content = readFileSync(path.join(localFolder(root, business.businessId, "ach/out"), file.file_name), "utf8");
     const parsed = readNachaFile(content);
     expect(parsed.control).toMatchObject({ batchCount: 1, entryAddendaCount: 1, totalCreditMinor: 12_345, totalDebitMinor: 0 });
     expect(parsed.batches[0]).toMatchObject({ secCode: "PPD", entryDescription: "PAYOUT", effectiveDate: "2026-06-01" });

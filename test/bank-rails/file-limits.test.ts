@@ -3,7 +3,7 @@
 // outside the EEA without the BIC the EPC rulebook requires, an IBAN with another country's BIC. Greek and
 // Cyrillic names reach the pain.001 in Latin letters. Only where a bank-file rail would carry the payout or
 // the account: the sandbox and a Business without bank rails are not held to a file's limits.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { XMLParser } from "fast-xml-parser";
@@ -12,7 +12,7 @@ import { bearer, createBeneficiary, type RegisteredBusiness, registerBusiness } 
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import { decide, newKey, postPayout } from "../payouts/payout-fixtures.js";
 import { epcSchemaAvailable, epcSchemaErrors } from "../unit/bank-files/xsd.js";
-import { achConfig, sepaConfig, US_ACCOUNT } from "./bank-rail-fixtures.js";
+import { achConfig, sepaConfig, US_ACCOUNT, uniqueAchOriginator, uniqueSepaOriginator } from "./bank-rail-fixtures.js";
 
 const ADDRESS = { line1: "Calle Mayor 5", city: "Madrid", postal_code: "28013", country: "ES" };
 const SPANISH_ACCOUNT = { account_holder_name: "Ana Pérez", country: "ES", currency: "EUR", iban: "ES9121000418450200051332" };
@@ -29,6 +29,13 @@ async function lateBusiness(): Promise<string> {
   return (await registerBusiness(t.app)).keys.production;
 }
 
+/** Where a written file is: in its Business's own folder under the root (file names are unique). */
+function writtenFile(name: string): string {
+  const found = readdirSync(root, { recursive: true, encoding: "utf8" }).filter((entry) => path.basename(entry) === name);
+  if (found.length !== 1 || found[0] === undefined) throw new Error(`${name}: ${found.length} files under the root`);
+  return path.join(root, found[0]);
+}
+
 async function drain(): Promise<void> {
   await t.runtime.createWorker(`w-${Math.random()}`).drain();
 }
@@ -39,7 +46,7 @@ async function configureRails(k: string, folder: string): Promise<void> {
     method: "PUT",
     url: "/v1/bank-rails/sepa",
     headers: bearer(k),
-    payload: sepaConfig({ delivery }),
+    payload: sepaConfig({ originator: uniqueSepaOriginator(), delivery }),
   });
   expect(sepa.statusCode, sepa.body).toBe(201);
   const achDelivery = { kind: "local_directory", outbound_directory: `${folder}/ach/out`, inbound_directory: `${folder}/ach/in` };
@@ -47,7 +54,7 @@ async function configureRails(k: string, folder: string): Promise<void> {
     method: "PUT",
     url: "/v1/bank-rails/ach",
     headers: bearer(k),
-    payload: achConfig({ delivery: achDelivery }),
+    payload: achConfig({ originator: uniqueAchOriginator(), delivery: achDelivery }),
   });
   expect(ach.statusCode, ach.body).toBe(201);
 }
@@ -169,7 +176,7 @@ describe("SEPA to a SEPA country outside the EEA: the BIC", () => {
     await drain();
     const files = (await t.app.inject({ method: "GET", url: "/v1/bank-files", headers: bearer(lateKey) })).json().bank_files;
     const file = files.find((f: { rail: string }) => f.rail === "sepa");
-    const content = readFileSync(path.join(root, "late/sepa/out", file.file_name), "utf8");
+    const content = readFileSync(writtenFile(file.file_name), "utf8");
     const tx = new XMLParser({ parseTagValue: false }).parse(content).Document.CstmrCdtTrfInitn.PmtInf.CdtTrfTxInf;
     expect(tx.CdtrAgt.FinInstnId.BICFI).toBe("UBSWCHZH80A");
     if (epcSchemaAvailable()) expect(await epcSchemaErrors(content)).toEqual([]);
@@ -378,7 +385,7 @@ describe("Greek and Cyrillic names in the written pain.001", () => {
     expect(sepaFiles, JSON.stringify(files)).toHaveLength(1);
     const file = sepaFiles[0];
     expect(file.entry_count).toBe(2);
-    const content = readFileSync(path.join(root, "early/sepa/out", file.file_name), "utf8");
+    const content = readFileSync(writtenFile(file.file_name), "utf8");
     if (epcSchemaAvailable()) expect(await epcSchemaErrors(content)).toEqual([]);
     const parsed = new XMLParser({ parseTagValue: false }).parse(content);
     const blocks = [parsed.Document.CstmrCdtTrfInitn.PmtInf].flat();

@@ -14,6 +14,7 @@ import { createBankInbound } from "../../src/modules/bank-rails/bank-rails.inbou
 import { findConfig } from "../../src/modules/bank-rails/bank-rails.repo.js";
 import { bankInboundFiles } from "../../src/modules/bank-rails/bank-rails.schema.js";
 import { BANK_POLL_JOB } from "../../src/modules/bank-rails/index.js";
+import { systemResolver } from "../../src/platform/outbound-http/url-safety.js";
 import { waitFor } from "../fixtures/child-processes.js";
 import { bearer, type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
 import { removeSshdDir, sshdAvailable, startTestSshd, type TestSshd } from "../helpers/sshd.js";
@@ -71,6 +72,10 @@ async function metric(name: string, labels: Record<string, string>): Promise<num
   return values.find((v) => Object.entries(labels).every(([k, value]) => v.labels[k] === value))?.value ?? 0;
 }
 
+/** The Business's own production folder under the operator's root. */
+const tenantOf = (business: RegisteredBusiness) => ({ businessId: business.businessId, environment: "production" });
+const folderOf = (business: RegisteredBusiness) => path.join(root, business.businessId, "production");
+
 async function inboundOf(business: RegisteredBusiness) {
   return db().select().from(bankInboundFiles).where(eq(bankInboundFiles.businessId, business.businessId));
 }
@@ -96,6 +101,7 @@ beforeAll(async () => {
   t = await buildTestApp({
     env: {
       BANK_RAIL_LOCAL_ROOT: root,
+      BANK_RAIL_ALLOW_PRIVATE_HOSTS: "true",
       BANK_RAIL_POLL_INTERVAL_SECONDS: "60",
       BANK_RAIL_INBOUND_MAX_FILE_BYTES: String(LIMIT),
     },
@@ -117,10 +123,10 @@ afterAll(async () => {
 });
 
 describe("local folders", () => {
-  const small = () => path.join(root, "ach/in/returns-1.ach");
+  const small = () => path.join(folderOf(local), "ach/in/returns-1.ach");
 
   it("refuses a file over the limit from its listing without reading it, and says why", async () => {
-    hugeFile(path.join(root, "ach/in/huge.ach"));
+    hugeFile(path.join(folderOf(local), "ach/in/huge.ach"));
     writeFileSync(small(), achReturns("091000010000099"));
     const before = bytesReadByThisProcess();
     await poll();
@@ -193,9 +199,9 @@ describe("local folders", () => {
         throw new Error("not used: the target is given to intake");
       },
     });
-    hugeFile(path.join(root, "grown/in/grown.ach"));
+    hugeFile(path.join(folderOf(local), "grown/in/grown.ach"));
     // The listing says 100 bytes (a file that grew after it was listed, or a server that misreports sizes).
-    const real = openLocalTarget(root, "grown/out", "grown/in");
+    const real = openLocalTarget(root, tenantOf(local), "grown/out", "grown/in");
     let downloads = 0;
     const target = {
       ...real,
@@ -240,9 +246,9 @@ describe("local folders", () => {
           throw new Error("not used: the target is given to intake");
         },
       });
-    mkdirSync(path.join(root, "raised/in"), { recursive: true });
-    writeFileSync(path.join(root, "raised/in/large.ach"), "9".repeat(100 * 1024));
-    const real = openLocalTarget(root, "raised/out", "raised/in");
+    mkdirSync(path.join(folderOf(local), "raised/in"), { recursive: true });
+    writeFileSync(path.join(folderOf(local), "raised/in/large.ach"), "9".repeat(100 * 1024));
+    const real = openLocalTarget(root, tenantOf(local), "raised/out", "raised/in");
     let downloads = 0;
     const target = {
       ...real,
@@ -266,14 +272,14 @@ describe("local folders", () => {
   });
 
   it("reads at most the limit plus one byte of a local file, whatever its size", async () => {
-    const target = openLocalTarget(root, "grown/out", "grown/in");
+    const target = openLocalTarget(root, tenantOf(local), "grown/out", "grown/in");
     const before = bytesReadByThisProcess();
     await expect(target.readInbound("grown.ach", LIMIT)).rejects.toMatchObject({
       name: "InboundTooLargeError",
       bytesRead: LIMIT + 1,
     });
     expect(bytesReadByThisProcess() - before).toBeLessThan(2 * MB);
-    writeFileSync(path.join(root, "grown/in/exact.ach"), "x".repeat(LIMIT));
+    writeFileSync(path.join(folderOf(local), "grown/in/exact.ach"), "x".repeat(LIMIT));
     expect((await target.readInbound("exact.ach", LIMIT)).length).toBe(LIMIT);
   });
 });
@@ -347,15 +353,18 @@ describe.runIf(sshdAvailable())("over SFTP (a real OpenSSH server)", () => {
   });
 
   it("asks the server for at most the limit plus one byte of a file, whatever its size", async () => {
-    const target = await openSftpTarget({
-      host: "127.0.0.1",
-      port: sshd.port,
-      username: sshd.username,
-      privateKey: sshd.privateKey,
-      hostKeyFingerprint: sshd.hostKeyFingerprint,
-      outboundDirectory: "out",
-      inboundDirectory: "in",
-    });
+    const target = await openSftpTarget(
+      {
+        host: "127.0.0.1",
+        port: sshd.port,
+        username: sshd.username,
+        privateKey: sshd.privateKey,
+        hostKeyFingerprint: sshd.hostKeyFingerprint,
+        outboundDirectory: "out",
+        inboundDirectory: "in",
+      },
+      { allowPrivateTargets: true, resolve: systemResolver },
+    );
     try {
       await expect(target.readInbound("huge.xml", LIMIT)).rejects.toMatchObject({
         name: "InboundTooLargeError",

@@ -18,7 +18,7 @@ import {
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import { bankAchReturnFile, bankCamt054, bankPain002 } from "../helpers/test-bank.js";
 import { createPayout, decide, getPayout, payoutEvents } from "../payouts/payout-fixtures.js";
-import { achConfig, sepaConfig, US_ACCOUNT } from "./bank-rail-fixtures.js";
+import { achConfig, localFolder, sepaConfig, US_ACCOUNT } from "./bank-rail-fixtures.js";
 
 const HOUR = 3_600_000;
 let t: TestApp;
@@ -52,8 +52,8 @@ async function files(): Promise<Array<Record<string, unknown>>> {
 }
 
 function bankWrites(dir: string, name: string, content: string): void {
-  mkdirSync(path.join(root, dir), { recursive: true });
-  writeFileSync(path.join(root, dir, name), content);
+  mkdirSync(localFolder(root, business.businessId, dir), { recursive: true });
+  writeFileSync(path.join(localFolder(root, business.businessId, dir), name), content);
 }
 
 /** Moves the clock past the next poll slot and runs everything due (the poll, then the outcome jobs). */
@@ -241,7 +241,9 @@ describe("ACH: returns and notifications of change", () => {
     await drain();
     const achFile = (await files()).find((f) => f.rail === "ach" && f.cutoff_at === "2026-07-27T20:00:00.000Z");
     expect(achFile).toMatchObject({ status: "uploaded", entry_count: 2 });
-    const sent = readNachaFile(readFileSync(path.join(root, "ach/out", String(achFile?.file_name)), "utf8"));
+    const sent = readNachaFile(
+      readFileSync(path.join(localFolder(root, business.businessId, "ach/out"), String(achFile?.file_name)), "utf8"),
+    );
     const entries = sent.batches.flatMap((b) => b.entries);
     const detail = (await t.app.inject({ method: "GET", url: `/v1/bank-files/${achFile?.id}`, headers: bearer(key) })).json();
     const traceOf = (id: string) => detail.payouts.find((p: { payout_id: string }) => p.payout_id === id).reference;

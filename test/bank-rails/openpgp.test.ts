@@ -18,7 +18,7 @@ import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import { bankPain002 } from "../helpers/test-bank.js";
 import { createPayout, decide, getPayout } from "../payouts/payout-fixtures.js";
 import { epcSchemaAvailable, epcSchemaErrors } from "../unit/bank-files/xsd.js";
-import { sepaConfig } from "./bank-rail-fixtures.js";
+import { localFolder, sepaConfig } from "./bank-rail-fixtures.js";
 
 let t: TestApp;
 let root: string;
@@ -162,9 +162,9 @@ describe("OpenPGP files", () => {
     t.clock.set(new Date("2026-05-27T13:00:00.000Z"));
     await drain();
 
-    const [name] = readdirSync(path.join(root, "out"));
+    const [name] = readdirSync(localFolder(root, business.businessId, "out"));
     expect(name).toMatch(/^sepa-.*Z\.xml\.pgp$/);
-    const armored = readFileSync(path.join(root, "out", String(name)), "utf8");
+    const armored = readFileSync(path.join(localFolder(root, business.businessId, "out"), String(name)), "utf8");
     expect(armored.startsWith("-----BEGIN PGP MESSAGE-----")).toBe(true);
     // AEAD off: the encrypted data is a version 1 SEIPD packet (with MDC), which every bank's OpenPGP reads.
     const packets = (await openpgp.readMessage({ armoredMessage: armored })).packets;
@@ -182,10 +182,13 @@ describe("OpenPGP files", () => {
 
     const messageId = /<MsgId>([^<]+)</.exec(xml)?.[1] ?? "";
     const accepted = bankPain002({ messageId: "STS-1", originalMessageId: messageId, groupStatus: "ACCP" });
-    mkdirSync(path.join(root, "in"), { recursive: true });
+    mkdirSync(localFolder(root, business.businessId, "in"), { recursive: true });
     // Signed by someone else, and not signed at all: refused, nothing applied.
-    writeFileSync(path.join(root, "in", "forged.xml.pgp"), await bankSeals(accepted, strangerKeys));
-    writeFileSync(path.join(root, "in", "unsigned.xml.pgp"), await bankSeals(accepted, null));
+    writeFileSync(
+      path.join(localFolder(root, business.businessId, "in"), "forged.xml.pgp"),
+      await bankSeals(accepted, strangerKeys),
+    );
+    writeFileSync(path.join(localFolder(root, business.businessId, "in"), "unsigned.xml.pgp"), await bankSeals(accepted, null));
     t.clock.advance(61_000);
     await drain();
     await drain();
@@ -194,7 +197,7 @@ describe("OpenPGP files", () => {
       (await t.app.inject({ method: "GET", url: `/v1/bank-files/${file.id}`, headers: bearer(key) })).json().bank_file,
     ).toMatchObject({ status: "uploaded", acknowledged_at: null });
     // Signed by the bank: applied.
-    writeFileSync(path.join(root, "in", "status.xml.pgp"), await bankSeals(accepted, bankKeys));
+    writeFileSync(path.join(localFolder(root, business.businessId, "in"), "status.xml.pgp"), await bankSeals(accepted, bankKeys));
     t.clock.advance(61_000);
     await drain();
     await drain();

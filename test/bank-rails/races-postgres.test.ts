@@ -16,7 +16,7 @@ import {
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import { onPostgres } from "../helpers/test-database.js";
 import { createPayout, decide, payoutEvents } from "../payouts/payout-fixtures.js";
-import { sepaConfig } from "./bank-rail-fixtures.js";
+import { localFolder, sepaConfig } from "./bank-rail-fixtures.js";
 
 describe.skipIf(!onPostgres)("two workers at one cut-off (PostgreSQL)", () => {
   let t: TestApp;
@@ -91,6 +91,6 @@ describe.skipIf(!onPostgres)("two workers at one cut-off (PostgreSQL)", () => {
       }
       cutoff = new Date(cutoff.getTime() + 86_400_000);
     }
-    expect(readdirSync(path.join(root, "out")).filter((n) => !n.startsWith("."))).toHaveLength(5);
+    expect(readdirSync(localFolder(root, business.businessId, "out")).filter((n) => !n.startsWith("."))).toHaveLength(5);
   });
 });

@@ -37,6 +37,20 @@ export interface TestSshd {
    * `close "in/a.xml" bytes read 1234 written 0`; "" without it.
    */
   sftpLog(): string;
+  /**
+   * What the server logged so far (its stderr, every run): with `logLevel: "VERBOSE"`, each connection
+   * ("Connection from …") and each authentication attempt ("Failed password for …", "Accepted publickey …").
+   */
+  log(): string;
+}
+
+export interface TestSshdOptions {
+  /** Let clients try passwords (the system's; none will match): the log then shows every password attempt. */
+  readonly passwordAuthentication?: boolean;
+  /** sshd's LogLevel; ERROR unless given. VERBOSE logs connections and authentication attempts. */
+  readonly logLevel?: "ERROR" | "INFO" | "VERBOSE";
+  /** Run Debian's sftp-server with its own log (sftpLog()): every open and the bytes read. */
+  readonly sftpLog?: boolean;
 }
 
 /** Until sshd accepts connections: a condition with a generous deadline (a loaded machine starts processes slowly). */
@@ -71,7 +85,7 @@ function fingerprintOf(publicKeyFile: string): string {
   return match[1];
 }
 
-export async function startTestSshd(options: { sftpLog?: boolean } = {}): Promise<TestSshd> {
+export async function startTestSshd(options: TestSshdOptions = {}): Promise<TestSshd> {
   const dir = mkdtempSync(path.join(tmpdir(), "bank-sshd-"));
   const root = path.join(dir, "bank");
   const sftpLogFile = path.join(dir, "sftp.log");
@@ -101,7 +115,7 @@ export async function startTestSshd(options: { sftpLog?: boolean } = {}): Promis
       `HostKey ${hostKey}`,
       `PidFile ${path.join(dir, "sshd.pid")}`,
       `AuthorizedKeysFile ${path.join(dir, "authorized_keys")}`,
-      "PasswordAuthentication no",
+      `PasswordAuthentication ${options.passwordAuthentication ? "yes" : "no"}`,
       "KbdInteractiveAuthentication no",
       "PubkeyAuthentication yes",
       "PermitRootLogin prohibit-password",
@@ -111,16 +125,18 @@ export async function startTestSshd(options: { sftpLog?: boolean } = {}): Promis
       "X11Forwarding no",
       `Subsystem sftp ${sftp}`,
       `ForceCommand ${sftp}`,
-      "LogLevel ERROR",
+      `LogLevel ${options.logLevel ?? "ERROR"}`,
       "",
     ].join("\n"),
   );
   let child: ChildProcess | null = null;
+  let logged = "";
   const start = async () => {
     child = spawn(SSHD_PATH, ["-D", "-e", "-f", config], { stdio: ["ignore", "ignore", "pipe"] });
     let stderr = "";
     child.stderr?.on("data", (chunk) => {
       stderr += String(chunk);
+      logged += String(chunk);
     });
     child.once("exit", (code) => {
       if (code !== 0 && code !== null) stderr += `\nexited ${code}`;
@@ -164,6 +180,7 @@ export async function startTestSshd(options: { sftpLog?: boolean } = {}): Promis
     sftpLog() {
       return existsSync(sftpLogFile) ? readFileSync(sftpLogFile, "utf8") : "";
     },
+    log: () => logged,
   } satisfies TestSshd & { stop(): Promise<void> };
 }
 

@@ -36,7 +36,10 @@ export interface TestAppOptions {
   /** Payout rails per environment; defaults to the runtime's own. */
   readonly rails?: RailRegistry;
   /** Test-only runtime options (webhooks: the receiver's CA, a fake resolver, a shorter deadline; the SMTP relay's CA). */
-  readonly runtime?: Pick<RuntimeOptions, "webhookTlsCa" | "webhookResolver" | "webhookTimeoutMs" | "smtpTlsCa">;
+  readonly runtime?: Pick<
+    RuntimeOptions,
+    "webhookTlsCa" | "webhookResolver" | "webhookTimeoutMs" | "smtpTlsCa" | "bankRailResolver"
+  >;
   /**
    * A database the test opened itself (one on a PostgreSQL server of its own: test/helpers/own-postgres.ts),
    * migrated by createRuntime and closed by close(); by default a fresh test database (openTestDatabase).

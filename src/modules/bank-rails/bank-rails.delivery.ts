@@ -10,12 +10,18 @@
 // refuses a file over its size limit, before any download) and read with a byte range of at most the limit
 // plus one byte: a file that grew, or whose listing understated it, is refused after that many bytes, never
 // read whole.
+//
+// What the Business sees of a failure (`last_upload_error`) is a DeliveryError's message, which names nothing
+// of the service's network or disk: every way a connection can fail (refused, timed out, unreachable, not an
+// SSH server, an address the rules refuse) reads "could not connect to the SFTP server", so the field is no
+// port scanner. The cause is in `detail`, for the server log only.
 import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
-import { mkdir, readdir, readFile, rename, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import SftpClient from "ssh2-sftp-client";
+import { connectGuarded } from "../../platform/outbound-http/tcp-connect.js";
+import type { TargetPolicy } from "../../platform/outbound-http/url-safety.js";
+import { type ConfinedDirectory, LocalFolderError, openConfinedDirectory } from "./bank-rails.local-folders.js";
 
 /** A file of the inbound directory as the listing shows it. */
 export interface InboundEntry {
@@ -41,9 +47,12 @@ export interface DeliveryTarget {
 
 export class DeliveryError extends Error {
   constructor(
+    /** Shown to the Business (`last_upload_error`): nothing internal. */
     message: string,
-    /** host_key_mismatch, unreachable, auth_failed, checksum_mismatch, io */
+    /** host_key_mismatch, unreachable, auth_failed, missing_credentials, checksum_mismatch, refused_path, io */
     readonly kind: string,
+    /** For the server log only: the underlying error, addresses and paths included. */
+    readonly detail: string = message,
   ) {
     super(message);
     this.name = "DeliveryError";
@@ -81,6 +90,19 @@ export async function readAtMost(stream: Readable, maxBytes: number): Promise<Bu
   return Buffer.concat(chunks, total);
 }
 
+export const COULD_NOT_CONNECT = "could not connect to the SFTP server";
+
+/**
+ * What a failed upload shows the Business, and what the log gets. Only a DeliveryError's own message is
+ * shown; anything else (a library's error, a path on the operator's disk) becomes a generic sentence.
+ */
+export function describeDeliveryFailure(error: unknown): { shown: string; logged: string; kind: string } {
+  if (error instanceof DeliveryError) return { shown: error.message, logged: error.detail, kind: error.kind };
+  if (error instanceof LocalFolderError) return { shown: error.publicMessage, logged: error.detail, kind: "refused_path" };
+  const logged = error instanceof Error ? error.message : String(error);
+  return { shown: "the delivery failed (the service log has the cause)", logged, kind: "error" };
+}
+
 export function sha256Hex(content: string | Buffer): string {
   return createHash("sha256").update(content).digest("hex");
 }
@@ -103,18 +125,41 @@ export function openSshFingerprint(key: Buffer): string {
   return `SHA256:${createHash("sha256").update(key).digest("base64").replace(/=+$/, "")}`;
 }
 
-export async function openSftpTarget(settings: SftpSettings): Promise<DeliveryTarget> {
+/**
+ * Connects, authenticates and checks the pinned host key. The host and port go through the outbound address
+ * rules (`policy`: private and loopback addresses refused unless the operator allows them) on the address
+ * actually connected; the SSH session runs over that checked socket.
+ */
+export async function openSftpTarget(settings: SftpSettings, policy: TargetPolicy): Promise<DeliveryTarget> {
+  // Credentials are bound to the target they were given for: a change of host, port, user or host key drops
+  // them (bank-rails.service.ts), and then nothing is sent until the Business gives them again.
+  if (settings.password === undefined && settings.privateKey === undefined) {
+    throw new DeliveryError(
+      "no SFTP password or private key is stored for this server (changing the host, port, username or host key drops them): send one again with PUT /v1/bank-rails/{rail}",
+      "missing_credentials",
+    );
+  }
+  const timeoutMs = settings.timeoutMs ?? 15_000;
+  let sock: Awaited<ReturnType<typeof connectGuarded>>;
+  try {
+    sock = await connectGuarded({ host: settings.host, port: settings.port, policy, timeoutMs });
+  } catch (error) {
+    throw new DeliveryError(
+      COULD_NOT_CONNECT,
+      "unreachable",
+      `SFTP connection to ${settings.host}:${settings.port} failed: ${(error as Error).message}`,
+    );
+  }
   const client = new SftpClient("bank-rail");
   let presented: string | null = null;
   const expected = settings.hostKeyFingerprint.replace(/=+$/, "");
   try {
     await client.connect({
-      host: settings.host,
-      port: settings.port,
+      sock,
       username: settings.username,
       ...(settings.password === undefined ? {} : { password: settings.password }),
       ...(settings.privateKey === undefined ? {} : { privateKey: settings.privateKey }),
-      readyTimeout: settings.timeoutMs ?? 15_000,
+      readyTimeout: timeoutMs,
       retries: 0,
       hostVerifier: (key: Buffer) => {
         presented = openSshFingerprint(key);
@@ -123,12 +168,22 @@ export async function openSftpTarget(settings: SftpSettings): Promise<DeliveryTa
     });
   } catch (error) {
     await client.end().catch(() => undefined);
+    sock.destroy();
+    const detail = `SFTP connection to ${settings.host}:${settings.port} failed: ${(error as Error).message}`;
+    // The key a server presents is public (anyone connecting gets it), and a changed key is what the
+    // Business must check with its bank: it is shown.
     if (presented !== null && presented !== expected) {
-      throw new DeliveryError(`the SFTP server presented host key ${presented}, not the pinned ${expected}`, "host_key_mismatch");
+      throw new DeliveryError(
+        `the SFTP server presented host key ${presented}, not the pinned ${expected}`,
+        "host_key_mismatch",
+        detail,
+      );
     }
-    const message = (error as Error).message;
-    const kind = /authentication/i.test(message) ? "auth_failed" : "unreachable";
-    throw new DeliveryError(`SFTP connection to ${settings.host}:${settings.port} failed: ${message}`, kind);
+    // Reached only past the pinned host key: the Business's own bank server refused its credentials.
+    if (presented === expected && /authentication/i.test((error as Error).message)) {
+      throw new DeliveryError("the SFTP server refused the credentials", "auth_failed", detail);
+    }
+    throw new DeliveryError(COULD_NOT_CONNECT, "unreachable", detail);
   }
   const out = (name: string) => path.posix.join(settings.outboundDirectory, name);
   const inbound = (name: string) => path.posix.join(settings.inboundDirectory, name);
@@ -137,19 +192,32 @@ export async function openSftpTarget(settings: SftpSettings): Promise<DeliveryTa
     if (!Buffer.isBuffer(data)) throw new DeliveryError(`could not read ${remote}`, "io");
     return data;
   }
+  /** A failed operation on the Business's own server: a fixed sentence shown, the library's words logged. */
+  const failed = (what: string, error: unknown): DeliveryError =>
+    error instanceof DeliveryError
+      ? error
+      : new DeliveryError(`the SFTP server refused to ${what}`, "io", `SFTP ${what}: ${(error as Error).message}`);
   return {
     async existing(name) {
-      const found = await client.exists(out(name));
-      if (found === false) return null;
-      return sha256Hex(await fetch(out(name)));
+      try {
+        const found = await client.exists(out(name));
+        if (found === false) return null;
+        return sha256Hex(await fetch(out(name)));
+      } catch (error) {
+        throw failed("read the outbound directory", error);
+      }
     },
     async put(name, content) {
-      const temporary = out(`.${name}.part`);
-      await client.put(Buffer.from(content, "utf8"), temporary);
-      const back = await fetch(temporary);
-      if (sha256Hex(back) !== sha256Hex(content))
-        throw new DeliveryError(`${name} arrived altered (checksum mismatch)`, "checksum_mismatch");
-      await client.rename(temporary, out(name));
+      try {
+        const temporary = out(`.${name}.part`);
+        await client.put(Buffer.from(content, "utf8"), temporary);
+        const back = await fetch(temporary);
+        if (sha256Hex(back) !== sha256Hex(content))
+          throw new DeliveryError(`${name} arrived altered (checksum mismatch)`, "checksum_mismatch");
+        await client.rename(temporary, out(name));
+      } catch (error) {
+        throw failed("store the file in the outbound directory", error);
+      }
     },
     async listInbound() {
       const entries = await client.list(settings.inboundDirectory);
@@ -167,43 +235,76 @@ export async function openSftpTarget(settings: SftpSettings): Promise<DeliveryTa
   };
 }
 
-/** Local folders under the operator's root (BANK_RAIL_LOCAL_ROOT); paths were checked to stay inside it. */
-export function openLocalTarget(root: string, outboundDirectory: string, inboundDirectory: string): DeliveryTarget {
-  const outDir = path.resolve(root, outboundDirectory);
-  const inDir = path.resolve(root, inboundDirectory);
-  for (const dir of [outDir, inDir]) {
-    if (!dir.startsWith(`${path.resolve(root)}${path.sep}`))
-      throw new DeliveryError("directory outside BANK_RAIL_LOCAL_ROOT", "io");
+/** The folder of a Business's own under the operator's root: `<root>/<business id>/<environment>/`. */
+export function localFolderSegments(
+  tenant: { readonly businessId: string; readonly environment: string },
+  directory: string,
+): string[] {
+  return [tenant.businessId, tenant.environment, ...directory.split("/")];
+}
+
+/**
+ * Local folders under the operator's root (BANK_RAIL_LOCAL_ROOT), inside the Business's own folder
+ * (`localFolderSegments`), opened without following any link below the root (bank-rails.local-folders.ts).
+ */
+export function openLocalTarget(
+  root: string,
+  tenant: { readonly businessId: string; readonly environment: string },
+  outboundDirectory: string,
+  inboundDirectory: string,
+): DeliveryTarget {
+  const outbound = localFolderSegments(tenant, outboundDirectory);
+  const inbound = localFolderSegments(tenant, inboundDirectory);
+  async function within<T>(
+    segments: string[],
+    create: boolean,
+    use: (dir: ConfinedDirectory) => Promise<T>,
+    absent: T,
+  ): Promise<T> {
+    const dir = await openConfinedDirectory(root, segments, { create });
+    if (dir === null) return absent;
+    try {
+      return await use(dir);
+    } finally {
+      await dir.close();
+    }
   }
   return {
     async existing(name) {
-      try {
-        return sha256Hex(await readFile(path.join(outDir, name)));
-      } catch {
-        return null;
-      }
+      return within(
+        outbound,
+        false,
+        async (dir) => {
+          const content = await dir.readFile(name);
+          return content === null ? null : sha256Hex(content);
+        },
+        null,
+      );
     },
     async put(name, content) {
-      await mkdir(outDir, { recursive: true, mode: 0o700 });
-      const temporary = path.join(outDir, `.${name}.part`);
-      await writeFile(temporary, content, { mode: 0o600 });
-      if (sha256Hex(await readFile(temporary)) !== sha256Hex(content))
-        throw new DeliveryError(`${name} was written altered`, "checksum_mismatch");
-      await rename(temporary, path.join(outDir, name));
+      await within(
+        outbound,
+        true,
+        (dir) =>
+          dir.writeThenRename(`.${name}.part`, name, content, (written) => {
+            if (sha256Hex(written) !== sha256Hex(content))
+              throw new DeliveryError(`${name} was written altered`, "checksum_mismatch");
+          }),
+        undefined,
+      );
     },
     async listInbound() {
-      await mkdir(inDir, { recursive: true, mode: 0o700 });
-      const names = await readdir(inDir);
-      const files: InboundEntry[] = [];
-      for (const name of names.sort()) {
-        if (name.startsWith(".")) continue;
-        const found = await stat(path.join(inDir, name));
-        if (found.isFile()) files.push({ name, size: found.size, modifiedAt: found.mtime });
-      }
-      return files;
+      return within(inbound, true, async (dir) => (await dir.listFiles()).filter((entry) => !entry.name.startsWith(".")), []);
     },
     async readInbound(name, maxBytes) {
-      return readAtMost(createReadStream(path.join(inDir, name), { start: 0, end: maxBytes }), maxBytes);
+      const handle = await within(inbound, false, (dir) => dir.openFile(name), null);
+      if (handle === null) throw new DeliveryError(`${name} is no longer in the inbound folder`, "io");
+      try {
+        // `end` is inclusive: at most maxBytes + 1 bytes are read, through the handle opened without following links.
+        return await readAtMost(handle.createReadStream({ start: 0, end: maxBytes, autoClose: false }), maxBytes);
+      } finally {
+        await handle.close();
+      }
     },
     async close() {},
   };

@@ -20,6 +20,7 @@ import type { IdGenerator } from "../../platform/ids.js";
 import { jobHandler } from "../../platform/jobs/job-definition.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
 import { type JobHandlers, LeaseLostError, PermanentJobError } from "../../platform/jobs/worker.js";
+import type { TargetPolicy } from "../../platform/outbound-http/url-safety.js";
 import { nextFederalReserveBusinessDay, target2BusinessDayOnOrAfter } from "../../rails/bank-files/calendars.js";
 import { isSepaRepresentable } from "../../rails/bank-files/charset.js";
 import { type AchCredit, buildNachaFile, checkAchCredit } from "../../rails/bank-files/nacha-writer.js";
@@ -34,7 +35,14 @@ import {
 import type { DestinationRoutingFacts } from "../destinations/index.js";
 import { type BankFilePayout, PAYOUT_RAIL_OUTCOME_JOB, type PayoutBankFileHooks } from "../payouts/index.js";
 import { fileBaseDate, localDateOf, nextCutoff, zonedInstant } from "./bank-rails.cutoff.js";
-import { DeliveryError, type DeliveryTarget, openLocalTarget, openSftpTarget, sha256Hex } from "./bank-rails.delivery.js";
+import {
+  DeliveryError,
+  type DeliveryTarget,
+  describeDeliveryFailure,
+  openLocalTarget,
+  openSftpTarget,
+  sha256Hex,
+} from "./bank-rails.delivery.js";
 import { createBankInbound } from "./bank-rails.inbound.js";
 import { BANK_CUTOFF_JOB, BANK_UPLOAD_JOB } from "./bank-rails.jobs.js";
 import {
@@ -71,6 +79,8 @@ export interface BankFilesDeps {
   readonly jobStore: Pick<JobStore, "enqueue">;
   readonly logger: BankFilesLogger;
   readonly localRoot: string | null;
+  /** The outbound address rules SFTP hosts are held to at connect time (as webhook URLs are). */
+  readonly sftpPolicy: TargetPolicy;
   readonly payouts: PayoutBankFileHooks;
   readonly destinationRoutingFacts: (tx: Tx, tenant: Tenant, destinationId: string) => Promise<DestinationRoutingFacts | null>;
   /** Test seam: opens the delivery target (defaults to SFTP or the local folders of the configuration). */
@@ -514,18 +524,26 @@ export function createBankFiles(deps: BankFilesDeps) {
     if (delivery.kind === "local_directory") {
       if (deps.localRoot === null)
         throw new DeliveryError("local-directory delivery is not allowed (BANK_RAIL_LOCAL_ROOT unset)", "io");
-      return openLocalTarget(deps.localRoot, delivery.outboundDirectory, delivery.inboundDirectory);
+      return openLocalTarget(
+        deps.localRoot,
+        { businessId: config.businessId, environment: config.environment },
+        delivery.outboundDirectory,
+        delivery.inboundDirectory,
+      );
     }
-    return openSftpTarget({
-      host: delivery.host ?? "",
-      port: delivery.port ?? 22,
-      username: delivery.username ?? "",
-      ...(secrets?.password === undefined ? {} : { password: secrets.password }),
-      ...(secrets?.privateKey === undefined ? {} : { privateKey: secrets.privateKey }),
-      hostKeyFingerprint: delivery.hostKeyFingerprint ?? "",
-      outboundDirectory: delivery.outboundDirectory,
-      inboundDirectory: delivery.inboundDirectory,
-    });
+    return openSftpTarget(
+      {
+        host: delivery.host ?? "",
+        port: delivery.port ?? 22,
+        username: delivery.username ?? "",
+        ...(secrets?.password === undefined ? {} : { password: secrets.password }),
+        ...(secrets?.privateKey === undefined ? {} : { privateKey: secrets.privateKey }),
+        hostKeyFingerprint: delivery.hostKeyFingerprint ?? "",
+        outboundDirectory: delivery.outboundDirectory,
+        inboundDirectory: delivery.inboundDirectory,
+      },
+      deps.sftpPolicy,
+    );
   }
 
   const upload = jobHandler(BANK_UPLOAD_JOB, async ({ fileId }, context) => {
@@ -551,15 +569,16 @@ export function createBankFiles(deps: BankFilesDeps) {
         await target.close();
       }
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      // The Business reads `last_upload_error`: it gets the safe sentence, the log gets the cause.
+      const failure = describeDeliveryFailure(error);
       await updateFile(db, file.id, {
         uploadAttempts: file.uploadAttempts + 1,
-        lastUploadError: message,
+        lastUploadError: failure.shown,
         updatedAt: clock.now(),
       });
       logger.error(
-        { business_id: file.businessId, file_id: file.id, kind: error instanceof DeliveryError ? error.kind : "error" },
-        `bank file upload failed: ${message}`,
+        { business_id: file.businessId, file_id: file.id, kind: failure.kind },
+        `bank file upload failed: ${failure.logged}`,
       );
       throw error;
     }

@@ -22,13 +22,32 @@ export async function listConfigs(db: Db, tenant: Tenant): Promise<BankRailConfi
   return db.select().from(bankRailConfigs).where(tenantIs(tenant)).orderBy(asc(bankRailConfigs.rail));
 }
 
-export async function findConfig(db: Db, tenant: Tenant, rail: string): Promise<BankRailConfigRow | null> {
-  const [row] = await db
+export async function findConfig(
+  db: Db,
+  tenant: Tenant,
+  rail: string,
+  options: { readonly lock?: boolean } = {},
+): Promise<BankRailConfigRow | null> {
+  const query = db
     .select()
     .from(bankRailConfigs)
     .where(and(tenantIs(tenant), eq(bankRailConfigs.rail, rail)))
     .limit(1);
+  const [row] = options.lock ? await query.for("update") : await query;
   return row ?? null;
+}
+
+/** The unique index that gives a debtor account to one Business per environment. */
+export const DEBTOR_ACCOUNT_KEY_INDEX = "bank_rail_configs_debtor_account_key";
+
+/** The Business whose rail debits this account in this environment, or null. */
+export async function findDebtorAccountOwner(db: Db, environment: Tenant["environment"], key: string): Promise<string | null> {
+  const [row] = await db
+    .select({ businessId: bankRailConfigs.businessId })
+    .from(bankRailConfigs)
+    .where(and(eq(bankRailConfigs.environment, environment), eq(bankRailConfigs.debtorAccountKey, key)))
+    .limit(1);
+  return row?.businessId ?? null;
 }
 
 /** The names of the rails the tenant configured (what the routing rule chooses among). */
@@ -53,7 +72,12 @@ export async function upsertConfig(db: Db, row: NewBankRailConfigRow): Promise<{
     .values(row)
     .onConflictDoUpdate({
       target: [bankRailConfigs.businessId, bankRailConfigs.environment, bankRailConfigs.rail],
-      set: { settings: row.settings, secretsEncrypted: row.secretsEncrypted, updatedAt: row.updatedAt },
+      set: {
+        settings: row.settings,
+        debtorAccountKey: row.debtorAccountKey,
+        secretsEncrypted: row.secretsEncrypted,
+        updatedAt: row.updatedAt,
+      },
     })
     .returning();
   if (saved === undefined) throw new Error("upsert returned no row");

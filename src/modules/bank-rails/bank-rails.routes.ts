@@ -20,7 +20,11 @@ const bankRail = Type.Ref("BankRail");
 const ROUTING =
   "Routing of production payouts: EUR to an IBAN in the SEPA zone goes to `sepa`, USD to a US bank account (ABA routing number) to `ach`, among the rails configured; a Business with no bank rail keeps the production simulator; once one is configured, a payout that fits none is refused at creation with 422 `NO_RAIL_FOR_DESTINATION`. Sandbox payouts always use the sandbox rail.";
 const DELIVERY =
-  "`delivery` is SFTP (host, port, username, `password` or `private_key`, both write-only and kept encrypted, the server's `host_key_fingerprint` pinned, outbound and inbound directories) or, only where the operator set `BANK_RAIL_LOCAL_ROOT`, a local directory (422 `BANK_RAIL_LOCAL_DELIVERY_NOT_ALLOWED` otherwise). A secret omitted on a later PUT is kept. Production keys only (a sandbox key gets 403 `forbidden`); business_admin role.";
+  "`delivery` is SFTP (host, port, username, `password` or `private_key`, both write-only and kept encrypted, the server's `host_key_fingerprint` pinned, outbound and inbound directories) or, only where the operator set `BANK_RAIL_LOCAL_ROOT`, a local directory (422 `BANK_RAIL_LOCAL_DELIVERY_NOT_ALLOWED` otherwise). " +
+  "Credentials stay bound to where they were given: a secret omitted on a later PUT is kept only while `host`, `port`, `username` and `host_key_fingerprint` stay the same; when any of them changes, the stored password and private key are dropped unless sent again in the same request (the answer then shows `has_password` and `has_private_key` false, and uploads stop with a missing-credential error until they are sent), so a new server never receives the old password. The Business's OpenPGP key is not bound to the server (it never leaves the service). " +
+  "The SFTP host follows the webhook address rules, when configured and again at every connection: loopback, private and other non-public addresses are refused with 422 `BANK_RAIL_HOST_NOT_PUBLIC` unless the operator allows them (`BANK_RAIL_ALLOW_PRIVATE_HOSTS`); the host is stored in canonical form (lower case, IPv4 numbers normalised). " +
+  "Local folders live in the Business's own folder under the operator's root (`<BANK_RAIL_LOCAL_ROOT>/<business id>/<environment>/<directory>`), and a symbolic link anywhere below the root is refused, never followed. " +
+  "One debtor account (the IBAN; for ACH the ODFI routing number with the Company Identification) belongs to one Business per environment: 409 `BANK_RAIL_DEBTOR_ACCOUNT_TAKEN` when another Business's rail has it. Production keys only (a sandbox key gets 403 `forbidden`); business_admin role.";
 
 export function registerBankRailRoutes(app: AppInstance, service: BankRailService): void {
   app.put(
@@ -34,7 +38,11 @@ export function registerBankRailRoutes(app: AppInstance, service: BankRailServic
         body: PutSepaBodySchema,
         response: routeResponses(
           { 200: bankRail, 201: bankRail },
-          { access: "write", hasBody: true, codes: ["BANK_RAIL_LOCAL_DELIVERY_NOT_ALLOWED"] },
+          {
+            access: "write",
+            hasBody: true,
+            codes: ["BANK_RAIL_LOCAL_DELIVERY_NOT_ALLOWED", "BANK_RAIL_HOST_NOT_PUBLIC", "BANK_RAIL_DEBTOR_ACCOUNT_TAKEN"],
+          },
         ),
       },
     },
@@ -55,7 +63,11 @@ export function registerBankRailRoutes(app: AppInstance, service: BankRailServic
         body: PutAchBodySchema,
         response: routeResponses(
           { 200: bankRail, 201: bankRail },
-          { access: "write", hasBody: true, codes: ["BANK_RAIL_LOCAL_DELIVERY_NOT_ALLOWED"] },
+          {
+            access: "write",
+            hasBody: true,
+            codes: ["BANK_RAIL_LOCAL_DELIVERY_NOT_ALLOWED", "BANK_RAIL_HOST_NOT_PUBLIC", "BANK_RAIL_DEBTOR_ACCOUNT_TAKEN"],
+          },
         ),
       },
     },

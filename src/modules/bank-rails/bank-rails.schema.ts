@@ -31,12 +31,19 @@ export const bankRailConfigs = pgTable(
     environment: environmentEnum("environment").notNull(),
     rail: text("rail").notNull(),
     settings: jsonb("settings").notNull(),
+    /**
+     * The debtor account its files debit (`sepa:<IBAN>`, `ach:<ODFI routing>:<company id>`): one Business per
+     * environment may hold it. Null only on a row saved before the rule that shared its account with an older
+     * one (the migration kept the oldest); its next save must claim it.
+     */
+    debtorAccountKey: text("debtor_account_key"),
     secretsEncrypted: text("secrets_encrypted"),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
   },
   (t) => [
     uniqueIndex("bank_rail_configs_tenant_rail_key").on(t.businessId, t.environment, t.rail),
+    uniqueIndex("bank_rail_configs_debtor_account_key").on(t.environment, t.debtorAccountKey),
     check("bank_rail_configs_rail", sql`${t.rail} in ('sepa', 'ach')`),
   ],
 );

@@ -37,16 +37,30 @@ const RelativeDirSchema = Type.String({
 const SftpDeliveryInput = Type.Object(
   {
     kind: Type.Literal("sftp"),
-    host: Type.String({ minLength: 1, maxLength: 253, pattern: "^[A-Za-z0-9.:\\[\\]-]+$" }),
+    host: Type.String({
+      minLength: 1,
+      maxLength: 253,
+      pattern: "^[A-Za-z0-9.:\\[\\]-]+$",
+      description:
+        "A host name or IP address of a public (global unicast) address, unless the operator allows private hosts (`BANK_RAIL_ALLOW_PRIVATE_HOSTS`). Stored in canonical form.",
+    }),
     port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535, description: "Default 22." })),
     username: Type.String({ minLength: 1, maxLength: 100, pattern: "^[A-Za-z0-9._@-]+$" }),
-    password: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: "Write-only." })),
+    password: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description:
+          "Write-only. Kept when omitted later only while host, port, username and host_key_fingerprint stay the same; dropped when any of them changes unless sent again.",
+      }),
+    ),
     private_key: Type.Optional(
       Type.String({
         minLength: 1,
         maxLength: 16_384,
         "x-multiline": true,
-        description: "OpenSSH or PEM private key (unencrypted), line breaks included. Write-only.",
+        description:
+          "OpenSSH or PEM private key (unencrypted), line breaks included. Write-only; bound to the server like `password`.",
       }),
     ),
     host_key_fingerprint: Type.String({
@@ -68,7 +82,8 @@ const LocalDeliveryInput = Type.Object(
   },
   {
     additionalProperties: false,
-    description: "Folders under the operator's `BANK_RAIL_LOCAL_ROOT`; refused unless the operator set it.",
+    description:
+      "Folders in the Business's own folder under the operator's root, `<BANK_RAIL_LOCAL_ROOT>/<business id>/<environment>/`, which no configuration can leave; a symbolic link anywhere below the root is refused, never followed. Refused unless the operator set `BANK_RAIL_LOCAL_ROOT`.",
   },
 );
 
@@ -197,9 +212,17 @@ export const BankRailSchema = Type.Object(
       port: nullable(Type.Integer()),
       username: nullable(Type.String()),
       host_key_fingerprint: nullable(Type.String()),
-      has_password: Type.Boolean(),
-      has_private_key: Type.Boolean(),
-      outbound_directory: Type.String(),
+      has_password: Type.Boolean({
+        description:
+          "Whether an SFTP password is stored (never returned). False after the host, port, username or host key changed without it being sent again.",
+      }),
+      has_private_key: Type.Boolean({
+        description: "Whether an SFTP private key is stored (never returned); dropped like the password when the server changes.",
+      }),
+      outbound_directory: Type.String({
+        description:
+          "For local delivery, relative to the Business's own folder `<BANK_RAIL_LOCAL_ROOT>/<business id>/<environment>/`.",
+      }),
       inbound_directory: Type.String(),
     }),
     openpgp: Type.Union(
@@ -250,7 +273,10 @@ export const BankFileSchema = Type.Object(
     ),
     upload_attempts: Type.Integer(),
     last_upload_error: nullable(
-      Type.String({ description: "Why the last upload failed (unreachable server, changed host key, …)." }),
+      Type.String({
+        description:
+          "Why the last upload failed, in words that name nothing internal: `could not connect to the SFTP server` (whatever the cause: refused, timed out, unreachable, not an SSH server, an address the rules refuse; the service log has the detail), a changed host key (with the key presented), refused credentials, missing credentials (dropped when the server changed), a refused file operation, a symbolic link in a local folder.",
+      }),
     ),
     alerts: Type.Array(Type.String(), {
       description:

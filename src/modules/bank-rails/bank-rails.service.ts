@@ -8,8 +8,10 @@ import { noAudit, type RecordActorAudit } from "../../platform/auth/audit.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
 import { type Db, type Tx, transaction } from "../../platform/db/client.js";
+import { isUniqueViolation } from "../../platform/db/errors.js";
 import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
+import { canonicalHost, checkHost, type TargetPolicy, UnsafeUrlError } from "../../platform/outbound-http/url-safety.js";
 import { DEFAULT_PAGE_SIZE, decodeCursor, toPage } from "../../platform/pagination/cursor.js";
 import { isTimeZone } from "../../platform/time-zone.js";
 import { toSepaText } from "../../rails/bank-files/charset.js";
@@ -21,8 +23,10 @@ import type { DestinationRoutingFacts } from "../destinations/index.js";
 import {
   type BankFileRow,
   type BankRailConfigRow,
+  DEBTOR_ACCOUNT_KEY_INDEX,
   deleteConfig,
   findConfig,
+  findDebtorAccountOwner,
   findFile,
   hasWaitingItems,
   listConfigs,
@@ -90,6 +94,8 @@ export interface BankRailServiceDeps {
   readonly cipher: FieldCipher;
   /** BANK_RAIL_LOCAL_ROOT: where local-directory delivery may write; null forbids it. */
   readonly localRoot: string | null;
+  /** The outbound address rules an SFTP host is held to when it is configured (and again at every connection). */
+  readonly sftpPolicy: TargetPolicy;
   /** Routing facts of destinations by id, one query for all (a bulk creation checks every row at once). */
   readonly destinationRoutingFactsOf: (
     tx: Tx,
@@ -172,6 +178,55 @@ function sepaFormatOf(rails: ReadonlyArray<{ rail: string; fileFormat: string }>
   return rails.find((r) => r.rail === "sepa")?.fileFormat === "pain.001.001.03" ? "pain.001.001.03" : "pain.001.001.09";
 }
 
+/** The fields of a delivery target a stored password or private key is bound to. */
+const CREDENTIAL_BINDING = ["kind", "host", "port", "username", "host_key_fingerprint"] as const;
+
+/** What changed in where a rail's files go (and come from) between two configurations. */
+export interface DeliveryTargetChange {
+  /** Every changed field (snake_case, as the API names them); empty when the target is the same. */
+  readonly fields: readonly string[];
+  /** A field the SFTP credentials are bound to changed: stored ones are dropped unless sent again. */
+  readonly rebindsCredentials: boolean;
+}
+
+/**
+ * Compares the delivery target before and after a PUT (`before` null: the rail is new). Host names are
+ * compared as stored (lower-cased, canonical) and fingerprints without `=` padding. A changed target is a
+ * control change: the audit entry carries these fields, and the admins' notice hooks on `fields.length > 0`.
+ */
+export function deliveryTargetChange(
+  before: BankRailSettings["delivery"] | null,
+  after: BankRailSettings["delivery"],
+): DeliveryTargetChange {
+  const view = (d: BankRailSettings["delivery"] | null) => ({
+    kind: d?.kind ?? null,
+    host: d?.host ?? null,
+    port: d?.port ?? null,
+    username: d?.username ?? null,
+    host_key_fingerprint: d?.hostKeyFingerprint?.replace(/=+$/, "") ?? null,
+    outbound_directory: d?.outboundDirectory ?? null,
+    inbound_directory: d?.inboundDirectory ?? null,
+  });
+  const a = view(before);
+  const b = view(after);
+  const fields = (Object.keys(b) as Array<keyof typeof b>).filter((field) => a[field] !== b[field]);
+  return {
+    fields,
+    rebindsCredentials: fields.some((field) => (CREDENTIAL_BINDING as readonly string[]).includes(field)),
+  };
+}
+
+/**
+ * The debtor account a rail's files debit, as one key per environment: the IBAN for SEPA; for ACH the ODFI
+ * routing number with the Company Identification (the originator as its bank knows it: the files of two
+ * Businesses with the same pair would be the same originator's). One Business per environment may hold it.
+ */
+export function debtorAccountKey(rail: BankRailName, originator: Record<string, unknown>): string {
+  return rail === "sepa"
+    ? `sepa:${String(originator.iban)}`
+    : `ach:${String(originator.odfi_routing_number)}:${String(originator.company_identification)}`;
+}
+
 export function createBankRailService(deps: BankRailServiceDeps) {
   const recordAudit = deps.recordAudit ?? noAudit;
   const { db, clock, ids, cipher } = deps;
@@ -196,8 +251,44 @@ export function createBankRailService(deps: BankRailServiceDeps) {
     }
   }
 
-  /** The SFTP secrets to store: the ones sent, else (for the same delivery kind) the ones already stored. */
-  function sftpSecretsFor(delivery: DeliveryInput, stored: BankRailSecrets | null): BankRailSecrets {
+  /**
+   * The SFTP host in canonical form (the WHATWG host parser: `0x7f.1` is `127.0.0.1`, names lower-cased),
+   * held to the outbound address rules before anything is stored: a non-public literal, or a name resolving
+   * to any non-public address, is refused unless the operator allows private hosts. A name that does not
+   * resolve now is accepted: nothing is connected to at configuration (a test connection would send the
+   * credential to a server not yet trusted and would tell open ports from closed ones), and every connection
+   * checks the address again.
+   */
+  async function checkedSftpHost(raw: string): Promise<string> {
+    let host: string;
+    try {
+      host = canonicalHost(raw);
+    } catch (error) {
+      throw invalid("delivery.host", (error as Error).message);
+    }
+    try {
+      await checkHost(host, deps.sftpPolicy);
+    } catch (error) {
+      if (!(error instanceof UnsafeUrlError)) throw error;
+      if (error.reason === "not_public") throw new AppError("BANK_RAIL_HOST_NOT_PUBLIC", { message: error.message });
+      // unresolvable: accepted (see above).
+    }
+    return host;
+  }
+
+  /**
+   * The SFTP secrets to store. Credentials stay bound to where they were given: the ones sent are stored;
+   * else the stored ones are kept only while the target they were given for (kind, host, port, username, host
+   * key) is unchanged, and dropped when it changed, so a new server never receives the old password. The
+   * rail then has none (`has_password` false) and uploads stop with `missing_credentials` until they are
+   * sent again. A rail that had no SFTP delivery before must be given one.
+   */
+  function sftpSecretsFor(
+    delivery: DeliveryInput,
+    stored: BankRailSecrets | null,
+    previous: BankRailSettings["delivery"] | null,
+    change: DeliveryTargetChange,
+  ): BankRailSecrets {
     if (delivery.kind !== "sftp") return {};
     if (delivery.password !== undefined || delivery.private_key !== undefined) {
       return {
@@ -205,17 +296,18 @@ export function createBankRailService(deps: BankRailServiceDeps) {
         ...(delivery.private_key === undefined ? {} : { privateKey: delivery.private_key }),
       };
     }
-    if (stored?.password !== undefined || stored?.privateKey !== undefined) {
-      return {
-        ...(stored.password === undefined ? {} : { password: stored.password }),
-        ...(stored.privateKey === undefined ? {} : { privateKey: stored.privateKey }),
-      };
+    if (previous?.kind !== "sftp") {
+      throw invalid(
+        "delivery.password",
+        "SFTP delivery needs a `password` or a `private_key` (write-only; kept when omitted later while host, port, username and host key stay the same).",
+        "required",
+      );
     }
-    throw invalid(
-      "delivery.password",
-      "SFTP delivery needs a `password` or a `private_key` (write-only; kept when omitted later).",
-      "required",
-    );
+    if (change.rebindsCredentials) return {};
+    return {
+      ...(stored?.password === undefined ? {} : { password: stored.password }),
+      ...(stored?.privateKey === undefined ? {} : { privateKey: stored.privateKey }),
+    };
   }
 
   /**
@@ -246,11 +338,11 @@ export function createBankRailService(deps: BankRailServiceDeps) {
     };
   }
 
-  function deliverySettings(delivery: DeliveryInput): BankRailSettings["delivery"] {
+  async function deliverySettings(delivery: DeliveryInput): Promise<BankRailSettings["delivery"]> {
     if (delivery.kind === "sftp") {
       return {
         kind: "sftp",
-        host: delivery.host,
+        host: await checkedSftpHost(delivery.host),
         port: delivery.port ?? 22,
         username: delivery.username,
         hostKeyFingerprint: delivery.host_key_fingerprint,
@@ -277,11 +369,23 @@ export function createBankRailService(deps: BankRailServiceDeps) {
     fileFormat: BankRailSettings["fileFormat"],
   ): Promise<{ rail: BankRailBody; created: boolean }> {
     const pgp = await pgpFor(body.openpgp);
-    return transaction(db, async (tx) => {
-      const existing = await findConfig(tx, actor, rail);
+    // Resolves the SFTP host (DNS): before the transaction opens.
+    const delivery = await deliverySettings(body.delivery);
+    const debtorKey = debtorAccountKey(rail, originator);
+    const saved = transaction(db, async (tx) => {
+      const existing = await findConfig(tx, actor, rail, { lock: true });
+      const previous = (existing?.settings as BankRailSettings | undefined)?.delivery ?? null;
+      const change = deliveryTargetChange(previous, delivery);
       const stored =
         existing?.secretsEncrypted == null ? null : (JSON.parse(cipher.decrypt(existing.secretsEncrypted)) as BankRailSecrets);
-      const sftp = sftpSecretsFor(body.delivery, stored);
+      const sftp = sftpSecretsFor(body.delivery, stored, previous, change);
+      const credentialsDropped =
+        (stored?.password !== undefined || stored?.privateKey !== undefined) &&
+        sftp.password === undefined &&
+        sftp.privateKey === undefined;
+      // One debtor account, one Business per environment (a unique index backs this check under a race).
+      const owner = await findDebtorAccountOwner(tx, actor.environment, debtorKey);
+      if (owner !== null && owner !== actor.businessId) throw new AppError("BANK_RAIL_DEBTOR_ACCOUNT_TAKEN");
       // The private key: the one sent, else the one stored (while OpenPGP stays configured).
       const previousPgp = (existing?.settings as BankRailSettings | undefined)?.openpgp ?? null;
       const pgpPrivateKey =
@@ -308,7 +412,7 @@ export function createBankRailService(deps: BankRailServiceDeps) {
         cutoffTimes: [...body.cutoff_times].sort(),
         timeZone: body.time_zone,
         statusReportTimeoutHours: body.status_report_timeout_hours ?? DEFAULT_STATUS_REPORT_TIMEOUT_HOURS,
-        delivery: deliverySettings(body.delivery),
+        delivery,
         openpgp: pgpSettings,
         hasPassword: secrets?.password !== undefined,
         hasPrivateKey: secrets?.privateKey !== undefined,
@@ -320,6 +424,7 @@ export function createBankRailService(deps: BankRailServiceDeps) {
         environment: actor.environment,
         rail,
         settings,
+        debtorAccountKey: debtorKey,
         secretsEncrypted: secrets === null ? null : cipher.encrypt(JSON.stringify(secrets)),
         createdAt: now,
         updatedAt: now,
@@ -338,10 +443,21 @@ export function createBankRailService(deps: BankRailServiceDeps) {
           has_private_key: settings.hasPrivateKey,
           cutoff_times: settings.cutoffTimes,
           time_zone: settings.timeZone,
+          // Where files go changed (a control change: the admins' notice hooks here), and whether the stored
+          // SFTP credentials were dropped because of it.
+          delivery_target_changed: created ? [] : change.fields,
+          credentials_dropped: credentialsDropped,
         },
       });
       return { rail: presentBankRail(row), created };
     });
+    try {
+      return await saved;
+    } catch (error) {
+      // The loser of two concurrent PUTs naming one account: the check above saw nothing yet, the index did.
+      if (isUniqueViolation(error, DEBTOR_ACCOUNT_KEY_INDEX)) throw new AppError("BANK_RAIL_DEBTOR_ACCOUNT_TAKEN");
+      throw error;
+    }
   }
 
   async function putSepa(actor: Actor, body: PutSepaBody) {

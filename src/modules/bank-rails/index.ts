@@ -5,6 +5,7 @@ import type { FieldCipher } from "../../platform/crypto.js";
 import type { Db, Tx } from "../../platform/db/client.js";
 import type { AppInstance } from "../../platform/http/types.js";
 import type { IdGenerator } from "../../platform/ids.js";
+import type { TargetPolicy } from "../../platform/outbound-http/url-safety.js";
 import type { PostalAddressValue } from "../beneficiaries/index.js";
 import type { DestinationRoutingFacts } from "../destinations/index.js";
 import { registerBankRailRoutes } from "./bank-rails.routes.js";
@@ -21,6 +22,7 @@ export function createBankRailsModule(deps: {
   ids: IdGenerator;
   cipher: FieldCipher;
   localRoot: string | null;
+  sftpPolicy: TargetPolicy;
   logger?: { info(object: object, message: string): void };
   destinationRoutingFactsOf: (
     tx: Tx,

@@ -70,7 +70,7 @@ export function registerWebhookRoutes(app: AppInstance, service: WebhookService)
         operationId: "updateWebhookSubscription",
         summary: "Change the webhook endpoint",
         description:
-          "Any of `url`, `enabled_events`, `enabled`; the secret is kept. Disabling drops every pending retry; removing a type drops its pending retries; enabling again resends nothing. A new `url` passes the same checks as on POST. 404 `not_found` when there is no endpoint.",
+          "Any of `url`, `enabled_events`, `enabled`; the secret is kept, also when `url` changes: the signing secret never travels to the URL (only signatures made with it do, and a signature does not reveal it), so unlike a bank rail's SFTP password it cannot follow the destination to a new host; rotate it with POST when the receiver changes hands. Disabling drops every pending retry; removing a type drops its pending retries; enabling again resends nothing. A new `url` passes the same checks as on POST. 404 `not_found` when there is no endpoint.",
         body: UpdateSubscriptionBodySchema,
         response: routeResponses({ 200: subscription }, { access: "write", hasBody: true, codes: ["not_found", ...URL_CODES] }),
       },

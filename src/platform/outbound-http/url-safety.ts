@@ -141,7 +141,31 @@ export async function checkTarget(url: URL, policy: TargetPolicy): Promise<reado
   return checkHost(bareHost(url.hostname), policy);
 }
 
-async function checkHost(host: string, policy: TargetPolicy): Promise<readonly string[]> {
+/**
+ * A host name as typed for a non-URL destination (an SFTP server): put through the same WHATWG host parser as a
+ * webhook URL, so `2130706433`, `0x7f.1` and `[::127.0.0.1]` become the `127.0.0.1` and `::7f00:1` the network
+ * stack would use, names are lower-cased, and an IPv6 literal comes back without brackets. Anything that is not
+ * one bare host (a port, a path, credentials, an empty or invalid host) throws UnsafeUrlError `invalid_url`.
+ */
+export function canonicalHost(raw: string): string {
+  const text = isIP(raw) === 6 ? `[${raw}]` : raw;
+  let url: URL;
+  try {
+    url = new URL(`https://${text}/`);
+  } catch {
+    throw new UnsafeUrlError("invalid_url", "Not a valid host name or IP address.");
+  }
+  if (url.hostname === "" || url.host !== url.hostname || url.pathname !== "/" || url.username !== "" || url.search !== "") {
+    throw new UnsafeUrlError("invalid_url", "Not a valid host name or IP address (give the port in its own field).");
+  }
+  return bareHost(url.hostname);
+}
+
+/**
+ * Every address a bare host (as canonicalHost gives it) stands for, each checked like a webhook URL's host:
+ * a literal as it is, a name by every address it resolves to.
+ */
+export async function checkHost(host: string, policy: TargetPolicy): Promise<readonly string[]> {
   if (isIP(host) !== 0) {
     if (!policy.allowPrivateTargets && !isPublicAddress(host)) refuseLiteral(host);
     return [host];

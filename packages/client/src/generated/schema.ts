@@ -1042,7 +1042,7 @@ export interface paths {
         head?: never;
         /**
          * Change the webhook endpoint
-         * @description Any of `url`, `enabled_events`, `enabled`; the secret is kept. Disabling drops every pending retry; removing a type drops its pending retries; enabling again resends nothing. A new `url` passes the same checks as on POST. 404 `not_found` when there is no endpoint.
+         * @description Any of `url`, `enabled_events`, `enabled`; the secret is kept, also when `url` changes: the signing secret never travels to the URL (only signatures made with it do, and a signature does not reveal it), so unlike a bank rail's SFTP password it cannot follow the destination to a new host; rotate it with POST when the receiver changes hands. Disabling drops every pending retry; removing a type drops its pending retries; enabling again resends nothing. A new `url` passes the same checks as on POST. 404 `not_found` when there is no endpoint.
          *
          *     Roles: `business_admin`.
          */
@@ -1413,7 +1413,7 @@ export interface paths {
         get: operations["getSepaRail"];
         /**
          * Configure SEPA credit transfers (pain.001 over SFTP)
-         * @description Creates (201) or replaces (200) the Business's SEPA rail: the debtor (name, IBAN in the SEPA zone, BIC, initiating party id, structured address), the file format (pain.001.001.09 by default, or pain.001.001.03), the cut-off times and time zone, and the delivery. `delivery` is SFTP (host, port, username, `password` or `private_key`, both write-only and kept encrypted, the server's `host_key_fingerprint` pinned, outbound and inbound directories) or, only where the operator set `BANK_RAIL_LOCAL_ROOT`, a local directory (422 `BANK_RAIL_LOCAL_DELIVERY_NOT_ALLOWED` otherwise). A secret omitted on a later PUT is kept. Production keys only (a sandbox key gets 403 `forbidden`); business_admin role. Routing of production payouts: EUR to an IBAN in the SEPA zone goes to `sepa`, USD to a US bank account (ABA routing number) to `ach`, among the rails configured; a Business with no bank rail keeps the production simulator; once one is configured, a payout that fits none is refused at creation with 422 `NO_RAIL_FOR_DESTINATION`. Sandbox payouts always use the sandbox rail.
+         * @description Creates (201) or replaces (200) the Business's SEPA rail: the debtor (name, IBAN in the SEPA zone, BIC, initiating party id, structured address), the file format (pain.001.001.09 by default, or pain.001.001.03), the cut-off times and time zone, and the delivery. `delivery` is SFTP (host, port, username, `password` or `private_key`, both write-only and kept encrypted, the server's `host_key_fingerprint` pinned, outbound and inbound directories) or, only where the operator set `BANK_RAIL_LOCAL_ROOT`, a local directory (422 `BANK_RAIL_LOCAL_DELIVERY_NOT_ALLOWED` otherwise). Credentials stay bound to where they were given: a secret omitted on a later PUT is kept only while `host`, `port`, `username` and `host_key_fingerprint` stay the same; when any of them changes, the stored password and private key are dropped unless sent again in the same request (the answer then shows `has_password` and `has_private_key` false, and uploads stop with a missing-credential error until they are sent), so a new server never receives the old password. The Business's OpenPGP key is not bound to the server (it never leaves the service). The SFTP host follows the webhook address rules, when configured and again at every connection: loopback, private and other non-public addresses are refused with 422 `BANK_RAIL_HOST_NOT_PUBLIC` unless the operator allows them (`BANK_RAIL_ALLOW_PRIVATE_HOSTS`); the host is stored in canonical form (lower case, IPv4 numbers normalised). Local folders live in the Business's own folder under the operator's root (`<BANK_RAIL_LOCAL_ROOT>/<business id>/<environment>/<directory>`), and a symbolic link anywhere below the root is refused, never followed. One debtor account (the IBAN; for ACH the ODFI routing number with the Company Identification) belongs to one Business per environment: 409 `BANK_RAIL_DEBTOR_ACCOUNT_TAKEN` when another Business's rail has it. Production keys only (a sandbox key gets 403 `forbidden`); business_admin role. Routing of production payouts: EUR to an IBAN in the SEPA zone goes to `sepa`, USD to a US bank account (ABA routing number) to `ach`, among the rails configured; a Business with no bank rail keeps the production simulator; once one is configured, a payout that fits none is refused at creation with 422 `NO_RAIL_FOR_DESTINATION`. Sandbox payouts always use the sandbox rail.
          *
          *     Roles: `business_admin`; from a session, a password or two-factor confirmation within the last STEP_UP_WINDOW_MINUTES (5 by default) is needed, else 401 `STEP_UP_REQUIRED`.
          */
@@ -1447,7 +1447,7 @@ export interface paths {
         get: operations["getAchRail"];
         /**
          * Configure US ACH credits (NACHA files over SFTP)
-         * @description Creates (201) or replaces (200) the Business's ACH rail: the originator (ODFI routing number, immediate destination and origin, company name and identification), the payout purpose (`payroll` sends the Company Entry Description `PAYROLL`, as NACHA requires for wages since March 2026; otherwise `entry_description`, default `PAYOUT`, where `PAYROLL` and `PURCHASE` are refused), the cut-off times and time zone, and the delivery. Persons are paid by PPD entries, businesses by CCD; effective entry dates are Federal Reserve business days. `delivery` is SFTP (host, port, username, `password` or `private_key`, both write-only and kept encrypted, the server's `host_key_fingerprint` pinned, outbound and inbound directories) or, only where the operator set `BANK_RAIL_LOCAL_ROOT`, a local directory (422 `BANK_RAIL_LOCAL_DELIVERY_NOT_ALLOWED` otherwise). A secret omitted on a later PUT is kept. Production keys only (a sandbox key gets 403 `forbidden`); business_admin role. Routing of production payouts: EUR to an IBAN in the SEPA zone goes to `sepa`, USD to a US bank account (ABA routing number) to `ach`, among the rails configured; a Business with no bank rail keeps the production simulator; once one is configured, a payout that fits none is refused at creation with 422 `NO_RAIL_FOR_DESTINATION`. Sandbox payouts always use the sandbox rail.
+         * @description Creates (201) or replaces (200) the Business's ACH rail: the originator (ODFI routing number, immediate destination and origin, company name and identification), the payout purpose (`payroll` sends the Company Entry Description `PAYROLL`, as NACHA requires for wages since March 2026; otherwise `entry_description`, default `PAYOUT`, where `PAYROLL` and `PURCHASE` are refused), the cut-off times and time zone, and the delivery. Persons are paid by PPD entries, businesses by CCD; effective entry dates are Federal Reserve business days. `delivery` is SFTP (host, port, username, `password` or `private_key`, both write-only and kept encrypted, the server's `host_key_fingerprint` pinned, outbound and inbound directories) or, only where the operator set `BANK_RAIL_LOCAL_ROOT`, a local directory (422 `BANK_RAIL_LOCAL_DELIVERY_NOT_ALLOWED` otherwise). Credentials stay bound to where they were given: a secret omitted on a later PUT is kept only while `host`, `port`, `username` and `host_key_fingerprint` stay the same; when any of them changes, the stored password and private key are dropped unless sent again in the same request (the answer then shows `has_password` and `has_private_key` false, and uploads stop with a missing-credential error until they are sent), so a new server never receives the old password. The Business's OpenPGP key is not bound to the server (it never leaves the service). The SFTP host follows the webhook address rules, when configured and again at every connection: loopback, private and other non-public addresses are refused with 422 `BANK_RAIL_HOST_NOT_PUBLIC` unless the operator allows them (`BANK_RAIL_ALLOW_PRIVATE_HOSTS`); the host is stored in canonical form (lower case, IPv4 numbers normalised). Local folders live in the Business's own folder under the operator's root (`<BANK_RAIL_LOCAL_ROOT>/<business id>/<environment>/<directory>`), and a symbolic link anywhere below the root is refused, never followed. One debtor account (the IBAN; for ACH the ODFI routing number with the Company Identification) belongs to one Business per environment: 409 `BANK_RAIL_DEBTOR_ACCOUNT_TAKEN` when another Business's rail has it. Production keys only (a sandbox key gets 403 `forbidden`); business_admin role. Routing of production payouts: EUR to an IBAN in the SEPA zone goes to `sepa`, USD to a US bank account (ABA routing number) to `ach`, among the rails configured; a Business with no bank rail keeps the production simulator; once one is configured, a payout that fits none is refused at creation with 422 `NO_RAIL_FOR_DESTINATION`. Sandbox payouts always use the sandbox rail.
          *
          *     Roles: `business_admin`; from a session, a password or two-factor confirmation within the last STEP_UP_WINDOW_MINUTES (5 by default) is needed, else 401 `STEP_UP_REQUIRED`.
          */
@@ -2956,8 +2956,11 @@ export interface components {
                 port: number | null;
                 username: string | null;
                 host_key_fingerprint: string | null;
+                /** @description Whether an SFTP password is stored (never returned). False after the host, port, username or host key changed without it being sent again. */
                 has_password: boolean;
+                /** @description Whether an SFTP private key is stored (never returned); dropped like the password when the server changes. */
                 has_private_key: boolean;
+                /** @description For local delivery, relative to the Business's own folder `<BANK_RAIL_LOCAL_ROOT>/<business id>/<environment>/`. */
                 outbound_directory: string;
                 inbound_directory: string;
             };
@@ -3029,7 +3032,7 @@ export interface components {
              */
             acknowledged_at: string | null;
             upload_attempts: number;
-            /** @description Why the last upload failed (unreachable server, changed host key, …). */
+            /** @description Why the last upload failed, in words that name nothing internal: `could not connect to the SFTP server` (whatever the cause: refused, timed out, unreachable, not an SSH server, an address the rules refuse; the service log has the detail), a changed host key (with the key presented), refused credentials, missing credentials (dropped when the server changed), a refused file operation, a symbolic link in a local folder. */
             last_upload_error: string | null;
             /** @description What needs attention: `no_status_report` (no pain.002 or return file within the rail's `status_report_timeout_hours`), `rejected` (the bank refused the file or part of it), `unmatched_entries` (an inbound file named an entry of this file but its facts differ: amount, account, receiving bank, direction or date; nothing was moved and the inbound file says what differed), `return_code_not_for_credit` (an ACH return used a code that only answers debits, such as R01; applied because every fact agreed), `notification_of_change`, `file_id_modifiers_exhausted` (status `refused`). */
             alerts: string[];
@@ -4722,13 +4725,14 @@ export interface components {
             delivery: {
                 /** @enum {string} */
                 kind: "sftp";
+                /** @description A host name or IP address of a public (global unicast) address, unless the operator allows private hosts (`BANK_RAIL_ALLOW_PRIVATE_HOSTS`). Stored in canonical form. */
                 host: string;
                 /** @description Default 22. */
                 port?: number;
                 username: string;
-                /** @description Write-only. */
+                /** @description Write-only. Kept when omitted later only while host, port, username and host_key_fingerprint stay the same; dropped when any of them changes unless sent again. */
                 password?: string;
-                /** @description OpenSSH or PEM private key (unencrypted), line breaks included. Write-only. */
+                /** @description OpenSSH or PEM private key (unencrypted), line breaks included. Write-only; bound to the server like `password`. */
                 private_key?: string;
                 /** @description The server's host key as `ssh-keygen -lf` prints it (`SHA256:…`). A server presenting another key is refused. */
                 host_key_fingerprint: string;
@@ -4814,13 +4818,14 @@ export interface components {
             delivery: {
                 /** @enum {string} */
                 kind: "sftp";
+                /** @description A host name or IP address of a public (global unicast) address, unless the operator allows private hosts (`BANK_RAIL_ALLOW_PRIVATE_HOSTS`). Stored in canonical form. */
                 host: string;
                 /** @description Default 22. */
                 port?: number;
                 username: string;
-                /** @description Write-only. */
+                /** @description Write-only. Kept when omitted later only while host, port, username and host_key_fingerprint stay the same; dropped when any of them changes unless sent again. */
                 password?: string;
-                /** @description OpenSSH or PEM private key (unencrypted), line breaks included. Write-only. */
+                /** @description OpenSSH or PEM private key (unencrypted), line breaks included. Write-only; bound to the server like `password`. */
                 private_key?: string;
                 /** @description The server's host key as `ssh-keygen -lf` prints it (`SHA256:…`). A server presenting another key is refused. */
                 host_key_fingerprint: string;
@@ -14732,6 +14737,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope; code `BANK_RAIL_DEBTOR_ACCOUNT_TAKEN`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope; code `payload_too_large`. */
             413: {
                 headers: {
@@ -14758,7 +14776,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope; code `BANK_RAIL_LOCAL_DELIVERY_NOT_ALLOWED`. */
+            /** @description Error envelope; code `BANK_RAIL_LOCAL_DELIVERY_NOT_ALLOWED` or `BANK_RAIL_HOST_NOT_PUBLIC`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -15115,6 +15133,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope; code `BANK_RAIL_DEBTOR_ACCOUNT_TAKEN`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope; code `payload_too_large`. */
             413: {
                 headers: {
@@ -15141,7 +15172,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope; code `BANK_RAIL_LOCAL_DELIVERY_NOT_ALLOWED`. */
+            /** @description Error envelope; code `BANK_RAIL_LOCAL_DELIVERY_NOT_ALLOWED` or `BANK_RAIL_HOST_NOT_PUBLIC`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
