@@ -288,6 +288,12 @@ export const ERROR_CODES = {
     description:
       "Codes from the authenticator app are valid for 30 seconds (one step either side is accepted for clock drift) and only once: a code already accepted is refused within its window. A recovery code works once.",
   },
+  TWO_FACTOR_PROOF_REQUIRED: {
+    status: 422,
+    message: "You use two-factor authentication: confirm with a code from your authenticator app or a recovery code.",
+    description:
+      "Step-up (`POST /v1/session/confirmation`) asks a person who uses two-factor authentication for the factor (`code` or `recovery_code`): a password alone, which one phishing page or one reused password gives away, is refused before it is checked. People without two-factor authentication confirm with their password.",
+  },
   INVALID_PASSWORD: {
     status: 401,
     message: "The password is wrong.",
