@@ -2,11 +2,15 @@
 // password, an existing second factor, a recovery code). Enrolling a new factor is itself a step-up act and
 // renews no confirmation, so a stolen session past its window cannot plant its own authenticator and come
 // back confirmed; a password change renews nothing either; a person with two-factor steps up with the factor.
-// Also: every /v1/session answer is `Cache-Control: no-store`.
+// Also: every /v1/session answer is `Cache-Control: no-store`, and asking for a password reset does the same
+// work whether or not the address has an account.
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryRows } from "../../src/platform/db/client.js";
 import { bearer, type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
 import {
   addMember,
+  answerPasswordResetRequests,
   REGISTRATION_PASSWORD,
   type SignedIn,
   STRONG_PASSWORD,
@@ -240,5 +244,48 @@ describe("session answers", () => {
     ];
     expect(answers.map((r) => r.statusCode)).toEqual([201, 401, 200, 401, 200, 200, 401, 401]);
     for (const answer of answers) expect(answer.headers["cache-control"]).toBe("no-store");
+  });
+});
+
+describe("asking for a password reset", () => {
+  /** What a request left in the database: rows per table (jobs per type), so two requests can be compared. */
+  async function footprint(): Promise<Record<string, number>> {
+    const db = t.runtime.deps.database.db;
+    const rows = await queryRows<{ what: string; n: number }>(
+      db,
+      sql`select 'jobs:' || type as what, count(*)::int as n from jobs group by type
+          union all select 'password_resets', count(*)::int from password_resets
+          union all select 'audit_records', count(*)::int from audit_records
+          union all select 'emails', count(*)::int from emails`,
+    );
+    return Object.fromEntries(rows.map((row) => [row.what, row.n]));
+  }
+  function added(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
+    const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+    return Object.fromEntries([...keys].map((k) => [k, (after[k] ?? 0) - (before[k] ?? 0)]).filter(([, n]) => n !== 0));
+  }
+
+  it("does the same work for a known and an unknown address: one queued request each, answered by the worker", async () => {
+    const business = await registerBusiness(t.app, "Reset Work Co");
+    await answerPasswordResetRequests(t.app);
+    const ask = (email: string) => t.app.inject({ method: "POST", url: "/v1/password-resets", payload: { email } });
+
+    const start = await footprint();
+    const known = await ask(business.email);
+    const afterKnown = await footprint();
+    const unknown = await ask("nobody-here@example.com");
+    const afterUnknown = await footprint();
+    expect([known.statusCode, unknown.statusCode]).toEqual([202, 202]);
+    expect(known.body).toBe(unknown.body);
+    // Each request wrote exactly the same thing: one request job, no token, no e-mail, no audit record.
+    expect(added(start, afterKnown)).toEqual({ "jobs:people.password_reset_request": 1 });
+    expect(added(afterKnown, afterUnknown)).toEqual({ "jobs:people.password_reset_request": 1 });
+
+    // The worker answers: the known address gets its token and e-mail, the unknown one nothing.
+    expect(await answerPasswordResetRequests(t.app)).toBe(2);
+    const answered = added(afterUnknown, await footprint());
+    expect(answered).toMatchObject({ password_resets: 1, "jobs:mail.send": 1 });
+    const [requested] = await auditActions(business, "password_reset_requested");
+    expect(requested?.action).toBe("password_reset_requested");
   });
 });

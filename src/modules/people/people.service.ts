@@ -21,7 +21,6 @@ import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
-import { dashboardLink, renderEmail } from "../../platform/mail/templates.js";
 import type { MailOutbox } from "../emails/index.js";
 import type { MembershipRecord } from "../registration/registration.shared.js";
 import * as members from "../registration/registration.shared.js";
@@ -33,7 +32,6 @@ import {
   acceptTwoFactorStep,
   businessesRequiringTwoFactor,
   consumePasswordReset,
-  countPasswordResetsSince,
   countUnusedRecoveryCodes,
   deleteSignInFailuresOf,
   deleteTwoFactor,
@@ -44,7 +42,6 @@ import {
   findLiveSessionOfUser,
   findRequireTwoFactor,
   findTwoFactor,
-  insertPasswordReset,
   insertSession,
   listLiveSessionsOfUser,
   lockTwoFactor,
@@ -56,6 +53,7 @@ import {
   useRecoveryCode,
   voidPasswordResetsOf,
 } from "./people.repo.js";
+import { auditEachBusiness as auditEachBusinessOf, enqueuePasswordResetRequest, type RequestOrigin } from "./people.reset.js";
 import { type AttemptKeys, createAttemptThrottle } from "./people.throttle.js";
 import {
   csrfTokenOf,
@@ -94,11 +92,7 @@ export interface PeopleServiceDeps {
   readonly jobStore: Pick<JobStore, "enqueue">;
 }
 
-/** Where a request came from, for the audit log and the per-address throttle. */
-export interface RequestOrigin {
-  readonly clientAddress: string;
-  readonly userAgent: string | null;
-}
+export type { RequestOrigin } from "./people.reset.js";
 
 /** What the browser must hold after a use case that issues a session secret. */
 export interface IssuedSession {
@@ -128,8 +122,6 @@ const TOTP_PERIOD_SECONDS = 30;
 const RECOVERY_CODE_COUNT = 10;
 /** lastSeenAt is written at most this often: a session's idle timeout is exact to this granularity. */
 const TOUCH_GRANULARITY_MS = 60_000;
-const RESET_TTL_MS = 60 * 60 * 1000;
-const RESETS_PER_HOUR = 3;
 /** A person has a handful of live sessions; the list answers at most this many, newest first. */
 const MY_SESSIONS_LIMIT = 100;
 
@@ -275,18 +267,8 @@ export function createPeopleService(deps: PeopleServiceDeps) {
     return { row, secret };
   }
 
-  async function auditEachBusiness(tx: Db, userId: string, action: AuditAction, origin: RequestOrigin, details = {}) {
-    for (const m of await members.listActiveMembershipsOfUser(tx, userId)) {
-      await deps.audit(tx, {
-        businessId: m.businessId,
-        action,
-        actor: { userId, membershipId: m.membershipId, role: m.role, ...origin },
-        subjectType: "user",
-        subjectId: userId,
-        details,
-      });
-    }
-  }
+  const auditEachBusiness = (tx: Db, userId: string, action: AuditAction, origin: RequestOrigin, details = {}) =>
+    auditEachBusinessOf(deps.audit, tx, userId, action, origin, details);
 
   async function signIn(
     body: { email: string; password: string; business_id?: string | undefined },
@@ -663,49 +645,9 @@ export function createPeopleService(deps: PeopleServiceDeps) {
   }
 
   /** Always the same answer; a known address receives a single-use link valid one hour. */
-  async function requestPasswordReset(body: { email: string }, origin: RequestOrigin): Promise<void> {
-    const email = body.email.trim().toLowerCase();
-    const user = await members.findUserByAddress(db, email);
-    if (user === null) return;
-    const now = clock.now();
-    const token = newToken();
-    await transaction(db, async (tx) => {
-      // At most a few a day per person, so this route cannot flood a mailbox.
-      if ((await countPasswordResetsSince(tx, user.id, new Date(now.getTime() - RESET_TTL_MS))) >= RESETS_PER_HOUR) return;
-      const id = ids.newId();
-      await insertPasswordReset(tx, {
-        id,
-        userId: user.id,
-        tokenHash: hashToken(token),
-        createdAt: now,
-        expiresAt: new Date(now.getTime() + RESET_TTL_MS),
-      });
-      const rendered = renderEmail({
-        businessName: "Payout service",
-        heading: "Reset your password",
-        paragraphs: [
-          `Someone, hopefully you, asked to reset the password of ${email} at ${deps.publicBaseUrl}.`,
-          "The link below opens the dashboard to choose a new password; it is valid for 1 hour and works once. Every session of your account ends when the password changes.",
-        ],
-        action: { label: "Choose a new password", url: dashboardLink(deps.publicBaseUrl, "reset-password", { token }) },
-        closing: [
-          `If the link does not open, paste this reset token on ${deps.publicBaseUrl}/dashboard/reset-password (or send it with a new password to POST ${deps.publicBaseUrl}/v1/password-resets/confirmation):\n\n    ${token}`,
-          "If you did not ask for this, ignore this message: your password stays as it is.",
-        ],
-        footer: "You receive this because a password reset was asked for this address.",
-        textWidth: 72,
-      });
-      await deps.mail.sendPlatformMail(tx, {
-        kind: "password_reset",
-        to: email,
-        subject: "Reset your password",
-        text: rendered.text,
-        html: rendered.html,
-        idempotencyKey: `password-reset:${id}`,
-      });
-      await auditEachBusiness(tx, user.id, "password_reset_requested", origin);
-    });
-  }
+  /** Always the same answer and the same work (people.reset.ts): one job, which the worker answers. */
+  const requestPasswordReset = (body: { email: string }, origin: RequestOrigin): Promise<void> =>
+    enqueuePasswordResetRequest({ db, cipher: deps.cipher, jobStore: deps.jobStore }, body, origin);
 
   async function resetPassword(body: { token: string; password: string }, origin: RequestOrigin): Promise<void> {
     const token = body.token.trim();
