@@ -204,8 +204,8 @@ describe.skipIf(!onPostgres)("the credential throttle under concurrent attempts 
     const right = await confirmReset(token);
     expect(right.statusCode, right.body).toBe(429);
     // Refused before the token was looked at: it still works from elsewhere, once.
-    expect((await post("/v1/password-resets/confirmation", newClientAddress(), { token, password: STRONG_PASSWORD })).statusCode).toBe(
-      204,
-    );
+    expect(
+      (await post("/v1/password-resets/confirmation", newClientAddress(), { token, password: STRONG_PASSWORD })).statusCode,
+    ).toBe(204);
   });
 });
