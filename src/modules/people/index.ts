@@ -79,8 +79,6 @@ export function createPeopleModule(deps: {
     clock: deps.clock,
     ids: deps.ids,
     cipher: deps.cipher,
-    mail: deps.mail,
-    publicBaseUrl: deps.publicBaseUrl,
     settings: deps.settings,
     passwordPolicy,
     audit: deps.audit.record,

@@ -21,7 +21,6 @@ import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
-import type { MailOutbox } from "../emails/index.js";
 import type { MembershipRecord } from "../registration/registration.shared.js";
 import * as members from "../registration/registration.shared.js";
 import type { AuditAction, AuditActor, AuditRecorder } from "./people.audit.js";
@@ -79,8 +78,6 @@ export interface PeopleServiceDeps {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly cipher: FieldCipher;
-  readonly mail: Pick<MailOutbox, "sendPlatformMail">;
-  readonly publicBaseUrl: string;
   readonly settings: SessionSettings;
   readonly passwordPolicy: PasswordPolicy;
   readonly audit: AuditRecorder;
@@ -644,7 +641,6 @@ export function createPeopleService(deps: PeopleServiceDeps) {
     });
   }
 
-  /** Always the same answer; a known address receives a single-use link valid one hour. */
   /** Always the same answer and the same work (people.reset.ts): one job, which the worker answers. */
   const requestPasswordReset = (body: { email: string }, origin: RequestOrigin): Promise<void> =>
     enqueuePasswordResetRequest({ db, cipher: deps.cipher, jobStore: deps.jobStore }, body, origin);
