@@ -256,7 +256,7 @@ export const ERROR_CODES = {
     status: 401,
     message: "Confirm your password or a two-factor code first (POST /v1/session/confirmation).",
     description:
-      "Deciding payouts, creating or revoking API keys, rotating the webhook secret, changing the approval policy, the team or the security settings from a session needs a password or two-factor confirmation made within the last STEP_UP_WINDOW_MINUTES (5 by default). Confirm with `POST /v1/session/confirmation`, then repeat the request. API keys are not asked.",
+      "Deciding payouts, creating or revoking API keys, rotating the webhook secret, changing the approval policy, the team or the security settings, and enrolling a second factor, from a session needs a confirmation made within the last STEP_UP_WINDOW_MINUTES (5 by default): a two-factor code or recovery code for a person who uses two-factor authentication, else the password. Confirm with `POST /v1/session/confirmation`, then repeat the request. API keys are not asked.",
   },
   TWO_FACTOR_REQUIRED: {
     status: 401,
@@ -280,13 +280,19 @@ export const ERROR_CODES = {
     status: 429,
     message: "Too many failed sign-ins. Retry after the time given in Retry-After.",
     description:
-      "Failed sign-ins are counted per e-mail address (SIGN_IN_FAILURES_PER_ACCOUNT, 5 by default) and per client address (SIGN_IN_FAILURES_PER_ADDRESS, 50 by default) over SIGN_IN_THROTTLE_WINDOW_MINUTES (15 by default). Past either, sign-in is refused, right password or not, until `Retry-After` seconds have passed. A password reset is still possible meanwhile.",
+      "Failed sign-ins are counted per e-mail address (SIGN_IN_FAILURES_PER_ACCOUNT, 5 by default) and per client address (SIGN_IN_FAILURES_PER_ADDRESS, 50 by default) over SIGN_IN_THROTTLE_WINDOW_MINUTES (15 by default). Past either, sign-in is refused, right password or not, until `Retry-After` seconds have passed. A password reset is still possible meanwhile. The same rule holds for every credential a signed-in person gives (second factor, step-up, turning two-factor on or off, password change: counted per person) and for reset tokens; each attempt takes its place before it is checked, so concurrent attempts cannot exceed the limit.",
   },
   INVALID_TWO_FACTOR_CODE: {
     status: 401,
     message: "The two-factor code is wrong, expired or was already used.",
     description:
       "Codes from the authenticator app are valid for 30 seconds (one step either side is accepted for clock drift) and only once: a code already accepted is refused within its window. A recovery code works once.",
+  },
+  TWO_FACTOR_PROOF_REQUIRED: {
+    status: 422,
+    message: "You use two-factor authentication: confirm with a code from your authenticator app or a recovery code.",
+    description:
+      "Step-up (`POST /v1/session/confirmation`) asks a person who uses two-factor authentication for the factor (`code` or `recovery_code`): a password alone, which one phishing page or one reused password gives away, is refused before it is checked. People without two-factor authentication confirm with their password.",
   },
   INVALID_PASSWORD: {
     status: 401,

@@ -3,9 +3,11 @@
 import type { AppDeps } from "../app.js";
 import { createBankFiles } from "../modules/bank-rails/index.js";
 import { destinationRoutingFacts } from "../modules/destinations/index.js";
+import { createEmailsModule } from "../modules/emails/index.js";
 import { createEnrollmentJobHandlers } from "../modules/enrollment/index.js";
 import { createPayoutBankFileFunctions, createPayoutJobHandlers } from "../modules/payouts/index.js";
 import { createPeopleJobHandlers } from "../modules/people/index.js";
+import { emailRecipientFacts } from "../modules/registration/index.js";
 import { createDeliveryJobHandler } from "../modules/webhooks/index.js";
 import type { JobHandlers } from "../platform/jobs/worker.js";
 import { createMailJobHandler } from "../platform/mail/mail-job.js";
@@ -62,6 +64,20 @@ export function createJobHandlers(deps: WorkerDeps): JobHandlers {
       db: deps.database.db,
       clock: deps.clock,
       ids: deps.ids,
+      cipher: deps.cipher,
+      // Password-reset requests are answered here (off the request path) and queue their e-mail.
+      mail: createEmailsModule({
+        db: deps.database.db,
+        clock: deps.clock,
+        ids: deps.ids,
+        cipher: deps.cipher,
+        jobStore: deps.jobStore,
+        logger: deps.logger.child({ component: "emails" }),
+        metrics: deps.metrics,
+        dailyLimitPerBusiness: deps.config.mail.dailyLimitPerBusiness,
+        recipientFacts: emailRecipientFacts,
+      }).outbox,
+      publicBaseUrl: deps.config.publicBaseUrl,
       jobStore: deps.jobStore,
       idleMs: deps.config.sessions.idleMinutes * 60_000,
     }),

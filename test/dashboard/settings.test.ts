@@ -4,7 +4,8 @@
 // API's validation message beside their fields, then saved and still there after a reload); enrols in
 // two-factor with the QR code and the secret, sees the ten recovery codes once, regenerates them after a
 // step-up by code, requires two-factor for every member (a member without it is sent to enrol; the admin
-// cannot turn theirs off while it holds) and turns it off with a recovery code; pages the audit log and
+// cannot turn theirs off while it holds) and turns it off with a recovery code; enrols after the step-up
+// window (the password first) and steps up with a recovery code; pages the audit log and
 // filters it; sets the branding (the API's low_contrast beside the colour, a PNG logo); signs out
 // everywhere. A read-only member sees the settings without the controls. Each page is scanned with axe-core
 // and photographed at desktop and 375 px.
@@ -228,6 +229,42 @@ describe.skipIf(!browserAvailable)("the dashboard's Team actions and Settings in
     await off.getByLabel("Code or recovery code").fill(second[1] ?? "");
     await off.getByRole("button", { name: "Turn off" }).click();
     await expect.poll(() => page.getByTestId("two-factor-state").textContent(), { timeout: 15_000 }).toContain("off");
+    await context.close();
+  });
+
+  it("two-factor after the step-up window: enrolling asks for the password first, and a recovery code confirms a later step-up", async () => {
+    const { t, biz } = h;
+    t.clock.set(minutes(40));
+    const person = await addMember(t.app, biz.keys.sandbox, "business_approver");
+    const { context, page } = await h.newPage();
+    await h.signIn(page, person.email, STRONG_PASSWORD);
+    await page.goto(`${h.base}/dashboard/settings?tab=security`);
+    await expect.poll(() => page.getByTestId("two-factor-state").textContent(), { timeout: 15_000 }).toContain("off");
+
+    // Six minutes after signing in, adding a factor needs a new proof: the password (no factor yet).
+    t.clock.set(minutes(46));
+    await page.getByRole("button", { name: "Set up two-factor authentication" }).click();
+    const stepUp = page.getByRole("dialog", { name: "Confirm it is you" });
+    await stepUp.getByLabel(/^Password/).fill(STRONG_PASSWORD);
+    await stepUp.getByRole("button", { name: "Confirm" }).click();
+    const secret = (await page.getByTestId("two-factor-secret").textContent()) ?? "";
+    expect(secret).toMatch(/^[A-Z2-7]+=*$/);
+    await page.getByLabel("Code from the app").fill(totpCode(secret, t.clock.now()));
+    await page.getByRole("button", { name: "Turn on" }).click();
+    const codes = page.getByTestId("recovery-codes").locator("code");
+    await expect.poll(() => codes.count(), { timeout: 15_000 }).toBe(10);
+    const recoveryCodes = await codes.allTextContents();
+    await page.getByRole("button", { name: "I have stored them" }).click();
+
+    // With two-factor on, a step-up takes the factor: here one of the recovery codes (the app not at hand).
+    t.clock.set(minutes(53));
+    await page.getByRole("button", { name: "Regenerate recovery codes" }).click();
+    await stepUp.getByRole("button", { name: "Use a recovery code instead" }).click();
+    await stepUp.getByLabel("Recovery code").fill(recoveryCodes[0] ?? "");
+    await h.capture(page, "settings-step-up-recovery-code");
+    await stepUp.getByRole("button", { name: "Confirm" }).click();
+    await expect.poll(() => codes.count(), { timeout: 15_000 }).toBe(10);
+    expect((await codes.allTextContents()).filter((code) => recoveryCodes.includes(code))).toEqual([]);
     await context.close();
   });
 

@@ -3,7 +3,9 @@
 // accept, so a Business gets members of each role the way an admin would add them.
 import type { LightMyRequestResponse } from "fastify";
 import * as OTPAuth from "otpauth";
+import { PASSWORD_RESET_REQUEST_JOB } from "../../src/modules/people/index.js";
 import type { AppInstance } from "../../src/platform/http/types.js";
+import { createWorker } from "../../src/platform/jobs/worker.js";
 import { bearer } from "./factories.js";
 import { queuedMails } from "./queued-mail.js";
 import { testAppOf } from "./test-app.js";
@@ -86,7 +88,29 @@ export async function invitationTokenFor(app: AppInstance, email: string): Promi
   return match[1];
 }
 
+/**
+ * Answers the password-reset requests waiting (the worker's part: look the address up, create the token,
+ * queue its e-mail), running only that job type so the test's other queued jobs and mail stay as they are.
+ */
+export async function answerPasswordResetRequests(app: AppInstance): Promise<number> {
+  const t = testAppOf(app);
+  const handler = t.runtime.handlers[PASSWORD_RESET_REQUEST_JOB.type];
+  if (handler === undefined) throw new Error("no password-reset request handler");
+  return createWorker({
+    store: t.runtime.deps.jobStore,
+    handlers: { [PASSWORD_RESET_REQUEST_JOB.type]: handler },
+    clock: t.clock,
+    logger: t.app.log,
+    workerId: `password-resets-${Math.random().toString(36).slice(2, 8)}`,
+    concurrency: 1,
+    pollIntervalMs: 1000,
+    leaseMs: 30_000,
+  }).drain();
+}
+
+/** The reset token of the newest reset e-mail to `email`, once the waiting reset requests are answered. */
 export async function resetTokenFor(app: AppInstance, email: string): Promise<string | null> {
+  await answerPasswordResetRequests(app);
   const mails = (await queuedMails(testAppOf(app), email)).filter((mail) => mail.idempotency_key.startsWith("password-reset:"));
   const text = mails[mails.length - 1]?.text ?? "";
   return /\n\s+([A-Za-z0-9_-]{43})\n/.exec(text)?.[1] ?? null;

@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer, type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
 import {
   addMember,
-  REGISTRATION_PASSWORD,
   type SignedIn,
   STRONG_PASSWORD,
   sessionHeaders,
@@ -113,17 +112,18 @@ describe("the Business's two-factor requirement", () => {
 describe("regenerating recovery codes", () => {
   it("needs a recent confirmation, replaces every old code at once, and is audited", async () => {
     const business = await registerBusiness(t.app, "Regenerate Co");
-    const { recoveryCodes: oldCodes, session } = await enrol(await signIn(t.app, business.email));
+    const { secret, recoveryCodes: oldCodes, session } = await enrol(await signIn(t.app, business.email));
     const regenerate = (s: SignedIn) =>
       t.app.inject({ method: "POST", url: "/v1/session/two-factor/recovery-codes", headers: sessionHeaders(s, null) });
 
     t.clock.advance(6 * 60_000);
     expectErrorEnvelope(await regenerate(session), { status: 401, code: "STEP_UP_REQUIRED", actor: null });
+    // A person with two-factor authentication confirms with the factor, not the password alone.
     const confirmed = await t.app.inject({
       method: "POST",
       url: "/v1/session/confirmation",
       headers: sessionHeaders(session, null),
-      payload: { password: REGISTRATION_PASSWORD },
+      payload: { code: totpCode(secret, t.clock.now()) },
     });
     expect(confirmed.statusCode, confirmed.body).toBe(200);
     const fresh = signedInFrom(confirmed);

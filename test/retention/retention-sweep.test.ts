@@ -18,6 +18,7 @@ import { bearer, createBeneficiary, registerBusiness } from "../helpers/factorie
 import { takeRegistrationToken } from "../helpers/mail-queue.js";
 import {
   addMember,
+  answerPasswordResetRequests,
   invitationTokenFor,
   REGISTRATION_PASSWORD,
   resetTokenFor,
@@ -215,6 +216,8 @@ describe("the retention sweep", () => {
     const askReset = async () => {
       const response = await t.app.inject({ method: "POST", url: "/v1/password-resets", payload: { email: owner.email } });
       expect(response.statusCode).toBe(202);
+      // The worker answers the request (creates the token) at once, at this time.
+      expect(await answerPasswordResetRequests(t.app)).toBe(1);
     };
     const resets = () => rows<{ id: string }>(sql`select id from password_resets where user_id = ${owner.userId}`);
 

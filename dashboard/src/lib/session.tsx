@@ -1,7 +1,7 @@
 // Who is signed in (GET /v1/session), the environment they look at, and step-up confirmation. The CSRF token
 // from every session answer goes to the API client's memory; the environment choice is remembered by
 // lib/environment.ts.
-import { Button, Group, Modal, PasswordInput, Stack, Text, TextInput } from "@mantine/core";
+import { Anchor, Button, Group, Modal, PasswordInput, Stack, Text, TextInput } from "@mantine/core";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useRef, useState } from "react";
 import { ApiError, api, call, type Environment, type Schemas, setApiEnvironment, setCsrfToken } from "../api/client";
@@ -126,8 +126,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   );
 }
 
+/**
+ * Step-up: a person with two-factor authentication confirms with the factor (a code from the app, or one of
+ * the recovery codes when the app is not at hand); the API refuses their password alone. A person without it
+ * confirms with the password.
+ */
 function StepUpDialog({ twoFactor, onDone }: { twoFactor: boolean; onDone: (session: Session | null) => void }) {
   const [secret, setSecret] = useState("");
+  const [recovery, setRecovery] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const done = useRef(false);
@@ -140,7 +146,11 @@ function StepUpDialog({ twoFactor, onDone }: { twoFactor: boolean; onDone: (sess
     setBusy(true);
     setError(null);
     try {
-      const body = twoFactor ? { code: secret.replace(/\s/g, "") } : { password: secret };
+      const body = !twoFactor
+        ? { password: secret }
+        : recovery
+          ? { recovery_code: secret.trim() }
+          : { code: secret.replace(/\s/g, "") };
       finish(await call(api.POST("/v1/session/confirmation", { body })));
     } catch (caught) {
       setError(caught);
@@ -159,13 +169,18 @@ function StepUpDialog({ twoFactor, onDone }: { twoFactor: boolean; onDone: (sess
         <Stack>
           <Text size="sm">
             This action needs a recent confirmation.{" "}
-            {twoFactor ? "Enter the code from your authenticator app." : "Enter your password."}
+            {!twoFactor
+              ? "Enter your password."
+              : recovery
+                ? "Enter one of your recovery codes (it works once)."
+                : "Enter the code from your authenticator app."}
           </Text>
           {twoFactor ? (
             <TextInput
-              label="Authentication code"
+              key={recovery ? "recovery" : "code"}
+              label={recovery ? "Recovery code" : "Authentication code"}
               autoComplete="one-time-code"
-              inputMode="numeric"
+              inputMode={recovery ? "text" : "numeric"}
               value={secret}
               onChange={(e) => setSecret(e.currentTarget.value)}
               data-autofocus
@@ -180,6 +195,19 @@ function StepUpDialog({ twoFactor, onDone }: { twoFactor: boolean; onDone: (sess
               data-autofocus
               required
             />
+          )}
+          {twoFactor && (
+            <Anchor
+              component="button"
+              type="button"
+              size="sm"
+              onClick={() => {
+                setRecovery(!recovery);
+                setSecret("");
+              }}
+            >
+              {recovery ? "Use the authenticator app instead" : "Use a recovery code instead"}
+            </Anchor>
           )}
           <ErrorAlert error={error} />
           <Group justify="flex-end">

@@ -12,13 +12,14 @@ import { createAuditRecorder } from "./people.audit.js";
 import { createSessionExpiry } from "./people.expiry.js";
 import { SESSION_SWEEP_JOB } from "./people.jobs.js";
 import { createPasswordPolicy, type PasswordPolicy } from "./people.password.js";
+import { createPasswordResetRequestHandler } from "./people.reset.js";
 import { registerPeopleRoutes } from "./people.routes.js";
 import { SessionSchema } from "./people.schemas.js";
 import { createPeopleService, type SessionSettings } from "./people.service.js";
 import { createTeamService } from "./people.team.js";
 
 export type { AuditAction, AuditRecorder, RecordActorAudit } from "./people.audit.js";
-export { SESSION_SWEEP_JOB } from "./people.jobs.js";
+export { PASSWORD_RESET_REQUEST_JOB, SESSION_SWEEP_JOB } from "./people.jobs.js";
 export { createPasswordPolicy, type PasswordPolicy } from "./people.password.js";
 /** For the retention sweep (src/worker/retention.ts). */
 export {
@@ -32,24 +33,31 @@ export { createAuditRecorder };
 
 export type PeopleModule = ReturnType<typeof createPeopleModule>;
 
-/** The people module's job handlers (the worker runs them): the session sweep. */
+/** The people module's job handlers (the worker runs them): the session sweep and password-reset requests. */
 export function createPeopleJobHandlers(deps: {
   db: Db;
   clock: Clock;
   ids: IdGenerator;
+  cipher: FieldCipher;
+  mail: Pick<MailOutbox, "sendPlatformMail">;
+  publicBaseUrl: string;
   jobStore: Pick<JobStore, "enqueue">;
   idleMs: number;
 }): JobHandlers {
+  const audit = createAuditRecorder({ clock: deps.clock, ids: deps.ids }).record;
   const expiry = createSessionExpiry({
     db: deps.db,
     clock: deps.clock,
-    audit: createAuditRecorder({ clock: deps.clock, ids: deps.ids }).record,
+    audit,
     jobStore: deps.jobStore,
     idleMs: deps.idleMs,
   });
-  return jobHandler(SESSION_SWEEP_JOB, async (_payload, context) => {
-    await expiry.sweepExpiredSessions((tx) => context.completeWithin(tx));
-  });
+  return {
+    ...jobHandler(SESSION_SWEEP_JOB, async (_payload, context) => {
+      await expiry.sweepExpiredSessions((tx) => context.completeWithin(tx));
+    }),
+    ...createPasswordResetRequestHandler({ ...deps, audit }),
+  };
 }
 
 export function createPeopleModule(deps: {
@@ -71,8 +79,6 @@ export function createPeopleModule(deps: {
     clock: deps.clock,
     ids: deps.ids,
     cipher: deps.cipher,
-    mail: deps.mail,
-    publicBaseUrl: deps.publicBaseUrl,
     settings: deps.settings,
     passwordPolicy,
     audit: deps.audit.record,

@@ -223,6 +223,21 @@ export async function insertSignInFailure(db: Db, row: typeof signInFailures.$in
   await db.insert(signInFailures).values(row);
 }
 
+/**
+ * Serialises the attempts on one account key and one client address until the transaction ends, so that
+ * counting their failures and reserving one more is one decision: two attempts cannot both count four and
+ * both take the fifth place. Always the account first, then the address (one order: no deadlock).
+ */
+export async function lockAttemptKeys(tx: Tx, account: string, clientAddress: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`throttle:account:${account}`}, 0))`);
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`throttle:address:${clientAddress}`}, 0))`);
+}
+
+/** Takes back one reserved attempt (its row), when the credential turned out right or was never evaluated. */
+export async function deleteSignInFailure(db: Db, id: string): Promise<void> {
+  await db.delete(signInFailures).where(eq(signInFailures.id, id));
+}
+
 /** Failures since `since` for the e-mail and for the client address, with the oldest of each (for Retry-After). */
 export async function countSignInFailures(db: Db, email: string, clientAddress: string, since: Date) {
   const [byEmail] = await db

@@ -70,17 +70,26 @@ export function registerPeopleRoutes(
   const sessionRef = Type.Ref("Session");
   const teamTags = ["Team"];
   const pendingOk = { allowTwoFactorPending: true };
+  // Every /v1/session answer carries the CSRF token or says who is signed in: never kept by a browser's or a
+  // proxy's cache (set as a route hook, so it applies to errors and refusals of these routes too).
+  const noStore = {
+    onSend: async (_request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+      reply.header("cache-control", "no-store");
+      return payload;
+    },
+  };
 
   app.post(
     "/v1/session",
     {
+      ...noStore,
       config: { rateLimit: "none" },
       schema: {
         tags: sessionTags,
         operationId: "signIn",
         summary: "Sign in",
         description:
-          "Signs a person in with the e-mail and password of their account and sets the session cookie (`__Host-session` when PUBLIC_BASE_URL is HTTPS, Secure; `session` otherwise; always HttpOnly, SameSite=Lax, Path=/). A new session id every time. The body holds `csrf_token` for `X-CSRF-Token`. A wrong password and an unknown address get the same 401 `INVALID_CREDENTIALS`, in about the same time. Failed sign-ins are throttled per address and per client address (429 `SIGN_IN_THROTTLED` with Retry-After). A person with two-factor authentication gets a session whose `next_step` is `two_factor`: it serves nothing but `POST /v1/session/two-factor` until then. Cross-site requests are refused (`Sec-Fetch-Site`).",
+          "Signs a person in with the e-mail and password of their account and sets the session cookie (`__Host-session` when PUBLIC_BASE_URL is HTTPS, Secure; `session` otherwise; always HttpOnly, SameSite=Lax, Path=/). A new session id every time. The body holds `csrf_token` for `X-CSRF-Token`; every `/v1/session` answer is `Cache-Control: no-store`. A wrong password and an unknown address get the same 401 `INVALID_CREDENTIALS`, in about the same time. Failed sign-ins are throttled per address and per client address (429 `SIGN_IN_THROTTLED` with Retry-After): each attempt takes its place in the count atomically before the password is checked, so concurrent attempts cannot exceed the limit, and a right password gives it back. A person with two-factor authentication gets a session whose `next_step` is `two_factor`: it serves nothing but `POST /v1/session/two-factor` until then. Cross-site requests are refused (`Sec-Fetch-Site`).",
         body: SignInBodySchema,
         response: routeResponses(
           { 201: sessionRef },
@@ -103,6 +112,7 @@ export function registerPeopleRoutes(
   app.get(
     "/v1/session",
     {
+      ...noStore,
       config: pendingOk,
       schema: {
         tags: sessionTags,
@@ -118,6 +128,7 @@ export function registerPeopleRoutes(
   app.delete(
     "/v1/session",
     {
+      ...noStore,
       config: pendingOk,
       schema: {
         tags: sessionTags,
@@ -137,6 +148,7 @@ export function registerPeopleRoutes(
   app.post(
     "/v1/session/sign-out-everywhere",
     {
+      ...noStore,
       schema: {
         tags: sessionTags,
         operationId: "signOutEverywhere",
@@ -155,6 +167,7 @@ export function registerPeopleRoutes(
   app.get(
     "/v1/session/sessions",
     {
+      ...noStore,
       schema: {
         tags: sessionTags,
         operationId: "listMySessions",
@@ -170,6 +183,7 @@ export function registerPeopleRoutes(
   app.delete(
     "/v1/session/sessions/:sessionId",
     {
+      ...noStore,
       schema: {
         tags: sessionTags,
         operationId: "endMySession",
@@ -190,6 +204,7 @@ export function registerPeopleRoutes(
   app.post(
     "/v1/session/business",
     {
+      ...noStore,
       schema: {
         tags: sessionTags,
         operationId: "switchBusiness",
@@ -210,16 +225,22 @@ export function registerPeopleRoutes(
   app.post(
     "/v1/session/confirmation",
     {
+      ...noStore,
+      config: pendingOk,
       schema: {
         tags: sessionTags,
         operationId: "confirmSession",
         summary: "Confirm (step-up)",
         description:
-          "Confirms the person with exactly one of `password`, `code` (authenticator app) or `recovery_code`. Routes marked `x-step-up` need a confirmation within the last STEP_UP_WINDOW_MINUTES (5 by default). Issues a new session id (new cookie and CSRF token). Wrong proofs count towards the sign-in throttle.",
+          "Confirms the person with exactly one of `password`, `code` (authenticator app) or `recovery_code`: a factor the person already had. A person who uses two-factor authentication confirms with a `code` or a `recovery_code`; their password alone is refused with 422 `TWO_FACTOR_PROOF_REQUIRED` before it is checked. A person without it confirms with the password. Routes marked `x-step-up` (enrolling a second factor among them) need a confirmation within the last STEP_UP_WINDOW_MINUTES (5 by default); this route, a sign-in and its second factor are the only ones that set `confirmed_at`. A session that owes only an enrolment (its Business requires two-factor) may confirm, and still owes it after; one that owes a code answers 401 `TWO_FACTOR_REQUIRED`. Issues a new session id (new cookie and CSRF token). Wrong proofs count towards the sign-in throttle of the person (`SIGN_IN_THROTTLED`).",
         body: ProofBodySchema,
         response: routeResponses(
           { 200: sessionRef },
-          { access: "session", hasBody: true, codes: ["INVALID_PASSWORD", "INVALID_TWO_FACTOR_CODE", "SIGN_IN_THROTTLED"] },
+          {
+            access: "session",
+            hasBody: true,
+            codes: ["INVALID_PASSWORD", "INVALID_TWO_FACTOR_CODE", "SIGN_IN_THROTTLED", "TWO_FACTOR_PROOF_REQUIRED"],
+          },
         ),
       },
     },
@@ -233,6 +254,7 @@ export function registerPeopleRoutes(
   app.post(
     "/v1/session/two-factor",
     {
+      ...noStore,
       config: pendingOk,
       schema: {
         tags: sessionTags,
@@ -261,14 +283,18 @@ export function registerPeopleRoutes(
   app.post(
     "/v1/session/two-factor/enrolment",
     {
+      ...noStore,
       config: pendingOk,
       schema: {
         tags: sessionTags,
         operationId: "startTwoFactorEnrolment",
         summary: "Start two-factor enrolment",
         description:
-          "Creates a TOTP secret (RFC 6238, SHA-1, 6 digits, 30 seconds) and answers it with its `otpauth://` URI and a QR code (SVG). Nothing changes until `POST /v1/session/two-factor/enrolment/confirmation` with a first code. Starting again replaces an unconfirmed secret.",
-        response: routeResponses({ 200: TwoFactorEnrolmentSchema }, { access: "session", codes: ["TWO_FACTOR_ALREADY_ENABLED"] }),
+          "Creates a TOTP secret (RFC 6238, SHA-1, 6 digits, 30 seconds) and answers it with its `otpauth://` URI and a QR code (SVG). Nothing changes until `POST /v1/session/two-factor/enrolment/confirmation` with a first code. Starting again replaces an unconfirmed secret. Adding a factor is a sensitive act: it needs a confirmation within the last STEP_UP_WINDOW_MINUTES (401 `STEP_UP_REQUIRED`: confirm with the password at `POST /v1/session/confirmation`; a sign-in just made counts, so the enrolment a Business requires right after sign-in needs nothing more).",
+        response: routeResponses(
+          { 200: TwoFactorEnrolmentSchema },
+          { access: "session", codes: ["TWO_FACTOR_ALREADY_ENABLED", "STEP_UP_REQUIRED"] },
+        ),
       },
     },
     async (request) => people.startTwoFactorEnrolment(principalOf(request)),
@@ -277,17 +303,22 @@ export function registerPeopleRoutes(
   app.post(
     "/v1/session/two-factor/enrolment/confirmation",
     {
+      ...noStore,
       config: pendingOk,
       schema: {
         tags: sessionTags,
         operationId: "confirmTwoFactorEnrolment",
         summary: "Confirm two-factor enrolment",
         description:
-          "A first code from the app turns two-factor authentication on and answers ten single-use recovery codes, shown only here. Issues a new session id.",
+          "A first code from the app turns two-factor authentication on and answers ten single-use recovery codes, shown only here. Needs a confirmation within the last STEP_UP_WINDOW_MINUTES, like starting the enrolment (401 `STEP_UP_REQUIRED`). The code proves only that the caller holds the new secret, so it does not renew the session's confirmation (`confirmed_at` is unchanged); it issues a new session id. Wrong codes count towards the person's sign-in throttle.",
         body: TwoFactorCodeBodySchema,
         response: routeResponses(
           { 200: TwoFactorEnabledSchema },
-          { access: "session", hasBody: true, codes: ["INVALID_TWO_FACTOR_CODE", "TWO_FACTOR_NOT_ENROLLED"] },
+          {
+            access: "session",
+            hasBody: true,
+            codes: ["INVALID_TWO_FACTOR_CODE", "TWO_FACTOR_NOT_ENROLLED", "STEP_UP_REQUIRED", "SIGN_IN_THROTTLED"],
+          },
         ),
       },
     },
@@ -301,19 +332,20 @@ export function registerPeopleRoutes(
   app.post(
     "/v1/session/two-factor/disable",
     {
+      ...noStore,
       schema: {
         tags: sessionTags,
         operationId: "disableTwoFactor",
         summary: "Turn two-factor authentication off",
         description:
-          "Needs a current code or a recovery code. Removes the secret and every recovery code. Refused with 409 `TWO_FACTOR_REQUIRED_BY_BUSINESS` while a Business the person belongs to requires two-factor authentication (`details` name it): an admin there must lift the requirement, or the person leave it, first.",
+          "Needs a current code or a recovery code; wrong ones count towards the person's sign-in throttle (429 `SIGN_IN_THROTTLED`). Removes the secret and every recovery code. Refused with 409 `TWO_FACTOR_REQUIRED_BY_BUSINESS` while a Business the person belongs to requires two-factor authentication (`details` name it): an admin there must lift the requirement, or the person leave it, first.",
         body: TwoFactorDisableBodySchema,
         response: routeResponses(
           { 204: Type.Null() },
           {
             access: "session",
             hasBody: true,
-            codes: ["INVALID_TWO_FACTOR_CODE", "TWO_FACTOR_NOT_ENROLLED", "TWO_FACTOR_REQUIRED_BY_BUSINESS"],
+            codes: ["INVALID_TWO_FACTOR_CODE", "TWO_FACTOR_NOT_ENROLLED", "TWO_FACTOR_REQUIRED_BY_BUSINESS", "SIGN_IN_THROTTLED"],
           },
         ),
       },
@@ -327,6 +359,7 @@ export function registerPeopleRoutes(
   app.post(
     "/v1/session/two-factor/recovery-codes",
     {
+      ...noStore,
       schema: {
         tags: sessionTags,
         operationId: "regenerateRecoveryCodes",
@@ -345,16 +378,17 @@ export function registerPeopleRoutes(
   app.put(
     "/v1/session/password",
     {
+      ...noStore,
       schema: {
         tags: sessionTags,
         operationId: "changePassword",
         summary: "Change password",
         description:
-          "Needs the current password. Every other session of the person ends; this one continues under a new session id.",
+          "Needs the current password; wrong ones count towards the person's sign-in throttle (429 `SIGN_IN_THROTTLED`). Every other session of the person ends; this one continues under a new session id, its confirmation (`confirmed_at`) unchanged.",
         body: ChangePasswordBodySchema,
         response: routeResponses(
           { 200: sessionRef },
-          { access: "session", hasBody: true, codes: ["INVALID_PASSWORD", "WEAK_PASSWORD"] },
+          { access: "session", hasBody: true, codes: ["INVALID_PASSWORD", "WEAK_PASSWORD", "SIGN_IN_THROTTLED"] },
         ),
       },
     },
@@ -394,11 +428,11 @@ export function registerPeopleRoutes(
         operationId: "confirmPasswordReset",
         summary: "Set a new password with a reset token",
         description:
-          "Consumes the token and sets the password; every session of the person ends. An unknown, expired or used token is 410 `PASSWORD_RESET_INVALID`.",
+          "Consumes the token and sets the password; every session of the person ends. An unknown, expired or used token is 410 `PASSWORD_RESET_INVALID`, and counts as a failed attempt of the client address (the sign-in throttle: 429 `SIGN_IN_THROTTLED` past the limit, whatever the token).",
         body: PasswordResetConfirmationSchema,
         response: routeResponses(
           { 204: Type.Null() },
-          { access: "public", hasBody: true, codes: ["PASSWORD_RESET_INVALID", "WEAK_PASSWORD"] },
+          { access: "public", hasBody: true, codes: ["PASSWORD_RESET_INVALID", "WEAK_PASSWORD", "SIGN_IN_THROTTLED"] },
         ),
       },
     },

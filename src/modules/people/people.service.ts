@@ -21,8 +21,6 @@ import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
-import { dashboardLink, renderEmail } from "../../platform/mail/templates.js";
-import type { MailOutbox } from "../emails/index.js";
 import type { MembershipRecord } from "../registration/registration.shared.js";
 import * as members from "../registration/registration.shared.js";
 import type { AuditAction, AuditActor, AuditRecorder } from "./people.audit.js";
@@ -33,10 +31,7 @@ import {
   acceptTwoFactorStep,
   businessesRequiringTwoFactor,
   consumePasswordReset,
-  countPasswordResetsSince,
-  countSignInFailures,
   countUnusedRecoveryCodes,
-  deleteExpiredSignInFailures,
   deleteSignInFailuresOf,
   deleteTwoFactor,
   endSession,
@@ -46,12 +41,9 @@ import {
   findLiveSessionOfUser,
   findRequireTwoFactor,
   findTwoFactor,
-  insertPasswordReset,
   insertSession,
-  insertSignInFailure,
   listLiveSessionsOfUser,
   lockTwoFactor,
-  nthNewestFailure,
   putTwoFactorSecret,
   renewSession,
   replaceRecoveryCodes,
@@ -60,6 +52,8 @@ import {
   useRecoveryCode,
   voidPasswordResetsOf,
 } from "./people.repo.js";
+import { auditEachBusiness as auditEachBusinessOf, enqueuePasswordResetRequest, type RequestOrigin } from "./people.reset.js";
+import { type AttemptKeys, createAttemptThrottle } from "./people.throttle.js";
 import {
   csrfTokenOf,
   csrfTokensEqual,
@@ -84,8 +78,6 @@ export interface PeopleServiceDeps {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly cipher: FieldCipher;
-  readonly mail: Pick<MailOutbox, "sendPlatformMail">;
-  readonly publicBaseUrl: string;
   readonly settings: SessionSettings;
   readonly passwordPolicy: PasswordPolicy;
   readonly audit: AuditRecorder;
@@ -97,11 +89,7 @@ export interface PeopleServiceDeps {
   readonly jobStore: Pick<JobStore, "enqueue">;
 }
 
-/** Where a request came from, for the audit log and the per-address throttle. */
-export interface RequestOrigin {
-  readonly clientAddress: string;
-  readonly userAgent: string | null;
-}
+export type { RequestOrigin } from "./people.reset.js";
 
 /** What the browser must hold after a use case that issues a session secret. */
 export interface IssuedSession {
@@ -131,8 +119,6 @@ const TOTP_PERIOD_SECONDS = 30;
 const RECOVERY_CODE_COUNT = 10;
 /** lastSeenAt is written at most this often: a session's idle timeout is exact to this granularity. */
 const TOUCH_GRANULARITY_MS = 60_000;
-const RESET_TTL_MS = 60 * 60 * 1000;
-const RESETS_PER_HOUR = 3;
 /** A person has a handful of live sessions; the list answers at most this many, newest first. */
 const MY_SESSIONS_LIMIT = 100;
 
@@ -161,6 +147,13 @@ export function createPeopleService(deps: PeopleServiceDeps) {
     audit: deps.audit,
     jobStore: deps.jobStore,
     idleMs: settings.idleMs,
+  });
+  // Every credential check goes through it: reserved before the check, atomically (people.throttle.ts).
+  const throttle = createAttemptThrottle({ db, clock, ids, limits: settings.throttle });
+  /** A signed-in person's proofs (codes, recovery codes, the current password) count against `user:<id>`. */
+  const personKeys = (userId: string, origin: RequestOrigin): AttemptKeys => ({
+    account: `user:${userId}`,
+    clientAddress: origin.clientAddress,
   });
   const verifyPassword = (password: string, stored: string) => verifyStoredPassword(password, stored, deps.deriveKey);
   const hashPassword = (password: string) => hashNewPassword(password, deps.deriveKey);
@@ -271,64 +264,48 @@ export function createPeopleService(deps: PeopleServiceDeps) {
     return { row, secret };
   }
 
-  async function auditEachBusiness(tx: Db, userId: string, action: AuditAction, origin: RequestOrigin, details = {}) {
-    for (const m of await members.listActiveMembershipsOfUser(tx, userId)) {
-      await deps.audit(tx, {
-        businessId: m.businessId,
-        action,
-        actor: { userId, membershipId: m.membershipId, role: m.role, ...origin },
-        subjectType: "user",
-        subjectId: userId,
-        details,
-      });
-    }
-  }
-
-  /** The throttle: past either limit, sign-in is refused (right password or not) until the window frees. */
-  async function assertNotThrottled(email: string, clientAddress: string, now: Date): Promise<void> {
-    const since = new Date(now.getTime() - settings.throttle.windowMs);
-    const counts = await countSignInFailures(db, email, clientAddress, since);
-    const over: { by: "email" | "address"; value: string; limit: number }[] = [];
-    if (counts.email.count >= settings.throttle.perAccount)
-      over.push({ by: "email", value: email, limit: settings.throttle.perAccount });
-    if (counts.address.count >= settings.throttle.perAddress)
-      over.push({ by: "address", value: clientAddress, limit: settings.throttle.perAddress });
-    if (over.length === 0) return;
-    let retryAtMs = now.getTime();
-    for (const { by, value, limit } of over) {
-      const nth = await nthNewestFailure(db, by, value, since, limit);
-      if (nth !== null) retryAtMs = Math.max(retryAtMs, nth.getTime() + settings.throttle.windowMs);
-    }
-    const retryAfter = Math.max(1, Math.ceil((retryAtMs - now.getTime()) / 1000));
-    throw new AppError("SIGN_IN_THROTTLED", { headers: { "retry-after": String(retryAfter) } });
-  }
+  const auditEachBusiness = (tx: Db, userId: string, action: AuditAction, origin: RequestOrigin, details = {}) =>
+    auditEachBusinessOf(deps.audit, tx, userId, action, origin, details);
 
   async function signIn(
     body: { email: string; password: string; business_id?: string | undefined },
     origin: RequestOrigin,
   ): Promise<IssuedSession> {
     const email = body.email.trim().toLowerCase();
+    // The e-mail as typed is the account key, known or not: throttling must not tell them apart.
+    return throttle.attempt({ account: email, clientAddress: origin.clientAddress }, async () => {
+      const user = await members.findUserByAddress(db, email);
+      // Always one scrypt verification, against the person's hash or a dummy one: same work, same time.
+      const passwordOk = await verifyPassword(body.password, user?.passwordHash ?? (await dummyPasswordHash()));
+      if (user === null || !passwordOk) {
+        if (user !== null) {
+          await transaction(db, (tx) => auditEachBusiness(tx, user.id, "sign_in_failed", origin, { reason: "wrong_password" }));
+        }
+        throw new AppError("INVALID_CREDENTIALS");
+      }
+      const memberships = await members.listActiveMembershipsOfUser(db, user.id);
+      const membership =
+        body.business_id === undefined ? memberships[0] : memberships.find((m) => m.businessId === body.business_id);
+      if (membership === undefined) throw new AppError("NOT_A_MEMBER");
+      return openSignedInSession(user.id, membership, email, origin);
+    });
+  }
+
+  /**
+   * The session of a sign-in whose password was right; the account's failures (this attempt's reservation
+   * too) are forgotten. The password is a proof: the session starts confirmed (for a person with two-factor
+   * authentication it serves nothing but the second factor until then, which confirms it again).
+   */
+  function openSignedInSession(
+    userId: string,
+    membership: MembershipRecord,
+    email: string,
+    origin: RequestOrigin,
+  ): Promise<IssuedSession> {
     const now = clock.now();
-    await assertNotThrottled(email, origin.clientAddress, now);
-    const user = await members.findUserByAddress(db, email);
-    // Always one scrypt verification, against the person's hash or a dummy one: same work, same time.
-    const passwordOk = await verifyPassword(body.password, user?.passwordHash ?? (await dummyPasswordHash()));
-    if (user === null || !passwordOk) {
-      await transaction(db, async (tx) => {
-        const windowStart = new Date(now.getTime() - settings.throttle.windowMs);
-        await deleteExpiredSignInFailures(tx, email, origin.clientAddress, windowStart);
-        await insertSignInFailure(tx, { id: ids.newId(), email, clientAddress: origin.clientAddress, occurredAt: now });
-        if (user !== null) await auditEachBusiness(tx, user.id, "sign_in_failed", origin, { reason: "wrong_password" });
-      });
-      throw new AppError("INVALID_CREDENTIALS");
-    }
-    const memberships = await members.listActiveMembershipsOfUser(db, user.id);
-    const membership =
-      body.business_id === undefined ? memberships[0] : memberships.find((m) => m.businessId === body.business_id);
-    if (membership === undefined) throw new AppError("NOT_A_MEMBER");
     return transaction(db, async (tx) => {
       await deleteSignInFailuresOf(tx, email);
-      const nextStep = await owedStep(tx, user.id, membership.businessId);
+      const nextStep = await owedStep(tx, userId, membership.businessId);
       const { row, secret } = await openSession(tx, membership, origin, { nextStep, confirmedAt: now });
       await deps.audit(tx, {
         businessId: membership.businessId,
@@ -565,8 +542,11 @@ export function createPeopleService(deps: PeopleServiceDeps) {
   }
 
   /**
-   * Confirms the person with a proof and issues a new secret. A wrong proof rolls the transaction back, so
-   * its failure is recorded after, outside it.
+   * Confirms the person with a proof and issues a new secret: the second factor of a sign-in, or a step-up
+   * confirmation. These and sign-in itself are the only acts that set `confirmed_at` (nothing else proves the
+   * person: enrolling a factor or changing the password does not renew it). A step-up proof is a factor the
+   * person already has: for someone with two-factor authentication a code or a recovery code (a password
+   * alone is refused before it is checked), for someone without it the password.
    */
   async function renewAfterProof(
     principal: SessionPrincipal,
@@ -575,60 +555,52 @@ export function createPeopleService(deps: PeopleServiceDeps) {
     action: AuditAction,
     options: { completesSignIn: boolean },
   ): Promise<IssuedSession> {
-    // Wrong codes and passwords count like failed sign-ins of the person (6 digits must not be guessable).
-    const throttleKey = `user:${principal.userId}`;
-    await assertNotThrottled(throttleKey, origin.clientAddress, clock.now());
-    try {
-      return await renewAfterVerifiedProof(principal, proof, origin, action, options);
-    } catch (error) {
-      if (error instanceof AppError && (error.code === "INVALID_TWO_FACTOR_CODE" || error.code === "INVALID_PASSWORD")) {
-        await insertSignInFailure(db, {
-          id: ids.newId(),
-          email: throttleKey,
-          clientAddress: origin.clientAddress,
-          occurredAt: clock.now(),
-        });
-      }
-      throw error;
+    if (!options.completesSignIn && proof.password !== undefined) {
+      const twoFactor = await findTwoFactor(db, principal.userId);
+      if (twoFactor?.confirmedAt != null) throw new AppError("TWO_FACTOR_PROOF_REQUIRED");
     }
-  }
-
-  async function renewAfterVerifiedProof(
-    principal: SessionPrincipal,
-    proof: { password?: string | undefined; code?: string | undefined; recovery_code?: string | undefined },
-    origin: RequestOrigin,
-    action: AuditAction,
-    options: { completesSignIn: boolean },
-  ): Promise<IssuedSession> {
-    const passwordMatched =
-      proof.password !== undefined && !options.completesSignIn && (await passwordMatches(principal.userId, proof.password));
-    return transaction(db, async (tx) => {
-      const row = await sessionRow(principal, tx);
-      if (options.completesSignIn) {
-        if (!row.twoFactorPending)
-          throw new AppError("TWO_FACTOR_NOT_ENROLLED", { message: "No second factor is owed by this session." });
-        if (proof.password !== undefined) {
-          throw new AppError("validation_failed", {
-            details: [{ field: "password", code: "unknown_field", message: "Send `code` or `recovery_code`." }],
-          });
+    // Wrong codes and passwords count like failed sign-ins of the person (6 digits must not be guessable).
+    return throttle.attempt(personKeys(principal.userId, origin), async (release) => {
+      const passwordMatched =
+        proof.password !== undefined && !options.completesSignIn && (await passwordMatches(principal.userId, proof.password));
+      return transaction(db, async (tx) => {
+        const row = await sessionRow(principal, tx);
+        // What the session still owes after this proof: only an enrolment can remain.
+        let stillOwed: NextStep = null;
+        if (options.completesSignIn) {
+          if (!row.twoFactorPending)
+            throw new AppError("TWO_FACTOR_NOT_ENROLLED", { message: "No second factor is owed by this session." });
+          if (proof.password !== undefined) {
+            throw new AppError("validation_failed", {
+              details: [{ field: "password", code: "unknown_field", message: "Send `code` or `recovery_code`." }],
+            });
+          }
+        } else if (row.twoFactorPending) {
+          // A session that owes a code gives it at POST /v1/session/two-factor. One that owes only an
+          // enrolment may confirm (with the password, the one proof its person has): enrolling needs a
+          // recent confirmation, and a session restricted to enrolment may be older than the window.
+          stillOwed = await owedStep(tx, row.userId, row.businessId);
+          if (stillOwed !== "two_factor_enrolment") throw new AppError("TWO_FACTOR_REQUIRED");
         }
-      } else if (row.twoFactorPending) {
-        throw new AppError("TWO_FACTOR_REQUIRED");
-      }
-      await verifyProof(tx, row, proof, origin, passwordMatched);
-      const secret = newToken();
-      const now = clock.now();
-      await renewSession(tx, row.id, { tokenHash: hashToken(secret), confirmedAt: now, twoFactorPending: false });
-      await deps.audit(tx, {
-        businessId: row.businessId,
-        action,
-        actor: auditActor(row, origin),
-        subjectType: "session",
-        subjectId: row.id,
-        details: { method: proof.password !== undefined ? "password" : proof.code !== undefined ? "totp" : "recovery_code" },
+        await verifyProof(tx, row, proof, origin, passwordMatched);
+        await release(tx);
+        const secret = newToken();
+        const now = clock.now();
+        const twoFactorPending = stillOwed !== null;
+        await renewSession(tx, row.id, { tokenHash: hashToken(secret), confirmedAt: now, twoFactorPending });
+        await deps.audit(tx, {
+          businessId: row.businessId,
+          action,
+          actor: auditActor(row, origin),
+          subjectType: "session",
+          subjectId: row.id,
+          details: {
+            method: proof.password !== undefined ? "password" : proof.code !== undefined ? "totp" : "recovery_code",
+          },
+        });
+        const renewed = { ...row, tokenHash: hashToken(secret), confirmedAt: now, twoFactorPending };
+        return { secret, body: await presentSession(tx, renewed, csrfTokenOf(secret), stillOwed) };
       });
-      const renewed = { ...row, tokenHash: hashToken(secret), confirmedAt: now, twoFactorPending: false };
-      return { secret, body: await presentSession(tx, renewed, csrfTokenOf(secret), null) };
     });
   }
 
@@ -646,81 +618,53 @@ export function createPeopleService(deps: PeopleServiceDeps) {
     const current = await sessionRow(principal);
     const user = await members.findUserById(db, current.userId);
     if (user === null) throw new AppError("SESSION_EXPIRED");
-    if (!(await verifyPassword(body.current_password, user.passwordHash))) throw new AppError("INVALID_PASSWORD");
+    // The new password's rule first: a weak one is refused without spending an attempt.
     deps.passwordPolicy(body.new_password, "new_password", [user.email]);
-    const passwordHash = await hashPassword(body.new_password);
-    return transaction(db, async (tx) => {
-      const row = await sessionRow(principal, tx);
-      const now = clock.now();
-      await members.setUserPassword(tx, row.userId, passwordHash);
-      await voidPasswordResetsOf(tx, row.userId, now);
-      // Every other session of the person ends; this one continues under a new secret.
-      await endSessionsOfUser(tx, row.userId, now, "password_changed", row.id);
-      const secret = newToken();
-      await renewSession(tx, row.id, { tokenHash: hashToken(secret), confirmedAt: now });
-      await auditEachBusiness(tx, row.userId, "password_changed", origin);
-      return { secret, body: await presentSession(tx, { ...row, confirmedAt: now }, csrfTokenOf(secret), null) };
+    return throttle.attempt(personKeys(current.userId, origin), async (release) => {
+      if (!(await verifyPassword(body.current_password, user.passwordHash))) throw new AppError("INVALID_PASSWORD");
+      const passwordHash = await hashPassword(body.new_password);
+      return transaction(db, async (tx) => {
+        const row = await sessionRow(principal, tx);
+        const now = clock.now();
+        await release(tx);
+        await members.setUserPassword(tx, row.userId, passwordHash);
+        await voidPasswordResetsOf(tx, row.userId, now);
+        // Every other session of the person ends; this one continues under a new secret. The confirmation
+        // stays as it was: a change of password is not a step-up proof (for a person with two-factor
+        // authentication the password alone never is).
+        await endSessionsOfUser(tx, row.userId, now, "password_changed", row.id);
+        const secret = newToken();
+        await renewSession(tx, row.id, { tokenHash: hashToken(secret) });
+        await auditEachBusiness(tx, row.userId, "password_changed", origin);
+        return { secret, body: await presentSession(tx, row, csrfTokenOf(secret), null) };
+      });
     });
   }
 
-  /** Always the same answer; a known address receives a single-use link valid one hour. */
-  async function requestPasswordReset(body: { email: string }, origin: RequestOrigin): Promise<void> {
-    const email = body.email.trim().toLowerCase();
-    const user = await members.findUserByAddress(db, email);
-    if (user === null) return;
-    const now = clock.now();
-    const token = newToken();
-    await transaction(db, async (tx) => {
-      // At most a few a day per person, so this route cannot flood a mailbox.
-      if ((await countPasswordResetsSince(tx, user.id, new Date(now.getTime() - RESET_TTL_MS))) >= RESETS_PER_HOUR) return;
-      const id = ids.newId();
-      await insertPasswordReset(tx, {
-        id,
-        userId: user.id,
-        tokenHash: hashToken(token),
-        createdAt: now,
-        expiresAt: new Date(now.getTime() + RESET_TTL_MS),
-      });
-      const rendered = renderEmail({
-        businessName: "Payout service",
-        heading: "Reset your password",
-        paragraphs: [
-          `Someone, hopefully you, asked to reset the password of ${email} at ${deps.publicBaseUrl}.`,
-          "The link below opens the dashboard to choose a new password; it is valid for 1 hour and works once. Every session of your account ends when the password changes.",
-        ],
-        action: { label: "Choose a new password", url: dashboardLink(deps.publicBaseUrl, "reset-password", { token }) },
-        closing: [
-          `If the link does not open, paste this reset token on ${deps.publicBaseUrl}/dashboard/reset-password (or send it with a new password to POST ${deps.publicBaseUrl}/v1/password-resets/confirmation):\n\n    ${token}`,
-          "If you did not ask for this, ignore this message: your password stays as it is.",
-        ],
-        footer: "You receive this because a password reset was asked for this address.",
-        textWidth: 72,
-      });
-      await deps.mail.sendPlatformMail(tx, {
-        kind: "password_reset",
-        to: email,
-        subject: "Reset your password",
-        text: rendered.text,
-        html: rendered.html,
-        idempotencyKey: `password-reset:${id}`,
-      });
-      await auditEachBusiness(tx, user.id, "password_reset_requested", origin);
-    });
-  }
+  /** Always the same answer and the same work (people.reset.ts): one job, which the worker answers. */
+  const requestPasswordReset = (body: { email: string }, origin: RequestOrigin): Promise<void> =>
+    enqueuePasswordResetRequest({ db, cipher: deps.cipher, jobStore: deps.jobStore }, body, origin);
 
   async function resetPassword(body: { token: string; password: string }, origin: RequestOrigin): Promise<void> {
     const token = body.token.trim();
-    if (!TOKEN_SHAPE.test(token)) throw new AppError("PASSWORD_RESET_INVALID");
+    // The new password's rule first: a weak one is refused without spending an attempt.
     deps.passwordPolicy(body.password, "password");
-    const passwordHash = await hashPassword(body.password);
-    await transaction(db, async (tx) => {
-      const now = clock.now();
-      const reset = await consumePasswordReset(tx, hashToken(token), now);
-      if (reset === null) throw new AppError("PASSWORD_RESET_INVALID");
-      await members.setUserPassword(tx, reset.userId, passwordHash);
-      await voidPasswordResetsOf(tx, reset.userId, now);
-      await endSessionsOfUser(tx, reset.userId, now, "password_changed");
-      await auditEachBusiness(tx, reset.userId, "password_reset", origin);
+    // A token names no account until it is found: wrong tokens count per client address (as their own
+    // account key, and towards the address's limit shared with every other kind of attempt).
+    const keys = { account: `password-reset:${origin.clientAddress}`, clientAddress: origin.clientAddress };
+    await throttle.attempt(keys, async (release) => {
+      if (!TOKEN_SHAPE.test(token)) throw new AppError("PASSWORD_RESET_INVALID");
+      const passwordHash = await hashPassword(body.password);
+      await transaction(db, async (tx) => {
+        const now = clock.now();
+        const reset = await consumePasswordReset(tx, hashToken(token), now);
+        if (reset === null) throw new AppError("PASSWORD_RESET_INVALID");
+        await release(tx);
+        await members.setUserPassword(tx, reset.userId, passwordHash);
+        await voidPasswordResetsOf(tx, reset.userId, now);
+        await endSessionsOfUser(tx, reset.userId, now, "password_changed");
+        await auditEachBusiness(tx, reset.userId, "password_reset", origin);
+      });
     });
   }
 
@@ -754,24 +698,32 @@ export function createPeopleService(deps: PeopleServiceDeps) {
     return codes;
   }
 
+  /**
+   * Turns two-factor authentication on with a first code from the new app. It proves only that the caller
+   * holds the secret just created, nothing the person had before: it needs a recent confirmation (step-up,
+   * like starting the enrolment) and it does not renew `confirmed_at`. A new secret is issued all the same
+   * (a privilege change: the session no longer owes an enrolment).
+   */
   async function confirmTwoFactorEnrolment(principal: SessionPrincipal, code: string, origin: RequestOrigin) {
-    return transaction(db, async (tx) => {
-      const row = await sessionRow(principal, tx);
-      const pending = await lockTwoFactor(tx, row.userId);
-      if (pending === null || pending.confirmedAt !== null) throw new AppError("TWO_FACTOR_NOT_ENROLLED");
-      // An enrolment waiting for this code is owed only by a session that has no second factor to prove.
-      if (row.twoFactorPending && (await owedStep(tx, row.userId, row.businessId)) === "two_factor") {
-        throw new AppError("TWO_FACTOR_REQUIRED");
-      }
-      if (!(await acceptTotp(tx, row.userId, code, true))) throw new AppError("INVALID_TWO_FACTOR_CODE");
-      const now = clock.now();
-      const codes = await issueRecoveryCodes(tx, row.userId);
-      const secret = newToken();
-      await renewSession(tx, row.id, { tokenHash: hashToken(secret), confirmedAt: now, twoFactorPending: false });
-      await auditEachBusiness(tx, row.userId, "two_factor_enabled", origin);
-      const body = await presentSession(tx, { ...row, confirmedAt: now, twoFactorPending: false }, csrfTokenOf(secret), null);
-      return { secret, body: { ...body, recovery_codes: codes } };
-    });
+    return throttle.attempt(personKeys(principal.userId, origin), (release) =>
+      transaction(db, async (tx) => {
+        const row = await sessionRow(principal, tx);
+        const pending = await lockTwoFactor(tx, row.userId);
+        if (pending === null || pending.confirmedAt !== null) throw new AppError("TWO_FACTOR_NOT_ENROLLED");
+        // An enrolment waiting for this code is owed only by a session that has no second factor to prove.
+        if (row.twoFactorPending && (await owedStep(tx, row.userId, row.businessId)) === "two_factor") {
+          throw new AppError("TWO_FACTOR_REQUIRED");
+        }
+        if (!(await acceptTotp(tx, row.userId, code, true))) throw new AppError("INVALID_TWO_FACTOR_CODE");
+        await release(tx);
+        const codes = await issueRecoveryCodes(tx, row.userId);
+        const secret = newToken();
+        await renewSession(tx, row.id, { tokenHash: hashToken(secret), twoFactorPending: false });
+        await auditEachBusiness(tx, row.userId, "two_factor_enabled", origin);
+        const body = await presentSession(tx, { ...row, twoFactorPending: false }, csrfTokenOf(secret), null);
+        return { secret, body: { ...body, recovery_codes: codes } };
+      }),
+    );
   }
 
   /**
@@ -796,35 +748,39 @@ export function createPeopleService(deps: PeopleServiceDeps) {
     });
   }
 
+  /** Needs a current code or a recovery code, throttled like every proof (a wrong one is a failure of the person). */
   async function disableTwoFactor(principal: SessionPrincipal, code: string, origin: RequestOrigin): Promise<void> {
-    await transaction(db, async (tx) => {
-      const row = await sessionRow(principal, tx);
-      const twoFactor = await lockTwoFactor(tx, row.userId);
-      if (twoFactor?.confirmedAt == null) throw new AppError("TWO_FACTOR_NOT_ENROLLED");
-      // Checked before the code, so a refused attempt spends no code (a recovery code is single use).
-      const memberships = await members.listActiveMembershipsOfUser(tx, row.userId);
-      const requiring = await businessesRequiringTwoFactor(
-        tx,
-        memberships.map((m) => m.businessId),
-      );
-      if (requiring.size > 0) {
-        const names = memberships.filter((m) => requiring.has(m.businessId));
-        throw new AppError("TWO_FACTOR_REQUIRED_BY_BUSINESS", {
-          message: `${names.map((m) => m.businessName).join(", ")} require${names.length === 1 ? "s" : ""} two-factor authentication of every member, so it stays on. Ask an admin there to lift the requirement (PUT /v1/security-settings) or leave the Business first. Lost your authenticator? Sign in with a recovery code, then regenerate your recovery codes (POST /v1/session/two-factor/recovery-codes).`,
-          details: names.map((m) => ({
-            field: "business_id",
-            code: "requires_two_factor",
-            message: `${m.businessId} (${m.businessName}) requires two-factor authentication.`,
-          })),
-        });
-      }
-      const ok =
-        (await acceptTotp(tx, row.userId, code, false)) ||
-        (await useRecoveryCode(tx, row.userId, recoveryCodeHash(row.userId, code), clock.now()));
-      if (!ok) throw new AppError("INVALID_TWO_FACTOR_CODE");
-      await deleteTwoFactor(tx, row.userId);
-      await auditEachBusiness(tx, row.userId, "two_factor_disabled", origin);
-    });
+    await throttle.attempt(personKeys(principal.userId, origin), (release) =>
+      transaction(db, async (tx) => {
+        const row = await sessionRow(principal, tx);
+        const twoFactor = await lockTwoFactor(tx, row.userId);
+        if (twoFactor?.confirmedAt == null) throw new AppError("TWO_FACTOR_NOT_ENROLLED");
+        // Checked before the code, so a refused attempt spends no code (a recovery code is single use).
+        const memberships = await members.listActiveMembershipsOfUser(tx, row.userId);
+        const requiring = await businessesRequiringTwoFactor(
+          tx,
+          memberships.map((m) => m.businessId),
+        );
+        if (requiring.size > 0) {
+          const names = memberships.filter((m) => requiring.has(m.businessId));
+          throw new AppError("TWO_FACTOR_REQUIRED_BY_BUSINESS", {
+            message: `${names.map((m) => m.businessName).join(", ")} require${names.length === 1 ? "s" : ""} two-factor authentication of every member, so it stays on. Ask an admin there to lift the requirement (PUT /v1/security-settings) or leave the Business first. Lost your authenticator? Sign in with a recovery code, then regenerate your recovery codes (POST /v1/session/two-factor/recovery-codes).`,
+            details: names.map((m) => ({
+              field: "business_id",
+              code: "requires_two_factor",
+              message: `${m.businessId} (${m.businessName}) requires two-factor authentication.`,
+            })),
+          });
+        }
+        const ok =
+          (await acceptTotp(tx, row.userId, code, false)) ||
+          (await useRecoveryCode(tx, row.userId, recoveryCodeHash(row.userId, code), clock.now()));
+        if (!ok) throw new AppError("INVALID_TWO_FACTOR_CODE");
+        await release(tx);
+        await deleteTwoFactor(tx, row.userId);
+        await auditEachBusiness(tx, row.userId, "two_factor_disabled", origin);
+      }),
+    );
   }
 
   return {

@@ -53,8 +53,9 @@ export const ROUTE_ROLES: Readonly<Record<string, RouteEntry>> = {
   "POST /v1/password-resets": open,
   "POST /v1/password-resets/confirmation": open,
   "POST /v1/invitations/acceptance": open,
-  // The person's own session, password and two-factor (a session, not an API key). Regenerating recovery
-  // codes needs step-up: it replaces a credential.
+  // The person's own session, password and two-factor (a session, not an API key). Enrolling a second
+  // factor (both steps) and regenerating recovery codes need step-up: each adds or replaces a credential, so
+  // a stolen session without a recent proof cannot plant its own authenticator (issue 24).
   "GET /v1/session": own,
   "DELETE /v1/session": own,
   "POST /v1/session/business": own,
@@ -65,8 +66,8 @@ export const ROUTE_ROLES: Readonly<Record<string, RouteEntry>> = {
   "DELETE /v1/session/sessions/:sessionId": own,
   "PUT /v1/session/password": own,
   "POST /v1/session/two-factor": own,
-  "POST /v1/session/two-factor/enrolment": own,
-  "POST /v1/session/two-factor/enrolment/confirmation": own,
+  "POST /v1/session/two-factor/enrolment": ownSensitive,
+  "POST /v1/session/two-factor/enrolment/confirmation": ownSensitive,
   "POST /v1/session/two-factor/disable": own,
   "POST /v1/session/two-factor/recovery-codes": ownSensitive,
   // The Business profile: everyone reads it; changing it is a setting (admins, step-up), Business-wide.

@@ -57,16 +57,19 @@ export function TwoFactorSection() {
       setBusy(false);
     }
   };
+  // Adding a factor needs a recent confirmation (step-up, by password: the person has no second factor yet).
+  // Right after signing in nothing is asked; later, or if setting up the app took longer than the window,
+  // the step-up dialog asks for the password and the step is repeated.
   const start = () =>
     run(async () => {
-      setEnrolment(await call(api.POST("/v1/session/two-factor/enrolment")));
+      setEnrolment(await withStepUp(() => call(api.POST("/v1/session/two-factor/enrolment"))));
       setCode("");
     });
   const confirm = (event: FormEvent) => {
     event.preventDefault();
     void run(async () => {
-      const answer = await call(
-        api.POST("/v1/session/two-factor/enrolment/confirmation", { body: { code: code.replace(/\s/g, "") } }),
+      const answer = await withStepUp(() =>
+        call(api.POST("/v1/session/two-factor/enrolment/confirmation", { body: { code: code.replace(/\s/g, "") } })),
       );
       const { recovery_codes, ...session } = answer;
       accept(session);

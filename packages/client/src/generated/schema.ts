@@ -55,7 +55,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in
-         * @description Signs a person in with the e-mail and password of their account and sets the session cookie (`__Host-session` when PUBLIC_BASE_URL is HTTPS, Secure; `session` otherwise; always HttpOnly, SameSite=Lax, Path=/). A new session id every time. The body holds `csrf_token` for `X-CSRF-Token`. A wrong password and an unknown address get the same 401 `INVALID_CREDENTIALS`, in about the same time. Failed sign-ins are throttled per address and per client address (429 `SIGN_IN_THROTTLED` with Retry-After). A person with two-factor authentication gets a session whose `next_step` is `two_factor`: it serves nothing but `POST /v1/session/two-factor` until then. Cross-site requests are refused (`Sec-Fetch-Site`).
+         * @description Signs a person in with the e-mail and password of their account and sets the session cookie (`__Host-session` when PUBLIC_BASE_URL is HTTPS, Secure; `session` otherwise; always HttpOnly, SameSite=Lax, Path=/). A new session id every time. The body holds `csrf_token` for `X-CSRF-Token`; every `/v1/session` answer is `Cache-Control: no-store`. A wrong password and an unknown address get the same 401 `INVALID_CREDENTIALS`, in about the same time. Failed sign-ins are throttled per address and per client address (429 `SIGN_IN_THROTTLED` with Retry-After): each attempt takes its place in the count atomically before the password is checked, so concurrent attempts cannot exceed the limit, and a right password gives it back. A person with two-factor authentication gets a session whose `next_step` is `two_factor`: it serves nothing but `POST /v1/session/two-factor` until then. Cross-site requests are refused (`Sec-Fetch-Site`).
          */
         post: operations["signIn"];
         /**
@@ -159,7 +159,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm (step-up)
-         * @description Confirms the person with exactly one of `password`, `code` (authenticator app) or `recovery_code`. Routes marked `x-step-up` need a confirmation within the last STEP_UP_WINDOW_MINUTES (5 by default). Issues a new session id (new cookie and CSRF token). Wrong proofs count towards the sign-in throttle.
+         * @description Confirms the person with exactly one of `password`, `code` (authenticator app) or `recovery_code`: a factor the person already had. A person who uses two-factor authentication confirms with a `code` or a `recovery_code`; their password alone is refused with 422 `TWO_FACTOR_PROOF_REQUIRED` before it is checked. A person without it confirms with the password. Routes marked `x-step-up` (enrolling a second factor among them) need a confirmation within the last STEP_UP_WINDOW_MINUTES (5 by default); this route, a sign-in and its second factor are the only ones that set `confirmed_at`. A session that owes only an enrolment (its Business requires two-factor) may confirm, and still owes it after; one that owes a code answers 401 `TWO_FACTOR_REQUIRED`. Issues a new session id (new cookie and CSRF token). Wrong proofs count towards the sign-in throttle of the person (`SIGN_IN_THROTTLED`).
          */
         post: operations["confirmSession"];
         delete?: never;
@@ -199,7 +199,7 @@ export interface paths {
         put?: never;
         /**
          * Start two-factor enrolment
-         * @description Creates a TOTP secret (RFC 6238, SHA-1, 6 digits, 30 seconds) and answers it with its `otpauth://` URI and a QR code (SVG). Nothing changes until `POST /v1/session/two-factor/enrolment/confirmation` with a first code. Starting again replaces an unconfirmed secret.
+         * @description Creates a TOTP secret (RFC 6238, SHA-1, 6 digits, 30 seconds) and answers it with its `otpauth://` URI and a QR code (SVG). Nothing changes until `POST /v1/session/two-factor/enrolment/confirmation` with a first code. Starting again replaces an unconfirmed secret. Adding a factor is a sensitive act: it needs a confirmation within the last STEP_UP_WINDOW_MINUTES (401 `STEP_UP_REQUIRED`: confirm with the password at `POST /v1/session/confirmation`; a sign-in just made counts, so the enrolment a Business requires right after sign-in needs nothing more).
          */
         post: operations["startTwoFactorEnrolment"];
         delete?: never;
@@ -219,7 +219,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm two-factor enrolment
-         * @description A first code from the app turns two-factor authentication on and answers ten single-use recovery codes, shown only here. Issues a new session id.
+         * @description A first code from the app turns two-factor authentication on and answers ten single-use recovery codes, shown only here. Needs a confirmation within the last STEP_UP_WINDOW_MINUTES, like starting the enrolment (401 `STEP_UP_REQUIRED`). The code proves only that the caller holds the new secret, so it does not renew the session's confirmation (`confirmed_at` is unchanged); it issues a new session id. Wrong codes count towards the person's sign-in throttle.
          */
         post: operations["confirmTwoFactorEnrolment"];
         delete?: never;
@@ -239,7 +239,7 @@ export interface paths {
         put?: never;
         /**
          * Turn two-factor authentication off
-         * @description Needs a current code or a recovery code. Removes the secret and every recovery code. Refused with 409 `TWO_FACTOR_REQUIRED_BY_BUSINESS` while a Business the person belongs to requires two-factor authentication (`details` name it): an admin there must lift the requirement, or the person leave it, first.
+         * @description Needs a current code or a recovery code; wrong ones count towards the person's sign-in throttle (429 `SIGN_IN_THROTTLED`). Removes the secret and every recovery code. Refused with 409 `TWO_FACTOR_REQUIRED_BY_BUSINESS` while a Business the person belongs to requires two-factor authentication (`details` name it): an admin there must lift the requirement, or the person leave it, first.
          */
         post: operations["disableTwoFactor"];
         delete?: never;
@@ -278,7 +278,7 @@ export interface paths {
         get?: never;
         /**
          * Change password
-         * @description Needs the current password. Every other session of the person ends; this one continues under a new session id.
+         * @description Needs the current password; wrong ones count towards the person's sign-in throttle (429 `SIGN_IN_THROTTLED`). Every other session of the person ends; this one continues under a new session id, its confirmation (`confirmed_at`) unchanged.
          */
         put: operations["changePassword"];
         post?: never;
@@ -319,7 +319,7 @@ export interface paths {
         put?: never;
         /**
          * Set a new password with a reset token
-         * @description Consumes the token and sets the password; every session of the person ends. An unknown, expired or used token is 410 `PASSWORD_RESET_INVALID`.
+         * @description Consumes the token and sets the password; every session of the person ends. An unknown, expired or used token is 410 `PASSWORD_RESET_INVALID`, and counts as a failed attempt of the client address (the sign-in throttle: 429 `SIGN_IN_THROTTLED` past the limit, whatever the token).
          */
         post: operations["confirmPasswordReset"];
         delete?: never;
@@ -6025,6 +6025,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope; code `TWO_FACTOR_PROOF_REQUIRED`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope; code `RATE_LIMITED` or `SIGN_IN_THROTTLED`. */
             429: {
                 headers: {
@@ -6234,7 +6247,7 @@ export interface operations {
                     "application/json": components["schemas"]["TwoFactorEnrolment"];
                 };
             };
-            /** @description Error envelope; code `unauthorized` or `SESSION_EXPIRED` or `TWO_FACTOR_REQUIRED` or `SESSION_REQUIRED`. */
+            /** @description Error envelope; code `unauthorized` or `SESSION_EXPIRED` or `TWO_FACTOR_REQUIRED` or `SESSION_REQUIRED` or `STEP_UP_REQUIRED`. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6352,7 +6365,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope; code `unauthorized` or `SESSION_EXPIRED` or `TWO_FACTOR_REQUIRED` or `SESSION_REQUIRED` or `INVALID_TWO_FACTOR_CODE`. */
+            /** @description Error envelope; code `unauthorized` or `SESSION_EXPIRED` or `TWO_FACTOR_REQUIRED` or `SESSION_REQUIRED` or `INVALID_TWO_FACTOR_CODE` or `STEP_UP_REQUIRED`. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6414,7 +6427,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope; code `RATE_LIMITED`. */
+            /** @description Error envelope; code `RATE_LIMITED` or `SIGN_IN_THROTTLED`. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6556,7 +6569,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope; code `RATE_LIMITED`. */
+            /** @description Error envelope; code `RATE_LIMITED` or `SIGN_IN_THROTTLED`. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6801,7 +6814,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope; code `RATE_LIMITED`. */
+            /** @description Error envelope; code `RATE_LIMITED` or `SIGN_IN_THROTTLED`. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -7039,7 +7052,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope; code `RATE_LIMITED`. */
+            /** @description Error envelope; code `RATE_LIMITED` or `SIGN_IN_THROTTLED`. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
