@@ -181,6 +181,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     audit,
     passwordPolicy,
     deriveKey: passwordHasher.deriveKey,
+    revokeKeysOfRemovedMember: apiKeys.service.revokeKeysOfRemovedMember,
     jobStore: deps.jobStore,
     settings: {
       idleMs: config.sessions.idleMinutes * 60_000,

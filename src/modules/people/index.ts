@@ -15,7 +15,7 @@ import { createPasswordPolicy, type PasswordPolicy } from "./people.password.js"
 import { registerPeopleRoutes } from "./people.routes.js";
 import { SessionSchema } from "./people.schemas.js";
 import { createPeopleService, type SessionSettings } from "./people.service.js";
-import { createTeamService } from "./people.team.js";
+import { createTeamService, type TeamServiceDeps } from "./people.team.js";
 
 export type { AuditAction, AuditRecorder, RecordActorAudit } from "./people.audit.js";
 export { SESSION_SWEEP_JOB } from "./people.jobs.js";
@@ -64,6 +64,8 @@ export function createPeopleModule(deps: {
   passwordPolicy?: PasswordPolicy;
   deriveKey: DeriveKey;
   jobStore: Pick<JobStore, "enqueue">;
+  /** The api-keys module's revocation of a removed member's keys (see TeamServiceDeps). */
+  revokeKeysOfRemovedMember: TeamServiceDeps["revokeKeysOfRemovedMember"];
 }) {
   const passwordPolicy = deps.passwordPolicy ?? createPasswordPolicy();
   const people = createPeopleService({
@@ -88,6 +90,7 @@ export function createPeopleModule(deps: {
     passwordPolicy,
     audit: deps.audit.record,
     hashPassword: people.hashPassword,
+    revokeKeysOfRemovedMember: deps.revokeKeysOfRemovedMember,
   });
   const cookie = {
     // `__Host-` binds the cookie to this exact origin (Secure, Path=/, no Domain), which only HTTPS allows.

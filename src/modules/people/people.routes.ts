@@ -471,7 +471,7 @@ export function registerPeopleRoutes(
         operationId: "removeMember",
         summary: "Remove a member",
         description:
-          "Their sessions end at once and their API keys stop working. The last `business_admin` cannot be removed (409 `LAST_ADMIN`).",
+          "For good: their sessions end at once and every API key of the membership, in both environments, is revoked (`revoked_at` set, each recorded as `api_key_revoked` with `reason` `member_removed`), in the removal's transaction. Inviting the same person again restores the membership (its history stays one person's) but no old key or session: they sign in afresh and make new keys. The last `business_admin` cannot be removed (409 `LAST_ADMIN`).",
         params: MembershipParamsSchema,
         response: routeResponses(
           { 204: Type.Null() },

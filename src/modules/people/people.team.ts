@@ -6,7 +6,7 @@
 // itself the last admin.
 import type { Actor, Role } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
-import { type Db, transaction } from "../../platform/db/client.js";
+import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { isUniqueViolation } from "../../platform/db/errors.js";
 import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
@@ -45,6 +45,11 @@ export interface TeamServiceDeps {
   readonly publicBaseUrl: string;
   readonly passwordPolicy: PasswordPolicy;
   readonly audit: AuditRecorder;
+  /**
+   * The api-keys module's revocation of a removed member's keys (injected in app.ts), run in the removal's
+   * transaction. Required: a removal that left keys live would let a later restore of the membership revive them.
+   */
+  readonly revokeKeysOfRemovedMember: (tx: Tx, actor: Actor, membershipId: string) => Promise<number>;
   /** The people service's password hasher, which queues hashes so sign-ins cannot take every core. */
   readonly hashPassword: (password: string) => Promise<string>;
 }
@@ -141,9 +146,15 @@ export function createTeamService(deps: TeamServiceDeps) {
       if (member === null) throw new AppError("not_found", { message: "No such member." });
       if (member.role === "business_admin" && adminIds.length <= 1) throw new AppError("LAST_ADMIN");
       await members.markMembershipRemoved(tx, membershipId, clock.now());
-      // Sessions end at once; the member's API keys stop authenticating (a removed member's keys are refused).
+      // For good, not only while the membership is removed: sessions end and every key of the membership is
+      // revoked (each audited), so an invitation that later restores this membership brings no credential back.
       const ended = await endSessionsOfMembership(tx, membershipId, clock.now(), "member_removed");
-      await auditAct(tx, actor, "member_removed", "membership", membershipId, { email: member.email, sessions_ended: ended });
+      const keysRevoked = await deps.revokeKeysOfRemovedMember(tx, actor, membershipId);
+      await auditAct(tx, actor, "member_removed", "membership", membershipId, {
+        email: member.email,
+        sessions_ended: ended,
+        api_keys_revoked: keysRevoked,
+      });
     });
   }
 
