@@ -38,6 +38,7 @@ import { installJsonBodyParsing } from "./platform/http/json-body.js";
 import { openApiDocumentOptions } from "./platform/http/openapi.js";
 import { registerMetricsRoute, registerOpsRoutes } from "./platform/http/ops-routes.js";
 import { createSchemaCompilers, type SchemaCompilers } from "./platform/http/schema-compilers.js";
+import { installStrictTransportSecurity } from "./platform/http/strict-transport.js";
 import { installRequestTextChecks } from "./platform/http/text-hook.js";
 import type { AppInstance } from "./platform/http/types.js";
 import type { IdGenerator } from "./platform/ids.js";
@@ -312,6 +313,9 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   for (const schema of sharedSchemas) app.addSchema(schema);
   app.setValidatorCompiler(schemaCompilers.validatorCompiler(sharedSchemas));
 
+  // HSTS on every answer (API, docs, dashboard, collection pages, 404s) when published over HTTPS: before the
+  // error handling, whose not-found handler takes the hooks added before it.
+  installStrictTransportSecurity(app, config.publicBaseUrl);
   installErrorHandling(app, { clock, docsBaseUrl: config.docsBaseUrl });
 
   app.addHook("onRequest", async (request, reply) => {
