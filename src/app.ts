@@ -219,6 +219,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     enrollAfterCommit: enrollment.service.enrollAfterCommit,
     // Archiving closes the live collection link in its own transaction (collection owns the links).
     closeLinksOnArchive: closeLinksOfArchivedBeneficiary,
+    recordAudit: audit.recordForActor,
   });
   const bankRails = createBankRailsModule({
     db: database.db,
@@ -250,8 +251,14 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     beneficiaries: beneficiaries.service,
     enrollAfterCommit: enrollment.service.enrollAfterCommit,
     pendingPayoutHeadsTo: payouts.pendingPayoutHeadsTo,
+    recordAudit: audit.recordForActor,
   });
-  const beneficiaryExport = createBeneficiaryExportModule({ db: database.db, clock, beneficiaries: beneficiaries.service });
+  const beneficiaryExport = createBeneficiaryExportModule({
+    db: database.db,
+    clock,
+    beneficiaries: beneficiaries.service,
+    recordAudit: audit.recordForActor,
+  });
   const beneficiaryImport = createBeneficiaryImportModule({
     db: database.db,
     clock,
@@ -260,6 +267,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     beneficiaries: beneficiaries.service,
     destinations: destinations.service,
     enqueueEnrollment: enrollment.service.enqueueEnrollment,
+    recordAudit: audit.recordForActor,
   });
   const collection = createCollectionModule({
     db: database.db,
@@ -273,6 +281,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     destinations: destinations.service,
     enrollAfterCommit: enrollment.service.enrollAfterCommit,
     checkRailRoute: bankRails.checkRoute,
+    recordAudit: audit.recordForActor,
   });
   const webhooks = createWebhooksModule({
     db: database.db,

@@ -29,7 +29,7 @@ export function createPayoutsModule(deps: {
   events: EventRecorder;
   jobStore: Pick<JobStore, "enqueue">;
   logger: BulkLogger;
-  recordAudit?: RecordActorAudit;
+  recordAudit: RecordActorAudit;
   /** From the bank-rails module (injected): refuses a production payout no configured bank rail can carry. */
   checkRailRoutes?: RailRouteCheck;
 }) {

@@ -21,7 +21,6 @@ import { compileDetailsValidator } from "../../platform/http/validation.js";
 import {
   creationErrorOf,
   currencyError,
-  type Maker,
   type PayoutRequest,
   type PayoutWriter,
   payoutRequestOf,
@@ -93,7 +92,7 @@ export function createPayoutBulkService(deps: PayoutBulkDeps) {
     return { index, request };
   }
 
-  async function processBatch(tx: Tx, tenant: Tenant, uploadId: string, batch: readonly Candidate[], maker: Maker) {
+  async function processBatch(tx: Tx, tenant: Tenant, uploadId: string, batch: readonly Candidate[], maker: Actor) {
     const outcomes = await writer.createPayouts(
       tx,
       tenant,
@@ -108,7 +107,7 @@ export function createPayoutBulkService(deps: PayoutBulkDeps) {
     });
   }
 
-  async function runBatch(tenant: Tenant, uploadId: string, batch: readonly Candidate[], maker: Maker): Promise<BulkResult[]> {
+  async function runBatch(tenant: Tenant, uploadId: string, batch: readonly Candidate[], maker: Actor): Promise<BulkResult[]> {
     try {
       return await transaction(db, (tx) => processBatch(tx, tenant, uploadId, batch, maker));
     } catch (error) {

@@ -8,7 +8,7 @@
 // may be used again.
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
-import { noAudit, type RecordActorAudit } from "../../platform/auth/audit.js";
+import type { RecordActorAudit } from "../../platform/auth/audit.js";
 import type { Clock } from "../../platform/clock.js";
 import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { AppError } from "../../platform/errors.js";
@@ -59,8 +59,8 @@ export interface PayoutServiceDeps {
   readonly ids: IdGenerator;
   readonly jobStore: Pick<JobStore, "enqueue">;
   readonly lifecycle: Lifecycle;
-  /** The audit log: Decisions and approval-policy changes are recorded in their transaction. */
-  readonly recordAudit?: RecordActorAudit;
+  /** The audit log: creations, cancellations, Decisions and approval-policy changes are recorded in their transaction. */
+  readonly recordAudit: RecordActorAudit;
   readonly writer: PayoutWriter;
 }
 
@@ -155,7 +155,7 @@ export function isSameMaker(
 
 export function createPayoutService(deps: PayoutServiceDeps) {
   const { db, clock, ids, jobStore, lifecycle, writer } = deps;
-  const recordAudit = deps.recordAudit ?? noAudit;
+  const { recordAudit } = deps;
 
   async function create(
     actor: Actor,
@@ -379,6 +379,14 @@ export function createPayoutService(deps: PayoutServiceDeps) {
           extraData: { reason: reason ?? "Canceled by the Business", canceled_by: "business" },
         },
       );
+      if (moved.kind === "moved") {
+        await recordAudit(tx, actor, {
+          action: "payout_canceled",
+          subjectType: "payout",
+          subjectId: moved.payout.id,
+          details: { amount_minor: moved.payout.amountMinor, currency: moved.payout.currency, reason: reason ?? null },
+        });
+      }
       if (moved.kind === "moved" || moved.kind === "noop") return presentPayout(moved.payout);
       if (moved.kind === "lost") throw new Error("a locked payout changed under its lock");
       throw new AppError("PAYOUT_NOT_CANCELABLE", { message: `The payout can no longer be canceled (${moved.reason}).` });
