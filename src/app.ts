@@ -231,6 +231,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     destinationRoutingFactsOf,
     postalAddressesOf: findPostalAddresses,
     recordAudit: audit.recordForActor,
+    reportWeakenedControl: people.reportWeakenedControl,
   });
   const payouts = createPayoutsModule({
     db: database.db,
@@ -240,6 +241,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     jobStore: deps.jobStore,
     logger: deps.logger,
     recordAudit: audit.recordForActor,
+    reportWeakenedControl: people.reportWeakenedControl,
     checkRailRoutes: bankRails.checkRoutes,
   });
   const destinations = createDestinationsModule({

@@ -4,7 +4,7 @@
 import { electronicFormatIBAN, isSEPACountry, isValidIBAN } from "ibantools";
 import ssh2 from "ssh2";
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
-import { noAudit, type RecordActorAudit } from "../../platform/auth/audit.js";
+import { noAudit, type RecordActorAudit, type ReportWeakenedControl } from "../../platform/auth/audit.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
 import { type Db, type Tx, transaction } from "../../platform/db/client.js";
@@ -17,6 +17,7 @@ import { isAbaRoutingNumber, RESERVED_ENTRY_DESCRIPTIONS } from "../../rails/ban
 import { readBankPublicKey, unlockPrivateKey } from "../../rails/bank-files/openpgp.js";
 import type { PostalAddressValue } from "../beneficiaries/index.js";
 import type { DestinationRoutingFacts } from "../destinations/index.js";
+import { changedDeliveryTarget, describeTargetChange } from "./bank-rails.alerts.js";
 import {
   type BankFileRow,
   type BankRailConfigRow,
@@ -103,6 +104,8 @@ export interface BankRailServiceDeps {
   readonly logger?: { info(object: object, message: string): void };
   /** The audit log (people module): rail configuration changes and reads of a file's bytes, in their transaction. */
   readonly recordAudit?: RecordActorAudit;
+  /** A configured rail's delivery target changed: refused to keys, recorded, e-mailed to every admin (people module). */
+  readonly reportWeakenedControl: ReportWeakenedControl;
 }
 
 export type BankRailService = ReturnType<typeof createBankRailService>;
@@ -334,6 +337,17 @@ export function createBankRailService(deps: BankRailServiceDeps) {
           time_zone: settings.timeZone,
         },
       });
+      const previousTarget = (existing?.settings as BankRailSettings | undefined)?.delivery;
+      const targetChanged = changedDeliveryTarget(previousTarget, settings.delivery);
+      if (previousTarget !== undefined && targetChanged.length > 0) {
+        await deps.reportWeakenedControl(tx, actor, {
+          control: "bank_rail_delivery_target",
+          subjectType: "bank_rail",
+          subjectId: row.id,
+          summary: describeTargetChange(rail, previousTarget, settings.delivery),
+          details: { rail, changed: targetChanged, delivery: settings.delivery, previous_delivery: previousTarget },
+        });
+      }
       return { rail: presentBankRail(row), created };
     });
   }

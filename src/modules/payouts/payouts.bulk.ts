@@ -18,13 +18,7 @@ import { tenantOf } from "../../platform/auth/actor.js";
 import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { AppError, type ErrorDetail } from "../../platform/errors.js";
 import { compileDetailsValidator } from "../../platform/http/validation.js";
-import {
-  creationErrorOf,
-  currencyError,
-  type PayoutRequest,
-  type PayoutWriter,
-  payoutRequestOf,
-} from "./payouts.creation.js";
+import { creationErrorOf, currencyError, type PayoutRequest, type PayoutWriter, payoutRequestOf } from "./payouts.creation.js";
 import { type BulkBody, type BulkResponse, type BulkResult, type BulkRow, BulkRowSchema } from "./payouts.schemas.js";
 
 export const BULK_BATCH_SIZE = 250;

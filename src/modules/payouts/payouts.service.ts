@@ -8,7 +8,7 @@
 // may be used again.
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
-import type { RecordActorAudit } from "../../platform/auth/audit.js";
+import type { RecordActorAudit, ReportWeakenedControl } from "../../platform/auth/audit.js";
 import type { Clock } from "../../platform/clock.js";
 import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { AppError } from "../../platform/errors.js";
@@ -25,6 +25,7 @@ import {
   payoutRequestOf,
 } from "./payouts.creation.js";
 import { type Lifecycle, majorAmount } from "./payouts.lifecycle.js";
+import { approvalRulesLoosened } from "./payouts.policy.js";
 import {
   type DecisionRow,
   findPayout,
@@ -35,6 +36,7 @@ import {
   listPayoutsNewestFirst,
   listPayoutsUpdatedSince,
   lockPayout,
+  lockPolicy,
   type PayoutRow,
   type PolicyRow,
   sumVolumePerDay,
@@ -61,6 +63,8 @@ export interface PayoutServiceDeps {
   readonly lifecycle: Lifecycle;
   /** The audit log: creations, cancellations, Decisions and approval-policy changes are recorded in their transaction. */
   readonly recordAudit: RecordActorAudit;
+  /** Maker-checker off or the rules loosened: refused to keys, recorded, e-mailed to every admin (people module). */
+  readonly reportWeakenedControl: ReportWeakenedControl;
   readonly writer: PayoutWriter;
 }
 
@@ -405,6 +409,8 @@ export function createPayoutService(deps: PayoutServiceDeps) {
       if (bad !== null) throw bad;
     }
     const saved = await transaction(db, async (tx) => {
+      // Locked, so two concurrent replacements each compare against what the other left.
+      const before = await lockPolicy(tx, tenant);
       const policy = await upsertPolicy(tx, {
         businessId: tenant.businessId,
         environment: tenant.environment,
@@ -418,6 +424,23 @@ export function createPayoutService(deps: PayoutServiceDeps) {
         subjectId: tenant.environment,
         details: { rules: body.rules.length, maker_checker: body.maker_checker ?? false },
       });
+      if (before?.makerChecker === true && !(body.maker_checker ?? false)) {
+        await deps.reportWeakenedControl(tx, actor, {
+          control: "maker_checker",
+          subjectType: "approval_policy",
+          subjectId: tenant.environment,
+          summary: "The person who creates a payout may now approve it themselves.",
+        });
+      }
+      if (approvalRulesLoosened((before?.rules as PolicyRule[] | undefined) ?? [], body.rules)) {
+        await deps.reportWeakenedControl(tx, actor, {
+          control: "approval_rules",
+          subjectType: "approval_policy",
+          subjectId: tenant.environment,
+          summary: `The approval rules now approve more payouts automatically, or reject fewer (${body.rules.length} rule(s) now).`,
+          details: { rules_before: (before?.rules as PolicyRule[] | undefined)?.length ?? 0, rules_after: body.rules.length },
+        });
+      }
       return policy;
     });
     return presentPolicy(tenant.environment, saved);

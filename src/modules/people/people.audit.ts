@@ -52,6 +52,7 @@ export const AUDIT_ACTIONS = [
   "payout_canceled",
   "beneficiaries_exported",
   "beneficiaries_imported",
+  "control_weakened",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -5,6 +5,7 @@
 // changed) before deciding, so two admins demoting each other at once take turns, and the second finds
 // itself the last admin.
 import type { Actor, Role } from "../../platform/auth/actor.js";
+import type { ReportWeakenedControl } from "../../platform/auth/audit.js";
 import type { Clock } from "../../platform/clock.js";
 import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { isUniqueViolation } from "../../platform/db/errors.js";
@@ -50,6 +51,8 @@ export interface TeamServiceDeps {
    * transaction. Required: a removal that left keys live would let a later restore of the membership revive them.
    */
   readonly revokeKeysOfRemovedMember: (tx: Tx, actor: Actor, membershipId: string) => Promise<number>;
+  /** Lifting the two-factor requirement weakens a control (people.alerts.ts). */
+  readonly reportWeakenedControl: ReportWeakenedControl;
   /** The people service's password hasher, which queues hashes so sign-ins cannot take every core. */
   readonly hashPassword: (password: string) => Promise<string>;
 }
@@ -303,6 +306,15 @@ export function createTeamService(deps: TeamServiceDeps) {
           require_two_factor: body.require_two_factor,
           [body.require_two_factor ? "sessions_restricted_to_enrolment" : "sessions_released"]: sessionsChanged,
         });
+        if (!body.require_two_factor) {
+          await deps.reportWeakenedControl(tx, actor, {
+            control: "two_factor_requirement",
+            subjectType: "business",
+            subjectId: actor.businessId,
+            summary: "Members can now sign in with a password alone; members without two-factor are no longer asked to enrol.",
+            businessWide: true,
+          });
+        }
       }
       return { require_two_factor: body.require_two_factor };
     });
