@@ -382,7 +382,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a member
-         * @description Their sessions end at once and their API keys stop working. The last `business_admin` cannot be removed (409 `LAST_ADMIN`).
+         * @description For good: their sessions end at once and every API key of the membership, in both environments, is revoked (`revoked_at` set, each recorded as `api_key_revoked` with `reason` `member_removed`), in the removal's transaction. Inviting the same person again restores the membership (its history stays one person's) but no old key or session: they sign in afresh and make new keys. The last `business_admin` cannot be removed (409 `LAST_ADMIN`).
          *
          *     Roles: `business_admin`; from a session, a password or two-factor confirmation within the last STEP_UP_WINDOW_MINUTES (5 by default) is needed, else 401 `STEP_UP_REQUIRED`.
          */
@@ -460,7 +460,7 @@ export interface paths {
         get: operations["getSecuritySettings"];
         /**
          * Change the security settings
-         * @description `require_two_factor`: every member must use two-factor authentication. It applies at once: the live sessions of members without it (the caller's own included) serve only enrolment and sign-out until they enrol, their next sign-ins too, and no member can turn two-factor off while it holds. Lifting the requirement frees sessions that owed only an enrolment. API keys are not affected.
+         * @description `require_two_factor`: every member must use two-factor authentication. It applies at once: the live sessions of members without it (the caller's own included) serve only enrolment and sign-out until they enrol, their next sign-ins too, and no member can turn two-factor off while it holds. Lifting the requirement frees sessions that owed only an enrolment, and weakens a control: only a person may lift it (an API key gets 403 `CONTROL_WEAKENING_NEEDS_PERSON`; a session needs a recent confirmation), every admin is e-mailed and the audit log records `control_weakened`. Requiring it may be done with a key. API keys are not otherwise affected.
          *
          *     Roles: `business_admin`; from a session, a password or two-factor confirmation within the last STEP_UP_WINDOW_MINUTES (5 by default) is needed, else 401 `STEP_UP_REQUIRED`.
          */
@@ -1385,7 +1385,7 @@ export interface paths {
         get: operations["getApprovalPolicy"];
         /**
          * Replace the approval policy
-         * @description Replaces the rules (evaluated in order at creation; the first whose every condition holds decides, with an automated Decision naming it; no match waits for a person) and `maker_checker` (default false). Applies to payouts created afterwards.
+         * @description Replaces the rules (evaluated in order at creation; the first whose every condition holds decides, with an automated Decision naming it; no match waits for a person) and `maker_checker` (default false). Applies to payouts created afterwards. Weakening the policy (turning `maker_checker` off, or loosening the rules: a new or changed `approve` rule, a `reject` rule removed or changed, an `approve` rule moved above a `reject` rule it followed; names do not count) needs a person: an API key gets 403 `CONTROL_WEAKENING_NEEDS_PERSON`, a dashboard session needs a recent confirmation. Every admin is then e-mailed and the audit log records `control_weakened`. Strengthening it with a key is allowed and sends nothing.
          *
          *     Roles: `business_admin`; from a session, a password or two-factor confirmation within the last STEP_UP_WINDOW_MINUTES (5 by default) is needed, else 401 `STEP_UP_REQUIRED`.
          */
@@ -1413,7 +1413,7 @@ export interface paths {
         get: operations["getSepaRail"];
         /**
          * Configure SEPA credit transfers (pain.001 over SFTP)
-         * @description Creates (201) or replaces (200) the Business's SEPA rail: the debtor (name, IBAN in the SEPA zone, BIC, initiating party id, structured address), the file format (pain.001.001.09 by default, or pain.001.001.03), the cut-off times and time zone, and the delivery. `delivery` is SFTP (host, port, username, `password` or `private_key`, both write-only and kept encrypted, the server's `host_key_fingerprint` pinned, outbound and inbound directories) or, only where the operator set `BANK_RAIL_LOCAL_ROOT`, a local directory (422 `BANK_RAIL_LOCAL_DELIVERY_NOT_ALLOWED` otherwise). A secret omitted on a later PUT is kept. Production keys only (a sandbox key gets 403 `forbidden`); business_admin role. Routing of production payouts: EUR to an IBAN in the SEPA zone goes to `sepa`, USD to a US bank account (ABA routing number) to `ach`, among the rails configured; a Business with no bank rail keeps the production simulator; once one is configured, a payout that fits none is refused at creation with 422 `NO_RAIL_FOR_DESTINATION`. Sandbox payouts always use the sandbox rail.
+         * @description Creates (201) or replaces (200) the Business's SEPA rail: the debtor (name, IBAN in the SEPA zone, BIC, initiating party id, structured address), the file format (pain.001.001.09 by default, or pain.001.001.03), the cut-off times and time zone, and the delivery. `delivery` is SFTP (host, port, username, `password` or `private_key`, both write-only and kept encrypted, the server's `host_key_fingerprint` pinned, outbound and inbound directories) or, only where the operator set `BANK_RAIL_LOCAL_ROOT`, a local directory (422 `BANK_RAIL_LOCAL_DELIVERY_NOT_ALLOWED` otherwise). A secret omitted on a later PUT is kept. Production keys only (a sandbox key gets 403 `forbidden`); business_admin role. Changing where a configured rail delivers (kind, host, port, username, host key fingerprint or a directory) weakens a control: an API key gets 403 `CONTROL_WEAKENING_NEEDS_PERSON` (a person makes the change from a dashboard session with a recent confirmation), every admin is e-mailed and the audit log records `control_weakened` beside `bank_rail_configured`. The first configuration and changes of anything else (originator, cut-offs, format) are not alerts. Routing of production payouts: EUR to an IBAN in the SEPA zone goes to `sepa`, USD to a US bank account (ABA routing number) to `ach`, among the rails configured; a Business with no bank rail keeps the production simulator; once one is configured, a payout that fits none is refused at creation with 422 `NO_RAIL_FOR_DESTINATION`. Sandbox payouts always use the sandbox rail.
          *
          *     Roles: `business_admin`; from a session, a password or two-factor confirmation within the last STEP_UP_WINDOW_MINUTES (5 by default) is needed, else 401 `STEP_UP_REQUIRED`.
          */
@@ -1447,7 +1447,7 @@ export interface paths {
         get: operations["getAchRail"];
         /**
          * Configure US ACH credits (NACHA files over SFTP)
-         * @description Creates (201) or replaces (200) the Business's ACH rail: the originator (ODFI routing number, immediate destination and origin, company name and identification), the payout purpose (`payroll` sends the Company Entry Description `PAYROLL`, as NACHA requires for wages since March 2026; otherwise `entry_description`, default `PAYOUT`, where `PAYROLL` and `PURCHASE` are refused), the cut-off times and time zone, and the delivery. Persons are paid by PPD entries, businesses by CCD; effective entry dates are Federal Reserve business days. `delivery` is SFTP (host, port, username, `password` or `private_key`, both write-only and kept encrypted, the server's `host_key_fingerprint` pinned, outbound and inbound directories) or, only where the operator set `BANK_RAIL_LOCAL_ROOT`, a local directory (422 `BANK_RAIL_LOCAL_DELIVERY_NOT_ALLOWED` otherwise). A secret omitted on a later PUT is kept. Production keys only (a sandbox key gets 403 `forbidden`); business_admin role. Routing of production payouts: EUR to an IBAN in the SEPA zone goes to `sepa`, USD to a US bank account (ABA routing number) to `ach`, among the rails configured; a Business with no bank rail keeps the production simulator; once one is configured, a payout that fits none is refused at creation with 422 `NO_RAIL_FOR_DESTINATION`. Sandbox payouts always use the sandbox rail.
+         * @description Creates (201) or replaces (200) the Business's ACH rail: the originator (ODFI routing number, immediate destination and origin, company name and identification), the payout purpose (`payroll` sends the Company Entry Description `PAYROLL`, as NACHA requires for wages since March 2026; otherwise `entry_description`, default `PAYOUT`, where `PAYROLL` and `PURCHASE` are refused), the cut-off times and time zone, and the delivery. Persons are paid by PPD entries, businesses by CCD; effective entry dates are Federal Reserve business days. `delivery` is SFTP (host, port, username, `password` or `private_key`, both write-only and kept encrypted, the server's `host_key_fingerprint` pinned, outbound and inbound directories) or, only where the operator set `BANK_RAIL_LOCAL_ROOT`, a local directory (422 `BANK_RAIL_LOCAL_DELIVERY_NOT_ALLOWED` otherwise). A secret omitted on a later PUT is kept. Production keys only (a sandbox key gets 403 `forbidden`); business_admin role. Changing where a configured rail delivers (kind, host, port, username, host key fingerprint or a directory) weakens a control: an API key gets 403 `CONTROL_WEAKENING_NEEDS_PERSON` (a person makes the change from a dashboard session with a recent confirmation), every admin is e-mailed and the audit log records `control_weakened` beside `bank_rail_configured`. The first configuration and changes of anything else (originator, cut-offs, format) are not alerts. Routing of production payouts: EUR to an IBAN in the SEPA zone goes to `sepa`, USD to a US bank account (ABA routing number) to `ach`, among the rails configured; a Business with no bank rail keeps the production simulator; once one is configured, a payout that fits none is refused at creation with 422 `NO_RAIL_FOR_DESTINATION`. Sandbox payouts always use the sandbox rail.
          *
          *     Roles: `business_admin`; from a session, a password or two-factor confirmation within the last STEP_UP_WINDOW_MINUTES (5 by default) is needed, else 401 `STEP_UP_REQUIRED`.
          */
@@ -3684,7 +3684,7 @@ export interface components {
             audit_records: {
                 /** Format: uuid */
                 id: string;
-                /** @description One of `sign_in`, `sign_in_failed`, `signed_out`, `signed_out_everywhere`, `session_ended`, `session_confirmed`, `business_switched`, `password_changed`, `password_reset_requested`, `password_reset`, `two_factor_enabled`, `two_factor_disabled`, `recovery_code_used`, `recovery_codes_regenerated`, `session_expired`, `bank_rail_configured`, `bank_rail_removed`, `bank_file_content_read`, `member_invited`, `invitation_revoked`, `member_joined`, `member_role_changed`, `member_removed`, `security_settings_changed`, `business_profile_changed`, `api_key_created`, `api_key_revoked`, `webhook_secret_rotated`, `approval_policy_changed`, `payout_decided`. */
+                /** @description One of `sign_in`, `sign_in_failed`, `signed_out`, `signed_out_everywhere`, `session_ended`, `session_confirmed`, `business_switched`, `password_changed`, `password_reset_requested`, `password_reset`, `two_factor_enabled`, `two_factor_disabled`, `recovery_code_used`, `recovery_codes_regenerated`, `session_expired`, `bank_rail_configured`, `bank_rail_removed`, `bank_file_content_read`, `member_invited`, `invitation_revoked`, `member_joined`, `member_role_changed`, `member_removed`, `security_settings_changed`, `business_profile_changed`, `api_key_created`, `api_key_revoked`, `webhook_secret_rotated`, `approval_policy_changed`, `payout_decided`, `webhook_subscription_created`, `webhook_subscription_changed`, `webhook_subscription_deleted`, `branding_changed`, `bank_account_added`, `bank_account_removed`, `declared_destination_changed`, `payout_created`, `payouts_created`, `payout_canceled`, `beneficiaries_exported`, `beneficiaries_imported`, `control_weakened`. */
                 action: string;
                 /** Format: date-time */
                 occurred_at: string;
@@ -8117,7 +8117,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope; code `forbidden` or `CSRF_TOKEN_INVALID` or `CROSS_SITE_REQUEST`. */
+            /** @description Error envelope; code `forbidden` or `CSRF_TOKEN_INVALID` or `CROSS_SITE_REQUEST` or `CONTROL_WEAKENING_NEEDS_PERSON`. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8206,7 +8206,7 @@ export interface operations {
                 limit?: number;
                 /** @description The `next_cursor` of the previous page; omit for the first page. */
                 cursor?: string;
-                action?: "sign_in" | "sign_in_failed" | "signed_out" | "signed_out_everywhere" | "session_ended" | "session_confirmed" | "business_switched" | "password_changed" | "password_reset_requested" | "password_reset" | "two_factor_enabled" | "two_factor_disabled" | "recovery_code_used" | "recovery_codes_regenerated" | "session_expired" | "bank_rail_configured" | "bank_rail_removed" | "bank_file_content_read" | "member_invited" | "invitation_revoked" | "member_joined" | "member_role_changed" | "member_removed" | "security_settings_changed" | "business_profile_changed" | "api_key_created" | "api_key_revoked" | "webhook_secret_rotated" | "approval_policy_changed" | "payout_decided";
+                action?: "sign_in" | "sign_in_failed" | "signed_out" | "signed_out_everywhere" | "session_ended" | "session_confirmed" | "business_switched" | "password_changed" | "password_reset_requested" | "password_reset" | "two_factor_enabled" | "two_factor_disabled" | "recovery_code_used" | "recovery_codes_regenerated" | "session_expired" | "bank_rail_configured" | "bank_rail_removed" | "bank_file_content_read" | "member_invited" | "invitation_revoked" | "member_joined" | "member_role_changed" | "member_removed" | "security_settings_changed" | "business_profile_changed" | "api_key_created" | "api_key_revoked" | "webhook_secret_rotated" | "approval_policy_changed" | "payout_decided" | "webhook_subscription_created" | "webhook_subscription_changed" | "webhook_subscription_deleted" | "branding_changed" | "bank_account_added" | "bank_account_removed" | "declared_destination_changed" | "payout_created" | "payouts_created" | "payout_canceled" | "beneficiaries_exported" | "beneficiaries_imported" | "control_weakened";
                 actor_user_id?: string;
                 /** @description Records at or after this time. */
                 since?: string;
@@ -14458,7 +14458,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope; code `forbidden` or `CSRF_TOKEN_INVALID` or `CROSS_SITE_REQUEST`. */
+            /** @description Error envelope; code `forbidden` or `CSRF_TOKEN_INVALID` or `CROSS_SITE_REQUEST` or `CONTROL_WEAKENING_NEEDS_PERSON`. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -14716,7 +14716,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope; code `forbidden` or `CSRF_TOKEN_INVALID` or `CROSS_SITE_REQUEST`. */
+            /** @description Error envelope; code `forbidden` or `CSRF_TOKEN_INVALID` or `CROSS_SITE_REQUEST` or `CONTROL_WEAKENING_NEEDS_PERSON`. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -15099,7 +15099,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope; code `forbidden` or `CSRF_TOKEN_INVALID` or `CROSS_SITE_REQUEST`. */
+            /** @description Error envelope; code `forbidden` or `CSRF_TOKEN_INVALID` or `CROSS_SITE_REQUEST` or `CONTROL_WEAKENING_NEEDS_PERSON`. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
