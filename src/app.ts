@@ -39,6 +39,7 @@ import { installJsonBodyParsing } from "./platform/http/json-body.js";
 import { openApiDocumentOptions } from "./platform/http/openapi.js";
 import { registerMetricsRoute, registerOpsRoutes } from "./platform/http/ops-routes.js";
 import { createSchemaCompilers, type SchemaCompilers } from "./platform/http/schema-compilers.js";
+import { installStrictTransportSecurity } from "./platform/http/strict-transport.js";
 import { installRequestTextChecks } from "./platform/http/text-hook.js";
 import type { AppInstance } from "./platform/http/types.js";
 import type { IdGenerator } from "./platform/ids.js";
@@ -189,6 +190,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     audit,
     passwordPolicy,
     deriveKey: passwordHasher.deriveKey,
+    revokeKeysOfRemovedMember: apiKeys.service.revokeKeysOfRemovedMember,
     jobStore: deps.jobStore,
     settings: {
       idleMs: config.sessions.idleMinutes * 60_000,
@@ -225,6 +227,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     enrollAfterCommit: enrollment.service.enrollAfterCommit,
     // Archiving closes the live collection link in its own transaction (collection owns the links).
     closeLinksOnArchive: closeLinksOfArchivedBeneficiary,
+    recordAudit: audit.recordForActor,
   });
   const bankRails = createBankRailsModule({
     db: database.db,
@@ -237,6 +240,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     destinationRoutingFactsOf,
     postalAddressesOf: findPostalAddresses,
     recordAudit: audit.recordForActor,
+    reportWeakenedControl: people.reportWeakenedControl,
   });
   const payouts = createPayoutsModule({
     db: database.db,
@@ -246,6 +250,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     jobStore: deps.jobStore,
     logger: deps.logger,
     recordAudit: audit.recordForActor,
+    reportWeakenedControl: people.reportWeakenedControl,
     checkRailRoutes: bankRails.checkRoutes,
   });
   const destinations = createDestinationsModule({
@@ -258,8 +263,14 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     enrollAfterCommit: enrollment.service.enrollAfterCommit,
     pendingPayoutHeadsTo: payouts.pendingPayoutHeadsTo,
     checkBankRailAccount: bankRails.checkAccount,
+    recordAudit: audit.recordForActor,
   });
-  const beneficiaryExport = createBeneficiaryExportModule({ db: database.db, clock, beneficiaries: beneficiaries.service });
+  const beneficiaryExport = createBeneficiaryExportModule({
+    db: database.db,
+    clock,
+    beneficiaries: beneficiaries.service,
+    recordAudit: audit.recordForActor,
+  });
   const beneficiaryImport = createBeneficiaryImportModule({
     db: database.db,
     clock,
@@ -268,6 +279,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     beneficiaries: beneficiaries.service,
     destinations: destinations.service,
     enqueueEnrollment: enrollment.service.enqueueEnrollment,
+    recordAudit: audit.recordForActor,
   });
   const collection = createCollectionModule({
     db: database.db,
@@ -281,6 +293,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     destinations: destinations.service,
     enrollAfterCommit: enrollment.service.enrollAfterCommit,
     checkRailRoute: bankRails.checkRoute,
+    recordAudit: audit.recordForActor,
   });
   const webhooks = createWebhooksModule({
     db: database.db,
@@ -321,6 +334,9 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   for (const schema of sharedSchemas) app.addSchema(schema);
   app.setValidatorCompiler(schemaCompilers.validatorCompiler(sharedSchemas));
 
+  // HSTS on every answer (API, docs, dashboard, collection pages, 404s) when published over HTTPS: before the
+  // error handling, whose not-found handler takes the hooks added before it.
+  installStrictTransportSecurity(app, config.publicBaseUrl);
   installErrorHandling(app, { clock, docsBaseUrl: config.docsBaseUrl });
 
   app.addHook("onRequest", async (request, reply) => {

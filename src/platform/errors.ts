@@ -196,6 +196,12 @@ export const ERROR_CODES = {
     description:
       "A Business cancels a production payout only before it is sent to the rail (pending_approval, or approved before dispatch). In sandbox, reject it instead.",
   },
+  CONTROL_WEAKENING_NEEDS_PERSON: {
+    status: 403,
+    message: "Weakening a control needs a person signed in to the dashboard, not an API key.",
+    description:
+      "Turning maker-checker off, loosening the approval rules, lifting the two-factor requirement and changing a bank rail's delivery target are refused to API keys: a key is a long-lived machine credential never asked for step-up. Make the change from a dashboard session (with a recent confirmation); every admin is e-mailed and the audit log records `control_weakened`. Strengthening a control with a key is allowed.",
+  },
   MAKER_CHECKER_VIOLATION: {
     status: 403,
     message: "The person who created this payout may not approve it.",

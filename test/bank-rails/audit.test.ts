@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer, type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
+import { asPerson } from "../helpers/sessions.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import { createPayout, decide } from "../payouts/payout-fixtures.js";
 import { achConfig, sepaConfig, sepaPayee } from "./bank-rail-fixtures.js";
@@ -89,7 +90,8 @@ describe("bank rails in the audit log", () => {
     const put = await t.app.inject({
       method: "PUT",
       url: "/v1/bank-rails/sepa",
-      headers: bearer(key),
+      // Moving the configured rail to another target is for a person, not a key (CONTROL_WEAKENING_NEEDS_PERSON).
+      headers: await asPerson(t.app, business.email, "production"),
       payload: sepaConfig({ delivery }),
     });
     expect(put.statusCode, put.body).toBe(200);

@@ -18,6 +18,7 @@ import {
   registerBankAccount,
   registerBusiness,
 } from "../helpers/factories.js";
+import { asPerson } from "../helpers/sessions.js";
 import { removeSshdDir, SSHD_PATH, sshdAvailable, startTestSshd, type TestSshd } from "../helpers/sshd.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import { createPayout, decide, getPayout } from "../payouts/payout-fixtures.js";
@@ -60,7 +61,9 @@ describe.runIf(available)("SEPA files over SFTP", () => {
     const response = await t.app.inject({
       method: "PUT",
       url: "/v1/bank-rails/sepa",
-      headers: bearer(key),
+      // Re-pointing a configured rail (another server or host key) is for a person, not a key
+      // (CONTROL_WEAKENING_NEEDS_PERSON).
+      headers: await asPerson(t.app, business.email, "production"),
       payload: sepaConfig({ delivery }),
     });
     expect(response.statusCode, response.body).toBeLessThan(300);

@@ -79,6 +79,19 @@ export function sessionHeaders(
   };
 }
 
+/**
+ * The headers of a fresh dashboard session of `email` (just signed in, so within the step-up window): for acts
+ * only a person may do, such as weakening a control (an API key gets 403 CONTROL_WEAKENING_NEEDS_PERSON).
+ */
+export async function asPerson(
+  app: AppInstance,
+  email: string,
+  environment: "sandbox" | "production" = "sandbox",
+  password = REGISTRATION_PASSWORD,
+): Promise<Record<string, string>> {
+  return sessionHeaders(await signIn(app, email, password), environment);
+}
+
 /** The invitation token of the newest invitation e-mail to `email`. */
 export async function invitationTokenFor(app: AppInstance, email: string): Promise<string> {
   const mails = (await queuedMails(testAppOf(app), email)).filter((mail) => mail.idempotency_key.startsWith("invitation:"));

@@ -3,6 +3,7 @@
 
 import { createApiKeyService } from "../../src/modules/api-keys/api-keys.service.js";
 import { memberships, users } from "../../src/modules/registration/registration.schema.js";
+import { noAudit } from "../../src/platform/auth/audit.js";
 import { transaction } from "../../src/platform/db/client.js";
 import { uuidV7Generator } from "../../src/platform/ids.js";
 import type { TestApp } from "./test-app.js";
@@ -20,7 +21,7 @@ export async function addTeamMember(t: TestApp, businessId: string): Promise<Tea
   members += 1;
   const db = t.runtime.deps.database.db;
   const ids = uuidV7Generator;
-  const apiKeys = createApiKeyService({ db, clock: t.clock, ids });
+  const apiKeys = createApiKeyService({ db, clock: t.clock, ids, recordAudit: noAudit });
   const userId = ids.newId();
   const membershipId = ids.newId();
   const now = t.clock.now();

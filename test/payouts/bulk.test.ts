@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { payouts } from "../../src/modules/payouts/payouts.schema.js";
 import { queryRows } from "../../src/platform/db/client.js";
 import { bearer, type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
+import { asPerson } from "../helpers/sessions.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import { expectErrorEnvelope } from "../http/error-envelope.js";
 import { createPayout, newKey, payableBeneficiary, payoutEvents } from "./payout-fixtures.js";
@@ -133,7 +134,8 @@ describe("bulk payouts", () => {
     await t.app.inject({
       method: "PUT",
       url: "/v1/approval-policy",
-      headers: bearer(k),
+      // An approve rule loosens the policy: a person sets it, not a key (CONTROL_WEAKENING_NEEDS_PERSON).
+      headers: await asPerson(t.app, b.email),
       payload: { rules: [{ name: "csv-ok", outcome: "approve", channels: ["csv"] }] },
     });
     const response = await bulk(

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAYOUT_DISBURSE_JOB } from "../../src/modules/payouts/index.js";
 import { bearer, createApiKey, type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
+import { asPerson } from "../helpers/sessions.js";
 import { addTeamMember } from "../helpers/team.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import { expectErrorEnvelope } from "../http/error-envelope.js";
@@ -165,7 +166,8 @@ describe("approval policy", () => {
     const put = await t.app.inject({
       method: "PUT",
       url: "/v1/approval-policy",
-      headers: bearer(k),
+      // An approve rule loosens the policy: a person sets it, not a key (CONTROL_WEAKENING_NEEDS_PERSON).
+      headers: await asPerson(t.app, policyBusiness.email),
       payload: {
         rules: [
           { name: "small-eur", outcome: "approve", currency: "EUR", max_amount_minor: 10_000 },

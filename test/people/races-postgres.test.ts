@@ -3,6 +3,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKeyService } from "../../src/modules/api-keys/api-keys.service.js";
 import { memberships, users } from "../../src/modules/registration/registration.schema.js";
+import { noAudit } from "../../src/platform/auth/audit.js";
 import { transaction } from "../../src/platform/db/client.js";
 import { bearer, registerBusiness } from "../helpers/factories.js";
 import { addMember, invitationTokenFor, STRONG_PASSWORD } from "../helpers/sessions.js";
@@ -55,7 +56,7 @@ describe.skipIf(!onPostgres)("team races on PostgreSQL", () => {
       // An admin key of the other admin, issued directly (as registration issues keys).
       const db = t.runtime.deps.database.db;
       const issued = await transaction(db, (tx) =>
-        createApiKeyService({ db, clock: t.clock, ids: t.runtime.deps.ids }).issueApiKey(tx, {
+        createApiKeyService({ db, clock: t.clock, ids: t.runtime.deps.ids, recordAudit: noAudit }).issueApiKey(tx, {
           businessId: owner.businessId,
           environment: "sandbox",
           membershipId: other.membershipId,

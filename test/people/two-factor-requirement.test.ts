@@ -50,6 +50,18 @@ const requireTwoFactor = (business: RegisteredBusiness, on: boolean) =>
     payload: { require_two_factor: on },
   });
 
+/**
+ * Lifting the requirement weakens a control: only a person may (an API key gets 403
+ * CONTROL_WEAKENING_NEEDS_PERSON), and while it holds that person needs two-factor to be signed in at all.
+ */
+const liftRequirement = (adminWithTwoFactor: SignedIn) =>
+  t.app.inject({
+    method: "PUT",
+    url: "/v1/security-settings",
+    headers: sessionHeaders(adminWithTwoFactor),
+    payload: { require_two_factor: false },
+  });
+
 const disable = (s: SignedIn, code: string) =>
   t.app.inject({ method: "POST", url: "/v1/session/two-factor/disable", headers: sessionHeaders(s, null), payload: { code } });
 
@@ -75,6 +87,7 @@ describe("the Business's two-factor requirement", () => {
     const member = await addMember(t.app, business.keys.sandbox, "business_read_only");
     const memberSession = await signIn(t.app, member.email, STRONG_PASSWORD);
     expect((await listMembers(memberSession)).statusCode).toBe(200);
+    const admin = (await enrol(await signIn(t.app, business.email))).session;
 
     expect((await requireTwoFactor(business, true)).statusCode).toBe(200);
     // The session signed in before the change now serves only enrolment, as a new sign-in would.
@@ -84,7 +97,9 @@ describe("the Business's two-factor requirement", () => {
     const [changed] = await auditActions(business, "security_settings_changed");
     expect(changed?.details).toMatchObject({ require_two_factor: true, sessions_restricted_to_enrolment: 1 });
 
-    expect((await requireTwoFactor(business, false)).statusCode).toBe(200);
+    const byKey = await requireTwoFactor(business, false);
+    expect(byKey.json().error.code).toBe("CONTROL_WEAKENING_NEEDS_PERSON");
+    expect((await liftRequirement(admin)).statusCode).toBe(200);
     expect((await listMembers(memberSession)).statusCode).toBe(200);
   });
 
@@ -92,6 +107,7 @@ describe("the Business's two-factor requirement", () => {
     const business = await registerBusiness(t.app, "Strict Co");
     const member = await addMember(t.app, business.keys.sandbox, "business_approver");
     const { recoveryCodes, session } = await enrol(await signIn(t.app, member.email, STRONG_PASSWORD));
+    const admin = (await enrol(await signIn(t.app, business.email))).session;
     expect((await requireTwoFactor(business, true)).statusCode).toBe(200);
 
     const code = recoveryCodes[0] ?? "";
@@ -103,7 +119,7 @@ describe("the Business's two-factor requirement", () => {
     expect(members.json().members.find((m: { email: string }) => m.email === member.email).two_factor_enabled).toBe(true);
 
     // Once the requirement is lifted the same recovery code (not spent by the refusal) turns it off.
-    expect((await requireTwoFactor(business, false)).statusCode).toBe(200);
+    expect((await liftRequirement(admin)).statusCode).toBe(200);
     expect((await disable(session, code)).statusCode).toBe(204);
     expect((await auditActions(business, "two_factor_disabled")).map((r) => r.actor.user_id)).toEqual([member.userId]);
   });

@@ -105,6 +105,23 @@ export async function revokeApiKey(tx: Tx, tenant: Tenant, id: string, at: Date)
 }
 
 /**
+ * Revokes every live key of a membership, in both environments (a removed member's keys end for good, so
+ * restoring the membership later gives none of them back). Answers the keys it revoked.
+ */
+export async function revokeApiKeysOfMembership(
+  tx: Tx,
+  businessId: string,
+  membershipId: string,
+  at: Date,
+): Promise<{ id: string; environment: ApiKeyRow["environment"] }[]> {
+  return tx
+    .update(apiKeys)
+    .set({ revokedAt: at })
+    .where(and(eq(apiKeys.businessId, businessId), eq(apiKeys.membershipId, membershipId), isNull(apiKeys.revokedAt)))
+    .returning({ id: apiKeys.id, environment: apiKeys.environment });
+}
+
+/**
  * Records use of a key at most once per `granularityMs`, so a busy key does not turn every read into a
  * write. The condition makes concurrent requests update once.
  */

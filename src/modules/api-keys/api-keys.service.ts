@@ -3,7 +3,7 @@
 import type { Actor, Role, Tenant } from "../../platform/auth/actor.js";
 import { lowerRole, tenantOf } from "../../platform/auth/actor.js";
 import { type Environment, formatApiKey, generateApiKeySecret, parseApiKey } from "../../platform/auth/api-key-format.js";
-import { noAudit, type RecordActorAudit } from "../../platform/auth/audit.js";
+import type { RecordActorAudit } from "../../platform/auth/audit.js";
 import type { Clock } from "../../platform/clock.js";
 import { digestsEqual, hashSecret } from "../../platform/crypto.js";
 import { type Db, type Tx, transaction } from "../../platform/db/client.js";
@@ -19,6 +19,7 @@ import {
   listApiKeys,
   lockActiveAdminKeyIds,
   revokeApiKey,
+  revokeApiKeysOfMembership,
   touchApiKeyLastUsed,
 } from "./api-keys.repo.js";
 import type { ApiKeyBody, CreateApiKeyBody, IssuedApiKeyBody, ListApiKeysQuery } from "./api-keys.schemas.js";
@@ -27,8 +28,8 @@ export interface ApiKeyServiceDeps {
   readonly db: Db;
   readonly clock: Clock;
   readonly ids: IdGenerator;
-  /** The audit log: key creation and revocation are recorded in their transaction. */
-  readonly recordAudit?: RecordActorAudit;
+  /** The audit log: key creation and revocation are recorded in their transaction (required: pass `noAudit` explicitly where none is wanted). */
+  readonly recordAudit: RecordActorAudit;
 }
 
 export interface IssueApiKeyInput extends Tenant {
@@ -55,7 +56,7 @@ export function presentApiKey(row: ApiKeyRow): ApiKeyBody {
 
 export function createApiKeyService(deps: ApiKeyServiceDeps) {
   const { db, clock, ids } = deps;
-  const recordAudit = deps.recordAudit ?? noAudit;
+  const { recordAudit } = deps;
 
   /** Issues a key inside the caller's transaction; the full key exists only in the returned value. */
   async function issueApiKey(tx: Tx, input: IssueApiKeyInput): Promise<IssuedApiKeyBody> {
@@ -126,6 +127,29 @@ export function createApiKeyService(deps: ApiKeyServiceDeps) {
   }
 
   /**
+   * For the people module (injected in app.ts): a member's removal revokes all their keys, in the removal's
+   * own transaction, each recorded as `api_key_revoked` by whoever removed them (in the key's environment).
+   * The last-admin-key rule does not apply: the keys already stopped authenticating with the removal, and
+   * the Business's other admins sign in to the dashboard to make new ones.
+   */
+  async function revokeKeysOfRemovedMember(tx: Tx, actor: Actor, membershipId: string): Promise<number> {
+    const revoked = await revokeApiKeysOfMembership(tx, actor.businessId, membershipId, clock.now());
+    for (const key of revoked) {
+      await recordAudit(
+        tx,
+        { ...actor, environment: key.environment as Environment },
+        {
+          action: "api_key_revoked",
+          subjectType: "api_key",
+          subjectId: key.id,
+          details: { reason: "member_removed", membership_id: membershipId },
+        },
+      );
+    }
+    return revoked.length;
+  }
+
+  /**
    * Resolves a presented key to its actor, or null for anything that is not a live key. The stored hash is
    * compared in constant time; the environment segment must match the stored one.
    */
@@ -152,5 +176,5 @@ export function createApiKeyService(deps: ApiKeyServiceDeps) {
     };
   }
 
-  return { issueApiKey, createApiKey, listKeys, revokeKey, authenticate };
+  return { issueApiKey, createApiKey, listKeys, revokeKey, revokeKeysOfRemovedMember, authenticate };
 }

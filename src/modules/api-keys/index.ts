@@ -9,7 +9,7 @@ import { createApiKeyService } from "./api-keys.service.js";
 
 export type ApiKeysModule = ReturnType<typeof createApiKeysModule>;
 
-export function createApiKeysModule(deps: { db: Db; clock: Clock; ids: IdGenerator; recordAudit?: RecordActorAudit }) {
+export function createApiKeysModule(deps: { db: Db; clock: Clock; ids: IdGenerator; recordAudit: RecordActorAudit }) {
   const service = createApiKeyService(deps);
   return {
     service,

@@ -26,6 +26,9 @@ const DELIVERY =
   "Local folders live in the Business's own folder under the operator's root (`<BANK_RAIL_LOCAL_ROOT>/<business id>/<environment>/<directory>`), and a symbolic link anywhere below the root is refused, never followed. " +
   "One debtor account (the IBAN; for ACH the ODFI routing number with the Company Identification) belongs to one Business per environment: 409 `BANK_RAIL_DEBTOR_ACCOUNT_TAKEN` when another Business's rail has it. Production keys only (a sandbox key gets 403 `forbidden`); business_admin role.";
 
+const TARGET_CHANGE =
+  "Changing where a configured rail delivers (kind, host, port, username, host key fingerprint or a directory) weakens a control: an API key gets 403 `CONTROL_WEAKENING_NEEDS_PERSON` (a person makes the change from a dashboard session with a recent confirmation), every admin is e-mailed and the audit log records `control_weakened` beside `bank_rail_configured`. The first configuration and changes of anything else (originator, cut-offs, format) are not alerts.";
+
 export function registerBankRailRoutes(app: AppInstance, service: BankRailService): void {
   app.put(
     "/v1/bank-rails/sepa",
@@ -34,14 +37,19 @@ export function registerBankRailRoutes(app: AppInstance, service: BankRailServic
         tags,
         operationId: "configureSepaRail",
         summary: "Configure SEPA credit transfers (pain.001 over SFTP)",
-        description: `Creates (201) or replaces (200) the Business's SEPA rail: the debtor (name, IBAN in the SEPA zone, BIC, initiating party id, structured address), the file format (pain.001.001.09 by default, or pain.001.001.03), the cut-off times and time zone, and the delivery. ${DELIVERY} ${ROUTING}`,
+        description: `Creates (201) or replaces (200) the Business's SEPA rail: the debtor (name, IBAN in the SEPA zone, BIC, initiating party id, structured address), the file format (pain.001.001.09 by default, or pain.001.001.03), the cut-off times and time zone, and the delivery. ${DELIVERY} ${TARGET_CHANGE} ${ROUTING}`,
         body: PutSepaBodySchema,
         response: routeResponses(
           { 200: bankRail, 201: bankRail },
           {
             access: "write",
             hasBody: true,
-            codes: ["BANK_RAIL_LOCAL_DELIVERY_NOT_ALLOWED", "BANK_RAIL_HOST_NOT_PUBLIC", "BANK_RAIL_DEBTOR_ACCOUNT_TAKEN"],
+            codes: [
+              "BANK_RAIL_LOCAL_DELIVERY_NOT_ALLOWED",
+              "BANK_RAIL_HOST_NOT_PUBLIC",
+              "BANK_RAIL_DEBTOR_ACCOUNT_TAKEN",
+              "CONTROL_WEAKENING_NEEDS_PERSON",
+            ],
           },
         ),
       },
@@ -59,14 +67,19 @@ export function registerBankRailRoutes(app: AppInstance, service: BankRailServic
         tags,
         operationId: "configureAchRail",
         summary: "Configure US ACH credits (NACHA files over SFTP)",
-        description: `Creates (201) or replaces (200) the Business's ACH rail: the originator (ODFI routing number, immediate destination and origin, company name and identification), the payout purpose (\`payroll\` sends the Company Entry Description \`PAYROLL\`, as NACHA requires for wages since March 2026; otherwise \`entry_description\`, default \`PAYOUT\`, where \`PAYROLL\` and \`PURCHASE\` are refused), the cut-off times and time zone, and the delivery. Persons are paid by PPD entries, businesses by CCD; effective entry dates are Federal Reserve business days. ${DELIVERY} ${ROUTING}`,
+        description: `Creates (201) or replaces (200) the Business's ACH rail: the originator (ODFI routing number, immediate destination and origin, company name and identification), the payout purpose (\`payroll\` sends the Company Entry Description \`PAYROLL\`, as NACHA requires for wages since March 2026; otherwise \`entry_description\`, default \`PAYOUT\`, where \`PAYROLL\` and \`PURCHASE\` are refused), the cut-off times and time zone, and the delivery. Persons are paid by PPD entries, businesses by CCD; effective entry dates are Federal Reserve business days. ${DELIVERY} ${TARGET_CHANGE} ${ROUTING}`,
         body: PutAchBodySchema,
         response: routeResponses(
           { 200: bankRail, 201: bankRail },
           {
             access: "write",
             hasBody: true,
-            codes: ["BANK_RAIL_LOCAL_DELIVERY_NOT_ALLOWED", "BANK_RAIL_HOST_NOT_PUBLIC", "BANK_RAIL_DEBTOR_ACCOUNT_TAKEN"],
+            codes: [
+              "BANK_RAIL_LOCAL_DELIVERY_NOT_ALLOWED",
+              "BANK_RAIL_HOST_NOT_PUBLIC",
+              "BANK_RAIL_DEBTOR_ACCOUNT_TAKEN",
+              "CONTROL_WEAKENING_NEEDS_PERSON",
+            ],
           },
         ),
       },

@@ -4,7 +4,7 @@
 import { electronicFormatIBAN, isSEPACountry, isValidIBAN } from "ibantools";
 import ssh2 from "ssh2";
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
-import { noAudit, type RecordActorAudit } from "../../platform/auth/audit.js";
+import { noAudit, type RecordActorAudit, type ReportWeakenedControl } from "../../platform/auth/audit.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
 import { type Db, type Tx, transaction } from "../../platform/db/client.js";
@@ -20,6 +20,7 @@ import { isAbaRoutingNumber, RESERVED_ENTRY_DESCRIPTIONS } from "../../rails/ban
 import { readBankPublicKey, unlockPrivateKey } from "../../rails/bank-files/openpgp.js";
 import type { PostalAddressValue } from "../beneficiaries/index.js";
 import type { DestinationRoutingFacts } from "../destinations/index.js";
+import { describeTargetChange } from "./bank-rails.alerts.js";
 import {
   type BankFileRow,
   type BankRailConfigRow,
@@ -111,6 +112,8 @@ export interface BankRailServiceDeps {
   readonly logger?: { info(object: object, message: string): void };
   /** The audit log (people module): rail configuration changes and reads of a file's bytes, in their transaction. */
   readonly recordAudit?: RecordActorAudit;
+  /** A configured rail's delivery target changed: refused to keys, recorded, e-mailed to every admin (people module). */
+  readonly reportWeakenedControl: ReportWeakenedControl;
 }
 
 export type BankRailService = ReturnType<typeof createBankRailService>;
@@ -192,7 +195,7 @@ export interface DeliveryTargetChange {
 /**
  * Compares the delivery target before and after a PUT (`before` null: the rail is new). Host names are
  * compared as stored (lower-cased, canonical) and fingerprints without `=` padding. A changed target is a
- * control change: the audit entry carries these fields, and the admins' notice hooks on `fields.length > 0`.
+ * control change: the audit entry carries these fields, and the admins' notice (reportWeakenedControl) follows `fields.length > 0`.
  */
 export function deliveryTargetChange(
   before: BankRailSettings["delivery"] | null,
@@ -443,12 +446,22 @@ export function createBankRailService(deps: BankRailServiceDeps) {
           has_private_key: settings.hasPrivateKey,
           cutoff_times: settings.cutoffTimes,
           time_zone: settings.timeZone,
-          // Where files go changed (a control change: the admins' notice hooks here), and whether the stored
+          // Where files go changed (a control change: reported to the admins below), and whether the stored
           // SFTP credentials were dropped because of it.
           delivery_target_changed: created ? [] : change.fields,
           credentials_dropped: credentialsDropped,
         },
       });
+      // A configured rail's files now go elsewhere: refused to keys, recorded and e-mailed to every admin.
+      if (previous !== null && change.fields.length > 0) {
+        await deps.reportWeakenedControl(tx, actor, {
+          control: "bank_rail_delivery_target",
+          subjectType: "bank_rail",
+          subjectId: row.id,
+          summary: describeTargetChange(rail, previous, settings.delivery),
+          details: { rail, changed: change.fields, delivery: settings.delivery, previous_delivery: previous },
+        });
+      }
       return { rail: presentBankRail(row), created };
     });
     try {

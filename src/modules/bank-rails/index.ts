@@ -1,5 +1,5 @@
 import type { Tenant } from "../../platform/auth/actor.js";
-import type { RecordActorAudit } from "../../platform/auth/audit.js";
+import type { RecordActorAudit, ReportWeakenedControl } from "../../platform/auth/audit.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
 import type { Db, Tx } from "../../platform/db/client.js";
@@ -35,6 +35,8 @@ export function createBankRailsModule(deps: {
     beneficiaryIds: readonly string[],
   ) => Promise<ReadonlyMap<string, PostalAddressValue>>;
   recordAudit?: RecordActorAudit;
+  /** From the people module: a configured rail's delivery target change is refused to keys and e-mailed to admins. */
+  reportWeakenedControl: ReportWeakenedControl;
 }) {
   const service = createBankRailService(deps);
   return {

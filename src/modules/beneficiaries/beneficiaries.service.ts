@@ -1,6 +1,7 @@
 // Use cases of the Beneficiary resource. Each owns its transaction.
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
+import { noActor, type RecordActorAudit } from "../../platform/auth/audit.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
 import { type Db, type Tx, transaction } from "../../platform/db/client.js";
@@ -60,6 +61,8 @@ export interface BeneficiaryServiceDeps {
   readonly enrollAfterCommit?: (tenant: Tenant, beneficiaryId: string) => Promise<void>;
   /** Closes the Beneficiary's live collection link as `archived`, inside the archiving transaction (collection module). */
   readonly closeLinksOnArchive?: (tx: Tx, tenant: Tenant, beneficiaryId: string, at: Date) => Promise<void>;
+  /** The audit log (people module, injected in app.ts): every change of a declared destination is recorded. */
+  readonly recordAudit: RecordActorAudit;
 }
 
 export type BeneficiaryService = ReturnType<typeof createBeneficiaryService>;
@@ -533,6 +536,22 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
       createdAt: now,
     });
     await mailDeclaredDestinationNotice(tx, tenant, beneficiary, change, id);
+    // Where this Beneficiary's payouts go changed: the audit log names who did it (a person or key of the
+    // Business, or nobody when the payee submitted a collection link) and the masked destination only.
+    await deps.recordAudit(tx, by.kind === "business" ? by.actor : noActor(tenant), {
+      action: "declared_destination_changed",
+      subjectType: "beneficiary",
+      subjectId: beneficiary.id,
+      details: {
+        change_id: id,
+        changed_by: by.kind,
+        reason: change.reason,
+        previous_destination_id: record.previous_destination_id,
+        destination_id: next,
+        destination_last4: change.destination?.last4 ?? null,
+        collection_request_id: record.collection_request_id,
+      },
+    });
     return true;
   }
 

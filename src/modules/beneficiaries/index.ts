@@ -1,4 +1,5 @@
 import type { Tenant } from "../../platform/auth/actor.js";
+import type { RecordActorAudit } from "../../platform/auth/audit.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
 import type { Db, Tx } from "../../platform/db/client.js";
@@ -33,6 +34,7 @@ export function createBeneficiariesModule(deps: {
   identityRequirements: IdentityRequirements;
   enrollAfterCommit?: (tenant: Tenant, beneficiaryId: string) => Promise<void>;
   closeLinksOnArchive?: (tx: Tx, tenant: Tenant, beneficiaryId: string, at: Date) => Promise<void>;
+  recordAudit: RecordActorAudit;
 }) {
   const service = createBeneficiaryService(deps);
   return {

@@ -15,6 +15,7 @@ import { pipeline, Readable } from "node:stream";
 import { stringify } from "csv-stringify";
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
+import type { RecordActorAudit } from "../../platform/auth/audit.js";
 import type { Clock } from "../../platform/clock.js";
 import { type Db, transaction } from "../../platform/db/client.js";
 import { listActiveBeneficiaryPage } from "../beneficiaries/beneficiaries.shared.js";
@@ -32,6 +33,8 @@ export interface BeneficiaryExportServiceDeps {
   /** The Beneficiaries module's presenter: the export shows every field exactly as the API does. */
   readonly presentBeneficiary: (found: BeneficiaryWithCounts) => BeneficiaryBody;
   readonly batchSize?: number;
+  /** The audit log: every export is recorded (who took the payees' list and masked accounts out) before it streams. */
+  readonly recordAudit: RecordActorAudit;
 }
 
 export type BeneficiaryExportService = ReturnType<typeof createBeneficiaryExportService>;
@@ -164,6 +167,10 @@ export function createBeneficiaryExportService(deps: BeneficiaryExportServiceDep
   async function openExport(actor: Actor): Promise<OpenedExport> {
     const tenant = tenantOf(actor);
     const filename = exportFilename(actor);
+    // Recorded in its own short transaction before the first byte: an export cut short was still taken.
+    await transaction(db, (tx) =>
+      deps.recordAudit(tx, actor, { action: "beneficiaries_exported", subjectType: "export", subjectId: filename }),
+    );
     const csv = await openCsvStream((beforeId) => readBatch(tenant, beforeId), batchSize);
     return { filename, csv };
   }

@@ -1,3 +1,4 @@
+import type { RecordActorAudit } from "../../platform/auth/audit.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/client.js";
 import type { AppInstance } from "../../platform/http/types.js";
@@ -13,11 +14,13 @@ export function createBeneficiaryExportModule(deps: {
   clock: Clock;
   beneficiaries: Pick<BeneficiaryService, "present">;
   batchSize?: number;
+  recordAudit: RecordActorAudit;
 }) {
   const service = createBeneficiaryExportService({
     db: deps.db,
     clock: deps.clock,
     presentBeneficiary: deps.beneficiaries.present,
+    recordAudit: deps.recordAudit,
     ...(deps.batchSize === undefined ? {} : { batchSize: deps.batchSize }),
   });
   return {

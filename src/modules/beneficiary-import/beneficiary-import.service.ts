@@ -16,6 +16,7 @@
 // No `beneficiary.bank_account.registered` events are recorded for imported accounts (spec).
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
+import type { RecordActorAudit } from "../../platform/auth/audit.js";
 import type { Clock } from "../../platform/clock.js";
 import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import type { ErrorDetail } from "../../platform/errors.js";
@@ -54,6 +55,8 @@ export interface BeneficiaryImportServiceDeps {
    * transaction; the worker enrolls them after commit, so the import never waits on the rail.
    */
   readonly enqueueEnrollment?: (tx: Tx, tenant: Tenant, beneficiaryIds: readonly string[]) => Promise<void>;
+  /** The audit log: each insert transaction records the bank accounts it added (one entry, not one per row). */
+  readonly recordAudit: RecordActorAudit;
 }
 
 export type BeneficiaryImportService = ReturnType<typeof createBeneficiaryImportService>;
@@ -238,7 +241,7 @@ export function createBeneficiaryImportService(deps: BeneficiaryImportServiceDep
   type PlannedRows = ReturnType<typeof rowsOf>;
 
   /** Inserts `planned` in one transaction; the Beneficiaries whose e-mail was taken meanwhile are skipped. */
-  async function insertTogether(planned: readonly PlannedRows[]): Promise<Set<string>> {
+  async function insertTogether(actor: Actor, planned: readonly PlannedRows[]): Promise<Set<string>> {
     // E-mail order: concurrent imports then wait on each other's index entries in one order, never in a cycle.
     const ordered = [...planned].sort((a, b) =>
       a.beneficiary.emailNormalized < b.beneficiary.emailNormalized
@@ -254,10 +257,28 @@ export function createBeneficiaryImportService(deps: BeneficiaryImportServiceDep
           ordered.map((p) => p.beneficiary),
         ),
       );
-      await insertDestinations(
-        tx,
-        ordered.filter((p) => p.beneficiary.id !== undefined && inserted.has(p.beneficiary.id)).map((p) => p.destination),
-      );
+      const added = ordered
+        .filter((p) => p.beneficiary.id !== undefined && inserted.has(p.beneficiary.id))
+        .map((p) => p.destination);
+      await insertDestinations(tx, added);
+      if (added.length > 0) {
+        // New places money can go, added by this import: one entry per insert transaction, masked values only.
+        await deps.recordAudit(tx, actor, {
+          action: "beneficiaries_imported",
+          subjectType: "business",
+          subjectId: actor.businessId,
+          details: {
+            beneficiaries: added.length,
+            bank_accounts: added.map((d) => ({
+              id: d.id,
+              beneficiary_id: d.beneficiaryId,
+              country: d.country,
+              currency: d.currency,
+              last4: d.last4,
+            })),
+          },
+        });
+      }
       const compliant = ordered.filter(
         (p) => p.beneficiary.id !== undefined && inserted.has(p.beneficiary.id) && p.beneficiary.complianceStatus === "compliant",
       );
@@ -273,7 +294,11 @@ export function createBeneficiaryImportService(deps: BeneficiaryImportServiceDep
     });
   }
 
-  async function insertCandidates(tenant: Tenant, candidates: readonly Candidate[]): Promise<Map<number, InsertOutcome>> {
+  async function insertCandidates(
+    actor: Actor,
+    tenant: Tenant,
+    candidates: readonly Candidate[],
+  ): Promise<Map<number, InsertOutcome>> {
     const now = clock.now();
     const planned = candidates.map((candidate) => ({ candidate, rows: rowsOf(tenant, candidate, now) }));
     const outcomeOf = (p: (typeof planned)[number], inserted: ReadonlySet<string>): InsertOutcome =>
@@ -283,7 +308,10 @@ export function createBeneficiaryImportService(deps: BeneficiaryImportServiceDep
     const outcomes = new Map<number, InsertOutcome>();
     if (planned.length === 0) return outcomes;
     try {
-      const inserted = await insertTogether(planned.map((p) => p.rows));
+      const inserted = await insertTogether(
+        actor,
+        planned.map((p) => p.rows),
+      );
       for (const p of planned) outcomes.set(p.candidate.index, outcomeOf(p, inserted));
       return outcomes;
     } catch (error) {
@@ -291,7 +319,7 @@ export function createBeneficiaryImportService(deps: BeneficiaryImportServiceDep
     }
     for (const p of planned) {
       try {
-        outcomes.set(p.candidate.index, outcomeOf(p, await insertTogether([p.rows])));
+        outcomes.set(p.candidate.index, outcomeOf(p, await insertTogether(actor, [p.rows])));
       } catch (error) {
         logger.error({ err: error, row_index: p.candidate.index }, "beneficiary import: row insert failed");
         outcomes.set(p.candidate.index, { kind: "error", error });
@@ -330,7 +358,7 @@ export function createBeneficiaryImportService(deps: BeneficiaryImportServiceDep
       else results[candidate.index] = existingResult(candidate, matches);
     }
 
-    const outcomes = await insertCandidates(tenant, toInsert);
+    const outcomes = await insertCandidates(actor, tenant, toInsert);
     const taken: Candidate[] = [];
     for (const candidate of toInsert) {
       const outcome = outcomes.get(candidate.index);

@@ -1,6 +1,7 @@
 // POST /v1/beneficiaries/import: many Beneficiaries, each with a bank account, in one call. It reuses the
 // beneficiaries' and destinations' own checks through their modules' doors.
 import type { Tenant } from "../../platform/auth/actor.js";
+import type { RecordActorAudit } from "../../platform/auth/audit.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Db, Tx } from "../../platform/db/client.js";
 import type { AppInstance } from "../../platform/http/types.js";
@@ -22,12 +23,14 @@ export function createBeneficiaryImportModule(deps: {
   destinations: Pick<DestinationService, "prepareBankAccount">;
   /** Queues the enrollment of acknowledged rows with the payout rail, in the import's transaction. */
   enqueueEnrollment?: (tx: Tx, tenant: Tenant, beneficiaryIds: readonly string[]) => Promise<void>;
+  recordAudit: RecordActorAudit;
 }) {
   const service = createBeneficiaryImportService({
     db: deps.db,
     clock: deps.clock,
     ids: deps.ids,
     logger: deps.logger,
+    recordAudit: deps.recordAudit,
     prepareBeneficiary: deps.beneficiaries.prepareBeneficiary,
     prepareBankAccount: deps.destinations.prepareBankAccount,
     ...(deps.enqueueEnrollment === undefined ? {} : { enqueueEnrollment: deps.enqueueEnrollment }),

@@ -7,6 +7,7 @@
 // HTML cannot be stored; the pages serve it with its checked type, nosniff and a CSP of their own.
 import type { Actor } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
+import type { RecordActorAudit } from "../../platform/auth/audit.js";
 import type { Clock } from "../../platform/clock.js";
 import { type Db, transaction } from "../../platform/db/client.js";
 import { AppError, type ErrorDetail } from "../../platform/errors.js";
@@ -56,7 +57,7 @@ function logoProblems(logo: NonNullable<UpdateBrandingBody["logo"]>): ErrorDetai
   return [];
 }
 
-export function createBrandingService(deps: { readonly db: Db; readonly clock: Clock }) {
+export function createBrandingService(deps: { readonly db: Db; readonly clock: Clock; readonly recordAudit: RecordActorAudit }) {
   const { db, clock } = deps;
 
   async function get(actor: Actor): Promise<BrandingBody> {
@@ -96,6 +97,18 @@ export function createBrandingService(deps: { readonly db: Db; readonly clock: C
               ? null
               : Buffer.from(logo.data, "base64").toString("base64"),
         updatedAt: clock.now(),
+      });
+      // What payees see on the page that asks for their bank details: a change is recorded (the logo by type
+      // and size only).
+      await deps.recordAudit(tx, actor, {
+        action: "branding_changed",
+        subjectType: "branding",
+        subjectId: tenant.environment,
+        details: {
+          ...(body.display_name === undefined ? {} : { display_name: saved.displayName }),
+          ...(body.brand_color === undefined ? {} : { brand_color: saved.brandColor }),
+          ...(body.logo === undefined ? {} : { logo: present(saved).logo }),
+        },
       });
       return present(saved);
     });

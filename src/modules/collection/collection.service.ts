@@ -12,6 +12,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
+import { noActor, type RecordActorAudit } from "../../platform/auth/audit.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
 import { type Db, type Tx, transaction } from "../../platform/db/client.js";
@@ -28,7 +29,7 @@ import {
   recordTaxDocumentSummary,
 } from "../beneficiaries/beneficiaries.shared.js";
 import { type BeneficiaryRow, type BeneficiaryService, IDENTITY_READERS } from "../beneficiaries/index.js";
-import { type DestinationRow, type DestinationService, isPayoutUsable } from "../destinations/index.js";
+import { auditedDestination, type DestinationRow, type DestinationService, isPayoutUsable } from "../destinations/index.js";
 import type { MailOutbox } from "../emails/index.js";
 import { findBusinessName } from "../registration/registration.shared.js";
 import {
@@ -77,6 +78,8 @@ export interface CollectionServiceDeps {
   readonly checkRailRoute?: (tx: Tx, tenant: Tenant, destinationId: string, currency: string) => Promise<AppError | null>;
   /** Enrolls a compliant Beneficiary's new account with the rail once the submission has committed. */
   readonly enrollAfterCommit?: (tenant: Tenant, beneficiaryId: string) => Promise<void>;
+  /** The audit log (people module, injected in app.ts): branding changes, and accounts a payee adds by link. */
+  readonly recordAudit: RecordActorAudit;
 }
 
 export type CollectionService = ReturnType<typeof createCollectionService>;
@@ -528,6 +531,15 @@ export function createCollectionService(deps: CollectionServiceDeps) {
         }
         const settled = await settleDestination(tx, tenant, locked.id, submission.destination);
         const destination = settled.row;
+        if (settled.created) {
+          // Added by whoever holds the link (no person or key of the Business): recorded with no actor.
+          await deps.recordAudit(tx, noActor(tenant), {
+            action: "bank_account_added",
+            subjectType: "bank_account",
+            subjectId: destination.id,
+            details: { ...auditedDestination(destination), collection_request_id: request.id },
+          });
+        }
         const compliant = locked.complianceStatus === "compliant" && !locked.reacknowledgmentRequired;
         // The last write wins, and the Beneficiary is told by e-mail like for any change of the declared
         // destination: whoever holds the link submits it, and that may be the Business itself.

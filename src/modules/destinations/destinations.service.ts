@@ -4,6 +4,7 @@
 // records who made it and queues the Beneficiary's notice).
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
+import type { RecordActorAudit } from "../../platform/auth/audit.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
 import { type Db, type Tx, transaction } from "../../platform/db/client.js";
@@ -64,6 +65,19 @@ export interface DestinationServiceDeps {
     | undefined;
   /** Injected by the payouts module (spec: Rules tied to states 2); absent, nothing blocks deletion. */
   readonly pendingPayoutHeadsTo?: ((tx: Tx, tenant: Tenant, destinationId: string) => Promise<boolean>) | undefined;
+  /** The audit log (people module, injected in app.ts): every account added or removed is recorded with its actor. */
+  readonly recordAudit: RecordActorAudit;
+}
+
+/** What the audit log keeps of a destination: where it is and its masked last four, never the number. */
+export function auditedDestination(row: DestinationRow): Record<string, unknown> {
+  return {
+    beneficiary_id: row.beneficiaryId,
+    kind: row.kind,
+    country: row.country,
+    currency: row.currency,
+    last4: row.last4,
+  };
 }
 
 export type DestinationService = ReturnType<typeof createDestinationService>;
@@ -267,6 +281,14 @@ export function createDestinationService(deps: DestinationServiceDeps) {
         const refusal = (await deps.checkBankRailAccount?.(tx, tenant, bankRailFactsOf(prepared.value))) ?? null;
         if (refusal !== null) throw refusal;
         const { row, created } = await insertPrepared(tx, tenant, beneficiaryId, prepared.value, true);
+        if (created) {
+          await deps.recordAudit(tx, actor, {
+            action: "bank_account_added",
+            subjectType: "bank_account",
+            subjectId: row.id,
+            details: auditedDestination(row),
+          });
+        }
         return { row, created, compliant: beneficiary.complianceStatus === "compliant" && !beneficiary.reacknowledgmentRequired };
       });
       if (!registered.created || !registered.compliant || deps.enrollAfterCommit === undefined) {
@@ -317,6 +339,12 @@ export function createDestinationService(deps: DestinationServiceDeps) {
       if (await deps.pendingPayoutHeadsTo?.(tx, tenant, destination.id)) throw new AppError("DESTINATION_HAS_PENDING_PAYOUT");
       const now = clock.now();
       await markDestinationDeleted(tx, tenant, beneficiaryId, accountId, now);
+      await deps.recordAudit(tx, actor, {
+        action: "bank_account_removed",
+        subjectType: "bank_account",
+        subjectId: destination.id,
+        details: auditedDestination(destination),
+      });
       // Compare the stored id: the path's UUID may be spelt in capitals, which PostgreSQL matches but === does not.
       if (beneficiary.declaredDestinationId === destination.id) {
         await deps.changeDeclaredDestination(tx, tenant, beneficiary, {

@@ -1,4 +1,5 @@
 import type { Tenant } from "../../platform/auth/actor.js";
+import type { RecordActorAudit } from "../../platform/auth/audit.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
 import type { Db, Tx } from "../../platform/db/client.js";
@@ -17,6 +18,7 @@ export { type DestinationRoutingFacts, destinationRoutingFacts, destinationRouti
 export type { NotificationOfChange } from "./destinations.schema.js";
 export { type RegisterBankAccountBody, RegisterBankAccountBodySchema } from "./destinations.schemas.js";
 export {
+  auditedDestination,
   type DestinationService,
   destinationsLeftToRemask,
   isPayoutUsable,
@@ -50,6 +52,7 @@ export function createDestinationsModule(deps: {
   checkBankRailAccount?: DestinationServiceDeps["checkBankRailAccount"];
   /** From the payouts module (injected, not imported: payouts reads destinations). */
   pendingPayoutHeadsTo?: (tx: Tx, tenant: Tenant, destinationId: string) => Promise<boolean>;
+  recordAudit: RecordActorAudit;
 }) {
   const service = createDestinationService({
     ...deps,

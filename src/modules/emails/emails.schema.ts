@@ -11,6 +11,7 @@ export const emailKindEnum = pgEnum("email_kind", [
   "declared_destination_removed",
   "team_invitation",
   "password_reset",
+  "control_weakened",
 ]);
 /** `captured`: kept here, never delivered (sandbox mail to anyone but the Business's verified people). `sent`: handed to a `mail.send` job. */
 export const emailDispositionEnum = pgEnum("email_disposition", ["captured", "sent"]);

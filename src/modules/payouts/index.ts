@@ -1,4 +1,4 @@
-import type { RecordActorAudit } from "../../platform/auth/audit.js";
+import type { RecordActorAudit, ReportWeakenedControl } from "../../platform/auth/audit.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
 import type { Db } from "../../platform/db/client.js";
@@ -29,7 +29,9 @@ export function createPayoutsModule(deps: {
   events: EventRecorder;
   jobStore: Pick<JobStore, "enqueue">;
   logger: BulkLogger;
-  recordAudit?: RecordActorAudit;
+  recordAudit: RecordActorAudit;
+  /** From the people module (injected): maker-checker off or rules loosened is refused to keys and e-mailed to admins. */
+  reportWeakenedControl: ReportWeakenedControl;
   /** From the bank-rails module (injected): refuses a production payout no configured bank rail can carry. */
   checkRailRoutes?: RailRouteCheck;
 }) {

@@ -18,14 +18,7 @@ import { tenantOf } from "../../platform/auth/actor.js";
 import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { AppError, type ErrorDetail } from "../../platform/errors.js";
 import { compileDetailsValidator } from "../../platform/http/validation.js";
-import {
-  creationErrorOf,
-  currencyError,
-  type Maker,
-  type PayoutRequest,
-  type PayoutWriter,
-  payoutRequestOf,
-} from "./payouts.creation.js";
+import { creationErrorOf, currencyError, type PayoutRequest, type PayoutWriter, payoutRequestOf } from "./payouts.creation.js";
 import { type BulkBody, type BulkResponse, type BulkResult, type BulkRow, BulkRowSchema } from "./payouts.schemas.js";
 
 export const BULK_BATCH_SIZE = 250;
@@ -93,7 +86,7 @@ export function createPayoutBulkService(deps: PayoutBulkDeps) {
     return { index, request };
   }
 
-  async function processBatch(tx: Tx, tenant: Tenant, uploadId: string, batch: readonly Candidate[], maker: Maker) {
+  async function processBatch(tx: Tx, tenant: Tenant, uploadId: string, batch: readonly Candidate[], maker: Actor) {
     const outcomes = await writer.createPayouts(
       tx,
       tenant,
@@ -108,7 +101,7 @@ export function createPayoutBulkService(deps: PayoutBulkDeps) {
     });
   }
 
-  async function runBatch(tenant: Tenant, uploadId: string, batch: readonly Candidate[], maker: Maker): Promise<BulkResult[]> {
+  async function runBatch(tenant: Tenant, uploadId: string, batch: readonly Candidate[], maker: Actor): Promise<BulkResult[]> {
     try {
       return await transaction(db, (tx) => processBatch(tx, tenant, uploadId, batch, maker));
     } catch (error) {

@@ -11,7 +11,9 @@
 //      by the partial unique index `payouts_live_replacement_key` (see creationErrorOf);
 //   5. the insert, recording the maker (key, membership, user);
 //   6. the approval policy: a matching rule records its automated Decision, moves the payout with its event
-//      and, on approve, enqueues the disbursement job.
+//      and, on approve, enqueues the disbursement job;
+//   7. the audit log: one entry per call for what it created (`payout_created` for a single request,
+//      `payouts_created` naming the upload and its payouts for a bulk batch: one INSERT per batch, not per row).
 // A request that fails a gate gets its error as its outcome and its claim is released, so it stores nothing
 // and its key can be used again.
 //
@@ -22,6 +24,7 @@
 // keys and locks its Beneficiaries in one multi-row statement each.
 import { createHash } from "node:crypto";
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
+import type { RecordActorAudit } from "../../platform/auth/audit.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Tx } from "../../platform/db/client.js";
 import { isUniqueViolation } from "../../platform/db/errors.js";
@@ -169,6 +172,8 @@ export interface PayoutWriterDeps {
   readonly lifecycle: Lifecycle;
   /** From the bank-rails module (injected in app.ts); absent, every payout keeps its environment's rail. */
   readonly checkRailRoutes?: RailRouteCheck | undefined;
+  /** The audit log (people module, injected in app.ts): every creation is recorded with its maker. */
+  readonly recordAudit: RecordActorAudit;
 }
 
 export type PayoutWriter = ReturnType<typeof createPayoutWriter>;
@@ -182,7 +187,48 @@ interface Claimed {
 }
 
 export function createPayoutWriter(deps: PayoutWriterDeps) {
-  const { clock, ids, jobStore, lifecycle, checkRailRoutes } = deps;
+  const { clock, ids, jobStore, lifecycle, checkRailRoutes, recordAudit } = deps;
+
+  /**
+   * The audit entry of what one call created: the payout itself for a single request; for a bulk batch one
+   * entry naming the upload, its payout ids and totals per currency (one INSERT, whatever the batch size;
+   * each payout also names its maker in `created_by`). Nothing for replays: they create nothing.
+   */
+  async function auditCreation(tx: Tx, actor: Actor, lock: CreationLock, created: readonly PayoutRow[]): Promise<void> {
+    const [first] = created;
+    if (first === undefined) return;
+    if (lock.kind === "idempotency_key") {
+      await recordAudit(tx, actor, {
+        action: "payout_created",
+        subjectType: "payout",
+        subjectId: first.id,
+        details: {
+          amount_minor: first.amountMinor,
+          currency: first.currency,
+          beneficiary_id: first.beneficiaryId,
+          bank_account_id: first.destinationId,
+          destination_last4: first.destinationLast4,
+          channel: first.channel,
+        },
+      });
+      return;
+    }
+    const totals = new Map<string, bigint>();
+    for (const row of created) totals.set(row.currency, (totals.get(row.currency) ?? 0n) + BigInt(row.amountMinor));
+    await recordAudit(tx, actor, {
+      action: "payouts_created",
+      subjectType: "upload",
+      subjectId: lock.uploadId,
+      details: {
+        count: created.length,
+        payout_ids: created.map((row) => row.id),
+        // A sum beyond 2^53 is kept exact as a string.
+        amount_minor_by_currency: Object.fromEntries(
+          [...totals].map(([currency, sum]) => [currency, sum <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(sum) : sum.toString()]),
+        ),
+      },
+    });
+  }
 
   /**
    * Takes the lock (or throws its 409), claims the keys, share-locks the Beneficiaries of the claimed
@@ -348,7 +394,7 @@ export function createPayoutWriter(deps: PayoutWriterDeps) {
   async function createPayouts(
     tx: Tx,
     tenant: Tenant,
-    maker: Maker,
+    maker: Actor,
     lock: CreationLock,
     requests: readonly PayoutRequest[],
   ): Promise<CreationOutcome[]> {
@@ -454,6 +500,7 @@ export function createPayoutWriter(deps: PayoutWriterDeps) {
           payout: await applyPolicy(tx, row, beneficiary, claimed.policy),
         };
       }
+      await auditCreation(tx, maker, lock, inserted);
     }
     return outcomes.map((outcome) => {
       if (outcome === undefined) throw new Error("a creation request got no outcome");

@@ -29,3 +29,38 @@ export function evaluatePolicy(rules: readonly PolicyRule[], input: PolicyInput)
   for (const rule of rules) if (ruleMatches(rule, input)) return rule;
   return null;
 }
+
+/**
+ * Whether replacing `before` with `after` can let a payout through with less scrutiny than before (the e-mail
+ * to admins and the refusal for API keys hang on it). Conservative, rule by rule rather than by evaluating
+ * every possible payout: a rule is compared by its outcome and conditions (its name decides nothing).
+ * Loosened when any of these holds:
+ *   - an `approve` rule is new or changed (it may approve payouts that used to wait or be rejected);
+ *   - a `reject` rule is gone or changed (payouts it refused may now wait, or be approved by a later rule);
+ *   - an `approve` rule now comes before a `reject` rule it used to follow (it now wins for payouts both match).
+ * Removing an `approve` rule, adding a `reject` rule anywhere, and reordering among rules of one outcome never
+ * loosen. Renaming a rule changes nothing.
+ */
+export function approvalRulesLoosened(before: readonly PolicyRule[], after: readonly PolicyRule[]): boolean {
+  const conditionsOf = (rule: PolicyRule) => {
+    const { name: _name, ...rest } = rule;
+    return JSON.stringify(Object.entries(rest).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  };
+  const keyed = (rules: readonly PolicyRule[]) => rules.map((rule) => ({ outcome: rule.outcome, key: conditionsOf(rule) }));
+  const old = keyed(before);
+  const now = keyed(after);
+  const oldApprove = new Set(old.filter((r) => r.outcome === "approve").map((r) => r.key));
+  const newReject = new Set(now.filter((r) => r.outcome === "reject").map((r) => r.key));
+  if (now.some((r) => r.outcome === "approve" && !oldApprove.has(r.key))) return true;
+  if (old.some((r) => r.outcome === "reject" && !newReject.has(r.key))) return true;
+  const firstIndex = (rules: typeof old, outcome: string, key: string) =>
+    rules.findIndex((r) => r.outcome === outcome && r.key === key);
+  for (const approve of now.filter((r) => r.outcome === "approve")) {
+    for (const reject of old.filter((r) => r.outcome === "reject")) {
+      const wasAfter = firstIndex(old, "approve", approve.key) > firstIndex(old, "reject", reject.key);
+      const isBefore = firstIndex(now, "approve", approve.key) < firstIndex(now, "reject", reject.key);
+      if (wasAfter && isBefore) return true;
+    }
+  }
+  return false;
+}

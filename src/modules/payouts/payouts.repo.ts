@@ -559,6 +559,16 @@ export async function resolveAttempt(
 
 // Approval policy -----------------------------------------------------------------------------------------
 
+/** The tenant's policy row, locked for the replacing transaction (a first policy has no row to lock). */
+export async function lockPolicy(tx: Tx, tenant: Tenant): Promise<PolicyRow | null> {
+  const [row] = await tx
+    .select()
+    .from(approvalPolicies)
+    .where(and(eq(approvalPolicies.businessId, tenant.businessId), eq(approvalPolicies.environment, tenant.environment)))
+    .for("update");
+  return row ?? null;
+}
+
 export async function findPolicy(db: Db, tenant: Tenant): Promise<PolicyRow | null> {
   const query = preparedQuery(db, "payouts_policy_of_tenant", (d) =>
     d

@@ -8,7 +8,7 @@
 // may be used again.
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
-import { noAudit, type RecordActorAudit } from "../../platform/auth/audit.js";
+import type { RecordActorAudit, ReportWeakenedControl } from "../../platform/auth/audit.js";
 import type { Clock } from "../../platform/clock.js";
 import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { AppError } from "../../platform/errors.js";
@@ -25,6 +25,7 @@ import {
   payoutRequestOf,
 } from "./payouts.creation.js";
 import { type Lifecycle, majorAmount } from "./payouts.lifecycle.js";
+import { approvalRulesLoosened } from "./payouts.policy.js";
 import {
   type DecisionRow,
   findPayout,
@@ -35,6 +36,7 @@ import {
   listPayoutsNewestFirst,
   listPayoutsUpdatedSince,
   lockPayout,
+  lockPolicy,
   type PayoutRow,
   type PolicyRow,
   sumVolumePerDay,
@@ -59,8 +61,10 @@ export interface PayoutServiceDeps {
   readonly ids: IdGenerator;
   readonly jobStore: Pick<JobStore, "enqueue">;
   readonly lifecycle: Lifecycle;
-  /** The audit log: Decisions and approval-policy changes are recorded in their transaction. */
-  readonly recordAudit?: RecordActorAudit;
+  /** The audit log: creations, cancellations, Decisions and approval-policy changes are recorded in their transaction. */
+  readonly recordAudit: RecordActorAudit;
+  /** Maker-checker off or the rules loosened: refused to keys, recorded, e-mailed to every admin (people module). */
+  readonly reportWeakenedControl: ReportWeakenedControl;
   readonly writer: PayoutWriter;
 }
 
@@ -155,7 +159,7 @@ export function isSameMaker(
 
 export function createPayoutService(deps: PayoutServiceDeps) {
   const { db, clock, ids, jobStore, lifecycle, writer } = deps;
-  const recordAudit = deps.recordAudit ?? noAudit;
+  const { recordAudit } = deps;
 
   async function create(
     actor: Actor,
@@ -379,6 +383,14 @@ export function createPayoutService(deps: PayoutServiceDeps) {
           extraData: { reason: reason ?? "Canceled by the Business", canceled_by: "business" },
         },
       );
+      if (moved.kind === "moved") {
+        await recordAudit(tx, actor, {
+          action: "payout_canceled",
+          subjectType: "payout",
+          subjectId: moved.payout.id,
+          details: { amount_minor: moved.payout.amountMinor, currency: moved.payout.currency, reason: reason ?? null },
+        });
+      }
       if (moved.kind === "moved" || moved.kind === "noop") return presentPayout(moved.payout);
       if (moved.kind === "lost") throw new Error("a locked payout changed under its lock");
       throw new AppError("PAYOUT_NOT_CANCELABLE", { message: `The payout can no longer be canceled (${moved.reason}).` });
@@ -397,6 +409,8 @@ export function createPayoutService(deps: PayoutServiceDeps) {
       if (bad !== null) throw bad;
     }
     const saved = await transaction(db, async (tx) => {
+      // Locked, so two concurrent replacements each compare against what the other left.
+      const before = await lockPolicy(tx, tenant);
       const policy = await upsertPolicy(tx, {
         businessId: tenant.businessId,
         environment: tenant.environment,
@@ -410,6 +424,23 @@ export function createPayoutService(deps: PayoutServiceDeps) {
         subjectId: tenant.environment,
         details: { rules: body.rules.length, maker_checker: body.maker_checker ?? false },
       });
+      if (before?.makerChecker === true && !(body.maker_checker ?? false)) {
+        await deps.reportWeakenedControl(tx, actor, {
+          control: "maker_checker",
+          subjectType: "approval_policy",
+          subjectId: tenant.environment,
+          summary: "The person who creates a payout may now approve it themselves.",
+        });
+      }
+      if (approvalRulesLoosened((before?.rules as PolicyRule[] | undefined) ?? [], body.rules)) {
+        await deps.reportWeakenedControl(tx, actor, {
+          control: "approval_rules",
+          subjectType: "approval_policy",
+          subjectId: tenant.environment,
+          summary: `The approval rules now approve more payouts automatically, or reject fewer (${body.rules.length} rule(s) now).`,
+          details: { rules_before: (before?.rules as PolicyRule[] | undefined)?.length ?? 0, rules_after: body.rules.length },
+        });
+      }
       return policy;
     });
     return presentPolicy(tenant.environment, saved);

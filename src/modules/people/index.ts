@@ -8,6 +8,7 @@ import { jobHandler } from "../../platform/jobs/job-definition.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
 import type { JobHandlers } from "../../platform/jobs/worker.js";
 import type { MailOutbox } from "../emails/index.js";
+import { createControlAlerts } from "./people.alerts.js";
 import { createAuditRecorder } from "./people.audit.js";
 import { createSessionExpiry } from "./people.expiry.js";
 import { SESSION_SWEEP_JOB } from "./people.jobs.js";
@@ -16,7 +17,7 @@ import { createPasswordResetRequestHandler } from "./people.reset.js";
 import { registerPeopleRoutes } from "./people.routes.js";
 import { SessionSchema } from "./people.schemas.js";
 import { createPeopleService, type SessionSettings } from "./people.service.js";
-import { createTeamService } from "./people.team.js";
+import { createTeamService, type TeamServiceDeps } from "./people.team.js";
 
 export type { AuditAction, AuditRecorder, RecordActorAudit } from "./people.audit.js";
 export { PASSWORD_RESET_REQUEST_JOB, SESSION_SWEEP_JOB } from "./people.jobs.js";
@@ -72,8 +73,18 @@ export function createPeopleModule(deps: {
   passwordPolicy?: PasswordPolicy;
   deriveKey: DeriveKey;
   jobStore: Pick<JobStore, "enqueue">;
+  /** The api-keys module's revocation of a removed member's keys (see TeamServiceDeps). */
+  revokeKeysOfRemovedMember: TeamServiceDeps["revokeKeysOfRemovedMember"];
 }) {
   const passwordPolicy = deps.passwordPolicy ?? createPasswordPolicy();
+  // Weakened controls: refused to API keys, recorded, and e-mailed to every admin (people.alerts.ts). Given to
+  // the payouts and bank-rails modules in app.ts, and used by the team's security settings.
+  const reportWeakenedControl = createControlAlerts({
+    ids: deps.ids,
+    audit: deps.audit.record,
+    mail: deps.mail,
+    publicBaseUrl: deps.publicBaseUrl,
+  });
   const people = createPeopleService({
     db: deps.db,
     clock: deps.clock,
@@ -94,6 +105,8 @@ export function createPeopleModule(deps: {
     passwordPolicy,
     audit: deps.audit.record,
     hashPassword: people.hashPassword,
+    revokeKeysOfRemovedMember: deps.revokeKeysOfRemovedMember,
+    reportWeakenedControl,
   });
   const cookie = {
     // `__Host-` binds the cookie to this exact origin (Secure, Path=/, no Domain), which only HTTPS allows.
@@ -111,6 +124,7 @@ export function createPeopleModule(deps: {
     team,
     sessions,
     passwordPolicy,
+    reportWeakenedControl,
     sharedSchemas: [SessionSchema],
     registerRoutes: (app: AppInstance) => registerPeopleRoutes(app, { people, team, cookie }),
   };

@@ -39,6 +39,20 @@ export const AUDIT_ACTIONS = [
   "webhook_secret_rotated",
   "approval_policy_changed",
   "payout_decided",
+  // Where money goes and who can move it (issue 24): every change is recorded with its actor.
+  "webhook_subscription_created",
+  "webhook_subscription_changed",
+  "webhook_subscription_deleted",
+  "branding_changed",
+  "bank_account_added",
+  "bank_account_removed",
+  "declared_destination_changed",
+  "payout_created",
+  "payouts_created",
+  "payout_canceled",
+  "beneficiaries_exported",
+  "beneficiaries_imported",
+  "control_weakened",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

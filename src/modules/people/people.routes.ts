@@ -505,7 +505,7 @@ export function registerPeopleRoutes(
         operationId: "removeMember",
         summary: "Remove a member",
         description:
-          "Their sessions end at once and their API keys stop working. The last `business_admin` cannot be removed (409 `LAST_ADMIN`).",
+          "For good: their sessions end at once and every API key of the membership, in both environments, is revoked (`revoked_at` set, each recorded as `api_key_revoked` with `reason` `member_removed`), in the removal's transaction. Inviting the same person again restores the membership (its history stays one person's) but no old key or session: they sign in afresh and make new keys. The last `business_admin` cannot be removed (409 `LAST_ADMIN`).",
         params: MembershipParamsSchema,
         response: routeResponses(
           { 204: Type.Null() },
@@ -593,11 +593,11 @@ export function registerPeopleRoutes(
         operationId: "updateSecuritySettings",
         summary: "Change the security settings",
         description:
-          "`require_two_factor`: every member must use two-factor authentication. It applies at once: the live sessions of members without it (the caller's own included) serve only enrolment and sign-out until they enrol, their next sign-ins too, and no member can turn two-factor off while it holds. Lifting the requirement frees sessions that owed only an enrolment. API keys are not affected.",
+          "`require_two_factor`: every member must use two-factor authentication. It applies at once: the live sessions of members without it (the caller's own included) serve only enrolment and sign-out until they enrol, their next sign-ins too, and no member can turn two-factor off while it holds. Lifting the requirement frees sessions that owed only an enrolment, and weakens a control: only a person may lift it (an API key gets 403 `CONTROL_WEAKENING_NEEDS_PERSON`; a session needs a recent confirmation), every admin is e-mailed and the audit log records `control_weakened`. Requiring it may be done with a key. API keys are not otherwise affected.",
         body: SecuritySettingsSchema,
         response: routeResponses(
           { 200: SecuritySettingsSchema },
-          { access: "write", hasBody: true, codes: ["STEP_UP_REQUIRED"] },
+          { access: "write", hasBody: true, codes: ["STEP_UP_REQUIRED", "CONTROL_WEAKENING_NEEDS_PERSON"] },
         ),
       },
     },

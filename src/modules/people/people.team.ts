@@ -5,8 +5,9 @@
 // changed) before deciding, so two admins demoting each other at once take turns, and the second finds
 // itself the last admin.
 import type { Actor, Role } from "../../platform/auth/actor.js";
+import type { ReportWeakenedControl } from "../../platform/auth/audit.js";
 import type { Clock } from "../../platform/clock.js";
-import { type Db, transaction } from "../../platform/db/client.js";
+import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { isUniqueViolation } from "../../platform/db/errors.js";
 import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
@@ -45,6 +46,13 @@ export interface TeamServiceDeps {
   readonly publicBaseUrl: string;
   readonly passwordPolicy: PasswordPolicy;
   readonly audit: AuditRecorder;
+  /**
+   * The api-keys module's revocation of a removed member's keys (injected in app.ts), run in the removal's
+   * transaction. Required: a removal that left keys live would let a later restore of the membership revive them.
+   */
+  readonly revokeKeysOfRemovedMember: (tx: Tx, actor: Actor, membershipId: string) => Promise<number>;
+  /** Lifting the two-factor requirement weakens a control (people.alerts.ts). */
+  readonly reportWeakenedControl: ReportWeakenedControl;
   /** The people service's password hasher, which queues hashes so sign-ins cannot take every core. */
   readonly hashPassword: (password: string) => Promise<string>;
 }
@@ -141,9 +149,15 @@ export function createTeamService(deps: TeamServiceDeps) {
       if (member === null) throw new AppError("not_found", { message: "No such member." });
       if (member.role === "business_admin" && adminIds.length <= 1) throw new AppError("LAST_ADMIN");
       await members.markMembershipRemoved(tx, membershipId, clock.now());
-      // Sessions end at once; the member's API keys stop authenticating (a removed member's keys are refused).
+      // For good, not only while the membership is removed: sessions end and every key of the membership is
+      // revoked (each audited), so an invitation that later restores this membership brings no credential back.
       const ended = await endSessionsOfMembership(tx, membershipId, clock.now(), "member_removed");
-      await auditAct(tx, actor, "member_removed", "membership", membershipId, { email: member.email, sessions_ended: ended });
+      const keysRevoked = await deps.revokeKeysOfRemovedMember(tx, actor, membershipId);
+      await auditAct(tx, actor, "member_removed", "membership", membershipId, {
+        email: member.email,
+        sessions_ended: ended,
+        api_keys_revoked: keysRevoked,
+      });
     });
   }
 
@@ -292,6 +306,15 @@ export function createTeamService(deps: TeamServiceDeps) {
           require_two_factor: body.require_two_factor,
           [body.require_two_factor ? "sessions_restricted_to_enrolment" : "sessions_released"]: sessionsChanged,
         });
+        if (!body.require_two_factor) {
+          await deps.reportWeakenedControl(tx, actor, {
+            control: "two_factor_requirement",
+            subjectType: "business",
+            subjectId: actor.businessId,
+            summary: "Members can now sign in with a password alone; members without two-factor are no longer asked to enrol.",
+            businessWide: true,
+          });
+        }
       }
       return { require_two_factor: body.require_two_factor };
     });

@@ -30,7 +30,7 @@ export function createWebhooksModule(deps: {
   jobStore: Pick<JobStore, "enqueue">;
   policy: TargetPolicy;
   sender: WebhookSender;
-  recordAudit?: RecordActorAudit;
+  recordAudit: RecordActorAudit;
 }) {
   const service = createWebhookService(deps);
   return {

@@ -2,7 +2,7 @@
 // transaction; the URL checks that need the network run before it, never inside.
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
-import { noAudit, type RecordActorAudit } from "../../platform/auth/audit.js";
+import type { RecordActorAudit } from "../../platform/auth/audit.js";
 import type { Clock } from "../../platform/clock.js";
 import { type FieldCipher, randomHex } from "../../platform/crypto.js";
 import { type Db, transaction } from "../../platform/db/client.js";
@@ -44,11 +44,23 @@ export interface WebhookServiceDeps {
   readonly jobStore: Pick<JobStore, "enqueue">;
   readonly policy: TargetPolicy;
   readonly sender: WebhookSender;
-  /** The audit log: creating the endpoint or rotating its secret is recorded in its transaction. */
-  readonly recordAudit?: RecordActorAudit;
+  /** The audit log: creating, changing and deleting the endpoint, and rotating its secret, are recorded in their transaction. */
+  readonly recordAudit: RecordActorAudit;
 }
 
 export type WebhookService = ReturnType<typeof createWebhookService>;
+
+/**
+ * What the audit log keeps of an endpoint URL: its origin (scheme, host, port) only. A path or query string
+ * may carry the receiver's own token, which the log must not spread to every admin who reads it.
+ */
+function urlOrigin(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return "(unparsable)";
+  }
+}
 
 export function presentSubscription(row: SubscriptionRow): WebhookSubscriptionBody {
   return {
@@ -135,6 +147,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     const secret = newSigningSecret(tenant);
     const now = clock.now();
     const { row, created } = await transaction(db, async (tx) => {
+      const before = await findSubscription(tx, tenant, { lock: true });
       const saved = await upsertSubscription(tx, {
         id: ids.newId(),
         businessId: tenant.businessId,
@@ -147,11 +160,16 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       });
       // Pending retries of types no longer listed are dropped, as on PATCH.
       if (!saved.created) await dropPendingDeliveries(tx, tenant, "event_type_removed", now, body.enabled_events);
-      await (deps.recordAudit ?? noAudit)(tx, actor, {
-        action: "webhook_secret_rotated",
+      await deps.recordAudit(tx, actor, {
+        action: saved.created ? "webhook_subscription_created" : "webhook_secret_rotated",
         subjectType: "webhook_subscription",
         subjectId: saved.row.id,
-        details: { created: saved.created },
+        details: {
+          created: saved.created,
+          url_origin: urlOrigin(url),
+          ...(before !== null && before.url !== url ? { url_changed: true, previous_url_origin: urlOrigin(before.url) } : {}),
+          enabled_events: [...body.enabled_events],
+        },
       });
       return saved;
     });
@@ -184,6 +202,18 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       else if (body.enabled_events !== undefined) {
         await dropPendingDeliveries(tx, tenant, "event_type_removed", now, body.enabled_events);
       }
+      await deps.recordAudit(tx, actor, {
+        action: "webhook_subscription_changed",
+        subjectType: "webhook_subscription",
+        subjectId: row.id,
+        details: {
+          url_changed: current.url !== row.url,
+          url_origin: urlOrigin(row.url),
+          ...(current.url !== row.url ? { previous_url_origin: urlOrigin(current.url) } : {}),
+          ...(body.enabled_events === undefined ? {} : { enabled_events: [...row.enabledEvents] }),
+          ...(body.enabled === undefined ? {} : { enabled: row.enabled }),
+        },
+      });
       return presentSubscription(row);
     });
   }
@@ -193,7 +223,15 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     const tenant = tenantOf(actor);
     await transaction(db, async (tx) => {
       const deleted = await deleteSubscription(tx, tenant);
-      if (deleted !== null) await dropPendingDeliveries(tx, tenant, "subscription_deleted", clock.now(), null);
+      if (deleted !== null) {
+        await dropPendingDeliveries(tx, tenant, "subscription_deleted", clock.now(), null);
+        await deps.recordAudit(tx, actor, {
+          action: "webhook_subscription_deleted",
+          subjectType: "webhook_subscription",
+          subjectId: deleted.id,
+          details: { url_origin: urlOrigin(deleted.url) },
+        });
+      }
     });
   }
 

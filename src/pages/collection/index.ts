@@ -42,7 +42,7 @@ export interface CollectionPagesDeps {
   readonly collection: Pick<CollectionService, "open" | "submit" | "logo">;
   readonly limiter: RateLimiter;
   readonly cipher: Pick<FieldCipher, "fingerprint">;
-  /** PUBLIC_BASE_URL: an https base also marks the CSRF cookie Secure and turns on HSTS. */
+  /** PUBLIC_BASE_URL: an https base also marks the CSRF cookie Secure (HSTS: the app's own hook, strict-transport.ts). */
   readonly publicBaseUrl: string;
 }
 
@@ -69,7 +69,8 @@ function contentSecurityPolicy(extras: PageExtras = {}): string {
   ].join("; ");
 }
 
-function securityHeaders(https: boolean): Record<string, string> {
+/** HSTS is not here: the app sends it on every answer when PUBLIC_BASE_URL is https (platform/http/strict-transport.ts). */
+function securityHeaders(): Record<string, string> {
   return {
     "content-security-policy": contentSecurityPolicy(),
     "x-frame-options": "DENY",
@@ -81,7 +82,6 @@ function securityHeaders(https: boolean): Record<string, string> {
     "cross-origin-resource-policy": "same-origin",
     "permissions-policy": "camera=(), microphone=(), geolocation=(), payment=()",
     "x-robots-tag": "noindex, nofollow",
-    ...(https ? { "strict-transport-security": "max-age=31536000" } : {}),
   };
 }
 
@@ -106,7 +106,7 @@ function constantTimeEqual(a: string, b: string): boolean {
 
 export function registerCollectionPages(app: AppInstance, deps: CollectionPagesDeps): void {
   const https = deps.publicBaseUrl.startsWith("https:");
-  const headers = securityHeaders(https);
+  const headers = securityHeaders();
   const csrfFor = (cookie: string, requestId: string) => deps.cipher.fingerprint(`collect-csrf:${cookie}:${requestId}`);
 
   const html = (reply: FastifyReply, status: number, body: string, extras: PageExtras = {}) =>

@@ -45,6 +45,19 @@ const ACTIONS = [
   "webhook_secret_rotated",
   "approval_policy_changed",
   "payout_decided",
+  "webhook_subscription_created",
+  "webhook_subscription_changed",
+  "webhook_subscription_deleted",
+  "branding_changed",
+  "bank_account_added",
+  "bank_account_removed",
+  "declared_destination_changed",
+  "payout_created",
+  "payouts_created",
+  "payout_canceled",
+  "beneficiaries_exported",
+  "beneficiaries_imported",
+  "control_weakened",
 ] as const satisfies readonly AuditAction[];
 true satisfies CompleteList<typeof ACTIONS, AuditAction>;
 type Action = (typeof ACTIONS)[number];
