@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Resolver } from "../../src/platform/outbound-http/url-safety.js";
 import { bearer, type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
+import { asPerson } from "../helpers/sessions.js";
 import { removeSshdDir, sshdAvailable, startTestSshd, type TestSshd } from "../helpers/sshd.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import { createPayout, decide } from "../payouts/payout-fixtures.js";
@@ -40,8 +41,10 @@ describe.runIf(available)("SFTP credentials and a second server", () => {
     };
   }
 
+  /** As the Business's admin, signed in now: moving a configured rail to another server is a person's act. */
   async function put(body: Record<string, unknown>) {
-    return t.app.inject({ method: "PUT", url: "/v1/bank-rails/sepa", headers: bearer(key), payload: body });
+    const headers = await asPerson(t.app, business.email, "production");
+    return t.app.inject({ method: "PUT", url: "/v1/bank-rails/sepa", headers, payload: body });
   }
 
   async function files(): Promise<Array<Record<string, unknown>>> {

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bankFileName } from "../../src/modules/bank-rails/index.js";
 import type { Resolver } from "../../src/platform/outbound-http/url-safety.js";
 import { bearer, type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
+import { asPerson } from "../helpers/sessions.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import { createPayout, decide } from "../payouts/payout-fixtures.js";
 import {
@@ -45,8 +46,10 @@ function sftp(overrides: Record<string, unknown> = {}): Record<string, unknown> 
   return { ...(sepaConfig().delivery as object), host: "public.bank.example", ...overrides };
 }
 
-async function putSepa(t: TestApp, key: string, body: Record<string, unknown>) {
-  return t.app.inject({ method: "PUT", url: "/v1/bank-rails/sepa", headers: bearer(key), payload: body });
+/** PUT as a key, or with a person's session headers (re-pointing a configured rail is a person's act). */
+async function putSepa(t: TestApp, as: string | Record<string, string>, body: Record<string, unknown>) {
+  const headers = typeof as === "string" ? bearer(as) : as;
+  return t.app.inject({ method: "PUT", url: "/v1/bank-rails/sepa", headers, payload: body });
 }
 
 describe("stored SFTP credentials stay bound to their server", () => {
@@ -68,7 +71,7 @@ describe("stored SFTP credentials stay bound to their server", () => {
   for (const [what, change] of rebinding) {
     it(`drops the stored password and private key when the ${what} changes without them`, async () => {
       const business = await registerBusiness(t.app);
-      const key = business.keys.production;
+      const key = await asPerson(t.app, business.email, "production");
       const originator = uniqueSepaOriginator();
       const created = await putSepa(t, key, sepaConfig({ originator, delivery: sftp() }));
       expect(created.statusCode, created.body).toBe(201);
@@ -84,7 +87,7 @@ describe("stored SFTP credentials stay bound to their server", () => {
 
   it("keeps them when only the folders, cut-offs or file format change", async () => {
     const business = await registerBusiness(t.app);
-    const key = business.keys.production;
+    const key = await asPerson(t.app, business.email, "production");
     const originator = uniqueSepaOriginator();
     expect((await putSepa(t, key, sepaConfig({ originator, delivery: sftp() }))).statusCode).toBe(201);
     const edited = await putSepa(
@@ -113,14 +116,14 @@ describe("stored SFTP credentials stay bound to their server", () => {
 
   it("records which parts of the target changed and that the credentials were dropped", async () => {
     const business = await registerBusiness(t.app);
-    const key = business.keys.production;
+    const key = await asPerson(t.app, business.email, "production");
     const originator = uniqueSepaOriginator();
     await putSepa(t, key, sepaConfig({ originator, delivery: sftp() }));
     await putSepa(t, key, sepaConfig({ originator, delivery: sftp({ host: "other.bank.example", password: undefined }) }));
     const audit = await t.app.inject({
       method: "GET",
       url: "/v1/audit-records?action=bank_rail_configured",
-      headers: bearer(key),
+      headers: key,
     });
     expect(audit.statusCode, audit.body).toBe(200);
     const records = audit.json().audit_records as Array<{ details: Record<string, unknown> }>;
@@ -176,7 +179,8 @@ describe("SFTP hosts follow the outbound address rules when configured", () => {
 
   it("takes a public host, stored in canonical form, and a name that does not resolve yet", async () => {
     const business = await registerBusiness(t.app);
-    const key = business.keys.production;
+    // The second PUT moves the rail to another host: a person's act (CONTROL_WEAKENING_NEEDS_PERSON for a key).
+    const key = await asPerson(t.app, business.email, "production");
     const originator = uniqueSepaOriginator();
     const upper = await putSepa(t, key, sepaConfig({ originator, delivery: sftp({ host: "Public.BANK.example" }) }));
     expect(upper.statusCode, upper.body).toBe(201);

@@ -2,7 +2,7 @@
 // asking exactly what the destination rules need, what the Business gave filled in, the date of birth as
 // three fields, the branding API and the pages it brands, and the SEPA address a payee is asked for.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sepaConfig } from "../bank-rails/bank-rail-fixtures.js";
+import { sepaConfig, uniqueSepaOriginator } from "../bank-rails/bank-rail-fixtures.js";
 import {
   bearer,
   createBeneficiary,
@@ -299,7 +299,7 @@ describe("SEPA: the structured address", () => {
       method: "PUT",
       url: "/v1/bank-rails/sepa",
       headers: bearer(production),
-      payload: sepaConfig(),
+      payload: sepaConfig({ originator: uniqueSepaOriginator() }),
     });
     expect(rail.statusCode, rail.body).toBe(201);
     const payee = await createBeneficiary(t.app, production, {
@@ -367,7 +367,7 @@ describe("SEPA: what the bank file cannot carry is asked on the page, beside its
       method: "PUT",
       url: "/v1/bank-rails/sepa",
       headers: bearer(production),
-      payload: sepaConfig(),
+      payload: sepaConfig({ originator: uniqueSepaOriginator() }),
     });
     expect(rail.statusCode, rail.body).toBe(201);
     const payee = await createBeneficiary(t.app, production, {
