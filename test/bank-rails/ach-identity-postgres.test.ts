@@ -20,7 +20,7 @@ import {
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import { onPostgres } from "../helpers/test-database.js";
 import { createPayout, decide, payoutEvents } from "../payouts/payout-fixtures.js";
-import { achConfig, US_ACCOUNT } from "./bank-rail-fixtures.js";
+import { achConfig, localFolder, US_ACCOUNT } from "./bank-rail-fixtures.js";
 
 describe.skipIf(!onPostgres)("ACH identity under concurrent cut-offs (PostgreSQL)", () => {
   let t: TestApp;
@@ -92,7 +92,9 @@ describe.skipIf(!onPostgres)("ACH identity under concurrent cut-offs (PostgreSQL
       .bank_files as Array<{ file_name: string; status: string; entry_count: number }>;
     const written = files.filter((f) => f.status === "uploaded");
     expect(written.reduce((sum, f) => sum + f.entry_count, 0)).toBe(all.length);
-    const parsed = written.map((f) => readNachaFile(readFileSync(path.join(root, "ach/out", f.file_name), "utf8")));
+    const parsed = written.map((f) =>
+      readNachaFile(readFileSync(path.join(localFolder(root, business.businessId, "ach/out"), f.file_name), "utf8")),
+    );
     const traces = parsed.flatMap((f) => f.batches.flatMap((b) => b.entries.map((e) => e.traceNumber)));
     expect(traces).toHaveLength(all.length);
     expect(new Set(traces).size).toBe(all.length);

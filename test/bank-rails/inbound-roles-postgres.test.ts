@@ -16,7 +16,7 @@ import { bearer, registerBusiness } from "../helpers/factories.js";
 import { buildTestApp, TEST_ENCRYPTION_KEY, type TestApp } from "../helpers/test-app.js";
 import { bankAchReturnFile } from "../helpers/test-bank.js";
 import { onPostgres } from "../helpers/test-database.js";
-import { achConfig } from "./bank-rail-fixtures.js";
+import { achConfig, localFolder } from "./bank-rail-fixtures.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const LIMIT = 64 * 1024;
@@ -70,8 +70,8 @@ describe.skipIf(!onPostgres)("inbound bank files and the process roles (PostgreS
       payload: achConfig(),
     });
     expect(configured.statusCode, configured.body).toBe(201);
-    mkdirSync(path.join(root, "ach/in"), { recursive: true });
-    const huge = path.join(root, "ach/in/huge.ach");
+    mkdirSync(localFolder(root, business.businessId, "ach/in"), { recursive: true });
+    const huge = path.join(localFolder(root, business.businessId, "ach/in"), "huge.ach");
     writeFileSync(huge, "101 ");
     truncateSync(huge, 64 * 1024 * 1024);
     const unknownReturn = {
@@ -84,7 +84,7 @@ describe.skipIf(!onPostgres)("inbound bank files and the process roles (PostgreS
       code: "R03",
     };
     writeFileSync(
-      path.join(root, "ach/in/returns-1.ach"),
+      path.join(localFolder(root, business.businessId, "ach/in"), "returns-1.ach"),
       bankAchReturnFile({
         companyIdentification: "1234567890",
         odfiIdentification: "09100001",
