@@ -111,7 +111,8 @@ export function bankCamt054(options: {
   readonly batches?: readonly BankBatchBooking[];
 }): string {
   const version = options.version ?? 8;
-  const status = (code: string | undefined) => (version === 2 ? `<Sts>${code ?? "BOOK"}</Sts>` : `<Sts><Cd>${code ?? "BOOK"}</Cd></Sts>`);
+  const status = (code: string | undefined) =>
+    version === 2 ? `<Sts>${code ?? "BOOK"}</Sts>` : `<Sts><Cd>${code ?? "BOOK"}</Cd></Sts>`;
   const date = (value: string) => (value.length > 10 ? `<DtTm>${value}</DtTm>` : `<Dt>${value}</Dt>`);
   const code = "<BkTxCd><Domn><Cd>PMNT</Cd><Fmly><Cd>ICDT</Cd><SubFmlyCd>ESCT</SubFmlyCd></Fmly></Domn></BkTxCd>";
   const txAmount = (amount: string, indicator: string) =>

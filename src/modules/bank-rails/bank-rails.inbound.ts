@@ -158,9 +158,27 @@ export function createBankInbound(deps: InboundDeps) {
     if (!alerts.includes(alert)) await updateFile(tx, file.id, { alerts: [...alerts, alert], updatedAt: clock.now() });
   }
 
-  /** The payment blocks of a SEPA file of ours, read from the bytes we sent (kept encrypted on its row). */
-  function blocksOf(file: BankFileRow): Pain001Block[] {
-    return readPain001Blocks(deps.cipher.decrypt(file.contentEncrypted));
+  /**
+   * The payment blocks of a SEPA file of ours: from the PmtInfId kept on each item; for items written before it
+   * was kept, from the file as we sent it (when it was not sealed with OpenPGP: then those items are in no
+   * block, and a block-level answer cannot name them).
+   */
+  function blocksOf(file: BankFileRow, items: Awaited<ReturnType<typeof listItemReferencesOfFile>>): Pain001Block[] {
+    if (items.some((item) => item.paymentInfoId === null)) {
+      try {
+        return readPain001Blocks(deps.cipher.decrypt(file.contentEncrypted));
+      } catch (error) {
+        if (!(error instanceof IsoParseError)) throw error;
+      }
+    }
+    const blocks = new Map<string, Array<{ endToEndId: string; amountMinor: number }>>();
+    for (const item of items) {
+      if (item.paymentInfoId === null || item.reference === null) continue;
+      const list = blocks.get(item.paymentInfoId) ?? [];
+      list.push({ endToEndId: item.reference, amountMinor: item.amountMinor });
+      blocks.set(item.paymentInfoId, list);
+    }
+    return [...blocks].map(([paymentInfoId, transactions]) => ({ paymentInfoId, transactions }));
   }
 
   async function applyPain002(tx: Tx, tenant: Tenant, effects: Effects, text: string): Promise<Applied> {
@@ -175,7 +193,7 @@ export function createBankInbound(deps: InboundDeps) {
       };
     }
     const items = await listItemReferencesOfFile(tx, file.id);
-    const decision = decideStatusReport(report, file, blocksOf(file), items);
+    const decision = decideStatusReport(report, file, blocksOf(file, items), items);
     for (const [payoutId, item] of decision.items) {
       effects.status(payoutId, item.status);
       if (item.outcome === "acknowledged") effects.outcome(payoutId, { type: "acknowledged" });
@@ -310,11 +328,12 @@ export function createBankInbound(deps: InboundDeps) {
     }
     // Our PmtInfIds are the file's MsgId and a four-digit block number (sepa-pain001.ts).
     const file = await findFileByMessageId(tx, tenant, "sepa", batch.paymentInfoId.replace(/-\d{4}$/, ""));
-    const block = file === null ? undefined : blocksOf(file).find((b) => b.paymentInfoId === batch.paymentInfoId);
+    const items = file === null ? [] : await listItemReferencesOfFile(tx, file.id);
+    const block = file === null ? undefined : blocksOf(file, items).find((b) => b.paymentInfoId === batch.paymentInfoId);
     if (file === null || block === undefined) {
       return `${said}: a batch booking of ${batch.entryCurrency} ${euros(batch.entryAmountMinor)} names payment block ${batch.paymentInfoId}, which is none of our SEPA files' blocks; nothing was moved.`;
     }
-    const check = checkBatchBooking(batch, block, file, await listItemReferencesOfFile(tx, file.id), messageId);
+    const check = checkBatchBooking(batch, block, file, items, messageId);
     if (!check.matched) {
       await flag(tx, file, "unmatched_entries");
       return check.problem;
