@@ -195,6 +195,31 @@ describe("pain.002 group status, no transaction detail (both versions)", () => {
   }
 });
 
+describe("pain.002 group PART listing only the rejected transaction (the issue's report)", () => {
+  it("fails the rejected payout, leaves the others as they are, and marks the file partially accepted, not rejected", async () => {
+    const s = await newFile([1_000, 2_000, 3_000]);
+    const [a, b, rejected] = s.payouts as [string, string, string];
+    await bankWrites(
+      s,
+      "status.xml",
+      bankPain002({
+        messageId: "STS-PART-1",
+        originalMessageId: String(s.file.message_id),
+        groupStatus: "PART",
+        paymentInfoId: s.block,
+        transactions: [{ endToEndId: e2e(rejected), status: "RJCT", reasonCode: "AC04" }],
+      }),
+    );
+    await poll();
+    expect(await getPayout(t.app, s.key, rejected)).toMatchObject({
+      status: "failed",
+      failure_reason: "AC04: The account is closed.",
+    });
+    for (const payout of [a, b]) expect(await types(payout)).toEqual([SUBMITTED]);
+    expect(await fileOf(s)).toMatchObject({ status: "partially_accepted", alerts: ["rejected"] });
+  });
+});
+
 describe("pain.002 payment-block level", () => {
   for (const version of [10, 3] as const) {
     it(`a block RJCT with no transaction detail rejects every transaction of the block (.${version === 3 ? "03" : "10"})`, async () => {
