@@ -161,6 +161,17 @@ export function decideStatusReport(
       classes.push(before);
       continue;
     }
+    // Booked (BOOK) or returned already: a status report is an earlier stage and changes nothing; a rejection
+    // of a booked transfer is said, not applied (the money left).
+    const booked = before === "accepted" && item.bankStatus !== null && !ISO_ACCEPTED.has(item.bankStatus);
+    if (booked) {
+      classes.push(before);
+      if (decided.status === "RJCT")
+        problems.push(
+          `${said}: transaction ${reference} is rejected, but the bank already reported it ${item.bankStatus === "BOOK" ? "booked" : `returned (${item.bankStatus})`}; nothing was moved.`,
+        );
+      continue;
+    }
     const after = classOf(decided.status);
     classes.push(after);
     if (after === before) {
