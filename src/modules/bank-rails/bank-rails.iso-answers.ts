@@ -6,7 +6,8 @@
 // (TxSts) level. A transaction's own status wins, else its block's, else the group's. PART (at group or block
 // level) says "look at the transactions": a transaction under it with no status of its own is left as it is.
 // PDNG and RCVD move nothing. A transaction we did not send in that file, reported under a block it was not
-// in, or with an OrgnlTxRef amount other than ours moves nothing and is named in a sentence.
+// in, or with an OrgnlTxRef amount other than ours moves nothing and is named in a sentence. A report never
+// undoes a booking or a return already reported (a later stage): a rejection of a booked transfer is said.
 //
 // camt.054 booked per batch (NtryDtls/Btch): the block's booking moves its payouts only when PmtInfId is a
 // block of ours and NbOfTxs, TtlAmt and the entry amount are the block less its rejected transactions.
