@@ -53,7 +53,8 @@ export interface RailPayoutRequest {
 export type RailOutcome =
   | { readonly type: "acknowledged" }
   | { readonly type: "estimated_arrival"; readonly estimatedArrivalAt: Date }
-  | { readonly type: "disbursed" }
+  /** `disbursedAt`: when the money left, when the rail says so (a bank's booking date); else when it is applied. */
+  | { readonly type: "disbursed"; readonly disbursedAt?: Date }
   | { readonly type: "delivered"; readonly deliveredAt: Date }
   | { readonly type: "returned"; readonly reason: string }
   | { readonly type: "failed"; readonly reason: string }
@@ -125,7 +126,8 @@ export interface RailRegistry {
 
 /** A rail outcome as a job payload carries it (the payouts module's `payout.rail_outcome`): dates travel as ISO strings. */
 export type SerializedRailOutcome =
-  | Exclude<RailOutcome, { type: "estimated_arrival" } | { type: "delivered" }>
+  | Exclude<RailOutcome, { type: "estimated_arrival" } | { type: "delivered" } | { type: "disbursed" }>
+  | { readonly type: "disbursed"; readonly disbursedAt?: string }
   | { readonly type: "estimated_arrival"; readonly estimatedArrivalAt: string }
   | { readonly type: "delivered"; readonly deliveredAt: string };
 
@@ -135,6 +137,10 @@ export function serializeRailOutcome(outcome: RailOutcome): SerializedRailOutcom
       return { type: outcome.type, estimatedArrivalAt: outcome.estimatedArrivalAt.toISOString() };
     case "delivered":
       return { type: outcome.type, deliveredAt: outcome.deliveredAt.toISOString() };
+    case "disbursed":
+      return outcome.disbursedAt === undefined
+        ? { type: outcome.type }
+        : { type: outcome.type, disbursedAt: outcome.disbursedAt.toISOString() };
     default:
       return outcome;
   }
@@ -146,6 +152,10 @@ export function parseRailOutcome(serialized: SerializedRailOutcome): RailOutcome
       return { type: serialized.type, estimatedArrivalAt: new Date(serialized.estimatedArrivalAt) };
     case "delivered":
       return { type: serialized.type, deliveredAt: new Date(serialized.deliveredAt) };
+    case "disbursed":
+      return serialized.disbursedAt === undefined
+        ? { type: serialized.type }
+        : { type: serialized.type, disbursedAt: new Date(serialized.disbursedAt) };
     default:
       return serialized;
   }

@@ -340,7 +340,7 @@ describe.runIf(sshdAvailable())("over SFTP (a real OpenSSH server)", () => {
     });
     expect(rows.find((r) => r.fileName === "status.xml")).toMatchObject({
       status: "applied",
-      unmatched: ["OrgnlMsgId NOT-OURS"],
+      unmatched: ["pain.002 STS-9 answers message NOT-OURS, which is none of our SEPA files; nothing was moved."],
     });
     expect(await metric("bank_file_events_total", { rail: "sepa", event: "inbound_too_large" })).toBe(1);
 

@@ -122,7 +122,7 @@ describe("SEPA: approve -> cut-off -> file -> pain.002 -> camt.054 booked -> set
         messageId: "STS-1",
         originalMessageId: String(file.message_id),
         groupStatus: "PART",
-        paymentInfoId: "X",
+        paymentInfoId: `${String(file.message_id)}-0001`,
         transactions: [
           { endToEndId: e2e(good), status: "ACCP" },
           { endToEndId: e2e(rejected), status: "RJCT", reasonCode: "AC04" },

@@ -30,6 +30,7 @@ import {
   checkSepaTransfer,
   endToEndIdOf,
   type Pain001Version,
+  paymentInfoIdsOf,
   type SepaTransfer,
 } from "../../rails/bank-files/sepa-pain001.js";
 import type { DestinationRoutingFacts } from "../destinations/index.js";
@@ -280,6 +281,7 @@ export function createBankFiles(deps: BankFilesDeps) {
     }
     if (transfers.length === 0) return null;
     const messageId = `PO${compact(cutoffAt)}Z${config.businessId.replaceAll("-", "").slice(-12)}`;
+    const blockOf = paymentInfoIdsOf({ messageId, transfers });
     const content = buildPain001({
       version: settings.fileFormat as Pain001Version,
       messageId,
@@ -299,6 +301,7 @@ export function createBankFiles(deps: BankFilesDeps) {
             accountLast4: lastFour(iban),
             bankCode: t.creditorBic,
             transactionCode: null,
+            paymentInfoId: blockOf.get(t.payoutId) ?? null,
           };
           return [t.payoutId, { reference: endToEndIdOf(t.payoutId), facts }];
         }),
@@ -395,6 +398,7 @@ export function createBankFiles(deps: BankFilesDeps) {
             accountLast4: lastFour(account),
             bankCode: credit?.routingNumber ?? null,
             transactionCode: credit?.accountType === "savings" ? "32" : "22",
+            paymentInfoId: null,
           };
           return [t.payoutId, { reference: t.traceNumber, facts }];
         }),

@@ -1,10 +1,12 @@
 // The bank's answers: BANK_POLL_JOB (a job, so only worker processes read and parse bank files) reads the rail's
 // inbound directory (no transaction open while it talks to the server) and applies each new file once, by name
 // and content hash, in one transaction per file:
-//   pain.002   accepted (ACCP, ACTC, ACSP, ACSC) -> payout.acknowledged; rejected (RJCT) -> failed with the ISO
-//              reason code and its words; the file's status and acknowledgment time follow
-//   camt.054   a booked debit of our transfer -> disbursed; a credit with return information -> returned
-//              (also after settlement: a late return)
+//   pain.002   at group, block and transaction level (bank-rails.iso-answers.ts): accepted (ACCP, ACTC, ACSP,
+//              ACSC, ACWC) -> payout.acknowledged; rejected (RJCT) -> failed with the ISO reason code and its
+//              words; PART, PDNG move nothing by themselves; the file's status and acknowledgment time follow
+//   camt.054   a booked debit of our transfer, per transaction or per batch (a payment block less its rejected
+//              transactions) -> disbursed at the booking date; a booked credit with return information ->
+//              returned (also after settlement: a late return); pending entries move nothing
 //   NACHA      return entries (addenda 99) -> returned, or failed while the credit has not settled yet, with the
 //              R-code and its words; notifications of change (addenda 98) are recorded on the entry, the file's
 //              alerts, the log and a metric
@@ -26,7 +28,14 @@ import type { IdGenerator } from "../../platform/ids.js";
 import { jobHandler } from "../../platform/jobs/job-definition.js";
 import { enqueueJobs, type JobStore } from "../../platform/jobs/job-store.js";
 import { type JobHandlers, LeaseLostError } from "../../platform/jobs/worker.js";
-import { readCamt054, readPain002 } from "../../rails/bank-files/iso-readers.js";
+import {
+  type Camt054Batch,
+  IsoParseError,
+  type Pain001Block,
+  readCamt054,
+  readPain001Blocks,
+  readPain002,
+} from "../../rails/bank-files/iso-readers.js";
 import { type NachaFile, readNachaFile } from "../../rails/bank-files/nacha-reader.js";
 import { BankPgpError, openInbound } from "../../rails/bank-files/openpgp.js";
 import { achChangeText, achReturnText, isoReasonText, maskedCorrectedData } from "../../rails/bank-files/reason-codes.js";
@@ -34,7 +43,9 @@ import { endToEndIdOf, payoutIdOfEndToEndId } from "../../rails/bank-files/sepa-
 import type { SerializedRailOutcome } from "../../rails/rail.js";
 import { recordNotificationOfChange } from "../destinations/index.js";
 import { PAYOUT_RAIL_OUTCOME_JOB } from "../payouts/index.js";
+import { zonedInstant } from "./bank-rails.cutoff.js";
 import { type DeliveryTarget, type InboundEntry, InboundTooLargeError, sha256Hex } from "./bank-rails.delivery.js";
+import { checkBatchBooking, decideStatusReport } from "./bank-rails.iso-answers.js";
 import { BANK_POLL_JOB } from "./bank-rails.jobs.js";
 import { matchAchAnswer } from "./bank-rails.matching.js";
 import {
@@ -80,8 +91,6 @@ interface Applied {
   readonly kind: string;
   readonly unmatched: string[];
 }
-
-const ACCEPTED = new Set(["ACCP", "ACTC", "ACSP", "ACSC", "ACWC"]);
 
 /** Minor units of a two-decimal currency as the bank prints them (`1234.50`). */
 function euros(minor: number): string {
@@ -149,60 +158,99 @@ export function createBankInbound(deps: InboundDeps) {
     if (!alerts.includes(alert)) await updateFile(tx, file.id, { alerts: [...alerts, alert], updatedAt: clock.now() });
   }
 
+  /**
+   * The payment blocks of a SEPA file of ours: from the PmtInfId kept on each item; for items written before it
+   * was kept, from the file as we sent it (when it was not sealed with OpenPGP: then those items are in no
+   * block, and a block-level answer cannot name them).
+   */
+  function blocksOf(file: BankFileRow, items: Awaited<ReturnType<typeof listItemReferencesOfFile>>): Pain001Block[] {
+    if (items.some((item) => item.paymentInfoId === null)) {
+      try {
+        return readPain001Blocks(deps.cipher.decrypt(file.contentEncrypted));
+      } catch (error) {
+        if (!(error instanceof IsoParseError)) throw error;
+      }
+    }
+    const blocks = new Map<string, Array<{ endToEndId: string; amountMinor: number }>>();
+    for (const item of items) {
+      if (item.paymentInfoId === null || item.reference === null) continue;
+      const list = blocks.get(item.paymentInfoId) ?? [];
+      list.push({ endToEndId: item.reference, amountMinor: item.amountMinor });
+      blocks.set(item.paymentInfoId, list);
+    }
+    return [...blocks].map(([paymentInfoId, transactions]) => ({ paymentInfoId, transactions }));
+  }
+
   async function applyPain002(tx: Tx, tenant: Tenant, effects: Effects, text: string): Promise<Applied> {
     const report = readPain002(text);
     const file = await findFileByMessageId(tx, tenant, "sepa", report.originalMessageId);
-    if (file === null) return { kind: "pain.002", unmatched: [`OrgnlMsgId ${report.originalMessageId}`] };
+    if (file === null) {
+      return {
+        kind: "pain.002",
+        unmatched: [
+          `pain.002 ${report.messageId} answers message ${report.originalMessageId}, which is none of our SEPA files; nothing was moved.`,
+        ],
+      };
+    }
     const items = await listItemReferencesOfFile(tx, file.id);
-    const byReference = new Map(items.map((item) => [item.reference ?? "", item]));
-    const unmatched: string[] = [];
-    const decided = new Map<string, { status: string; reason: string | null }>();
-    for (const tx_ of report.transactions) {
-      const item = byReference.get(tx_.endToEndId.toLowerCase());
-      if (!item) {
-        unmatched.push(`EndToEndId ${tx_.endToEndId}`);
-        continue;
-      }
-      decided.set(item.payoutId, {
-        status: tx_.status ?? "",
-        reason: tx_.reason.code ? isoReasonText(tx_.reason.code, tx_.reason.additionalInfo) : null,
-      });
+    const decision = decideStatusReport(report, file, blocksOf(file, items), items);
+    for (const [payoutId, item] of decision.items) {
+      effects.status(payoutId, item.status);
+      if (item.outcome === "acknowledged") effects.outcome(payoutId, { type: "acknowledged" });
+      else if (item.outcome === "failed")
+        effects.outcome(payoutId, { type: "failed", reason: item.reason ?? "The bank rejected the payment." });
     }
-    // A group status applies to every transaction the report does not name one by one.
-    const group = report.groupStatus ?? "";
-    if (ACCEPTED.has(group) || group === "RJCT") {
-      const reason = report.groupReason.code
-        ? isoReasonText(report.groupReason.code, report.groupReason.additionalInfo)
-        : "The bank rejected the whole file.";
-      for (const item of items) if (!decided.has(item.payoutId)) decided.set(item.payoutId, { status: group, reason });
-    }
-    let rejected = 0;
-    let accepted = 0;
-    for (const [payoutId, { status, reason }] of decided) {
-      effects.status(payoutId, status);
-      if (ACCEPTED.has(status)) {
-        accepted += 1;
-        effects.outcome(payoutId, { type: "acknowledged" });
-      } else if (status === "RJCT") {
-        rejected += 1;
-        effects.outcome(payoutId, { type: "failed", reason: reason ?? "The bank rejected the payment." });
-      }
-    }
+    // Any status report is the bank's answer (the `no_status_report` watch stops), PDNG included.
     const now = clock.now();
-    const status =
-      rejected === 0 ? (accepted > 0 ? "accepted" : file.status) : accepted === 0 ? "rejected" : "partially_accepted";
-    await updateFile(tx, file.id, { status, acknowledgedAt: file.acknowledgedAt ?? now, updatedAt: now });
-    const current = (await findFileById(tx, file.id)) ?? file;
-    if (rejected > 0) {
-      await flag(tx, current, "rejected");
+    await updateFile(tx, file.id, { status: decision.fileStatus, acknowledgedAt: file.acknowledgedAt ?? now, updatedAt: now });
+    if (decision.rejected > 0) {
+      await flag(tx, (await findFileById(tx, file.id)) ?? file, "rejected");
       observe("sepa", "file_rejected");
-      logger.warn({ business_id: tenant.businessId, file_id: file.id, rejected }, "the bank rejected payouts of a SEPA file");
+      logger.warn(
+        { business_id: tenant.businessId, file_id: file.id, rejected: decision.rejected },
+        "the bank rejected payouts of a SEPA file",
+      );
     }
-    if (unmatched.length > 0) await flag(tx, (await findFileById(tx, file.id)) ?? current, "unmatched_entries");
-    return { kind: "pain.002", unmatched };
+    if (decision.problems.length > 0) await flag(tx, (await findFileById(tx, file.id)) ?? file, "unmatched_entries");
+    return { kind: "pain.002", unmatched: [...decision.problems] };
   }
 
-  async function applyCamt054(tx: Tx, tenant: Tenant, effects: Effects, text: string): Promise<Applied> {
+  /**
+   * When a booking happened: BookgDt/DtTm as written (its offset, else the rail's time zone), BookgDt/Dt as
+   * the start of that day in the rail's time zone; never later than when the file is read (a booking cannot
+   * be in the future), and the time read when the bank gives no booking date.
+   */
+  function bookedAt(bookingDate: string | null, timeZone: string): Date {
+    const now = clock.now();
+    if (bookingDate === null) return now;
+    const match = /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(Z|[+-]\d{2}:\d{2})?)?$/.exec(
+      bookingDate.trim(),
+    );
+    if (!match) throw new IsoParseError(`camt.054 booking date is not an ISO date or date-time: ${JSON.stringify(bookingDate)}`);
+    const [, day, hh, mm, ss, fraction, offset] = match as unknown as [
+      string,
+      string,
+      string?,
+      string?,
+      string?,
+      string?,
+      string?,
+    ];
+    let at: Date;
+    if (hh === undefined) at = zonedInstant(day, "00:00", timeZone);
+    else if (offset !== undefined) at = new Date(bookingDate.trim());
+    else
+      at = new Date(
+        zonedInstant(day, `${hh}:${mm}`, timeZone).getTime() +
+          Number(ss ?? 0) * 1000 +
+          Math.floor(Number(`0.${fraction ?? 0}`) * 1000),
+      );
+    if (Number.isNaN(at.getTime()))
+      throw new IsoParseError(`camt.054 booking date is not a valid date: ${JSON.stringify(bookingDate)}`);
+    return at.getTime() > now.getTime() ? now : at;
+  }
+
+  async function applyCamt054(tx: Tx, tenant: Tenant, effects: Effects, text: string, timeZone: string): Promise<Applied> {
     const notification = readCamt054(text);
     const referenceOf = (endToEndId: string | null) => {
       const payoutId = endToEndId ? payoutIdOfEndToEndId(endToEndId) : null;
@@ -216,6 +264,8 @@ export function createBankInbound(deps: InboundDeps) {
     );
     const unmatched: string[] = [];
     for (const entry of notification.transactions) {
+      // Only a booked entry moves money; a pending one (PDNG) or an information (INFO) is left for its booking.
+      if (entry.entryStatus !== "BOOK") continue;
       const reference = referenceOf(entry.endToEndId);
       const item = reference === null ? undefined : items.get(reference);
       if (item === undefined) {
@@ -234,9 +284,12 @@ export function createBankInbound(deps: InboundDeps) {
         if (file) await flag(tx, file, "unmatched_entries");
         continue;
       }
-      if (entry.creditDebit === "DBIT" && entry.entryStatus === "BOOK" && entry.returnReasonCode === null) {
+      if (entry.creditDebit === "DBIT" && entry.returnReasonCode === null) {
         effects.status(item.payoutId, "BOOK");
-        effects.outcome(item.payoutId, { type: "disbursed" });
+        effects.outcome(item.payoutId, {
+          type: "disbursed",
+          disbursedAt: bookedAt(entry.bookingDate, timeZone).toISOString(),
+        });
       } else if (entry.creditDebit === "CRDT" && entry.returnReasonCode !== null) {
         effects.status(item.payoutId, entry.returnReasonCode);
         effects.outcome(item.payoutId, {
@@ -245,7 +298,52 @@ export function createBankInbound(deps: InboundDeps) {
         });
       }
     }
+    for (const batch of notification.batches) {
+      if (batch.entryStatus !== "BOOK") continue;
+      const problem = await applyBatchBooking(tx, tenant, effects, notification.messageId, batch, timeZone);
+      if (problem !== null) unmatched.push(problem);
+    }
     return { kind: "camt.054", unmatched };
+  }
+
+  /**
+   * One entry booked for a whole payment block (NtryDtls/Btch): each remaining payout of the block moves to
+   * disbursed when the booking is the block less its rejected transactions; otherwise nothing moves and the
+   * sentence returned says what was expected and what was booked (the file is flagged).
+   */
+  async function applyBatchBooking(
+    tx: Tx,
+    tenant: Tenant,
+    effects: Effects,
+    messageId: string,
+    batch: Camt054Batch,
+    timeZone: string,
+  ): Promise<string | null> {
+    const said = `camt.054 ${messageId}`;
+    if (batch.creditDebit !== "DBIT") {
+      return `${said}: a batch credit of ${batch.entryCurrency} ${euros(batch.entryAmountMinor)}${batch.paymentInfoId ? ` for payment block ${batch.paymentInfoId}` : ""} is not a booking of our transfers (returns come one by one with their reason); nothing was moved.`;
+    }
+    if (batch.paymentInfoId === null) {
+      return `${said}: a batch booking of ${batch.entryCurrency} ${euros(batch.entryAmountMinor)} names no payment block (PmtInfId); nothing was moved.`;
+    }
+    // Our PmtInfIds are the file's MsgId and a four-digit block number (sepa-pain001.ts).
+    const file = await findFileByMessageId(tx, tenant, "sepa", batch.paymentInfoId.replace(/-\d{4}$/, ""));
+    const items = file === null ? [] : await listItemReferencesOfFile(tx, file.id);
+    const block = file === null ? undefined : blocksOf(file, items).find((b) => b.paymentInfoId === batch.paymentInfoId);
+    if (file === null || block === undefined) {
+      return `${said}: a batch booking of ${batch.entryCurrency} ${euros(batch.entryAmountMinor)} names payment block ${batch.paymentInfoId}, which is none of our SEPA files' blocks; nothing was moved.`;
+    }
+    const check = checkBatchBooking(batch, block, file, items, messageId);
+    if (!check.matched) {
+      await flag(tx, file, "unmatched_entries");
+      return check.problem;
+    }
+    const disbursedAt = bookedAt(batch.bookingDate, timeZone).toISOString();
+    for (const payoutId of check.payoutIds) {
+      effects.status(payoutId, "BOOK");
+      effects.outcome(payoutId, { type: "disbursed", disbursedAt });
+    }
+    return null;
   }
 
   async function applyNacha(tx: Tx, tenant: Tenant, effects: Effects, parsed: NachaFile): Promise<Applied> {
@@ -398,7 +496,8 @@ export function createBankInbound(deps: InboundDeps) {
         const effects = createEffects(inboundId);
         if (rail === "ach") applied = await applyNacha(tx, tenant, effects, readNachaFile(text));
         else if (/CstmrPmtStsRpt/.test(text)) applied = await applyPain002(tx, tenant, effects, text);
-        else if (/BkToCstmrDbtCdtNtfctn/.test(text)) applied = await applyCamt054(tx, tenant, effects, text);
+        else if (/BkToCstmrDbtCdtNtfctn/.test(text))
+          applied = await applyCamt054(tx, tenant, effects, text, (config.settings as BankRailSettings).timeZone);
         else throw new Error("neither a pain.002 status report nor a camt.054 notification");
         await effects.write(tx);
         await updateInbound(tx, inboundId, { kind: applied.kind, unmatched: applied.unmatched });

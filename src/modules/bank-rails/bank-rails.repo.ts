@@ -175,6 +175,7 @@ export interface SentEntryFacts {
   readonly accountLast4: string | null;
   readonly bankCode: string | null;
   readonly transactionCode: string | null;
+  readonly paymentInfoId: string | null;
 }
 
 /** Binds a waiting item to its file (only while it waits: an item enters one file, ever), with what it carried. */
@@ -228,12 +229,27 @@ export async function listItemsOfFile(db: Db, fileId: string): Promise<BankFileI
 }
 
 /** The payout and reference of every item of a file (what matching a status report needs, nothing more). */
+/** A file's items with what a status report or a batch booking is checked against (reference, amount, last status). */
 export async function listItemReferencesOfFile(
   db: Db,
   fileId: string,
-): Promise<Array<{ payoutId: string; reference: string | null }>> {
+): Promise<
+  Array<{
+    payoutId: string;
+    reference: string | null;
+    amountMinor: number;
+    bankStatus: string | null;
+    paymentInfoId: string | null;
+  }>
+> {
   return db
-    .select({ payoutId: bankFileItems.payoutId, reference: bankFileItems.reference })
+    .select({
+      payoutId: bankFileItems.payoutId,
+      paymentInfoId: bankFileItems.paymentInfoId,
+      reference: bankFileItems.reference,
+      amountMinor: bankFileItems.amountMinor,
+      bankStatus: bankFileItems.bankStatus,
+    })
     .from(bankFileItems)
     .where(eq(bankFileItems.fileId, fileId));
 }

@@ -124,6 +124,11 @@ export const bankFileItems = pgTable(
     bankCode: text("bank_code"),
     /** ACH transaction code of the entry (22 checking credit, 32 savings credit); null for SEPA. */
     transactionCode: text("transaction_code"),
+    /**
+     * SEPA: the PmtInfId of the payment block the transfer went in (a status report or a batch booking names
+     * it); null for ACH and for entries written before it was kept (read from the file then, when it is plain).
+     */
+    paymentInfoId: text("payment_info_id"),
     /** Last status the bank reported for this payout (ACCP, RJCT, BOOK, R03, C01…). */
     bankStatus: text("bank_status"),
     queuedAt: timestamp("queued_at", { withTimezone: true, mode: "date" }).notNull(),

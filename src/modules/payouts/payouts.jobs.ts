@@ -7,7 +7,7 @@ import { defineJob } from "../../platform/jobs/job-definition.js";
 const SerializedRailOutcomeSchema = Type.Union([
   Type.Object({ type: Type.Literal("acknowledged") }),
   Type.Object({ type: Type.Literal("estimated_arrival"), estimatedArrivalAt: Type.String() }),
-  Type.Object({ type: Type.Literal("disbursed") }),
+  Type.Object({ type: Type.Literal("disbursed"), disbursedAt: Type.Optional(Type.String()) }),
   Type.Object({ type: Type.Literal("delivered"), deliveredAt: Type.String() }),
   Type.Object({ type: Type.Literal("returned"), reason: Type.String() }),
   Type.Object({ type: Type.Literal("failed"), reason: Type.String() }),

@@ -72,7 +72,8 @@ export function eventData(row: PayoutRow, type: PayoutEventType, extra: Readonly
 function patchOf(trigger: PayoutTrigger, now: Date): PayoutPatch {
   switch (trigger.type) {
     case "disbursed":
-      return { disbursedAt: now };
+      // A bank's booking date when the rail gives one (camt.054 BookgDt), not the time the answer was read.
+      return { disbursedAt: trigger.disbursedAt ?? now };
     case "delivered":
       return { deliveredAt: trigger.deliveredAt };
     case "estimated_arrival":
@@ -121,6 +122,8 @@ export function createLifecycle(deps: { readonly clock: Clock; readonly events: 
         data: eventData(updated, result.event, options.extraData),
         // Spec: payout.delivered occurs at the arrival of the money, possibly before payout.disbursed.
         ...(trigger.type === "delivered" ? { occurredAt: trigger.deliveredAt } : {}),
+        // payout.disbursed occurs when the money left: the bank's booking date when the rail reports one.
+        ...(trigger.type === "disbursed" && trigger.disbursedAt !== undefined ? { occurredAt: trigger.disbursedAt } : {}),
       });
     }
     return { kind: "moved", payout: updated, from: result.from, event: result.event };

@@ -67,7 +67,7 @@ export type PayoutTrigger =
   | { readonly type: "submitted" }
   | { readonly type: "acknowledged" }
   | { readonly type: "estimated_arrival"; readonly estimatedArrivalAt: Date }
-  | { readonly type: "disbursed" }
+  | { readonly type: "disbursed"; readonly disbursedAt?: Date }
   | { readonly type: "delivered"; readonly deliveredAt: Date }
   | { readonly type: "failed"; readonly reason: string }
   | { readonly type: "canceled"; readonly reason: string }

@@ -25,6 +25,9 @@ const REPEATED = new Set([
   "TxDtls",
   "AddtlInf",
   "Rsn",
+  "Btch",
+  "PmtInf",
+  "CdtTrfTxInf",
 ]);
 
 function parseXml(text: string): XmlNode {
@@ -140,6 +143,9 @@ export interface Pain002Report {
     readonly endToEndId: string;
     readonly status: string | null;
     readonly reason: StatusReason;
+    /** OrgnlTxRef/Amt/InstdAmt when the bank repeats it (optional in both versions): the amount it saw. */
+    readonly originalAmountMinor: number | null;
+    readonly originalCurrency: string | null;
   }>;
 }
 
@@ -160,7 +166,15 @@ export function readPain002(xml: string): Pain002Report {
     for (const tx of children(block, "TxInfAndSts")) {
       const endToEndId = text(tx, "OrgnlEndToEndId");
       if (!endToEndId) throw new IsoParseError("pain.002 transaction without OrgnlEndToEndId");
-      transactions.push({ paymentInfoId, endToEndId, status: text(tx, "TxSts"), reason: reasonOf(tx) });
+      const amount = text(tx, "OrgnlTxRef", "Amt", "InstdAmt");
+      transactions.push({
+        paymentInfoId,
+        endToEndId,
+        status: text(tx, "TxSts"),
+        reason: reasonOf(tx),
+        originalAmountMinor: amount === null ? null : parseDecimalAmountMinor(amount),
+        originalCurrency: attribute(tx, ["OrgnlTxRef", "Amt", "InstdAmt"], "Ccy"),
+      });
     }
   }
   return {
@@ -181,14 +195,33 @@ export interface Camt054Transaction {
   readonly creditDebit: "CRDT" | "DBIT";
   /** BOOK, PDNG, INFO… */
   readonly entryStatus: string;
+  /** BookgDt/Dt (a date, `YYYY-MM-DD`) or BookgDt/DtTm (as written, with or without its offset); null if absent. */
   readonly bookingDate: string | null;
   readonly returnReasonCode: string | null;
   readonly returnAdditionalInfo: string | null;
 }
 
+/**
+ * An entry booked for a whole payment block (`NtryDtls/Btch`, what BtchBookg=true asks for): one amount for
+ * the block, its PmtInfId, how many transactions and their total as the bank counted them; no TxDtls.
+ */
+export interface Camt054Batch {
+  readonly paymentInfoId: string | null;
+  readonly numberOfTransactions: number | null;
+  readonly totalAmountMinor: number | null;
+  readonly totalCurrency: string | null;
+  /** The entry's own amount and currency (what left the account). */
+  readonly entryAmountMinor: number;
+  readonly entryCurrency: string;
+  readonly creditDebit: "CRDT" | "DBIT";
+  readonly entryStatus: string;
+  readonly bookingDate: string | null;
+}
+
 export interface Camt054Notification {
   readonly messageId: string;
   readonly transactions: readonly Camt054Transaction[];
+  readonly batches: readonly Camt054Batch[];
 }
 
 /** Reads a camt.054 (any version). Throws IsoParseError when the file is not one. */
@@ -199,13 +232,43 @@ export function readCamt054(xml: string): Camt054Notification {
   const messageId = text(notification, "GrpHdr", "MsgId");
   if (!messageId) throw new IsoParseError("camt.054 without MsgId");
   const transactions: Camt054Transaction[] = [];
+  const batches: Camt054Batch[] = [];
   for (const account of children(notification, "Ntfctn")) {
     for (const entry of children(account, "Ntry")) {
       // Sts is a code in version 2 and a choice (Sts/Cd) from version 6 on.
       const entryStatus = text(entry, "Sts", "Cd") ?? text(entry, "Sts") ?? "";
       const entryIndicator = text(entry, "CdtDbtInd");
-      const bookingDate = text(entry, "BookgDt", "Dt") ?? text(entry, "BookgDt", "DtTm")?.slice(0, 10) ?? null;
-      const details = children(entry, "NtryDtls").flatMap((d) => children(d, "TxDtls"));
+      const bookingDate = text(entry, "BookgDt", "Dt") ?? text(entry, "BookgDt", "DtTm") ?? null;
+      const entryDetails = children(entry, "NtryDtls");
+      const details = entryDetails.flatMap((d) => children(d, "TxDtls"));
+      const batchInfo = entryDetails.flatMap((d) => children(d, "Btch"));
+      if (details.length === 0 && batchInfo.length > 0) {
+        // Booked per batch: the entry is the block's booking (one Btch per entry is what banks send; a second
+        // Btch in the same entry is read too, each with the entry's amount, and will not add up).
+        const entryAmount = text(entry, "Amt");
+        const entryCurrency = attribute(entry, ["Amt"], "Ccy");
+        if (!entryAmount || !entryCurrency || (entryIndicator !== "CRDT" && entryIndicator !== "DBIT")) {
+          throw new IsoParseError("camt.054 entry without amount, currency or credit/debit indicator");
+        }
+        for (const batch of batchInfo) {
+          const count = text(batch, "NbOfTxs");
+          const total = text(batch, "TtlAmt");
+          if (count !== null && !/^\d{1,15}$/.test(count))
+            throw new IsoParseError(`camt.054 batch NbOfTxs is not a count: ${JSON.stringify(count)}`);
+          batches.push({
+            paymentInfoId: text(batch, "PmtInfId"),
+            numberOfTransactions: count === null ? null : Number(count),
+            totalAmountMinor: total === null ? null : parseDecimalAmountMinor(total),
+            totalCurrency: attribute(batch, ["TtlAmt"], "Ccy"),
+            entryAmountMinor: parseDecimalAmountMinor(entryAmount),
+            entryCurrency,
+            creditDebit: entryIndicator,
+            entryStatus,
+            bookingDate,
+          });
+        }
+        continue;
+      }
       for (const tx of details) {
         const amountText = text(tx, "Amt") ?? text(tx, "AmtDtls", "TxAmt", "Amt") ?? text(entry, "Amt");
         const currency =
@@ -229,5 +292,29 @@ export function readCamt054(xml: string): Camt054Notification {
       }
     }
   }
-  return { messageId, transactions };
+  return { messageId, transactions, batches };
+}
+
+/** One payment block of a pain.001 we wrote: its PmtInfId and its transactions (EndToEndId, amount). */
+export interface Pain001Block {
+  readonly paymentInfoId: string;
+  readonly transactions: ReadonlyArray<{ readonly endToEndId: string; readonly amountMinor: number }>;
+}
+
+/**
+ * The payment blocks of a pain.001 (any version): which transactions a PmtInfId grouped. Read from the file
+ * as we sent it (kept encrypted on the file's row), so a status or booking naming a block is checked against
+ * what the bank received.
+ */
+export function readPain001Blocks(xml: string): Pain001Block[] {
+  const document = child(parseXml(xml), "Document");
+  const initiation = child(document, "CstmrCdtTrfInitn");
+  if (!initiation) throw new IsoParseError("not a pain.001 credit transfer initiation");
+  return children(initiation, "PmtInf").map((block) => ({
+    paymentInfoId: text(block, "PmtInfId") ?? "",
+    transactions: children(block, "CdtTrfTxInf").map((tx) => ({
+      endToEndId: text(tx, "PmtId", "EndToEndId") ?? "",
+      amountMinor: parseDecimalAmountMinor(text(tx, "Amt", "InstdAmt") ?? ""),
+    })),
+  }));
 }

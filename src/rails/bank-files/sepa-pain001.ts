@@ -162,6 +162,23 @@ function groupIntoBlocks(transfers: readonly SepaTransfer[]): PaymentBlock[] {
   return [...blocks.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
+/** The PmtInfId of a file's `index`-th payment block (0-based): its MsgId and the block's number. */
+function paymentInfoIdOf(messageId: string, index: number): string {
+  return `${messageId.slice(0, 30)}-${String(index + 1).padStart(4, "0")}`;
+}
+
+/**
+ * Which payment block (PmtInfId) each transfer of the message goes in, as writePain001 writes it: kept with
+ * each item, so a status report or a batch booking naming a block is checked against what we sent.
+ */
+export function paymentInfoIdsOf(message: Pick<SepaMessage, "messageId" | "transfers">): Map<string, string> {
+  const out = new Map<string, string>();
+  groupIntoBlocks(message.transfers).forEach((block, index) => {
+    for (const transfer of block.transfers) out.set(transfer.payoutId, paymentInfoIdOf(message.messageId, index));
+  });
+  return out;
+}
+
 /** Text content or attribute value escaped for XML (the SEPA character set has none of these, but ids may). */
 export function escapeXml(value: string): string {
   return value.replace(/[&<>"]/g, (c) => (c === "&" ? "&amp;" : c === "<" ? "&lt;" : c === ">" ? "&gt;" : "&quot;"));
@@ -262,7 +279,7 @@ export function writePain001(message: SepaMessage, write: (chunk: string) => voi
 
   blocks.forEach((block, index) => {
     w.start("PmtInf");
-    w.leaf("PmtInfId", `${message.messageId.slice(0, 30)}-${String(index + 1).padStart(4, "0")}`);
+    w.leaf("PmtInfId", paymentInfoIdOf(message.messageId, index));
     w.leaf("PmtMtd", "TRF");
     w.leaf("BtchBookg", "true");
     w.leaf("NbOfTxs", String(block.transfers.length));

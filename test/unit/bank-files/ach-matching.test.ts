@@ -24,6 +24,7 @@ function filed(overrides: Partial<FiledItem["item"]> = {}, fileCreatedAt = new D
       accountLast4: "6789",
       bankCode: "021000021",
       transactionCode: "22",
+      paymentInfoId: null,
       bankStatus: null,
       queuedAt: new Date("2026-06-08T12:00:00.000Z"),
       ...overrides,

@@ -41,12 +41,16 @@ describe("pain.002 status reports", () => {
         endToEndId: "0190f0a0000070008000000000000001",
         status: "ACCP",
         reason: { code: null, additionalInfo: null },
+        originalAmountMinor: null,
+        originalCurrency: null,
       },
       {
         paymentInfoId: "BF-2-0001",
         endToEndId: "0190f0a0000070008000000000000002",
         status: "RJCT",
         reason: { code: "AC04", additionalInfo: "Konto <geschlossen> & gelöscht" },
+        originalAmountMinor: null,
+        originalCurrency: null,
       },
     ]);
   });

@@ -3018,7 +3018,7 @@ export interface components {
             control_sum_minor: number;
             currency: string;
             /**
-             * @description `refused`: the cut-off could not write the file (alert `file_id_modifiers_exhausted`: 36 NACHA files, File ID Modifiers A-Z and 0-9, already carry its creation date); it has no content, `last_upload_error` says why, and its payouts stay queued for the next cut-off.
+             * @description After the bank's status reports (pain.002, statuses at file, payment-block and transaction level; a transaction's own status wins, else its block's, else the file's): `accepted` every payout accepted; `rejected` every payout rejected; `partially_accepted` some accepted or still open (a `PART` report leaves a transaction without a status of its own as it was) and some rejected, or some decided and some still open; a `PDNG` report changes nothing. `refused`: the cut-off could not write the file (alert `file_id_modifiers_exhausted`: 36 NACHA files, File ID Modifiers A-Z and 0-9, already carry its creation date); it has no content, `last_upload_error` says why, and its payouts stay queued for the next cut-off.
              * @enum {string}
              */
             status: "built" | "uploaded" | "accepted" | "partially_accepted" | "rejected" | "refused";

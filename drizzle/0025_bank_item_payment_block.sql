@@ -1,0 +1,1 @@
+ALTER TABLE "bank_file_items" ADD COLUMN "payment_info_id" text;
