@@ -26,7 +26,7 @@ import type { IdGenerator } from "../../platform/ids.js";
 import { jobHandler } from "../../platform/jobs/job-definition.js";
 import { enqueueJobs, type JobStore } from "../../platform/jobs/job-store.js";
 import { type JobHandlers, LeaseLostError } from "../../platform/jobs/worker.js";
-import { readCamt054, readPain002 } from "../../rails/bank-files/iso-readers.js";
+import { readCamt054, readPain002, refuseOtherIsoMessage } from "../../rails/bank-files/iso-readers.js";
 import { type NachaFile, readNachaFile } from "../../rails/bank-files/nacha-reader.js";
 import { BankPgpError, openInbound } from "../../rails/bank-files/openpgp.js";
 import { achChangeText, achReturnText, isoReasonText, maskedCorrectedData } from "../../rails/bank-files/reason-codes.js";
@@ -399,7 +399,7 @@ export function createBankInbound(deps: InboundDeps) {
         if (rail === "ach") applied = await applyNacha(tx, tenant, effects, readNachaFile(text));
         else if (/CstmrPmtStsRpt/.test(text)) applied = await applyPain002(tx, tenant, effects, text);
         else if (/BkToCstmrDbtCdtNtfctn/.test(text)) applied = await applyCamt054(tx, tenant, effects, text);
-        else throw new Error("neither a pain.002 status report nor a camt.054 notification");
+        else refuseOtherIsoMessage(text);
         await effects.write(tx);
         await updateInbound(tx, inboundId, { kind: applied.kind, unmatched: applied.unmatched });
         if (applied.unmatched.length > 0) {
