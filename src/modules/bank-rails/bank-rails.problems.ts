@@ -52,7 +52,14 @@ export function unmatchedProblem(kind: string, recorded: string): InboundProblem
 export function refusalWords(rail: string, error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof NachaParseError) return `The file is not a valid NACHA file: ${message}.`.replace(/\.\.$/, ".");
-  if (error instanceof IsoParseError) return `${message.charAt(0).toUpperCase()}${message.slice(1)}.`.replace(/\.\.$/, ".");
+  if (error instanceof IsoParseError) {
+    const sentence = message.startsWith("the file ")
+      ? `T${message.slice(1)}`
+      : /^(not|neither) /.test(message)
+        ? `The file is ${message}`
+        : `The file cannot be read: ${message}`;
+    return `${sentence}.`.replace(/\.\.$/, ".");
+  }
   if (error instanceof BankPgpError) return `The file could not be opened with OpenPGP: ${message}.`.replace(/\.\.$/, ".");
   return rail === "ach" ? `The file could not be read as a NACHA file: ${message}` : `The file could not be read: ${message}`;
 }
