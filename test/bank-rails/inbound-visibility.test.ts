@@ -293,7 +293,11 @@ describe("ACH answers: unmatched items, a notification of change, the same file 
     );
   });
 
-  it("applies the correction with one call: audited, announced, and the next file pays the corrected account", async () => {
+  it("applies the correction with one call: audited, announced, and the next file pays the corrected account, queued payouts included", async () => {
+    // A payout approved and queued for the next cut-off before the correction: the file pays the corrected account.
+    t.clock.set(new Date("2026-07-28T18:00:00.000Z"));
+    const next = await approved(beneficiaryId, 7_000, "USD");
+    await drain();
     const url = `/v1/beneficiaries/${beneficiaryId}/bank-accounts/${accountId}/notification-of-change/apply`;
     const applied = await t.app.inject({ method: "POST", url, headers: bearer(key) });
     expect(applied.statusCode, applied.body).toBe(200);
@@ -334,10 +338,7 @@ describe("ACH answers: unmatched items, a notification of change, the same file 
       previous_last4: "6789",
     });
 
-    // The next payout's entry carries the corrected routing and account numbers.
-    t.clock.set(new Date("2026-07-28T18:00:00.000Z"));
-    const next = await approved(beneficiaryId, 7_000, "USD");
-    await drain();
+    // The queued payout's entry carries the corrected routing and account numbers.
     t.clock.set(new Date("2026-07-28T20:00:00.000Z"));
     await drain();
     const files = (await t.app.inject({ method: "GET", url: "/v1/bank-files", headers: bearer(key) })).json().bank_files;

@@ -3189,6 +3189,31 @@ export interface components {
             /** @description What needs attention: `no_status_report` (no pain.002 or return file within the rail's `status_report_timeout_hours`), `rejected` (the bank refused the file or part of it), `unmatched_entries` (an inbound file named an entry of this file but its facts differ: amount, account, receiving bank, direction or date; nothing was moved and the inbound file says what differed), `return_code_not_for_credit` (an ACH return used a code that only answers debits, such as R01; applied because every fact agreed), `notification_of_change`, `file_id_modifiers_exhausted` (status `refused`). */
             alerts: string[];
         };
+        /**
+         * @example {
+         *       "id": "0196f1a4-5e00-7000-8000-00000000b0a1",
+         *       "rail": "ach",
+         *       "file_name": "RETURNS-20260528.ach",
+         *       "kind": "nacha_returns",
+         *       "size_bytes": 1880,
+         *       "received_at": "2026-05-28T14:15:00.000Z",
+         *       "status": "partially_applied",
+         *       "duplicate_of": null,
+         *       "moved": [
+         *         {
+         *           "payout_id": "0196f1a4-1c2d-7e30-a077-a2b3c4d5e6f8",
+         *           "outcome": "returned",
+         *           "bank_status": "R03"
+         *         }
+         *       ],
+         *       "problems": [
+         *         {
+         *           "reference": "091000019999999",
+         *           "reason": "ACH return R02 for trace 091000019999999: none of our ACH entries carries this trace number; nothing was moved."
+         *         }
+         *       ]
+         *     }
+         */
         BankInboundFile: {
             /** Format: uuid */
             id: string;
@@ -5169,6 +5194,36 @@ export interface components {
                 bank_status: string | null;
             }[];
         };
+        /**
+         * @example {
+         *       "bank_inbound_files": [
+         *         {
+         *           "id": "0196f1a4-5e00-7000-8000-00000000b0a1",
+         *           "rail": "ach",
+         *           "file_name": "RETURNS-20260528.ach",
+         *           "kind": "nacha_returns",
+         *           "size_bytes": 1880,
+         *           "received_at": "2026-05-28T14:15:00.000Z",
+         *           "status": "partially_applied",
+         *           "duplicate_of": null,
+         *           "moved": [
+         *             {
+         *               "payout_id": "0196f1a4-1c2d-7e30-a077-a2b3c4d5e6f8",
+         *               "outcome": "returned",
+         *               "bank_status": "R03"
+         *             }
+         *           ],
+         *           "problems": [
+         *             {
+         *               "reference": "091000019999999",
+         *               "reason": "ACH return R02 for trace 091000019999999: none of our ACH entries carries this trace number; nothing was moved."
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "next_cursor": null
+         *     }
+         */
         BankInboundFileList: {
             bank_inbound_files: components["schemas"]["BankInboundFile"][];
             next_cursor: string | null;
@@ -12832,7 +12887,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Only events of this type. */
                 type?: "payout.disbursement_submitted" | "payout.acknowledged" | "payout.estimated_arrival_at" | "payout.disbursed" | "payout.delivered" | "payout.settled" | "payout.canceled" | "payout.rejected" | "payout.failed" | "payout.returned" | "beneficiary.details_submitted" | "beneficiary.bank_account.registered" | "beneficiary.enrollment_rejected" | "beneficiary.bank_account.notification_of_change" | "beneficiary.bank_account.corrected" | "bank_file.refused" | "bank_file.item_unmatched";
-                /** @description Only events about this Payout (payout.*) or Beneficiary (beneficiary.*): `data.payout_id` or `data.beneficiary_id`. */
+                /** @description Only events about this Payout (payout.*), Beneficiary (beneficiary.*) or inbound bank file (bank_file.*): `data.payout_id`, `data.beneficiary_id` or `data.inbound_file_id`. */
                 subject_id?: string;
                 /** @description Events recorded at or after this time. */
                 since?: string;
