@@ -277,6 +277,22 @@ describe("ACH answers: unmatched items, a notification of change, the same file 
     const url = `/v1/beneficiaries/${beneficiaryId}/bank-accounts/${accountId}/notification-of-change/apply`;
     expect((await t.app.inject({ method: "POST", url, headers: bearer(readOnly.key) })).statusCode).toBe(403);
     expect((await t.app.inject({ method: "POST", url, headers: bearer(theirs) })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: "POST", url, headers: bearer(business.keys.sandbox) })).statusCode).toBe(404);
+    // An account the bank sent no notification about: nothing to apply.
+    const plain = await registerBankAccount(t.app, key, beneficiaryId, { ...US_ACCOUNT, account_number: "555000111" });
+    const none = await t.app.inject({
+      method: "POST",
+      url: `/v1/beneficiaries/${beneficiaryId}/bank-accounts/${plain.id}/notification-of-change/apply`,
+      headers: bearer(key),
+    });
+    expect(none.statusCode).toBe(409);
+    expect(none.json().error.code).toBe("NOTIFICATION_OF_CHANGE_NOT_APPLICABLE");
+    const removed = await t.app.inject({
+      method: "DELETE",
+      url: `/v1/beneficiaries/${beneficiaryId}/bank-accounts/${plain.id}`,
+      headers: bearer(key),
+    });
+    expect(removed.statusCode).toBe(204);
   });
 
   it("pages with a cursor", async () => {
