@@ -23,6 +23,7 @@ import { createFieldCipher } from "../src/platform/crypto.js";
 import { openDatabase, queryRows, transaction } from "../src/platform/db/client.js";
 import { runMigrations } from "../src/platform/db/migrate.js";
 import { businesses } from "../src/platform/db/shared.schema.js";
+import { createEventRecorder } from "../src/platform/events/outbox.js";
 import { uuidV7Generator } from "../src/platform/ids.js";
 import { createJobStore } from "../src/platform/jobs/job-store.js";
 import { readPain002 } from "../src/rails/bank-files/iso-readers.js";
@@ -217,6 +218,7 @@ async function ingestOnPostgres(context: BenchContext): Promise<{ [key: string]:
       clock: systemClock,
       ids: uuidV7Generator,
       cipher,
+      events: createEventRecorder({ clock: systemClock, ids: uuidV7Generator }),
       jobStore,
       logger: quiet,
       openTarget: async () => {

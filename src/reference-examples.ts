@@ -183,6 +183,24 @@ const webhookSubscription = {
   created_at: "2026-05-27T12:20:00.000Z",
 };
 
+const bankInboundFile = {
+  id: "0196f1a4-5e00-7000-8000-00000000b0a1",
+  rail: "ach",
+  file_name: "RETURNS-20260528.ach",
+  kind: "nacha_returns",
+  size_bytes: 1880,
+  received_at: "2026-05-28T14:15:00.000Z",
+  status: "partially_applied",
+  duplicate_of: null,
+  moved: [{ payout_id: PAYOUT_ID, outcome: "returned", bank_status: "R03" }],
+  problems: [
+    {
+      reference: "091000019999999",
+      reason: "ACH return R02 for trace 091000019999999: none of our ACH entries carries this trace number; nothing was moved.",
+    },
+  ],
+};
+
 const recordedEvent = {
   id: DELIVERY_ID,
   type: "payout.disbursed",
@@ -678,6 +696,8 @@ export const COMPONENT_EXAMPLES: Readonly<Record<string, unknown>> = {
   BankRailList: { bank_rails: [sepaRail] },
   BankFile: bankFile,
   BankFileList: { bank_files: [bankFile], next_cursor: null },
+  BankInboundFile: bankInboundFile,
+  BankInboundFileList: { bank_inbound_files: [bankInboundFile], next_cursor: null },
   BankFileDetail: {
     bank_file: bankFile,
     payouts: [{ payout_id: PAYOUT_ID, amount_minor: 125000, reference: "0196f1a41c2d7e30a077a2b3c4d5e6f8", bank_status: "ACCP" }],

@@ -19,7 +19,8 @@ export interface Metrics {
    * naming no payout of ours), `no_status_report` (a file without a status report past its time),
    * `notification_of_change` (an ACH NOC), `poll_failed` (the inbound directory could not be read),
    * `return_code_not_for_credit` (an ACH return with a debit-only code, applied), `file_id_modifiers_exhausted`
-   * (a 37th NACHA file of one creation date, refused).
+   * (a 37th NACHA file of one creation date, refused), `inbound_duplicate` (an inbound file with the content of
+   * one already read under another name: nothing applied).
    */
   observeBankFile(rail: string, event: string): void;
   /** One inbound bank file downloaded, by rail, and the bytes read (at most the size limit plus one per file). */
@@ -71,7 +72,7 @@ export function createMetrics(deps: { jobStore: JobStore }): Metrics {
   });
   const bankFiles = new Counter({
     name: "bank_file_events_total",
-    help: "Bank-file events that need watching, by rail and event (inbound_refused, inbound_too_large, file_rejected, unmatched_entry, no_status_report, notification_of_change, poll_failed, return_code_not_for_credit, file_id_modifiers_exhausted).",
+    help: "Bank-file events that need watching, by rail and event (inbound_refused, inbound_too_large, file_rejected, unmatched_entry, no_status_report, notification_of_change, poll_failed, return_code_not_for_credit, file_id_modifiers_exhausted, inbound_duplicate).",
     labelNames: ["rail", "event"],
     registers: [registry],
   });

@@ -29,6 +29,7 @@ export function createJobHandlers(deps: WorkerDeps): JobHandlers {
     clock: deps.clock,
     ids: deps.ids,
     cipher: deps.cipher,
+    events: deps.events,
     jobStore: deps.jobStore,
     logger: deps.logger.child({ component: "bank-rails" }),
     localRoot: deps.config.bankRails.localRoot,

@@ -188,6 +188,7 @@ describe("local folders", () => {
     const deps = t.runtime.deps;
     const inbound = createBankInbound({
       db: db(),
+      events: deps.events,
       clock: deps.clock,
       ids: deps.ids,
       cipher: deps.cipher,
@@ -236,6 +237,7 @@ describe("local folders", () => {
     const inboundWithLimit = (maxFileBytes: number) =>
       createBankInbound({
         db: db(),
+        events: deps.events,
         clock: deps.clock,
         ids: deps.ids,
         cipher: deps.cipher,

@@ -49,6 +49,11 @@ describe("webhooks in the OpenAPI document and the delivery log", () => {
         expect(schema.properties.data.required).toEqual(
           expect.arrayContaining(["payout_id", "external_ref", "beneficiary_id", "amount", "currency", "rail_ref", "status"]),
         );
+      } else if (type.startsWith("bank_file.")) {
+        // The ordering subject of bank_file.* events is the inbound file.
+        expect(schema.properties.data.required).toEqual(
+          expect.arrayContaining(["inbound_file_id", "rail", "file_name", "reason"]),
+        );
       } else {
         expect(schema.properties.data.required).toContain("beneficiary_id");
       }

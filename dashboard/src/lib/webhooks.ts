@@ -21,6 +21,10 @@ export const EVENT_TYPES = [
   "beneficiary.details_submitted",
   "beneficiary.bank_account.registered",
   "beneficiary.enrollment_rejected",
+  "beneficiary.bank_account.notification_of_change",
+  "beneficiary.bank_account.corrected",
+  "bank_file.refused",
+  "bank_file.item_unmatched",
 ] as const satisfies readonly EventType[];
 true satisfies CompleteList<typeof EVENT_TYPES, EventType>;
 

@@ -16,6 +16,7 @@ import type { Tenant } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
 import { type Db, type Tx, transaction } from "../../platform/db/client.js";
+import type { EventRecorder } from "../../platform/events/outbox.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import { jobHandler } from "../../platform/jobs/job-definition.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
@@ -77,6 +78,8 @@ export interface BankFilesDeps {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly cipher: FieldCipher;
+  /** The events outbox (inbound problems and notifications of change are events). */
+  readonly events: EventRecorder;
   readonly jobStore: Pick<JobStore, "enqueue">;
   readonly logger: BankFilesLogger;
   readonly localRoot: string | null;
@@ -125,6 +128,7 @@ export function createBankFiles(deps: BankFilesDeps) {
     clock,
     ids,
     cipher,
+    events: deps.events,
     jobStore,
     logger,
     ...(deps.observe === undefined ? {} : { observe: deps.observe }),

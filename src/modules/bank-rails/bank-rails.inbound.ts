@@ -11,8 +11,12 @@
 //              R-code and its words; notifications of change (addenda 98) are recorded on the entry, the file's
 //              alerts, the log and a metric
 // Payout moves are PAYOUT_RAIL_OUTCOME_JOBs enqueued in that transaction (the payouts module applies them, as
-// for every rail). A file that cannot be parsed is kept with its reason (status `refused`), logged, counted,
-// and changes nothing. An entry naming no payout of ours is kept on the inbound file and flagged.
+// for every rail), and what each payout was moved to is kept on the inbound file (`moved`). A file that cannot
+// be parsed is kept with its reason in words (status `refused`), logged, counted, and changes nothing; the
+// same transaction records `bank_file.refused`. An entry naming no payout of ours is kept on the inbound file
+// and flagged, with one `bank_file.item_unmatched` event each. A notification of change records
+// `beneficiary.bank_account.notification_of_change` and keeps the unmasked correction encrypted on the account.
+// The same content under another name (the bank sent a file twice) is recorded `duplicate` and applies nothing.
 // Intake before any of that: a listed file whose name, size and modification time are already recorded is
 // skipped without being downloaded; a file over the size limit (BANK_RAIL_INBOUND_MAX_FILE_BYTES) is refused
 // unread when its listing shows it, and while reading when it is longer than listed (at most the limit plus
@@ -24,6 +28,7 @@ import type { Tenant } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
 import { type Db, type Tx, transaction } from "../../platform/db/client.js";
+import type { EventRecorder } from "../../platform/events/outbox.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import { jobHandler } from "../../platform/jobs/job-definition.js";
 import { enqueueJobs, type JobStore } from "../../platform/jobs/job-store.js";
@@ -35,10 +40,18 @@ import {
   readCamt054,
   readPain001Blocks,
   readPain002,
+  refuseOtherIsoMessage,
 } from "../../rails/bank-files/iso-readers.js";
 import { type NachaFile, readNachaFile } from "../../rails/bank-files/nacha-reader.js";
 import { BankPgpError, openInbound } from "../../rails/bank-files/openpgp.js";
-import { achChangeText, achReturnText, isoReasonText, maskedCorrectedData } from "../../rails/bank-files/reason-codes.js";
+import {
+  achChangeText,
+  achCorrectedFields,
+  achCorrectionOf,
+  achReturnText,
+  isoReasonText,
+  maskedCorrectedData,
+} from "../../rails/bank-files/reason-codes.js";
 import { endToEndIdOf, payoutIdOfEndToEndId } from "../../rails/bank-files/sepa-pain001.js";
 import type { SerializedRailOutcome } from "../../rails/rail.js";
 import { recordNotificationOfChange } from "../destinations/index.js";
@@ -48,6 +61,7 @@ import { type DeliveryTarget, type InboundEntry, InboundTooLargeError, sha256Hex
 import { checkBatchBooking, decideStatusReport } from "./bank-rails.iso-answers.js";
 import { BANK_POLL_JOB } from "./bank-rails.jobs.js";
 import { matchAchAnswer } from "./bank-rails.matching.js";
+import { refusalWords, unmatchedProblem } from "./bank-rails.problems.js";
 import {
   type BankFileRow,
   type BankRailConfigRow,
@@ -56,6 +70,7 @@ import {
   findFileById,
   findFileByMessageId,
   findFiledItemsByReferences,
+  findInboundWithContent,
   findItemsByReferences,
   inboundSeen,
   listInboundRecords,
@@ -76,6 +91,8 @@ export interface InboundDeps {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly cipher: FieldCipher;
+  /** The events outbox: refused files, unmatched items and notifications of change are events. */
+  readonly events: EventRecorder;
   readonly jobStore: Pick<JobStore, "enqueue">;
   readonly logger: { info(o: object, m: string): void; warn(o: object, m: string): void; error(o: object, m: string): void };
   readonly observe?: (rail: string, event: string) => void;
@@ -126,6 +143,9 @@ export function createBankInbound(deps: InboundDeps) {
   function createEffects(inboundId: string) {
     const statuses = new Map<string, string>();
     const outcomes: Array<{ payoutId: string; value: SerializedRailOutcome }> = [];
+    // What each payout named was moved to, for the inbound file's `moved` (the first outcome asked: an ACH
+    // return asks `returned`, then `failed` for a payout not disbursed yet, and reads as `returned`).
+    const moved = new Map<string, string>();
     return {
       status(payoutId: string, bankStatus: string) {
         statuses.delete(payoutId); // the last one reported wins
@@ -133,6 +153,19 @@ export function createBankInbound(deps: InboundDeps) {
       },
       outcome(payoutId: string, value: SerializedRailOutcome) {
         outcomes.push({ payoutId, value });
+        if (!moved.has(payoutId)) moved.set(payoutId, value.type);
+      },
+      /** A payout named without a move of its own (an ACH notification of change). */
+      note(payoutId: string, what: string) {
+        if (!moved.has(payoutId)) moved.set(payoutId, what);
+      },
+      moved(): Array<{ payout_id: string; outcome: string; bank_status: string | null }> {
+        const ids = [...new Set([...moved.keys(), ...statuses.keys()])];
+        return ids.map((payoutId) => ({
+          payout_id: payoutId,
+          outcome: moved.get(payoutId) ?? "none",
+          bank_status: statuses.get(payoutId) ?? null,
+        }));
       },
       async write(tx: Tx) {
         await setItemBankStatuses(
@@ -401,22 +434,37 @@ export function createBankInbound(deps: InboundDeps) {
         effects.outcome(item.payoutId, { type: "failed", reason });
       } else if (entry.changeInfo) {
         const change = entry.changeInfo;
-        // Shown to the Business on the bank account; the account itself is left as it is (the originator
-        // corrects it: docs/decisions.md, "Bank rails").
+        effects.note(item.payoutId, "notification_of_change");
+        // Shown to the Business on the bank account, masked; the unmasked correction is kept encrypted for
+        // the Business to apply with one call (docs/decisions.md, "Inbound problems shown").
         if (item.destinationId !== null) {
-          await recordNotificationOfChange(
+          const correction = achCorrectionOf(change.code, change.correctedData);
+          const notice = {
+            code: change.code,
+            description: achChangeText(change.code),
+            corrected_fields: achCorrectedFields(change.code),
+            corrected_data: maskedCorrectedData(change.code, change.correctedData),
+            payout_id: item.payoutId,
+            received_at: clock.now().toISOString(),
+          };
+          const beneficiaryId = await recordNotificationOfChange(
             tx,
             tenant,
             item.destinationId,
             {
-              code: change.code,
-              description: achChangeText(change.code),
-              corrected_data: maskedCorrectedData(change.code, change.correctedData),
-              payout_id: item.payoutId,
-              received_at: clock.now().toISOString(),
+              ...notice,
+              ...(correction === null ? {} : { correction_encrypted: deps.cipher.encrypt(JSON.stringify(correction)) }),
             },
             clock.now(),
           );
+          if (beneficiaryId !== null) {
+            await deps.events.record(tx, {
+              tenant,
+              type: "beneficiary.bank_account.notification_of_change",
+              subjectId: beneficiaryId,
+              data: { beneficiary_id: beneficiaryId, bank_account_id: item.destinationId, ...notice },
+            });
+          }
         }
         alertFile(item.fileId, "notification_of_change");
         observe("ach", "notification_of_change");
@@ -447,7 +495,7 @@ export function createBankInbound(deps: InboundDeps) {
     config: BankRailConfigRow,
     entry: InboundEntry,
     content: string,
-  ): Promise<"applied" | "refused" | "seen"> {
+  ): Promise<"applied" | "refused" | "seen" | "duplicate"> {
     const tenant: Tenant = { businessId: config.businessId, environment: config.environment };
     const rail = config.rail as BankRailName;
     const name = entry.name;
@@ -458,6 +506,35 @@ export function createBankInbound(deps: InboundDeps) {
       return "seen";
     }
     const inboundId = ids.newId();
+    // The same bytes under another name: the bank sent the file twice. Recorded, applied nothing.
+    const earlier = await findInboundWithContent(db, tenant, rail, sha256);
+    if (earlier !== null) {
+      const reason = `The same content as ${earlier.fileName}, received ${earlier.receivedAt.toISOString()}: the bank sent the file twice; nothing was applied again.`;
+      const recorded = await transaction(db, (tx) =>
+        claimInbound(tx, {
+          id: inboundId,
+          businessId: tenant.businessId,
+          environment: tenant.environment,
+          rail,
+          fileName: name,
+          contentSha256: sha256,
+          kind: "unknown",
+          status: "duplicate",
+          refusalReason: reason,
+          duplicateOfId: earlier.id,
+          contentEncrypted: deps.cipher.encrypt(content),
+          ...listing,
+          receivedAt: clock.now(),
+        }),
+      );
+      if (!recorded) return "seen";
+      observe(rail, "inbound_duplicate");
+      logger.warn(
+        { business_id: tenant.businessId, inbound_file: name, duplicate_of: earlier.fileName },
+        "inbound bank file is a copy of one already read: nothing was applied",
+      );
+      return "duplicate";
+    }
     try {
       // With OpenPGP inbound, the file must decrypt with the Business's key and carry the bank's signature;
       // what is kept is what arrived.
@@ -498,9 +575,19 @@ export function createBankInbound(deps: InboundDeps) {
         else if (/CstmrPmtStsRpt/.test(text)) applied = await applyPain002(tx, tenant, effects, text);
         else if (/BkToCstmrDbtCdtNtfctn/.test(text))
           applied = await applyCamt054(tx, tenant, effects, text, (config.settings as BankRailSettings).timeZone);
-        else throw new Error("neither a pain.002 status report nor a camt.054 notification");
+        else refuseOtherIsoMessage(text);
         await effects.write(tx);
-        await updateInbound(tx, inboundId, { kind: applied.kind, unmatched: applied.unmatched });
+        await updateInbound(tx, inboundId, { kind: applied.kind, unmatched: applied.unmatched, moved: effects.moved() });
+        // Each item that moved nothing is an event, in this transaction (the one place they are recorded).
+        for (const recorded of applied.unmatched) {
+          const problem = unmatchedProblem(applied.kind, recorded);
+          await deps.events.record(tx, {
+            tenant,
+            type: "bank_file.item_unmatched",
+            subjectId: inboundId,
+            data: { inbound_file_id: inboundId, rail, file_name: name, reference: problem.reference, reason: problem.reason },
+          });
+        }
         if (applied.unmatched.length > 0) {
           observe(rail, "unmatched_entry");
           logger.warn(
@@ -511,11 +598,12 @@ export function createBankInbound(deps: InboundDeps) {
         return "applied" as const;
       });
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = refusalWords(rail, error).slice(0, 500);
       // Nothing of the file was applied (its transaction rolled back); it is kept, refused, with its reason.
+      const refusedId = ids.newId();
       await transaction(db, async (tx) => {
-        await claimInbound(tx, {
-          id: ids.newId(),
+        const recorded = await claimInbound(tx, {
+          id: refusedId,
           businessId: tenant.businessId,
           environment: tenant.environment,
           rail,
@@ -523,11 +611,12 @@ export function createBankInbound(deps: InboundDeps) {
           contentSha256: sha256,
           kind: "unknown",
           status: "refused",
-          refusalReason: reason.slice(0, 500),
+          refusalReason: reason,
           contentEncrypted: deps.cipher.encrypt(content),
           ...listing,
           receivedAt: clock.now(),
         });
+        if (recorded) await recordRefused(tx, tenant, rail, refusedId, name, reason);
       });
       observe(rail, "inbound_refused");
       logger.error(
@@ -536,6 +625,15 @@ export function createBankInbound(deps: InboundDeps) {
       );
       return "refused";
     }
+  }
+
+  async function recordRefused(tx: Tx, tenant: Tenant, rail: string, id: string, fileName: string, reason: string) {
+    await deps.events.record(tx, {
+      tenant,
+      type: "bank_file.refused",
+      subjectId: id,
+      data: { inbound_file_id: id, rail, file_name: fileName, reason },
+    });
   }
 
   /**
@@ -550,9 +648,10 @@ export function createBankInbound(deps: InboundDeps) {
           "(BANK_RAIL_INBOUND_MAX_FILE_BYTES); it was not read"
         : `${entry.name} was listed at ${entry.size} bytes but holds more than the ${maxFileBytes}-byte limit for ` +
           `inbound files (BANK_RAIL_INBOUND_MAX_FILE_BYTES); reading stopped after ${bytesRead} bytes`;
-    const recorded = await transaction(db, (tx) =>
-      claimInbound(tx, {
-        id: ids.newId(),
+    const refusedId = ids.newId();
+    const recorded = await transaction(db, async (tx) => {
+      const claimed = await claimInbound(tx, {
+        id: refusedId,
         businessId: tenant.businessId,
         environment: tenant.environment,
         rail: config.rail,
@@ -566,8 +665,10 @@ export function createBankInbound(deps: InboundDeps) {
         modifiedAt: entry.modifiedAt,
         sizeLimitBytes: maxFileBytes,
         receivedAt: clock.now(),
-      }),
-    );
+      });
+      if (claimed) await recordRefused(tx, tenant, config.rail, refusedId, entry.name, reason);
+      return claimed;
+    });
     if (!recorded) return; // another poll recorded this listing first
     observe(config.rail, "inbound_too_large");
     logger.error(

@@ -340,6 +340,93 @@ export async function updateInbound(db: Db, id: string, patch: Partial<typeof ba
   await db.update(bankInboundFiles).set(patch).where(eq(bankInboundFiles.id, id));
 }
 
+/**
+ * An earlier file of the tenant's rail with the same content under another name, not refused (a refused one
+ * may read now: a key was configured since), oldest first: the same return file sent twice is applied once.
+ */
+export async function findInboundWithContent(
+  db: Db,
+  tenant: Tenant,
+  rail: string,
+  sha256: string,
+): Promise<{ id: string; fileName: string; receivedAt: Date } | null> {
+  const [row] = await db
+    .select({ id: bankInboundFiles.id, fileName: bankInboundFiles.fileName, receivedAt: bankInboundFiles.receivedAt })
+    .from(bankInboundFiles)
+    .where(
+      and(
+        eq(bankInboundFiles.businessId, tenant.businessId),
+        eq(bankInboundFiles.environment, tenant.environment),
+        eq(bankInboundFiles.rail, rail),
+        eq(bankInboundFiles.contentSha256, sha256),
+        sql`${bankInboundFiles.status} <> 'refused'`,
+      ),
+    )
+    .orderBy(asc(bankInboundFiles.receivedAt), asc(bankInboundFiles.id))
+    .limit(1);
+  return row ?? null;
+}
+
+/** What the inbound listing shows of a file: everything but its content. */
+const inboundListColumns = {
+  id: bankInboundFiles.id,
+  rail: bankInboundFiles.rail,
+  fileName: bankInboundFiles.fileName,
+  kind: bankInboundFiles.kind,
+  status: bankInboundFiles.status,
+  refusalReason: bankInboundFiles.refusalReason,
+  duplicateOfId: bankInboundFiles.duplicateOfId,
+  unmatched: bankInboundFiles.unmatched,
+  moved: bankInboundFiles.moved,
+  sizeBytes: bankInboundFiles.sizeBytes,
+  sizeLimitBytes: bankInboundFiles.sizeLimitBytes,
+  contentSha256: bankInboundFiles.contentSha256,
+  receivedAt: bankInboundFiles.receivedAt,
+};
+export type InboundListRow = Pick<BankInboundFileRow, keyof typeof inboundListColumns>;
+
+/**
+ * A page of the tenant's inbound files, newest first (ids are time-ordered), with the rail and status filters;
+ * `status` `partially_applied` is `applied` with unmatched items, `applied` has none.
+ */
+export async function listInboundFiles(
+  db: Db,
+  tenant: Tenant,
+  filter: { rail?: string | undefined; status?: string | undefined },
+  limit: number,
+  beforeId: string | null,
+): Promise<InboundListRow[]> {
+  const conditions = [eq(bankInboundFiles.businessId, tenant.businessId), eq(bankInboundFiles.environment, tenant.environment)];
+  if (filter.rail !== undefined) conditions.push(eq(bankInboundFiles.rail, filter.rail));
+  if (filter.status === "partially_applied")
+    conditions.push(sql`${bankInboundFiles.status} = 'applied' and jsonb_array_length(${bankInboundFiles.unmatched}) > 0`);
+  else if (filter.status === "applied")
+    conditions.push(sql`${bankInboundFiles.status} = 'applied' and jsonb_array_length(${bankInboundFiles.unmatched}) = 0`);
+  else if (filter.status !== undefined) conditions.push(eq(bankInboundFiles.status, filter.status));
+  if (beforeId !== null) conditions.push(lt(bankInboundFiles.id, beforeId));
+  return (await db
+    .select(inboundListColumns)
+    .from(bankInboundFiles)
+    .where(and(...conditions))
+    .orderBy(desc(bankInboundFiles.id))
+    .limit(limit)) as InboundListRow[];
+}
+
+export async function findInboundFile(db: Db, tenant: Tenant, id: string): Promise<InboundListRow | null> {
+  const [row] = await db
+    .select(inboundListColumns)
+    .from(bankInboundFiles)
+    .where(
+      and(
+        eq(bankInboundFiles.businessId, tenant.businessId),
+        eq(bankInboundFiles.environment, tenant.environment),
+        eq(bankInboundFiles.id, id),
+      ),
+    )
+    .limit(1);
+  return (row as InboundListRow | undefined) ?? null;
+}
+
 export async function findFileByMessageId(db: Db, tenant: Tenant, rail: string, messageId: string): Promise<BankFileRow | null> {
   const [row] = await db
     .select()

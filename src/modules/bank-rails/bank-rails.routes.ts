@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { requireActor } from "../../platform/http/require-actor.js";
 import { routeResponses } from "../../platform/http/route-responses.js";
 import type { AppInstance } from "../../platform/http/types.js";
+import type { InboundView } from "./bank-rails.inbound-view.js";
 import {
   BANK_RAILS,
   BankFileContentResponseSchema,
@@ -9,6 +10,8 @@ import {
   BankFileListQuerySchema,
   BankFileListSchema,
   BankFileParamsSchema,
+  BankInboundFileListQuerySchema,
+  BankInboundFileListSchema,
   BankRailListSchema,
   PutAchBodySchema,
   PutSepaBodySchema,
@@ -29,7 +32,7 @@ const DELIVERY =
 const TARGET_CHANGE =
   "Changing where a configured rail delivers (kind, host, port, username, host key fingerprint or a directory) weakens a control: an API key gets 403 `CONTROL_WEAKENING_NEEDS_PERSON` (a person makes the change from a dashboard session with a recent confirmation), every admin is e-mailed and the audit log records `control_weakened` beside `bank_rail_configured`. The first configuration and changes of anything else (originator, cut-offs, format) are not alerts.";
 
-export function registerBankRailRoutes(app: AppInstance, service: BankRailService): void {
+export function registerBankRailRoutes(app: AppInstance, service: BankRailService, inbound: InboundView): void {
   app.put(
     "/v1/bank-rails/sepa",
     {
@@ -172,6 +175,37 @@ export function registerBankRailRoutes(app: AppInstance, service: BankRailServic
       },
     },
     async (request) => service.getFile(requireActor(request), request.params.id),
+  );
+
+  app.get(
+    "/v1/bank-inbound-files",
+    {
+      schema: {
+        tags,
+        operationId: "listBankInboundFiles",
+        summary: "List the files the bank sent",
+        description:
+          "Every file read from the bank's inbound directories (pain.002 status reports, camt.054 notifications, ACH return and notification-of-change files), newest first, filtered by `rail` and `status`: its name, size, when it was read, its status (`applied`, `partially_applied`, `refused`, `duplicate`), each payout it moved and what it asked for it, and every problem in words (the file refused and why; each item that named no payout of ours or one whose amount, account, bank, direction or date differ, which moved nothing). A route of its own rather than `GET /v1/bank-files?direction=inbound`: the files we send and the bank's answers have different fields and statuses. The content is never returned (return files carry account numbers). Problems are also events: `bank_file.refused`, `bank_file.item_unmatched`. Every role.",
+        querystring: BankInboundFileListQuerySchema,
+        response: routeResponses({ 200: BankInboundFileListSchema }, { access: "read", hasInput: true }),
+      },
+    },
+    async (request) => inbound.list(requireActor(request), request.query),
+  );
+
+  app.get(
+    "/v1/bank-inbound-files/:id",
+    {
+      schema: {
+        tags,
+        operationId: "getBankInboundFile",
+        summary: "Read a file the bank sent",
+        description: "One inbound file as listed (status, what it moved, its problems in words). Every role.",
+        params: BankFileParamsSchema,
+        response: routeResponses({ 200: Type.Ref("BankInboundFile") }, { access: "read", hasInput: true, codes: ["not_found"] }),
+      },
+    },
+    async (request) => inbound.get(requireActor(request), request.params.id),
   );
 
   app.get(

@@ -161,9 +161,21 @@ export const bankInboundFiles = pgTable(
     contentSha256: text("content_sha256"),
     /** pain.002, camt.054, nacha_returns, unknown */
     kind: text("kind").notNull(),
-    /** applied, refused */
+    /**
+     * applied, refused, duplicate (the same content as an earlier file under another name: nothing applied).
+     * The API derives `partially_applied` from `applied` with items in `unmatched`.
+     */
     status: text("status").notNull(),
+    /** Why it was refused, or which file it duplicates, in words. */
     refusalReason: text("refusal_reason"),
+    /** For a duplicate: the earlier file with the same content. */
+    duplicateOfId: uuid("duplicate_of_id"),
+    /**
+     * What the file moved: one `{ payout_id, outcome, bank_status }` per payout it named and matched, in file
+     * order (`outcome`: acknowledged, failed, disbursed, returned, notification_of_change, or none when the
+     * bank's status moves nothing), written in the transaction that applied it.
+     */
+    moved: jsonb("moved").notNull().default(sql`'[]'::jsonb`),
     /** The file as received, encrypted like outbound files (returns carry account numbers); null when unread. */
     contentEncrypted: text("content_encrypted"),
     unmatched: jsonb("unmatched").notNull().default(sql`'[]'::jsonb`),

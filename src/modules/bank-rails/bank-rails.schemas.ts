@@ -340,3 +340,78 @@ export const BankFileContentResponseSchema = Type.Unsafe<string>({
     "text/plain": { schema: { type: "string", description: "A NACHA file (94-character records, CRLF)." } },
   },
 });
+
+// Inbound files -------------------------------------------------------------------------------------------------
+
+export const INBOUND_FILE_STATUSES = ["applied", "partially_applied", "refused", "duplicate"] as const;
+
+export const BankInboundFileListQuerySchema = Type.Object(
+  {
+    ...PageQuerySchema,
+    rail: Type.Optional(stringEnum(BANK_RAILS, { description: "Only files of this rail." })),
+    status: Type.Optional(stringEnum(INBOUND_FILE_STATUSES, { description: "Only files with this status." })),
+  },
+  { additionalProperties: false },
+);
+export type BankInboundFileListQuery = Static<typeof BankInboundFileListQuerySchema>;
+
+export const BankInboundFileSchema = Type.Object(
+  {
+    id: Type.String({ format: "uuid" }),
+    rail: stringEnum(BANK_RAILS),
+    file_name: Type.String({ description: "The file's name in the bank's inbound directory." }),
+    kind: stringEnum(["pain.002", "camt.054", "nacha_returns", "unknown"] as const, {
+      description:
+        "What the file was read as: a pain.002 status report, a camt.054 notification, an ACH return file; `unknown` when it could not be read.",
+    }),
+    size_bytes: nullable(
+      Type.Integer({ description: "Its size as the directory listed it; null on files read before sizes were kept." }),
+    ),
+    received_at: Type.String({ format: "date-time", description: "When the service read it (or refused it)." }),
+    status: stringEnum(INBOUND_FILE_STATUSES, {
+      description:
+        "`applied`: every item was matched and applied. `partially_applied`: applied, but some items moved nothing (see `problems`). `refused`: it could not be read (not well-formed, not the message expected, a NACHA record wrong, over the size limit, or not decrypted as configured): nothing was applied (see `problems`). `duplicate`: the same content as an earlier file under another name (`duplicate_of`): nothing was applied again.",
+    }),
+    duplicate_of: nullable(
+      Type.String({ format: "uuid", description: "For a duplicate: the earlier inbound file with the same content." }),
+    ),
+    moved: Type.Array(
+      Type.Object({
+        payout_id: Type.String({ format: "uuid" }),
+        outcome: Type.String({
+          description:
+            "What the file asked for the payout: `acknowledged`, `failed`, `disbursed`, `returned` (an ACH return: `failed` instead when the payout had not been disbursed), `notification_of_change` (recorded on its bank account), or `none` (a status that moves nothing, such as PDNG). The payout's own status and events show where it is now.",
+        }),
+        bank_status: nullable(Type.String({ description: "The bank's status or code for it (ACCP, RJCT, BOOK, R03, C01, …)." })),
+      }),
+      { description: "Every payout the file named and matched, in file order." },
+    ),
+    problems: Type.Array(
+      Type.Object({
+        reference: nullable(
+          Type.String({
+            description: "What the item named: an ACH trace number, an EndToEndId or OrgnlMsgId; null for the file as a whole.",
+          }),
+        ),
+        reason: Type.String({
+          description:
+            "What is wrong, in a sentence naming the file, record or entry, what was expected and what was found; account numbers by their last four only.",
+        }),
+      }),
+      {
+        description:
+          "For a refused file, why (one problem with a null reference); for a duplicate, which file it repeats; otherwise each item that moved nothing. Empty for an applied file.",
+      },
+    ),
+  },
+  { $id: "BankInboundFile" },
+);
+export type BankInboundFileBody = Static<typeof BankInboundFileSchema>;
+
+export const BankInboundFileListSchema = Type.Object(
+  {
+    bank_inbound_files: Type.Array(Type.Ref("BankInboundFile")),
+    next_cursor: nullable(Type.String()),
+  },
+  { "x-component": "BankInboundFileList" },
+);

@@ -8,8 +8,9 @@ import type { IdGenerator } from "../../platform/ids.js";
 import type { TargetPolicy } from "../../platform/outbound-http/url-safety.js";
 import type { PostalAddressValue } from "../beneficiaries/index.js";
 import type { DestinationRoutingFacts } from "../destinations/index.js";
+import { createInboundView } from "./bank-rails.inbound-view.js";
 import { registerBankRailRoutes } from "./bank-rails.routes.js";
-import { BankFileSchema, BankRailSchema } from "./bank-rails.schemas.js";
+import { BankFileSchema, BankInboundFileSchema, BankRailSchema } from "./bank-rails.schemas.js";
 import { createBankRailService } from "./bank-rails.service.js";
 
 export type BankRailsModule = ReturnType<typeof createBankRailsModule>;
@@ -39,6 +40,7 @@ export function createBankRailsModule(deps: {
   reportWeakenedControl: ReportWeakenedControl;
 }) {
   const service = createBankRailService(deps);
+  const inboundView = createInboundView({ db: deps.db });
   return {
     service,
     /**
@@ -53,8 +55,8 @@ export function createBankRailsModule(deps: {
      * account cannot carry of it (BIC outside the EEA, the holder's name), before it is written.
      */
     checkAccount: service.checkAccount,
-    sharedSchemas: [BankRailSchema, BankFileSchema],
-    registerRoutes: (app: AppInstance) => registerBankRailRoutes(app, service),
+    sharedSchemas: [BankRailSchema, BankFileSchema, BankInboundFileSchema],
+    registerRoutes: (app: AppInstance) => registerBankRailRoutes(app, service, inboundView),
   };
 }
 

@@ -53,6 +53,39 @@ export async function findLiveByFingerprint(
   return row ?? null;
 }
 
+/** A live destination locked for a change of its account details (a notification of change applied). */
+export async function lockLiveDestination(
+  tx: Tx,
+  tenant: Tenant,
+  beneficiaryId: string,
+  id: string,
+): Promise<DestinationRow | null> {
+  const [row] = await tx
+    .select()
+    .from(destinations)
+    .where(and(scoped(tenant, beneficiaryId), eq(destinations.id, id), isNull(destinations.deletedAt)))
+    .for("update")
+    .limit(1);
+  return row ?? null;
+}
+
+/** Replaces a destination's account details in place (same id), as a notification of change corrects them. */
+export async function correctDestination(
+  tx: Tx,
+  tenant: Tenant,
+  beneficiaryId: string,
+  id: string,
+  patch: Partial<NewDestinationRow>,
+): Promise<DestinationRow> {
+  const [row] = await tx
+    .update(destinations)
+    .set(patch)
+    .where(and(scoped(tenant, beneficiaryId), eq(destinations.id, id)))
+    .returning();
+  if (row === undefined) throw new Error("the locked destination vanished");
+  return row;
+}
+
 export async function markDestinationDeleted(tx: Tx, tenant: Tenant, beneficiaryId: string, id: string, at: Date): Promise<void> {
   await tx
     .update(destinations)

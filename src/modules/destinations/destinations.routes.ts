@@ -90,6 +90,40 @@ export function registerDestinationRoutes(app: AppInstance, service: Destination
     async (request) => service.list(requireActor(request), request.params.id),
   );
 
+  app.post(
+    "/v1/beneficiaries/:id/bank-accounts/:accountId/notification-of-change/apply",
+    {
+      schema: {
+        tags,
+        operationId: "applyNotificationOfChange",
+        summary: "Apply an ACH notification of change to a bank account",
+        description:
+          "Replaces the bank account's routing number, account number or account type with the correction the receiving bank sent in its notification of change (NOC, `notification_of_change` on the account, event `beneficiary.bank_account.notification_of_change`): C01 account number, C02 routing number, C03 both, C05 account type (checking or savings), C06 account number and type, C07 all three. The correction is kept encrypted from the moment it is read and is never shown unmasked; this call is the only use of it. " +
+          "The account is corrected **in place** (same id, `notification_of_change.applied_at` set, `can_apply` false): payouts created or queued but not yet written to a bank file go to the corrected account, as Nacha asks before the next entry; payouts already in a file keep what their entry carried (the bank's returns are matched on it). The corrected account passes the same validation and bank-rail checks as a registration (422 `validation_failed` or the rail's code when the bank's correction is itself invalid). " +
+          "409 `NOTIFICATION_OF_CHANGE_NOT_APPLICABLE` when there is nothing to apply (no NOC, applied already, a code that corrects nothing the account holds, or a NOC read before corrections were kept: register the corrected account instead); 409 `BANK_ACCOUNT_CORRECTION_EXISTS` when the Beneficiary already has the corrected account. Recorded in the audit log (`bank_account_corrected`, masked values only) and as the event `beneficiary.bank_account.corrected`. business_admin role.",
+        params: DestinationParamsSchema,
+        response: routeResponses(
+          { 200: destination },
+          {
+            access: "write",
+            hasInput: true,
+            codes: [
+              "not_found",
+              "BANK_ACCOUNT_NOT_FOUND",
+              "BENEFICIARY_ARCHIVED",
+              "NOTIFICATION_OF_CHANGE_NOT_APPLICABLE",
+              "BANK_ACCOUNT_CORRECTION_EXISTS",
+              "ACH_FIELD_TOO_LONG",
+              "ACH_NAME_NOT_REPRESENTABLE",
+              "BUSINESS_NOT_VERIFIED",
+            ],
+          },
+        ),
+      },
+    },
+    async (request) => service.applyNotificationOfChange(requireActor(request), request.params.id, request.params.accountId),
+  );
+
   app.delete(
     "/v1/beneficiaries/:id/bank-accounts/:accountId",
     {

@@ -26,8 +26,18 @@ export interface NotificationOfChange {
   readonly description: string;
   /** The bank's corrected data, account numbers masked to their last four characters. */
   readonly corrected_data: string;
+  /** The fields the code corrects: routing_number, account_number, account_type, or other (absent on older rows). */
+  readonly corrected_fields?: readonly string[];
   readonly payout_id: string;
   readonly received_at: string;
+  /**
+   * The unmasked correction (`AchCorrection`: routing number, account number, account type) encrypted with the
+   * FieldCipher like account numbers; never presented. Absent for codes that correct no account detail and on
+   * rows from before it was kept. Cleared when the correction is applied.
+   */
+  readonly correction_encrypted?: string;
+  /** When the Business applied the correction (`…/notification-of-change/apply`). */
+  readonly applied_at?: string;
 }
 
 /**
@@ -72,8 +82,9 @@ export const destinations = pgTable(
     railRejectionReason: text("rail_rejection_reason"),
     /**
      * The latest ACH notification of change (C-code) the receiving bank sent about this account, with the
-     * corrected data masked (account numbers to their last four); null when none came. Written by the
-     * bank-rails module through recordNotificationOfChange; the account data itself is not changed.
+     * corrected data masked (account numbers to their last four) and the unmasked correction encrypted; null
+     * when none came. Written by the bank-rails module through recordNotificationOfChange; the account data
+     * changes only when the Business applies the correction.
      */
     notificationOfChange: jsonb("notification_of_change").$type<NotificationOfChange>(),
     createdAt: createdAt(),

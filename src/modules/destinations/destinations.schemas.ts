@@ -91,8 +91,19 @@ export const DestinationSchema = Type.Object(
               description:
                 "The corrected data the receiving bank sent, as laid out in the NOC; account numbers and identification numbers masked to their last four characters (routing numbers and transaction codes in clear).",
             }),
+            corrected_fields: Type.Array(Type.String(), {
+              description:
+                "What the code corrects: `routing_number`, `account_number`, `account_type`, or `other` (not an account detail); empty for notifications read before this was kept.",
+            }),
             payout_id: Type.String({ format: "uuid", description: "The payout whose ACH entry the notification answered." }),
             received_at: Type.String({ format: "date-time", description: "When the service read the notification." }),
+            can_apply: Type.Boolean({
+              description:
+                "Whether `POST /v1/beneficiaries/{id}/bank-accounts/{accountId}/notification-of-change/apply` can apply the correction (the unmasked correction is kept encrypted; false once applied, for codes that correct nothing the account holds, and for notifications read before corrections were kept).",
+            }),
+            applied_at: Type.Union([Type.String({ format: "date-time" }), Type.Null()], {
+              description: "When the Business applied the correction; null until then.",
+            }),
           },
           { "x-component": "NotificationOfChange" },
         ),
@@ -100,7 +111,7 @@ export const DestinationSchema = Type.Object(
       ],
       {
         description:
-          "The latest ACH notification of change (NOC) the receiving bank sent about this account, or null. The service does not change the account: NACHA expects the originator to apply the correction before the next entry (within six banking days), so register the corrected bank account (and delete this one) before paying it again. Payouts to this account are not blocked meanwhile: the bank still credits the corrected account.",
+          "The latest ACH notification of change (NOC) the receiving bank sent about this account, or null (event `beneficiary.bank_account.notification_of_change`). The service does not change the account by itself: NACHA expects the originator to apply the correction before the next entry (within six banking days); apply it with one call (`POST …/notification-of-change/apply`, the account keeps its id) or register the corrected bank account. Payouts to this account are not blocked meanwhile: the bank still credits the corrected account.",
       },
     ),
     created_at: Type.String({ format: "date-time" }),

@@ -17,17 +17,20 @@ import { findBeneficiary, lockBeneficiary } from "../beneficiaries/beneficiaries
 import type { BeneficiaryBody, BeneficiaryRow, BeneficiaryService } from "../beneficiaries/index.js";
 import {
   anyDestinationToRemask,
+  correctDestination,
   type DestinationRow,
   findDestination,
   findLiveByFingerprint,
   insertDestination,
   listLiveDestinations,
   lockDestinationsToRemask,
+  lockLiveDestination,
   markDestinationDeleted,
   type NewDestinationRow,
   saveRemaskedDestinations,
 } from "./destinations.repo.js";
 import { bicMatchesIbanCountry } from "./destinations.routing.js";
+import type { NotificationOfChange } from "./destinations.schema.js";
 import type {
   DeclaredDestinationBody,
   DestinationBody,
@@ -136,9 +139,31 @@ export function presentDestination(row: DestinationRow): DestinationBody {
     card_expiry_month: row.cardExpiryMonth,
     card_expiry_year: row.cardExpiryYear,
     rail_rejection_reason: row.railRejectionReason,
-    notification_of_change: row.notificationOfChange ?? null,
+    notification_of_change: presentNotification(row.notificationOfChange ?? null),
     created_at: row.createdAt.toISOString(),
   };
+}
+
+/** A notification of change as shown: masked data only, never the encrypted correction. */
+function presentNotification(notice: NotificationOfChange | null): DestinationBody["notification_of_change"] {
+  if (notice === null) return null;
+  return {
+    code: notice.code,
+    description: notice.description,
+    corrected_data: notice.corrected_data,
+    corrected_fields: [...(notice.corrected_fields ?? [])],
+    payout_id: notice.payout_id,
+    received_at: notice.received_at,
+    can_apply: notice.correction_encrypted !== undefined && notice.applied_at === undefined,
+    applied_at: notice.applied_at ?? null,
+  };
+}
+
+/** The unmasked correction of a notification of change, as the bank-rails module encrypts it. */
+interface StoredCorrection {
+  readonly routingNumber?: string;
+  readonly accountNumber?: string;
+  readonly accountType?: "checking" | "savings";
 }
 
 /** What a validated destination contributes to its row; ids, tenant and timestamps are added on insert. */
@@ -389,9 +414,90 @@ export function createDestinationService(deps: DestinationServiceDeps) {
     return findDestination(tx, tenant, beneficiaryId, id);
   }
 
+  /**
+   * Applies the ACH notification of change recorded on a bank account: the bank's corrected routing number,
+   * account number or account type replace the account's, in place (same id: payouts not yet in a bank file
+   * go to the corrected account, as Nacha asks before the next entry; payouts already in a file keep what
+   * their entry carried, which is what the bank's answers are matched on). The result goes through the same
+   * validation and rail check as a registration; audited, and `beneficiary.bank_account.corrected` recorded.
+   */
+  async function applyNotificationOfChange(actor: Actor, beneficiaryId: string, accountId: string): Promise<DestinationBody> {
+    const tenant = tenantOf(actor);
+    try {
+      return await transaction(db, async (tx) => {
+        await lockActive(tx, tenant, beneficiaryId);
+        const destination = await lockLiveDestination(tx, tenant, beneficiaryId, accountId);
+        if (destination === null || destination.kind !== "bank_account") throw new AppError("BANK_ACCOUNT_NOT_FOUND");
+        const notice = destination.notificationOfChange ?? null;
+        if (notice?.correction_encrypted === undefined || notice.applied_at !== undefined || destination.scheme !== "us_aba")
+          throw new AppError("NOTIFICATION_OF_CHANGE_NOT_APPLICABLE");
+        const correction = JSON.parse(cipher.decrypt(notice.correction_encrypted)) as StoredCorrection;
+        const current = JSON.parse(cipher.decrypt(destination.sensitiveEncrypted)) as StoredSensitiveValues;
+        const prepared = prepareBankAccount({
+          account_holder_name: destination.accountHolderName,
+          country: destination.country,
+          currency: destination.currency,
+          bank_name: destination.bankName,
+          swift_bic: destination.swiftBic,
+          routing_code: correction.routingNumber ?? destination.routingCode,
+          account_number: correction.accountNumber ?? current.account_number ?? null,
+          account_type: correction.accountType ?? destination.accountType,
+        });
+        // The bank's correction must itself be a valid account (a wrong check digit is the bank's error).
+        if (!prepared.ok) throw new AppError("validation_failed", { details: prepared.details });
+        const refusal = (await deps.checkBankRailAccount?.(tx, tenant, bankRailFactsOf(prepared.value))) ?? null;
+        if (refusal !== null) throw refusal;
+        if (prepared.value.fingerprint !== destination.fingerprint) {
+          const other = await findLiveByFingerprint(tx, tenant, beneficiaryId, prepared.value.fingerprint);
+          if (other !== null) throw new AppError("BANK_ACCOUNT_CORRECTION_EXISTS");
+        }
+        const now = clock.now();
+        const { correction_encrypted: _applied, ...kept } = notice;
+        const row = await correctDestination(tx, tenant, beneficiaryId, destination.id, {
+          routingCode: prepared.value.routingCode ?? null,
+          accountType: prepared.value.accountType ?? destination.accountType,
+          sensitiveEncrypted: prepared.value.sensitiveEncrypted,
+          fingerprint: prepared.value.fingerprint,
+          last4: prepared.value.last4,
+          maskVersion: prepared.value.maskVersion ?? MASK_VERSION,
+          bankName: prepared.value.bankName ?? destination.bankName,
+          notificationOfChange: { ...kept, applied_at: now.toISOString() },
+          updatedAt: now,
+        });
+        const fields = [...(notice.corrected_fields ?? [])];
+        await deps.recordAudit(tx, actor, {
+          action: "bank_account_corrected",
+          subjectType: "bank_account",
+          subjectId: row.id,
+          details: { ...auditedDestination(row), previous_last4: destination.last4, code: notice.code, corrected_fields: fields },
+        });
+        await events.record(tx, {
+          tenant,
+          type: "beneficiary.bank_account.corrected",
+          subjectId: row.beneficiaryId,
+          data: {
+            beneficiary_id: row.beneficiaryId,
+            bank_account_id: row.id,
+            code: notice.code,
+            corrected_fields: fields,
+            last4: row.last4,
+            previous_last4: destination.last4,
+          },
+        });
+        return presentDestination(row);
+      });
+    } catch (error) {
+      // Registered by another request between the check and the update: the partial unique index decides.
+      if (isUniqueViolation(error, "destinations_beneficiary_fingerprint_key"))
+        throw new AppError("BANK_ACCOUNT_CORRECTION_EXISTS");
+      throw error;
+    }
+  }
+
   return {
     prepareBankAccount,
     prepareCard,
+    applyNotificationOfChange,
     insertPrepared,
     registerBankAccount,
     registerCard,

@@ -49,8 +49,8 @@ export async function setRailRejectionReason(
 /**
  * Records an ACH notification of change on one of the tenant's destinations (deleted ones too: the
  * Business may have replaced the account already), replacing an earlier one. The account data is not
- * changed: the Business corrects it (see docs/decisions.md, "Bank rails"). False when the destination is not
- * the tenant's.
+ * changed: the Business applies the correction (`…/notification-of-change/apply`) or registers the account
+ * again. Returns the destination's Beneficiary, or null when the destination is not the tenant's.
  */
 export async function recordNotificationOfChange(
   tx: Tx,
@@ -58,8 +58,8 @@ export async function recordNotificationOfChange(
   destinationId: string,
   notice: NotificationOfChange,
   at: Date,
-): Promise<boolean> {
-  const updated = await tx
+): Promise<string | null> {
+  const [updated] = await tx
     .update(destinations)
     .set({ notificationOfChange: notice, updatedAt: at })
     .where(
@@ -69,8 +69,8 @@ export async function recordNotificationOfChange(
         eq(destinations.id, destinationId),
       ),
     )
-    .returning({ id: destinations.id });
-  return updated.length > 0;
+    .returning({ beneficiaryId: destinations.beneficiaryId });
+  return updated?.beneficiaryId ?? null;
 }
 
 /** The rail verified these destinations (deleted ones are left alone). */

@@ -36,7 +36,7 @@ export const EventListQuerySchema = Type.Object(
       Type.String({
         format: "uuid",
         description:
-          "Only events about this Payout (payout.*) or Beneficiary (beneficiary.*): `data.payout_id` or `data.beneficiary_id`.",
+          "Only events about this Payout (payout.*), Beneficiary (beneficiary.*) or inbound bank file (bank_file.*): `data.payout_id`, `data.beneficiary_id` or `data.inbound_file_id`.",
       }),
     ),
     since: Type.Optional(Type.String({ format: "date-time", description: "Events recorded at or after this time." })),

@@ -46,6 +46,7 @@ export const AUDIT_ACTIONS = [
   "branding_changed",
   "bank_account_added",
   "bank_account_removed",
+  "bank_account_corrected",
   "declared_destination_changed",
   "payout_created",
   "payouts_created",

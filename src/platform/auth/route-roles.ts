@@ -97,6 +97,7 @@ export const ROUTE_ROLES: Readonly<Record<string, RouteEntry>> = {
   "POST /v1/beneficiaries/:id/bank-accounts": write,
   "POST /v1/beneficiaries/:id/cards": write,
   "DELETE /v1/beneficiaries/:id/bank-accounts/:accountId": write,
+  "POST /v1/beneficiaries/:id/bank-accounts/:accountId/notification-of-change/apply": write,
   "PUT /v1/beneficiaries/:id/declared-destination": write,
   // Payouts: approvers read and decide; only admins create, cancel and set the policy.
   "GET /v1/payouts": read,
@@ -134,6 +135,8 @@ export const ROUTE_ROLES: Readonly<Record<string, RouteEntry>> = {
   "GET /v1/bank-files": read,
   "GET /v1/bank-files/:id": read,
   "GET /v1/bank-files/:id/content": { roles: ADMINS },
+  "GET /v1/bank-inbound-files": read,
+  "GET /v1/bank-inbound-files/:id": read,
   // The sandbox mailbox.
   "GET /v1/sandbox/emails": read,
   "GET /v1/sandbox/emails/:id": read,

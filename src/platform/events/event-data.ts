@@ -152,6 +152,82 @@ export const EVENT_DATA_SCHEMAS: Readonly<Record<EventType, TSchema>> = {
     },
     { additionalProperties: true, description: "The payout rail refused the Beneficiary's enrollment or bank account." },
   ),
+  "beneficiary.bank_account.notification_of_change": Type.Object(
+    {
+      beneficiary_id: uuid("The Beneficiary; the ordering subject."),
+      bank_account_id: uuid("The bank account the receiving bank corrected."),
+      code: Type.String({ description: "The ACH change code (C01, C02, C03, C05, C06, C07, …)." }),
+      description: Type.String({ description: "The code and its words (`C01: Incorrect account number.`)." }),
+      corrected_fields: Type.Array(
+        Type.Unsafe<string>({ type: "string", enum: ["routing_number", "account_number", "account_type", "other"] }),
+        {
+          description:
+            "What the bank says to change: `routing_number` (C02, C03, C07), `account_number` (C01, C03, C06, C07), `account_type` (C05, C06, C07: checking or savings); `other` for codes whose correction is not an account detail (C08, C09, C13, C14).",
+        },
+      ),
+      corrected_data: Type.String({
+        description:
+          "The bank's corrected data as shown everywhere: account numbers masked like any account detail (at most the last four), routing numbers and transaction codes as sent. The unmasked correction is kept encrypted and applied with `POST /v1/beneficiaries/{id}/bank-accounts/{accountId}/notification-of-change/apply`.",
+      }),
+      payout_id: uuid("The payout whose entry the bank answered."),
+      received_at: dateTime("When the notification was read."),
+    },
+    {
+      additionalProperties: true,
+      description:
+        "An ACH notification of change (NOC) named one of the Beneficiary's bank accounts: the receiving bank posted the payout but asks that the account details be corrected before the next payout (Nacha rules: within six banking days). Apply the correction with one call, or register the account again.",
+    },
+  ),
+  "beneficiary.bank_account.corrected": Type.Object(
+    {
+      beneficiary_id: uuid("The Beneficiary; the ordering subject."),
+      bank_account_id: uuid("The bank account, corrected in place (same id)."),
+      code: Type.String({ description: "The ACH change code applied." }),
+      corrected_fields: Type.Array(Type.String(), { description: "The fields changed (as in the notification)." }),
+      last4: Type.String({ description: "The account's masked number after the correction." }),
+      previous_last4: Type.String({ description: "The masked number before it." }),
+    },
+    {
+      additionalProperties: true,
+      description:
+        "The Business applied a notification of change: the bank account's routing number, account number or type were replaced by the bank's correction. Payouts not yet written to a bank file go to the corrected account.",
+    },
+  ),
+  "bank_file.refused": Type.Object(
+    {
+      inbound_file_id: uuid("The inbound file (`GET /v1/bank-inbound-files/{id}`); the ordering subject."),
+      rail: Type.Unsafe<string>({ type: "string", enum: ["sepa", "ach"], description: "The bank rail it came from." }),
+      file_name: Type.String({ description: "The file's name in the bank's inbound directory." }),
+      reason: Type.String({
+        description:
+          "Why it was refused, in words: not well-formed (where, and what was found), not the message expected (its root element), a NACHA record that is not what it should be (which record, what was expected), over the size limit, or not decrypted or signed as configured.",
+      }),
+    },
+    {
+      additionalProperties: true,
+      description:
+        "A file from the bank could not be read: nothing in it was applied. Ask the bank to send it again (a corrected file under any name is read at the next poll).",
+    },
+  ),
+  "bank_file.item_unmatched": Type.Object(
+    {
+      inbound_file_id: uuid("The inbound file; the ordering subject."),
+      rail: Type.Unsafe<string>({ type: "string", enum: ["sepa", "ach"], description: "The bank rail it came from." }),
+      file_name: Type.String({ description: "The file's name in the bank's inbound directory." }),
+      reference: nullableString(
+        "What the item named: an ACH trace number, a SEPA EndToEndId or OrgnlMsgId; null when it named none.",
+      ),
+      reason: Type.String({
+        description:
+          "What did not agree, in a sentence (what we sent, what the bank's item says); account numbers by their last four only. Nothing was moved for this item.",
+      }),
+    },
+    {
+      additionalProperties: true,
+      description:
+        "An item of a file from the bank (a return, a status, a booking, a notification of change) names no payout of ours, or one whose facts differ: it moved nothing. The rest of the file was applied.",
+    },
+  ),
 };
 
 /** The envelope of one event type (spec "Envelope"). */

@@ -24,6 +24,10 @@ export const EVENT_TYPES = [
   "beneficiary.details_submitted",
   "beneficiary.bank_account.registered",
   "beneficiary.enrollment_rejected",
+  "beneficiary.bank_account.notification_of_change",
+  "beneficiary.bank_account.corrected",
+  "bank_file.refused",
+  "bank_file.item_unmatched",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -41,7 +45,10 @@ export function eventFeedKey(tenant: Tenant): string {
 export interface NewEvent {
   readonly tenant: Tenant;
   readonly type: EventType;
-  /** `payout_id` for payout.* events, `beneficiary_id` for beneficiary.* events: the ordering subject. */
+  /**
+   * `payout_id` for payout.* events, `beneficiary_id` for beneficiary.* events, the inbound file's id for
+   * bank_file.* events: the ordering subject.
+   */
   readonly subjectId: string;
   readonly data: Readonly<Record<string, unknown>>;
   /** When the change happened; defaults to now. `payout.delivered` passes the arrival time. */

@@ -4,7 +4,7 @@
 // document type declaration refused outright, and every value kept as a string (amounts and ids keep their
 // leading zeros; amounts become minor units without floating point). Any version of either message is read:
 // only elements common to all of them are used.
-import { XMLParser } from "fast-xml-parser";
+import { XMLParser, XMLValidator } from "fast-xml-parser";
 
 export class IsoParseError extends Error {
   constructor(message: string) {
@@ -43,14 +43,50 @@ function parseXml(text: string): XmlNode {
     trimValues: true,
     isArray: (name) => REPEATED.has(name),
   });
+  const validation = XMLValidator.validate(text);
+  if (validation !== true) throw new IsoParseError(notWellFormed(text, validation.err));
   let parsed: unknown;
   try {
-    parsed = parser.parse(text, true);
+    parsed = parser.parse(text);
   } catch (error) {
-    throw new IsoParseError(`not well-formed XML: ${(error as Error).message}`);
+    throw new IsoParseError(`the file is not well-formed XML: ${(error as Error).message}`);
   }
   if (typeof parsed !== "object" || parsed === null) throw new IsoParseError("empty document");
   return parsed as XmlNode;
+}
+
+/**
+ * fast-xml-parser's validation error in words a bank operations person reads: where (line, column) and what.
+ * Its own message for a file cut short lists the open elements as a JSON array at line 1, column 1
+ * (`Invalid '[ "Document", ... ]' found.`): said here as the elements left open at the end of the file.
+ */
+function notWellFormed(text: string, err: { code: string; msg: string; line: number; col?: number }): string {
+  const where = err.col === undefined ? `line ${err.line}` : `line ${err.line}, column ${err.col}`;
+  if (text.trim() === "") return "the file is empty: not an XML document";
+  if (err.code === "InvalidXml") {
+    const open = /^Invalid '(\[[\s\S]*\])' found\.$/.exec(err.msg);
+    if (open?.[1] !== undefined) {
+      let names: string[] = [];
+      try {
+        names = JSON.parse(open[1]) as string[];
+      } catch {
+        names = [];
+      }
+      const last = text.split("\n");
+      const end = `line ${last.length}, column ${(last.at(-1) ?? "").length + 1}`;
+      return `the file is not well-formed XML: it ends (${end}) with ${names.length} element${names.length === 1 ? "" : "s"} left open (${names.map((n) => `<${n}>`).join(" > ")}); it looks cut short`;
+    }
+    return `the file is not well-formed XML: ${where}: ${err.msg.replace(/\.$/, "")}`;
+  }
+  if (err.code === "InvalidChar" && err.line === 1 && err.col === 1)
+    return `the file is not XML: it starts with ${JSON.stringify(text.trimStart().slice(0, 20))}, not with an element`;
+  return `the file is not well-formed XML: ${where}: ${err.msg.replace(/\.$/, "")}`;
+}
+
+/** The root element's local name (namespace prefix dropped), for a refusal naming what the file is. */
+function rootName(document: XmlNode): string {
+  const names = Object.keys(document).filter((key) => !key.startsWith("?") && !key.startsWith("@"));
+  return names[0] ?? "(none)";
 }
 
 function child(node: unknown, name: string): XmlNode | undefined {
@@ -149,11 +185,27 @@ export interface Pain002Report {
   }>;
 }
 
+/**
+ * Why a file is neither a pain.002 nor a camt.054, in words: not well-formed (where), or its root element.
+ * Throws IsoParseError with that reason.
+ */
+export function refuseOtherIsoMessage(xml: string): never {
+  const root = parseXml(xml);
+  const document = child(root, "Document");
+  throw new IsoParseError(
+    `neither a pain.002 status report nor a camt.054 notification: the root element is <${rootName(root)}>${document ? ` holding <${rootName(document)}>` : ""}, expected <Document> holding <CstmrPmtStsRpt> or <BkToCstmrDbtCdtNtfctn>`,
+  );
+}
+
 /** Reads a pain.002 (any version). Throws IsoParseError when the file is not one. */
 export function readPain002(xml: string): Pain002Report {
-  const document = child(parseXml(xml), "Document");
+  const root = parseXml(xml);
+  const document = child(root, "Document");
   const report = child(document, "CstmrPmtStsRpt");
-  if (!report) throw new IsoParseError("not a pain.002 customer payment status report");
+  if (!report)
+    throw new IsoParseError(
+      `not a pain.002 customer payment status report: the root element is <${rootName(root)}>${document ? ` holding <${rootName(document)}>` : ""}, expected <Document> holding <CstmrPmtStsRpt>`,
+    );
   const messageId = text(report, "GrpHdr", "MsgId");
   const group = child(report, "OrgnlGrpInfAndSts");
   const originalMessageId = text(group, "OrgnlMsgId");
@@ -226,9 +278,13 @@ export interface Camt054Notification {
 
 /** Reads a camt.054 (any version). Throws IsoParseError when the file is not one. */
 export function readCamt054(xml: string): Camt054Notification {
-  const document = child(parseXml(xml), "Document");
+  const root = parseXml(xml);
+  const document = child(root, "Document");
   const notification = child(document, "BkToCstmrDbtCdtNtfctn");
-  if (!notification) throw new IsoParseError("not a camt.054 debit/credit notification");
+  if (!notification)
+    throw new IsoParseError(
+      `not a camt.054 debit/credit notification: the root element is <${rootName(root)}>${document ? ` holding <${rootName(document)}>` : ""}, expected <Document> holding <BkToCstmrDbtCdtNtfctn>`,
+    );
   const messageId = text(notification, "GrpHdr", "MsgId");
   if (!messageId) throw new IsoParseError("camt.054 without MsgId");
   const transactions: Camt054Transaction[] = [];

@@ -158,3 +158,71 @@ export function maskedCorrectedData(code: string, correctedData: string): string
       return correctedData.trim();
   }
 }
+
+/** The account details a notification of change corrects, read from its corrected data (unmasked). */
+export interface AchCorrection {
+  readonly routingNumber?: string;
+  readonly accountNumber?: string;
+  /** From the corrected transaction code: 22/23/24 checking, 32/33/34 savings. */
+  readonly accountType?: "checking" | "savings";
+}
+
+function accountTypeOfTransactionCode(code: string): "checking" | "savings" | undefined {
+  if (/^2[2-4]$/.test(code)) return "checking";
+  if (/^3[2-4]$/.test(code)) return "savings";
+  return undefined;
+}
+
+/**
+ * What a notification of change asks to change on the account, by the NACHA layout of its code (the same
+ * positions as maskedCorrectedData); null for codes that correct nothing an account holds (C08, C09, C13,
+ * C14) or data that does not read as its layout says.
+ */
+export function achCorrectionOf(code: string, correctedData: string): AchCorrection | null {
+  const at = (from: number, to: number) => correctedData.slice(from, to).trim();
+  const out: { routingNumber?: string; accountNumber?: string; accountType?: "checking" | "savings" } = {};
+  const type = (raw: string) => {
+    const value = accountTypeOfTransactionCode(raw);
+    if (value === undefined) return false;
+    out.accountType = value;
+    return true;
+  };
+  switch (code) {
+    case "C01":
+      out.accountNumber = at(0, 17);
+      break;
+    case "C02":
+      out.routingNumber = at(0, 9);
+      break;
+    case "C03":
+      out.routingNumber = at(0, 9);
+      out.accountNumber = at(9, 29);
+      break;
+    case "C05":
+      if (!type(at(0, 2))) return null;
+      break;
+    case "C06":
+      out.accountNumber = at(0, 17);
+      if (!type(at(17, 29))) return null;
+      break;
+    case "C07":
+      out.routingNumber = at(0, 9);
+      out.accountNumber = at(9, 26);
+      if (!type(at(26, 29))) return null;
+      break;
+    default:
+      return null;
+  }
+  if (out.routingNumber !== undefined && !/^\d{9}$/.test(out.routingNumber)) return null;
+  if (out.accountNumber !== undefined && out.accountNumber === "") return null;
+  return out;
+}
+
+/** The fields a notification of change names, for the event and the account (`other`: not an account detail). */
+export function achCorrectedFields(code: string): Array<"routing_number" | "account_number" | "account_type" | "other"> {
+  const fields: Array<"routing_number" | "account_number" | "account_type"> = [];
+  if (["C02", "C03", "C07"].includes(code)) fields.push("routing_number");
+  if (["C01", "C03", "C06", "C07"].includes(code)) fields.push("account_number");
+  if (["C05", "C06", "C07"].includes(code)) fields.push("account_type");
+  return fields.length === 0 ? ["other"] : fields;
+}

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { IsoParseError, parseDecimalAmountMinor, readCamt054, readPain002 } from "../../../src/rails/bank-files/iso-readers.js";
+import {
+  IsoParseError,
+  parseDecimalAmountMinor,
+  readCamt054,
+  readPain002,
+  refuseOtherIsoMessage,
+} from "../../../src/rails/bank-files/iso-readers.js";
 import { achChangeText, achReturnText, isoReasonText } from "../../../src/rails/bank-files/reason-codes.js";
 import { bankCamt054, bankPain002 } from "../../helpers/test-bank.js";
 
@@ -69,6 +75,27 @@ describe("pain.002 status reports", () => {
     expect(() => readPain002(bomb)).toThrow(/document type/);
     expect(() => readPain002("<Document><CstmrPmtStsRpt><GrpHdr>")).toThrow(IsoParseError);
     expect(() => readPain002("not xml at all")).toThrow(IsoParseError);
+  });
+
+  it("says why a file is refused in words: cut short, not XML, a misplaced tag, another message", () => {
+    // fast-xml-parser's own words were `Invalid '[ "Document", ... ]' found.:1:1`.
+    expect(() => readPain002("<Document><CstmrPmtStsRpt><GrpHdr>")).toThrow(
+      "the file is not well-formed XML: it ends (line 1, column 35) with 3 elements left open (<Document> > <CstmrPmtStsRpt> > <GrpHdr>); it looks cut short",
+    );
+    expect(() => readPain002("not xml at all")).toThrow(
+      'the file is not XML: it starts with "not xml at all", not with an element',
+    );
+    expect(() => readCamt054("<Document>\n<BkToCstmrDbtCdtNtfctn></Document>")).toThrow(
+      "the file is not well-formed XML: line 2, column 24: Expected closing tag 'BkToCstmrDbtCdtNtfctn' (opened in line 2, col 1) instead of closing tag 'Document'",
+    );
+    expect(() =>
+      readCamt054(bankPain002({ messageId: "S", originalMessageId: "O", groupStatus: "ACCP", transactions: [] })),
+    ).toThrow(
+      "not a camt.054 debit/credit notification: the root element is <Document> holding <CstmrPmtStsRpt>, expected <Document> holding <BkToCstmrDbtCdtNtfctn>",
+    );
+    expect(() => refuseOtherIsoMessage("<Invoice><Id>1</Id></Invoice>")).toThrow(
+      "neither a pain.002 status report nor a camt.054 notification: the root element is <Invoice>, expected <Document> holding <CstmrPmtStsRpt> or <BkToCstmrDbtCdtNtfctn>",
+    );
     expect(() => readPain002(bankCamt054({ messageId: "N", bookings: [] }))).toThrow(/not a pain.002/);
   });
 });

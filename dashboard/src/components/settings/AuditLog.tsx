@@ -51,6 +51,7 @@ const ACTIONS = [
   "branding_changed",
   "bank_account_added",
   "bank_account_removed",
+  "bank_account_corrected",
   "declared_destination_changed",
   "payout_created",
   "payouts_created",

@@ -13,6 +13,7 @@ export interface OperationInfo {
 export const OPERATIONS = {
   acceptInvitation: { method: "POST", path: "/v1/invitations/acceptance", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
   acknowledgeBeneficiary: { method: "POST", path: "/v1/beneficiaries/{id}/acknowledge", retry: "unsent", idempotencyKey: false, body: false, response: "json", listKey: null },
+  applyNotificationOfChange: { method: "POST", path: "/v1/beneficiaries/{id}/bank-accounts/{accountId}/notification-of-change/apply", retry: "unsent", idempotencyKey: false, body: false, response: "json", listKey: null },
   approvePayout: { method: "POST", path: "/v1/payouts/{payoutId}/approve", retry: "always", idempotencyKey: false, body: true, response: "json", listKey: null },
   archiveBeneficiary: { method: "POST", path: "/v1/beneficiaries/{id}/archive", retry: "unsent", idempotencyKey: false, body: false, response: "json", listKey: null },
   cancelCollectionRequest: { method: "DELETE", path: "/v1/beneficiaries/{id}/collection-requests/{requestId}", retry: "always", idempotencyKey: false, body: false, response: "none", listKey: null },
@@ -47,6 +48,7 @@ export const OPERATIONS = {
   getAchRail: { method: "GET", path: "/v1/bank-rails/ach", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getApprovalPolicy: { method: "GET", path: "/v1/approval-policy", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getBankFile: { method: "GET", path: "/v1/bank-files/{id}", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
+  getBankInboundFile: { method: "GET", path: "/v1/bank-inbound-files/{id}", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getBeneficiary: { method: "GET", path: "/v1/beneficiaries/{id}", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getBranding: { method: "GET", path: "/v1/branding", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getBusinessProfile: { method: "GET", path: "/v1/business", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
@@ -63,6 +65,7 @@ export const OPERATIONS = {
   listApiKeys: { method: "GET", path: "/v1/api-keys", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "api_keys" },
   listAuditRecords: { method: "GET", path: "/v1/audit-records", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "audit_records" },
   listBankFiles: { method: "GET", path: "/v1/bank-files", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "bank_files" },
+  listBankInboundFiles: { method: "GET", path: "/v1/bank-inbound-files", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "bank_inbound_files" },
   listBankRails: { method: "GET", path: "/v1/bank-rails", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   listBeneficiaries: { method: "GET", path: "/v1/beneficiaries", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "beneficiaries" },
   listDestinations: { method: "GET", path: "/v1/beneficiaries/{id}/bank-accounts", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
@@ -105,6 +108,7 @@ export interface ListOperations {
   listApiKeys: "api_keys";
   listAuditRecords: "audit_records";
   listBankFiles: "bank_files";
+  listBankInboundFiles: "bank_inbound_files";
   listBeneficiaries: "beneficiaries";
   listEvents: "events";
   listPayouts: "payouts";
@@ -177,4 +181,4 @@ export const SIMULATOR_SCENARIOS: readonly { readonly name: string; readonly amo
 ];
 
 /** Every event type the service records (webhooks and the events API). */
-export const EVENT_TYPES = ["payout.disbursement_submitted","payout.acknowledged","payout.estimated_arrival_at","payout.disbursed","payout.delivered","payout.settled","payout.canceled","payout.rejected","payout.failed","payout.returned","beneficiary.details_submitted","beneficiary.bank_account.registered","beneficiary.enrollment_rejected"] as const;
+export const EVENT_TYPES = ["payout.disbursement_submitted","payout.acknowledged","payout.estimated_arrival_at","payout.disbursed","payout.delivered","payout.settled","payout.canceled","payout.rejected","payout.failed","payout.returned","beneficiary.details_submitted","beneficiary.bank_account.registered","beneficiary.enrollment_rejected","beneficiary.bank_account.notification_of_change","beneficiary.bank_account.corrected","bank_file.refused","bank_file.item_unmatched"] as const;

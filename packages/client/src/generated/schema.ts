@@ -788,6 +788,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/beneficiaries/{id}/bank-accounts/{accountId}/notification-of-change/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply an ACH notification of change to a bank account
+         * @description Replaces the bank account's routing number, account number or account type with the correction the receiving bank sent in its notification of change (NOC, `notification_of_change` on the account, event `beneficiary.bank_account.notification_of_change`): C01 account number, C02 routing number, C03 both, C05 account type (checking or savings), C06 account number and type, C07 all three. The correction is kept encrypted from the moment it is read and is never shown unmasked; this call is the only use of it. The account is corrected **in place** (same id, `notification_of_change.applied_at` set, `can_apply` false): payouts created or queued but not yet written to a bank file go to the corrected account, as Nacha asks before the next entry; payouts already in a file keep what their entry carried (the bank's returns are matched on it). The corrected account passes the same validation and bank-rail checks as a registration (422 `validation_failed` or the rail's code when the bank's correction is itself invalid). 409 `NOTIFICATION_OF_CHANGE_NOT_APPLICABLE` when there is nothing to apply (no NOC, applied already, a code that corrects nothing the account holds, or a NOC read before corrections were kept: register the corrected account instead); 409 `BANK_ACCOUNT_CORRECTION_EXISTS` when the Beneficiary already has the corrected account. Recorded in the audit log (`bank_account_corrected`, masked values only) and as the event `beneficiary.bank_account.corrected`. business_admin role.
+         *
+         *     Roles: `business_admin`.
+         */
+        post: operations["applyNotificationOfChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/beneficiaries/{id}/bank-accounts/{accountId}": {
         parameters: {
             query?: never;
@@ -1531,6 +1553,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/bank-inbound-files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the files the bank sent
+         * @description Every file read from the bank's inbound directories (pain.002 status reports, camt.054 notifications, ACH return and notification-of-change files), newest first, filtered by `rail` and `status`: its name, size, when it was read, its status (`applied`, `partially_applied`, `refused`, `duplicate`), each payout it moved and what it asked for it, and every problem in words (the file refused and why; each item that named no payout of ours or one whose amount, account, bank, direction or date differ, which moved nothing). A route of its own rather than `GET /v1/bank-files?direction=inbound`: the files we send and the bank's answers have different fields and statuses. The content is never returned (return files carry account numbers). Problems are also events: `bank_file.refused`, `bank_file.item_unmatched`. Every role.
+         *
+         *     Roles: `business_admin`, `business_approver`, `business_read_only`.
+         */
+        get: operations["listBankInboundFiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/bank-inbound-files/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a file the bank sent
+         * @description One inbound file as listed (status, what it moved, its problems in words). Every role.
+         *
+         *     Roles: `business_admin`, `business_approver`, `business_read_only`.
+         */
+        get: operations["getBankInboundFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/bank-files/{id}/content": {
         parameters: {
             query?: never;
@@ -1809,6 +1875,86 @@ export interface webhooks {
          * @description The payout rail refused the Beneficiary's enrollment or bank account. Delivered by HTTPS POST to the subscription's URL when `beneficiary.enrollment_rejected` is in its `enabled_events`. Acknowledge with any 2xx within 10 seconds; anything else is retried after 30 s, 1, 2, 4, 8, 16 and 32 min (8 attempts), then abandoned (see the delivery log).
          */
         post: operations["beneficiaryEnrollmentRejectedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "beneficiary.bank_account.notification_of_change": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * beneficiary.bank_account.notification_of_change
+         * @description An ACH notification of change (NOC) named one of the Beneficiary's bank accounts: the receiving bank posted the payout but asks that the account details be corrected before the next payout (Nacha rules: within six banking days). Apply the correction with one call, or register the account again. Delivered by HTTPS POST to the subscription's URL when `beneficiary.bank_account.notification_of_change` is in its `enabled_events`. Acknowledge with any 2xx within 10 seconds; anything else is retried after 30 s, 1, 2, 4, 8, 16 and 32 min (8 attempts), then abandoned (see the delivery log).
+         */
+        post: operations["beneficiaryBankAccountNotificationOfChangeEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "beneficiary.bank_account.corrected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * beneficiary.bank_account.corrected
+         * @description The Business applied a notification of change: the bank account's routing number, account number or type were replaced by the bank's correction. Payouts not yet written to a bank file go to the corrected account. Delivered by HTTPS POST to the subscription's URL when `beneficiary.bank_account.corrected` is in its `enabled_events`. Acknowledge with any 2xx within 10 seconds; anything else is retried after 30 s, 1, 2, 4, 8, 16 and 32 min (8 attempts), then abandoned (see the delivery log).
+         */
+        post: operations["beneficiaryBankAccountCorrectedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "bank_file.refused": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * bank_file.refused
+         * @description A file from the bank could not be read: nothing in it was applied. Ask the bank to send it again (a corrected file under any name is read at the next poll). Delivered by HTTPS POST to the subscription's URL when `bank_file.refused` is in its `enabled_events`. Acknowledge with any 2xx within 10 seconds; anything else is retried after 30 s, 1, 2, 4, 8, 16 and 32 min (8 attempts), then abandoned (see the delivery log).
+         */
+        post: operations["bankFileRefusedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "bank_file.item_unmatched": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * bank_file.item_unmatched
+         * @description An item of a file from the bank (a return, a status, a booking, a notification of change) names no payout of ours, or one whose facts differ: it moved nothing. The rest of the file was applied. Delivered by HTTPS POST to the subscription's URL when `bank_file.item_unmatched` is in its `enabled_events`. Acknowledge with any 2xx within 10 seconds; anything else is retried after 30 s, 1, 2, 4, 8, 16 and 32 min (8 attempts), then abandoned (see the delivery log).
+         */
+        post: operations["bankFileItemUnmatchedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2187,7 +2333,7 @@ export interface components {
             card_expiry_month: number | null;
             card_expiry_year: number | null;
             rail_rejection_reason: string | null;
-            /** @description The latest ACH notification of change (NOC) the receiving bank sent about this account, or null. The service does not change the account: NACHA expects the originator to apply the correction before the next entry (within six banking days), so register the corrected bank account (and delete this one) before paying it again. Payouts to this account are not blocked meanwhile: the bank still credits the corrected account. */
+            /** @description The latest ACH notification of change (NOC) the receiving bank sent about this account, or null (event `beneficiary.bank_account.notification_of_change`). The service does not change the account by itself: NACHA expects the originator to apply the correction before the next entry (within six banking days); apply it with one call (`POST …/notification-of-change/apply`, the account keeps its id) or register the corrected bank account. Payouts to this account are not blocked meanwhile: the bank still credits the corrected account. */
             notification_of_change: {
                 /** @description The NACHA change code, `C01` to `C14`. */
                 code: string;
@@ -2195,6 +2341,8 @@ export interface components {
                 description: string;
                 /** @description The corrected data the receiving bank sent, as laid out in the NOC; account numbers and identification numbers masked to their last four characters (routing numbers and transaction codes in clear). */
                 corrected_data: string;
+                /** @description What the code corrects: `routing_number`, `account_number`, `account_type`, or `other` (not an account detail); empty for notifications read before this was kept. */
+                corrected_fields: string[];
                 /**
                  * Format: uuid
                  * @description The payout whose ACH entry the notification answered.
@@ -2205,6 +2353,10 @@ export interface components {
                  * @description When the service read the notification.
                  */
                 received_at: string;
+                /** @description Whether `POST /v1/beneficiaries/{id}/bank-accounts/{accountId}/notification-of-change/apply` can apply the correction (the unmasked correction is kept encrypted; false once applied, for codes that correct nothing the account holds, and for notifications read before corrections were kept). */
+                can_apply: boolean;
+                /** @description When the Business applied the correction; null until then. */
+                applied_at: string | null;
             } | null;
             /** Format: date-time */
             created_at: string;
@@ -2480,7 +2632,7 @@ export interface components {
              * @description The event type; `data` has that type's shape (see the `webhooks` section).
              * @enum {string}
              */
-            type: "payout.disbursement_submitted" | "payout.acknowledged" | "payout.estimated_arrival_at" | "payout.disbursed" | "payout.delivered" | "payout.settled" | "payout.canceled" | "payout.rejected" | "payout.failed" | "payout.returned" | "beneficiary.details_submitted" | "beneficiary.bank_account.registered" | "beneficiary.enrollment_rejected";
+            type: "payout.disbursement_submitted" | "payout.acknowledged" | "payout.estimated_arrival_at" | "payout.disbursed" | "payout.delivered" | "payout.settled" | "payout.canceled" | "payout.rejected" | "payout.failed" | "payout.returned" | "beneficiary.details_submitted" | "beneficiary.bank_account.registered" | "beneficiary.enrollment_rejected" | "beneficiary.bank_account.notification_of_change" | "beneficiary.bank_account.corrected" | "bank_file.refused" | "bank_file.item_unmatched";
             /** @description Version of the `data` shape (date-shaped; currently `2026-05-27`). */
             api_version: string;
             /**
@@ -3036,6 +3188,77 @@ export interface components {
             last_upload_error: string | null;
             /** @description What needs attention: `no_status_report` (no pain.002 or return file within the rail's `status_report_timeout_hours`), `rejected` (the bank refused the file or part of it), `unmatched_entries` (an inbound file named an entry of this file but its facts differ: amount, account, receiving bank, direction or date; nothing was moved and the inbound file says what differed), `return_code_not_for_credit` (an ACH return used a code that only answers debits, such as R01; applied because every fact agreed), `notification_of_change`, `file_id_modifiers_exhausted` (status `refused`). */
             alerts: string[];
+        };
+        /**
+         * @example {
+         *       "id": "0196f1a4-5e00-7000-8000-00000000b0a1",
+         *       "rail": "ach",
+         *       "file_name": "RETURNS-20260528.ach",
+         *       "kind": "nacha_returns",
+         *       "size_bytes": 1880,
+         *       "received_at": "2026-05-28T14:15:00.000Z",
+         *       "status": "partially_applied",
+         *       "duplicate_of": null,
+         *       "moved": [
+         *         {
+         *           "payout_id": "0196f1a4-1c2d-7e30-a077-a2b3c4d5e6f8",
+         *           "outcome": "returned",
+         *           "bank_status": "R03"
+         *         }
+         *       ],
+         *       "problems": [
+         *         {
+         *           "reference": "091000019999999",
+         *           "reason": "ACH return R02 for trace 091000019999999: none of our ACH entries carries this trace number; nothing was moved."
+         *         }
+         *       ]
+         *     }
+         */
+        BankInboundFile: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            rail: "sepa" | "ach";
+            /** @description The file's name in the bank's inbound directory. */
+            file_name: string;
+            /**
+             * @description What the file was read as: a pain.002 status report, a camt.054 notification, an ACH return file; `unknown` when it could not be read.
+             * @enum {string}
+             */
+            kind: "pain.002" | "camt.054" | "nacha_returns" | "unknown";
+            /** @description Its size as the directory listed it; null on files read before sizes were kept. */
+            size_bytes: number | null;
+            /**
+             * Format: date-time
+             * @description When the service read it (or refused it).
+             */
+            received_at: string;
+            /**
+             * @description `applied`: every item was matched and applied. `partially_applied`: applied, but some items moved nothing (see `problems`). `refused`: it could not be read (not well-formed, not the message expected, a NACHA record wrong, over the size limit, or not decrypted as configured): nothing was applied (see `problems`). `duplicate`: the same content as an earlier file under another name (`duplicate_of`): nothing was applied again.
+             * @enum {string}
+             */
+            status: "applied" | "partially_applied" | "refused" | "duplicate";
+            /**
+             * Format: uuid
+             * @description For a duplicate: the earlier inbound file with the same content.
+             */
+            duplicate_of: string | null;
+            /** @description Every payout the file named and matched, in file order. */
+            moved: {
+                /** Format: uuid */
+                payout_id: string;
+                /** @description What the file asked for the payout: `acknowledged`, `failed`, `disbursed`, `returned` (an ACH return: `failed` instead when the payout had not been disbursed), `notification_of_change` (recorded on its bank account), or `none` (a status that moves nothing, such as PDNG). The payout's own status and events show where it is now. */
+                outcome: string;
+                /** @description The bank's status or code for it (ACCP, RJCT, BOOK, R03, C01, …). */
+                bank_status: string | null;
+            }[];
+            /** @description For a refused file, why (one problem with a null reference); for a duplicate, which file it repeats; otherwise each item that moved nothing. Empty for an applied file. */
+            problems: {
+                /** @description What the item named: an ACH trace number, an EndToEndId or OrgnlMsgId; null for the file as a whole. */
+                reference: string | null;
+                /** @description What is wrong, in a sentence naming the file, record or entry, what was expected and what was found; account numbers by their last four only. */
+                reason: string;
+            }[];
         };
         /**
          * @example {
@@ -3690,7 +3913,7 @@ export interface components {
             audit_records: {
                 /** Format: uuid */
                 id: string;
-                /** @description One of `sign_in`, `sign_in_failed`, `signed_out`, `signed_out_everywhere`, `session_ended`, `session_confirmed`, `business_switched`, `password_changed`, `password_reset_requested`, `password_reset`, `two_factor_enabled`, `two_factor_disabled`, `recovery_code_used`, `recovery_codes_regenerated`, `session_expired`, `bank_rail_configured`, `bank_rail_removed`, `bank_file_content_read`, `member_invited`, `invitation_revoked`, `member_joined`, `member_role_changed`, `member_removed`, `security_settings_changed`, `business_profile_changed`, `api_key_created`, `api_key_revoked`, `webhook_secret_rotated`, `approval_policy_changed`, `payout_decided`, `webhook_subscription_created`, `webhook_subscription_changed`, `webhook_subscription_deleted`, `branding_changed`, `bank_account_added`, `bank_account_removed`, `declared_destination_changed`, `payout_created`, `payouts_created`, `payout_canceled`, `beneficiaries_exported`, `beneficiaries_imported`, `control_weakened`. */
+                /** @description One of `sign_in`, `sign_in_failed`, `signed_out`, `signed_out_everywhere`, `session_ended`, `session_confirmed`, `business_switched`, `password_changed`, `password_reset_requested`, `password_reset`, `two_factor_enabled`, `two_factor_disabled`, `recovery_code_used`, `recovery_codes_regenerated`, `session_expired`, `bank_rail_configured`, `bank_rail_removed`, `bank_file_content_read`, `member_invited`, `invitation_revoked`, `member_joined`, `member_role_changed`, `member_removed`, `security_settings_changed`, `business_profile_changed`, `api_key_created`, `api_key_revoked`, `webhook_secret_rotated`, `approval_policy_changed`, `payout_decided`, `webhook_subscription_created`, `webhook_subscription_changed`, `webhook_subscription_deleted`, `branding_changed`, `bank_account_added`, `bank_account_removed`, `bank_account_corrected`, `declared_destination_changed`, `payout_created`, `payouts_created`, `payout_canceled`, `beneficiaries_exported`, `beneficiaries_imported`, `control_weakened`. */
                 action: string;
                 /** Format: date-time */
                 occurred_at: string;
@@ -4190,7 +4413,7 @@ export interface components {
             /** @description HTTPS URL whose host is, or resolves only to, public addresses, and which does not answer with a redirect (a test POST with `X-Service-Endpoint-Check: 1` and no signature is sent to check; any status but 3xx is fine). */
             url: string;
             /** @description Event types to send. Events of other types are neither sent nor kept for later. */
-            enabled_events: ("payout.disbursement_submitted" | "payout.acknowledged" | "payout.estimated_arrival_at" | "payout.disbursed" | "payout.delivered" | "payout.settled" | "payout.canceled" | "payout.rejected" | "payout.failed" | "payout.returned" | "beneficiary.details_submitted" | "beneficiary.bank_account.registered" | "beneficiary.enrollment_rejected")[];
+            enabled_events: ("payout.disbursement_submitted" | "payout.acknowledged" | "payout.estimated_arrival_at" | "payout.disbursed" | "payout.delivered" | "payout.settled" | "payout.canceled" | "payout.rejected" | "payout.failed" | "payout.returned" | "beneficiary.details_submitted" | "beneficiary.bank_account.registered" | "beneficiary.enrollment_rejected" | "beneficiary.bank_account.notification_of_change" | "beneficiary.bank_account.corrected" | "bank_file.refused" | "bank_file.item_unmatched")[];
         };
         /**
          * @example {
@@ -4223,7 +4446,7 @@ export interface components {
             /** @description HTTPS URL whose host is, or resolves only to, public addresses, and which does not answer with a redirect (a test POST with `X-Service-Endpoint-Check: 1` and no signature is sent to check; any status but 3xx is fine). */
             url?: string;
             /** @description Event types to send. Events of other types are neither sent nor kept for later. */
-            enabled_events?: ("payout.disbursement_submitted" | "payout.acknowledged" | "payout.estimated_arrival_at" | "payout.disbursed" | "payout.delivered" | "payout.settled" | "payout.canceled" | "payout.rejected" | "payout.failed" | "payout.returned" | "beneficiary.details_submitted" | "beneficiary.bank_account.registered" | "beneficiary.enrollment_rejected")[];
+            enabled_events?: ("payout.disbursement_submitted" | "payout.acknowledged" | "payout.estimated_arrival_at" | "payout.disbursed" | "payout.delivered" | "payout.settled" | "payout.canceled" | "payout.rejected" | "payout.failed" | "payout.returned" | "beneficiary.details_submitted" | "beneficiary.bank_account.registered" | "beneficiary.enrollment_rejected" | "beneficiary.bank_account.notification_of_change" | "beneficiary.bank_account.corrected" | "bank_file.refused" | "bank_file.item_unmatched")[];
             enabled?: boolean;
         };
         /**
@@ -4970,6 +5193,40 @@ export interface components {
                 /** @description The last status the bank reported for this entry (ACCP, RJCT, BOOK, R03, C01, …). */
                 bank_status: string | null;
             }[];
+        };
+        /**
+         * @example {
+         *       "bank_inbound_files": [
+         *         {
+         *           "id": "0196f1a4-5e00-7000-8000-00000000b0a1",
+         *           "rail": "ach",
+         *           "file_name": "RETURNS-20260528.ach",
+         *           "kind": "nacha_returns",
+         *           "size_bytes": 1880,
+         *           "received_at": "2026-05-28T14:15:00.000Z",
+         *           "status": "partially_applied",
+         *           "duplicate_of": null,
+         *           "moved": [
+         *             {
+         *               "payout_id": "0196f1a4-1c2d-7e30-a077-a2b3c4d5e6f8",
+         *               "outcome": "returned",
+         *               "bank_status": "R03"
+         *             }
+         *           ],
+         *           "problems": [
+         *             {
+         *               "reference": "091000019999999",
+         *               "reason": "ACH return R02 for trace 091000019999999: none of our ACH entries carries this trace number; nothing was moved."
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "next_cursor": null
+         *     }
+         */
+        BankInboundFileList: {
+            bank_inbound_files: components["schemas"]["BankInboundFile"][];
+            next_cursor: string | null;
         };
     };
     responses: never;
@@ -8227,7 +8484,7 @@ export interface operations {
                 limit?: number;
                 /** @description The `next_cursor` of the previous page; omit for the first page. */
                 cursor?: string;
-                action?: "sign_in" | "sign_in_failed" | "signed_out" | "signed_out_everywhere" | "session_ended" | "session_confirmed" | "business_switched" | "password_changed" | "password_reset_requested" | "password_reset" | "two_factor_enabled" | "two_factor_disabled" | "recovery_code_used" | "recovery_codes_regenerated" | "session_expired" | "bank_rail_configured" | "bank_rail_removed" | "bank_file_content_read" | "member_invited" | "invitation_revoked" | "member_joined" | "member_role_changed" | "member_removed" | "security_settings_changed" | "business_profile_changed" | "api_key_created" | "api_key_revoked" | "webhook_secret_rotated" | "approval_policy_changed" | "payout_decided" | "webhook_subscription_created" | "webhook_subscription_changed" | "webhook_subscription_deleted" | "branding_changed" | "bank_account_added" | "bank_account_removed" | "declared_destination_changed" | "payout_created" | "payouts_created" | "payout_canceled" | "beneficiaries_exported" | "beneficiaries_imported" | "control_weakened";
+                action?: "sign_in" | "sign_in_failed" | "signed_out" | "signed_out_everywhere" | "session_ended" | "session_confirmed" | "business_switched" | "password_changed" | "password_reset_requested" | "password_reset" | "two_factor_enabled" | "two_factor_disabled" | "recovery_code_used" | "recovery_codes_regenerated" | "session_expired" | "bank_rail_configured" | "bank_rail_removed" | "bank_file_content_read" | "member_invited" | "invitation_revoked" | "member_joined" | "member_role_changed" | "member_removed" | "security_settings_changed" | "business_profile_changed" | "api_key_created" | "api_key_revoked" | "webhook_secret_rotated" | "approval_policy_changed" | "payout_decided" | "webhook_subscription_created" | "webhook_subscription_changed" | "webhook_subscription_deleted" | "branding_changed" | "bank_account_added" | "bank_account_removed" | "bank_account_corrected" | "declared_destination_changed" | "payout_created" | "payouts_created" | "payout_canceled" | "beneficiaries_exported" | "beneficiaries_imported" | "control_weakened";
                 actor_user_id?: string;
                 /** @description Records at or after this time. */
                 since?: string;
@@ -10551,6 +10808,149 @@ export interface operations {
             };
         };
     };
+    applyNotificationOfChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Destination"];
+                };
+            };
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `unauthorized` or `SESSION_EXPIRED` or `TWO_FACTOR_REQUIRED`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `forbidden` or `CSRF_TOKEN_INVALID` or `CROSS_SITE_REQUEST` or `BUSINESS_NOT_VERIFIED`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `not_found` or `BANK_ACCOUNT_NOT_FOUND`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `NOTIFICATION_OF_CHANGE_NOT_APPLICABLE` or `BANK_ACCOUNT_CORRECTION_EXISTS`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `BENEFICIARY_ARCHIVED` or `ACH_FIELD_TOO_LONG` or `ACH_NAME_NOT_REPRESENTABLE`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `internal_error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `service_unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     deleteDestination: {
         parameters: {
             query?: never;
@@ -12126,7 +12526,7 @@ export interface operations {
                 /** @description The `next_cursor` of the previous page; omit for the first page. */
                 cursor?: string;
                 /** @description An event type (see the `webhooks` section). */
-                event_type?: "payout.disbursement_submitted" | "payout.acknowledged" | "payout.estimated_arrival_at" | "payout.disbursed" | "payout.delivered" | "payout.settled" | "payout.canceled" | "payout.rejected" | "payout.failed" | "payout.returned" | "beneficiary.details_submitted" | "beneficiary.bank_account.registered" | "beneficiary.enrollment_rejected";
+                event_type?: "payout.disbursement_submitted" | "payout.acknowledged" | "payout.estimated_arrival_at" | "payout.disbursed" | "payout.delivered" | "payout.settled" | "payout.canceled" | "payout.rejected" | "payout.failed" | "payout.returned" | "beneficiary.details_submitted" | "beneficiary.bank_account.registered" | "beneficiary.enrollment_rejected" | "beneficiary.bank_account.notification_of_change" | "beneficiary.bank_account.corrected" | "bank_file.refused" | "bank_file.item_unmatched";
                 status?: "pending" | "succeeded" | "abandoned" | "dropped";
                 /** @description Deliveries created at or after this time. */
                 since?: string;
@@ -12486,8 +12886,8 @@ export interface operations {
                 /** @description The `next_cursor` of the previous page; omit for the first page. */
                 cursor?: string;
                 /** @description Only events of this type. */
-                type?: "payout.disbursement_submitted" | "payout.acknowledged" | "payout.estimated_arrival_at" | "payout.disbursed" | "payout.delivered" | "payout.settled" | "payout.canceled" | "payout.rejected" | "payout.failed" | "payout.returned" | "beneficiary.details_submitted" | "beneficiary.bank_account.registered" | "beneficiary.enrollment_rejected";
-                /** @description Only events about this Payout (payout.*) or Beneficiary (beneficiary.*): `data.payout_id` or `data.beneficiary_id`. */
+                type?: "payout.disbursement_submitted" | "payout.acknowledged" | "payout.estimated_arrival_at" | "payout.disbursed" | "payout.delivered" | "payout.settled" | "payout.canceled" | "payout.rejected" | "payout.failed" | "payout.returned" | "beneficiary.details_submitted" | "beneficiary.bank_account.registered" | "beneficiary.enrollment_rejected" | "beneficiary.bank_account.notification_of_change" | "beneficiary.bank_account.corrected" | "bank_file.refused" | "bank_file.item_unmatched";
+                /** @description Only events about this Payout (payout.*), Beneficiary (beneficiary.*) or inbound bank file (bank_file.*): `data.payout_id`, `data.beneficiary_id` or `data.inbound_file_id`. */
                 subject_id?: string;
                 /** @description Events recorded at or after this time. */
                 since?: string;
@@ -15676,6 +16076,232 @@ export interface operations {
             };
         };
     };
+    listBankInboundFiles: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 200. */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page; omit for the first page. */
+                cursor?: string;
+                /** @description Only files of this rail. */
+                rail?: "sepa" | "ach";
+                /** @description Only files with this status. */
+                status?: "applied" | "partially_applied" | "refused" | "duplicate";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankInboundFileList"];
+                };
+            };
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `unauthorized` or `SESSION_EXPIRED` or `TWO_FACTOR_REQUIRED`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `forbidden`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `internal_error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `service_unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getBankInboundFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankInboundFile"];
+                };
+            };
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `unauthorized` or `SESSION_EXPIRED` or `TWO_FACTOR_REQUIRED`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `forbidden`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `internal_error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `service_unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     downloadBankFileContent: {
         parameters: {
             query?: never;
@@ -16883,6 +17509,330 @@ export interface operations {
                          */
                         bank_account_id: string | null;
                         /** @description The rail's wording of the refusal, provider stripped out (the Beneficiary's `enrollment_failure_detail`). */
+                        reason: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within 10 s) fails this attempt; it is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    beneficiaryBankAccountNotificationOfChangeEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>" keyed with the UTF-8 bytes of the whole signing secret>`. Reject (non-2xx) when missing or malformed, when t differs from your clock by more than 300 s, or when v1 differs (constant-time compare). Each attempt is signed when sent, with the subscription's current secret. The receiver kit (src/receiver-kit) implements this. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Delivery id: the event's id, identical on every retry and redelivery; the deduplication key.
+                     */
+                    id: string;
+                    /** @enum {string} */
+                    type: "beneficiary.bank_account.notification_of_change";
+                    /**
+                     * @description Version of the `data` shape (date-shaped).
+                     * @enum {string}
+                     */
+                    api_version: "2026-05-27";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened; identical on every retry.
+                     */
+                    occurred_at: string;
+                    /**
+                     * Format: date-time
+                     * @description When this attempt was sent; differs on each retry.
+                     */
+                    created_at: string;
+                    /** @description Tiebreaker for equal occurred_at (a database sequence: orders, never counts). */
+                    sequence: number;
+                    /** @description An ACH notification of change (NOC) named one of the Beneficiary's bank accounts: the receiving bank posted the payout but asks that the account details be corrected before the next payout (Nacha rules: within six banking days). Apply the correction with one call, or register the account again. */
+                    data: {
+                        /**
+                         * Format: uuid
+                         * @description The Beneficiary; the ordering subject.
+                         */
+                        beneficiary_id: string;
+                        /**
+                         * Format: uuid
+                         * @description The bank account the receiving bank corrected.
+                         */
+                        bank_account_id: string;
+                        /** @description The ACH change code (C01, C02, C03, C05, C06, C07, …). */
+                        code: string;
+                        /** @description The code and its words (`C01: Incorrect account number.`). */
+                        description: string;
+                        /** @description What the bank says to change: `routing_number` (C02, C03, C07), `account_number` (C01, C03, C06, C07), `account_type` (C05, C06, C07: checking or savings); `other` for codes whose correction is not an account detail (C08, C09, C13, C14). */
+                        corrected_fields: ("routing_number" | "account_number" | "account_type" | "other")[];
+                        /** @description The bank's corrected data as shown everywhere: account numbers masked like any account detail (at most the last four), routing numbers and transaction codes as sent. The unmasked correction is kept encrypted and applied with `POST /v1/beneficiaries/{id}/bank-accounts/{accountId}/notification-of-change/apply`. */
+                        corrected_data: string;
+                        /**
+                         * Format: uuid
+                         * @description The payout whose entry the bank answered.
+                         */
+                        payout_id: string;
+                        /**
+                         * Format: date-time
+                         * @description When the notification was read.
+                         */
+                        received_at: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within 10 s) fails this attempt; it is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    beneficiaryBankAccountCorrectedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>" keyed with the UTF-8 bytes of the whole signing secret>`. Reject (non-2xx) when missing or malformed, when t differs from your clock by more than 300 s, or when v1 differs (constant-time compare). Each attempt is signed when sent, with the subscription's current secret. The receiver kit (src/receiver-kit) implements this. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Delivery id: the event's id, identical on every retry and redelivery; the deduplication key.
+                     */
+                    id: string;
+                    /** @enum {string} */
+                    type: "beneficiary.bank_account.corrected";
+                    /**
+                     * @description Version of the `data` shape (date-shaped).
+                     * @enum {string}
+                     */
+                    api_version: "2026-05-27";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened; identical on every retry.
+                     */
+                    occurred_at: string;
+                    /**
+                     * Format: date-time
+                     * @description When this attempt was sent; differs on each retry.
+                     */
+                    created_at: string;
+                    /** @description Tiebreaker for equal occurred_at (a database sequence: orders, never counts). */
+                    sequence: number;
+                    /** @description The Business applied a notification of change: the bank account's routing number, account number or type were replaced by the bank's correction. Payouts not yet written to a bank file go to the corrected account. */
+                    data: {
+                        /**
+                         * Format: uuid
+                         * @description The Beneficiary; the ordering subject.
+                         */
+                        beneficiary_id: string;
+                        /**
+                         * Format: uuid
+                         * @description The bank account, corrected in place (same id).
+                         */
+                        bank_account_id: string;
+                        /** @description The ACH change code applied. */
+                        code: string;
+                        /** @description The fields changed (as in the notification). */
+                        corrected_fields: string[];
+                        /** @description The account's masked number after the correction. */
+                        last4: string;
+                        /** @description The masked number before it. */
+                        previous_last4: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within 10 s) fails this attempt; it is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    bankFileRefusedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>" keyed with the UTF-8 bytes of the whole signing secret>`. Reject (non-2xx) when missing or malformed, when t differs from your clock by more than 300 s, or when v1 differs (constant-time compare). Each attempt is signed when sent, with the subscription's current secret. The receiver kit (src/receiver-kit) implements this. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Delivery id: the event's id, identical on every retry and redelivery; the deduplication key.
+                     */
+                    id: string;
+                    /** @enum {string} */
+                    type: "bank_file.refused";
+                    /**
+                     * @description Version of the `data` shape (date-shaped).
+                     * @enum {string}
+                     */
+                    api_version: "2026-05-27";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened; identical on every retry.
+                     */
+                    occurred_at: string;
+                    /**
+                     * Format: date-time
+                     * @description When this attempt was sent; differs on each retry.
+                     */
+                    created_at: string;
+                    /** @description Tiebreaker for equal occurred_at (a database sequence: orders, never counts). */
+                    sequence: number;
+                    /** @description A file from the bank could not be read: nothing in it was applied. Ask the bank to send it again (a corrected file under any name is read at the next poll). */
+                    data: {
+                        /**
+                         * Format: uuid
+                         * @description The inbound file (`GET /v1/bank-inbound-files/{id}`); the ordering subject.
+                         */
+                        inbound_file_id: string;
+                        /**
+                         * @description The bank rail it came from.
+                         * @enum {string}
+                         */
+                        rail: "sepa" | "ach";
+                        /** @description The file's name in the bank's inbound directory. */
+                        file_name: string;
+                        /** @description Why it was refused, in words: not well-formed (where, and what was found), not the message expected (its root element), a NACHA record that is not what it should be (which record, what was expected), over the size limit, or not decrypted or signed as configured. */
+                        reason: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within 10 s) fails this attempt; it is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    bankFileItemUnmatchedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>" keyed with the UTF-8 bytes of the whole signing secret>`. Reject (non-2xx) when missing or malformed, when t differs from your clock by more than 300 s, or when v1 differs (constant-time compare). Each attempt is signed when sent, with the subscription's current secret. The receiver kit (src/receiver-kit) implements this. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Delivery id: the event's id, identical on every retry and redelivery; the deduplication key.
+                     */
+                    id: string;
+                    /** @enum {string} */
+                    type: "bank_file.item_unmatched";
+                    /**
+                     * @description Version of the `data` shape (date-shaped).
+                     * @enum {string}
+                     */
+                    api_version: "2026-05-27";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened; identical on every retry.
+                     */
+                    occurred_at: string;
+                    /**
+                     * Format: date-time
+                     * @description When this attempt was sent; differs on each retry.
+                     */
+                    created_at: string;
+                    /** @description Tiebreaker for equal occurred_at (a database sequence: orders, never counts). */
+                    sequence: number;
+                    /** @description An item of a file from the bank (a return, a status, a booking, a notification of change) names no payout of ours, or one whose facts differ: it moved nothing. The rest of the file was applied. */
+                    data: {
+                        /**
+                         * Format: uuid
+                         * @description The inbound file; the ordering subject.
+                         */
+                        inbound_file_id: string;
+                        /**
+                         * @description The bank rail it came from.
+                         * @enum {string}
+                         */
+                        rail: "sepa" | "ach";
+                        /** @description The file's name in the bank's inbound directory. */
+                        file_name: string;
+                        /** @description What the item named: an ACH trace number, a SEPA EndToEndId or OrgnlMsgId; null when it named none. */
+                        reference: string | null;
+                        /** @description What did not agree, in a sentence (what we sent, what the bank's item says); account numbers by their last four only. Nothing was moved for this item. */
                         reason: string;
                     } & {
                         [key: string]: unknown;
