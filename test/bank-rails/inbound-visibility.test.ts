@@ -396,7 +396,7 @@ describe("refused files are listed with their reason in words, and are events", 
       messageId: "NTF-CUT",
       bookings: [{ endToEndId: "1".repeat(32), amount: "10.00", creditDebit: "DBIT", bookingDate: "2026-05-28" }],
     });
-    bankWrites("sepa/in", "camt054-cut.xml", camt.slice(0, Math.floor(camt.length / 2)));
+    bankWrites("sepa/in", "camt054-cut.xml", camt.slice(0, camt.lastIndexOf("<", Math.floor(camt.length / 2))));
     bankWrites("sepa/in", "statement.pdf", "%PDF-1.7 not a bank message");
     const achText = bankAchReturnFile({
       companyIdentification,
