@@ -26,7 +26,20 @@ async function main(): Promise<void> {
   // On PostgreSQL a database that is down (or not up yet) is waited for: the API listens at once and answers 503
   // (/readyz too) until it is reached and migrated, and the worker starts claiming jobs only then. An error that
   // waiting cannot fix (wrong password, no such database) still stops the start. See runtime.ts `started`.
-  const runtime = await createRuntime(config, { logger, waitForDatabase: true });
+  // The startup banner ("… listening on host:port") means ready: it is printed once the start is complete, so
+  // whoever waits for it (an operator, a script, a test) can send requests at once. While the database is being
+  // waited for, a shorter line says the port answers 503 meanwhile.
+  let databaseWaitedFor = false;
+  let announceWaiting: (() => void) | null = null;
+  const runtime = await createRuntime(config, {
+    logger,
+    waitForDatabase: true,
+    onDatabaseWait: () => {
+      if (databaseWaitedFor) return;
+      databaseWaitedFor = true;
+      announceWaiting?.();
+    },
+  });
   let stopping = false;
   /** The start's outcome; a shutdown that ended the wait is no failure (shutdown() exits by itself). */
   const started = () =>
@@ -70,30 +83,38 @@ async function main(): Promise<void> {
   process.on("SIGINT", (signal) => void shutdown(signal));
   process.on("SIGTERM", (signal) => void shutdown(signal));
 
+  let announceReady = () => {};
+  let announceMetrics = () => {};
   if (app !== null) {
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();
     const port = typeof address === "object" && address !== null ? address.port : config.port;
+    announceWaiting = () =>
+      process.stdout.write(
+        `Payout orchestration service (${role}) listening on ${config.host}:${port}: waiting for the database; every request but /healthz and /readyz answers 503 until it is reached\n`,
+      );
+    if (databaseWaitedFor) announceWaiting();
     const base = config.publicBaseUrl.replace(`:${config.port}`, `:${port}`);
     const database = config.databaseUrl === null ? `embedded PGlite in ${config.dataDir}` : "PostgreSQL (DATABASE_URL)";
-    process.stdout.write(
-      [
-        "",
-        `Payout orchestration service (${role}) listening on ${config.host}:${port}, database: ${database}`,
-        `  Dashboard:      ${base}/dashboard/  (register a Business there, or sign in)`,
-        `  API document:   ${base}/v1/openapi.json`,
-        `  API reference:  ${base}/docs`,
-        `  Health check:   ${base}/healthz  (readiness: ${base}/readyz)`,
-        ...(config.metrics.port === null && config.metrics.token !== null
-          ? [`  Metrics:        ${base}/metrics  (Authorization: Bearer <METRICS_TOKEN>)`]
-          : []),
-        config.mail.smtpUrl === null
-          ? `  E-mail:         written as .eml files under ${path.join(config.dataDir, "mail")} by the worker (SMTP_URL unset)`
-          : "  E-mail:         sent through the SMTP_URL relay",
-        "  Start here:     POST /v1/registration, then POST /v1/registration/verification with the e-mailed token, for API keys",
-        "",
-      ].join("\n"),
-    );
+    announceReady = () =>
+      process.stdout.write(
+        [
+          "",
+          `Payout orchestration service (${role}) listening on ${config.host}:${port}, database: ${database}`,
+          `  Dashboard:      ${base}/dashboard/  (register a Business there, or sign in)`,
+          `  API document:   ${base}/v1/openapi.json`,
+          `  API reference:  ${base}/docs`,
+          `  Health check:   ${base}/healthz  (readiness: ${base}/readyz)`,
+          ...(config.metrics.port === null && config.metrics.token !== null
+            ? [`  Metrics:        ${base}/metrics  (Authorization: Bearer <METRICS_TOKEN>)`]
+            : []),
+          config.mail.smtpUrl === null
+            ? `  E-mail:         written as .eml files under ${path.join(config.dataDir, "mail")} by the worker (SMTP_URL unset)`
+            : "  E-mail:         sent through the SMTP_URL relay",
+          "  Start here:     POST /v1/registration, then POST /v1/registration/verification with the e-mailed token, for API keys",
+          "",
+        ].join("\n"),
+      );
   }
   if (metricsApp !== null) {
     await metricsApp.listen({ port: config.metrics.port ?? 0, host: config.metrics.host });
@@ -101,9 +122,13 @@ async function main(): Promise<void> {
     const port = typeof address === "object" && address !== null ? address.port : config.metrics.port;
     const host = config.metrics.host.includes(":") ? `[${config.metrics.host}]` : config.metrics.host;
     const auth = config.metrics.token === null ? "" : "  (Authorization: Bearer <METRICS_TOKEN>)";
-    process.stdout.write(`Metrics (${role}) listening on ${host}:${port}: http://${host}:${port}/metrics${auth}\n`);
+    announceMetrics = () =>
+      process.stdout.write(`Metrics (${role}) listening on ${host}:${port}: http://${host}:${port}/metrics${auth}\n`);
   }
   if (!(await started())) return;
+  // The service's banner first, then the metrics listener's (scripts take the first "listening on" as the API's).
+  announceReady();
+  announceMetrics();
   if (worker !== null) {
     // Starts the hourly retention sweep's chain, or finds it running (one job per slot, whatever the processes).
     await scheduleRetentionSweep(runtime.deps.database.db, runtime.deps.jobStore, runtime.deps.clock.now()).catch(

@@ -44,6 +44,8 @@ export interface RuntimeOptions {
    * nothing is "down") createRuntime returns only once started, and fails if the database cannot be used.
    */
   readonly waitForDatabase?: boolean;
+  /** With `waitForDatabase`: called on each failed try to reach the database. */
+  readonly onDatabaseWait?: () => void;
   /** Extra job handlers (tests register probes here). */
   readonly extraJobHandlers?: JobHandlers;
   /** The payout rails per environment (tests inject fakes that script outcomes). */
@@ -128,6 +130,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       ? await untilDatabaseReachable(migrate, {
           log: logger.child({ component: "database-startup" }),
           signal: stopWaiting.signal,
+          ...(options.onDatabaseWait === undefined ? {} : { onWait: options.onDatabaseWait }),
         })
       : await migrate();
     if (outcome.applied > 0) logger.info(outcome, "database migrations applied");

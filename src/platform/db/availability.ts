@@ -57,6 +57,8 @@ export interface WaitForDatabaseOptions {
   /** First delay between tries (default 1 s), doubled after each try up to `maxDelayMs` (default 30 s). */
   readonly firstDelayMs?: number;
   readonly maxDelayMs?: number;
+  /** Called on each failed try (main.ts tells the console that the process is up but waiting). */
+  readonly onWait?: (attempt: number) => void;
 }
 
 /**
@@ -79,6 +81,7 @@ export async function untilDatabaseReachable<T>(step: () => Promise<T>, options:
       if (!isDatabaseUnreachable(error)) throw error;
       const delay = Math.min(first * 2 ** (attempt - 1), max);
       options.log.warn({ attempt, retry_in_ms: delay, err: error }, "database not reachable yet; waiting for it");
+      options.onWait?.(attempt);
       const signal = options.signal;
       await sleep(delay, undefined, signal === undefined ? {} : { signal }).catch((aborted: unknown) => {
         throw signal?.reason ?? aborted;
