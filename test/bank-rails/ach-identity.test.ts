@@ -28,10 +28,13 @@ import {
 } from "../helpers/factories.js";
 import { removeSshdDir, sshdAvailable, startTestSshd, type TestSshd } from "../helpers/sshd.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
-import { type BankAchReturn, bankAchReturnFile, bankCamt054 } from "../helpers/test-bank.js";
+import { type BankAchReturn, bankAchReturnFile, bankCamt054, checkBankAnswersOfThisFile } from "../helpers/test-bank.js";
 import { createPayout, decide, getPayout, payoutEvents } from "../payouts/payout-fixtures.js";
 import { epcSchemaAvailable, epcSchemaErrors } from "../unit/bank-files/xsd.js";
 import { achConfig, localFolder, sepaConfig, US_ACCOUNT } from "./bank-rail-fixtures.js";
+
+// Every pain.002 and camt.054 this file sends is checked against its ISO 20022 schema after its tests.
+checkBankAnswersOfThisFile();
 
 const SECOND_ACCOUNT = {
   account_holder_name: "John Roe",

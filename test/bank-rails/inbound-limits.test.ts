@@ -19,8 +19,11 @@ import { waitFor } from "../fixtures/child-processes.js";
 import { bearer, type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
 import { removeSshdDir, sshdAvailable, startTestSshd, type TestSshd } from "../helpers/sshd.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
-import { bankAchReturnFile, bankPain002 } from "../helpers/test-bank.js";
+import { bankAchReturnFile, bankPain002, checkBankAnswersOfThisFile } from "../helpers/test-bank.js";
 import { achConfig, sepaConfig } from "./bank-rail-fixtures.js";
+
+// Every pain.002 and camt.054 this file sends is checked against its ISO 20022 schema after its tests.
+checkBankAnswersOfThisFile();
 
 /** What an inbound ACH file says of a return naming a trace none of our entries carries. */
 const noEntry = (trace: string) =>

@@ -18,7 +18,7 @@ import {
   registerBusiness,
 } from "../helpers/factories.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
-import { bankAchReturnFile, bankCamt054 } from "../helpers/test-bank.js";
+import { bankAchReturnFile, bankCamt054, checkBankAnswersOfThisFile } from "../helpers/test-bank.js";
 import { createPayout, decide, getPayout, payoutEvents } from "../payouts/payout-fixtures.js";
 import {
   achConfig,
@@ -28,6 +28,9 @@ import {
   uniqueAchOriginator,
   uniqueSepaOriginator,
 } from "./bank-rail-fixtures.js";
+
+// Every pain.002 and camt.054 this file sends is checked against its ISO 20022 schema after its tests.
+checkBankAnswersOfThisFile();
 
 const LIMIT = 65_536;
 let t: TestApp;

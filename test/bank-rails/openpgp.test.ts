@@ -15,10 +15,13 @@ import {
   registerBusiness,
 } from "../helpers/factories.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
-import { bankPain002 } from "../helpers/test-bank.js";
+import { bankPain002, checkBankAnswersOfThisFile } from "../helpers/test-bank.js";
 import { createPayout, decide, getPayout } from "../payouts/payout-fixtures.js";
 import { epcSchemaAvailable, epcSchemaErrors } from "../unit/bank-files/xsd.js";
 import { localFolder, sepaConfig } from "./bank-rail-fixtures.js";
+
+// Every pain.002 and camt.054 this file sends is checked against its ISO 20022 schema after its tests.
+checkBankAnswersOfThisFile();
 
 let t: TestApp;
 let root: string;

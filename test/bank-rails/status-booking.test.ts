@@ -19,9 +19,18 @@ import {
 } from "../helpers/factories.js";
 import { expectIsoValid } from "../helpers/iso-xsd.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
-import { type BankBatchBooking, type BankBlockStatus, bankCamt054, bankPain002 } from "../helpers/test-bank.js";
+import {
+  type BankBatchBooking,
+  type BankBlockStatus,
+  bankCamt054,
+  bankPain002,
+  checkBankAnswersOfThisFile,
+} from "../helpers/test-bank.js";
 import { createPayout, decide, getPayout, payoutEvents } from "../payouts/payout-fixtures.js";
 import { localFolder, sepaConfig, uniqueSepaOriginator } from "./bank-rail-fixtures.js";
+
+// Every pain.002 and camt.054 this file sends is checked against its ISO 20022 schema after its tests.
+checkBankAnswersOfThisFile();
 
 const HOUR = 3_600_000;
 let t: TestApp;

@@ -1,6 +1,37 @@
 // The "bank" of the tests: writes the answers a bank sends back, from the standards' layouts, with no code of
 // the service: pain.002 status reports, camt.054 notifications, and NACHA return / notification-of-change
 // files. Every value is given by the test, so each answer is exactly what the test means to send.
+import { afterAll, beforeAll } from "vitest";
+import { expectIsoValid } from "./iso-xsd.js";
+
+/** Every pain.002 and camt.054 written so far and not yet checked (expectWrittenAnswersIsoValid). */
+const unchecked: string[] = [];
+
+function remember(xml: string): string {
+  unchecked.push(xml);
+  return xml;
+}
+
+/**
+ * Checks every pain.002 and camt.054 this bank wrote since the last call against its ISO 20022 schema (the
+ * test files that send them call it in `afterAll`), so the answers the service is tested with are ones a bank
+ * could send. Skipped, with the check, where the schemas are absent.
+ */
+export async function expectWrittenAnswersIsoValid(): Promise<void> {
+  const written = unchecked.splice(0);
+  for (const xml of new Set(written)) await expectIsoValid(xml);
+}
+
+/**
+ * For a test file that sends the bank's answers: what it writes (and only that: files run one after another in
+ * a worker) is checked against the ISO 20022 schemas once its tests have run.
+ */
+export function checkBankAnswersOfThisFile(): void {
+  beforeAll(() => {
+    unchecked.splice(0);
+  });
+  afterAll(expectWrittenAnswersIsoValid, 120_000);
+}
 
 function escapeXml(value: string): string {
   return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
@@ -58,7 +89,7 @@ export function bankPain002(options: {
     </OrgnlPmtInfAndSts>`,
     )
     .join("\n    ");
-  return `<?xml version="1.0" encoding="UTF-8"?>
+  return remember(`<?xml version="1.0" encoding="UTF-8"?>
 <Document xmlns="urn:iso:std:iso:20022:tech:xsd:pain.002.001.${version === 3 ? "03" : "10"}">
   <CstmrPmtStsRpt>
     <GrpHdr><MsgId>${options.messageId}</MsgId><CreDtTm>2026-11-25T08:00:00</CreDtTm></GrpHdr>
@@ -71,7 +102,7 @@ export function bankPain002(options: {
     ${blockXml}
   </CstmrPmtStsRpt>
 </Document>
-`;
+`);
 }
 
 export interface BankBooking {
@@ -146,7 +177,7 @@ export function bankCamt054(options: {
     )
     .join("\n      ");
   const ns = version === 2 ? "camt.054.001.02" : "camt.054.001.08";
-  return `<?xml version="1.0" encoding="UTF-8"?>
+  return remember(`<?xml version="1.0" encoding="UTF-8"?>
 <Document xmlns="urn:iso:std:iso:20022:tech:xsd:${ns}">
   <BkToCstmrDbtCdtNtfctn>
     <GrpHdr><MsgId>${options.messageId}</MsgId><CreDtTm>2026-11-26T08:00:00</CreDtTm></GrpHdr>
@@ -158,7 +189,7 @@ export function bankCamt054(options: {
     </Ntfctn>
   </BkToCstmrDbtCdtNtfctn>
 </Document>
-`;
+`);
 }
 
 export interface BankAchReturn {
