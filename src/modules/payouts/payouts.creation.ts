@@ -170,8 +170,8 @@ export interface PayoutWriterDeps {
   readonly ids: IdGenerator;
   readonly jobStore: Pick<JobStore, "enqueue">;
   readonly lifecycle: Lifecycle;
-  /** From the bank-rails module (injected in app.ts); absent, every payout keeps its environment's rail. */
-  readonly checkRailRoutes?: RailRouteCheck | undefined;
+  /** From the bank-rails module (a port, src/modules.ts): refuses a production payout no configured rail can carry. */
+  readonly checkRailRoutes: RailRouteCheck;
   /** The audit log (people module, injected in app.ts): every creation is recorded with its maker. */
   readonly recordAudit: RecordActorAudit;
 }
@@ -463,7 +463,7 @@ export function createPayoutWriter(deps: PayoutWriterDeps) {
           : [];
       });
       const routeRefusals = new Map<number, AppError>();
-      if (checkRailRoutes !== undefined && routable.length > 0) {
+      if (routable.length > 0) {
         const refusals = await checkRailRoutes(tx, tenant, routable);
         routable.forEach(({ i }, k) => {
           const refusal = refusals[k];
