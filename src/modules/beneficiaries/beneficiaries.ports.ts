@@ -1,4 +1,4 @@
-// What the beneficiaries module needs from other modules, named and required (test/unit/module-ports.test.ts).
+// What the beneficiaries module needs from other modules, named and required (test/startup/module-ports.test.ts).
 import type { Tenant } from "../../platform/auth/actor.js";
 import type { RecordActorAudit } from "../../platform/auth/audit.js";
 import type { Tx } from "../../platform/db/client.js";

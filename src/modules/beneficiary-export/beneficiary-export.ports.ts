@@ -1,4 +1,4 @@
-// What the beneficiary-export module needs from other modules, named and required (test/unit/module-ports.test.ts).
+// What the beneficiary-export module needs from other modules, named and required (test/startup/module-ports.test.ts).
 import type { RecordActorAudit } from "../../platform/auth/audit.js";
 import type { BeneficiaryService } from "../beneficiaries/index.js";
 

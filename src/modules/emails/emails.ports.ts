@@ -1,4 +1,4 @@
-// What the emails module needs from other modules, named and required (test/unit/module-ports.test.ts).
+// What the emails module needs from other modules, named and required (test/startup/module-ports.test.ts).
 
 import type { Tx } from "../../platform/db/client.js";
 import type { RecipientFacts } from "./emails.service.js";

@@ -1,4 +1,4 @@
-// What the enrollment module needs from other modules, named and required (test/unit/module-ports.test.ts).
+// What the enrollment module needs from other modules, named and required (test/startup/module-ports.test.ts).
 import type { Actor } from "../../platform/auth/actor.js";
 import type { BeneficiaryBody } from "../beneficiaries/index.js";
 

@@ -1,5 +1,5 @@
 // What the payouts module needs from other modules, named and required: the composition root (src/modules.ts)
-// passes each one; a test passes an explicit fake. None may be optional (test/unit/module-ports.test.ts).
+// passes each one; a test passes an explicit fake. None may be optional (test/startup/module-ports.test.ts).
 import type { RecordActorAudit, ReportWeakenedControl } from "../../platform/auth/audit.js";
 import type { RailRouteCheck } from "./payouts.creation.js";
 import type { BankRailQueue } from "./payouts.disbursement.js";

@@ -1,4 +1,4 @@
-// What the people module needs from other modules, named and required (test/unit/module-ports.test.ts).
+// What the people module needs from other modules, named and required (test/startup/module-ports.test.ts).
 import type { Actor } from "../../platform/auth/actor.js";
 import type { Tx } from "../../platform/db/client.js";
 import type { MailOutbox } from "../emails/index.js";

@@ -1,4 +1,4 @@
-// What the registration module needs from other modules, named and required (test/unit/module-ports.test.ts).
+// What the registration module needs from other modules, named and required (test/startup/module-ports.test.ts).
 import type { Tx } from "../../platform/db/client.js";
 import type { IssueApiKeyInput, IssuedApiKeyBody } from "../api-keys/index.js";
 import type { MailOutbox } from "../emails/index.js";
