@@ -71,14 +71,14 @@ export interface CollectionServiceDeps {
   >;
   readonly destinations: Pick<DestinationService, "prepareBankAccount" | "insertPrepared" | "liveDestinations" | "findOne">;
   /**
-   * The routing check payout creation runs (bank-rails, injected in app.ts). A submission runs it on the
+   * The routing check payout creation runs (bank-rails, a port passed in src/modules.ts). A submission runs it on the
    * chosen account so that a production Beneficiary whose SEPA account needs a structured address is asked
    * for it on the page, by the very rule that would refuse the payout.
    */
   readonly checkRailRoute: (tx: Tx, tenant: Tenant, destinationId: string, currency: string) => Promise<AppError | null>;
   /** Enrolls a compliant Beneficiary's new account with the rail once the submission has committed. */
   readonly enrollAfterCommit?: (tenant: Tenant, beneficiaryId: string) => Promise<void>;
-  /** The audit log (people module, injected in app.ts): branding changes, and accounts a payee adds by link. */
+  /** The audit log (people module, a port passed in src/modules.ts): branding changes, and accounts a payee adds by link. */
   readonly recordAudit: RecordActorAudit;
 }
 
