@@ -1,5 +1,6 @@
-// buildApp(deps): the HTTP application. It registers plugins and modules and never listens; main.ts
-// (or a test) decides what to do with it.
+// buildApp(deps): the HTTP application. It registers the platform's plugins and hooks, then the routes of the
+// modules composed for this process (src/modules.ts), and never listens; main.ts (or a test) decides what to do
+// with it.
 import fastifyCookie from "@fastify/cookie";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
@@ -7,30 +8,13 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger, LogController } from "fastify";
 import type { Logger } from "pino";
 import type { Config, HttpTimeouts, TrustProxy } from "./config.js";
-import { createApiKeysModule } from "./modules/api-keys/index.js";
-import { createBankRailsModule } from "./modules/bank-rails/index.js";
-import { createBeneficiariesModule, findPostalAddresses } from "./modules/beneficiaries/index.js";
-import { createBeneficiaryExportModule } from "./modules/beneficiary-export/index.js";
-import { createBeneficiaryImportModule } from "./modules/beneficiary-import/index.js";
-import { createBusinessProfileModule } from "./modules/business-profile/index.js";
-import { closeLinksOfArchivedBeneficiary, createCollectionModule } from "./modules/collection/index.js";
-import { createDestinationsModule, destinationRoutingFactsOf } from "./modules/destinations/index.js";
-import { createEmailsModule } from "./modules/emails/index.js";
-import { createEnrollmentModule } from "./modules/enrollment/index.js";
-import { createEventsModule } from "./modules/events/index.js";
-import { createPayoutsModule } from "./modules/payouts/index.js";
-import { createAuditRecorder, createPasswordPolicy, createPeopleModule } from "./modules/people/index.js";
-import { createRailSimulatorModule } from "./modules/rail-simulator/index.js";
-import { createRegistrationModule, emailRecipientFacts } from "./modules/registration/index.js";
-import { createWebhooksModule } from "./modules/webhooks/index.js";
+import type { ComposedModules } from "./modules.js";
 import { registerCollectionPages } from "./pages/collection/index.js";
 import { defaultDashboardDirectory, registerDashboard } from "./pages/dashboard/index.js";
 import type { Clock } from "./platform/clock.js";
 import type { FieldCipher } from "./platform/crypto.js";
 import type { Database } from "./platform/db/client.js";
 import { AppError } from "./platform/errors.js";
-import { createFeedWakeups } from "./platform/events/feed-wakeups.js";
-import type { EventRecorder } from "./platform/events/outbox.js";
 import { installAccessControl } from "./platform/http/access-hook.js";
 import { registerDocsRoutes } from "./platform/http/docs-routes.js";
 import { ActorSchema, ErrorDetailSchema, ErrorEnvelopeSchema } from "./platform/http/envelope.js";
@@ -43,13 +27,8 @@ import { installStrictTransportSecurity } from "./platform/http/strict-transport
 import { installRequestTextChecks } from "./platform/http/text-hook.js";
 import type { AppInstance } from "./platform/http/types.js";
 import type { IdGenerator } from "./platform/ids.js";
-import type { JobStore } from "./platform/jobs/job-store.js";
 import type { Metrics } from "./platform/metrics.js";
-import type { TargetPolicy } from "./platform/outbound-http/url-safety.js";
-import type { WebhookSender } from "./platform/outbound-http/webhook-sender.js";
-import { createPasswordHasher } from "./platform/password-hasher.js";
 import type { RateLimiter } from "./platform/rate-limit.js";
-import type { RailRegistry } from "./rails/rail.js";
 import { COMPONENT_EXAMPLES } from "./reference-examples.js";
 import { referenceTags } from "./reference-guide.js";
 
@@ -59,9 +38,9 @@ export interface AppDeps {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly logger: Logger;
-  readonly jobStore: JobStore;
-  readonly events: EventRecorder;
   readonly metrics: Metrics;
+  /** Every module of the process (src/modules.ts): the API registers their shared schemas and routes. */
+  readonly modules: ComposedModules;
   readonly tenantLimiter: RateLimiter;
   readonly clientAddressLimiter: RateLimiter;
   /** Per client address on the hosted collection pages. */
@@ -73,12 +52,6 @@ export interface AppDeps {
    * route but /healthz and /readyz then answers 503 service_unavailable.
    */
   readonly hasStarted: () => boolean;
-  readonly rails: RailRegistry;
-  /** Where webhook URLs may point, and the guarded client that calls them. */
-  readonly webhookPolicy: TargetPolicy;
-  readonly webhookSender: WebhookSender;
-  /** Where bank-rail SFTP servers may be (checked when configured and on every connection). */
-  readonly bankRailHostPolicy: TargetPolicy;
 }
 
 /**
@@ -144,193 +117,9 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   installJsonBodyParsing(app);
   installRequestTextChecks(app);
 
-  // The audit log belongs to the people module; other modules record their security-relevant acts through
-  // this recorder, inside their own transactions.
-  const audit = createAuditRecorder({ clock, ids });
-  // One password rule for registration, invitations, resets and changes.
-  const passwordPolicy = createPasswordPolicy();
-  // Passwords are hashed on a few low-priority threads (half the cores), so sign-ins cannot slow the API down.
-  const passwordHasher = createPasswordHasher();
-  app.addHook("onClose", async () => passwordHasher.close());
-  const apiKeys = createApiKeysModule({ db: database.db, clock, ids, recordAudit: audit.recordForActor });
-  // Every e-mail goes through this outbox: it captures sandbox mail to strangers and limits each Business's
-  // mail per day. It learns who a Business's verified people are from the registration module (injected,
-  // since registration itself sends through the outbox).
-  const emails = createEmailsModule({
-    db: database.db,
-    clock,
-    ids,
-    cipher: deps.cipher,
-    jobStore: deps.jobStore,
-    logger: deps.logger.child({ component: "emails" }),
-    metrics: deps.metrics,
-    dailyLimitPerBusiness: config.mail.dailyLimitPerBusiness,
-    recipientFacts: emailRecipientFacts,
-  });
-  const registration = createRegistrationModule({
-    db: database.db,
-    clock,
-    ids,
-    apiKeys,
-    mail: emails.outbox,
-    publicBaseUrl: config.publicBaseUrl,
-    tokenTtlHours: config.registration.tokenTtlHours,
-    emailsPerAddressPerDay: config.registration.emailsPerAddressPerDay,
-    passwordPolicy,
-  });
-  // The Business profile (Business-wide; registration created the row, this module changes it).
-  const businessProfile = createBusinessProfileModule({ db: database.db, clock, recordAudit: audit.recordForActor });
-  const people = createPeopleModule({
-    db: database.db,
-    clock,
-    ids,
-    cipher: deps.cipher,
-    mail: emails.outbox,
-    publicBaseUrl: config.publicBaseUrl,
-    audit,
-    passwordPolicy,
-    deriveKey: passwordHasher.deriveKey,
-    revokeKeysOfRemovedMember: apiKeys.service.revokeKeysOfRemovedMember,
-    jobStore: deps.jobStore,
-    settings: {
-      idleMs: config.sessions.idleMinutes * 60_000,
-      absoluteMs: config.sessions.absoluteHours * 3_600_000,
-      stepUpMs: config.sessions.stepUpWindowMinutes * 60_000,
-      secureCookie: config.publicBaseUrl.startsWith("https:"),
-      throttle: {
-        perAccount: config.sessions.failuresPerAccount,
-        perAddress: config.sessions.failuresPerAddress,
-        windowMs: config.sessions.throttleWindowMinutes * 60_000,
-      },
-    },
-  });
-  // Enrollment with the payout rail, triggered by beneficiaries and destinations after their
-  // commits (injected functions: enrollment reads through the beneficiaries module, so no import cycle).
-  const enrollment = createEnrollmentModule({
-    db: database.db,
-    clock,
-    ids,
-    cipher: deps.cipher,
-    events: deps.events,
-    rails: deps.rails,
-    logger: deps.logger.child({ component: "enrollment" }),
-    readBeneficiary: (actor, id) => beneficiaries.service.get(actor, id),
-    jobStore: deps.jobStore,
-  });
-  const beneficiaries = createBeneficiariesModule({
-    db: database.db,
-    clock,
-    ids,
-    cipher: deps.cipher,
-    mail: emails.outbox,
-    identityRequirements: config.identityRequirements,
-    enrollAfterCommit: enrollment.service.enrollAfterCommit,
-    // Archiving closes the live collection link in its own transaction (collection owns the links).
-    closeLinksOnArchive: closeLinksOfArchivedBeneficiary,
-    recordAudit: audit.recordForActor,
-  });
-  const bankRails = createBankRailsModule({
-    db: database.db,
-    clock,
-    ids,
-    cipher: deps.cipher,
-    localRoot: config.bankRails.localRoot,
-    sftpPolicy: deps.bankRailHostPolicy,
-    logger: deps.logger.child({ component: "bank-rails" }),
-    destinationRoutingFactsOf,
-    postalAddressesOf: findPostalAddresses,
-    recordAudit: audit.recordForActor,
-    reportWeakenedControl: people.reportWeakenedControl,
-  });
-  const payouts = createPayoutsModule({
-    db: database.db,
-    clock,
-    ids,
-    events: deps.events,
-    jobStore: deps.jobStore,
-    logger: deps.logger,
-    recordAudit: audit.recordForActor,
-    reportWeakenedControl: people.reportWeakenedControl,
-    checkRailRoutes: bankRails.checkRoutes,
-  });
-  const destinations = createDestinationsModule({
-    db: database.db,
-    clock,
-    ids,
-    cipher: deps.cipher,
-    events: deps.events,
-    beneficiaries: beneficiaries.service,
-    enrollAfterCommit: enrollment.service.enrollAfterCommit,
-    pendingPayoutHeadsTo: payouts.pendingPayoutHeadsTo,
-    checkBankRailAccount: bankRails.checkAccount,
-    recordAudit: audit.recordForActor,
-  });
-  const beneficiaryExport = createBeneficiaryExportModule({
-    db: database.db,
-    clock,
-    beneficiaries: beneficiaries.service,
-    recordAudit: audit.recordForActor,
-  });
-  const beneficiaryImport = createBeneficiaryImportModule({
-    db: database.db,
-    clock,
-    ids,
-    logger: deps.logger,
-    beneficiaries: beneficiaries.service,
-    destinations: destinations.service,
-    enqueueEnrollment: enrollment.service.enqueueEnrollment,
-    recordAudit: audit.recordForActor,
-  });
-  const collection = createCollectionModule({
-    db: database.db,
-    clock,
-    ids,
-    cipher: deps.cipher,
-    events: deps.events,
-    mail: emails.outbox,
-    publicBaseUrl: config.publicBaseUrl,
-    beneficiaries: beneficiaries.service,
-    destinations: destinations.service,
-    enrollAfterCommit: enrollment.service.enrollAfterCommit,
-    checkRailRoute: bankRails.checkRoute,
-    recordAudit: audit.recordForActor,
-  });
-  const webhooks = createWebhooksModule({
-    db: database.db,
-    clock,
-    ids,
-    cipher: deps.cipher,
-    jobStore: deps.jobStore,
-    policy: deps.webhookPolicy,
-    sender: deps.webhookSender,
-    recordAudit: audit.recordForActor,
-  });
-  // The events API's waits are woken by one LISTEN per API process, opened with the first waiting request.
-  const feedWakeups = createFeedWakeups({ database, logger: deps.logger, metrics: deps.metrics });
-  const eventsApi = createEventsModule({
-    db: database.db,
-    wakeups: feedWakeups,
-    connectionTimeoutMs: config.http.connectionTimeoutMs,
-    observeReread: deps.metrics.observeEventFeedReread,
-  });
+  const { modules } = deps;
   // Schemas with an $id: named components in OpenAPI, $ref targets for validation and serialization.
-  const sharedSchemas = [
-    ActorSchema,
-    ErrorDetailSchema,
-    ErrorEnvelopeSchema,
-    ...apiKeys.sharedSchemas,
-    ...beneficiaries.sharedSchemas,
-    ...destinations.sharedSchemas,
-    ...beneficiaryImport.sharedSchemas,
-    ...collection.sharedSchemas,
-    ...webhooks.sharedSchemas,
-    ...eventsApi.sharedSchemas,
-    ...payouts.sharedSchemas,
-    ...emails.sharedSchemas,
-    ...people.sharedSchemas,
-    ...businessProfile.sharedSchemas,
-    ...bankRails.sharedSchemas,
-  ];
+  const sharedSchemas = [ActorSchema, ErrorDetailSchema, ErrorEnvelopeSchema, ...modules.sharedSchemas];
   for (const schema of sharedSchemas) app.addSchema(schema);
   app.setValidatorCompiler(schemaCompilers.validatorCompiler(sharedSchemas));
 
@@ -357,8 +146,8 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   // Parses the Cookie header into request.cookies (the session cookie) before the access hook runs.
   await app.register(fastifyCookie);
   installAccessControl(app, {
-    authenticate: apiKeys.service.authenticate,
-    sessions: people.sessions,
+    authenticate: modules.access.authenticate,
+    sessions: modules.access.sessions,
     tenantLimiter: deps.tenantLimiter,
     clientAddressLimiter: deps.clientAddressLimiter,
   });
@@ -384,40 +173,16 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     registerMetricsRoute(app, { metrics: deps.metrics, token: config.metrics.token });
   }
   registerDocsRoutes(app);
-  registration.registerRoutes(app);
-  people.registerRoutes(app);
-  businessProfile.registerRoutes(app);
-  emails.registerRoutes(app);
-  apiKeys.registerRoutes(app);
-  beneficiaries.registerRoutes(app);
-  destinations.registerRoutes(app);
-  beneficiaryExport.registerRoutes(app);
-  beneficiaryImport.registerRoutes(app);
-  collection.registerRoutes(app);
+  // Every module's routes, in the list's order (the order of the OpenAPI document's paths).
+  for (const module of modules.modules) module.registerRoutes?.(app);
+  // The hosted pages (no OpenAPI operation: hidden from the document).
   registerCollectionPages(app, {
-    collection: collection.service,
+    collection: modules.collectionPages,
     limiter: deps.collectionPageLimiter,
     cipher: deps.cipher,
     publicBaseUrl: config.publicBaseUrl,
   });
   registerDashboard(app, { directory: defaultDashboardDirectory() });
-  webhooks.registerRoutes(app);
-  eventsApi.registerRoutes(app);
-  // Shutdown answers the requests waiting for events at once (before the server waits for open requests),
-  // then stops the LISTEN.
-  app.addHook("preClose", async () => eventsApi.service.endWaits());
-  app.addHook("onClose", async () => feedWakeups.close());
-  enrollment.registerRoutes(app);
-  // The production simulator's operator control endpoint exists only when a control token is configured.
-  if (config.productionRail === "simulator" && config.simulatorControlToken !== null) {
-    createRailSimulatorModule({
-      db: database.db,
-      jobStore: deps.jobStore,
-      controlToken: config.simulatorControlToken,
-    }).registerRoutes(app);
-  }
-  payouts.registerRoutes(app);
-  bankRails.registerRoutes(app);
 
   await app.ready();
   return app;

@@ -1,5 +1,6 @@
-// createRuntime(config): opens the database, applies migrations and wires the shared dependencies that
-// the API (buildApp) and the worker both use. Tests call it with a manual clock and their own database.
+// createRuntime(config): opens the database, applies migrations, wires the shared dependencies and composes the
+// modules (src/modules.ts) once, for the API (buildApp) and the worker alike. Tests call it with a manual clock
+// and their own database.
 import { randomBytes } from "node:crypto";
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
@@ -8,6 +9,7 @@ import type { Logger } from "pino";
 import type { AppDeps } from "./app.js";
 import type { Config } from "./config.js";
 import { createDeliveryHook } from "./modules/webhooks/index.js";
+import { type ComposedModules, type CompositionDeps, composeModules } from "./modules.js";
 import { type Clock, systemClock } from "./platform/clock.js";
 import { createFieldCipher, type FieldCipher } from "./platform/crypto.js";
 import { makeDataDirPrivate } from "./platform/data-dir.js";
@@ -71,7 +73,8 @@ export interface RuntimeOptions {
 }
 
 export interface Runtime {
-  readonly deps: AppDeps & { readonly cipher: FieldCipher; readonly mailer: Mailer };
+  readonly deps: AppDeps &
+    CompositionDeps & { readonly cipher: FieldCipher; readonly mailer: Mailer; readonly modules: ComposedModules };
   /**
    * Settles once the database was reached and migrated (already settled when createRuntime returns, unless
    * `waitForDatabase`); rejects when the start failed for good (a wrong password, a database that does not exist)
@@ -241,6 +244,36 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   });
   let accepting = true;
 
+  // Production uses the configured rail; PRODUCTION_RAIL=simulator (the only value so far) is the simulator.
+  const rails =
+    options.rails ??
+    createRailRegistry({
+      sandbox: createSandboxRail(),
+      production: createProductionSimulatorRail({
+        clock,
+        // The simulator's late return must land after settlement, however long the configured return window.
+        lateReturnAfterMs: Math.max(SIMULATOR_TIMINGS.lateReturn, (config.payouts.returnWindowHours + 24) * 3_600_000),
+      }),
+    });
+  // Every module, once per process, whatever its role: the API reads their routes, the worker their jobs.
+  const modules = composeModules({
+    config,
+    database,
+    clock,
+    ids,
+    cipher,
+    events,
+    jobStore,
+    logger,
+    metrics,
+    rails,
+    webhookPolicy,
+    webhookSender,
+    bankRailHostPolicy,
+    mailer,
+    ...(options.testOnlyBankUploadPause === undefined ? {} : { testOnlyBankUploadPause: options.testOnlyBankUploadPause }),
+  });
+
   const deps = {
     config,
     database,
@@ -255,28 +288,16 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     webhookPolicy,
     webhookSender,
     bankRailHostPolicy,
+    rails,
+    modules,
     tenantLimiter: createRateLimiter(config.rateLimit, store, "tenant"),
     clientAddressLimiter: createRateLimiter(config.registrationRateLimit, store, "client"),
     collectionPageLimiter: createRateLimiter(config.collectionPageRateLimit, store, "collect"),
     isAcceptingTraffic: () => accepting,
     hasStarted: () => hasStarted,
-    // Production uses the configured rail; PRODUCTION_RAIL=simulator (the only value so far) is the simulator.
-    rails:
-      options.rails ??
-      createRailRegistry({
-        sandbox: createSandboxRail(),
-        production: createProductionSimulatorRail({
-          clock,
-          // The simulator's late return must land after settlement, however long the configured return window.
-          lateReturnAfterMs: Math.max(SIMULATOR_TIMINGS.lateReturn, (config.payouts.returnWindowHours + 24) * 3_600_000),
-        }),
-      }),
   };
   const handlers: JobHandlers = {
-    ...createJobHandlers({
-      ...deps,
-      ...(options.testOnlyBankUploadPause === undefined ? {} : { testOnlyBankUploadPause: options.testOnlyBankUploadPause }),
-    }),
+    ...createJobHandlers(modules),
     ...(options.extraJobHandlers ?? {}),
   };
 
@@ -308,6 +329,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         deps.clientAddressLimiter.close(),
         deps.collectionPageLimiter.close(),
         mailer.close(),
+        modules.close(),
       ]);
       await webhookSender.close().catch(() => {});
       if (stopListening !== null) await (await stopListening)();

@@ -264,11 +264,12 @@ describe("identity requirements are configuration evaluated at read time", () =>
       const id = res.json().id as string;
       await first.app.inject({ method: "POST", url: `/v1/beneficiaries/${id}/acknowledge`, headers: bearer(biz.keys.sandbox) });
       const { buildApp } = await import("../../src/app.js");
+      const { composeModules } = await import("../../src/modules.js");
       const { testConfig } = await import("../helpers/test-app.js");
-      const grown = await buildApp({
-        ...first.runtime.deps,
-        config: testConfig({ IDENTITY_REQUIRED_PERSON: "first_name,last_name,country_of_residence,date_of_birth" }),
-      });
+      const grownConfig = testConfig({ IDENTITY_REQUIRED_PERSON: "first_name,last_name,country_of_residence,date_of_birth" });
+      // The modules are composed from the configuration: a process started with the grown list composes again.
+      const grownModules = composeModules({ ...first.runtime.deps, config: grownConfig });
+      const grown = await buildApp({ ...first.runtime.deps, config: grownConfig, modules: grownModules });
       try {
         const read = await grown.inject({ method: "GET", url: `/v1/beneficiaries/${id}`, headers: bearer(biz.keys.sandbox) });
         expect(read.json()).toMatchObject({
@@ -278,6 +279,7 @@ describe("identity requirements are configuration evaluated at read time", () =>
         });
       } finally {
         await grown.close();
+        await grownModules.close();
       }
     } finally {
       await first.close();

@@ -1,22 +1,32 @@
-import type { RecordActorAudit } from "../../platform/auth/audit.js";
-import type { Clock } from "../../platform/clock.js";
-import type { Db } from "../../platform/db/client.js";
-import type { AppInstance } from "../../platform/http/types.js";
-import type { IdGenerator } from "../../platform/ids.js";
+import { defineModule, type PlatformServices } from "../../platform/modules/module-definition.js";
+import type { ApiKeysPorts } from "./api-keys.ports.js";
 import { registerApiKeyRoutes } from "./api-keys.routes.js";
 import { ApiKeySchema, IssuedApiKeySchema } from "./api-keys.schemas.js";
 import { createApiKeyService } from "./api-keys.service.js";
 
-export type ApiKeysModule = ReturnType<typeof createApiKeysModule>;
-
-export function createApiKeysModule(deps: { db: Db; clock: Clock; ids: IdGenerator; recordAudit: RecordActorAudit }) {
-  const service = createApiKeyService(deps);
-  return {
-    service,
-    sharedSchemas: [ApiKeySchema, IssuedApiKeySchema],
-    registerRoutes: (app: AppInstance) => registerApiKeyRoutes(app, service),
-  };
-}
-
+export type { ApiKeysPorts } from "./api-keys.ports.js";
 export type { IssuedApiKeyBody } from "./api-keys.schemas.js";
 export type { IssueApiKeyInput } from "./api-keys.service.js";
+
+/** API keys: their API, the authentication of a key (the access hook), and the keys registration issues. */
+export function defineApiKeys(platform: PlatformServices, ports: ApiKeysPorts) {
+  const service = createApiKeyService({
+    db: platform.db,
+    clock: platform.clock,
+    ids: platform.ids,
+    recordAudit: ports.recordAudit,
+  });
+  return defineModule({
+    name: "api-keys",
+    registerRoutes: (app) => registerApiKeyRoutes(app, service),
+    sharedSchemas: [ApiKeySchema, IssuedApiKeySchema],
+    offers: {
+      /** For the access hook (app.ts): the actor a presented key stands for, or null. */
+      authenticate: service.authenticate,
+      /** For registration: the first keys of a verified Business, in its transaction. */
+      issueApiKey: service.issueApiKey,
+      /** For the people module: a removed member's keys are revoked with the removal. */
+      revokeKeysOfRemovedMember: service.revokeKeysOfRemovedMember,
+    },
+  });
+}

@@ -4,7 +4,7 @@
 import { electronicFormatIBAN, isSEPACountry, isValidIBAN } from "ibantools";
 import ssh2 from "ssh2";
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
-import { noAudit, type RecordActorAudit, type ReportWeakenedControl } from "../../platform/auth/audit.js";
+import type { RecordActorAudit, ReportWeakenedControl } from "../../platform/auth/audit.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
 import { type Db, type Tx, transaction } from "../../platform/db/client.js";
@@ -104,14 +104,14 @@ export interface BankRailServiceDeps {
     destinationIds: readonly string[],
   ) => Promise<ReadonlyMap<string, DestinationRoutingFacts>>;
   /** Beneficiaries' postal addresses by id (a SEPA file carries them structured), one query for all. */
-  readonly postalAddressesOf?: (
+  readonly postalAddressesOf: (
     tx: Tx,
     tenant: Tenant,
     beneficiaryIds: readonly string[],
   ) => Promise<ReadonlyMap<string, PostalAddressValue>>;
   readonly logger?: { info(object: object, message: string): void };
   /** The audit log (people module): rail configuration changes and reads of a file's bytes, in their transaction. */
-  readonly recordAudit?: RecordActorAudit;
+  readonly recordAudit: RecordActorAudit;
   /** A configured rail's delivery target changed: refused to keys, recorded, e-mailed to every admin (people module). */
   readonly reportWeakenedControl: ReportWeakenedControl;
 }
@@ -231,8 +231,7 @@ export function debtorAccountKey(rail: BankRailName, originator: Record<string, 
 }
 
 export function createBankRailService(deps: BankRailServiceDeps) {
-  const recordAudit = deps.recordAudit ?? noAudit;
-  const { db, clock, ids, cipher } = deps;
+  const { db, clock, ids, cipher, recordAudit } = deps;
 
   function requireProduction(actor: Actor): void {
     if (actor.environment !== "production") {
@@ -585,10 +584,7 @@ export function createBankRailService(deps: BankRailServiceDeps) {
     const sepaPayees = routes.flatMap((r) =>
       r !== null && "rail" in r.route && r.route.rail === "sepa" ? [r.fact.beneficiaryId] : [],
     );
-    const addresses =
-      sepaPayees.length === 0 || deps.postalAddressesOf === undefined
-        ? null
-        : await deps.postalAddressesOf(tx, tenant, sepaPayees);
+    const addresses = sepaPayees.length === 0 ? null : await deps.postalAddressesOf(tx, tenant, sepaPayees);
     return routes.map((r, i) => {
       if (r === null) return null;
       if ("refused" in r.route) return new AppError("NO_RAIL_FOR_DESTINATION", { message: r.route.reason });

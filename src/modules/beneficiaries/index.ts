@@ -1,11 +1,5 @@
-import type { Tenant } from "../../platform/auth/actor.js";
-import type { RecordActorAudit } from "../../platform/auth/audit.js";
-import type { Clock } from "../../platform/clock.js";
-import type { FieldCipher } from "../../platform/crypto.js";
-import type { Db, Tx } from "../../platform/db/client.js";
-import type { AppInstance } from "../../platform/http/types.js";
-import type { IdGenerator } from "../../platform/ids.js";
-import type { MailOutbox } from "../emails/index.js";
+import { defineModule, type PlatformServices } from "../../platform/modules/module-definition.js";
+import type { BeneficiariesPorts } from "./beneficiaries.ports.js";
 import { registerBeneficiaryRoutes } from "./beneficiaries.routes.js";
 import {
   BeneficiarySchema,
@@ -17,7 +11,7 @@ import {
 import { createBeneficiaryService } from "./beneficiaries.service.js";
 import type { IdentityRequirements } from "./beneficiaries.state.js";
 
-export type BeneficiariesModule = ReturnType<typeof createBeneficiariesModule>;
+export type { BeneficiariesPorts } from "./beneficiaries.ports.js";
 export {
   BUSINESS_IDENTITY_FIELDS,
   DEFAULT_IDENTITY_REQUIREMENTS,
@@ -25,20 +19,27 @@ export {
   PERSON_IDENTITY_FIELDS,
 } from "./beneficiaries.state.js";
 
-export function createBeneficiariesModule(deps: {
-  db: Db;
-  clock: Clock;
-  ids: IdGenerator;
-  cipher: FieldCipher;
-  mail: Pick<MailOutbox, "sendForBusiness">;
-  identityRequirements: IdentityRequirements;
-  enrollAfterCommit?: (tenant: Tenant, beneficiaryId: string) => Promise<void>;
-  closeLinksOnArchive?: (tx: Tx, tenant: Tenant, beneficiaryId: string, at: Date) => Promise<void>;
-  recordAudit: RecordActorAudit;
-}) {
-  const service = createBeneficiaryService(deps);
-  return {
-    service,
+export interface BeneficiariesSettings {
+  /** IDENTITY_REQUIRED_PERSON / IDENTITY_REQUIRED_BUSINESS: what a Beneficiary must state to be paid. */
+  readonly identityRequirements: IdentityRequirements;
+}
+
+/** Beneficiaries: their API, identity and compliance, and what other modules read of them. */
+export function defineBeneficiaries(platform: PlatformServices, settings: BeneficiariesSettings, ports: BeneficiariesPorts) {
+  const service = createBeneficiaryService({
+    db: platform.db,
+    clock: platform.clock,
+    ids: platform.ids,
+    cipher: platform.cipher,
+    mail: ports.mail,
+    identityRequirements: settings.identityRequirements,
+    enrollAfterCommit: ports.enrollAfterCommit,
+    closeLinksOnArchive: ports.closeLinksOnArchive,
+    recordAudit: ports.recordAudit,
+  });
+  return defineModule({
+    name: "beneficiaries",
+    registerRoutes: (app) => registerBeneficiaryRoutes(app, service),
     sharedSchemas: [
       PostalAddressSchema,
       PendingCollectionRequestSchema,
@@ -46,8 +47,13 @@ export function createBeneficiariesModule(deps: {
       DeclaredDestinationChangeSchema,
       BeneficiarySchema,
     ],
-    registerRoutes: (app: AppInstance) => registerBeneficiaryRoutes(app, service),
-  };
+    offers: {
+      /** For destinations, collection, the export and the import: Beneficiaries read and prepared by their rules. */
+      service,
+      /** For enrollment: the Beneficiary as the API presents it. */
+      readBeneficiary: service.get,
+    },
+  });
 }
 export type { BeneficiaryRow, BeneficiaryWithCounts } from "./beneficiaries.repo.js";
 export type { DeclaredDestinationChangeValue, PostalAddressValue, TaxDocumentSummaryValue } from "./beneficiaries.schema.js";
@@ -66,5 +72,5 @@ export {
   type PreparedBeneficiary,
   remaskStoredBeneficiaries,
 } from "./beneficiaries.service.js";
-/** For the bank-rails module (injected in app.ts): the address a SEPA file carries. */
+/** For the bank-rails module (a port, src/modules.ts): the address a SEPA file carries. */
 export { findPostalAddresses } from "./beneficiaries.shared.js";

@@ -1,30 +1,21 @@
-import type { RecordActorAudit } from "../../platform/auth/audit.js";
-import type { Clock } from "../../platform/clock.js";
-import type { Db } from "../../platform/db/client.js";
-import type { AppInstance } from "../../platform/http/types.js";
-import type { BeneficiaryService } from "../beneficiaries/index.js";
+import { defineModule, type PlatformServices } from "../../platform/modules/module-definition.js";
+import type { BeneficiaryExportPorts } from "./beneficiary-export.ports.js";
 import { registerBeneficiaryExportRoutes } from "./beneficiary-export.routes.js";
 import { createBeneficiaryExportService } from "./beneficiary-export.service.js";
 
-export type BeneficiaryExportModule = ReturnType<typeof createBeneficiaryExportModule>;
+export type { BeneficiaryExportPorts } from "./beneficiary-export.ports.js";
 
 /** GET /v1/beneficiaries/export: the active Beneficiaries of the caller's tenant as a streamed CSV file. */
-export function createBeneficiaryExportModule(deps: {
-  db: Db;
-  clock: Clock;
-  beneficiaries: Pick<BeneficiaryService, "present">;
-  batchSize?: number;
-  recordAudit: RecordActorAudit;
-}) {
+export function defineBeneficiaryExport(platform: PlatformServices, ports: BeneficiaryExportPorts) {
   const service = createBeneficiaryExportService({
-    db: deps.db,
-    clock: deps.clock,
-    presentBeneficiary: deps.beneficiaries.present,
-    recordAudit: deps.recordAudit,
-    ...(deps.batchSize === undefined ? {} : { batchSize: deps.batchSize }),
+    db: platform.db,
+    clock: platform.clock,
+    presentBeneficiary: ports.presentBeneficiary,
+    recordAudit: ports.recordAudit,
   });
-  return {
-    service,
-    registerRoutes: (app: AppInstance) => registerBeneficiaryExportRoutes(app, service),
-  };
+  return defineModule({
+    name: "beneficiary-export",
+    registerRoutes: (app) => registerBeneficiaryExportRoutes(app, service),
+    offers: {},
+  });
 }

@@ -2,7 +2,7 @@
 // the role table's concern). The profile is Business-wide, so the Business id comes from the caller and the
 // environment of the request plays no part; the audit record says so (environment null).
 import type { Actor } from "../../platform/auth/actor.js";
-import { noAudit, type RecordActorAudit } from "../../platform/auth/audit.js";
+import type { RecordActorAudit } from "../../platform/auth/audit.js";
 import type { Clock } from "../../platform/clock.js";
 import { type Db, transaction } from "../../platform/db/client.js";
 import { AppError, type ErrorDetail } from "../../platform/errors.js";
@@ -19,7 +19,7 @@ import type { BusinessProfileBody, UpdateBusinessProfileBody } from "./business-
 export interface BusinessProfileServiceDeps {
   readonly db: Db;
   readonly clock: Clock;
-  readonly recordAudit?: RecordActorAudit;
+  readonly recordAudit: RecordActorAudit;
 }
 
 type Field = keyof UpdateBusinessProfileBody;
@@ -121,8 +121,7 @@ function validatedPatch(body: UpdateBusinessProfileBody): BusinessProfilePatch {
 }
 
 export function createBusinessProfileService(deps: BusinessProfileServiceDeps) {
-  const { db, clock } = deps;
-  const recordAudit = deps.recordAudit ?? noAudit;
+  const { db, clock, recordAudit } = deps;
 
   async function get(actor: Actor): Promise<BusinessProfileBody> {
     const row = await findBusinessProfile(db, actor.businessId);

@@ -1,20 +1,19 @@
 // The Business profile (`GET|PATCH /v1/business`): the profile columns of the platform's `businesses` table,
 // which only this module changes after registration created the row.
-import type { RecordActorAudit } from "../../platform/auth/audit.js";
-import type { Clock } from "../../platform/clock.js";
-import type { Db } from "../../platform/db/client.js";
-import type { AppInstance } from "../../platform/http/types.js";
+import { defineModule, type PlatformServices } from "../../platform/modules/module-definition.js";
+import type { BusinessProfilePorts } from "./business-profile.ports.js";
 import { registerBusinessProfileRoutes } from "./business-profile.routes.js";
 import { BusinessProfileSchema } from "./business-profile.schemas.js";
 import { createBusinessProfileService } from "./business-profile.service.js";
 
-export type BusinessProfileModule = ReturnType<typeof createBusinessProfileModule>;
+export type { BusinessProfilePorts } from "./business-profile.ports.js";
 
-export function createBusinessProfileModule(deps: { db: Db; clock: Clock; recordAudit?: RecordActorAudit }) {
-  const service = createBusinessProfileService(deps);
-  return {
-    service,
+export function defineBusinessProfile(platform: PlatformServices, ports: BusinessProfilePorts) {
+  const service = createBusinessProfileService({ db: platform.db, clock: platform.clock, recordAudit: ports.recordAudit });
+  return defineModule({
+    name: "business-profile",
+    registerRoutes: (app) => registerBusinessProfileRoutes(app, service),
     sharedSchemas: [BusinessProfileSchema],
-    registerRoutes: (app: AppInstance) => registerBusinessProfileRoutes(app, service),
-  };
+    offers: {},
+  });
 }

@@ -71,14 +71,14 @@ export interface CollectionServiceDeps {
   >;
   readonly destinations: Pick<DestinationService, "prepareBankAccount" | "insertPrepared" | "liveDestinations" | "findOne">;
   /**
-   * The routing check payout creation runs (bank-rails, injected in app.ts). A submission runs it on the
+   * The routing check payout creation runs (bank-rails, a port passed in src/modules.ts). A submission runs it on the
    * chosen account so that a production Beneficiary whose SEPA account needs a structured address is asked
    * for it on the page, by the very rule that would refuse the payout.
    */
-  readonly checkRailRoute?: (tx: Tx, tenant: Tenant, destinationId: string, currency: string) => Promise<AppError | null>;
+  readonly checkRailRoute: (tx: Tx, tenant: Tenant, destinationId: string, currency: string) => Promise<AppError | null>;
   /** Enrolls a compliant Beneficiary's new account with the rail once the submission has committed. */
   readonly enrollAfterCommit?: (tenant: Tenant, beneficiaryId: string) => Promise<void>;
-  /** The audit log (people module, injected in app.ts): branding changes, and accounts a payee adds by link. */
+  /** The audit log (people module, a port passed in src/modules.ts): branding changes, and accounts a payee adds by link. */
   readonly recordAudit: RecordActorAudit;
 }
 
@@ -441,7 +441,6 @@ export function createCollectionService(deps: CollectionServiceDeps) {
    * carry) becomes a field error and rolls the submission back. A missing rail is the Business's matter.
    */
   async function refuseWhatTheRailWould(tx: Tx, tenant: Tenant, destination: DestinationRow, created: boolean): Promise<void> {
-    if (deps.checkRailRoute === undefined) return;
     const refusal = await deps.checkRailRoute(tx, tenant, destination.id, destination.currency);
     if (refusal?.code === "SEPA_ADDRESS_NOT_STRUCTURED") {
       const fields = (refusal.details ?? []).map((detail) => detail.field);

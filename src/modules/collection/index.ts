@@ -1,10 +1,11 @@
-import type { AppInstance } from "../../platform/http/types.js";
+import { defineModule, type PlatformServices } from "../../platform/modules/module-definition.js";
 import { createBrandingService } from "./collection.branding.js";
+import type { CollectionPorts } from "./collection.ports.js";
 import { registerCollectionRoutes } from "./collection.routes.js";
 import { BrandingSchema, CollectionRequestCreatedSchema } from "./collection.schemas.js";
-import { type CollectionServiceDeps, createCollectionService } from "./collection.service.js";
+import { createCollectionService } from "./collection.service.js";
 
-export type CollectionModule = ReturnType<typeof createCollectionModule>;
+export type { CollectionPorts } from "./collection.ports.js";
 export {
   type ChoosableDestination,
   type ClosedReason,
@@ -20,19 +21,42 @@ export {
   type Submission,
   type SubmitOutcome,
 } from "./collection.service.js";
-/** For the beneficiaries module's archive use case (injected in app.ts): closes the live link in its transaction. */
+/** For the beneficiaries module's archive use case (a port, src/modules.ts): closes the live link in its transaction. */
 export { closeRequestsOfArchived as closeLinksOfArchivedBeneficiary } from "./collection.shared.js";
 export { formFor, TAX_FORMS, type TaxForm, W8BENE_ENTITY_TYPES, W9_CLASSIFICATIONS } from "./collection.tax.js";
 
-export function createCollectionModule(deps: CollectionServiceDeps) {
+export interface CollectionSettings {
+  /** PUBLIC_BASE_URL: the base of the link URLs. */
+  readonly publicBaseUrl: string;
+}
+
+/** Collection links: a Beneficiary gives its details and bank account on a hosted page the Business sends it. */
+export function defineCollection(platform: PlatformServices, settings: CollectionSettings, ports: CollectionPorts) {
+  const deps = {
+    db: platform.db,
+    clock: platform.clock,
+    ids: platform.ids,
+    cipher: platform.cipher,
+    events: platform.events,
+    mail: ports.mail,
+    publicBaseUrl: settings.publicBaseUrl,
+    beneficiaries: ports.beneficiaries,
+    destinations: ports.destinations,
+    enrollAfterCommit: ports.enrollAfterCommit,
+    checkRailRoute: ports.checkRailRoute,
+    recordAudit: ports.recordAudit,
+  };
   const service = createCollectionService(deps);
   const branding = createBrandingService(deps);
-  return {
-    service,
-    branding,
+  return defineModule({
+    name: "collection",
+    registerRoutes: (app) => registerCollectionRoutes(app, service, branding),
     sharedSchemas: [CollectionRequestCreatedSchema, BrandingSchema],
-    registerRoutes: (app: AppInstance) => registerCollectionRoutes(app, service, branding),
-  };
+    offers: {
+      /** For the hosted collection pages (src/pages/collection, registered by app.ts). */
+      service,
+    },
+  });
 }
 /** The destination rules the API validates with, for the pages to ask for exactly what a country and currency need. */
 export {

@@ -41,16 +41,6 @@ function factsOf(row: RoutingFactsRow): DestinationRoutingFacts {
   };
 }
 
-/** Routing facts of one of the tenant's destinations, inside the caller's transaction; null when unknown. */
-export async function destinationRoutingFacts(
-  tx: Tx,
-  tenant: Tenant,
-  destinationId: string,
-): Promise<DestinationRoutingFacts | null> {
-  const [row] = await findRoutingFactsOf(tx, tenant, [destinationId]);
-  return row === undefined ? null : factsOf(row);
-}
-
 /** Routing facts of many of the tenant's destinations in one query, by id (unknown ids are absent). */
 export async function destinationRoutingFactsOf(
   tx: Tx,

@@ -61,14 +61,12 @@ export interface DestinationServiceDeps {
   /**
    * Injected from the bank-rails module: what the file of the Business's bank rail that would pay this account
    * cannot carry of it (the BIC SEPA needs outside the EEA, the holder's name in the file's character set and
-   * length), checked before the account is written. Absent, or null: nothing refuses it here.
+   * length), checked before the account is written. Null: nothing refuses it here.
    */
-  readonly checkBankRailAccount?:
-    | ((tx: Tx, tenant: Tenant, account: BankRailAccountFacts) => Promise<AppError | null>)
-    | undefined;
-  /** Injected by the payouts module (spec: Rules tied to states 2); absent, nothing blocks deletion. */
-  readonly pendingPayoutHeadsTo?: ((tx: Tx, tenant: Tenant, destinationId: string) => Promise<boolean>) | undefined;
-  /** The audit log (people module, injected in app.ts): every account added or removed is recorded with its actor. */
+  readonly checkBankRailAccount: (tx: Tx, tenant: Tenant, account: BankRailAccountFacts) => Promise<AppError | null>;
+  /** Injected by the payouts module (spec: Rules tied to states 2): a pending payout blocks deletion. */
+  readonly pendingPayoutHeadsTo: (tx: Tx, tenant: Tenant, destinationId: string) => Promise<boolean>;
+  /** The audit log (people module, a port passed in src/modules.ts): every account added or removed is recorded with its actor. */
   readonly recordAudit: RecordActorAudit;
 }
 
@@ -303,7 +301,7 @@ export function createDestinationService(deps: DestinationServiceDeps) {
     try {
       const registered = await transaction(db, async (tx) => {
         const beneficiary = await lockActive(tx, tenant, beneficiaryId);
-        const refusal = (await deps.checkBankRailAccount?.(tx, tenant, bankRailFactsOf(prepared.value))) ?? null;
+        const refusal = await deps.checkBankRailAccount(tx, tenant, bankRailFactsOf(prepared.value));
         if (refusal !== null) throw refusal;
         const { row, created } = await insertPrepared(tx, tenant, beneficiaryId, prepared.value, true);
         if (created) {
@@ -361,7 +359,7 @@ export function createDestinationService(deps: DestinationServiceDeps) {
       if (destination.deletedAt !== null) return;
       // The Beneficiary is locked for update above; payout creation share-locks it, so no new pending
       // payout can appear between this check and the deletion.
-      if (await deps.pendingPayoutHeadsTo?.(tx, tenant, destination.id)) throw new AppError("DESTINATION_HAS_PENDING_PAYOUT");
+      if (await deps.pendingPayoutHeadsTo(tx, tenant, destination.id)) throw new AppError("DESTINATION_HAS_PENDING_PAYOUT");
       const now = clock.now();
       await markDestinationDeleted(tx, tenant, beneficiaryId, accountId, now);
       await deps.recordAudit(tx, actor, {
@@ -445,7 +443,7 @@ export function createDestinationService(deps: DestinationServiceDeps) {
         });
         // The bank's correction must itself be a valid account (a wrong check digit is the bank's error).
         if (!prepared.ok) throw new AppError("validation_failed", { details: prepared.details });
-        const refusal = (await deps.checkBankRailAccount?.(tx, tenant, bankRailFactsOf(prepared.value))) ?? null;
+        const refusal = await deps.checkBankRailAccount(tx, tenant, bankRailFactsOf(prepared.value));
         if (refusal !== null) throw refusal;
         if (prepared.value.fingerprint !== destination.fingerprint) {
           const other = await findLiveByFingerprint(tx, tenant, beneficiaryId, prepared.value.fingerprint);

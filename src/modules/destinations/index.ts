@@ -1,20 +1,14 @@
-import type { Tenant } from "../../platform/auth/actor.js";
-import type { RecordActorAudit } from "../../platform/auth/audit.js";
-import type { Clock } from "../../platform/clock.js";
-import type { FieldCipher } from "../../platform/crypto.js";
-import type { Db, Tx } from "../../platform/db/client.js";
-import type { EventRecorder } from "../../platform/events/outbox.js";
-import type { AppInstance } from "../../platform/http/types.js";
-import type { IdGenerator } from "../../platform/ids.js";
-import type { BeneficiaryService } from "../beneficiaries/index.js";
+import { defineModule, type PlatformServices } from "../../platform/modules/module-definition.js";
+import type { DestinationsPorts } from "./destinations.ports.js";
 import { registerDestinationRoutes } from "./destinations.routes.js";
 import { DestinationSchema } from "./destinations.schemas.js";
-import { createDestinationService, type DestinationServiceDeps } from "./destinations.service.js";
+import { createDestinationService } from "./destinations.service.js";
 
-export type DestinationsModule = ReturnType<typeof createDestinationsModule>;
+export type { DestinationsPorts } from "./destinations.ports.js";
 export { railDestinationOf } from "./destinations.rail.js";
 export type { DestinationRow } from "./destinations.repo.js";
-export { type DestinationRoutingFacts, destinationRoutingFacts, destinationRoutingFactsOf } from "./destinations.routing.js";
+/** For the bank-rails module (a port, src/modules.ts): the facts that decide which rail pays a destination. */
+export { type DestinationRoutingFacts, destinationRoutingFactsOf } from "./destinations.routing.js";
 export type { NotificationOfChange } from "./destinations.schema.js";
 export { type RegisterBankAccountBody, RegisterBankAccountBodySchema } from "./destinations.schemas.js";
 export {
@@ -40,28 +34,28 @@ export {
   isSepaCountry,
 } from "./validation/index.js";
 
-export function createDestinationsModule(deps: {
-  db: Db;
-  clock: Clock;
-  ids: IdGenerator;
-  cipher: FieldCipher;
-  events: EventRecorder;
-  beneficiaries: BeneficiaryService;
-  enrollAfterCommit?: (tenant: Tenant, beneficiaryId: string) => Promise<void>;
-  /** From the bank-rails module (injected: bank-rails reads destinations' routing facts). */
-  checkBankRailAccount?: DestinationServiceDeps["checkBankRailAccount"];
-  /** From the payouts module (injected, not imported: payouts reads destinations). */
-  pendingPayoutHeadsTo?: (tx: Tx, tenant: Tenant, destinationId: string) => Promise<boolean>;
-  recordAudit: RecordActorAudit;
-}) {
+/** Destinations (bank accounts and cards) of Beneficiaries: their API and the checks the import and collection reuse. */
+export function defineDestinations(platform: PlatformServices, ports: DestinationsPorts) {
   const service = createDestinationService({
-    ...deps,
-    presentBeneficiary: deps.beneficiaries.present,
-    changeDeclaredDestination: deps.beneficiaries.changeDeclaredDestination,
+    db: platform.db,
+    clock: platform.clock,
+    ids: platform.ids,
+    cipher: platform.cipher,
+    events: platform.events,
+    presentBeneficiary: ports.beneficiaries.present,
+    changeDeclaredDestination: ports.beneficiaries.changeDeclaredDestination,
+    enrollAfterCommit: ports.enrollAfterCommit,
+    checkBankRailAccount: ports.checkBankRailAccount,
+    pendingPayoutHeadsTo: ports.pendingPayoutHeadsTo,
+    recordAudit: ports.recordAudit,
   });
-  return {
-    service,
+  return defineModule({
+    name: "destinations",
+    registerRoutes: (app) => registerDestinationRoutes(app, service),
     sharedSchemas: [DestinationSchema],
-    registerRoutes: (app: AppInstance) => registerDestinationRoutes(app, service),
-  };
+    offers: {
+      /** For the import and collection: accounts prepared and written by the same checks as the API's. */
+      service,
+    },
+  });
 }

@@ -56,9 +56,9 @@ export interface EnrollmentServiceDeps {
   readonly rails: RailRegistry;
   readonly logger: EnrollmentLogger;
   /** Reads the Beneficiary as the API presents it (injected from the beneficiaries module; the retry route needs it). */
-  readonly readBeneficiary?: (actor: Actor, id: string) => Promise<BeneficiaryBody>;
+  readonly readBeneficiary: (actor: Actor, id: string) => Promise<BeneficiaryBody>;
   /** For queueing enrollments (the import); the job handler and the API both have one. */
-  readonly jobStore?: Pick<JobStore, "enqueue">;
+  readonly jobStore: Pick<JobStore, "enqueue">;
 }
 
 /** Durable enrollment of Beneficiaries created in bulk (the import): enrolled by the worker after commit. */
@@ -295,7 +295,6 @@ export function createEnrollmentService(deps: EnrollmentServiceDeps) {
 
   /** POST /v1/beneficiaries/{id}/enrollment: a synchronous attempt; answers the Beneficiary after it. */
   async function retry(actor: Actor, beneficiaryId: string): Promise<BeneficiaryBody> {
-    if (deps.readBeneficiary === undefined) throw new Error("enrollment retry needs readBeneficiary");
     await attempt(tenantOf(actor), beneficiaryId, "retry");
     return deps.readBeneficiary(actor, beneficiaryId);
   }
@@ -303,7 +302,6 @@ export function createEnrollmentService(deps: EnrollmentServiceDeps) {
   /** Queues the enrollment of Beneficiaries created in `tx` (one job for the batch). */
   async function enqueueEnrollment(tx: Tx, tenant: Tenant, beneficiaryIds: readonly string[]): Promise<void> {
     if (beneficiaryIds.length === 0) return;
-    if (deps.jobStore === undefined) throw new Error("queueing enrollments needs the job store");
     await deps.jobStore.enqueue(tx, BENEFICIARY_ENROLL_JOB, {
       businessId: tenant.businessId,
       environment: tenant.environment,

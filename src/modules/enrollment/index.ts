@@ -1,48 +1,46 @@
-import type { Actor } from "../../platform/auth/actor.js";
-import type { Clock } from "../../platform/clock.js";
-import type { FieldCipher } from "../../platform/crypto.js";
-import type { Db } from "../../platform/db/client.js";
-import type { EventRecorder } from "../../platform/events/outbox.js";
-import type { AppInstance } from "../../platform/http/types.js";
-import type { IdGenerator } from "../../platform/ids.js";
-import type { JobStore } from "../../platform/jobs/job-store.js";
-import type { JobHandlers } from "../../platform/jobs/worker.js";
+import { defineModule, type PlatformServices } from "../../platform/modules/module-definition.js";
 import type { RailRegistry } from "../../rails/rail.js";
-import type { BeneficiaryBody } from "../beneficiaries/index.js";
+import type { EnrollmentPorts } from "./enrollment.ports.js";
 import { registerEnrollmentRoutes } from "./enrollment.routes.js";
-import { createEnrollmentService, type EnrollmentLogger } from "./enrollment.service.js";
+import { BENEFICIARY_ENROLL_JOB, createEnrollmentService } from "./enrollment.service.js";
 
-export type EnrollmentModule = ReturnType<typeof createEnrollmentModule>;
+export type { EnrollmentPorts } from "./enrollment.ports.js";
 export {
   BENEFICIARY_ENROLL_JOB,
   ENROLLMENT_STALE_AFTER_MS,
   type EnrollmentService,
 } from "./enrollment.service.js";
 
-export function createEnrollmentModule(deps: {
-  db: Db;
-  clock: Clock;
-  ids: IdGenerator;
-  cipher: FieldCipher;
-  events: EventRecorder;
-  rails: RailRegistry;
-  logger: EnrollmentLogger;
-  readBeneficiary: (actor: Actor, id: string) => Promise<BeneficiaryBody>;
-  jobStore: Pick<JobStore, "enqueue">;
-}) {
-  const service = createEnrollmentService(deps);
-  return { service, registerRoutes: (app: AppInstance) => registerEnrollmentRoutes(app, service) };
+export interface EnrollmentSettings {
+  /** The payout rails per environment (a Beneficiary is enrolled with its environment's rail). */
+  readonly rails: RailRegistry;
 }
 
-/** The worker's BENEFICIARY_ENROLL_JOB handler (no HTTP: the worker may run without the API). */
-export function createEnrollmentJobHandlers(deps: {
-  db: Db;
-  clock: Clock;
-  ids: IdGenerator;
-  cipher: FieldCipher;
-  events: EventRecorder;
-  rails: RailRegistry;
-  logger: EnrollmentLogger;
-}): JobHandlers {
-  return createEnrollmentService(deps).enrollJobHandler;
+/**
+ * Enrollment of Beneficiaries with the payout rail: triggered by beneficiaries, destinations and collection after
+ * their commits, queued by the import, run by its job (BENEFICIARY_ENROLL_JOB), retried by its route.
+ */
+export function defineEnrollment(platform: PlatformServices, settings: EnrollmentSettings, ports: EnrollmentPorts) {
+  const service = createEnrollmentService({
+    db: platform.db,
+    clock: platform.clock,
+    ids: platform.ids,
+    cipher: platform.cipher,
+    events: platform.events,
+    rails: settings.rails,
+    logger: platform.logger.child({ component: "enrollment" }),
+    readBeneficiary: ports.readBeneficiary,
+    jobStore: platform.jobStore,
+  });
+  return defineModule({
+    name: "enrollment",
+    registerRoutes: (app) => registerEnrollmentRoutes(app, service),
+    jobs: { definitions: [BENEFICIARY_ENROLL_JOB], handlers: service.enrollJobHandler },
+    offers: {
+      /** For beneficiaries, destinations and collection: enrolls a compliant Beneficiary once their commit is done. */
+      enrollAfterCommit: service.enrollAfterCommit,
+      /** For the import: queues the enrollment of the rows it created, in its transaction. */
+      enqueueEnrollment: service.enqueueEnrollment,
+    },
+  });
 }

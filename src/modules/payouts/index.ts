@@ -1,75 +1,84 @@
-import type { RecordActorAudit, ReportWeakenedControl } from "../../platform/auth/audit.js";
-import type { Clock } from "../../platform/clock.js";
-import type { FieldCipher } from "../../platform/crypto.js";
-import type { Db } from "../../platform/db/client.js";
-import type { EventRecorder } from "../../platform/events/outbox.js";
-import type { AppInstance } from "../../platform/http/types.js";
-import type { IdGenerator } from "../../platform/ids.js";
-import type { JobStore } from "../../platform/jobs/job-store.js";
-import type { JobHandlers } from "../../platform/jobs/worker.js";
+import { defineModule, type PlatformServices } from "../../platform/modules/module-definition.js";
 import type { RailRegistry } from "../../rails/rail.js";
 import { createPayoutBankFileHooks } from "./payouts.bank-files.js";
-import { type BulkLogger, createPayoutBulkService } from "./payouts.bulk.js";
-import { createPayoutWriter, type RailRouteCheck } from "./payouts.creation.js";
-import { type BankRailQueue, createDisbursementHandlers, type DisbursementLogger } from "./payouts.disbursement.js";
+import { createPayoutBulkService } from "./payouts.bulk.js";
+import { createPayoutWriter } from "./payouts.creation.js";
+import { createDisbursementHandlers } from "./payouts.disbursement.js";
+import { PAYOUT_DISBURSE_JOB, PAYOUT_RAIL_OUTCOME_JOB, PAYOUT_SETTLE_JOB } from "./payouts.jobs.js";
 import { createLifecycle } from "./payouts.lifecycle.js";
+import type { PayoutsPorts } from "./payouts.ports.js";
 import { registerPayoutRoutes } from "./payouts.routes.js";
 import { ApprovalPolicySchema, BulkRowSchema, DecisionSchema, PayoutSchema } from "./payouts.schemas.js";
 import { createPayoutService } from "./payouts.service.js";
 
-export type PayoutsModule = ReturnType<typeof createPayoutsModule>;
+export type { BankFilePayout, PayoutBankFileHooks } from "./payouts.bank-files.js";
+export type { RailRouteCheck } from "./payouts.creation.js";
+export type { BankRailQueue } from "./payouts.disbursement.js";
+export { PAYOUT_DISBURSE_JOB, PAYOUT_RAIL_OUTCOME_JOB, PAYOUT_SETTLE_JOB } from "./payouts.jobs.js";
+export type { PayoutsPorts } from "./payouts.ports.js";
 /** For the masking backfill (worker): re-masks the destination copies payouts keep. */
 export { replaceDestinationLast4 } from "./payouts.shared.js";
 export { type PayoutStatus, transition } from "./payouts.state.js";
 
-export function createPayoutsModule(deps: {
-  db: Db;
-  clock: Clock;
-  ids: IdGenerator;
-  events: EventRecorder;
-  jobStore: Pick<JobStore, "enqueue">;
-  logger: BulkLogger;
-  recordAudit: RecordActorAudit;
-  /** From the people module (injected): maker-checker off or rules loosened is refused to keys and e-mailed to admins. */
-  reportWeakenedControl: ReportWeakenedControl;
-  /** From the bank-rails module (injected): refuses a production payout no configured bank rail can carry. */
-  checkRailRoutes?: RailRouteCheck;
-}) {
-  const lifecycle = createLifecycle(deps);
-  const writer = createPayoutWriter({ ...deps, lifecycle });
-  const service = createPayoutService({ ...deps, lifecycle, writer });
-  const bulk = createPayoutBulkService({ ...deps, writer });
-  return {
-    service,
-    /** For the destinations module: refuses deleting a destination a pending payout heads to. */
-    pendingPayoutHeadsTo: service.pendingPayoutHeadsTo,
+export interface PayoutsSettings {
+  /** The payout rails per environment (the disbursement job submits to them). */
+  readonly rails: RailRegistry;
+  /** PAYOUT_RETURN_WINDOW_HOURS: how long after disbursement a payout may still come back before it settles. */
+  readonly returnWindowHours: number;
+}
+
+/**
+ * Payouts: the API (creation, Decisions, the approval policy, bulk), the disbursement jobs, and the bank-file
+ * functions the bank-rails module's cut-off uses. One lifecycle (the only path of every status change) serves
+ * all three.
+ */
+export function definePayouts(platform: PlatformServices, settings: PayoutsSettings, ports: PayoutsPorts) {
+  const { db, clock, ids, cipher, events, jobStore, logger } = platform;
+  const lifecycle = createLifecycle({ clock, events });
+  const writer = createPayoutWriter({
+    clock,
+    ids,
+    jobStore,
+    lifecycle,
+    checkRailRoutes: ports.checkRailRoutes,
+    recordAudit: ports.recordAudit,
+  });
+  const service = createPayoutService({
+    db,
+    clock,
+    ids,
+    jobStore,
+    lifecycle,
+    writer,
+    recordAudit: ports.recordAudit,
+    reportWeakenedControl: ports.reportWeakenedControl,
+  });
+  const bulk = createPayoutBulkService({ db, logger, writer });
+  const disbursement = createDisbursementHandlers({
+    db,
+    clock,
+    ids,
+    cipher,
+    jobStore,
+    rails: settings.rails,
+    lifecycle,
+    logger: logger.child({ component: "payouts" }),
+    returnWindowHours: settings.returnWindowHours,
+    bankRails: ports.bankRails,
+  });
+  return defineModule({
+    name: "payouts",
+    registerRoutes: (app) => registerPayoutRoutes(app, service, bulk),
     sharedSchemas: [PayoutSchema, DecisionSchema, ApprovalPolicySchema, BulkRowSchema],
-    registerRoutes: (app: AppInstance) => registerPayoutRoutes(app, service, bulk),
-  };
-}
-
-export { PAYOUT_DISBURSE_JOB, PAYOUT_RAIL_OUTCOME_JOB, PAYOUT_SETTLE_JOB } from "./payouts.jobs.js";
-
-/** The disbursement job handlers (PAYOUT_DISBURSE_JOB, PAYOUT_RAIL_OUTCOME_JOB, PAYOUT_SETTLE_JOB). */
-export function createPayoutJobHandlers(deps: {
-  db: Db;
-  clock: Clock;
-  ids: IdGenerator;
-  events: EventRecorder;
-  jobStore: Pick<JobStore, "enqueue">;
-  rails: RailRegistry;
-  cipher: FieldCipher;
-  logger: DisbursementLogger;
-  returnWindowHours: number;
-  bankRails?: BankRailQueue;
-}): JobHandlers {
-  return createDisbursementHandlers({ ...deps, lifecycle: createLifecycle(deps) });
-}
-
-export type { BankFilePayout, PayoutBankFileHooks } from "./payouts.bank-files.js";
-export type { BankRailQueue } from "./payouts.disbursement.js";
-
-/** For the bank-rails module's cut-off: the waiting payouts, and the record of their submission in a file. */
-export function createPayoutBankFileFunctions(deps: { clock: Clock; cipher: FieldCipher; events: EventRecorder }) {
-  return createPayoutBankFileHooks({ ...deps, lifecycle: createLifecycle(deps) });
+    jobs: {
+      definitions: [PAYOUT_DISBURSE_JOB, PAYOUT_RAIL_OUTCOME_JOB, PAYOUT_SETTLE_JOB],
+      handlers: disbursement,
+    },
+    offers: {
+      /** For the destinations module: refuses deleting a destination a pending payout heads to. */
+      pendingPayoutHeadsTo: service.pendingPayoutHeadsTo,
+      /** For the bank-rails module's cut-off: the waiting payouts, and the record of their submission in a file. */
+      bankFiles: createPayoutBankFileHooks({ clock, cipher, lifecycle }),
+    },
+  });
 }

@@ -4,7 +4,7 @@
 //      is a replay: the same fingerprint answers the payout as it is now, another one IDEMPOTENCY_KEY_REUSED;
 //   2. the gates on the share-locked Beneficiary (docs/ARCHITECTURE.md, "State decisions under concurrency")
 //      and its live destinations, read after the lock is held (payouts.gates.ts);
-//   3. the bank-rail routing check, when the bank-rails module is wired in (app.ts): a production payout no
+//   3. the bank-rail routing check (the bank-rails module's, a required port): a production payout no
 //      rail of the Business can carry is refused (NO_RAIL_FOR_DESTINATION, or what SEPA needs of the payee);
 //   4. the replacement checks when the request names the failed payout it replaces (payouts.gates.ts); at
 //      most one live replacement per failed payout, in the request set and, against concurrent creations,
@@ -170,9 +170,9 @@ export interface PayoutWriterDeps {
   readonly ids: IdGenerator;
   readonly jobStore: Pick<JobStore, "enqueue">;
   readonly lifecycle: Lifecycle;
-  /** From the bank-rails module (injected in app.ts); absent, every payout keeps its environment's rail. */
-  readonly checkRailRoutes?: RailRouteCheck | undefined;
-  /** The audit log (people module, injected in app.ts): every creation is recorded with its maker. */
+  /** From the bank-rails module (a port, src/modules.ts): refuses a production payout no configured rail can carry. */
+  readonly checkRailRoutes: RailRouteCheck;
+  /** The audit log (people module, a port passed in src/modules.ts): every creation is recorded with its maker. */
   readonly recordAudit: RecordActorAudit;
 }
 
@@ -463,7 +463,7 @@ export function createPayoutWriter(deps: PayoutWriterDeps) {
           : [];
       });
       const routeRefusals = new Map<number, AppError>();
-      if (checkRailRoutes !== undefined && routable.length > 0) {
+      if (routable.length > 0) {
         const refusals = await checkRailRoutes(tx, tenant, routable);
         routable.forEach(({ i }, k) => {
           const refusal = refusals[k];

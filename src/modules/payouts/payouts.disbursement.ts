@@ -61,8 +61,8 @@ export interface DisbursementDeps {
   readonly lifecycle: Lifecycle;
   readonly logger: DisbursementLogger;
   readonly returnWindowHours: number;
-  /** From the bank-rails module (injected): whether a production payout waits for a bank file instead. */
-  readonly bankRails?: BankRailQueue;
+  /** From the bank-rails module (a port): whether a production payout waits for a bank file instead. */
+  readonly bankRails: BankRailQueue;
 }
 
 /**
@@ -122,7 +122,7 @@ export function createDisbursementHandlers(deps: DisbursementDeps): JobHandlers 
       }
       if (latest !== null) return null; // waiting for its bank file, or already in one
       const now = clock.now();
-      const bankRoute = payout.environment === "production" ? ((await deps.bankRails?.route(tx, payout)) ?? null) : null;
+      const bankRoute = payout.environment === "production" ? await deps.bankRails.route(tx, payout) : null;
       if (bankRoute !== null && "refused" in bankRoute) {
         await lifecycle.apply(
           tx,
@@ -132,7 +132,7 @@ export function createDisbursementHandlers(deps: DisbursementDeps): JobHandlers 
         );
         return null;
       }
-      if (bankRoute !== null && deps.bankRails !== undefined) {
+      if (bankRoute !== null) {
         // A bank rail: the attempt is recorded now and resolved when the cut-off puts the payout in a file.
         await insertAttempt(tx, {
           id: ids.newId(),

@@ -1,27 +1,23 @@
 import type { SessionAuthenticator } from "../../platform/auth/session.js";
-import type { Clock } from "../../platform/clock.js";
-import type { DeriveKey, FieldCipher } from "../../platform/crypto.js";
-import type { Db } from "../../platform/db/client.js";
-import type { AppInstance } from "../../platform/http/types.js";
-import type { IdGenerator } from "../../platform/ids.js";
 import { jobHandler } from "../../platform/jobs/job-definition.js";
-import type { JobStore } from "../../platform/jobs/job-store.js";
-import type { JobHandlers } from "../../platform/jobs/worker.js";
-import type { MailOutbox } from "../emails/index.js";
+import { defineModule, type PlatformServices } from "../../platform/modules/module-definition.js";
+import { createPasswordHasher } from "../../platform/password-hasher.js";
 import { createControlAlerts } from "./people.alerts.js";
 import { createAuditRecorder } from "./people.audit.js";
 import { createSessionExpiry } from "./people.expiry.js";
-import { SESSION_SWEEP_JOB } from "./people.jobs.js";
-import { createPasswordPolicy, type PasswordPolicy } from "./people.password.js";
+import { PASSWORD_RESET_REQUEST_JOB, SESSION_SWEEP_JOB } from "./people.jobs.js";
+import { createPasswordPolicy } from "./people.password.js";
+import type { PeoplePorts } from "./people.ports.js";
 import { createPasswordResetRequestHandler } from "./people.reset.js";
 import { registerPeopleRoutes } from "./people.routes.js";
 import { SessionSchema } from "./people.schemas.js";
 import { createPeopleService, type SessionSettings } from "./people.service.js";
-import { createTeamService, type TeamServiceDeps } from "./people.team.js";
+import { createTeamService } from "./people.team.js";
 
 export type { AuditAction, AuditRecorder, RecordActorAudit } from "./people.audit.js";
 export { PASSWORD_RESET_REQUEST_JOB, SESSION_SWEEP_JOB } from "./people.jobs.js";
-export { createPasswordPolicy, type PasswordPolicy } from "./people.password.js";
+export type { PasswordPolicy } from "./people.password.js";
+export type { PeoplePorts } from "./people.ports.js";
 /** For the retention sweep (src/worker/retention.ts). */
 export {
   pruneEndedSessions,
@@ -30,102 +26,107 @@ export {
   pruneSignInFailures,
 } from "./people.retention.js";
 export type { SessionSettings } from "./people.service.js";
+/**
+ * The audit log every module records through (inside its own transactions). Built by the composition root before
+ * the modules: api-keys records through it and the people module revokes keys through api-keys, so it cannot
+ * come out of definePeople. It holds no state (a clock and ids).
+ */
 export { createAuditRecorder };
 
-export type PeopleModule = ReturnType<typeof createPeopleModule>;
-
-/** The people module's job handlers (the worker runs them): the session sweep and password-reset requests. */
-export function createPeopleJobHandlers(deps: {
-  db: Db;
-  clock: Clock;
-  ids: IdGenerator;
-  cipher: FieldCipher;
-  mail: Pick<MailOutbox, "sendPlatformMail">;
-  publicBaseUrl: string;
-  jobStore: Pick<JobStore, "enqueue">;
-  idleMs: number;
-}): JobHandlers {
-  const audit = createAuditRecorder({ clock: deps.clock, ids: deps.ids }).record;
-  const expiry = createSessionExpiry({
-    db: deps.db,
-    clock: deps.clock,
-    audit,
-    jobStore: deps.jobStore,
-    idleMs: deps.idleMs,
-  });
-  return {
-    ...jobHandler(SESSION_SWEEP_JOB, async (_payload, context) => {
-      await expiry.sweepExpiredSessions((tx) => context.completeWithin(tx));
-    }),
-    ...createPasswordResetRequestHandler({ ...deps, audit }),
-  };
+export interface PeopleSettings {
+  /** The audit recorder (createAuditRecorder, built by the composition root: see its export above). */
+  readonly audit: ReturnType<typeof createAuditRecorder>;
+  /** PUBLIC_BASE_URL: the links of invitations, resets and alerts. */
+  readonly publicBaseUrl: string;
+  readonly sessions: SessionSettings;
 }
 
-export function createPeopleModule(deps: {
-  db: Db;
-  clock: Clock;
-  ids: IdGenerator;
-  cipher: FieldCipher;
-  mail: Pick<MailOutbox, "sendPlatformMail">;
-  publicBaseUrl: string;
-  settings: SessionSettings;
-  audit: ReturnType<typeof createAuditRecorder>;
-  passwordPolicy?: PasswordPolicy;
-  deriveKey: DeriveKey;
-  jobStore: Pick<JobStore, "enqueue">;
-  /** The api-keys module's revocation of a removed member's keys (see TeamServiceDeps). */
-  revokeKeysOfRemovedMember: TeamServiceDeps["revokeKeysOfRemovedMember"];
-}) {
-  const passwordPolicy = deps.passwordPolicy ?? createPasswordPolicy();
-  // Weakened controls: refused to API keys, recorded, and e-mailed to every admin (people.alerts.ts). Given to
-  // the payouts and bank-rails modules in app.ts, and used by the team's security settings.
+/**
+ * People: sign-in and sessions, step-up, passwords and resets, two-factor, the team and its security settings,
+ * the audit log's API, and their jobs (the session sweep, password-reset requests answered off the request path).
+ */
+export function definePeople(platform: PlatformServices, settings: PeopleSettings, ports: PeoplePorts) {
+  const { db, clock, ids, cipher, jobStore } = platform;
+  const { audit } = settings;
+  // One password rule for registration, invitations, resets and changes (offered to registration).
+  const passwordPolicy = createPasswordPolicy();
+  // Passwords are hashed on a few low-priority threads (half the cores, started on first use), so sign-ins
+  // cannot slow the API down; they end with the process.
+  const passwordHasher = createPasswordHasher();
+  // Weakened controls: refused to API keys, recorded, and e-mailed to every admin (people.alerts.ts). Offered to
+  // the payouts and bank-rails modules, and used by the team's security settings.
   const reportWeakenedControl = createControlAlerts({
-    ids: deps.ids,
-    audit: deps.audit.record,
-    mail: deps.mail,
-    publicBaseUrl: deps.publicBaseUrl,
+    ids,
+    audit: audit.record,
+    mail: ports.mail,
+    publicBaseUrl: settings.publicBaseUrl,
   });
   const people = createPeopleService({
-    db: deps.db,
-    clock: deps.clock,
-    ids: deps.ids,
-    cipher: deps.cipher,
-    settings: deps.settings,
+    db,
+    clock,
+    ids,
+    cipher,
+    settings: settings.sessions,
     passwordPolicy,
-    audit: deps.audit.record,
-    deriveKey: deps.deriveKey,
-    jobStore: deps.jobStore,
+    audit: audit.record,
+    deriveKey: passwordHasher.deriveKey,
+    jobStore,
   });
   const team = createTeamService({
-    db: deps.db,
-    clock: deps.clock,
-    ids: deps.ids,
-    mail: deps.mail,
-    publicBaseUrl: deps.publicBaseUrl,
+    db,
+    clock,
+    ids,
+    mail: ports.mail,
+    publicBaseUrl: settings.publicBaseUrl,
     passwordPolicy,
-    audit: deps.audit.record,
+    audit: audit.record,
     hashPassword: people.hashPassword,
-    revokeKeysOfRemovedMember: deps.revokeKeysOfRemovedMember,
+    revokeKeysOfRemovedMember: ports.revokeKeysOfRemovedMember,
     reportWeakenedControl,
   });
   const cookie = {
     // `__Host-` binds the cookie to this exact origin (Secure, Path=/, no Domain), which only HTTPS allows.
-    name: deps.settings.secureCookie ? "__Host-session" : "session",
-    secure: deps.settings.secureCookie,
-    maxAgeSeconds: Math.round(deps.settings.absoluteMs / 1000),
+    name: settings.sessions.secureCookie ? "__Host-session" : "session",
+    secure: settings.sessions.secureCookie,
+    maxAgeSeconds: Math.round(settings.sessions.absoluteMs / 1000),
   };
   const sessions: SessionAuthenticator = {
     cookieName: cookie.name,
     authenticate: people.authenticateSession,
     csrfTokenMatches: people.csrfTokenMatches,
   };
-  return {
-    people,
-    team,
-    sessions,
-    passwordPolicy,
-    reportWeakenedControl,
+  const expiry = createSessionExpiry({ db, clock, audit: audit.record, jobStore, idleMs: settings.sessions.idleMs });
+  return defineModule({
+    name: "people",
+    registerRoutes: (app) => registerPeopleRoutes(app, { people, team, cookie }),
     sharedSchemas: [SessionSchema],
-    registerRoutes: (app: AppInstance) => registerPeopleRoutes(app, { people, team, cookie }),
-  };
+    jobs: {
+      definitions: [SESSION_SWEEP_JOB, PASSWORD_RESET_REQUEST_JOB],
+      handlers: {
+        ...jobHandler(SESSION_SWEEP_JOB, async (_payload, context) => {
+          await expiry.sweepExpiredSessions((tx) => context.completeWithin(tx));
+        }),
+        // Password-reset requests are answered here (off the request path) and queue their e-mail.
+        ...createPasswordResetRequestHandler({
+          db,
+          clock,
+          ids,
+          cipher,
+          mail: ports.mail,
+          publicBaseUrl: settings.publicBaseUrl,
+          audit: audit.record,
+        }),
+      },
+    },
+    onClose: () => passwordHasher.close(),
+    offers: {
+      /** For every module: security-relevant acts recorded inside the caller's transaction. */
+      recordAudit: audit.recordForActor,
+      passwordPolicy,
+      /** For payouts and bank-rails: a weakened control is refused to keys, recorded and e-mailed to admins. */
+      reportWeakenedControl,
+      /** For the access hook (app.ts): the session behind a request's cookie. */
+      sessions,
+    },
+  });
 }

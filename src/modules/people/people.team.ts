@@ -47,7 +47,7 @@ export interface TeamServiceDeps {
   readonly passwordPolicy: PasswordPolicy;
   readonly audit: AuditRecorder;
   /**
-   * The api-keys module's revocation of a removed member's keys (injected in app.ts), run in the removal's
+   * The api-keys module's revocation of a removed member's keys (a port passed in src/modules.ts), run in the removal's
    * transaction. Required: a removal that left keys live would let a later restore of the membership revive them.
    */
   readonly revokeKeysOfRemovedMember: (tx: Tx, actor: Actor, membershipId: string) => Promise<number>;

@@ -1,13 +1,29 @@
-import type { Db } from "../../platform/db/client.js";
-import type { AppInstance } from "../../platform/http/types.js";
-import type { JobStore } from "../../platform/jobs/job-store.js";
+import { defineModule, type PlatformServices } from "../../platform/modules/module-definition.js";
 import { registerRailSimulatorRoutes } from "./rail-simulator.routes.js";
 import { createRailSimulatorService } from "./rail-simulator.service.js";
 
-export type RailSimulatorModule = ReturnType<typeof createRailSimulatorModule>;
+export interface RailSimulatorSettings {
+  /**
+   * SIMULATOR_CONTROL_TOKEN when the production rail is the simulator; null otherwise, and then the operator
+   * control endpoint does not exist.
+   */
+  readonly controlToken: string | null;
+}
 
-/** The operator control endpoint of the production simulator (only built when a control token is configured). */
-export function createRailSimulatorModule(deps: { db: Db; jobStore: Pick<JobStore, "enqueue">; controlToken: string }) {
-  const service = createRailSimulatorService(deps);
-  return { service, registerRoutes: (app: AppInstance) => registerRailSimulatorRoutes(app, service) };
+/** The operator control endpoint of the production simulator (routes only when a control token is configured). */
+export function defineRailSimulator(platform: PlatformServices, settings: RailSimulatorSettings) {
+  const { controlToken } = settings;
+  return defineModule({
+    name: "rail-simulator",
+    ...(controlToken === null
+      ? {}
+      : {
+          registerRoutes: (app) =>
+            registerRailSimulatorRoutes(
+              app,
+              createRailSimulatorService({ db: platform.db, jobStore: platform.jobStore, controlToken }),
+            ),
+        }),
+    offers: {},
+  });
 }

@@ -1,41 +1,39 @@
-import type { Clock } from "../../platform/clock.js";
-import type { Db } from "../../platform/db/client.js";
-import type { AppInstance } from "../../platform/http/types.js";
-import type { IdGenerator } from "../../platform/ids.js";
-import type { ApiKeysModule } from "../api-keys/index.js";
-import type { MailOutbox } from "../emails/index.js";
+import { defineModule, type PlatformServices } from "../../platform/modules/module-definition.js";
+import type { RegistrationPorts } from "./registration.ports.js";
 import { registerRegistrationRoutes } from "./registration.routes.js";
 import { createRegistrationService } from "./registration.service.js";
 
-export function createRegistrationModule(deps: {
-  db: Db;
-  clock: Clock;
-  ids: IdGenerator;
-  apiKeys: ApiKeysModule;
-  mail: Pick<MailOutbox, "sendPlatformMail">;
-  publicBaseUrl: string;
-  tokenTtlHours: number;
-  emailsPerAddressPerDay: number;
-  passwordPolicy?: (password: string, field: string, context?: readonly string[]) => void;
-}) {
-  const service = createRegistrationService({
-    db: deps.db,
-    clock: deps.clock,
-    ids: deps.ids,
-    issueApiKey: deps.apiKeys.service.issueApiKey,
-    mail: deps.mail,
-    publicBaseUrl: deps.publicBaseUrl,
-    tokenTtlHours: deps.tokenTtlHours,
-    emailsPerAddressPerDay: deps.emailsPerAddressPerDay,
-    ...(deps.passwordPolicy === undefined ? {} : { passwordPolicy: deps.passwordPolicy }),
-  });
-  return {
-    service,
-    registerRoutes: (app: AppInstance) => registerRegistrationRoutes(app, service),
-  };
-}
-
+export type { RegistrationPorts } from "./registration.ports.js";
 /** For the retention sweep (src/worker/retention.ts). */
 export { pruneExpiredRegistrations } from "./registration.retention.js";
-/** For the mail outbox (injected in app.ts): whether a recipient is one of a Business's verified people. */
+/** For the mail outbox (a port of the emails module, src/modules.ts): whether a recipient is one of a Business's verified people. */
 export { emailRecipientFacts, findBusinessName } from "./registration.shared.js";
+
+export interface RegistrationSettings {
+  /** PUBLIC_BASE_URL: named in the e-mail's instructions. */
+  readonly publicBaseUrl: string;
+  /** REGISTRATION_TOKEN_TTL_HOURS. */
+  readonly tokenTtlHours: number;
+  /** REGISTRATION_EMAILS_PER_ADDRESS_PER_DAY. */
+  readonly emailsPerAddressPerDay: number;
+}
+
+/** Self-service registration of a Business: the e-mailed token, then the first person and API keys. */
+export function defineRegistration(platform: PlatformServices, settings: RegistrationSettings, ports: RegistrationPorts) {
+  const service = createRegistrationService({
+    db: platform.db,
+    clock: platform.clock,
+    ids: platform.ids,
+    issueApiKey: ports.issueApiKey,
+    mail: ports.mail,
+    publicBaseUrl: settings.publicBaseUrl,
+    tokenTtlHours: settings.tokenTtlHours,
+    emailsPerAddressPerDay: settings.emailsPerAddressPerDay,
+    passwordPolicy: ports.passwordPolicy,
+  });
+  return defineModule({
+    name: "registration",
+    registerRoutes: (app) => registerRegistrationRoutes(app, service),
+    offers: {},
+  });
+}

@@ -1,41 +1,58 @@
-import type { RecordActorAudit } from "../../platform/auth/audit.js";
-import type { Clock } from "../../platform/clock.js";
-import type { FieldCipher } from "../../platform/crypto.js";
-import type { Db } from "../../platform/db/client.js";
-import type { AppInstance } from "../../platform/http/types.js";
-import type { IdGenerator } from "../../platform/ids.js";
-import type { JobStore } from "../../platform/jobs/job-store.js";
+import { defineModule, type PlatformServices } from "../../platform/modules/module-definition.js";
 import type { TargetPolicy } from "../../platform/outbound-http/url-safety.js";
 import type { WebhookSender } from "../../platform/outbound-http/webhook-sender.js";
+import { createDeliveryJobHandler } from "./webhooks.delivery.js";
+import { WEBHOOK_DELIVER_JOB } from "./webhooks.jobs.js";
+import type { WebhooksPorts } from "./webhooks.ports.js";
 import { registerWebhookRoutes } from "./webhooks.routes.js";
 import { WebhookDeliverySchema, WebhookSubscriptionSchema } from "./webhooks.schemas.js";
 import { createWebhookService } from "./webhooks.service.js";
 
 export {
+  /** For the events outbox (runtime.ts, built before any module): every recorded event is matched to the subscription. */
   createDeliveryHook,
-  createDeliveryJobHandler,
   MAX_ATTEMPTS,
   RETRY_DELAYS_MS,
   signatureHeader,
 } from "./webhooks.delivery.js";
 export { WEBHOOK_DELIVER_JOB } from "./webhooks.jobs.js";
+export type { WebhooksPorts } from "./webhooks.ports.js";
 
-export type WebhooksModule = ReturnType<typeof createWebhooksModule>;
+export interface WebhooksSettings {
+  /** Where webhook URLs may point (checked when a subscription is saved and again at every call). */
+  readonly policy: TargetPolicy;
+  /** The guarded client that calls them (the test delivery of the API, the deliveries of the job). */
+  readonly sender: WebhookSender;
+}
 
-export function createWebhooksModule(deps: {
-  db: Db;
-  clock: Clock;
-  ids: IdGenerator;
-  cipher: FieldCipher;
-  jobStore: Pick<JobStore, "enqueue">;
-  policy: TargetPolicy;
-  sender: WebhookSender;
-  recordAudit: RecordActorAudit;
-}) {
-  const service = createWebhookService(deps);
-  return {
-    service,
+/** Webhook subscriptions (their API) and the delivery of recorded events to them (WEBHOOK_DELIVER_JOB). */
+export function defineWebhooks(platform: PlatformServices, settings: WebhooksSettings, ports: WebhooksPorts) {
+  const { db, clock, ids, cipher } = platform;
+  const service = createWebhookService({
+    db,
+    clock,
+    ids,
+    cipher,
+    jobStore: platform.jobStore,
+    policy: settings.policy,
+    sender: settings.sender,
+    recordAudit: ports.recordAudit,
+  });
+  return defineModule({
+    name: "webhooks",
+    registerRoutes: (app) => registerWebhookRoutes(app, service),
     sharedSchemas: [WebhookSubscriptionSchema, WebhookDeliverySchema],
-    registerRoutes: (app: AppInstance) => registerWebhookRoutes(app, service),
-  };
+    jobs: {
+      definitions: [WEBHOOK_DELIVER_JOB],
+      handlers: createDeliveryJobHandler({
+        db,
+        clock,
+        ids,
+        cipher,
+        sender: settings.sender,
+        logger: platform.logger.child({ component: "webhooks" }),
+      }),
+    },
+    offers: {},
+  });
 }

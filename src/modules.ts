@@ -1,0 +1,347 @@
+// The composition root: every module of the service, defined once per process from the platform's services and
+// the configuration, in one ordered list. Both process roles read the same list: the API (app.ts) its routes
+// and shared schemas, the worker (worker/handlers.ts) its job handlers; in `all` mode one composition serves
+// both. Adding a module is one folder with its index.ts (`define<Module>`) and one line here (docs/ARCHITECTURE.md,
+// "How to add a module").
+import type { Logger } from "pino";
+import type { Config } from "./config.js";
+import { defineApiKeys } from "./modules/api-keys/index.js";
+import { defineBankRails } from "./modules/bank-rails/index.js";
+import { defineBeneficiaries, findPostalAddresses } from "./modules/beneficiaries/index.js";
+import { defineBeneficiaryExport } from "./modules/beneficiary-export/index.js";
+import { defineBeneficiaryImport } from "./modules/beneficiary-import/index.js";
+import { defineBusinessProfile } from "./modules/business-profile/index.js";
+import { closeLinksOfArchivedBeneficiary, defineCollection } from "./modules/collection/index.js";
+import { defineDestinations, destinationRoutingFactsOf } from "./modules/destinations/index.js";
+import { defineEmails } from "./modules/emails/index.js";
+import { defineEnrollment, type EnrollmentPorts } from "./modules/enrollment/index.js";
+import { defineEvents } from "./modules/events/index.js";
+import { definePayouts, type PayoutBankFileHooks } from "./modules/payouts/index.js";
+import { createAuditRecorder, definePeople } from "./modules/people/index.js";
+import { defineRailSimulator } from "./modules/rail-simulator/index.js";
+import { defineRegistration, emailRecipientFacts } from "./modules/registration/index.js";
+import { defineWebhooks } from "./modules/webhooks/index.js";
+import type { Clock } from "./platform/clock.js";
+import type { FieldCipher } from "./platform/crypto.js";
+import type { Database } from "./platform/db/client.js";
+import type { EventRecorder } from "./platform/events/outbox.js";
+import type { IdGenerator } from "./platform/ids.js";
+import type { JobStore } from "./platform/jobs/job-store.js";
+import type { Mailer } from "./platform/mail/mailer.js";
+import type { Metrics } from "./platform/metrics.js";
+import type { ModuleDefinition, ModuleJobs, PlatformServices, SharedSchema } from "./platform/modules/module-definition.js";
+import type { TargetPolicy } from "./platform/outbound-http/url-safety.js";
+import type { WebhookSender } from "./platform/outbound-http/webhook-sender.js";
+import type { RailRegistry } from "./rails/rail.js";
+import { createMaskingBackfillHandler, MASKING_BACKFILL_JOB } from "./worker/masking-backfill.js";
+import { createRetentionHandler, RETENTION_SWEEP_JOB } from "./worker/retention.js";
+
+/** What the modules are built from: the platform's services (runtime.ts), the configuration and the process's resources. */
+export interface CompositionDeps {
+  readonly config: Config;
+  readonly database: Database;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly cipher: FieldCipher;
+  readonly events: EventRecorder;
+  readonly jobStore: JobStore;
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+  /** The payout rails per environment. */
+  readonly rails: RailRegistry;
+  /** Where webhook URLs may point, and the guarded client that calls them. */
+  readonly webhookPolicy: TargetPolicy;
+  readonly webhookSender: WebhookSender;
+  /** Where bank-rail SFTP servers may be (checked when configured and on every connection). */
+  readonly bankRailHostPolicy: TargetPolicy;
+  /** Sends queued e-mail, from the emails module's job only; building it opens no connection (platform/mail/mailer.ts). */
+  readonly mailer: Mailer;
+  /** TEST ONLY (RuntimeOptions.testOnlyBankUploadPause): see BankFilesDeps.testOnlyPauseAfterUpload. */
+  readonly testOnlyBankUploadPause?: (file: { readonly id: string; readonly fileName: string }) => Promise<void>;
+}
+
+export interface ComposedModules {
+  /** Every module, in the order the API registers their routes (the order of the OpenAPI document's paths). */
+  readonly modules: readonly ModuleDefinition[];
+  /** Their shared schemas, in the order the API adds them (the order of the document's named components). */
+  readonly sharedSchemas: readonly SharedSchema[];
+  /**
+   * Jobs that belong to no one module, registered by the worker beside the modules' (src/worker/): the retention
+   * sweep (it says when; each module deletes its own rows) and the masking backfill (it re-masks rows of four
+   * modules, each batch one transaction).
+   */
+  readonly processJobs: ModuleJobs;
+  /** What the API's platform hooks need of the modules: who a key or a session cookie is (the access hook). */
+  readonly access: {
+    readonly authenticate: ReturnType<typeof defineApiKeys>["offers"]["authenticate"];
+    readonly sessions: ReturnType<typeof definePeople>["offers"]["sessions"];
+  };
+  /** The collection service the hosted collection pages (src/pages/collection) serve. */
+  readonly collectionPages: ReturnType<typeof defineCollection>["offers"]["service"];
+  /** Runs every module's onClose (the process is ending). */
+  close(): Promise<void>;
+}
+
+/**
+ * The order shared schemas are added in: the order of the named components of the published OpenAPI document
+ * (packages/client/src/generated/openapi.json), which is kept byte for byte. A module not named here adds its
+ * schemas after these, in list order.
+ */
+const SCHEMA_ORDER: readonly string[] = [
+  "api-keys",
+  "beneficiaries",
+  "destinations",
+  "beneficiary-import",
+  "collection",
+  "webhooks",
+  "events",
+  "payouts",
+  "emails",
+  "people",
+  "business-profile",
+  "bank-rails",
+];
+
+/**
+ * A port whose provider is defined after its consumer (a loop between two modules). The consumer gets `call`,
+ * which forwards to the function given to `fill` in the second step of composeModules; nothing calls it before
+ * (no request or job runs while the modules are composed), and a call that did would throw, not do nothing.
+ */
+function portFilledLater<Args extends unknown[], Result>(name: string) {
+  let target: ((...args: Args) => Result) | null = null;
+  return {
+    call: (...args: Args): Result => {
+      if (target === null) throw new Error(`the ${name} port was called before the composition filled it`);
+      return target(...args);
+    },
+    fill(provider: (...args: Args) => Result): void {
+      target = provider;
+    },
+  };
+}
+
+type Hook<Name extends keyof PayoutBankFileHooks> = PayoutBankFileHooks[Name];
+type ReadBeneficiary = EnrollmentPorts["readBeneficiary"];
+
+/** Every module of the service, built once per process (runtime.ts); the API and the worker read the result. */
+export function composeModules(deps: CompositionDeps): ComposedModules {
+  const { config } = deps;
+  const platform: PlatformServices = {
+    database: deps.database,
+    db: deps.database.db,
+    clock: deps.clock,
+    ids: deps.ids,
+    cipher: deps.cipher,
+    events: deps.events,
+    jobStore: deps.jobStore,
+    logger: deps.logger,
+    metrics: deps.metrics,
+  };
+
+  // The audit log belongs to the people module; other modules record their security-relevant acts through it,
+  // inside their own transactions. Built first: api-keys records through it, and people revokes keys through
+  // api-keys (see createAuditRecorder).
+  const audit = createAuditRecorder({ clock: deps.clock, ids: deps.ids });
+  const recordAudit = audit.recordForActor;
+
+  // The two loops, closed in a second step below, after both sides are defined:
+  //   enrollment -> beneficiaries (the retry route answers the Beneficiary), beneficiaries -> enrollment (an
+  //   acknowledged Beneficiary is enrolled);
+  //   bank-rails -> payouts (a cut-off files the waiting payouts), payouts -> bank-rails (creation's routing
+  //   check, the disbursement's queueing).
+  // Each loop is cut on the side whose need is met at call time only, never while building.
+  const readBeneficiary = portFilledLater<Parameters<ReadBeneficiary>, ReturnType<ReadBeneficiary>>("enrollment.readBeneficiary");
+  const lockWaiting = portFilledLater<Parameters<Hook<"lockWaiting">>, ReturnType<Hook<"lockWaiting">>>(
+    "bank-rails.payoutFiles.lockWaiting",
+  );
+  const recordSubmission = portFilledLater<Parameters<Hook<"recordSubmission">>, ReturnType<Hook<"recordSubmission">>>(
+    "bank-rails.payoutFiles.recordSubmission",
+  );
+  const failBeforeSubmission = portFilledLater<
+    Parameters<Hook<"failBeforeSubmission">>,
+    ReturnType<Hook<"failBeforeSubmission">>
+  >("bank-rails.payoutFiles.failBeforeSubmission");
+
+  const apiKeys = defineApiKeys(platform, { recordAudit });
+  // Every e-mail goes through this outbox. It learns who a Business's verified people are from the registration
+  // module's shared query (registration itself sends through the outbox).
+  const emails = defineEmails(
+    platform,
+    { dailyLimitPerBusiness: config.mail.dailyLimitPerBusiness, mailer: deps.mailer },
+    { recipientFacts: emailRecipientFacts },
+  );
+  const people = definePeople(
+    platform,
+    {
+      audit,
+      publicBaseUrl: config.publicBaseUrl,
+      sessions: {
+        idleMs: config.sessions.idleMinutes * 60_000,
+        absoluteMs: config.sessions.absoluteHours * 3_600_000,
+        stepUpMs: config.sessions.stepUpWindowMinutes * 60_000,
+        secureCookie: config.publicBaseUrl.startsWith("https:"),
+        throttle: {
+          perAccount: config.sessions.failuresPerAccount,
+          perAddress: config.sessions.failuresPerAddress,
+          windowMs: config.sessions.throttleWindowMinutes * 60_000,
+        },
+      },
+    },
+    { mail: emails.offers.outbox, revokeKeysOfRemovedMember: apiKeys.offers.revokeKeysOfRemovedMember },
+  );
+  const { reportWeakenedControl } = people.offers;
+  const registration = defineRegistration(
+    platform,
+    {
+      publicBaseUrl: config.publicBaseUrl,
+      tokenTtlHours: config.registration.tokenTtlHours,
+      emailsPerAddressPerDay: config.registration.emailsPerAddressPerDay,
+    },
+    { issueApiKey: apiKeys.offers.issueApiKey, mail: emails.offers.outbox, passwordPolicy: people.offers.passwordPolicy },
+  );
+  const businessProfile = defineBusinessProfile(platform, { recordAudit });
+  const enrollment = defineEnrollment(platform, { rails: deps.rails }, { readBeneficiary: readBeneficiary.call });
+  const beneficiaries = defineBeneficiaries(
+    platform,
+    { identityRequirements: config.identityRequirements },
+    {
+      mail: emails.offers.outbox,
+      enrollAfterCommit: enrollment.offers.enrollAfterCommit,
+      // Archiving closes the live collection link in its own transaction (collection owns the links).
+      closeLinksOnArchive: closeLinksOfArchivedBeneficiary,
+      recordAudit,
+    },
+  );
+  const bankRails = defineBankRails(
+    platform,
+    {
+      localRoot: config.bankRails.localRoot,
+      sftpPolicy: deps.bankRailHostPolicy,
+      pollIntervalMs: config.bankRails.pollIntervalSeconds * 1000,
+      inboundMaxFileBytes: config.bankRails.inboundMaxFileBytes,
+      ...(deps.testOnlyBankUploadPause === undefined ? {} : { testOnlyPauseAfterUpload: deps.testOnlyBankUploadPause }),
+    },
+    {
+      destinationRoutingFactsOf,
+      postalAddressesOf: findPostalAddresses,
+      payoutFiles: {
+        lockWaiting: lockWaiting.call,
+        recordSubmission: recordSubmission.call,
+        failBeforeSubmission: failBeforeSubmission.call,
+      },
+      recordAudit,
+      reportWeakenedControl,
+    },
+  );
+  const payouts = definePayouts(
+    platform,
+    { rails: deps.rails, returnWindowHours: config.payouts.returnWindowHours },
+    {
+      checkRailRoutes: bankRails.offers.checkRoutes,
+      bankRails: bankRails.offers.queue,
+      recordAudit,
+      reportWeakenedControl,
+    },
+  );
+  const destinations = defineDestinations(platform, {
+    beneficiaries: beneficiaries.offers.service,
+    enrollAfterCommit: enrollment.offers.enrollAfterCommit,
+    checkBankRailAccount: bankRails.offers.checkAccount,
+    pendingPayoutHeadsTo: payouts.offers.pendingPayoutHeadsTo,
+    recordAudit,
+  });
+  const beneficiaryExport = defineBeneficiaryExport(platform, {
+    presentBeneficiary: beneficiaries.offers.service.present,
+    recordAudit,
+  });
+  const beneficiaryImport = defineBeneficiaryImport(platform, {
+    prepareBeneficiary: beneficiaries.offers.service.prepareBeneficiary,
+    prepareBankAccount: destinations.offers.service.prepareBankAccount,
+    enqueueEnrollment: enrollment.offers.enqueueEnrollment,
+    recordAudit,
+  });
+  const collection = defineCollection(
+    platform,
+    { publicBaseUrl: config.publicBaseUrl },
+    {
+      mail: emails.offers.outbox,
+      beneficiaries: beneficiaries.offers.service,
+      destinations: destinations.offers.service,
+      enrollAfterCommit: enrollment.offers.enrollAfterCommit,
+      checkRailRoute: bankRails.offers.checkRoute,
+      recordAudit,
+    },
+  );
+  const webhooks = defineWebhooks(platform, { policy: deps.webhookPolicy, sender: deps.webhookSender }, { recordAudit });
+  const events = defineEvents(platform, { connectionTimeoutMs: config.http.connectionTimeoutMs });
+  // The production simulator's operator control endpoint exists only when a control token is configured.
+  const railSimulator = defineRailSimulator(platform, {
+    controlToken: config.productionRail === "simulator" ? config.simulatorControlToken : null,
+  });
+
+  // Second step: the loops' ports now reach their providers.
+  readBeneficiary.fill(beneficiaries.offers.readBeneficiary);
+  lockWaiting.fill(payouts.offers.bankFiles.lockWaiting);
+  recordSubmission.fill(payouts.offers.bankFiles.recordSubmission);
+  failBeforeSubmission.fill(payouts.offers.bankFiles.failBeforeSubmission);
+
+  // The module list, in the order of their routes (the OpenAPI document's paths follow it).
+  const modules: readonly ModuleDefinition[] = [
+    registration,
+    people,
+    businessProfile,
+    emails,
+    apiKeys,
+    beneficiaries,
+    destinations,
+    beneficiaryExport,
+    beneficiaryImport,
+    collection,
+    webhooks,
+    events,
+    enrollment,
+    railSimulator,
+    payouts,
+    bankRails,
+  ];
+
+  const rank = (module: ModuleDefinition) => {
+    const index = SCHEMA_ORDER.indexOf(module.name);
+    return index === -1 ? SCHEMA_ORDER.length : index;
+  };
+  const sharedSchemas = [...modules].sort((a, b) => rank(a) - rank(b)).flatMap((module) => module.sharedSchemas ?? []);
+  for (const schema of sharedSchemas) {
+    if (typeof schema.$id !== "string") throw new Error("a module's shared schema has no $id (see SharedSchema)");
+  }
+
+  const processJobs: ModuleJobs = {
+    definitions: [RETENTION_SWEEP_JOB, MASKING_BACKFILL_JOB],
+    handlers: {
+      ...createRetentionHandler({
+        db: platform.db,
+        clock: deps.clock,
+        jobStore: deps.jobStore,
+        logger: deps.logger.child({ component: "retention" }),
+        retention: config.retention,
+        signInThrottleWindowMs: config.sessions.throttleWindowMinutes * 60_000,
+      }),
+      ...createMaskingBackfillHandler({
+        db: platform.db,
+        cipher: deps.cipher,
+        clock: deps.clock,
+        jobStore: deps.jobStore,
+      }),
+    },
+  };
+
+  return {
+    modules,
+    sharedSchemas,
+    processJobs,
+    access: { authenticate: apiKeys.offers.authenticate, sessions: people.offers.sessions },
+    collectionPages: collection.offers.service,
+    close: async () => {
+      for (const module of modules) await module.onClose?.();
+    },
+  };
+}

@@ -1,0 +1,33 @@
+// What the bank-rails module needs from other modules, named and required: the composition root
+// (src/modules.ts) passes each one. None may be optional (test/startup/module-ports.test.ts).
+import type { Tenant } from "../../platform/auth/actor.js";
+import type { RecordActorAudit, ReportWeakenedControl } from "../../platform/auth/audit.js";
+import type { Tx } from "../../platform/db/client.js";
+import type { PostalAddressValue } from "../beneficiaries/index.js";
+import type { DestinationRoutingFacts } from "../destinations/index.js";
+import type { PayoutBankFileHooks } from "../payouts/index.js";
+
+export interface BankRailsPorts {
+  /**
+   * From the destinations module: the routing facts of destinations by id, one query for all (a bulk creation
+   * checks every row at once; a cut-off asks for one). The only routing input: creation, collection,
+   * registration and file writing route by the same facts.
+   */
+  readonly destinationRoutingFactsOf: (
+    tx: Tx,
+    tenant: Tenant,
+    destinationIds: readonly string[],
+  ) => Promise<ReadonlyMap<string, DestinationRoutingFacts>>;
+  /** From the beneficiaries module: postal addresses by Beneficiary id (a SEPA file carries them structured). */
+  readonly postalAddressesOf: (
+    tx: Tx,
+    tenant: Tenant,
+    beneficiaryIds: readonly string[],
+  ) => Promise<ReadonlyMap<string, PostalAddressValue>>;
+  /** From the payouts module: the payouts waiting for a cut-off, and the record of their submission in a file. */
+  readonly payoutFiles: PayoutBankFileHooks;
+  /** From the people module: rail configuration changes and reads of a file's bytes, in their transaction. */
+  readonly recordAudit: RecordActorAudit;
+  /** From the people module: a configured rail's delivery target change is refused to keys and e-mailed to admins. */
+  readonly reportWeakenedControl: ReportWeakenedControl;
+}

@@ -1,0 +1,16 @@
+// What the payouts module needs from other modules, named and required: the composition root (src/modules.ts)
+// passes each one; a test passes an explicit fake. None may be optional (test/startup/module-ports.test.ts).
+import type { RecordActorAudit, ReportWeakenedControl } from "../../platform/auth/audit.js";
+import type { RailRouteCheck } from "./payouts.creation.js";
+import type { BankRailQueue } from "./payouts.disbursement.js";
+
+export interface PayoutsPorts {
+  /** From the bank-rails module: refuses a production payout no configured bank rail can carry, at creation. */
+  readonly checkRailRoutes: RailRouteCheck;
+  /** From the bank-rails module: whether a production payout waits for a bank file, and its queueing there. */
+  readonly bankRails: BankRailQueue;
+  /** From the people module: creations, cancellations, Decisions and policy changes, in their transaction. */
+  readonly recordAudit: RecordActorAudit;
+  /** From the people module: maker-checker off or rules loosened is refused to keys and e-mailed to admins. */
+  readonly reportWeakenedControl: ReportWeakenedControl;
+}
