@@ -5,7 +5,7 @@
 // which spent a transaction, an insert, an e-mail and audit records that unknown ones skipped).
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
-import { type Db, transaction } from "../../platform/db/client.js";
+import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import { jobHandler } from "../../platform/jobs/job-definition.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
@@ -30,7 +30,7 @@ const RESETS_PER_HOUR = 3;
 /** Records `action` by the person in each Business they belong to (acts on the person, not on one Business). */
 export async function auditEachBusiness(
   audit: AuditRecorder,
-  tx: Db,
+  tx: Tx,
   userId: string,
   action: AuditAction,
   origin: RequestOrigin,

@@ -264,7 +264,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
     return { row, secret };
   }
 
-  const auditEachBusiness = (tx: Db, userId: string, action: AuditAction, origin: RequestOrigin, details = {}) =>
+  const auditEachBusiness = (tx: Tx, userId: string, action: AuditAction, origin: RequestOrigin, details = {}) =>
     auditEachBusinessOf(deps.audit, tx, userId, action, origin, details);
 
   async function signIn(
@@ -482,7 +482,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
   }
 
   /** Verifies a TOTP code and records its step, refusing a code already used (replay). */
-  async function acceptTotp(tx: Db, userId: string, code: string, confirm: boolean): Promise<boolean> {
+  async function acceptTotp(tx: Tx, userId: string, code: string, confirm: boolean): Promise<boolean> {
     const twoFactor = await lockTwoFactor(tx, userId);
     if (twoFactor === null || (!confirm && twoFactor.confirmedAt === null)) return false;
     const user = await members.findUserById(tx, userId);
@@ -508,7 +508,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
    * before the transaction (`passwordMatches`); its answer is applied here, in the order of the other checks.
    */
   async function verifyProof(
-    tx: Db,
+    tx: Tx,
     row: SessionRow,
     proof: { password?: string | undefined; code?: string | undefined; recovery_code?: string | undefined },
     origin: RequestOrigin,
@@ -687,7 +687,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
   }
 
   /** Ten new recovery codes for the person; every earlier one is deleted in the same statement's transaction. */
-  async function issueRecoveryCodes(tx: Db, userId: string): Promise<string[]> {
+  async function issueRecoveryCodes(tx: Tx, userId: string): Promise<string[]> {
     const now = clock.now();
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, () => newRecoveryCode());
     await replaceRecoveryCodes(
