@@ -5,7 +5,7 @@
 // which spent a transaction, an insert, an e-mail and audit records that unknown ones skipped).
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
-import { type Db, type Tx, transaction } from "../../platform/db/client.js";
+import { type Db, transaction } from "../../platform/db/client.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import { jobHandler } from "../../platform/jobs/job-definition.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
@@ -13,40 +13,14 @@ import type { JobHandlers } from "../../platform/jobs/worker.js";
 import { dashboardLink, renderEmail } from "../../platform/mail/templates.js";
 import type { MailOutbox } from "../emails/index.js";
 import * as members from "../registration/registration.shared.js";
-import type { AuditAction, AuditRecorder } from "./people.audit.js";
+import type { AuditRecorder } from "./people.audit.js";
+import { auditEachBusiness, type RequestOrigin } from "./people.internal.js";
 import { PASSWORD_RESET_REQUEST_JOB } from "./people.jobs.js";
 import { countPasswordResetsSince, insertPasswordReset } from "./people.repo.js";
 import { hashToken, newToken } from "./people.tokens.js";
 
-/** Where a request came from, for the audit log and the per-address throttle. */
-export interface RequestOrigin {
-  readonly clientAddress: string;
-  readonly userAgent: string | null;
-}
-
 export const RESET_TTL_MS = 60 * 60 * 1000;
 const RESETS_PER_HOUR = 3;
-
-/** Records `action` by the person in each Business they belong to (acts on the person, not on one Business). */
-export async function auditEachBusiness(
-  audit: AuditRecorder,
-  tx: Tx,
-  userId: string,
-  action: AuditAction,
-  origin: RequestOrigin,
-  details: Record<string, unknown> = {},
-): Promise<void> {
-  for (const m of await members.listActiveMembershipsOfUser(tx, userId)) {
-    await audit(tx, {
-      businessId: m.businessId,
-      action,
-      actor: { userId, membershipId: m.membershipId, role: m.role, ...origin },
-      subjectType: "user",
-      subjectId: userId,
-      details,
-    });
-  }
-}
 
 /** The API side: every request, whatever the address, is this one insert. */
 export async function enqueuePasswordResetRequest(
