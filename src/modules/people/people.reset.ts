@@ -24,7 +24,7 @@ const RESETS_PER_HOUR = 3;
 
 /** The API side: every request, whatever the address, is this one insert. */
 export async function enqueuePasswordResetRequest(
-  deps: { db: Db; cipher: FieldCipher; jobStore: Pick<JobStore, "enqueue"> },
+  deps: { db: Db; cipher: Pick<FieldCipher, "encrypt">; jobStore: Pick<JobStore, "enqueue"> },
   body: { email: string },
   origin: RequestOrigin,
 ): Promise<void> {

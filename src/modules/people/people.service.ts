@@ -1,6 +1,6 @@
 // The use cases of a person about themselves, assembled from their parts: sign-in and sessions
-// (people.sessions.ts), step-up confirmation, passwords and their reset, two-factor authentication. What the
-// parts share is in people.internal.ts.
+// (people.sessions.ts), step-up confirmation (people.step-up.ts), passwords and their reset
+// (people.passwords.ts), two-factor authentication. What the parts share is in people.internal.ts.
 import * as OTPAuth from "otpauth";
 import QRCode from "qrcode";
 import type { SessionPrincipal } from "../../platform/auth/session.js";
@@ -11,16 +11,13 @@ import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
 import * as members from "../registration/registration.shared.js";
-import type { AuditAction, AuditRecorder } from "./people.audit.js";
+import type { AuditRecorder } from "./people.audit.js";
 import { createSessionExpiry } from "./people.expiry.js";
 import {
   acceptTotp,
-  auditActor,
   auditEachBusiness,
   createPasswordHasher,
-  type IssuedSession,
   liveSessionOf,
-  type NextStep,
   owedStep,
   personKeys,
   presentSession,
@@ -30,25 +27,20 @@ import {
   totpFor,
 } from "./people.internal.js";
 import type { PasswordPolicy } from "./people.password.js";
+import { createPasswordUseCases } from "./people.passwords.js";
 import {
   businessesRequiringTwoFactor,
-  consumePasswordReset,
-  countUnusedRecoveryCodes,
   deleteTwoFactor,
-  endSessionsOfUser,
-  findTwoFactor,
   lockTwoFactor,
   putTwoFactorSecret,
   renewSession,
   replaceRecoveryCodes,
-  type SessionRow,
   useRecoveryCode,
-  voidPasswordResetsOf,
 } from "./people.repo.js";
-import { enqueuePasswordResetRequest } from "./people.reset.js";
 import { createSessions } from "./people.sessions.js";
+import { createStepUp } from "./people.step-up.js";
 import { createAttemptThrottle } from "./people.throttle.js";
-import { csrfTokenOf, hashToken, newRecoveryCode, newToken, TOKEN_SHAPE } from "./people.tokens.js";
+import { csrfTokenOf, hashToken, newRecoveryCode, newToken } from "./people.tokens.js";
 
 export type {
   IssuedSession,
@@ -90,182 +82,28 @@ export function createPeopleService(deps: PeopleServiceDeps) {
   });
   // Every credential check goes through it: reserved before the check, atomically (people.throttle.ts).
   const throttle = createAttemptThrottle({ db, clock, ids, limits: settings.throttle });
-  const passwords = createPasswordHasher(deps.deriveKey);
-  const sessions = createSessions({ db, clock, ids, settings, audit: deps.audit, expiry, throttle, passwords });
-
-  /**
-   * Whether `password` is the person's, checked before any transaction opens: scrypt takes about 100 ms of
-   * CPU (more while the hash gate queues it), and on PGlite an open transaction would hold every other request.
-   */
-  async function passwordMatches(userId: string, password: string): Promise<boolean> {
-    const user = await members.findUserById(db, userId);
-    return user !== null && (await passwords.verifyPassword(password, user.passwordHash));
-  }
-
-  /**
-   * A password or a second factor (TOTP or a recovery code) proves the person again. A password was checked
-   * before the transaction (`passwordMatches`); its answer is applied here, in the order of the other checks.
-   */
-  async function verifyProof(
-    tx: Tx,
-    row: SessionRow,
-    proof: { password?: string | undefined; code?: string | undefined; recovery_code?: string | undefined },
-    origin: RequestOrigin,
-    passwordMatched: boolean,
-  ): Promise<void> {
-    if (proof.password !== undefined) {
-      if (!passwordMatched) throw new AppError("INVALID_PASSWORD");
-      return;
-    }
-    if (proof.code !== undefined) {
-      if (!(await acceptTotp(tx, deps, row.userId, proof.code, false))) throw new AppError("INVALID_TWO_FACTOR_CODE");
-      return;
-    }
-    if (proof.recovery_code !== undefined) {
-      if (!(await useRecoveryCode(tx, row.userId, recoveryCodeHash(deps.cipher, row.userId, proof.recovery_code), clock.now()))) {
-        throw new AppError("INVALID_TWO_FACTOR_CODE");
-      }
-      await deps.audit(tx, {
-        businessId: row.businessId,
-        action: "recovery_code_used",
-        actor: auditActor(row, origin),
-        subjectType: "user",
-        subjectId: row.userId,
-        details: { recovery_codes_left: await countUnusedRecoveryCodes(tx, row.userId) },
-      });
-      return;
-    }
-    throw new AppError("validation_failed", {
-      details: [{ field: "", code: "required", message: "Send one of `password`, `code` or `recovery_code`." }],
-    });
-  }
-
-  /**
-   * Confirms the person with a proof and issues a new secret: the second factor of a sign-in, or a step-up
-   * confirmation. These and sign-in itself are the only acts that set `confirmed_at` (nothing else proves the
-   * person: enrolling a factor or changing the password does not renew it). A step-up proof is a factor the
-   * person already has: for someone with two-factor authentication a code or a recovery code (a password
-   * alone is refused before it is checked), for someone without it the password.
-   */
-  async function renewAfterProof(
-    principal: SessionPrincipal,
-    proof: { password?: string | undefined; code?: string | undefined; recovery_code?: string | undefined },
-    origin: RequestOrigin,
-    action: AuditAction,
-    options: { completesSignIn: boolean },
-  ): Promise<IssuedSession> {
-    if (!options.completesSignIn && proof.password !== undefined) {
-      const twoFactor = await findTwoFactor(db, principal.userId);
-      if (twoFactor?.confirmedAt != null) throw new AppError("TWO_FACTOR_PROOF_REQUIRED");
-    }
-    // Wrong codes and passwords count like failed sign-ins of the person (6 digits must not be guessable).
-    return throttle.attempt(personKeys(principal.userId, origin), async (release) => {
-      const passwordMatched =
-        proof.password !== undefined && !options.completesSignIn && (await passwordMatches(principal.userId, proof.password));
-      return transaction(db, async (tx) => {
-        const row = await liveSessionOf(tx, principal);
-        // What the session still owes after this proof: only an enrolment can remain.
-        let stillOwed: NextStep = null;
-        if (options.completesSignIn) {
-          if (!row.twoFactorPending)
-            throw new AppError("TWO_FACTOR_NOT_ENROLLED", { message: "No second factor is owed by this session." });
-          if (proof.password !== undefined) {
-            throw new AppError("validation_failed", {
-              details: [{ field: "password", code: "unknown_field", message: "Send `code` or `recovery_code`." }],
-            });
-          }
-        } else if (row.twoFactorPending) {
-          // A session that owes a code gives it at POST /v1/session/two-factor. One that owes only an
-          // enrolment may confirm (with the password, the one proof its person has): enrolling needs a
-          // recent confirmation, and a session restricted to enrolment may be older than the window.
-          stillOwed = await owedStep(tx, row.userId, row.businessId);
-          if (stillOwed !== "two_factor_enrolment") throw new AppError("TWO_FACTOR_REQUIRED");
-        }
-        await verifyProof(tx, row, proof, origin, passwordMatched);
-        await release(tx);
-        const secret = newToken();
-        const now = clock.now();
-        const twoFactorPending = stillOwed !== null;
-        await renewSession(tx, row.id, { tokenHash: hashToken(secret), confirmedAt: now, twoFactorPending });
-        await deps.audit(tx, {
-          businessId: row.businessId,
-          action,
-          actor: auditActor(row, origin),
-          subjectType: "session",
-          subjectId: row.id,
-          details: {
-            method: proof.password !== undefined ? "password" : proof.code !== undefined ? "totp" : "recovery_code",
-          },
-        });
-        const renewed = { ...row, tokenHash: hashToken(secret), confirmedAt: now, twoFactorPending };
-        return { secret, body: await presentSession(tx, settings.idleMs, renewed, csrfTokenOf(secret), stillOwed) };
-      });
-    });
-  }
-
-  const confirm = (principal: SessionPrincipal, proof: Parameters<typeof verifyProof>[2], origin: RequestOrigin) =>
-    renewAfterProof(principal, proof, origin, "session_confirmed", { completesSignIn: false });
-
-  const completeTwoFactor = (principal: SessionPrincipal, proof: Parameters<typeof verifyProof>[2], origin: RequestOrigin) =>
-    renewAfterProof(principal, proof, origin, "sign_in", { completesSignIn: true });
-
-  async function changePassword(
-    principal: SessionPrincipal,
-    body: { current_password: string; new_password: string },
-    origin: RequestOrigin,
-  ): Promise<IssuedSession> {
-    const current = await liveSessionOf(db, principal);
-    const user = await members.findUserById(db, current.userId);
-    if (user === null) throw new AppError("SESSION_EXPIRED");
-    // The new password's rule first: a weak one is refused without spending an attempt.
-    deps.passwordPolicy(body.new_password, "new_password", [user.email]);
-    return throttle.attempt(personKeys(current.userId, origin), async (release) => {
-      if (!(await passwords.verifyPassword(body.current_password, user.passwordHash))) throw new AppError("INVALID_PASSWORD");
-      const passwordHash = await passwords.hashPassword(body.new_password);
-      return transaction(db, async (tx) => {
-        const row = await liveSessionOf(tx, principal);
-        const now = clock.now();
-        await release(tx);
-        await members.setUserPassword(tx, row.userId, passwordHash);
-        await voidPasswordResetsOf(tx, row.userId, now);
-        // Every other session of the person ends; this one continues under a new secret. The confirmation
-        // stays as it was: a change of password is not a step-up proof (for a person with two-factor
-        // authentication the password alone never is).
-        await endSessionsOfUser(tx, row.userId, now, "password_changed", row.id);
-        const secret = newToken();
-        await renewSession(tx, row.id, { tokenHash: hashToken(secret) });
-        await auditEachBusiness(deps.audit, tx, row.userId, "password_changed", origin);
-        return { secret, body: await presentSession(tx, settings.idleMs, row, csrfTokenOf(secret), null) };
-      });
-    });
-  }
-
-  /** Always the same answer and the same work (people.reset.ts): one job, which the worker answers. */
-  const requestPasswordReset = (body: { email: string }, origin: RequestOrigin): Promise<void> =>
-    enqueuePasswordResetRequest({ db, cipher: deps.cipher, jobStore: deps.jobStore }, body, origin);
-
-  async function resetPassword(body: { token: string; password: string }, origin: RequestOrigin): Promise<void> {
-    const token = body.token.trim();
-    // The new password's rule first: a weak one is refused without spending an attempt.
-    deps.passwordPolicy(body.password, "password");
-    // A token names no account until it is found: wrong tokens count per client address (as their own
-    // account key, and towards the address's limit shared with every other kind of attempt).
-    const keys = { account: `password-reset:${origin.clientAddress}`, clientAddress: origin.clientAddress };
-    await throttle.attempt(keys, async (release) => {
-      if (!TOKEN_SHAPE.test(token)) throw new AppError("PASSWORD_RESET_INVALID");
-      const passwordHash = await passwords.hashPassword(body.password);
-      await transaction(db, async (tx) => {
-        const now = clock.now();
-        const reset = await consumePasswordReset(tx, hashToken(token), now);
-        if (reset === null) throw new AppError("PASSWORD_RESET_INVALID");
-        await release(tx);
-        await members.setUserPassword(tx, reset.userId, passwordHash);
-        await voidPasswordResetsOf(tx, reset.userId, now);
-        await endSessionsOfUser(tx, reset.userId, now, "password_changed");
-        await auditEachBusiness(deps.audit, tx, reset.userId, "password_reset", origin);
-      });
-    });
-  }
+  const hasher = createPasswordHasher(deps.deriveKey);
+  const sessions = createSessions({ db, clock, ids, settings, audit: deps.audit, expiry, throttle, hasher });
+  const stepUp = createStepUp({
+    db,
+    clock,
+    cipher: deps.cipher,
+    idleMs: settings.idleMs,
+    audit: deps.audit,
+    throttle,
+    hasher,
+  });
+  const passwordUseCases = createPasswordUseCases({
+    db,
+    clock,
+    cipher: deps.cipher,
+    idleMs: settings.idleMs,
+    passwordPolicy: deps.passwordPolicy,
+    audit: deps.audit,
+    throttle,
+    hasher,
+    jobStore: deps.jobStore,
+  });
 
   async function startTwoFactorEnrolment(principal: SessionPrincipal) {
     const row = await liveSessionOf(db, principal);
@@ -384,16 +222,13 @@ export function createPeopleService(deps: PeopleServiceDeps) {
 
   return {
     ...sessions,
-    confirm,
-    completeTwoFactor,
-    changePassword,
-    requestPasswordReset,
-    resetPassword,
+    ...stepUp,
+    ...passwordUseCases,
     startTwoFactorEnrolment,
     confirmTwoFactorEnrolment,
     disableTwoFactor,
     regenerateRecoveryCodes,
     /** Hashes a new password behind the same gate as sign-ins (invitation acceptance uses it too). */
-    hashPassword: passwords.hashPassword,
+    hashPassword: hasher.hashPassword,
   };
 }

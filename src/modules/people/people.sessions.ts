@@ -75,7 +75,7 @@ export interface SessionsDeps {
   readonly expiry: Pick<SessionExpiry, "expiryOf" | "endExpiredSession" | "scheduleSweep">;
   /** Every credential check goes through it: reserved before the check, atomically (people.throttle.ts). */
   readonly throttle: Pick<AttemptThrottle, "attempt">;
-  readonly passwords: Pick<PasswordHasher, "verifyPassword" | "dummyPasswordHash">;
+  readonly hasher: Pick<PasswordHasher, "verifyPassword" | "dummyPasswordHash">;
 }
 
 export type Sessions = ReturnType<typeof createSessions>;
@@ -126,9 +126,9 @@ export function createSessions(deps: SessionsDeps) {
     return deps.throttle.attempt({ account: email, clientAddress: origin.clientAddress }, async () => {
       const user = await members.findUserByAddress(db, email);
       // Always one scrypt verification, against the person's hash or a dummy one: same work, same time.
-      const passwordOk = await deps.passwords.verifyPassword(
+      const passwordOk = await deps.hasher.verifyPassword(
         body.password,
-        user?.passwordHash ?? (await deps.passwords.dummyPasswordHash()),
+        user?.passwordHash ?? (await deps.hasher.dummyPasswordHash()),
       );
       if (user === null || !passwordOk) {
         if (user !== null) {
