@@ -1,54 +1,24 @@
-// The use cases of a person about themselves, assembled from their parts: sign-in and sessions
-// (people.sessions.ts), step-up confirmation (people.step-up.ts), passwords and their reset
-// (people.passwords.ts), two-factor authentication. What the parts share is in people.internal.ts.
-import * as OTPAuth from "otpauth";
-import QRCode from "qrcode";
-import type { SessionPrincipal } from "../../platform/auth/session.js";
+// The use cases of a person about themselves, assembled from their parts, each a factory of its own file:
+// sign-in and sessions (people.sessions.ts), step-up confirmation and the sign-in's second factor
+// (people.step-up.ts), passwords and their reset (people.passwords.ts), two-factor authentication
+// (people.two-factor.ts). What the parts share is in people.internal.ts. This file only builds the parts and
+// the three things they share at run time: the session expiry, the attempt throttle and the password hasher.
 import type { Clock } from "../../platform/clock.js";
 import type { DeriveKey, FieldCipher } from "../../platform/crypto.js";
-import { type Db, type Tx, transaction } from "../../platform/db/client.js";
-import { AppError } from "../../platform/errors.js";
+import type { Db } from "../../platform/db/client.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
-import * as members from "../registration/registration.shared.js";
 import type { AuditRecorder } from "./people.audit.js";
 import { createSessionExpiry } from "./people.expiry.js";
-import {
-  acceptTotp,
-  auditEachBusiness,
-  createPasswordHasher,
-  liveSessionOf,
-  owedStep,
-  personKeys,
-  presentSession,
-  type RequestOrigin,
-  recoveryCodeHash,
-  type SessionSettings,
-  totpFor,
-} from "./people.internal.js";
+import { createPasswordHasher, type SessionSettings } from "./people.internal.js";
 import type { PasswordPolicy } from "./people.password.js";
 import { createPasswordUseCases } from "./people.passwords.js";
-import {
-  businessesRequiringTwoFactor,
-  deleteTwoFactor,
-  lockTwoFactor,
-  putTwoFactorSecret,
-  renewSession,
-  replaceRecoveryCodes,
-  useRecoveryCode,
-} from "./people.repo.js";
 import { createSessions } from "./people.sessions.js";
 import { createStepUp } from "./people.step-up.js";
 import { createAttemptThrottle } from "./people.throttle.js";
-import { csrfTokenOf, hashToken, newRecoveryCode, newToken } from "./people.tokens.js";
+import { createTwoFactor } from "./people.two-factor.js";
 
-export type {
-  IssuedSession,
-  NextStep,
-  RequestOrigin,
-  SessionBody,
-  SessionSettings,
-} from "./people.internal.js";
+export type { IssuedSession, NextStep, RequestOrigin, SessionBody, SessionSettings } from "./people.internal.js";
 export type { MySessionList } from "./people.sessions.js";
 
 export interface PeopleServiceDeps {
@@ -67,167 +37,47 @@ export interface PeopleServiceDeps {
   readonly jobStore: Pick<JobStore, "enqueue">;
 }
 
-const RECOVERY_CODE_COUNT = 10;
-
 export type PeopleService = ReturnType<typeof createPeopleService>;
 
 export function createPeopleService(deps: PeopleServiceDeps) {
-  const { db, clock, ids, settings } = deps;
-  const expiry = createSessionExpiry({
-    db,
-    clock,
-    audit: deps.audit,
-    jobStore: deps.jobStore,
-    idleMs: settings.idleMs,
-  });
+  const { db, clock, ids, cipher, settings, audit } = deps;
+  const expiry = createSessionExpiry({ db, clock, audit, jobStore: deps.jobStore, idleMs: settings.idleMs });
   // Every credential check goes through it: reserved before the check, atomically (people.throttle.ts).
   const throttle = createAttemptThrottle({ db, clock, ids, limits: settings.throttle });
   const hasher = createPasswordHasher(deps.deriveKey);
-  const sessions = createSessions({ db, clock, ids, settings, audit: deps.audit, expiry, throttle, hasher });
-  const stepUp = createStepUp({
+  const sessions = createSessions({ db, clock, ids, settings, audit, expiry, throttle, hasher });
+  const stepUp = createStepUp({ db, clock, cipher, idleMs: settings.idleMs, audit, throttle, hasher });
+  const passwords = createPasswordUseCases({
     db,
     clock,
-    cipher: deps.cipher,
-    idleMs: settings.idleMs,
-    audit: deps.audit,
-    throttle,
-    hasher,
-  });
-  const passwordUseCases = createPasswordUseCases({
-    db,
-    clock,
-    cipher: deps.cipher,
+    cipher,
     idleMs: settings.idleMs,
     passwordPolicy: deps.passwordPolicy,
-    audit: deps.audit,
+    audit,
     throttle,
     hasher,
     jobStore: deps.jobStore,
   });
-
-  async function startTwoFactorEnrolment(principal: SessionPrincipal) {
-    const row = await liveSessionOf(db, principal);
-    const user = await members.findUserById(db, row.userId);
-    if (user === null) throw new AppError("SESSION_EXPIRED");
-    return transaction(db, async (tx) => {
-      const existing = await lockTwoFactor(tx, row.userId);
-      if (existing?.confirmedAt != null) throw new AppError("TWO_FACTOR_ALREADY_ENABLED");
-      const secret = new OTPAuth.Secret({ size: 20 }).base32;
-      await putTwoFactorSecret(tx, row.userId, deps.cipher.encrypt(secret), clock.now());
-      const uri = totpFor(secret, user.email).toString();
-      return {
-        secret,
-        otpauth_uri: uri,
-        qr_code_svg: await QRCode.toString(uri, { type: "svg", errorCorrectionLevel: "M", margin: 2 }),
-      };
-    });
-  }
-
-  /** Ten new recovery codes for the person; every earlier one is deleted in the same statement's transaction. */
-  async function issueRecoveryCodes(tx: Tx, userId: string): Promise<string[]> {
-    const now = clock.now();
-    const codes = Array.from({ length: RECOVERY_CODE_COUNT }, () => newRecoveryCode());
-    await replaceRecoveryCodes(
-      tx,
-      userId,
-      codes.map((code) => ({ id: ids.newId(), userId, codeHash: recoveryCodeHash(deps.cipher, userId, code), createdAt: now })),
-    );
-    return codes;
-  }
-
-  /**
-   * Turns two-factor authentication on with a first code from the new app. It proves only that the caller
-   * holds the secret just created, nothing the person had before: it needs a recent confirmation (step-up,
-   * like starting the enrolment) and it does not renew `confirmed_at`. A new secret is issued all the same
-   * (a privilege change: the session no longer owes an enrolment).
-   */
-  async function confirmTwoFactorEnrolment(principal: SessionPrincipal, code: string, origin: RequestOrigin) {
-    return throttle.attempt(personKeys(principal.userId, origin), (release) =>
-      transaction(db, async (tx) => {
-        const row = await liveSessionOf(tx, principal);
-        const pending = await lockTwoFactor(tx, row.userId);
-        if (pending === null || pending.confirmedAt !== null) throw new AppError("TWO_FACTOR_NOT_ENROLLED");
-        // An enrolment waiting for this code is owed only by a session that has no second factor to prove.
-        if (row.twoFactorPending && (await owedStep(tx, row.userId, row.businessId)) === "two_factor") {
-          throw new AppError("TWO_FACTOR_REQUIRED");
-        }
-        if (!(await acceptTotp(tx, deps, row.userId, code, true))) throw new AppError("INVALID_TWO_FACTOR_CODE");
-        await release(tx);
-        const codes = await issueRecoveryCodes(tx, row.userId);
-        const secret = newToken();
-        await renewSession(tx, row.id, { tokenHash: hashToken(secret), twoFactorPending: false });
-        await auditEachBusiness(deps.audit, tx, row.userId, "two_factor_enabled", origin);
-        const body = await presentSession(tx, settings.idleMs, { ...row, twoFactorPending: false }, csrfTokenOf(secret), null);
-        return { secret, body: { ...body, recovery_codes: codes } };
-      }),
-    );
-  }
-
-  /**
-   * Ten new recovery codes replace every earlier one (used or not) at once, in one transaction; shown once.
-   * Needs a recent confirmation (step-up: the role-by-route table, applied by the access hook).
-   */
-  async function regenerateRecoveryCodes(
-    principal: SessionPrincipal,
-    origin: RequestOrigin,
-  ): Promise<{ recovery_codes: string[] }> {
-    return transaction(db, async (tx) => {
-      const row = await liveSessionOf(tx, principal);
-      const twoFactor = await lockTwoFactor(tx, row.userId);
-      if (twoFactor?.confirmedAt == null) {
-        throw new AppError("TWO_FACTOR_NOT_ENROLLED", {
-          message: "Two-factor authentication is off: there are no recovery codes to regenerate.",
-        });
-      }
-      const codes = await issueRecoveryCodes(tx, row.userId);
-      await auditEachBusiness(deps.audit, tx, row.userId, "recovery_codes_regenerated", origin, { recovery_codes: codes.length });
-      return { recovery_codes: codes };
-    });
-  }
-
-  /** Needs a current code or a recovery code, throttled like every proof (a wrong one is a failure of the person). */
-  async function disableTwoFactor(principal: SessionPrincipal, code: string, origin: RequestOrigin): Promise<void> {
-    await throttle.attempt(personKeys(principal.userId, origin), (release) =>
-      transaction(db, async (tx) => {
-        const row = await liveSessionOf(tx, principal);
-        const twoFactor = await lockTwoFactor(tx, row.userId);
-        if (twoFactor?.confirmedAt == null) throw new AppError("TWO_FACTOR_NOT_ENROLLED");
-        // Checked before the code, so a refused attempt spends no code (a recovery code is single use).
-        const memberships = await members.listActiveMembershipsOfUser(tx, row.userId);
-        const requiring = await businessesRequiringTwoFactor(
-          tx,
-          memberships.map((m) => m.businessId),
-        );
-        if (requiring.size > 0) {
-          const names = memberships.filter((m) => requiring.has(m.businessId));
-          throw new AppError("TWO_FACTOR_REQUIRED_BY_BUSINESS", {
-            message: `${names.map((m) => m.businessName).join(", ")} require${names.length === 1 ? "s" : ""} two-factor authentication of every member, so it stays on. Ask an admin there to lift the requirement (PUT /v1/security-settings) or leave the Business first. Lost your authenticator? Sign in with a recovery code, then regenerate your recovery codes (POST /v1/session/two-factor/recovery-codes).`,
-            details: names.map((m) => ({
-              field: "business_id",
-              code: "requires_two_factor",
-              message: `${m.businessId} (${m.businessName}) requires two-factor authentication.`,
-            })),
-          });
-        }
-        const ok =
-          (await acceptTotp(tx, deps, row.userId, code, false)) ||
-          (await useRecoveryCode(tx, row.userId, recoveryCodeHash(deps.cipher, row.userId, code), clock.now()));
-        if (!ok) throw new AppError("INVALID_TWO_FACTOR_CODE");
-        await release(tx);
-        await deleteTwoFactor(tx, row.userId);
-        await auditEachBusiness(deps.audit, tx, row.userId, "two_factor_disabled", origin);
-      }),
-    );
-  }
-
+  const twoFactor = createTwoFactor({ db, clock, ids, cipher, idleMs: settings.idleMs, audit, throttle });
   return {
-    ...sessions,
-    ...stepUp,
-    ...passwordUseCases,
-    startTwoFactorEnrolment,
-    confirmTwoFactorEnrolment,
-    disableTwoFactor,
-    regenerateRecoveryCodes,
+    signIn: sessions.signIn,
+    authenticateSession: sessions.authenticateSession,
+    csrfTokenMatches: sessions.csrfTokenMatches,
+    getSession: sessions.getSession,
+    signOut: sessions.signOut,
+    signOutEverywhere: sessions.signOutEverywhere,
+    listMySessions: sessions.listMySessions,
+    endMySession: sessions.endMySession,
+    switchBusiness: sessions.switchBusiness,
+    confirm: stepUp.confirm,
+    completeTwoFactor: stepUp.completeTwoFactor,
+    changePassword: passwords.changePassword,
+    requestPasswordReset: passwords.requestPasswordReset,
+    resetPassword: passwords.resetPassword,
+    startTwoFactorEnrolment: twoFactor.startTwoFactorEnrolment,
+    confirmTwoFactorEnrolment: twoFactor.confirmTwoFactorEnrolment,
+    disableTwoFactor: twoFactor.disableTwoFactor,
+    regenerateRecoveryCodes: twoFactor.regenerateRecoveryCodes,
     /** Hashes a new password behind the same gate as sign-ins (invitation acceptance uses it too). */
     hashPassword: hasher.hashPassword,
   };
