@@ -4,7 +4,7 @@ import type { Actor } from "../../platform/auth/actor.js";
 import type { Environment } from "../../platform/auth/api-key-format.js";
 import type { RecordActorAudit } from "../../platform/auth/audit.js";
 import type { Clock } from "../../platform/clock.js";
-import type { Db } from "../../platform/db/client.js";
+import type { Tx } from "../../platform/db/client.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import { insertAuditRecord } from "./people.repo.js";
 
@@ -78,7 +78,7 @@ export interface AuditEntry {
   readonly details?: Record<string, unknown>;
 }
 
-export type AuditRecorder = (tx: Db, entry: AuditEntry) => Promise<void>;
+export type AuditRecorder = (tx: Tx, entry: AuditEntry) => Promise<void>;
 
 export type { RecordActorAudit } from "../../platform/auth/audit.js";
 

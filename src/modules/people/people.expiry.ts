@@ -38,7 +38,7 @@ export function createSessionExpiry(deps: SessionExpiryDeps) {
 
   /** Ends an expired session and records it, once: the conditional update lets one of two enders through. */
   async function endExpiredSession(
-    tx: Db,
+    tx: Tx,
     row: SessionRow,
     reason: ExpiryReason,
     detectedBy: "presented" | "sweep",
@@ -72,7 +72,7 @@ export function createSessionExpiry(deps: SessionExpiryDeps) {
    * their audit records), then schedules the next sweep while live sessions remain. `complete` is called in
    * the last transaction, so the job's completion commits with it.
    */
-  async function sweepExpiredSessions(complete: (tx: Db) => Promise<boolean>): Promise<number> {
+  async function sweepExpiredSessions(complete: (tx: Tx) => Promise<boolean>): Promise<number> {
     const BATCH = 200;
     let ended = 0;
     for (;;) {

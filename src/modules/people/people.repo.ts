@@ -25,8 +25,8 @@ async function first<T>(rows: Promise<T[]>): Promise<T | null> {
 
 // Sessions
 
-export async function insertSession(db: Db, row: typeof sessions.$inferInsert): Promise<void> {
-  await db.insert(sessions).values(row);
+export async function insertSession(tx: Tx, row: typeof sessions.$inferInsert): Promise<void> {
+  await tx.insert(sessions).values(row);
 }
 
 /**
@@ -90,8 +90,8 @@ export async function touchSession(db: Db, id: string, now: Date): Promise<void>
   await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, id));
 }
 
-export async function endSession(db: Db, id: string, now: Date, reason: string): Promise<boolean> {
-  const rows = await db
+export async function endSession(tx: Tx, id: string, now: Date, reason: string): Promise<boolean> {
+  const rows = await tx
     .update(sessions)
     .set({ endedAt: now, endedReason: reason })
     .where(and(eq(sessions.id, id), isNull(sessions.endedAt)))
@@ -100,8 +100,8 @@ export async function endSession(db: Db, id: string, now: Date, reason: string):
 }
 
 /** Ends every live session of a person (all Businesses); returns how many. */
-export async function endSessionsOfUser(db: Db, userId: string, now: Date, reason: string, exceptId?: string) {
-  const rows = await db
+export async function endSessionsOfUser(tx: Tx, userId: string, now: Date, reason: string, exceptId?: string) {
+  const rows = await tx
     .update(sessions)
     .set({ endedAt: now, endedReason: reason })
     .where(
@@ -115,8 +115,8 @@ export async function endSessionsOfUser(db: Db, userId: string, now: Date, reaso
   return rows.length;
 }
 
-export async function endSessionsOfMembership(db: Db, membershipId: string, now: Date, reason: string): Promise<number> {
-  const rows = await db
+export async function endSessionsOfMembership(tx: Tx, membershipId: string, now: Date, reason: string): Promise<number> {
+  const rows = await tx
     .update(sessions)
     .set({ endedAt: now, endedReason: reason })
     .where(and(eq(sessions.membershipId, membershipId), isNull(sessions.endedAt)))
@@ -128,9 +128,9 @@ export async function endSessionsOfMembership(db: Db, membershipId: string, now:
  * Live sessions past their idle timeout or absolute lifetime, locked for ending (SKIP LOCKED: two sweepers
  * take different rows, and a request ending one of them itself is not waited for).
  */
-export function lockExpiredSessions(db: Db, now: Date, idleMs: number, limit: number): Promise<SessionRow[]> {
+export function lockExpiredSessions(tx: Tx, now: Date, idleMs: number, limit: number): Promise<SessionRow[]> {
   const idleBefore = new Date(now.getTime() - idleMs);
-  return db
+  return tx
     .select()
     .from(sessions)
     .where(and(isNull(sessions.endedAt), or(lte(sessions.expiresAt, now), lte(sessions.lastSeenAt, idleBefore))))
@@ -159,8 +159,8 @@ const personHasTwoFactor = sql`exists (select 1 from ${twoFactorSecrets} where $
  * The Business now requires two-factor authentication: the live sessions in it of people without it serve
  * only enrolment from now on (as a sign-in would), instead of carrying on until they end. Returns how many.
  */
-export async function restrictSessionsToEnrolment(db: Db, businessId: string): Promise<number> {
-  const rows = await db
+export async function restrictSessionsToEnrolment(tx: Tx, businessId: string): Promise<number> {
+  const rows = await tx
     .update(sessions)
     .set({ twoFactorPending: true })
     .where(
@@ -176,8 +176,8 @@ export async function restrictSessionsToEnrolment(db: Db, businessId: string): P
 }
 
 /** The requirement is lifted: sessions that owed only an enrolment are free again (a code still owed stays owed). */
-export async function releaseEnrolmentOnlySessions(db: Db, businessId: string): Promise<number> {
-  const rows = await db
+export async function releaseEnrolmentOnlySessions(tx: Tx, businessId: string): Promise<number> {
+  const rows = await tx
     .update(sessions)
     .set({ twoFactorPending: false })
     .where(
@@ -194,11 +194,11 @@ export async function releaseEnrolmentOnlySessions(db: Db, businessId: string): 
 
 /** Replaces the secret of a live session (a new session id for the browser) and records a confirmation. */
 export async function renewSession(
-  db: Db,
+  tx: Tx,
   id: string,
   change: { tokenHash: string; confirmedAt?: Date; twoFactorPending?: boolean },
 ): Promise<boolean> {
-  const rows = await db
+  const rows = await tx
     .update(sessions)
     .set(change)
     .where(and(eq(sessions.id, id), isNull(sessions.endedAt)))
@@ -219,8 +219,8 @@ export async function lastSignIns(db: Db, userIds: readonly string[]): Promise<M
 
 // Throttling
 
-export async function insertSignInFailure(db: Db, row: typeof signInFailures.$inferInsert): Promise<void> {
-  await db.insert(signInFailures).values(row);
+export async function insertSignInFailure(tx: Tx, row: typeof signInFailures.$inferInsert): Promise<void> {
+  await tx.insert(signInFailures).values(row);
 }
 
 /**
@@ -239,12 +239,12 @@ export async function deleteSignInFailure(db: Db, id: string): Promise<void> {
 }
 
 /** Failures since `since` for the e-mail and for the client address, with the oldest of each (for Retry-After). */
-export async function countSignInFailures(db: Db, email: string, clientAddress: string, since: Date) {
-  const [byEmail] = await db
+export async function countSignInFailures(tx: Tx, email: string, clientAddress: string, since: Date) {
+  const [byEmail] = await tx
     .select({ n: count(), oldest: min(signInFailures.occurredAt) })
     .from(signInFailures)
     .where(and(eq(signInFailures.email, email), gt(signInFailures.occurredAt, since)));
-  const [byAddress] = await db
+  const [byAddress] = await tx
     .select({ n: count(), oldest: min(signInFailures.occurredAt) })
     .from(signInFailures)
     .where(and(eq(signInFailures.clientAddress, clientAddress), gt(signInFailures.occurredAt, since)));
@@ -256,7 +256,7 @@ export async function countSignInFailures(db: Db, email: string, clientAddress: 
 
 /** The n-th newest failure time of an e-mail or address within the window: when it leaves, one more try is allowed. */
 export async function nthNewestFailure(
-  db: Db,
+  tx: Tx,
   by: "email" | "address",
   value: string,
   since: Date,
@@ -264,7 +264,7 @@ export async function nthNewestFailure(
 ): Promise<Date | null> {
   const column = by === "email" ? signInFailures.email : signInFailures.clientAddress;
   const row = await first(
-    db
+    tx
       .select({ at: signInFailures.occurredAt })
       .from(signInFailures)
       .where(and(eq(column, value), gt(signInFailures.occurredAt, since)))
@@ -275,22 +275,22 @@ export async function nthNewestFailure(
   return row?.at ?? null;
 }
 
-export async function deleteSignInFailuresOf(db: Db, email: string): Promise<void> {
-  await db.delete(signInFailures).where(eq(signInFailures.email, email));
+export async function deleteSignInFailuresOf(tx: Tx, email: string): Promise<void> {
+  await tx.delete(signInFailures).where(eq(signInFailures.email, email));
 }
 
 /** Forgets the failures of this e-mail and this address that left the window (both by index), so the table stays small. */
-export async function deleteExpiredSignInFailures(db: Db, email: string, clientAddress: string, before: Date): Promise<void> {
-  await db.delete(signInFailures).where(and(eq(signInFailures.email, email), lt(signInFailures.occurredAt, before)));
-  await db
+export async function deleteExpiredSignInFailures(tx: Tx, email: string, clientAddress: string, before: Date): Promise<void> {
+  await tx.delete(signInFailures).where(and(eq(signInFailures.email, email), lt(signInFailures.occurredAt, before)));
+  await tx
     .delete(signInFailures)
     .where(and(eq(signInFailures.clientAddress, clientAddress), lt(signInFailures.occurredAt, before)));
 }
 
 // Invitations
 
-export async function insertInvitation(db: Db, row: typeof invitations.$inferInsert): Promise<InvitationRow> {
-  const [inserted] = await db.insert(invitations).values(row).returning();
+export async function insertInvitation(tx: Tx, row: typeof invitations.$inferInsert): Promise<InvitationRow> {
+  const [inserted] = await tx.insert(invitations).values(row).returning();
   if (inserted === undefined) throw new Error("insert returned no row");
   return inserted;
 }
@@ -299,9 +299,9 @@ export async function insertInvitation(db: Db, row: typeof invitations.$inferIns
  * Consumes the invitation behind a token hash: a conditional update, so of two acceptances of one
  * invitation exactly one gets the row; the other waits for the first to commit and then finds it used.
  */
-export function consumeInvitation(db: Db, tokenHash: string, now: Date): Promise<InvitationRow | null> {
+export function consumeInvitation(tx: Tx, tokenHash: string, now: Date): Promise<InvitationRow | null> {
   return first(
-    db
+    tx
       .update(invitations)
       .set({ acceptedAt: now })
       .where(
@@ -316,8 +316,8 @@ export function consumeInvitation(db: Db, tokenHash: string, now: Date): Promise
   );
 }
 
-export async function setInvitationMembership(db: Db, id: string, membershipId: string): Promise<void> {
-  await db.update(invitations).set({ acceptedMembershipId: membershipId }).where(eq(invitations.id, id));
+export async function setInvitationMembership(tx: Tx, id: string, membershipId: string): Promise<void> {
+  await tx.update(invitations).set({ acceptedMembershipId: membershipId }).where(eq(invitations.id, id));
 }
 
 export function listOpenInvitations(db: Db, businessId: string, now: Date): Promise<InvitationRow[]> {
@@ -335,9 +335,9 @@ export function listOpenInvitations(db: Db, businessId: string, now: Date): Prom
     .orderBy(desc(invitations.id));
 }
 
-export function revokeInvitation(db: Db, businessId: string, id: string, now: Date): Promise<InvitationRow | null> {
+export function revokeInvitation(tx: Tx, businessId: string, id: string, now: Date): Promise<InvitationRow | null> {
   return first(
-    db
+    tx
       .update(invitations)
       .set({ revokedAt: now })
       .where(
@@ -354,13 +354,13 @@ export function revokeInvitation(db: Db, businessId: string, id: string, now: Da
 
 // Password resets
 
-export async function insertPasswordReset(db: Db, row: typeof passwordResets.$inferInsert): Promise<void> {
-  await db.insert(passwordResets).values(row);
+export async function insertPasswordReset(tx: Tx, row: typeof passwordResets.$inferInsert): Promise<void> {
+  await tx.insert(passwordResets).values(row);
 }
 
-export function consumePasswordReset(db: Db, tokenHash: string, now: Date) {
+export function consumePasswordReset(tx: Tx, tokenHash: string, now: Date) {
   return first(
-    db
+    tx
       .update(passwordResets)
       .set({ usedAt: now })
       .where(and(eq(passwordResets.tokenHash, tokenHash), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, now)))
@@ -369,8 +369,8 @@ export function consumePasswordReset(db: Db, tokenHash: string, now: Date) {
 }
 
 /** A new password voids every other reset of the person. */
-export async function voidPasswordResetsOf(db: Db, userId: string, now: Date): Promise<void> {
-  await db
+export async function voidPasswordResetsOf(tx: Tx, userId: string, now: Date): Promise<void> {
+  await tx
     .update(passwordResets)
     .set({ usedAt: now })
     .where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)));
@@ -390,12 +390,12 @@ export function findTwoFactor(db: Db, userId: string) {
   return first(db.select().from(twoFactorSecrets).where(eq(twoFactorSecrets.userId, userId)).limit(1));
 }
 
-export function lockTwoFactor(db: Db, userId: string) {
-  return first(db.select().from(twoFactorSecrets).where(eq(twoFactorSecrets.userId, userId)).for("update"));
+export function lockTwoFactor(tx: Tx, userId: string) {
+  return first(tx.select().from(twoFactorSecrets).where(eq(twoFactorSecrets.userId, userId)).for("update"));
 }
 
-export async function putTwoFactorSecret(db: Db, userId: string, secretEncrypted: string, now: Date): Promise<void> {
-  await db
+export async function putTwoFactorSecret(tx: Tx, userId: string, secretEncrypted: string, now: Date): Promise<void> {
+  await tx
     .insert(twoFactorSecrets)
     .values({ userId, secretEncrypted, createdAt: now })
     .onConflictDoUpdate({
@@ -405,8 +405,8 @@ export async function putTwoFactorSecret(db: Db, userId: string, secretEncrypted
 }
 
 /** Records the accepted step; only a later step than the last accepted one passes (replay refusal). */
-export async function acceptTwoFactorStep(db: Db, userId: string, step: number, confirmAt?: Date): Promise<boolean> {
-  const rows = await db
+export async function acceptTwoFactorStep(tx: Tx, userId: string, step: number, confirmAt?: Date): Promise<boolean> {
+  const rows = await tx
     .update(twoFactorSecrets)
     .set({ lastUsedStep: step, ...(confirmAt === undefined ? {} : { confirmedAt: confirmAt }) })
     .where(
@@ -419,18 +419,18 @@ export async function acceptTwoFactorStep(db: Db, userId: string, step: number, 
   return rows.length > 0;
 }
 
-export async function deleteTwoFactor(db: Db, userId: string): Promise<void> {
-  await db.delete(twoFactorSecrets).where(eq(twoFactorSecrets.userId, userId));
-  await db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+export async function deleteTwoFactor(tx: Tx, userId: string): Promise<void> {
+  await tx.delete(twoFactorSecrets).where(eq(twoFactorSecrets.userId, userId));
+  await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
 }
 
-export async function replaceRecoveryCodes(db: Db, userId: string, rows: (typeof recoveryCodes.$inferInsert)[]) {
-  await db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
-  if (rows.length > 0) await db.insert(recoveryCodes).values(rows);
+export async function replaceRecoveryCodes(tx: Tx, userId: string, rows: (typeof recoveryCodes.$inferInsert)[]) {
+  await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+  if (rows.length > 0) await tx.insert(recoveryCodes).values(rows);
 }
 
-export async function useRecoveryCode(db: Db, userId: string, codeHash: string, now: Date): Promise<boolean> {
-  const rows = await db
+export async function useRecoveryCode(tx: Tx, userId: string, codeHash: string, now: Date): Promise<boolean> {
+  const rows = await tx
     .update(recoveryCodes)
     .set({ usedAt: now })
     .where(and(eq(recoveryCodes.userId, userId), eq(recoveryCodes.codeHash, codeHash), isNull(recoveryCodes.usedAt)))
@@ -480,8 +480,8 @@ export async function businessesRequiringTwoFactor(db: Db, businessIds: readonly
   return new Set(rows.map((row) => row.businessId));
 }
 
-export async function putRequireTwoFactor(db: Db, businessId: string, requireTwoFactor: boolean, now: Date) {
-  await db
+export async function putRequireTwoFactor(tx: Tx, businessId: string, requireTwoFactor: boolean, now: Date) {
+  await tx
     .insert(businessSecuritySettings)
     .values({ businessId, requireTwoFactor, updatedAt: now })
     .onConflictDoUpdate({ target: businessSecuritySettings.businessId, set: { requireTwoFactor, updatedAt: now } });
@@ -489,8 +489,8 @@ export async function putRequireTwoFactor(db: Db, businessId: string, requireTwo
 
 // Audit log
 
-export async function insertAuditRecord(db: Db, row: typeof auditRecords.$inferInsert): Promise<void> {
-  await db.insert(auditRecords).values(row);
+export async function insertAuditRecord(tx: Tx, row: typeof auditRecords.$inferInsert): Promise<void> {
+  await tx.insert(auditRecords).values(row);
 }
 
 export interface AuditFilter {

@@ -13,44 +13,18 @@ import type { JobHandlers } from "../../platform/jobs/worker.js";
 import { dashboardLink, renderEmail } from "../../platform/mail/templates.js";
 import type { MailOutbox } from "../emails/index.js";
 import * as members from "../registration/registration.shared.js";
-import type { AuditAction, AuditRecorder } from "./people.audit.js";
+import type { AuditRecorder } from "./people.audit.js";
+import { auditEachBusiness, type RequestOrigin } from "./people.internal.js";
 import { PASSWORD_RESET_REQUEST_JOB } from "./people.jobs.js";
 import { countPasswordResetsSince, insertPasswordReset } from "./people.repo.js";
 import { hashToken, newToken } from "./people.tokens.js";
 
-/** Where a request came from, for the audit log and the per-address throttle. */
-export interface RequestOrigin {
-  readonly clientAddress: string;
-  readonly userAgent: string | null;
-}
-
 export const RESET_TTL_MS = 60 * 60 * 1000;
 const RESETS_PER_HOUR = 3;
 
-/** Records `action` by the person in each Business they belong to (acts on the person, not on one Business). */
-export async function auditEachBusiness(
-  audit: AuditRecorder,
-  tx: Db,
-  userId: string,
-  action: AuditAction,
-  origin: RequestOrigin,
-  details: Record<string, unknown> = {},
-): Promise<void> {
-  for (const m of await members.listActiveMembershipsOfUser(tx, userId)) {
-    await audit(tx, {
-      businessId: m.businessId,
-      action,
-      actor: { userId, membershipId: m.membershipId, role: m.role, ...origin },
-      subjectType: "user",
-      subjectId: userId,
-      details,
-    });
-  }
-}
-
 /** The API side: every request, whatever the address, is this one insert. */
 export async function enqueuePasswordResetRequest(
-  deps: { db: Db; cipher: FieldCipher; jobStore: Pick<JobStore, "enqueue"> },
+  deps: { db: Db; cipher: Pick<FieldCipher, "encrypt">; jobStore: Pick<JobStore, "enqueue"> },
   body: { email: string },
   origin: RequestOrigin,
 ): Promise<void> {

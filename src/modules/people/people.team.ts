@@ -92,7 +92,7 @@ function presentAudit(row: AuditRow) {
 export function createTeamService(deps: TeamServiceDeps) {
   const { db, clock, ids } = deps;
   const auditAct = (
-    tx: Db,
+    tx: Tx,
     actor: Actor,
     action: Parameters<AuditRecorder>[1]["action"],
     subjectType: string,

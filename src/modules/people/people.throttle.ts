@@ -13,7 +13,7 @@
 // (`release(tx)`); one refused for another reason before or after the check (not a member, a Business
 // requires two-factor) gives it back too; a wrong credential leaves it as the recorded failure.
 import type { Clock } from "../../platform/clock.js";
-import { type Db, transaction } from "../../platform/db/client.js";
+import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { AppError, type ErrorCode } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import {
@@ -42,7 +42,7 @@ export interface AttemptKeys {
 }
 
 /** Gives the attempt's place back, in the caller's transaction (the one that acts on a right credential). */
-export type ReleaseAttempt = (tx: Db) => Promise<void>;
+export type ReleaseAttempt = (tx: Tx) => Promise<void>;
 
 /** The answers that mean "the credential was wrong": the reserved attempt stays, as the failure. */
 const WRONG_CREDENTIAL: ReadonlySet<ErrorCode> = new Set<ErrorCode>([

@@ -1,6 +1,6 @@
 // How a module records a security-relevant act of its request's actor in the audit log (owned by the
 // people module, which provides the function through src/modules.ts). Called inside the act's own transaction.
-import type { Db, Tx } from "../db/client.js";
+import type { Tx } from "../db/client.js";
 import type { Actor, Tenant } from "./actor.js";
 
 export interface AuditedAct {
@@ -29,7 +29,7 @@ export function noActor(tenant: Tenant): NoActor {
   return { ...tenant, userId: null, membershipId: null, role: null, apiKeyId: null, sessionId: null };
 }
 
-export type RecordActorAudit = (tx: Db, actor: Actor | NoActor, act: AuditedAct) => Promise<void>;
+export type RecordActorAudit = (tx: Tx, actor: Actor | NoActor, act: AuditedAct) => Promise<void>;
 
 /** For a module built without an audit log (tests of the module alone). */
 export const noAudit: RecordActorAudit = async () => {};
