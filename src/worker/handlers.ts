@@ -2,7 +2,7 @@
 // `jobHandler`); each must be idempotent because a job can run more than once.
 import type { AppDeps } from "../app.js";
 import { createBankFiles } from "../modules/bank-rails/index.js";
-import { destinationRoutingFacts } from "../modules/destinations/index.js";
+import { destinationRoutingFactsOf } from "../modules/destinations/index.js";
 import { createEmailsModule } from "../modules/emails/index.js";
 import { createEnrollmentJobHandlers } from "../modules/enrollment/index.js";
 import { createPayoutBankFileFunctions, createPayoutJobHandlers } from "../modules/payouts/index.js";
@@ -35,7 +35,7 @@ export function createJobHandlers(deps: WorkerDeps): JobHandlers {
     localRoot: deps.config.bankRails.localRoot,
     sftpPolicy: deps.bankRailHostPolicy,
     payouts: createPayoutBankFileFunctions({ clock: deps.clock, cipher: deps.cipher, events: deps.events }),
-    destinationRoutingFacts,
+    destinationRoutingFactsOf,
     observe: (rail, event) => deps.metrics.observeBankFile(rail, event),
     pollIntervalMs: deps.config.bankRails.pollIntervalSeconds * 1000,
     inboundMaxFileBytes: deps.config.bankRails.inboundMaxFileBytes,

@@ -50,12 +50,6 @@ export async function findDebtorAccountOwner(db: Db, environment: Tenant["enviro
   return row?.businessId ?? null;
 }
 
-/** The names of the rails the tenant configured (what the routing rule chooses among). */
-export async function listConfiguredRails(db: Db, tenant: Tenant): Promise<string[]> {
-  const rows = await db.select({ rail: bankRailConfigs.rail }).from(bankRailConfigs).where(tenantIs(tenant));
-  return rows.map((row) => row.rail);
-}
-
 /** The tenant's configured rails with their file format (the routing check's one query of configurations). */
 export async function listConfiguredRailFormats(db: Db, tenant: Tenant): Promise<Array<{ rail: string; fileFormat: string }>> {
   const rows = await db
