@@ -97,6 +97,7 @@ const beneficiary = {
   enrollment_status: "verified",
   enrollment_failure_detail: null,
   enrollment_failure_bank_account_id: null,
+  missing_for_ready: [],
   pending_requests: [],
   tax_document: null,
   archived_at: null,

@@ -37,6 +37,7 @@ function fakeRecord(n: number): ExportRecord {
       compliance_status: "pending",
       identity_complete: false,
       missing_identity_fields: ["first_name"],
+      missing_for_ready: [],
       acknowledged_at: null,
       reacknowledgment_required: false,
       collection_status: "not_invited",

@@ -32,6 +32,7 @@ function recordNamed(name: string, n: number): ExportRecord {
       compliance_status: "pending",
       identity_complete: false,
       missing_identity_fields: [],
+      missing_for_ready: [],
       acknowledged_at: null,
       reacknowledgment_required: false,
       collection_status: "not_invited",

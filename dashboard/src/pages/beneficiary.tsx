@@ -45,40 +45,6 @@ const SCOPES: Readonly<Record<Scope, string>> = {
 /** Mantine's light green title is below AA contrast on its tinted background: dark text instead. */
 const DARK_TITLE = { title: { color: "var(--mantine-color-dark-7)" } };
 
-const FIELD_NAMES: Readonly<Record<string, string>> = {
-  first_name: "first name",
-  last_name: "last name",
-  date_of_birth: "date of birth",
-  country_of_residence: "country of residence",
-  business_name: "business name",
-  country_of_incorporation: "country of incorporation",
-  registration_number: "registration number",
-  postal_address: "postal address",
-  tax_id: "tax id",
-  name: "name",
-  phone: "phone",
-};
-
-/** Everything that stands between this Beneficiary and `ready`, in words (not only the first rule that matches). */
-export function missingForReady(b: Beneficiary, destinations: readonly Destination[] | undefined): string[] {
-  const missing: string[] = [];
-  if (b.archived_at !== null) missing.push("It is archived: restore it to pay it.");
-  if (b.compliance_status === "suspended") missing.push("Compliance suspended it: no payout until it is lifted.");
-  if (!b.identity_complete)
-    missing.push(
-      `Identity details: ${b.missing_identity_fields.map((f) => FIELD_NAMES[f] ?? f.replaceAll("_", " ")).join(", ")}.`,
-    );
-  if (b.reacknowledgment_required) missing.push("Its identity changed after your acknowledgment: acknowledge it again.");
-  else if (b.acknowledged_at === null) missing.push("Your compliance acknowledgment (you checked who they are).");
-  if (destinations !== undefined && !destinations.some((d) => d.payout_usable))
-    missing.push("A payout-usable destination: add a bank account or send a collection link.");
-  if (b.enrollment_status === "rejected")
-    missing.push(
-      `The payout rail refused its enrollment${b.enrollment_failure_detail === null ? "" : `: ${b.enrollment_failure_detail}`}.`,
-    );
-  return missing;
-}
-
 export function BeneficiaryPage() {
   const { beneficiaryId = "" } = useParams();
   const session = useSignedIn();
@@ -119,7 +85,8 @@ export function BeneficiaryPage() {
     );
   const b = beneficiary.data;
   const path = { params: { path: { id: b.id } } };
-  const missing = missingForReady(b, destinations.data?.bank_accounts);
+  // What stands between it and `ready`, as the API lists it (missing_for_ready), in its words.
+  const missing = b.missing_for_ready.map((requirement) => requirement.message);
   const archived = b.archived_at !== null;
 
   return (

@@ -2,6 +2,7 @@
 import { and, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
 import { type Db, preparedQuery, type Tx } from "../../platform/db/client.js";
+import { ownedBy, ownedByPlaceholders } from "../../platform/db/tenant-scope.js";
 import { removedAtOfMembership, roleOfMembership, userIdOfMembership } from "../registration/registration.shared.js";
 import { apiKeys } from "./api-keys.schema.js";
 
@@ -43,12 +44,10 @@ export async function findApiKeyForAuth(db: Db, id: string): Promise<ApiKeyWithU
 
 /** Prepared: the list is the typical read. The first page and the pages after a cursor are two statements. */
 export async function listApiKeys(db: Db, tenant: Tenant, afterId: string | null, limit: number): Promise<ApiKeyRow[]> {
-  const scope = () =>
-    and(eq(apiKeys.businessId, sql.placeholder("businessId")), eq(apiKeys.environment, sql.placeholder("environment")));
   const values = { businessId: tenant.businessId, environment: tenant.environment, limit };
   if (afterId === null) {
     const firstPage = preparedQuery(db, "api_keys_list_first_page", (d) =>
-      d.select().from(apiKeys).where(scope()).orderBy(desc(apiKeys.id)).limit(sql.placeholder("limit")),
+      d.select().from(apiKeys).where(ownedByPlaceholders(apiKeys)).orderBy(desc(apiKeys.id)).limit(sql.placeholder("limit")),
     );
     return firstPage.execute(values);
   }
@@ -56,7 +55,7 @@ export async function listApiKeys(db: Db, tenant: Tenant, afterId: string | null
     d
       .select()
       .from(apiKeys)
-      .where(and(scope(), lt(apiKeys.id, sql.placeholder("afterId"))))
+      .where(and(ownedByPlaceholders(apiKeys), lt(apiKeys.id, sql.placeholder("afterId"))))
       .orderBy(desc(apiKeys.id))
       .limit(sql.placeholder("limit")),
   );
@@ -67,7 +66,7 @@ export async function findApiKey(tx: Tx, tenant: Tenant, id: string): Promise<Ap
   const [row] = await tx
     .select()
     .from(apiKeys)
-    .where(and(eq(apiKeys.id, id), eq(apiKeys.businessId, tenant.businessId), eq(apiKeys.environment, tenant.environment)))
+    .where(and(eq(apiKeys.id, id), ownedBy(apiKeys, tenant)))
     .limit(1);
   return row ?? null;
 }
@@ -77,14 +76,7 @@ export async function lockActiveAdminKeyIds(tx: Tx, tenant: Tenant): Promise<str
   const rows = await tx
     .select({ id: apiKeys.id })
     .from(apiKeys)
-    .where(
-      and(
-        eq(apiKeys.businessId, tenant.businessId),
-        eq(apiKeys.environment, tenant.environment),
-        eq(apiKeys.role, "business_admin"),
-        isNull(apiKeys.revokedAt),
-      ),
-    )
+    .where(and(ownedBy(apiKeys, tenant), eq(apiKeys.role, "business_admin"), isNull(apiKeys.revokedAt)))
     .for("update");
   return rows.map((row) => row.id);
 }
@@ -94,14 +86,7 @@ export async function revokeApiKey(tx: Tx, tenant: Tenant, id: string, at: Date)
   await tx
     .update(apiKeys)
     .set({ revokedAt: at })
-    .where(
-      and(
-        eq(apiKeys.id, id),
-        eq(apiKeys.businessId, tenant.businessId),
-        eq(apiKeys.environment, tenant.environment),
-        isNull(apiKeys.revokedAt),
-      ),
-    );
+    .where(and(eq(apiKeys.id, id), ownedBy(apiKeys, tenant), isNull(apiKeys.revokedAt)));
 }
 
 /**

@@ -34,7 +34,6 @@ import {
   paymentInfoIdsOf,
   type SepaTransfer,
 } from "../../rails/bank-files/sepa-pain001.js";
-import type { DestinationRoutingFacts } from "../destinations/index.js";
 import { type BankFilePayout, PAYOUT_RAIL_OUTCOME_JOB, type PayoutBankFileHooks } from "../payouts/index.js";
 import { fileBaseDate, localDateOf, nextCutoff, zonedInstant } from "./bank-rails.cutoff.js";
 import {
@@ -56,14 +55,14 @@ import {
   findFileById,
   findFileForCutoff,
   insertFile,
-  listConfiguredRails,
   listWaitingItems,
   lockConfig,
   queueItem,
   type SentEntryFacts,
   updateFile,
 } from "./bank-rails.repo.js";
-import { routePayout } from "./bank-rails.routing.js";
+import { type RoutingFactsOf, routeRequests } from "./bank-rails.route-lookup.js";
+import { refusalFailureReason } from "./bank-rails.routing.js";
 import type { BankRailName } from "./bank-rails.schemas.js";
 import type { BankRailSecrets, BankRailSettings } from "./bank-rails.service.js";
 
@@ -86,7 +85,8 @@ export interface BankFilesDeps {
   /** The outbound address rules SFTP hosts are held to at connect time (as webhook URLs are). */
   readonly sftpPolicy: TargetPolicy;
   readonly payouts: PayoutBankFileHooks;
-  readonly destinationRoutingFacts: (tx: Tx, tenant: Tenant, destinationId: string) => Promise<DestinationRoutingFacts | null>;
+  /** Routing facts of destinations by id (the disbursement's queueing routes with the creation's rule). */
+  readonly destinationRoutingFactsOf: RoutingFactsOf;
   /** Test seam: opens the delivery target (defaults to SFTP or the local folders of the configuration). */
   readonly openTarget?: (config: BankRailConfigRow, secrets: BankRailSecrets | null) => Promise<DeliveryTarget>;
   /** Counts bank-file events that need watching (metrics). */
@@ -150,19 +150,21 @@ export function createBankFiles(deps: BankFilesDeps) {
     );
   }
 
-  /** For the disbursement job: the bank rail a production payout goes to, a refusal, or null (the simulator). */
+  /**
+   * For the disbursement job: the bank rail a production payout goes to, its refusal (the failure reason of
+   * the typed refusal payout creation answers with), or null (the environment's own rail).
+   */
   async function route(
     tx: Tx,
     payout: { businessId: string; environment: Tenant["environment"]; destinationId: string; currency: string },
-  ): Promise<{ rail: string } | { refused: string } | null> {
+  ): Promise<{ rail: BankRailName } | { refused: string } | null> {
     const tenant: Tenant = { businessId: payout.businessId, environment: payout.environment };
-    const configured = new Set((await listConfiguredRails(tx, tenant)) as BankRailName[]);
-    if (configured.size === 0) return null;
-    const facts = await deps.destinationRoutingFacts(tx, tenant, payout.destinationId);
-    if (facts === null) return { refused: "The payout's destination is unknown." };
-    const decided = routePayout(payout.currency, facts, configured);
-    if ("refused" in decided) return { refused: `NO_RAIL_FOR_DESTINATION: ${decided.reason}` };
-    return decided.rail === "simulator" ? null : { rail: decided.rail };
+    const routing = await routeRequests(tx, tenant, [payout], deps.destinationRoutingFactsOf);
+    if (routing === null) return null;
+    const [routed] = routing.routed;
+    if (routed === null || routed === undefined) return { refused: "The payout's destination is unknown." };
+    if ("refused" in routed.route) return { refused: refusalFailureReason(routed.route) };
+    return routed.route.rail === "simulator" ? null : { rail: routed.route.rail };
   }
 
   /** For the disbursement job: the payout waits for the rail's next cut-off. */

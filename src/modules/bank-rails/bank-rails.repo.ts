@@ -2,6 +2,7 @@
 import { and, asc, desc, eq, isNull, lt, lte, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/client.js";
+import { ownedBy } from "../../platform/db/tenant-scope.js";
 import { bankFileItems, bankFiles, bankInboundFiles, bankRailConfigs, bankRailCounters } from "./bank-rails.schema.js";
 
 /**
@@ -15,11 +16,8 @@ function textArrayLiteral(values: readonly string[]): string {
 export type BankRailConfigRow = typeof bankRailConfigs.$inferSelect;
 export type NewBankRailConfigRow = typeof bankRailConfigs.$inferInsert;
 
-const tenantIs = (tenant: Tenant) =>
-  and(eq(bankRailConfigs.businessId, tenant.businessId), eq(bankRailConfigs.environment, tenant.environment));
-
 export async function listConfigs(db: Db, tenant: Tenant): Promise<BankRailConfigRow[]> {
-  return db.select().from(bankRailConfigs).where(tenantIs(tenant)).orderBy(asc(bankRailConfigs.rail));
+  return db.select().from(bankRailConfigs).where(ownedBy(bankRailConfigs, tenant)).orderBy(asc(bankRailConfigs.rail));
 }
 
 export async function findConfig(
@@ -31,7 +29,7 @@ export async function findConfig(
   const query = db
     .select()
     .from(bankRailConfigs)
-    .where(and(tenantIs(tenant), eq(bankRailConfigs.rail, rail)))
+    .where(and(ownedBy(bankRailConfigs, tenant), eq(bankRailConfigs.rail, rail)))
     .limit(1);
   const [row] = options.lock ? await query.for("update") : await query;
   return row ?? null;
@@ -50,18 +48,12 @@ export async function findDebtorAccountOwner(db: Db, environment: Tenant["enviro
   return row?.businessId ?? null;
 }
 
-/** The names of the rails the tenant configured (what the routing rule chooses among). */
-export async function listConfiguredRails(db: Db, tenant: Tenant): Promise<string[]> {
-  const rows = await db.select({ rail: bankRailConfigs.rail }).from(bankRailConfigs).where(tenantIs(tenant));
-  return rows.map((row) => row.rail);
-}
-
 /** The tenant's configured rails with their file format (the routing check's one query of configurations). */
 export async function listConfiguredRailFormats(db: Db, tenant: Tenant): Promise<Array<{ rail: string; fileFormat: string }>> {
   const rows = await db
     .select({ rail: bankRailConfigs.rail, fileFormat: sql<string | null>`${bankRailConfigs.settings}->>'fileFormat'` })
     .from(bankRailConfigs)
-    .where(tenantIs(tenant));
+    .where(ownedBy(bankRailConfigs, tenant));
   return rows.map((row) => ({ rail: row.rail, fileFormat: row.fileFormat ?? "" }));
 }
 
@@ -87,7 +79,7 @@ export async function upsertConfig(db: Db, row: NewBankRailConfigRow): Promise<{
 export async function deleteConfig(db: Db, tenant: Tenant, rail: string): Promise<boolean> {
   const deleted = await db
     .delete(bankRailConfigs)
-    .where(and(tenantIs(tenant), eq(bankRailConfigs.rail, rail)))
+    .where(and(ownedBy(bankRailConfigs, tenant), eq(bankRailConfigs.rail, rail)))
     .returning({ id: bankRailConfigs.id });
   return deleted.length > 0;
 }
@@ -97,14 +89,7 @@ export async function hasWaitingItems(db: Db, tenant: Tenant, rail: string): Pro
   const [row] = await db
     .select({ payoutId: bankFileItems.payoutId })
     .from(bankFileItems)
-    .where(
-      and(
-        eq(bankFileItems.businessId, tenant.businessId),
-        eq(bankFileItems.environment, tenant.environment),
-        eq(bankFileItems.rail, rail),
-        isNull(bankFileItems.fileId),
-      ),
-    )
+    .where(and(ownedBy(bankFileItems, tenant), eq(bankFileItems.rail, rail), isNull(bankFileItems.fileId)))
     .limit(1);
   return row !== undefined;
 }
@@ -125,7 +110,7 @@ export async function lockConfig(db: Db, tenant: Tenant, rail: string): Promise<
   const [row] = await db
     .select()
     .from(bankRailConfigs)
-    .where(and(tenantIs(tenant), eq(bankRailConfigs.rail, rail)))
+    .where(and(ownedBy(bankRailConfigs, tenant), eq(bankRailConfigs.rail, rail)))
     .for("update");
   return row ?? null;
 }
@@ -134,14 +119,7 @@ export async function findFileForCutoff(db: Db, tenant: Tenant, rail: string, cu
   const [row] = await db
     .select()
     .from(bankFiles)
-    .where(
-      and(
-        eq(bankFiles.businessId, tenant.businessId),
-        eq(bankFiles.environment, tenant.environment),
-        eq(bankFiles.rail, rail),
-        eq(bankFiles.cutoffAt, cutoffAt),
-      ),
-    )
+    .where(and(ownedBy(bankFiles, tenant), eq(bankFiles.rail, rail), eq(bankFiles.cutoffAt, cutoffAt)))
     .limit(1);
   return row ?? null;
 }
@@ -153,8 +131,7 @@ export async function listWaitingItems(db: Db, tenant: Tenant, rail: string, cut
     .from(bankFileItems)
     .where(
       and(
-        eq(bankFileItems.businessId, tenant.businessId),
-        eq(bankFileItems.environment, tenant.environment),
+        ownedBy(bankFileItems, tenant),
         eq(bankFileItems.rail, rail),
         isNull(bankFileItems.fileId),
         lte(bankFileItems.queuedAt, cutoffAt),
@@ -208,13 +185,13 @@ export async function findFile(db: Db, tenant: Tenant, id: string): Promise<Bank
   const [row] = await db
     .select()
     .from(bankFiles)
-    .where(and(eq(bankFiles.businessId, tenant.businessId), eq(bankFiles.environment, tenant.environment), eq(bankFiles.id, id)))
+    .where(and(ownedBy(bankFiles, tenant), eq(bankFiles.id, id)))
     .limit(1);
   return row ?? null;
 }
 
 export async function listFiles(db: Db, tenant: Tenant, limit: number, beforeId: string | null): Promise<BankFileRow[]> {
-  const conditions = [eq(bankFiles.businessId, tenant.businessId), eq(bankFiles.environment, tenant.environment)];
+  const conditions = [ownedBy(bankFiles, tenant)];
   if (beforeId !== null) conditions.push(lt(bankFiles.id, beforeId));
   return db
     .select()
@@ -269,8 +246,7 @@ export async function inboundSeen(db: Db, tenant: Tenant, rail: string, fileName
     .from(bankInboundFiles)
     .where(
       and(
-        eq(bankInboundFiles.businessId, tenant.businessId),
-        eq(bankInboundFiles.environment, tenant.environment),
+        ownedBy(bankInboundFiles, tenant),
         eq(bankInboundFiles.rail, rail),
         eq(bankInboundFiles.fileName, fileName),
         eq(bankInboundFiles.contentSha256, sha256),
@@ -298,8 +274,7 @@ export async function listInboundRecords(
     .from(bankInboundFiles)
     .where(
       and(
-        eq(bankInboundFiles.businessId, tenant.businessId),
-        eq(bankInboundFiles.environment, tenant.environment),
+        ownedBy(bankInboundFiles, tenant),
         eq(bankInboundFiles.rail, rail),
         sql`${bankInboundFiles.fileName} = any(${textArrayLiteral([...new Set(fileNames)])}::text[])`,
       ),
@@ -321,8 +296,7 @@ export async function recordInboundListing(
     .set({ sizeBytes: file.sizeBytes, modifiedAt: file.modifiedAt })
     .where(
       and(
-        eq(bankInboundFiles.businessId, tenant.businessId),
-        eq(bankInboundFiles.environment, tenant.environment),
+        ownedBy(bankInboundFiles, tenant),
         eq(bankInboundFiles.rail, rail),
         eq(bankInboundFiles.fileName, file.fileName),
         eq(bankInboundFiles.contentSha256, file.sha256),
@@ -355,8 +329,7 @@ export async function findInboundWithContent(
     .from(bankInboundFiles)
     .where(
       and(
-        eq(bankInboundFiles.businessId, tenant.businessId),
-        eq(bankInboundFiles.environment, tenant.environment),
+        ownedBy(bankInboundFiles, tenant),
         eq(bankInboundFiles.rail, rail),
         eq(bankInboundFiles.contentSha256, sha256),
         sql`${bankInboundFiles.status} <> 'refused'`,
@@ -396,7 +369,7 @@ export async function listInboundFiles(
   limit: number,
   beforeId: string | null,
 ): Promise<InboundListRow[]> {
-  const conditions = [eq(bankInboundFiles.businessId, tenant.businessId), eq(bankInboundFiles.environment, tenant.environment)];
+  const conditions = [ownedBy(bankInboundFiles, tenant)];
   if (filter.rail !== undefined) conditions.push(eq(bankInboundFiles.rail, filter.rail));
   if (filter.status === "partially_applied")
     conditions.push(sql`${bankInboundFiles.status} = 'applied' and jsonb_array_length(${bankInboundFiles.unmatched}) > 0`);
@@ -416,13 +389,7 @@ export async function findInboundFile(db: Db, tenant: Tenant, id: string): Promi
   const [row] = await db
     .select(inboundListColumns)
     .from(bankInboundFiles)
-    .where(
-      and(
-        eq(bankInboundFiles.businessId, tenant.businessId),
-        eq(bankInboundFiles.environment, tenant.environment),
-        eq(bankInboundFiles.id, id),
-      ),
-    )
+    .where(and(ownedBy(bankInboundFiles, tenant), eq(bankInboundFiles.id, id)))
     .limit(1);
   return (row as InboundListRow | undefined) ?? null;
 }
@@ -431,14 +398,7 @@ export async function findFileByMessageId(db: Db, tenant: Tenant, rail: string, 
   const [row] = await db
     .select()
     .from(bankFiles)
-    .where(
-      and(
-        eq(bankFiles.businessId, tenant.businessId),
-        eq(bankFiles.environment, tenant.environment),
-        eq(bankFiles.rail, rail),
-        eq(bankFiles.messageId, messageId),
-      ),
-    )
+    .where(and(ownedBy(bankFiles, tenant), eq(bankFiles.rail, rail), eq(bankFiles.messageId, messageId)))
     .limit(1);
   return row ?? null;
 }
@@ -470,8 +430,7 @@ export async function findItemsByReferences(
     .from(bankFileItems)
     .where(
       and(
-        eq(bankFileItems.businessId, tenant.businessId),
-        eq(bankFileItems.environment, tenant.environment),
+        ownedBy(bankFileItems, tenant),
         eq(bankFileItems.rail, rail),
         // One array parameter, however many references (a camt.054 or a return file may name thousands).
         sql`${bankFileItems.reference} = any(${textArrayLiteral([...new Set(references)])}::text[])`,
@@ -505,8 +464,7 @@ export async function findFiledItemsByReferences(
     .innerJoin(bankFiles, eq(bankFiles.id, bankFileItems.fileId))
     .where(
       and(
-        eq(bankFileItems.businessId, tenant.businessId),
-        eq(bankFileItems.environment, tenant.environment),
+        ownedBy(bankFileItems, tenant),
         eq(bankFileItems.rail, rail),
         sql`${bankFileItems.reference} = any(${textArrayLiteral([...new Set(references)])}::text[])`,
       ),
@@ -527,8 +485,7 @@ export async function listUnacknowledgedFiles(db: Db, tenant: Tenant, rail: stri
     .from(bankFiles)
     .where(
       and(
-        eq(bankFiles.businessId, tenant.businessId),
-        eq(bankFiles.environment, tenant.environment),
+        ownedBy(bankFiles, tenant),
         eq(bankFiles.rail, rail),
         eq(bankFiles.status, "uploaded"),
         isNull(bankFiles.acknowledgedAt),

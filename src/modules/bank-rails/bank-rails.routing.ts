@@ -32,8 +32,19 @@ export interface DestinationFacts {
   readonly sepaZone: boolean;
 }
 
-export type RailRoute = { readonly rail: BankRailName | "simulator" } | { readonly refused: true; readonly reason: string };
+/**
+ * A payout no configured rail carries. The one representation of that refusal: payout creation and collection
+ * answer it as an AppError (refusalError), the disbursement records it as a failure reason (refusalFailureReason).
+ */
+export interface RouteRefusal {
+  readonly refused: true;
+  readonly code: "NO_RAIL_FOR_DESTINATION";
+  readonly reason: string;
+}
 
+export type RailRoute = { readonly rail: BankRailName | "simulator" } | RouteRefusal;
+
+/** The routing rule (see the top of this file): facts in, the rail or the refusal out. */
 export function routePayout(currency: string, destination: DestinationFacts, configured: ReadonlySet<BankRailName>): RailRoute {
   const fitsSepa =
     currency === "EUR" && destination.kind === "bank_account" && destination.scheme === "iban" && destination.sepaZone;
@@ -45,8 +56,19 @@ export function routePayout(currency: string, destination: DestinationFacts, con
   const rails = [...configured].sort().join(" and ");
   return {
     refused: true,
+    code: "NO_RAIL_FOR_DESTINATION",
     reason: `This Business pays production payouts through its bank (${rails}); a ${currency} payout to this destination fits none of them. SEPA takes EUR to an IBAN in the SEPA zone, ACH takes USD to a US bank account.`,
   };
+}
+
+/** The refusal as the API answers it (422 at payout creation and collection submission). */
+export function refusalError(refusal: RouteRefusal): AppError {
+  return new AppError(refusal.code, { message: refusal.reason });
+}
+
+/** The refusal as a failed payout records it (`failure_reason`: the code, then the explanation). */
+export function refusalFailureReason(refusal: RouteRefusal): string {
+  return `${refusal.code}: ${refusal.reason}`;
 }
 
 /** What a bank file needs to know of the account it pays. */

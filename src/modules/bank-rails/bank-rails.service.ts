@@ -15,11 +15,9 @@ import { canonicalHost, checkHost, type TargetPolicy, UnsafeUrlError } from "../
 import { DEFAULT_PAGE_SIZE, decodeCursor, toPage } from "../../platform/pagination/cursor.js";
 import { isTimeZone } from "../../platform/time-zone.js";
 import { toSepaText } from "../../rails/bank-files/charset.js";
-import type { SepaFileVersion } from "../../rails/bank-files/limits.js";
 import { isAbaRoutingNumber, RESERVED_ENTRY_DESCRIPTIONS } from "../../rails/bank-files/nacha-writer.js";
 import { readBankPublicKey, unlockPrivateKey } from "../../rails/bank-files/openpgp.js";
 import type { PostalAddressValue } from "../beneficiaries/index.js";
-import type { DestinationRoutingFacts } from "../destinations/index.js";
 import { describeTargetChange } from "./bank-rails.alerts.js";
 import {
   type BankFileRow,
@@ -31,13 +29,12 @@ import {
   findFile,
   hasWaitingItems,
   listConfigs,
-  listConfiguredRailFormats,
-  listConfiguredRails,
   listFiles,
   listItemsOfFile,
   upsertConfig,
 } from "./bank-rails.repo.js";
-import { type FileAccountFacts, fileRefusal, routePayout } from "./bank-rails.routing.js";
+import { configuredRailsOf, type RoutingFactsOf, routeRequests } from "./bank-rails.route-lookup.js";
+import { type FileAccountFacts, fileRefusal, refusalError, routePayout } from "./bank-rails.routing.js";
 import type {
   BankFileBody,
   BankFileListQuery,
@@ -98,11 +95,7 @@ export interface BankRailServiceDeps {
   /** The outbound address rules an SFTP host is held to when it is configured (and again at every connection). */
   readonly sftpPolicy: TargetPolicy;
   /** Routing facts of destinations by id, one query for all (a bulk creation checks every row at once). */
-  readonly destinationRoutingFactsOf: (
-    tx: Tx,
-    tenant: Tenant,
-    destinationIds: readonly string[],
-  ) => Promise<ReadonlyMap<string, DestinationRoutingFacts>>;
+  readonly destinationRoutingFactsOf: RoutingFactsOf;
   /** Beneficiaries' postal addresses by id (a SEPA file carries them structured), one query for all. */
   readonly postalAddressesOf: (
     tx: Tx,
@@ -175,10 +168,6 @@ export function presentBankFile(row: BankFileRow): BankFileBody {
     last_upload_error: row.lastUploadError,
     alerts: (row.alerts as string[] | null) ?? [],
   };
-}
-
-function sepaFormatOf(rails: ReadonlyArray<{ rail: string; fileFormat: string }>): SepaFileVersion {
-  return rails.find((r) => r.rail === "sepa")?.fileFormat === "pain.001.001.03" ? "pain.001.001.03" : "pain.001.001.09";
 }
 
 /** The fields of a delivery target a stored password or private key is bound to. */
@@ -565,39 +554,26 @@ export function createBankRailService(deps: BankRailServiceDeps) {
       readonly externalRef?: string | null;
     }>,
   ): Promise<Array<AppError | null>> {
-    const none = () => requests.map(() => null);
-    if (tenant.environment !== "production" || requests.length === 0) return none();
-    const rails = await listConfiguredRailFormats(tx, tenant);
-    const configured = new Set(rails.map((r) => r.rail as BankRailName));
-    if (configured.size === 0) return none();
-    const sepaFormat = sepaFormatOf(rails);
-    const facts = await deps.destinationRoutingFactsOf(
-      tx,
-      tenant,
-      requests.map((r) => r.destinationId),
-    );
-    const routes = requests.map(({ destinationId, currency }) => {
-      const fact = facts.get(destinationId);
-      // An unknown destination: the destination gates already refused it.
-      return fact === undefined ? null : { fact, route: routePayout(currency, fact, configured) };
-    });
-    const sepaPayees = routes.flatMap((r) =>
-      r !== null && "rail" in r.route && r.route.rail === "sepa" ? [r.fact.beneficiaryId] : [],
+    const routing = await routeRequests(tx, tenant, requests, deps.destinationRoutingFactsOf);
+    if (routing === null) return requests.map(() => null);
+    const sepaPayees = routing.routed.flatMap((r) =>
+      r !== null && "rail" in r.route && r.route.rail === "sepa" ? [r.destination.beneficiaryId] : [],
     );
     const addresses = sepaPayees.length === 0 ? null : await deps.postalAddressesOf(tx, tenant, sepaPayees);
-    return routes.map((r, i) => {
+    return routing.routed.map((r, i) => {
+      // An unknown destination: the destination gates already refused it.
       if (r === null) return null;
-      if ("refused" in r.route) return new AppError("NO_RAIL_FOR_DESTINATION", { message: r.route.reason });
+      if ("refused" in r.route) return refusalError(r.route);
       if (r.route.rail === "simulator") return null;
       const request = requests[i];
       return fileRefusal(r.route.rail, {
-        account: r.fact,
-        address: addresses === null ? undefined : (addresses.get(r.fact.beneficiaryId) ?? null),
+        account: r.destination,
+        address: addresses === null ? undefined : (addresses.get(r.destination.beneficiaryId) ?? null),
         payout:
           request?.amountMinor === undefined
             ? undefined
             : { amountMinor: request.amountMinor, externalRef: request.externalRef ?? null },
-        sepaFormat,
+        sepaFormat: routing.sepaFormat,
         accountField: "bank_account.",
       });
     });
@@ -620,24 +596,12 @@ export function createBankRailService(deps: BankRailServiceDeps) {
     tenant: Tenant,
     account: FileAccountFacts & { currency: string },
   ): Promise<AppError | null> {
-    if (tenant.environment !== "production" || account.kind !== "bank_account") return null;
-    const rails = await listConfiguredRailFormats(tx, tenant);
-    const configured = new Set(rails.map((r) => r.rail as BankRailName));
-    if (configured.size === 0) return null;
-    const route = routePayout(account.currency, account, configured);
+    if (account.kind !== "bank_account") return null;
+    const rails = await configuredRailsOf(tx, tenant);
+    if (rails === null) return null;
+    const route = routePayout(account.currency, account, rails.configured);
     if ("refused" in route || route.rail === "simulator") return null;
-    return fileRefusal(route.rail, { account, sepaFormat: sepaFormatOf(rails) });
-  }
-
-  /** The rail a production payout goes to (`simulator` when none of the Business's bank rails takes it). */
-  async function railFor(tx: Tx, tenant: Tenant, destinationId: string, currency: string): Promise<BankRailName | "simulator"> {
-    if (tenant.environment !== "production") return "simulator";
-    const configured = new Set((await listConfiguredRails(tx, tenant)) as BankRailName[]);
-    if (configured.size === 0) return "simulator";
-    const facts = (await deps.destinationRoutingFactsOf(tx, tenant, [destinationId])).get(destinationId);
-    if (facts === undefined) return "simulator";
-    const route = routePayout(currency, facts, configured);
-    return "refused" in route ? "simulator" : route.rail;
+    return fileRefusal(route.rail, { account, sepaFormat: rails.sepaFormat });
   }
 
   async function listFilesOf(
@@ -705,7 +669,6 @@ export function createBankRailService(deps: BankRailServiceDeps) {
     checkRoute,
     checkRoutes,
     checkAccount,
-    railFor,
     listFiles: listFilesOf,
     getFile,
     fileContent,

@@ -59,8 +59,7 @@ export function defineBankRails(platform: PlatformServices, settings: BankRailsS
     localRoot: settings.localRoot,
     sftpPolicy: settings.sftpPolicy,
     payouts: ports.payoutFiles,
-    destinationRoutingFacts: async (tx, tenant, destinationId) =>
-      (await ports.destinationRoutingFactsOf(tx, tenant, [destinationId])).get(destinationId) ?? null,
+    destinationRoutingFactsOf: ports.destinationRoutingFactsOf,
     observe: (rail, event) => metrics.observeBankFile(rail, event),
     pollIntervalMs: settings.pollIntervalMs,
     inboundMaxFileBytes: settings.inboundMaxFileBytes,

@@ -3,6 +3,7 @@
 import { and, desc, eq, getTableColumns, gte, isNull, lt, type SQL, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
 import { type Db, preparedQuery, type Tx } from "../../platform/db/client.js";
+import { ownedBy, ownedByPlaceholders } from "../../platform/db/tenant-scope.js";
 import { openCollectionRequestJoin } from "../collection/collection.shared.js";
 import { countPayoutUsableDestinations, payoutUsableDestinationCount } from "../destinations/destinations.shared.js";
 import { beneficiaries, beneficiaryDeclaredDestinationChanges } from "./beneficiaries.schema.js";
@@ -70,9 +71,7 @@ export function statusExpression(requirements: IdentityRequirements): SQL<Benefi
     else 'ready' end)`;
 }
 
-const tenantScope = (tenant: Tenant) =>
-  and(eq(beneficiaries.businessId, tenant.businessId), eq(beneficiaries.environment, tenant.environment));
-const oneOfTenant = (tenant: Tenant, id: string) => and(eq(beneficiaries.id, id), tenantScope(tenant));
+const oneOfTenant = (tenant: Tenant, id: string) => and(eq(beneficiaries.id, id), ownedBy(beneficiaries, tenant));
 
 export async function insertBeneficiary(tx: Tx, row: NewBeneficiaryRow): Promise<BeneficiaryRow> {
   const [inserted] = await tx.insert(beneficiaries).values(row).returning();
@@ -166,7 +165,7 @@ export async function listBeneficiaries(
         .leftJoin(openRequest.table, openRequest.on)
         .where(
           and(
-            tenantScope(tenant),
+            ownedBy(beneficiaries, tenant),
             isNull(beneficiaries.archivedAt),
             afterId === null ? undefined : lt(beneficiaries.id, afterId),
             filters.complianceStatus === undefined ? undefined : eq(beneficiaries.complianceStatus, filters.complianceStatus),
@@ -188,12 +187,7 @@ export async function listBeneficiaries(
 
 /** The common page (no filters) as prepared statements: first page, and pages after a cursor. */
 async function listUnfiltered(db: Db, tenant: Tenant, afterId: string | null, limit: number): Promise<RowWithOpenRequest[]> {
-  const scope = () =>
-    and(
-      eq(beneficiaries.businessId, sql.placeholder("businessId")),
-      eq(beneficiaries.environment, sql.placeholder("environment")),
-      isNull(beneficiaries.archivedAt),
-    );
+  const scope = () => and(ownedByPlaceholders(beneficiaries), isNull(beneficiaries.archivedAt));
   const values = { businessId: tenant.businessId, environment: tenant.environment, limit };
   if (afterId === null) {
     const first = preparedQuery(db, "beneficiaries_list_first_page", (d) =>

@@ -220,6 +220,24 @@ export const BeneficiarySchema = Type.Object(
           "The bank account the refusal named (its `rail_rejection_reason` repeats the wording); null when it named none and in every other state.",
       }),
     ),
+    missing_for_ready: Type.Array(
+      Type.Object({
+        code: stringEnum([
+          "archived",
+          "compliance_suspended",
+          "identity_incomplete",
+          "reacknowledgment_required",
+          "compliance_acknowledgment",
+          "payout_destination",
+          "enrollment_rejected",
+        ]),
+        message: Type.String({ description: "In words, for people; may change wording (the code does not)." }),
+      }),
+      {
+        description:
+          "Everything that stands between this Beneficiary and `ready` (a payout can be created), each with a stable `code` and a human `message`; empty when nothing does. Unlike `status`, which names the first rule that matches, this lists them all, and also says when the Beneficiary is archived. Codes: `archived`, `compliance_suspended`, `identity_incomplete` (see `missing_identity_fields`), `reacknowledgment_required`, `compliance_acknowledgment` (not yet acknowledged), `payout_destination` (no payout-usable destination), `enrollment_rejected`. New codes may be added.",
+      },
+    ),
     pending_requests: Type.Array(Type.Ref("PendingCollectionRequest"), {
       description:
         "Live collection links only (not consumed, cancelled, replaced, expired or closed by archiving), computed when read. 0 or 1 entries: a new link replaces the live one. Empty while archived, and after un-archiving until a new link is minted.",

@@ -45,6 +45,7 @@ import {
   type BusinessIdentityField,
   deriveBeneficiaryStatus,
   type IdentityRequirements,
+  missingForReady,
   type PersonIdentityField,
   REACKNOWLEDGMENT_TRIGGER_FIELDS,
 } from "./beneficiaries.state.js";
@@ -181,6 +182,16 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
       enrollment_status: row.enrollmentStatus,
       enrollment_failure_detail: row.enrollmentStatus === "rejected" ? row.enrollmentFailureDetail : null,
       enrollment_failure_bank_account_id: row.enrollmentStatus === "rejected" ? row.enrollmentFailureBankAccountId : null,
+      missing_for_ready: missingForReady({
+        archived: row.archivedAt !== null,
+        complianceStatus: row.complianceStatus,
+        missingIdentityFields: missing,
+        reacknowledgmentRequired: row.reacknowledgmentRequired,
+        acknowledged: row.acknowledgedAt !== null,
+        payoutUsableDestinations,
+        enrollmentRejected: row.enrollmentStatus === "rejected",
+        enrollmentFailureDetail: row.enrollmentStatus === "rejected" ? row.enrollmentFailureDetail : null,
+      }),
       // Live = open and not yet expired, judged now with the injected clock (expiry needs no write).
       pending_requests: (openRequests ?? [])
         .filter((request) => request.expiresAt > now)

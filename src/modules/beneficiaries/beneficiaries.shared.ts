@@ -5,6 +5,7 @@ import { and, asc, desc, eq, inArray, isNull, lt, type SQL, sql } from "drizzle-
 import type { Tenant } from "../../platform/auth/actor.js";
 import { type Db, queryRows, type Tx } from "../../platform/db/client.js";
 import { insertFromJson } from "../../platform/db/insert-from-json.js";
+import { ownedBy } from "../../platform/db/tenant-scope.js";
 import { liveDestinationsWithFingerprintJoin } from "../destinations/destinations.shared.js";
 import { type BeneficiaryPatch, type BeneficiaryRow, updateBeneficiary } from "./beneficiaries.repo.js";
 import {
@@ -40,13 +41,7 @@ export async function markEnrollmentPending(
       enrollmentAttemptStartedAt: at,
       updatedAt: at,
     })
-    .where(
-      and(
-        eq(beneficiaries.id, beneficiaryId),
-        eq(beneficiaries.businessId, tenant.businessId),
-        eq(beneficiaries.environment, tenant.environment),
-      ),
-    );
+    .where(and(eq(beneficiaries.id, beneficiaryId), ownedBy(beneficiaries, tenant)));
 }
 
 /**
@@ -74,8 +69,7 @@ export async function finishEnrollment(
     .where(
       and(
         eq(beneficiaries.id, beneficiaryId),
-        eq(beneficiaries.businessId, tenant.businessId),
-        eq(beneficiaries.environment, tenant.environment),
+        ownedBy(beneficiaries, tenant),
         eq(beneficiaries.enrollmentAttemptId, attemptId),
         eq(beneficiaries.enrollmentStatus, "pending"),
       ),
@@ -89,13 +83,7 @@ export async function clearEnrollmentFailureAccount(tx: Tx, tenant: Tenant, bene
   await tx
     .update(beneficiaries)
     .set({ enrollmentFailureBankAccountId: null })
-    .where(
-      and(
-        eq(beneficiaries.id, beneficiaryId),
-        eq(beneficiaries.businessId, tenant.businessId),
-        eq(beneficiaries.environment, tenant.environment),
-      ),
-    );
+    .where(and(eq(beneficiaries.id, beneficiaryId), ownedBy(beneficiaries, tenant)));
 }
 
 /** A `full_onboarding` collection link was made for a Beneficiary not yet invited: it is now `invited`. */
@@ -162,8 +150,7 @@ export async function listActiveBeneficiaryPage(
     .from(beneficiaries)
     .where(
       and(
-        eq(beneficiaries.businessId, tenant.businessId),
-        eq(beneficiaries.environment, tenant.environment),
+        ownedBy(beneficiaries, tenant),
         isNull(beneficiaries.archivedAt),
         beforeId === null ? undefined : lt(beneficiaries.id, beforeId),
       ),
@@ -190,13 +177,7 @@ export async function lockBeneficiariesShared(tx: Tx, tenant: Tenant, ids: reado
   return tx
     .select()
     .from(beneficiaries)
-    .where(
-      and(
-        inArray(beneficiaries.id, [...ids]),
-        eq(beneficiaries.businessId, tenant.businessId),
-        eq(beneficiaries.environment, tenant.environment),
-      ),
-    )
+    .where(and(inArray(beneficiaries.id, [...ids]), ownedBy(beneficiaries, tenant)))
     .orderBy(asc(beneficiaries.id))
     .for("share");
 }
@@ -231,13 +212,7 @@ export async function findPostalAddresses(
   const rows = await db
     .select({ id: beneficiaries.id, postalAddress: beneficiaries.postalAddress })
     .from(beneficiaries)
-    .where(
-      and(
-        eq(beneficiaries.businessId, tenant.businessId),
-        eq(beneficiaries.environment, tenant.environment),
-        inArray(beneficiaries.id, [...new Set(beneficiaryIds)]),
-      ),
-    );
+    .where(and(ownedBy(beneficiaries, tenant), inArray(beneficiaries.id, [...new Set(beneficiaryIds)])));
   const found = new Map<string, PostalAddressValue>();
   for (const row of rows) if (row.postalAddress) found.set(row.id, row.postalAddress);
   return found;
@@ -275,12 +250,7 @@ export async function findActiveByEmails(
     .from(beneficiaries)
     .leftJoin(match.table, match.on)
     .where(
-      and(
-        eq(beneficiaries.businessId, tenant.businessId),
-        eq(beneficiaries.environment, tenant.environment),
-        isNull(beneficiaries.archivedAt),
-        inArray(beneficiaries.emailNormalized, [...emails]),
-      ),
+      and(ownedBy(beneficiaries, tenant), isNull(beneficiaries.archivedAt), inArray(beneficiaries.emailNormalized, [...emails])),
     );
   return rows.map((row) => ({
     beneficiaryId: row.beneficiaryId,

@@ -87,3 +87,82 @@ export function deriveBeneficiaryStatus(inputs: StatusInputs): BeneficiaryStatus
   if (inputs.payoutUsableDestinations === 0 || inputs.enrollmentRejected) return "action_required";
   return "ready";
 }
+
+/** A stable code per thing that stands between a Beneficiary and `ready` (the API's `missing_for_ready`). */
+export type ReadinessCode =
+  | "archived"
+  | "compliance_suspended"
+  | "identity_incomplete"
+  | "reacknowledgment_required"
+  | "compliance_acknowledgment"
+  | "payout_destination"
+  | "enrollment_rejected";
+
+export interface ReadinessRequirement {
+  readonly code: ReadinessCode;
+  /** In words, for people (the dashboard shows it as it is). */
+  readonly message: string;
+}
+
+export interface ReadinessInputs {
+  readonly archived: boolean;
+  readonly complianceStatus: ComplianceStatus;
+  /** Required identity fields still missing (API names). */
+  readonly missingIdentityFields: readonly string[];
+  readonly reacknowledgmentRequired: boolean;
+  readonly acknowledged: boolean;
+  readonly payoutUsableDestinations: number;
+  readonly enrollmentRejected: boolean;
+  /** The rail's wording of the enrollment refusal, when it gave one. */
+  readonly enrollmentFailureDetail: string | null;
+}
+
+/** Identity fields as people name them. */
+const FIELD_NAMES: Readonly<Record<string, string>> = {
+  first_name: "first name",
+  last_name: "last name",
+  date_of_birth: "date of birth",
+  country_of_residence: "country of residence",
+  business_name: "business name",
+  country_of_incorporation: "country of incorporation",
+  registration_number: "registration number",
+  postal_address: "postal address",
+  tax_id: "tax id",
+  name: "name",
+  phone: "phone",
+};
+
+/**
+ * Everything that stands between a Beneficiary and `ready`, in the order a person would deal with it (not only
+ * the first rule that matches, as `status` gives): the same rules as deriveBeneficiaryStatus, plus archiving
+ * (an archived Beneficiary refuses new payouts whatever its status). Empty when a payout can be created.
+ */
+export function missingForReady(inputs: ReadinessInputs): ReadinessRequirement[] {
+  const missing: ReadinessRequirement[] = [];
+  if (inputs.archived) missing.push({ code: "archived", message: "It is archived: restore it to pay it." });
+  if (inputs.complianceStatus === "suspended")
+    missing.push({ code: "compliance_suspended", message: "Compliance suspended it: no payout until it is lifted." });
+  if (inputs.missingIdentityFields.length > 0) {
+    const named = inputs.missingIdentityFields.map((f) => FIELD_NAMES[f] ?? f.replaceAll("_", " ")).join(", ");
+    missing.push({ code: "identity_incomplete", message: `Identity details: ${named}.` });
+  }
+  if (inputs.reacknowledgmentRequired) {
+    missing.push({
+      code: "reacknowledgment_required",
+      message: "Its identity changed after your acknowledgment: acknowledge it again.",
+    });
+  } else if (!inputs.acknowledged) {
+    missing.push({ code: "compliance_acknowledgment", message: "Your compliance acknowledgment (you checked who they are)." });
+  }
+  if (inputs.payoutUsableDestinations === 0) {
+    missing.push({
+      code: "payout_destination",
+      message: "A payout-usable destination: add a bank account or send a collection link.",
+    });
+  }
+  if (inputs.enrollmentRejected) {
+    const detail = inputs.enrollmentFailureDetail === null ? "" : `: ${inputs.enrollmentFailureDetail}`;
+    missing.push({ code: "enrollment_rejected", message: `The payout rail refused its enrollment${detail}.` });
+  }
+  return missing;
+}

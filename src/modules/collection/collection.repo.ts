@@ -3,6 +3,7 @@
 import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
 import type { Db, Tx } from "../../platform/db/client.js";
+import { ownedBy } from "../../platform/db/tenant-scope.js";
 import { beneficiaryTaxDocuments, collectionBrandings, collectionRequests } from "./collection.schema.js";
 
 export type CollectionRequestRow = typeof collectionRequests.$inferSelect;
@@ -22,8 +23,7 @@ export async function supersedeOpenRequests(tx: Tx, tenant: Tenant, beneficiaryI
     .set({ closedAt: at, closedReason: "superseded" })
     .where(
       and(
-        eq(collectionRequests.businessId, tenant.businessId),
-        eq(collectionRequests.environment, tenant.environment),
+        ownedBy(collectionRequests, tenant),
         eq(collectionRequests.beneficiaryId, beneficiaryId),
         isNull(collectionRequests.closedAt),
       ),
@@ -43,8 +43,7 @@ export async function findRequestOfBeneficiary(
       and(
         eq(collectionRequests.id, id),
         eq(collectionRequests.beneficiaryId, beneficiaryId),
-        eq(collectionRequests.businessId, tenant.businessId),
-        eq(collectionRequests.environment, tenant.environment),
+        ownedBy(collectionRequests, tenant),
       ),
     )
     .limit(1);
@@ -95,11 +94,7 @@ export async function findTaxDocumentSubmittedAt(tx: Tx, beneficiaryId: string, 
 export type BrandingRow = typeof collectionBrandings.$inferSelect;
 
 export async function findBranding(db: Db, tenant: Tenant): Promise<BrandingRow | null> {
-  const [row] = await db
-    .select()
-    .from(collectionBrandings)
-    .where(and(eq(collectionBrandings.businessId, tenant.businessId), eq(collectionBrandings.environment, tenant.environment)))
-    .limit(1);
+  const [row] = await db.select().from(collectionBrandings).where(ownedBy(collectionBrandings, tenant)).limit(1);
   return row ?? null;
 }
 

@@ -4,6 +4,7 @@ import { and, eq, gt, isNull } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Tenant } from "../../platform/auth/actor.js";
 import type { Tx } from "../../platform/db/client.js";
+import { ownedBy } from "../../platform/db/tenant-scope.js";
 import { collectionRequests } from "./collection.schema.js";
 
 /**
@@ -34,8 +35,7 @@ export async function closeRequestsOfArchived(tx: Tx, tenant: Tenant, beneficiar
     .set({ closedAt: at, closedReason: "archived" })
     .where(
       and(
-        eq(collectionRequests.businessId, tenant.businessId),
-        eq(collectionRequests.environment, tenant.environment),
+        ownedBy(collectionRequests, tenant),
         eq(collectionRequests.beneficiaryId, beneficiaryId),
         isNull(collectionRequests.closedAt),
         gt(collectionRequests.expiresAt, at),

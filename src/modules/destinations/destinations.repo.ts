@@ -2,17 +2,14 @@
 import { and, asc, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
 import { type Db, queryRows, type Tx } from "../../platform/db/client.js";
+import { ownedBy } from "../../platform/db/tenant-scope.js";
 import { destinations } from "./destinations.schema.js";
 
 export type DestinationRow = typeof destinations.$inferSelect;
 export type NewDestinationRow = typeof destinations.$inferInsert;
 
 const scoped = (tenant: Tenant, beneficiaryId: string) =>
-  and(
-    eq(destinations.businessId, tenant.businessId),
-    eq(destinations.environment, tenant.environment),
-    eq(destinations.beneficiaryId, beneficiaryId),
-  );
+  and(ownedBy(destinations, tenant), eq(destinations.beneficiaryId, beneficiaryId));
 
 export async function insertDestination(tx: Tx, row: NewDestinationRow): Promise<DestinationRow> {
   const [inserted] = await tx.insert(destinations).values(row).returning();
@@ -165,11 +162,5 @@ export async function findRoutingFactsOf(db: Db, tenant: Tenant, ids: readonly s
       swiftBic: destinations.swiftBic,
     })
     .from(destinations)
-    .where(
-      and(
-        eq(destinations.businessId, tenant.businessId),
-        eq(destinations.environment, tenant.environment),
-        inArray(destinations.id, [...new Set(ids)]),
-      ),
-    );
+    .where(and(ownedBy(destinations, tenant), inArray(destinations.id, [...new Set(ids)])));
 }

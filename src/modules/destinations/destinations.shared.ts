@@ -6,17 +6,14 @@ import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Tenant } from "../../platform/auth/actor.js";
 import { type Db, namedQueryRows, preparedQuery, type Tx } from "../../platform/db/client.js";
 import { insertFromJson } from "../../platform/db/insert-from-json.js";
+import { ownedBy } from "../../platform/db/tenant-scope.js";
 import { destinations, type NotificationOfChange } from "./destinations.schema.js";
 
 export type DestinationRow = typeof destinations.$inferSelect;
 export type EnrollmentDestinationRow = DestinationRow;
 
 const ofBeneficiary = (tenant: Tenant, beneficiaryId: string) =>
-  and(
-    eq(destinations.businessId, tenant.businessId),
-    eq(destinations.environment, tenant.environment),
-    eq(destinations.beneficiaryId, beneficiaryId),
-  );
+  and(ownedBy(destinations, tenant), eq(destinations.beneficiaryId, beneficiaryId));
 
 /** Live destinations of the Beneficiary whose verification status is one of `statuses`, oldest first. */
 export async function listEnrollableDestinations(
@@ -62,13 +59,7 @@ export async function recordNotificationOfChange(
   const [updated] = await tx
     .update(destinations)
     .set({ notificationOfChange: notice, updatedAt: at })
-    .where(
-      and(
-        eq(destinations.businessId, tenant.businessId),
-        eq(destinations.environment, tenant.environment),
-        eq(destinations.id, destinationId),
-      ),
-    )
+    .where(and(ownedBy(destinations, tenant), eq(destinations.id, destinationId)))
     .returning({ beneficiaryId: destinations.beneficiaryId });
   return updated?.beneficiaryId ?? null;
 }
@@ -180,8 +171,7 @@ export async function listLiveMaskedDestinationsOf(
     .from(destinations)
     .where(
       and(
-        eq(destinations.businessId, tenant.businessId),
-        eq(destinations.environment, tenant.environment),
+        ownedBy(destinations, tenant),
         inArray(destinations.beneficiaryId, [...beneficiaryIds]),
         isNull(destinations.deletedAt),
       ),

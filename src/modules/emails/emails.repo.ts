@@ -4,6 +4,7 @@ import { and, desc, eq, lt, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
 import { type Db, queryRows, type Tx } from "../../platform/db/client.js";
 import { deleteBatch } from "../../platform/db/delete-batch.js";
+import { ownedBy } from "../../platform/db/tenant-scope.js";
 import { emails } from "./emails.schema.js";
 
 export type EmailRow = typeof emails.$inferSelect;
@@ -56,8 +57,7 @@ export async function listCapturedEmails(
     .from(emails)
     .where(
       and(
-        eq(emails.businessId, tenant.businessId),
-        eq(emails.environment, tenant.environment),
+        ownedBy(emails, tenant),
         eq(emails.disposition, "captured"),
         options.recipientFingerprint === null ? undefined : eq(emails.recipientFingerprint, options.recipientFingerprint),
         options.afterId === null ? undefined : lt(emails.id, options.afterId),
@@ -71,14 +71,7 @@ export async function findCapturedEmail(db: Db, tenant: Tenant, id: string): Pro
   const [row] = await db
     .select()
     .from(emails)
-    .where(
-      and(
-        eq(emails.id, id),
-        eq(emails.businessId, tenant.businessId),
-        eq(emails.environment, tenant.environment),
-        eq(emails.disposition, "captured"),
-      ),
-    )
+    .where(and(eq(emails.id, id), ownedBy(emails, tenant), eq(emails.disposition, "captured")))
     .limit(1);
   return row ?? null;
 }

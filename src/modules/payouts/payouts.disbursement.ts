@@ -35,6 +35,7 @@ import { railDestinationOf } from "../destinations/index.js";
 import { PAYOUT_DISBURSE_JOB, PAYOUT_RAIL_OUTCOME_JOB, PAYOUT_SETTLE_JOB } from "./payouts.jobs.js";
 import type { Lifecycle } from "./payouts.lifecycle.js";
 import {
+  type AttemptRow,
   findBeneficiaryById,
   findDestinationById,
   findLatestAttempt,
@@ -105,6 +106,39 @@ export function createDisbursementHandlers(deps: DisbursementDeps): JobHandlers 
     );
   }
 
+  /**
+   * The one start of a disbursement, whatever the rail: attempt 1 recorded as `submitting` with its idempotency
+   * key, and the payout marked as started on `rail` (from then on the Business can no longer cancel), in the
+   * caller's transaction, the payout locked. `queued`: a bank rail's cut-off submits it; `submitting`: the API
+   * rail is called after commit.
+   */
+  async function startAttempt(
+    tx: Tx,
+    payoutId: string,
+    rail: string,
+    disbursementStatus: "queued" | "submitting",
+  ): Promise<{ marked: PayoutRow; attempt: AttemptRow }> {
+    const now = clock.now();
+    const attempt = await insertAttempt(tx, {
+      id: ids.newId(),
+      payoutId,
+      attemptNumber: 1,
+      rail,
+      idempotencyKey: `payout_${payoutId}_1`,
+      status: "submitting",
+      createdAt: now,
+      updatedAt: now,
+    });
+    const marked = await updatePayoutIf(tx, payoutId, "approved", {
+      disbursementStartedAt: now,
+      rail,
+      disbursementStatus,
+      updatedAt: now,
+    });
+    if (marked === null) throw new Error("payout left approved while locked");
+    return { marked, attempt };
+  }
+
   const disburse = jobHandler(PAYOUT_DISBURSE_JOB, async ({ payoutId }, context) => {
     // Step 1: record the attempt before the rail hears of it.
     const started = await transaction(db, async (tx) => {
@@ -121,7 +155,6 @@ export function createDisbursementHandlers(deps: DisbursementDeps): JobHandlers 
         return latest.status === "submitting" ? { payout, attempt: latest } : null;
       }
       if (latest !== null) return null; // waiting for its bank file, or already in one
-      const now = clock.now();
       const bankRoute = payout.environment === "production" ? await deps.bankRails.route(tx, payout) : null;
       if (bankRoute !== null && "refused" in bankRoute) {
         await lifecycle.apply(
@@ -134,44 +167,12 @@ export function createDisbursementHandlers(deps: DisbursementDeps): JobHandlers 
       }
       if (bankRoute !== null) {
         // A bank rail: the attempt is recorded now and resolved when the cut-off puts the payout in a file.
-        await insertAttempt(tx, {
-          id: ids.newId(),
-          payoutId,
-          attemptNumber: 1,
-          rail: bankRoute.rail,
-          idempotencyKey: `payout_${payoutId}_1`,
-          status: "submitting",
-          createdAt: now,
-          updatedAt: now,
-        });
-        const queued = await updatePayoutIf(tx, payoutId, "approved", {
-          disbursementStartedAt: now,
-          rail: bankRoute.rail,
-          disbursementStatus: "queued",
-          updatedAt: now,
-        });
-        if (queued === null) throw new Error("payout left approved while locked");
-        await deps.bankRails.queue(tx, queued, bankRoute.rail);
+        const { marked } = await startAttempt(tx, payoutId, bankRoute.rail, "queued");
+        await deps.bankRails.queue(tx, marked, bankRoute.rail);
         return null;
       }
-      const rail = rails.forEnvironment(payout.environment);
-      const attempt = await insertAttempt(tx, {
-        id: ids.newId(),
-        payoutId,
-        attemptNumber: 1,
-        rail: rail.name,
-        idempotencyKey: `payout_${payoutId}_1`,
-        status: "submitting",
-        createdAt: now,
-        updatedAt: now,
-      });
-      const marked = await updatePayoutIf(tx, payoutId, "approved", {
-        disbursementStartedAt: now,
-        rail: rail.name,
-        disbursementStatus: "submitting",
-        updatedAt: now,
-      });
-      if (marked === null) throw new Error("payout left approved while locked");
+      // An API rail: the attempt is submitted in step 2.
+      const { marked, attempt } = await startAttempt(tx, payoutId, rails.forEnvironment(payout.environment).name, "submitting");
       return { payout: marked, attempt };
     });
     if (started === null) {

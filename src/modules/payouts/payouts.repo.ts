@@ -3,6 +3,7 @@
 import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
 import { type Db, namedQueryRows, preparedQuery, queryRows, type Tx } from "../../platform/db/client.js";
+import { ownedBy, ownedByPlaceholders } from "../../platform/db/tenant-scope.js";
 import { type BeneficiaryRow, type GateBeneficiary, shareLockedGateBeneficiary } from "../beneficiaries/beneficiaries.shared.js";
 import { approvalPolicies, payoutAttempts, payoutDecisions, payoutIdempotencyKeys, payouts } from "./payouts.schema.js";
 import type { PayoutStatus } from "./payouts.state.js";
@@ -26,9 +27,6 @@ export {
   type GateDestination,
   listLiveDestinationsForGates as listLiveDestinationsOf,
 } from "../destinations/destinations.shared.js";
-
-const tenantScope = (tenant: Tenant) =>
-  and(eq(payouts.businessId, tenant.businessId), eq(payouts.environment, tenant.environment));
 
 // Idempotency ---------------------------------------------------------------------------------------------
 
@@ -134,13 +132,7 @@ export async function findKey(
       createdAt: payoutIdempotencyKeys.createdAt,
     })
     .from(payoutIdempotencyKeys)
-    .where(
-      and(
-        eq(payoutIdempotencyKeys.businessId, tenant.businessId),
-        eq(payoutIdempotencyKeys.environment, tenant.environment),
-        eq(payoutIdempotencyKeys.idempotencyKey, key),
-      ),
-    )
+    .where(and(ownedBy(payoutIdempotencyKeys, tenant), eq(payoutIdempotencyKeys.idempotencyKey, key)))
     .limit(1);
   return row ?? null;
 }
@@ -173,13 +165,7 @@ export async function releaseKeys(tx: Tx, tenant: Tenant, keys: readonly string[
   if (keys.length === 0) return;
   await tx
     .delete(payoutIdempotencyKeys)
-    .where(
-      and(
-        eq(payoutIdempotencyKeys.businessId, tenant.businessId),
-        eq(payoutIdempotencyKeys.environment, tenant.environment),
-        inArray(payoutIdempotencyKeys.idempotencyKey, [...keys]),
-      ),
-    );
+    .where(and(ownedBy(payoutIdempotencyKeys, tenant), inArray(payoutIdempotencyKeys.idempotencyKey, [...keys])));
 }
 
 export async function findKeys(
@@ -195,13 +181,7 @@ export async function findKeys(
       requestFingerprint: payoutIdempotencyKeys.requestFingerprint,
     })
     .from(payoutIdempotencyKeys)
-    .where(
-      and(
-        eq(payoutIdempotencyKeys.businessId, tenant.businessId),
-        eq(payoutIdempotencyKeys.environment, tenant.environment),
-        inArray(payoutIdempotencyKeys.idempotencyKey, [...keys]),
-      ),
-    );
+    .where(and(ownedBy(payoutIdempotencyKeys, tenant), inArray(payoutIdempotencyKeys.idempotencyKey, [...keys])));
   return new Map(rows.map((row) => [row.key, { payoutId: row.payoutId, requestFingerprint: row.requestFingerprint }]));
 }
 
@@ -271,13 +251,7 @@ export async function findPayout(db: Db, tenant: Tenant, id: string): Promise<Pa
     d
       .select()
       .from(payouts)
-      .where(
-        and(
-          eq(payouts.id, sql.placeholder("id")),
-          eq(payouts.businessId, sql.placeholder("businessId")),
-          eq(payouts.environment, sql.placeholder("environment")),
-        ),
-      ),
+      .where(and(eq(payouts.id, sql.placeholder("id")), ownedByPlaceholders(payouts))),
   );
   const [row] = await query.execute({ id, businessId: tenant.businessId, environment: tenant.environment });
   return row ?? null;
@@ -288,7 +262,7 @@ export async function findPayoutsByIds(tx: Tx, tenant: Tenant, ids: readonly str
   const rows = await tx
     .select()
     .from(payouts)
-    .where(and(tenantScope(tenant), inArray(payouts.id, [...ids])));
+    .where(and(ownedBy(payouts, tenant), inArray(payouts.id, [...ids])));
   return new Map(rows.map((row) => [row.id, row]));
 }
 
@@ -303,7 +277,7 @@ export async function lockPayout(tx: Tx, tenant: Tenant, id: string): Promise<Pa
   const [row] = await tx
     .select()
     .from(payouts)
-    .where(and(eq(payouts.id, id), tenantScope(tenant)))
+    .where(and(eq(payouts.id, id), ownedBy(payouts, tenant)))
     .for("update");
   return row ?? null;
 }
@@ -359,7 +333,7 @@ export async function findLiveReplacementsOf(db: Db, tenant: Tenant, replacedIds
     .from(payouts)
     .where(
       and(
-        tenantScope(tenant),
+        ownedBy(payouts, tenant),
         inArray(payouts.replacesPayoutId, [...replacedIds]),
         sql`${payouts.status} not in ('failed', 'rejected', 'canceled')`,
       ),
@@ -371,7 +345,7 @@ export async function hasPendingPayoutTo(tx: Tx, tenant: Tenant, destinationId: 
   const [row] = await tx
     .select({ id: payouts.id })
     .from(payouts)
-    .where(and(eq(payouts.destinationId, destinationId), eq(payouts.status, "pending_approval"), tenantScope(tenant)))
+    .where(and(eq(payouts.destinationId, destinationId), eq(payouts.status, "pending_approval"), ownedBy(payouts, tenant)))
     .limit(1);
   return row !== undefined;
 }
@@ -425,7 +399,7 @@ export async function sumVolumePerDay(
     .from(payouts)
     .where(
       and(
-        tenantScope(tenant),
+        ownedBy(payouts, tenant),
         gte(payouts.createdAt, first),
         lt(payouts.createdAt, end),
         sql`${payouts.status} not in ('rejected', 'canceled', 'failed')`,
@@ -454,7 +428,7 @@ export async function listPayoutsNewestFirst(
   return db
     .select()
     .from(payouts)
-    .where(and(tenantScope(tenant), ...filterConditions(filters), afterId === null ? undefined : lt(payouts.id, afterId)))
+    .where(and(ownedBy(payouts, tenant), ...filterConditions(filters), afterId === null ? undefined : lt(payouts.id, afterId)))
     .orderBy(desc(payouts.id))
     .limit(limit);
 }
@@ -473,7 +447,7 @@ export async function listPayoutsUpdatedSince(
     .from(payouts)
     .where(
       and(
-        tenantScope(tenant),
+        ownedBy(payouts, tenant),
         ...filterConditions(filters),
         gte(payouts.updatedAt, since),
         after === null
@@ -515,13 +489,7 @@ export async function listDecisions(db: Db, tenant: Tenant, payoutId: string): P
   return db
     .select()
     .from(payoutDecisions)
-    .where(
-      and(
-        eq(payoutDecisions.payoutId, payoutId),
-        eq(payoutDecisions.businessId, tenant.businessId),
-        eq(payoutDecisions.environment, tenant.environment),
-      ),
-    )
+    .where(and(eq(payoutDecisions.payoutId, payoutId), ownedBy(payoutDecisions, tenant)))
     .orderBy(desc(payoutDecisions.createdAt), desc(payoutDecisions.id));
 }
 
@@ -561,11 +529,7 @@ export async function resolveAttempt(
 
 /** The tenant's policy row, locked for the replacing transaction (a first policy has no row to lock). */
 export async function lockPolicy(tx: Tx, tenant: Tenant): Promise<PolicyRow | null> {
-  const [row] = await tx
-    .select()
-    .from(approvalPolicies)
-    .where(and(eq(approvalPolicies.businessId, tenant.businessId), eq(approvalPolicies.environment, tenant.environment)))
-    .for("update");
+  const [row] = await tx.select().from(approvalPolicies).where(ownedBy(approvalPolicies, tenant)).for("update");
   return row ?? null;
 }
 
@@ -574,12 +538,7 @@ export async function findPolicy(db: Db, tenant: Tenant): Promise<PolicyRow | nu
     d
       .select()
       .from(approvalPolicies)
-      .where(
-        and(
-          eq(approvalPolicies.businessId, sql.placeholder("businessId")),
-          eq(approvalPolicies.environment, sql.placeholder("environment")),
-        ),
-      ),
+      .where(and(ownedByPlaceholders(approvalPolicies))),
   );
   const [row] = await query.execute({ businessId: tenant.businessId, environment: tenant.environment });
   return row ?? null;

@@ -2,6 +2,7 @@
 import { and, asc, desc, eq, gte, inArray, lt, type SQL, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
 import { type Db, namedQueryRows, preparedQuery, queryRows, type Tx } from "../../platform/db/client.js";
+import { ownedBy } from "../../platform/db/tenant-scope.js";
 import { events } from "../../platform/events/events.schema.js";
 import { enqueueFromRowsSql, type GroupedEffects, wakeWorkersSql } from "../../platform/jobs/job-store.js";
 import { WEBHOOK_DELIVER_JOB } from "./webhooks.jobs.js";
@@ -12,17 +13,12 @@ export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type AttemptRow = typeof webhookAttempts.$inferSelect;
 export type DeliveryStatus = DeliveryRow["status"];
 
-const subscriptionOf = (tenant: Tenant) =>
-  and(eq(webhookSubscriptions.businessId, tenant.businessId), eq(webhookSubscriptions.environment, tenant.environment));
-const deliveriesOf = (tenant: Tenant) =>
-  and(eq(webhookDeliveries.businessId, tenant.businessId), eq(webhookDeliveries.environment, tenant.environment));
-
 export async function findSubscription(
   db: Db,
   tenant: Tenant,
   options: { lock?: boolean } = {},
 ): Promise<SubscriptionRow | null> {
-  const query = db.select().from(webhookSubscriptions).where(subscriptionOf(tenant)).limit(1);
+  const query = db.select().from(webhookSubscriptions).where(ownedBy(webhookSubscriptions, tenant)).limit(1);
   const [row] = options.lock ? await query.for("update") : await query;
   return row ?? null;
 }
@@ -65,7 +61,7 @@ export async function updateSubscription(
 }
 
 export async function deleteSubscription(tx: Tx, tenant: Tenant): Promise<SubscriptionRow | null> {
-  const [row] = await tx.delete(webhookSubscriptions).where(subscriptionOf(tenant)).returning();
+  const [row] = await tx.delete(webhookSubscriptions).where(ownedBy(webhookSubscriptions, tenant)).returning();
   return row ?? null;
 }
 
@@ -80,7 +76,7 @@ export async function dropPendingDeliveries(
   at: Date,
   keepTypes: readonly string[] | null,
 ): Promise<number> {
-  const conditions = [deliveriesOf(tenant), eq(webhookDeliveries.status, "pending")];
+  const conditions = [ownedBy(webhookDeliveries, tenant), eq(webhookDeliveries.status, "pending")];
   if (keepTypes !== null) {
     conditions.push(
       keepTypes.length === 0
@@ -268,7 +264,7 @@ export async function lockDelivery(tx: Tx, tenant: Tenant, id: string): Promise<
   const [row] = await tx
     .select()
     .from(webhookDeliveries)
-    .where(and(deliveriesOf(tenant), eq(webhookDeliveries.id, id)))
+    .where(and(ownedBy(webhookDeliveries, tenant), eq(webhookDeliveries.id, id)))
     .limit(1)
     .for("update");
   return row ?? null;
@@ -310,7 +306,7 @@ export interface DeliveryWithEvent {
 
 /** Newest first (delivery ids are the events' UUIDv7 ids), `limit` + 1 rows to tell whether a next page exists. */
 export async function listDeliveries(db: Db, tenant: Tenant, filter: DeliveryListFilter): Promise<DeliveryWithEvent[]> {
-  const conditions = [deliveriesOf(tenant)];
+  const conditions = [ownedBy(webhookDeliveries, tenant)];
   if (filter.eventType !== undefined) conditions.push(eq(webhookDeliveries.eventType, filter.eventType));
   if (filter.status !== undefined) conditions.push(eq(webhookDeliveries.status, filter.status));
   if (filter.since !== undefined) conditions.push(gte(webhookDeliveries.createdAt, filter.since));
@@ -332,7 +328,7 @@ export async function findDelivery(db: Db, tenant: Tenant, id: string): Promise<
     .select({ delivery: webhookDeliveries, occurredAt: events.occurredAt, sequence: events.sequence })
     .from(webhookDeliveries)
     .innerJoin(events, eq(events.id, webhookDeliveries.id))
-    .where(and(deliveriesOf(tenant), eq(webhookDeliveries.id, id)))
+    .where(and(ownedBy(webhookDeliveries, tenant), eq(webhookDeliveries.id, id)))
     .limit(1);
   return row ?? null;
 }

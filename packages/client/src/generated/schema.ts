@@ -2192,6 +2192,7 @@ export interface components {
          *       "enrollment_status": "verified",
          *       "enrollment_failure_detail": null,
          *       "enrollment_failure_bank_account_id": null,
+         *       "missing_for_ready": [],
          *       "pending_requests": [],
          *       "tax_document": null,
          *       "archived_at": null,
@@ -2254,6 +2255,13 @@ export interface components {
             enrollment_failure_detail: string | null;
             /** @description The bank account the refusal named (its `rail_rejection_reason` repeats the wording); null when it named none and in every other state. */
             enrollment_failure_bank_account_id: string | null;
+            /** @description Everything that stands between this Beneficiary and `ready` (a payout can be created), each with a stable `code` and a human `message`; empty when nothing does. Unlike `status`, which names the first rule that matches, this lists them all, and also says when the Beneficiary is archived. Codes: `archived`, `compliance_suspended`, `identity_incomplete` (see `missing_identity_fields`), `reacknowledgment_required`, `compliance_acknowledgment` (not yet acknowledged), `payout_destination` (no payout-usable destination), `enrollment_rejected`. New codes may be added. */
+            missing_for_ready: {
+                /** @enum {string} */
+                code: "archived" | "compliance_suspended" | "identity_incomplete" | "reacknowledgment_required" | "compliance_acknowledgment" | "payout_destination" | "enrollment_rejected";
+                /** @description In words, for people; may change wording (the code does not). */
+                message: string;
+            }[];
             /** @description Live collection links only (not consumed, cancelled, replaced, expired or closed by archiving), computed when read. 0 or 1 entries: a new link replaces the live one. Empty while archived, and after un-archiving until a new link is minted. */
             pending_requests: components["schemas"]["PendingCollectionRequest"][];
             /** @description The latest tax form submitted over a `tax_documents` link, masked (schema `TaxDocument`); null when none. */
@@ -4065,6 +4073,7 @@ export interface components {
          *           "enrollment_status": "verified",
          *           "enrollment_failure_detail": null,
          *           "enrollment_failure_bank_account_id": null,
+         *           "missing_for_ready": [],
          *           "pending_requests": [],
          *           "tax_document": null,
          *           "archived_at": null,
