@@ -1,6 +1,7 @@
-// Who is signed in (GET /v1/session), the environment they look at, and step-up confirmation. The CSRF token
-// from every session answer goes to the API client's memory; the environment choice is remembered by
-// lib/environment.ts.
+// Who is signed in (GET /v1/session, hooks/api/session), the environment they look at, and step-up
+// confirmation (withStepUp, which every write made with useApiMutation runs through, and its dialog). The CSRF
+// token from every session answer goes to the API client's memory; the environment choice is remembered by
+// lib/environment.ts. What the provider gives is lib/session-context.ts.
 import { Anchor, Button, Group, Modal, PasswordInput, Stack, Text, TextInput } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { type ReactNode, useCallback, useMemo, useRef, useState } from "react";
@@ -11,7 +12,6 @@ import { useAcceptSession, useSessionQuery } from "../hooks/api/session/queries"
 import type { Session } from "../hooks/api/session/types";
 import { dropEarlyResponses } from "./early-requests";
 import { storedEnvironment, storeEnvironment } from "./environment";
-
 import { SessionContext, type SessionState } from "./session-context";
 
 export { type SessionState, useSession, useSignedIn } from "./session-context";
@@ -66,10 +66,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       {stepUp !== null && (
         <StepUpDialog
           twoFactor={query.data?.user.two_factor_enabled ?? false}
-          onDone={(session) => {
-            if (session !== null) accept(session);
-            stepUp.resolve(session !== null);
-          }}
+          // The confirmation's answer (a new session id and CSRF token) is accepted by its mutation.
+          onDone={(session) => stepUp.resolve(session !== null)}
         />
       )}
     </SessionContext.Provider>
