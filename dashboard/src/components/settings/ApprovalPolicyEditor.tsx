@@ -5,7 +5,7 @@
 // and their checks are approval-policy/rules.ts, one rule's card approval-policy/RuleCard.tsx.
 import { Button, Group, Stack, Switch, Text } from "@mantine/core";
 import { useForm } from "@mantine/form";
-import { useEffect, useState } from "react";
+import { useEffect } from "react";
 import { ApiError } from "../../api/client";
 import { useReplaceApprovalPolicy } from "../../hooks/api/approval-policy/mutations";
 import { useApprovalPolicy } from "../../hooks/api/approval-policy/queries";
@@ -21,7 +21,6 @@ export function ApprovalPolicyEditor() {
   const admin = membership.role === "business_admin";
   const policy = useApprovalPolicy();
   const replace = useReplaceApprovalPolicy();
-  const [saved, setSaved] = useState(false);
   // The browser's own checks run first (amounts in the rule's currency, whole hours, a channel); the API's
   // refusals then land on the fields they name, with their codes.
   const form = useForm<PolicyValues>({
@@ -37,21 +36,15 @@ export function ApprovalPolicyEditor() {
   }, [policy.data, setValues]);
 
   const save = form.onSubmit(
-    (values) => {
-      setSaved(false);
+    (values) =>
       replace.mutate(
         { rules: toRules(values.rules).rules, maker_checker: values.makerChecker },
-        {
-          onSuccess: () => setSaved(true),
-          onError: (refusal) => setFieldErrors(form, refusal, { format: withCode }),
-        },
-      );
-    },
-    () => {
-      setSaved(false);
-      replace.reset();
-    },
+        { onError: (refusal) => setFieldErrors(form, refusal, { format: withCode }) },
+      ),
+    // Refused by the browser's checks: the last answer (saved, or the API's refusal) no longer applies.
+    () => replace.reset(),
   );
+  const saved = replace.isSuccess;
 
   if (policy.isPending) return <Text c="dimmed">Loading the approval policy…</Text>;
   if (policy.isError) return <ErrorAlert error={policy.error} />;
