@@ -1,4 +1,5 @@
-// A destructive action behind a confirmation dialog.
+// A destructive action behind a confirmation dialog. `onConfirm` shows its own refusal (a mutation's error, see
+// `settle` in hooks/api/use-api-mutation.ts): the dialog closes once it has settled, either way.
 import { Button, type ButtonProps, Group, Modal, Stack, Text } from "@mantine/core";
 import { useState } from "react";
 

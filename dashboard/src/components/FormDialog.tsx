@@ -8,7 +8,8 @@ export function FormDialog(props: {
   title: string;
   opened?: boolean;
   onClose: () => void;
-  onSubmit: (event: FormEvent) => Promise<void>;
+  /** A @mantine/form's `form.onSubmit(...)`, or a handler of the event. */
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void | Promise<void>;
   submitLabel: string;
   busy: boolean;
   error: unknown;

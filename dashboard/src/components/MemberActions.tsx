@@ -2,46 +2,17 @@
 // confirmation (step-up); the API's refusal (LAST_ADMIN: a Business always keeps one admin) is shown in the
 // member's own row, where the person acted.
 import { Group, NativeSelect, Stack, Text } from "@mantine/core";
-import { useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
-import { ApiError, api, call, type Schemas } from "../api/client";
+import { ApiError } from "../api/client";
+import { useChangeMemberRole, useRemoveMember } from "../hooks/api/team/mutations";
+import type { Member } from "../hooks/api/team/types";
+import { lastError, settle } from "../hooks/api/use-api-mutation";
 import { type Role, roleOptions } from "../lib/roles";
-import { useSession, useSignedIn } from "../lib/session";
 import { ConfirmButton } from "./ConfirmButton";
 
-type Member = Schemas["MemberList"]["members"][number];
-
 export function MemberActions({ member }: { member: Member }) {
-  const { environment } = useSignedIn();
-  const { withStepUp } = useSession();
-  const queryClient = useQueryClient();
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const path = { params: { path: { membershipId: member.id } } };
-  const refresh = () => queryClient.invalidateQueries({ queryKey: [environment, "members"] });
-
-  const changeRole = async (role: Role) => {
-    if (role === member.role) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await withStepUp(() => call(api.PATCH("/v1/members/{membershipId}", { ...path, body: { role } })));
-      await refresh();
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  };
-  const remove = async () => {
-    setError(null);
-    try {
-      await withStepUp(() => call(api.DELETE("/v1/members/{membershipId}", path)));
-      await refresh();
-    } catch (caught) {
-      setError(caught);
-    }
-  };
+  const changeRole = useChangeMemberRole();
+  const remove = useRemoveMember();
+  const error = lastError(changeRole, remove);
 
   return (
     <Stack gap={4}>
@@ -51,8 +22,11 @@ export function MemberActions({ member }: { member: Member }) {
           aria-label={`Role of ${member.email}`}
           data={roleOptions()}
           value={member.role}
-          disabled={busy}
-          onChange={(e) => void changeRole(e.currentTarget.value as Role)}
+          disabled={changeRole.isPending}
+          onChange={(e) => {
+            const role = e.currentTarget.value as Role;
+            if (role !== member.role) changeRole.mutate({ membershipId: member.id, role });
+          }}
         />
         <ConfirmButton
           size="xs"
@@ -63,7 +37,7 @@ export function MemberActions({ member }: { member: Member }) {
           title="Remove this member?"
           message={`${member.email} loses access to this Business at once; their sessions here end.`}
           confirmLabel="Remove member"
-          onConfirm={remove}
+          onConfirm={() => settle(remove.mutateAsync(member.id))}
         />
       </Group>
       {error !== null && (

@@ -1,57 +1,45 @@
 // API keys of the chosen environment: create (the key is shown once), see when each was last used, revoke.
 import { Alert, Button, Group, Select, Stack, Text, TextInput, Title } from "@mantine/core";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
-import { api, call, type Schemas } from "../api/client";
+import { useForm } from "@mantine/form";
+import { useState } from "react";
 import { ConfirmButton } from "../components/ConfirmButton";
 import { CopyValue } from "../components/CopyValue";
 import { type DataColumn, DataList } from "../components/DataList";
 import { FormDialog } from "../components/FormDialog";
 import { Time } from "../components/Time";
 import { WebhooksSection } from "../components/WebhooksSection";
+import { useCreateApiKey, useRevokeApiKey } from "../hooks/api/api-keys/mutations";
+import { useApiKeys } from "../hooks/api/api-keys/queries";
+import type { ApiKey, IssuedApiKey } from "../hooks/api/api-keys/types";
+import { setFieldErrors } from "../hooks/api/form-errors";
+import { lastError, settle } from "../hooks/api/use-api-mutation";
 import { type Role, roleName, roleOptions } from "../lib/roles";
-import { useSession, useSignedIn } from "../lib/session";
-
-type ApiKey = Schemas["ApiKey"];
+import { useSignedIn } from "../lib/session";
 
 export function DevelopersPage() {
   const { environment, membership } = useSignedIn();
-  const { withStepUp } = useSession();
-  const queryClient = useQueryClient();
   const [creating, setCreating] = useState(false);
-  const [label, setLabel] = useState("");
-  const [role, setRole] = useState<Role>("business_read_only");
-  const [issued, setIssued] = useState<Schemas["IssuedApiKey"] | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const keys = useQuery({ queryKey: [environment, "api-keys"], queryFn: () => call(api.GET("/v1/api-keys")) });
+  const [issued, setIssued] = useState<IssuedApiKey | null>(null);
+  const keys = useApiKeys();
+  const create = useCreateApiKey();
+  const revoke = useRevokeApiKey();
+  const error = lastError(create, revoke);
+  const form = useForm<{ label: string; role: Role }>({ initialValues: { label: "", role: "business_read_only" } });
   const admin = membership.role === "business_admin";
 
-  const create = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const key = await withStepUp(() => call(api.POST("/v1/api-keys", { body: { label: label.trim(), role } })));
-      setIssued(key);
-      setCreating(false);
-      setLabel("");
-      await queryClient.invalidateQueries({ queryKey: [environment, "api-keys"] });
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  };
-  const revoke = async (id: string) => {
-    setError(null);
-    try {
-      await withStepUp(() => call(api.DELETE("/v1/api-keys/{id}", { params: { path: { id } } })));
-      await queryClient.invalidateQueries({ queryKey: [environment, "api-keys"] });
-    } catch (caught) {
-      setError(caught);
-    }
-  };
+  const submit = form.onSubmit(({ label, role }) =>
+    create.mutate(
+      { label: label.trim(), role },
+      {
+        onSuccess: (key) => {
+          setIssued(key);
+          setCreating(false);
+          form.setFieldValue("label", "");
+        },
+        onError: (refusal) => setFieldErrors(form, refusal),
+      },
+    ),
+  );
 
   const columns: readonly DataColumn<ApiKey>[] = [
     { header: "Label", cell: (key) => key.label ?? "—" },
@@ -78,7 +66,7 @@ export function DevelopersPage() {
               title="Revoke this key?"
               message={`Requests with ${key.key_hint} will be refused at once. This cannot be undone.`}
               confirmLabel="Revoke key"
-              onConfirm={() => revoke(key.id)}
+              onConfirm={() => settle(revoke.mutateAsync(key.id))}
             />
           )
         ),
@@ -124,26 +112,19 @@ export function DevelopersPage() {
         title="Create an API key"
         opened={creating}
         onClose={() => setCreating(false)}
-        onSubmit={create}
+        onSubmit={submit}
         submitLabel="Create key"
-        busy={busy}
+        busy={create.isPending}
         error={error}
       >
         <TextInput
           label="Name"
           description="Where the key is used, such as “billing-service”"
-          value={label}
-          onChange={(e) => setLabel(e.currentTarget.value)}
           required
           data-autofocus
+          {...form.getInputProps("label")}
         />
-        <Select
-          label="Role"
-          data={roleOptions(true)}
-          value={role}
-          onChange={(value) => setRole((value as Role | null) ?? "business_read_only")}
-          allowDeselect={false}
-        />
+        <Select label="Role" data={roleOptions(true)} allowDeselect={false} {...form.getInputProps("role")} />
       </FormDialog>
       <WebhooksSection />
     </Stack>

@@ -1,63 +1,48 @@
 // The team: members and their roles, pending invitations; admins invite (step-up) and revoke invitations.
+// The example of the data layer (README, "Reading and writing"): queries and mutations from hooks/api/team,
+// the invitation form a @mantine/form whose fields take the API's refusals.
 import { Button, Group, Select, Stack, Text, TextInput, Title } from "@mantine/core";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
-import { api, call, type Schemas } from "../api/client";
+import { useForm } from "@mantine/form";
+import { useState } from "react";
 import { ConfirmButton } from "../components/ConfirmButton";
 import { type DataColumn, DataList } from "../components/DataList";
 import { ErrorAlert } from "../components/ErrorAlert";
 import { FormDialog } from "../components/FormDialog";
 import { MemberActions } from "../components/MemberActions";
 import { Time } from "../components/Time";
+import { setFieldErrors } from "../hooks/api/form-errors";
+import { useInviteMember, useRevokeInvitation } from "../hooks/api/team/mutations";
+import { useInvitations, useMembers } from "../hooks/api/team/queries";
+import type { Invitation, Member } from "../hooks/api/team/types";
+import { lastError, settle } from "../hooks/api/use-api-mutation";
 import { type Role, roleName, roleOptions } from "../lib/roles";
-import { useSession, useSignedIn } from "../lib/session";
-
-type Member = Schemas["MemberList"]["members"][number];
-type Invitation = Schemas["Invitation"];
+import { useSignedIn } from "../lib/session";
 
 export function TeamPage() {
-  const { environment, membership } = useSignedIn();
-  const { withStepUp } = useSession();
-  const queryClient = useQueryClient();
+  const { membership } = useSignedIn();
   const admin = membership.role === "business_admin";
-  const members = useQuery({ queryKey: [environment, "members"], queryFn: () => call(api.GET("/v1/members")) });
-  const invitations = useQuery({
-    queryKey: [environment, "invitations"],
-    queryFn: () => call(api.GET("/v1/invitations")),
-    enabled: admin,
-  });
+  const members = useMembers();
+  const invitations = useInvitations({ enabled: admin });
+  const invite = useInviteMember();
+  const revoke = useRevokeInvitation();
   const [inviting, setInviting] = useState(false);
-  const [email, setEmail] = useState("");
-  const [role, setRole] = useState<Role>("business_approver");
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
   const [sentTo, setSentTo] = useState<string | null>(null);
+  const form = useForm<{ email: string; role: Role }>({ initialValues: { email: "", role: "business_approver" } });
+  const error = lastError(invite, revoke);
 
-  const invite = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const created = await withStepUp(() => call(api.POST("/v1/invitations", { body: { email: email.trim(), role } })));
-      setSentTo(created.email);
-      setInviting(false);
-      setEmail("");
-      await queryClient.invalidateQueries({ queryKey: [environment, "invitations"] });
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  };
-  const revoke = async (invitationId: string) => {
-    setError(null);
-    try {
-      await withStepUp(() => call(api.DELETE("/v1/invitations/{invitationId}", { params: { path: { invitationId } } })));
-      await queryClient.invalidateQueries({ queryKey: [environment, "invitations"] });
-    } catch (caught) {
-      setError(caught);
-    }
-  };
+  const submit = form.onSubmit(({ email, role }) =>
+    invite.mutate(
+      { email: email.trim(), role },
+      {
+        onSuccess: (created) => {
+          setSentTo(created.email);
+          setInviting(false);
+          form.setFieldValue("email", "");
+        },
+        onError: (refusal) => setFieldErrors(form, refusal),
+      },
+    ),
+  );
 
   const memberColumns: readonly DataColumn<Member>[] = [
     { header: "Email", cell: (m) => m.email },
@@ -83,7 +68,7 @@ export function TeamPage() {
           title="Revoke this invitation?"
           message={`${i.email} will not be able to join with it.`}
           confirmLabel="Revoke invitation"
-          onConfirm={() => revoke(i.id)}
+          onConfirm={() => settle(revoke.mutateAsync(i.id))}
         />
       ),
     },
@@ -133,26 +118,13 @@ export function TeamPage() {
         title="Invite a member"
         opened={inviting}
         onClose={() => setInviting(false)}
-        onSubmit={invite}
+        onSubmit={submit}
         submitLabel="Send invitation"
-        busy={busy}
+        busy={invite.isPending}
         error={error}
       >
-        <TextInput
-          label="Email"
-          type="email"
-          value={email}
-          onChange={(e) => setEmail(e.currentTarget.value)}
-          required
-          data-autofocus
-        />
-        <Select
-          label="Role"
-          data={roleOptions()}
-          value={role}
-          onChange={(value) => setRole((value as Role | null) ?? "business_approver")}
-          allowDeselect={false}
-        />
+        <TextInput label="Email" type="email" required data-autofocus {...form.getInputProps("email")} />
+        <Select label="Role" data={roleOptions()} allowDeselect={false} {...form.getInputProps("role")} />
       </FormDialog>
     </Stack>
   );
