@@ -2,13 +2,12 @@
 // masked (rail status, payout usability, rejection reason), adding a bank account with the API's messages
 // beside the fields, the declared destination, deleting a destination (confirmed), collection links (the URL is
 // shown once), acknowledgment, archiving and restoring. Each section is its own component under
-// components/beneficiary/.
+// components/beneficiary/; the actions of the page's header and of its lists report their refusal in one place,
+// under the header.
 import { Anchor, Badge, Button, Group, Stack, Text, Title } from "@mantine/core";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
 import { Link, useParams } from "react-router";
-import { api, call } from "../api/client";
 import { AddBankAccount } from "../components/beneficiary/AddBankAccount";
+import { BeneficiaryStatusBadge } from "../components/beneficiary/BeneficiaryStatusBadge";
 import { CollectionLinks } from "../components/beneficiary/CollectionLinks";
 import { Destinations } from "../components/beneficiary/Destinations";
 import { EditIdentityButton } from "../components/beneficiary/EditIdentity";
@@ -17,36 +16,31 @@ import { Readiness } from "../components/beneficiary/Readiness";
 import { RetryEnrollment } from "../components/beneficiary/RetryEnrollment";
 import { ConfirmButton } from "../components/ConfirmButton";
 import { ErrorAlert } from "../components/ErrorAlert";
-import { useSession, useSignedIn } from "../lib/session";
-import { BeneficiaryStatusBadge } from "./beneficiaries";
+import {
+  useAcknowledgeBeneficiary,
+  useArchiveBeneficiary,
+  useCancelCollectionLink,
+  useDeclareDestination,
+  useDeleteDestination,
+  useRestoreBeneficiary,
+} from "../hooks/api/beneficiaries/mutations";
+import { useBeneficiary, useDestinations } from "../hooks/api/beneficiaries/queries";
+import { lastError, settle } from "../hooks/api/use-api-mutation";
+import { useSignedIn } from "../lib/session";
 
 export function BeneficiaryPage() {
   const { beneficiaryId = "" } = useParams();
   const session = useSignedIn();
-  const { environment } = session;
-  const { withStepUp } = useSession();
-  const queryClient = useQueryClient();
   const admin = session.membership.role === "business_admin";
-  const [actionError, setActionError] = useState<unknown>(null);
-  const key = [environment, "beneficiaries", beneficiaryId];
-  const beneficiary = useQuery({
-    queryKey: [...key, "detail"],
-    queryFn: () => call(api.GET("/v1/beneficiaries/{id}", { params: { path: { id: beneficiaryId } } })),
-  });
-  const destinations = useQuery({
-    queryKey: [...key, "destinations"],
-    queryFn: () => call(api.GET("/v1/beneficiaries/{id}/bank-accounts", { params: { path: { id: beneficiaryId } } })),
-  });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: [environment, "beneficiaries"] });
-  const run = async (action: () => Promise<unknown>) => {
-    setActionError(null);
-    try {
-      await withStepUp(action);
-    } catch (error) {
-      setActionError(error);
-    }
-    await refresh();
-  };
+  const beneficiary = useBeneficiary(beneficiaryId);
+  const destinations = useDestinations(beneficiaryId);
+  const acknowledge = useAcknowledgeBeneficiary(beneficiaryId);
+  const archive = useArchiveBeneficiary(beneficiaryId);
+  const restore = useRestoreBeneficiary(beneficiaryId);
+  const declare = useDeclareDestination(beneficiaryId);
+  const deleteDestination = useDeleteDestination(beneficiaryId);
+  const cancelLink = useCancelCollectionLink(beneficiaryId);
+  const actionError = lastError(acknowledge, archive, restore, declare, deleteDestination, cancelLink);
 
   if (beneficiary.isPending) return <Text c="dimmed">Loading the Beneficiary…</Text>;
   if (beneficiary.error !== null)
@@ -59,7 +53,6 @@ export function BeneficiaryPage() {
       </Stack>
     );
   const b = beneficiary.data;
-  const path = { params: { path: { id: b.id } } };
   const archived = b.archived_at !== null;
 
   return (
@@ -85,14 +78,12 @@ export function BeneficiaryPage() {
         </Stack>
         {admin && (
           <Group gap="xs">
-            {!archived && <EditIdentityButton b={b} onSaved={refresh} />}
+            {!archived && <EditIdentityButton b={b} />}
             {!archived && (b.acknowledged_at === null || b.reacknowledgment_required) && (
-              <Button onClick={() => void run(() => call(api.POST("/v1/beneficiaries/{id}/acknowledge", path)))}>
-                Acknowledge compliance
-              </Button>
+              <Button onClick={() => acknowledge.mutate()}>Acknowledge compliance</Button>
             )}
             {archived ? (
-              <Button variant="default" onClick={() => void run(() => call(api.POST("/v1/beneficiaries/{id}/unarchive", path)))}>
+              <Button variant="default" onClick={() => restore.mutate()}>
                 Restore
               </Button>
             ) : (
@@ -103,7 +94,7 @@ export function BeneficiaryPage() {
                 title="Archive this Beneficiary?"
                 message="It leaves the list, refuses new payouts and its live collection link closes. You can restore it later."
                 confirmLabel="Archive"
-                onConfirm={() => run(() => call(api.POST("/v1/beneficiaries/{id}/archive", path)))}
+                onConfirm={() => settle(archive.mutateAsync())}
               />
             )}
           </Group>
@@ -112,16 +103,17 @@ export function BeneficiaryPage() {
       <ErrorAlert error={actionError} />
       <Readiness b={b} destinations={destinations.data?.bank_accounts} />
       <IdentityCard b={b} />
-      {admin && <RetryEnrollment b={b} onDone={refresh} />}
+      {admin && <RetryEnrollment b={b} />}
       <Destinations
         b={b}
         list={destinations.data?.bank_accounts}
         error={destinations.error}
         admin={admin && !archived}
-        run={run}
+        onDeclare={(destinationId) => declare.mutate(destinationId)}
+        onDelete={(destinationId) => settle(deleteDestination.mutateAsync(destinationId))}
       />
-      {admin && !archived && <AddBankAccount beneficiaryId={b.id} onAdded={refresh} />}
-      <CollectionLinks b={b} admin={admin && !archived} run={run} />
+      {admin && !archived && <AddBankAccount beneficiaryId={b.id} />}
+      <CollectionLinks b={b} admin={admin && !archived} onCancel={(requestId) => settle(cancelLink.mutateAsync(requestId))} />
     </Stack>
   );
 }

@@ -1,9 +1,11 @@
 // Adding a bank account to a Beneficiary, with the API's messages beside the fields.
 import { Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
-import { type FormEvent, useState } from "react";
-import { ApiError, api, call, type Schemas } from "../../api/client";
+import { useForm } from "@mantine/form";
+import { useAddBankAccount } from "../../hooks/api/beneficiaries/mutations";
+import type { CreateBankAccountRequest } from "../../hooks/api/beneficiaries/types";
+import { setFieldErrors } from "../../hooks/api/form-errors";
 import { countryHint } from "../../lib/country";
-import { ErrorAlert } from "../ErrorAlert";
+import { MutationError } from "../MutationError";
 
 const EMPTY_ACCOUNT = {
   account_holder_name: "",
@@ -15,6 +17,15 @@ const EMPTY_ACCOUNT = {
   swift_bic: "",
   bank_name: "",
 };
+
+/** The fields filled in, trimmed; the country and currency upper-cased (the API's checks name what is missing). */
+function requestOf(values: typeof EMPTY_ACCOUNT): CreateBankAccountRequest {
+  const body: Record<string, string> = {};
+  for (const [name, value] of Object.entries(values)) if (value.trim() !== "") body[name] = value.trim();
+  if (body.country !== undefined) body.country = body.country.toUpperCase();
+  if (body.currency !== undefined) body.currency = body.currency.toUpperCase();
+  return body as CreateBankAccountRequest;
+}
 
 /** The form's labels for the API's field names, so a refusal names the field the person sees. */
 const ACCOUNT_LABELS: Readonly<Record<string, string>> = {
@@ -28,107 +39,65 @@ const ACCOUNT_LABELS: Readonly<Record<string, string>> = {
   bank_name: "Bank name",
 };
 
-export function AddBankAccount({ beneficiaryId, onAdded }: { beneficiaryId: string; onAdded: () => Promise<void> }) {
-  const [fields, setFields] = useState(EMPTY_ACCOUNT);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const [added, setAdded] = useState<string | null>(null);
-  const set = (name: keyof typeof EMPTY_ACCOUNT) => (e: { currentTarget: { value: string } }) =>
-    setFields({ ...fields, [name]: e.currentTarget.value });
-  const fieldError = (name: string) => (error instanceof ApiError ? error.fieldMessage(name) : undefined);
+export function AddBankAccount({ beneficiaryId }: { beneficiaryId: string }) {
+  const add = useAddBankAccount(beneficiaryId);
+  const form = useForm({ initialValues: EMPTY_ACCOUNT });
+  const added = add.data === undefined ? null : `Account •••• ${add.data.last4} added.`;
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    setAdded(null);
-    const body: Record<string, string> = {};
-    for (const [name, value] of Object.entries(fields)) if (value.trim() !== "") body[name] = value.trim();
-    if (body.country !== undefined) body.country = body.country.toUpperCase();
-    if (body.currency !== undefined) body.currency = body.currency.toUpperCase();
-    try {
-      const created = await call(
-        api.POST("/v1/beneficiaries/{id}/bank-accounts", {
-          params: { path: { id: beneficiaryId } },
-          body: body as Schemas["CreateBankAccountRequest"],
-        }),
-      );
-      setAdded(`Account •••• ${created.last4} added.`);
-      setFields(EMPTY_ACCOUNT);
-      await onAdded();
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const submit = form.onSubmit((values) =>
+    add.mutate(requestOf(values), {
+      onSuccess: () => form.setValues(EMPTY_ACCOUNT),
+      onError: (refusal) => setFieldErrors(form, refusal),
+    }),
+  );
 
   return (
     <Card withBorder>
       <Title order={2} size="h3" mb="sm">
         Add a bank account
       </Title>
-      <form onSubmit={(e) => void submit(e)} noValidate aria-label="Add a bank account">
+      <form onSubmit={submit} noValidate aria-label="Add a bank account">
         <Stack>
-          <TextInput
-            label="Account holder name"
-            value={fields.account_holder_name}
-            onChange={set("account_holder_name")}
-            error={fieldError("account_holder_name")}
-            required
-          />
+          <TextInput label="Account holder name" {...form.getInputProps("account_holder_name")} required />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <TextInput
               label="Bank country"
-              description={countryHint(fields.country)}
+              description={countryHint(form.values.country)}
               maxLength={2}
-              value={fields.country}
-              onChange={set("country")}
-              error={fieldError("country")}
+              {...form.getInputProps("country")}
               required
             />
             <TextInput
               label="Currency"
               description="Three letters, such as EUR"
               maxLength={3}
-              value={fields.currency}
-              onChange={set("currency")}
-              error={fieldError("currency")}
+              {...form.getInputProps("currency")}
               required
             />
           </SimpleGrid>
           <TextInput
             label="IBAN"
             description="For IBAN countries; otherwise the account number and routing code"
-            value={fields.iban}
-            onChange={set("iban")}
-            error={fieldError("iban")}
+            {...form.getInputProps("iban")}
           />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput
-              label="Account number"
-              value={fields.account_number}
-              onChange={set("account_number")}
-              error={fieldError("account_number")}
-            />
+            <TextInput label="Account number" {...form.getInputProps("account_number")} />
             <TextInput
               label="Routing code"
               description="ABA number, sort code, branch code…"
-              value={fields.routing_code}
-              onChange={set("routing_code")}
-              error={fieldError("routing_code")}
+              {...form.getInputProps("routing_code")}
             />
-            <TextInput label="SWIFT/BIC" value={fields.swift_bic} onChange={set("swift_bic")} error={fieldError("swift_bic")} />
-            <TextInput label="Bank name" value={fields.bank_name} onChange={set("bank_name")} error={fieldError("bank_name")} />
+            <TextInput label="SWIFT/BIC" {...form.getInputProps("swift_bic")} />
+            <TextInput label="Bank name" {...form.getInputProps("bank_name")} />
           </SimpleGrid>
-          <ErrorAlert error={error} title="Could not add the bank account" fieldLabels={ACCOUNT_LABELS} />
+          <MutationError mutation={add} title="Could not add the bank account" fieldLabels={ACCOUNT_LABELS} />
           {added !== null && (
             <Text size="sm" c="teal.9" role="status">
               {added}
             </Text>
           )}
           <Group justify="flex-end">
-            <Button type="submit" loading={busy}>
+            <Button type="submit" loading={add.isPending}>
               Add bank account
             </Button>
           </Group>

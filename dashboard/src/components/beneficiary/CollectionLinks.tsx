@@ -1,59 +1,27 @@
 // A Beneficiary's collection links: the live ones (resent or cancelled by an admin), a new one minted for a
 // scope and optionally e-mailed, its URL shown once.
 import { Alert, Button, Card, Checkbox, Group, Select, Stack, Text, Title } from "@mantine/core";
-import { useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
-import { api, call, type Schemas } from "../../api/client";
-import { useSignedIn } from "../../lib/session";
-import type { Beneficiary } from "../../pages/beneficiaries";
+import { useForm } from "@mantine/form";
+import { useSendCollectionLink } from "../../hooks/api/beneficiaries/mutations";
+import type { Beneficiary, CollectionLinkInput, CollectionScope } from "../../hooks/api/beneficiaries/types";
 import { ConfirmButton } from "../ConfirmButton";
 import { CopyValue } from "../CopyValue";
-import { ErrorAlert } from "../ErrorAlert";
+import { MutationError } from "../MutationError";
 import { Time } from "../Time";
 import { DARK_TITLE } from "./alert-styles";
 
-type Scope = "full_onboarding" | "payout_destination" | "tax_documents";
-
-const SCOPES: Readonly<Record<Scope, string>> = {
+const SCOPES: Readonly<Record<CollectionScope, string>> = {
   full_onboarding: "Identity and payout destination",
   payout_destination: "Payout destination only",
   tax_documents: "Tax form (W-9, W-8BEN, W-8BEN-E)",
 };
 
-export function CollectionLinks(props: {
-  b: Beneficiary;
-  admin: boolean;
-  run: (action: () => Promise<unknown>) => Promise<void>;
-}) {
+export function CollectionLinks(props: { b: Beneficiary; admin: boolean; onCancel: (requestId: string) => Promise<void> }) {
   const { b, admin } = props;
-  const { environment } = useSignedIn();
-  const queryClient = useQueryClient();
-  const [scope, setScope] = useState<Scope>("payout_destination");
-  const [sendEmail, setSendEmail] = useState(true);
-  const [created, setCreated] = useState<Schemas["CollectionRequestCreated"] | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-
-  const mint = async (chosen: Scope, email: boolean) => {
-    setBusy(true);
-    setError(null);
-    setCreated(null);
-    try {
-      setCreated(
-        await call(
-          api.POST("/v1/beneficiaries/{id}/collection-requests", {
-            params: { path: { id: b.id } },
-            body: { scope: chosen, send_email: email },
-          }),
-        ),
-      );
-      await queryClient.invalidateQueries({ queryKey: [environment, "beneficiaries"] });
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const send = useSendCollectionLink(b.id);
+  const form = useForm<CollectionLinkInput>({ initialValues: { scope: "payout_destination", sendEmail: true } });
+  // The new link's URL, shown once: the answer of the last send (cleared while the next one runs).
+  const created = send.data ?? null;
 
   return (
     <Card withBorder>
@@ -76,7 +44,12 @@ export function CollectionLinks(props: {
               </Text>
               {admin && (
                 <Group gap="xs">
-                  <Button size="xs" variant="default" loading={busy} onClick={() => void mint(request.scope, true)}>
+                  <Button
+                    size="xs"
+                    variant="default"
+                    loading={send.isPending}
+                    onClick={() => send.mutate({ scope: request.scope, sendEmail: true })}
+                  >
                     Resend
                   </Button>
                   <ConfirmButton
@@ -87,15 +60,7 @@ export function CollectionLinks(props: {
                     title="Cancel this link?"
                     message="The link stops working at once."
                     confirmLabel="Cancel link"
-                    onConfirm={() =>
-                      props.run(() =>
-                        call(
-                          api.DELETE("/v1/beneficiaries/{id}/collection-requests/{requestId}", {
-                            params: { path: { id: b.id, requestId: request.id } },
-                          }),
-                        ),
-                      )
-                    }
+                    onConfirm={() => props.onCancel(request.id)}
                   />
                 </Group>
               )}
@@ -118,29 +83,20 @@ export function CollectionLinks(props: {
           </Text>
         </Alert>
       )}
-      <ErrorAlert error={error} title="Could not create the link" />
+      <MutationError mutation={send} title="Could not create the link" />
       {admin && (
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            void mint(scope, sendEmail);
-          }}
-        >
+        <form onSubmit={form.onSubmit((values) => send.mutate(values))}>
           <Group align="flex-end" mt="sm">
             <Select
               label="What to collect"
               data={Object.entries(SCOPES).map(([value, label]) => ({ value, label }))}
-              value={scope}
-              onChange={(value) => setScope((value as Scope | null) ?? "payout_destination")}
+              value={form.values.scope}
+              onChange={(value) => form.setFieldValue("scope", (value as CollectionScope | null) ?? "payout_destination")}
               allowDeselect={false}
               w={280}
             />
-            <Checkbox
-              label="E-mail it to the Beneficiary"
-              checked={sendEmail}
-              onChange={(e) => setSendEmail(e.currentTarget.checked)}
-            />
-            <Button type="submit" loading={busy}>
+            <Checkbox label="E-mail it to the Beneficiary" {...form.getInputProps("sendEmail", { type: "checkbox" })} />
+            <Button type="submit" loading={send.isPending}>
               Send link
             </Button>
           </Group>

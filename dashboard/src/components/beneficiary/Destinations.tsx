@@ -1,21 +1,20 @@
 // A Beneficiary's destinations, masked: rail status, payout usability, the rail's rejection reason, which one is
 // declared; an admin declares a usable one or deletes one (confirmed).
 import { Badge, Button, Card, Group, Table, Text, Title } from "@mantine/core";
-import { api, call, type Schemas } from "../../api/client";
-import type { Beneficiary } from "../../pages/beneficiaries";
+import type { Beneficiary, Destination } from "../../hooks/api/beneficiaries/types";
 import { ConfirmButton } from "../ConfirmButton";
 import { ErrorAlert } from "../ErrorAlert";
-
-type Destination = Schemas["Destination"];
 
 export function Destinations(props: {
   b: Beneficiary;
   list: readonly Destination[] | undefined;
   error: unknown;
   admin: boolean;
-  run: (action: () => Promise<unknown>) => Promise<void>;
+  onDeclare: (destinationId: string) => void;
+  /** Settles once the deletion is done or refused (the page shows the refusal). */
+  onDelete: (destinationId: string) => Promise<void>;
 }) {
-  const { b, list, admin, run } = props;
+  const { b, list, admin, onDeclare, onDelete } = props;
   return (
     <Card withBorder>
       <Title order={2} size="h3" mb="sm">
@@ -76,21 +75,7 @@ export function Destinations(props: {
                       {admin && (
                         <Group gap="xs" wrap="nowrap">
                           {!declared && d.payout_usable && (
-                            <Button
-                              size="xs"
-                              variant="default"
-                              aria-label={`Declare ${label}`}
-                              onClick={() =>
-                                void run(() =>
-                                  call(
-                                    api.PUT("/v1/beneficiaries/{id}/declared-destination", {
-                                      params: { path: { id: b.id } },
-                                      body: { destination_id: d.id },
-                                    }),
-                                  ),
-                                )
-                              }
-                            >
+                            <Button size="xs" variant="default" aria-label={`Declare ${label}`} onClick={() => onDeclare(d.id)}>
                               Declare
                             </Button>
                           )}
@@ -103,15 +88,7 @@ export function Destinations(props: {
                             title={`Delete ${label}?`}
                             message="Payouts can no longer use it. Payouts already made keep it."
                             confirmLabel="Delete"
-                            onConfirm={() =>
-                              run(() =>
-                                call(
-                                  api.DELETE("/v1/beneficiaries/{id}/bank-accounts/{accountId}", {
-                                    params: { path: { id: b.id, accountId: d.id } },
-                                  }),
-                                ),
-                              )
-                            }
+                            onConfirm={() => onDelete(d.id)}
                           />
                         </Group>
                       )}

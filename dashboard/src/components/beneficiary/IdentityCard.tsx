@@ -1,6 +1,6 @@
 // A Beneficiary's identity as the API holds it, read-only: the edit dialog is EditIdentity.tsx.
 import { Card, SimpleGrid, Text, Title } from "@mantine/core";
-import type { Beneficiary } from "../../pages/beneficiaries";
+import type { Beneficiary } from "../../hooks/api/beneficiaries/types";
 import { Time } from "../Time";
 
 export function IdentityCard({ b }: { b: Beneficiary }) {

@@ -1,11 +1,8 @@
 // What stands between a Beneficiary and `ready`, in words, on its page: a green "ready" alert, or the list of
 // everything still missing (not only the first rule that matches).
 import { Alert, List } from "@mantine/core";
-import type { Schemas } from "../../api/client";
-import type { Beneficiary } from "../../pages/beneficiaries";
+import type { Beneficiary, Destination } from "../../hooks/api/beneficiaries/types";
 import { DARK_TITLE } from "./alert-styles";
-
-type Destination = Schemas["Destination"];
 
 const FIELD_NAMES: Readonly<Record<string, string>> = {
   first_name: "first name",
