@@ -3,34 +3,31 @@
 // same file sent twice replays its rows instead of paying twice. Then the per-row results (downloadable as
 // CSV), and the uploads made so far as batches, whose pending payouts are approved or rejected together.
 import { Alert, FileInput, Stack, Text, Title } from "@mantine/core";
-import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, call } from "../api/client";
 import { ErrorAlert } from "../components/ErrorAlert";
+import { MutationError } from "../components/MutationError";
 import type { Chosen } from "../components/uploads/chosen";
 import { UploadBatches } from "../components/uploads/UploadBatches";
 import { UploadPreview } from "../components/uploads/UploadPreview";
-import { type BulkResult, UploadResults } from "../components/uploads/UploadResults";
+import { UploadResults } from "../components/uploads/UploadResults";
+import { useBulkUpload } from "../hooks/api/uploads/mutations";
 import { OPTIONAL_COLUMNS, parseBulkCsv, REQUIRED_COLUMNS, rowsToSend, sha256Hex } from "../lib/csv";
 import { useSignedIn } from "../lib/session";
 
 export function UploadsPage() {
   const session = useSignedIn();
-  const { environment } = session;
-  const queryClient = useQueryClient();
+  const upload = useBulkUpload();
   const [chosen, setChosen] = useState<Chosen | null>(null);
   const [file, setFile] = useState<File | null>(null);
   const [readError, setReadError] = useState<unknown>(null);
-  const [sendError, setSendError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<BulkResult | null>(null);
+  // The answer to the chosen file once sent; choosing another file (or none) clears it with the refusal.
+  const result = upload.data ?? null;
   const admin = session.membership.role === "business_admin";
 
   const choose = async (picked: File | null) => {
     setFile(picked);
     setChosen(null);
-    setResult(null);
-    setSendError(null);
+    upload.reset();
     setReadError(null);
     if (picked === null) return;
     try {
@@ -45,18 +42,9 @@ export function UploadsPage() {
   const rows = chosen === null ? null : rowsToSend(chosen.file);
   const invalidRows = chosen?.file.rows.filter((r) => r.row === null).length ?? 0;
 
-  const submit = async () => {
+  const submit = () => {
     if (chosen === null || rows === null) return;
-    setBusy(true);
-    setSendError(null);
-    try {
-      setResult(await call(api.POST("/v1/payouts/bulk", { body: { uploadId: chosen.uploadId, rows } })));
-      await queryClient.invalidateQueries({ queryKey: [environment, "payouts"] });
-    } catch (error) {
-      setSendError(error);
-    } finally {
-      setBusy(false);
-    }
+    upload.mutate({ uploadId: chosen.uploadId, rows });
   };
 
   return (
@@ -88,11 +76,11 @@ export function UploadsPage() {
           chosen={chosen}
           invalidRows={invalidRows}
           canSend={rows !== null && admin}
-          busy={busy}
-          onSend={() => void submit()}
+          busy={upload.isPending}
+          onSend={submit}
         />
       )}
-      <ErrorAlert error={sendError} title="Could not send the upload" />
+      <MutationError mutation={upload} title="Could not send the upload" />
       {chosen !== null && result !== null && (
         <UploadResults
           chosen={chosen}
@@ -100,7 +88,7 @@ export function UploadsPage() {
           onAnother={() => {
             setFile(null);
             setChosen(null);
-            setResult(null);
+            upload.reset();
           }}
         />
       )}

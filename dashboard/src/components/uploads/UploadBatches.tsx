@@ -1,13 +1,14 @@
 // The uploads made so far as batches (grouped from the most recent payouts by upload id), each with its payouts
 // by status and total, whose pending payouts are approved or rejected together.
 import { Badge, Button, Group, Stack, Text, Title } from "@mantine/core";
-import { useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
-import { api, call } from "../../api/client";
+import type { Outcome } from "../../hooks/api/approvals/types";
+import { useUploadBatches } from "../../hooks/api/uploads/queries";
+import type { Batch } from "../../hooks/api/uploads/types";
 import { canDecide, type Payout, type PayoutStatus } from "../../lib/payouts";
 import { useSignedIn } from "../../lib/session";
 import { type DataColumn, DataList } from "../DataList";
-import { DecisionDialog, type Outcome } from "../DecisionDialog";
+import { DecisionDialog } from "../DecisionDialog";
 import { Money } from "../Money";
 import { StatusBadge } from "../StatusBadge";
 import { Time } from "../Time";
@@ -18,47 +19,9 @@ const DECISIONS: readonly { outcome: Outcome; verb: string; color: string }[] = 
   { outcome: "reject", verb: "Reject", color: "red" },
 ];
 
-/** Up to this many recent payouts are read to group the uploads (5 pages of 200). */
-const SCAN_PAGES = 5;
-
-interface Batch {
-  readonly uploadId: string;
-  readonly firstAt: string;
-  readonly payouts: Payout[];
-}
-
-/** The uploads among the most recent payouts, newest first, with their payouts. */
-function useBatches() {
-  const { environment } = useSignedIn();
-  return useQuery({
-    queryKey: [environment, "payouts", "batches"],
-    queryFn: async () => {
-      const payouts: Payout[] = [];
-      let cursor: string | null = null;
-      for (let page = 0; page < SCAN_PAGES; page += 1) {
-        const result: { payouts: Payout[]; next_cursor: string | null } = await call(
-          api.GET("/v1/payouts", { params: { query: { limit: 200, ...(cursor === null ? {} : { cursor }) } } }),
-        );
-        payouts.push(...result.payouts);
-        cursor = result.next_cursor;
-        if (cursor === null) break;
-      }
-      const batches = new Map<string, Batch>();
-      for (const payout of payouts) {
-        if (payout.upload_id === null) continue;
-        const batch = batches.get(payout.upload_id) ?? { uploadId: payout.upload_id, firstAt: payout.created_at, payouts: [] };
-        batch.payouts.push(payout);
-        if (payout.created_at < batch.firstAt) batches.set(payout.upload_id, { ...batch, firstAt: payout.created_at });
-        else batches.set(payout.upload_id, batch);
-      }
-      return { batches: [...batches.values()].sort((a, b) => b.firstAt.localeCompare(a.firstAt)), partial: cursor !== null };
-    },
-  });
-}
-
 export function UploadBatches() {
   const session = useSignedIn();
-  const batches = useBatches();
+  const batches = useUploadBatches();
   const [dialog, setDialog] = useState<{ outcome: Outcome; payouts: Payout[] } | null>(null);
   const decider = canDecide(session.membership.role);
   const list = useMemo(() => batches.data?.batches ?? [], [batches.data]);

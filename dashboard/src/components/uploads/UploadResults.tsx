@@ -2,15 +2,12 @@
 // file was uploaded before, and the results as a CSV to download.
 import { Alert, Anchor, Button, Group, Stack, Text, Title } from "@mantine/core";
 import { Link } from "react-router";
-import type { Schemas } from "../../api/client";
+import type { BulkResult, BulkRowResult } from "../../hooks/api/uploads/types";
 import { resultsToCsv } from "../../lib/csv";
 import { downloadText } from "../../lib/download";
 import { type PayoutStatus, STATUS_LABELS } from "../../lib/payouts";
 import { type DataColumn, DataList } from "../DataList";
 import type { Chosen } from "./chosen";
-
-export type BulkResult = Schemas["BulkPayoutResult"];
-type BulkRowResult = BulkResult["results"][number];
 
 const RESULT_COLUMNS: readonly DataColumn<BulkRowResult>[] = [
   // The file's line: the header is line 1.
