@@ -7,6 +7,7 @@ import { createRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router";
 import { App } from "./App";
 import { ApiError } from "./api/client";
+import { queryKeys } from "./hooks/api/query-keys";
 import { SessionProvider } from "./lib/session";
 
 const theme = createTheme({
@@ -40,7 +41,7 @@ const queryClient: QueryClient = new QueryClient({
     // instead of leaving error messages on a page they can no longer use.
     onError: (error) => {
       if (error instanceof ApiError && error.code === "SESSION_EXPIRED")
-        void queryClient.invalidateQueries({ queryKey: ["session"] });
+        void queryClient.invalidateQueries({ queryKey: queryKeys.session });
     },
   }),
 });

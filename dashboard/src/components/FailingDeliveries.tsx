@@ -1,11 +1,9 @@
 // Home: webhook deliveries that are failing (abandoned after 8 attempts, or retrying after a failure), with
 // a link to the delivery log filtered to them.
 import { Anchor, Card, Group, Stack, Table, Text, Title } from "@mantine/core";
-import { useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
-import { api, call } from "../api/client";
-import { useSignedIn } from "../lib/session";
-import { attemptOutcome, isFailing } from "../lib/webhooks";
+import { useFailingDeliveries } from "../hooks/api/webhooks/queries";
+import { attemptOutcome } from "../lib/webhooks";
 import { ErrorAlert } from "./ErrorAlert";
 import { Time } from "./Time";
 import { DeliveryStatusBadge } from "./WebhookDeliveries";
@@ -14,23 +12,7 @@ const SHOWN = 5;
 const PAGE = 50;
 
 export function FailingDeliveries() {
-  const { environment } = useSignedIn();
-  const failing = useQuery({
-    queryKey: [environment, "webhook-deliveries", "failing"],
-    queryFn: async () => {
-      const [abandoned, pending] = await Promise.all(
-        (["abandoned", "pending"] as const).map((status) =>
-          call(api.GET("/v1/webhook-deliveries", { params: { query: { status, limit: PAGE } } })),
-        ),
-      );
-      const deliveries = [...(abandoned?.deliveries ?? []), ...(pending?.deliveries ?? [])]
-        .filter(isFailing)
-        .sort((a, b) => b.created_at.localeCompare(a.created_at));
-      const more = abandoned?.next_cursor != null || pending?.next_cursor != null;
-      return { deliveries, more, abandoned: abandoned?.deliveries.length ?? 0 };
-    },
-    refetchInterval: 60_000,
-  });
+  const failing = useFailingDeliveries(PAGE);
   const data = failing.data;
   return (
     <Card withBorder component="section" aria-labelledby="failing-deliveries-heading">

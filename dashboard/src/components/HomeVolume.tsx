@@ -2,28 +2,12 @@
 // Business's, else the browser's), from one aggregate read (GET /v1/payouts/volume), drawn by a chart loaded on
 // demand. The answer's `until` is today by the server's clock, which Home also uses for its 7-day count.
 import { Card, Center, Loader, Stack, Text, Title } from "@mantine/core";
-import { useQuery } from "@tanstack/react-query";
 import { lazy, Suspense } from "react";
-import { api, call } from "../api/client";
-import { useSignedIn } from "../lib/session";
-import { useTimeZone } from "../lib/time-zone";
+import { VOLUME_DAYS as DAYS, usePayoutVolume } from "../hooks/api/payouts/summary-queries";
 import { volumeSeries } from "../lib/volume";
 import { ErrorAlert } from "./ErrorAlert";
 
 const VolumeChart = lazy(() => import("./VolumeChart"));
-const DAYS = 30;
-
-/** The last 30 days' volume in the dashboard's time zone (one cache entry, shared by Home's parts). */
-export function usePayoutVolume() {
-  const { environment } = useSignedIn();
-  const { zone, ready } = useTimeZone();
-  return useQuery({
-    // Asked once the zone is known, not once in the browser's zone and again in the Business's.
-    enabled: ready,
-    queryKey: [environment, "payouts", "volume", DAYS, zone],
-    queryFn: () => call(api.GET("/v1/payouts/volume", { params: { query: { days: DAYS, time_zone: zone } } })),
-  });
-}
 
 export function HomeVolume() {
   const volume = usePayoutVolume();

@@ -16,25 +16,13 @@ import {
   VisuallyHidden,
 } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
-import { useQuery } from "@tanstack/react-query";
-import { Suspense, useState } from "react";
+import { Suspense } from "react";
 import { Link, Outlet, useLocation, useNavigate } from "react-router";
-import { api, call, type Environment } from "../api/client";
+import type { Environment } from "../api/client";
+import { usePendingCount } from "../hooks/api/payouts/summary-queries";
+import { useSignOut, useSwitchBusiness } from "../hooks/api/session/mutations";
 import { useSession, useSignedIn } from "../lib/session";
-import { ErrorAlert } from "./ErrorAlert";
-
-/** Pending payouts, for the badge: one page of up to 200 (200+ beyond). */
-export function usePendingCount() {
-  const { environment } = useSession();
-  return useQuery({
-    queryKey: [environment, "payouts", "pending-count"],
-    queryFn: async () => {
-      const page = await call(api.GET("/v1/payouts", { params: { query: { status: "pending_approval", limit: 200 } } }));
-      return { count: page.payouts.length, more: page.next_cursor !== null };
-    },
-    refetchInterval: 30_000,
-  });
-}
+import { MutationError } from "./MutationError";
 
 const NAV = [
   { to: "/", label: "Home" },
@@ -49,24 +37,25 @@ const NAV = [
 
 export function Layout() {
   const session = useSignedIn();
-  const { setEnvironment, signOut, accept } = useSession();
+  const { setEnvironment } = useSession();
   const [opened, { toggle, close }] = useDisclosure();
   const location = useLocation();
   const navigate = useNavigate();
   const pending = usePendingCount();
-  const [switchError, setSwitchError] = useState<unknown>(null);
+  const switchBusiness = useSwitchBusiness();
+  const signOut = useSignOut();
   const sandbox = session.environment === "sandbox";
 
-  const switchBusiness = async (businessId: string | null) => {
+  const switchTo = (businessId: string | null) => {
     if (businessId === null || businessId === session.membership.business_id) return;
-    setSwitchError(null);
-    try {
-      accept(await call(api.POST("/v1/session/business", { body: { business_id: businessId } })));
-      navigate("/");
-    } catch (error) {
-      setSwitchError(error);
-    }
+    switchBusiness.mutate(businessId, { onSuccess: () => navigate("/") });
   };
+  // Signed out here whatever the API answered (the session is forgotten either way); on to the sign-in page.
+  const signOutHere = () =>
+    void signOut.mutateAsync().then(
+      () => navigate("/sign-in"),
+      () => undefined,
+    );
 
   return (
     <AppShell
@@ -93,7 +82,7 @@ export function Layout() {
                 w={{ base: 110, xs: 180 }}
                 data={session.memberships.map((m) => ({ value: m.business_id, label: m.business_name }))}
                 value={session.membership.business_id}
-                onChange={(value) => void switchBusiness(value)}
+                onChange={switchTo}
                 allowDeselect={false}
               />
             ) : (
@@ -119,7 +108,7 @@ export function Layout() {
                 ]}
               />
             </Box>
-            <Button variant="subtle" size="xs" onClick={() => void signOut().then(() => navigate("/sign-in"))} visibleFrom="xs">
+            <Button variant="subtle" size="xs" onClick={signOutHere} visibleFrom="xs">
               Sign out
             </Button>
           </Group>
@@ -146,7 +135,7 @@ export function Layout() {
           />
         ))}
         <Box hiddenFrom="xs" mt="md">
-          <Button variant="subtle" size="xs" onClick={() => void signOut().then(() => navigate("/sign-in"))}>
+          <Button variant="subtle" size="xs" onClick={signOutHere}>
             Sign out
           </Button>
         </Box>
@@ -156,7 +145,7 @@ export function Layout() {
       </AppShell.Navbar>
       <AppShell.Main>
         <Box maw={1200}>
-          <ErrorAlert error={switchError} title="Could not switch Business" />
+          <MutationError mutation={switchBusiness} title="Could not switch Business" />
           <Suspense
             fallback={
               <Center py="xl">

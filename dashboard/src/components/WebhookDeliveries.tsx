@@ -2,11 +2,12 @@
 // can link to "abandoned"; each change a history entry), in cursor pages; each delivery opens to its attempts (time, status, latency,
 // error). An abandoned delivery can be redelivered after a confirmation.
 import { Badge, Button, Group, Select, Stack, Text, Title } from "@mantine/core";
-import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useLocation } from "react-router";
-import { api, call } from "../api/client";
-import { useSession, useSignedIn } from "../lib/session";
+import { settle } from "../hooks/api/use-api-mutation";
+import { useRedeliver } from "../hooks/api/webhooks/mutations";
+import { useWebhookDeliveries } from "../hooks/api/webhooks/queries";
+import { useSignedIn } from "../lib/session";
 import { useUrlFilters } from "../lib/url-filters";
 import { useCursorPages } from "../lib/use-cursor-pages";
 import {
@@ -66,9 +67,7 @@ function Attempts({ delivery }: { delivery: Delivery }) {
 }
 
 export function WebhookDeliveries() {
-  const { environment, membership } = useSignedIn();
-  const { withStepUp } = useSession();
-  const queryClient = useQueryClient();
+  const { membership } = useSignedIn();
   const { params, setFilter } = useUrlFilters();
   const status = (params.get(STATUS_PARAM) ?? undefined) as DeliveryStatus | undefined;
   const eventType = (params.get(TYPE_PARAM) ?? undefined) as EventType | undefined;
@@ -76,8 +75,7 @@ export function WebhookDeliveries() {
   const pages = useCursorPages(`${status ?? ""}|${eventType ?? ""}`);
   const cursor = pages.cursor;
   const [open, setOpen] = useState<string | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const redeliver = useRedeliver();
   const admin = membership.role === "business_admin";
   const { hash } = useLocation();
   // Home links here with #deliveries: the log is below the API keys, so bring it into view.
@@ -85,35 +83,9 @@ export function WebhookDeliveries() {
     if (hash === "#deliveries") document.getElementById("deliveries")?.scrollIntoView();
   }, [hash]);
 
-  const page = useQuery({
-    queryKey: [environment, "webhook-deliveries", status ?? "", eventType ?? "", cursor ?? ""],
-    queryFn: () =>
-      call(
-        api.GET("/v1/webhook-deliveries", {
-          params: {
-            query: {
-              limit: PAGE_SIZE,
-              ...(status === undefined ? {} : { status }),
-              ...(eventType === undefined ? {} : { event_type: eventType }),
-              ...(cursor === null ? {} : { cursor }),
-            },
-          },
-        }),
-      ),
-    placeholderData: keepPreviousData,
-  });
-
-  const redeliver = async (id: string) => {
-    setError(null);
-    setNotice(null);
-    try {
-      await withStepUp(() => call(api.POST("/v1/webhook-deliveries/{id}/redeliver", { params: { path: { id } } })));
-      setNotice("Redelivery started: up to 8 new attempts, on the same schedule.");
-      await queryClient.invalidateQueries({ queryKey: [environment, "webhook-deliveries"] });
-    } catch (caught) {
-      setError(caught);
-    }
-  };
+  const page = useWebhookDeliveries({ status, eventType }, cursor, PAGE_SIZE);
+  // Said once the redelivery has started (and the log has been read again); a new attempt clears it.
+  const notice = redeliver.isSuccess ? "Redelivery started: up to 8 new attempts, on the same schedule." : null;
 
   const columns: readonly DataColumn<Delivery>[] = [
     {
@@ -177,7 +149,7 @@ export function WebhookDeliveries() {
                 title="Redeliver this event?"
                 message="It is sent again to the current endpoint with the same id (receivers deduplicate on it), up to 8 attempts on the usual schedule."
                 confirmLabel="Redeliver"
-                onConfirm={() => redeliver(delivery.id)}
+                onConfirm={() => settle(redeliver.mutateAsync(delivery.id))}
               />
             )}
           </Group>
@@ -227,7 +199,7 @@ export function WebhookDeliveries() {
         columns={columns}
         query={page}
         loadingText="Loading deliveries…"
-        error={error ?? page.error}
+        error={redeliver.error ?? page.error}
         empty="No deliveries match."
         emptyTestId="no-deliveries"
         rowTestId="delivery-row"

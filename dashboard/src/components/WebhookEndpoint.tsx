@@ -2,88 +2,68 @@
 // signing secret. The secret appears once (at creation and after a rotation), with a copy button, and is
 // kept in this component's memory only until the person hides it or leaves the page.
 import { Alert, Badge, Button, Checkbox, Group, Modal, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
-import { ApiError, api, call, type Schemas } from "../api/client";
-import { useSession, useSignedIn } from "../lib/session";
+import { useForm } from "@mantine/form";
+import { useState } from "react";
+import { ApiError } from "../api/client";
+import { setFieldErrors } from "../hooks/api/form-errors";
+import { lastError, settle } from "../hooks/api/use-api-mutation";
+import { useCreateOrRotateWebhookEndpoint, useUpdateWebhookEndpoint } from "../hooks/api/webhooks/mutations";
+import { useWebhookEndpoint } from "../hooks/api/webhooks/queries";
+import type { WebhookSubscription } from "../hooks/api/webhooks/types";
+import { useSignedIn } from "../lib/session";
 import { EVENT_TYPES, type EventType } from "../lib/webhooks";
 import { ConfirmButton } from "./ConfirmButton";
 import { CopyValue } from "./CopyValue";
 import { ErrorAlert } from "./ErrorAlert";
 import { Time } from "./Time";
 
-type Subscription = Schemas["WebhookSubscription"];
-
-/** The endpoint, or null when the environment has none (the API answers 404). */
-export function useWebhookEndpoint() {
-  const { environment } = useSignedIn();
-  return useQuery({
-    queryKey: [environment, "webhook-subscription"],
-    queryFn: async (): Promise<Subscription | null> => {
-      try {
-        return await call(api.GET("/v1/webhook-subscriptions"));
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 404) return null;
-        throw error;
-      }
-    },
-  });
-}
-
-/** The message for the URL field: a detail about `url`, or one of the URL checks (422), with its code. */
-function urlError(error: unknown): string | undefined {
-  if (!(error instanceof ApiError)) return undefined;
-  const detail = error.fieldMessage("url");
-  if (detail !== undefined) return detail;
-  return error.code.startsWith("WEBHOOK_URL_") ? `${error.message} (${error.code})` : undefined;
-}
-
+/** Creating the endpoint, or changing its URL and events; `onSaved` gets the new secret of a creation. */
 function EndpointForm(props: {
   title: string;
   submitLabel: string;
-  initial: { url: string; events: EventType[] };
+  /** The endpoint to change; null: create one. */
+  current: WebhookSubscription | null;
   onClose: () => void;
-  onSubmit: (url: string, events: EventType[]) => Promise<void>;
+  onSaved: (secret: string | null) => void;
 }) {
-  const [url, setUrl] = useState(props.initial.url);
-  const [events, setEvents] = useState<string[]>(props.initial.events);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await props.onSubmit(url.trim(), events as EventType[]);
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
+  const { current } = props;
+  const create = useCreateOrRotateWebhookEndpoint();
+  const update = useUpdateWebhookEndpoint();
+  const error = lastError(create, update);
+  const form = useForm<{ url: string; events: string[] }>({
+    initialValues:
+      current === null ? { url: "", events: [...EVENT_TYPES] } : { url: current.url, events: [...current.enabled_events] },
+  });
+  const showRefusal = (refusal: unknown) => {
+    setFieldErrors(form, refusal, { aliases: { enabled_events: "events" } });
+    // A URL check (422 WEBHOOK_URL_*) is about the URL field though it names no field.
+    if (refusal instanceof ApiError && refusal.fieldMessage("url") === undefined && refusal.code.startsWith("WEBHOOK_URL_"))
+      form.setFieldError("url", `${refusal.message} (${refusal.code})`);
   };
-  const eventsError = error instanceof ApiError ? error.fieldMessage("enabled_events") : undefined;
+  const submit = form.onSubmit(({ url: typed, events: chosen }) => {
+    const url = typed.trim();
+    const events = chosen as EventType[];
+    if (current === null)
+      create.mutate({ url, events }, { onSuccess: (created) => props.onSaved(created.secret), onError: showRefusal });
+    else
+      update.mutate(
+        { ...(url === current.url ? {} : { url }), enabled_events: events },
+        { onSuccess: () => props.onSaved(null), onError: showRefusal },
+      );
+  });
   return (
     <Modal opened onClose={props.onClose} title={props.title} centered size="lg">
-      <form onSubmit={(e) => void submit(e)}>
+      <form onSubmit={submit}>
         <Stack>
           <TextInput
             label="Endpoint URL"
             description="HTTPS, reachable from the internet; a test request is sent to check it."
             placeholder="https://example.com/webhooks/payouts"
-            value={url}
-            onChange={(e) => setUrl(e.currentTarget.value)}
-            error={urlError(error)}
+            {...form.getInputProps("url")}
             required
             data-autofocus
           />
-          <Checkbox.Group
-            label="Events to send"
-            description="At least one."
-            value={events}
-            onChange={setEvents}
-            error={eventsError}
-            required
-          >
+          <Checkbox.Group label="Events to send" description="At least one." {...form.getInputProps("events")} required>
             <SimpleGrid cols={{ base: 1, sm: 2 }} mt="xs" spacing="xs">
               {EVENT_TYPES.map((type) => (
                 <Checkbox key={type} value={type} label={type} />
@@ -95,7 +75,7 @@ function EndpointForm(props: {
             <Button variant="default" onClick={props.onClose}>
               Cancel
             </Button>
-            <Button type="submit" loading={busy} disabled={events.length === 0}>
+            <Button type="submit" loading={create.isPending || update.isPending} disabled={form.values.events.length === 0}>
               {props.submitLabel}
             </Button>
           </Group>
@@ -107,37 +87,14 @@ function EndpointForm(props: {
 
 export function WebhookEndpoint() {
   const { environment, membership } = useSignedIn();
-  const { withStepUp } = useSession();
-  const queryClient = useQueryClient();
   const endpoint = useWebhookEndpoint();
+  const rotate = useCreateOrRotateWebhookEndpoint();
+  const update = useUpdateWebhookEndpoint();
+  const error = lastError(rotate, update);
   const [form, setForm] = useState<"create" | "edit" | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
-  const [error, setError] = useState<unknown>(null);
   const admin = membership.role === "business_admin";
-  const refresh = () => queryClient.invalidateQueries({ queryKey: [environment, "webhook-subscription"] });
-
-  // POST creates the endpoint or, when one exists, rotates its secret (and sets url and events as sent).
-  const createOrRotate = async (url: string, events: EventType[]) => {
-    const created = await withStepUp(() =>
-      call(api.POST("/v1/webhook-subscriptions", { body: { url, enabled_events: events } })),
-    );
-    setSecret(created.secret);
-    setForm(null);
-    await refresh();
-  };
-  const update = async (body: Schemas["UpdateWebhookSubscriptionRequest"]) => {
-    await withStepUp(() => call(api.PATCH("/v1/webhook-subscriptions", { body })));
-    setForm(null);
-    await refresh();
-  };
-  const act = async (action: () => Promise<void>) => {
-    setError(null);
-    try {
-      await action();
-    } catch (caught) {
-      setError(caught);
-    }
-  };
+  const setEnabled = (enabled: boolean) => update.mutateAsync({ enabled });
 
   const current = endpoint.data ?? null;
   return (
@@ -201,10 +158,10 @@ export function WebhookEndpoint() {
                   title="Disable the endpoint?"
                   message="No event is sent while it is disabled, and every pending retry is dropped (not resent when you enable it again)."
                   confirmLabel="Disable endpoint"
-                  onConfirm={() => act(() => update({ enabled: false }))}
+                  onConfirm={() => settle(setEnabled(false))}
                 />
               ) : (
-                <Button size="xs" variant="default" onClick={() => void act(() => update({ enabled: true }))}>
+                <Button size="xs" variant="default" onClick={() => void settle(setEnabled(true))}>
                   Enable
                 </Button>
               )}
@@ -216,7 +173,13 @@ export function WebhookEndpoint() {
                 title="Rotate the signing secret?"
                 message="The current secret stops working at once: your receiver must switch to the new one, shown once after this."
                 confirmLabel="Rotate secret"
-                onConfirm={() => act(() => createOrRotate(current.url, current.enabled_events as EventType[]))}
+                onConfirm={() =>
+                  settle(
+                    rotate
+                      .mutateAsync({ url: current.url, events: current.enabled_events as EventType[] })
+                      .then((created) => setSecret(created.secret)),
+                  )
+                }
               />
             </Group>
           )}
@@ -226,20 +189,12 @@ export function WebhookEndpoint() {
         <EndpointForm
           title={form === "create" ? "Add a webhook endpoint" : "Edit the webhook endpoint"}
           submitLabel={form === "create" ? "Add endpoint" : "Save"}
-          initial={
-            form === "edit" && current !== null
-              ? { url: current.url, events: current.enabled_events as EventType[] }
-              : { url: "", events: [...EVENT_TYPES] }
-          }
+          current={form === "edit" ? current : null}
           onClose={() => setForm(null)}
-          onSubmit={(url, events) =>
-            form === "create" || current === null
-              ? createOrRotate(url, events)
-              : update({
-                  ...(url === current.url ? {} : { url }),
-                  enabled_events: events,
-                })
-          }
+          onSaved={(created) => {
+            if (created !== null) setSecret(created);
+            setForm(null);
+          }}
         />
       )}
     </Stack>

@@ -1,13 +1,9 @@
 // The zone the dashboard shows dates in: the Business's (`time_zone` of its profile, GET /v1/business) when
 // set and known to this browser, else the browser's own. The same for every member, as an account time zone
 // is: "created on the 3rd" means the Business's 3rd. Until the profile has answered, the browser's zone.
-import { useQuery } from "@tanstack/react-query";
-import { api, call } from "../api/client";
-import { useSession } from "./session";
+import { useBusinessProfile } from "../hooks/api/business/queries";
+import { useSession } from "./session-context";
 import { browserTimeZone, isTimeZone } from "./time";
-
-/** The Business profile's cache key: one per Business, whichever environment is shown. */
-export const businessProfileKey = (businessId: string) => ["business-profile", businessId] as const;
 
 export interface DisplayTimeZone {
   /** The IANA name dates are shown in. */
@@ -21,12 +17,7 @@ export interface DisplayTimeZone {
 export function useTimeZone(): DisplayTimeZone {
   const { session } = useSession();
   const businessId = session?.membership.business_id ?? null;
-  const profile = useQuery({
-    queryKey: businessProfileKey(businessId ?? ""),
-    queryFn: () => call(api.GET("/v1/business")),
-    enabled: businessId !== null,
-    staleTime: 60_000,
-  });
+  const profile = useBusinessProfile(businessId, { staleTime: 60_000 });
   const ready = !profile.isPending;
   const stored = profile.data?.time_zone ?? null;
   if (stored !== null && isTimeZone(stored)) return { zone: stored, business: true, ready };

@@ -3,46 +3,27 @@
 // (the volume answer's `until`), not the browser's clock, which may be wrong and is not what stamped the
 // payouts.
 import { Anchor, Card, Group, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
-import { useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
-import { api, call } from "../api/client";
 import { ErrorAlert } from "../components/ErrorAlert";
 import { FailingDeliveries } from "../components/FailingDeliveries";
-import { HomeVolume, usePayoutVolume } from "../components/HomeVolume";
-import { usePendingCount } from "../components/Layout";
+import { HomeVolume } from "../components/HomeVolume";
 import { Money } from "../components/Money";
 import { StatusBadge } from "../components/StatusBadge";
 import { Time } from "../components/Time";
 import { TimeZoneNote } from "../components/TimeZoneNote";
+import { usePayoutProblems, usePayoutVolume, usePendingCount } from "../hooks/api/payouts/summary-queries";
 import { useSignedIn } from "../lib/session";
-import { addDays, dayStartInZone } from "../lib/time";
+import { addDays } from "../lib/time";
 
 const WEEK_DAYS = 7;
 
 export function HomePage() {
-  const { environment, membership } = useSignedIn();
+  const { membership } = useSignedIn();
   const pending = usePendingCount();
   const volume = usePayoutVolume();
   const zone = volume.data?.time_zone;
   const firstDay = volume.data === undefined ? undefined : addDays(volume.data.until, -(WEEK_DAYS - 1));
-  const problems = useQuery({
-    enabled: zone !== undefined && firstDay !== undefined,
-    queryKey: [environment, "payouts", "problems", zone, firstDay],
-    queryFn: async () => {
-      const start = dayStartInZone(firstDay ?? "", zone ?? "UTC");
-      const updatedFrom = start === null ? undefined : new Date(start).toISOString();
-      const [failed, returned] = await Promise.all(
-        (["failed", "returned"] as const).map((status) =>
-          call(
-            api.GET("/v1/payouts", {
-              params: { query: { status, limit: 50, ...(updatedFrom === undefined ? {} : { updated_from: updatedFrom }) } },
-            }),
-          ),
-        ),
-      );
-      return [...(failed?.payouts ?? []), ...(returned?.payouts ?? [])].sort((a, b) => b.updated_at.localeCompare(a.updated_at));
-    },
-  });
+  const problems = usePayoutProblems(zone, firstDay);
   return (
     <Stack>
       <Title order={1}>Home</Title>

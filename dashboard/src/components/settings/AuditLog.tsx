@@ -1,11 +1,12 @@
 // The audit log (GET /v1/audit-records): newest first, filtered by action, person and time range, paged by
 // the API's cursor. "Newer" goes back through the cursors already followed (the API pages forward only).
 import { Button, Group, NativeSelect, Stack, Text, TextInput } from "@mantine/core";
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
-import { api, call, type Operations, type Schemas } from "../../api/client";
+import { useForm } from "@mantine/form";
+import { useState } from "react";
+import type { Operations, Schemas } from "../../api/client";
+import { useAuditRecords } from "../../hooks/api/audit-log/queries";
+import { useMembers } from "../../hooks/api/team/queries";
 import type { CompleteList } from "../../lib/complete-list";
-import { useSignedIn } from "../../lib/session";
 import { wallTimeInZone } from "../../lib/time";
 import { useTimeZone } from "../../lib/time-zone";
 import { useCursorPages } from "../../lib/use-cursor-pages";
@@ -98,31 +99,24 @@ const until = (local: string, zone: string) => {
 };
 
 export function AuditLog() {
-  const { environment } = useSignedIn();
-  const members = useQuery({ queryKey: [environment, "members"], queryFn: () => call(api.GET("/v1/members")) });
-  const [draft, setDraft] = useState<Filters>({ action: "", actor: "", since: "", until: "" });
-  const [filters, setFilters] = useState<Filters>(draft);
+  const members = useMembers();
+  // The filters as typed (the form) and as applied (the list's), one change per "Filter".
+  const form = useForm<Filters>({ initialValues: { action: "", actor: "", since: "", until: "" } });
+  const [filters, setFilters] = useState<Filters>(form.values);
   const pages = useCursorPages(JSON.stringify(filters));
   const cursor = pages.cursor;
   const { zone } = useTimeZone();
-  const records = useQuery({
-    queryKey: [environment, "audit-records", filters, zone, cursor],
-    queryFn: () =>
-      call(
-        api.GET("/v1/audit-records", {
-          params: {
-            query: {
-              limit: PAGE_SIZE,
-              ...(cursor === null ? {} : { cursor }),
-              ...(filters.action === "" ? {} : { action: filters.action }),
-              ...(filters.actor === "" ? {} : { actor_user_id: filters.actor }),
-              ...since(filters.since, zone),
-              ...until(filters.until, zone),
-            },
-          },
-        }),
-      ),
-    placeholderData: keepPreviousData,
+  const records = useAuditRecords({
+    filters,
+    zone,
+    cursor,
+    pageSize: PAGE_SIZE,
+    query: {
+      ...(filters.action === "" ? {} : { action: filters.action }),
+      ...(filters.actor === "" ? {} : { actor_user_id: filters.actor }),
+      ...since(filters.since, zone),
+      ...until(filters.until, zone),
+    },
   });
   const emailOf = (userId: string | null) =>
     userId === null ? null : (members.data?.members.find((m) => m.user_id === userId)?.email ?? userId);
@@ -145,20 +139,14 @@ export function AuditLog() {
     },
   ];
 
-  const apply = (event: FormEvent) => {
-    event.preventDefault();
-    setFilters(draft);
-  };
-
   return (
     <Stack>
-      <form onSubmit={apply} aria-label="Audit log filters">
+      <form onSubmit={form.onSubmit(setFilters)} aria-label="Audit log filters">
         <Group align="flex-end" wrap="wrap">
           <NativeSelect
             label="Action"
             data={[{ value: "", label: "Any action" }, ...ACTIONS.map((a) => ({ value: a, label: actionLabel(a) }))]}
-            value={draft.action}
-            onChange={(e) => setDraft({ ...draft, action: e.currentTarget.value as Action | "" })}
+            {...form.getInputProps("action")}
           />
           <NativeSelect
             label="Person"
@@ -166,23 +154,10 @@ export function AuditLog() {
               { value: "", label: "Anyone" },
               ...(members.data?.members.map((m) => ({ value: m.user_id, label: m.email })) ?? []),
             ]}
-            value={draft.actor}
-            onChange={(e) => setDraft({ ...draft, actor: e.currentTarget.value })}
+            {...form.getInputProps("actor")}
           />
-          <TextInput
-            label="From"
-            description={zone}
-            type="datetime-local"
-            value={draft.since}
-            onChange={(e) => setDraft({ ...draft, since: e.currentTarget.value })}
-          />
-          <TextInput
-            label="Until"
-            description={zone}
-            type="datetime-local"
-            value={draft.until}
-            onChange={(e) => setDraft({ ...draft, until: e.currentTarget.value })}
-          />
+          <TextInput label="From" description={zone} type="datetime-local" {...form.getInputProps("since")} />
+          <TextInput label="Until" description={zone} type="datetime-local" {...form.getInputProps("until")} />
           <Button type="submit">Filter</Button>
         </Group>
       </form>

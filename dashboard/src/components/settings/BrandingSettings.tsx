@@ -2,15 +2,25 @@
 // brand colour (the API refuses one white text is unreadable on, `low_contrast`, shown beside the field) and a
 // PNG or JPEG logo sent as base64 (at most 100 KiB; the API checks the first bytes).
 import { Button, ColorInput, Group, Stack, Text, TextInput } from "@mantine/core";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useEffect, useState } from "react";
-import { ApiError, api, call, type Schemas } from "../../api/client";
-import { useSession, useSignedIn } from "../../lib/session";
+import { useForm } from "@mantine/form";
+import { useEffect, useState } from "react";
+import { ApiError } from "../../api/client";
+import { type BrandingChanges as Body, useUpdateBranding } from "../../hooks/api/branding/mutations";
+import { useBranding } from "../../hooks/api/branding/queries";
+import { setFieldErrors, withCode } from "../../hooks/api/form-errors";
+import { settle } from "../../hooks/api/use-api-mutation";
+import { useSignedIn } from "../../lib/session";
 import { ConfirmButton } from "../ConfirmButton";
 import { ErrorAlert } from "../ErrorAlert";
 import { Time } from "../Time";
 
-type Body = Schemas["UpdateBrandingBody"];
+type Logo = { media_type: "image/png" | "image/jpeg"; data: string; size: number };
+interface Values {
+  display_name: string;
+  brand_color: string;
+  /** A chosen image, sent with the next save. */
+  logo: Logo | null;
+}
 const LOGO_MAX_BYTES = 100 * 1024;
 
 function base64Of(bytes: Uint8Array): string {
@@ -20,70 +30,59 @@ function base64Of(bytes: Uint8Array): string {
 }
 
 export function BrandingSettings() {
-  const { environment, membership } = useSignedIn();
-  const { withStepUp } = useSession();
-  const queryClient = useQueryClient();
+  const { membership } = useSignedIn();
   const admin = membership.role === "business_admin";
-  const branding = useQuery({ queryKey: [environment, "branding"], queryFn: () => call(api.GET("/v1/branding")) });
-  const [name, setName] = useState("");
-  const [color, setColor] = useState("");
-  const [logo, setLogo] = useState<{ media_type: "image/png" | "image/jpeg"; data: string; size: number } | null>(null);
-  const [logoError, setLogoError] = useState<string | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const branding = useBranding();
+  const update = useUpdateBranding();
+  const form = useForm<Values>({ initialValues: { display_name: "", brand_color: "", logo: null } });
   const [saved, setSaved] = useState(false);
+  const error = update.error;
+  const { setValues } = form;
 
   useEffect(() => {
     if (branding.data === undefined) return;
-    setName(branding.data.display_name ?? "");
-    setColor(branding.data.brand_color ?? "");
-  }, [branding.data]);
+    setValues({ display_name: branding.data.display_name ?? "", brand_color: branding.data.brand_color ?? "" });
+  }, [branding.data, setValues]);
 
-  const send = async (body: Body) => {
-    setBusy(true);
+  const send = (body: Body) => {
     setSaved(false);
-    setError(null);
-    try {
-      const answer = await withStepUp(() => call(api.PATCH("/v1/branding", { body })));
-      queryClient.setQueryData([environment, "branding"], answer);
-      setLogo(null);
-      setSaved(true);
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
+    return update.mutateAsync(body).then(
+      () => {
+        form.setFieldValue("logo", null);
+        setSaved(true);
+      },
+      (refusal: unknown) => {
+        setFieldErrors(form, refusal, { format: withCode });
+      },
+    );
   };
-  const save = (event: FormEvent) => {
-    event.preventDefault();
+  const save = form.onSubmit(({ display_name, brand_color, logo }) => {
     const body: Body = {
-      display_name: name.trim() === "" ? null : name.trim(),
-      brand_color: color.trim() === "" ? null : color.trim(),
+      display_name: display_name.trim() === "" ? null : display_name.trim(),
+      brand_color: brand_color.trim() === "" ? null : brand_color.trim(),
     };
     if (logo !== null) body.logo = { media_type: logo.media_type, data: logo.data };
     void send(body);
-  };
+  });
   const choose = async (file: File | undefined) => {
-    setLogoError(null);
-    setLogo(null);
+    form.setFieldValue("logo", null);
+    form.clearFieldError("logo");
     if (file === undefined) return;
     if (file.type !== "image/png" && file.type !== "image/jpeg") {
-      setLogoError("Choose a PNG or JPEG image.");
+      form.setFieldError("logo", "Choose a PNG or JPEG image.");
       return;
     }
     if (file.size > LOGO_MAX_BYTES) {
-      setLogoError(`The image is ${Math.ceil(file.size / 1024)} KiB; at most 100 KiB.`);
+      form.setFieldError("logo", `The image is ${Math.ceil(file.size / 1024)} KiB; at most 100 KiB.`);
       return;
     }
-    setLogo({ media_type: file.type, data: base64Of(new Uint8Array(await file.arrayBuffer())), size: file.size });
+    form.setFieldValue("logo", {
+      media_type: file.type,
+      data: base64Of(new Uint8Array(await file.arrayBuffer())),
+      size: file.size,
+    });
   };
-  const fieldError = (field: string) =>
-    error instanceof ApiError
-      ? error.body.details
-          ?.filter((d) => d.field === field || d.field.startsWith(`${field}.`))
-          .map((d) => `${d.message} (${d.code})`)
-          .join(" ") || undefined
-      : undefined;
+  const logoError = form.errors.logo;
 
   if (branding.isPending) return <Text c="dimmed">Loading the branding…</Text>;
   if (branding.isError) return <ErrorAlert error={branding.error} />;
@@ -99,21 +98,17 @@ export function BrandingSettings() {
         <TextInput
           label="Display name"
           description="Empty: the name in the Business profile."
-          value={name}
           maxLength={100}
           readOnly={!admin}
-          error={fieldError("display_name")}
-          onChange={(e) => setName(e.currentTarget.value)}
+          {...form.getInputProps("display_name")}
         />
         <ColorInput
           label="Brand colour"
           description="White text must stay readable on it."
           format="hex"
           withEyeDropper={false}
-          value={color}
           readOnly={!admin}
-          error={fieldError("brand_color")}
-          onChange={setColor}
+          {...form.getInputProps("brand_color")}
         />
         <Stack gap={4}>
           <Text size="sm" fw={500} component="label" htmlFor="branding-logo">
@@ -132,9 +127,9 @@ export function BrandingSettings() {
               onChange={(e) => void choose(e.currentTarget.files?.[0])}
             />
           )}
-          {(logoError ?? fieldError("logo")) !== undefined && (
+          {logoError !== undefined && logoError !== null && (
             <Text size="xs" c="red.9">
-              {logoError ?? fieldError("logo")}
+              {logoError}
             </Text>
           )}
         </Stack>
@@ -152,7 +147,7 @@ export function BrandingSettings() {
         )}
         {admin ? (
           <Group>
-            <Button type="submit" loading={busy}>
+            <Button type="submit" loading={update.isPending}>
               Save branding
             </Button>
             {current.logo !== null && (
@@ -163,7 +158,7 @@ export function BrandingSettings() {
                 title="Remove the logo?"
                 message="The hosted pages will show no logo."
                 confirmLabel="Remove logo"
-                onConfirm={() => send({ logo: null })}
+                onConfirm={() => settle(send({ logo: null }))}
               />
             )}
           </Group>

@@ -4,18 +4,20 @@
 // fields, a step-up is asked for when the API wants one, and a saved name reaches the header and the Business
 // switch at once (the session is read again). Other roles see the same values read-only.
 import { Autocomplete, Button, Code, Group, Stack, Table, Text, TextInput, Title } from "@mantine/core";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useEffect, useMemo, useState } from "react";
-import { ApiError, api, call, type Schemas } from "../../api/client";
+import { useForm } from "@mantine/form";
+import { useEffect, useMemo, useState } from "react";
+import { ApiError } from "../../api/client";
+import { useUpdateBusinessProfile } from "../../hooks/api/business/mutations";
+import { useBusinessProfile } from "../../hooks/api/business/queries";
+import type { BusinessProfileChanges as Body, BusinessProfile as Profile } from "../../hooks/api/business/types";
+import { setFieldErrors, withCode } from "../../hooks/api/form-errors";
 import { countryName } from "../../lib/country";
 import { roleName } from "../../lib/roles";
-import { useSession, useSignedIn } from "../../lib/session";
-import { businessProfileKey, useTimeZone } from "../../lib/time-zone";
+import { useSignedIn } from "../../lib/session";
+import { useTimeZone } from "../../lib/time-zone";
 import { ErrorAlert } from "../ErrorAlert";
 import { Time } from "../Time";
 
-type Profile = Schemas["BusinessProfile"];
-type Body = Schemas["UpdateBusinessProfileRequest"];
 type Field = keyof Body & keyof Profile;
 
 const FIELDS: readonly { field: Field; label: string; description: string; maxLength: number; type?: string }[] = [
@@ -65,69 +67,56 @@ function changesOf(profile: Profile, values: Values): Body {
   return body as Body;
 }
 
+const EMPTY = Object.fromEntries(FIELDS.map(({ field }) => [field, ""])) as Values;
+
 export function BusinessProfile() {
   const { membership, environment } = useSignedIn();
-  const { withStepUp } = useSession();
-  const queryClient = useQueryClient();
   const admin = membership.role === "business_admin";
   // Business-wide: one cache entry whatever the environment shown.
-  const profile = useQuery({
-    queryKey: businessProfileKey(membership.business_id),
-    queryFn: () => call(api.GET("/v1/business")),
-  });
-  const [values, setValues] = useState<Values | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const profile = useBusinessProfile(membership.business_id);
+  const update = useUpdateBusinessProfile();
+  const form = useForm<Values>({ initialValues: EMPTY });
   const [saved, setSaved] = useState(false);
   const displayZone = useTimeZone();
   const timeZones = useMemo(() => Intl.supportedValuesOf("timeZone"), []);
+  const { setValues } = form;
 
+  // The stored profile fills the form whenever it is (read again or saved).
   useEffect(() => {
     if (profile.data !== undefined) setValues(valuesOf(profile.data));
-  }, [profile.data]);
+  }, [profile.data, setValues]);
 
   if (profile.isPending) return <Text c="dimmed">Loading the Business profile…</Text>;
   if (profile.isError) return <ErrorAlert error={profile.error} />;
   const current = profile.data;
-  const shown = values ?? valuesOf(current);
+  const shown = form.values;
   const changes = changesOf(current, shown);
   const dirty = Object.keys(changes).length > 0;
+  const error = update.error;
+  // The API's refusals about the profile's fields show beside them, with their codes.
+  const fieldErrors =
+    error instanceof ApiError ? (error.body.details ?? []).filter((d) => FIELDS.some((f) => f.field === d.field)) : [];
 
-  const fieldError = (field: string) =>
-    error instanceof ApiError
-      ? error.body.details
-          ?.filter((d) => d.field === field)
-          .map((d) => `${d.message} (${d.code})`)
-          .join(" ") || undefined
-      : undefined;
-  const set = (field: Field, value: string) => {
-    setSaved(false);
-    setValues({ ...shown, [field]: value });
-  };
-  const save = async (event: FormEvent) => {
-    event.preventDefault();
+  const save = form.onSubmit(() => {
     if (!dirty) return;
-    setBusy(true);
     setSaved(false);
-    setError(null);
-    try {
-      const answer = await withStepUp(() => call(api.PATCH("/v1/business", { body: changes })));
-      // Every date shown (lib/time-zone.tsx reads this entry) moves to a new time zone at once.
-      queryClient.setQueryData(businessProfileKey(membership.business_id), answer);
-      setValues(valuesOf(answer));
-      // The header and the Business switch show the name from the session's memberships.
-      if ("name" in changes) await queryClient.invalidateQueries({ queryKey: ["session"] });
-      setSaved(true);
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
+    update.mutate(changes, {
+      onSuccess: () => setSaved(true),
+      onError: (refusal) => setFieldErrors(form, refusal, { format: withCode }),
+    });
+  });
+  const input = (field: Field) => {
+    const props = form.getInputProps(field);
+    return {
+      ...props,
+      onChange: (value: unknown) => {
+        setSaved(false);
+        props.onChange(value);
+      },
+    };
   };
 
   const country = countryName(shown.country.trim().toUpperCase());
-  const fieldErrors =
-    error instanceof ApiError ? (error.body.details ?? []).filter((d) => FIELDS.some((f) => f.field === d.field)) : [];
 
   return (
     <Stack maw={560}>
@@ -166,7 +155,7 @@ export function BusinessProfile() {
         </Table.Tbody>
       </Table>
       {admin ? (
-        <form onSubmit={(event) => void save(event)} aria-label="Business profile" noValidate>
+        <form onSubmit={save} aria-label="Business profile" noValidate>
           <Stack>
             {FIELDS.map(({ field, label, description, maxLength, type }) =>
               field === "time_zone" ? (
@@ -177,9 +166,7 @@ export function BusinessProfile() {
                   data={timeZones}
                   limit={20}
                   maxLength={maxLength}
-                  value={shown[field]}
-                  error={fieldError(field)}
-                  onChange={(value) => set(field, value)}
+                  {...input(field)}
                 />
               ) : (
                 <TextInput
@@ -193,9 +180,7 @@ export function BusinessProfile() {
                   type={type ?? "text"}
                   required={field === "name"}
                   maxLength={maxLength}
-                  value={shown[field]}
-                  error={fieldError(field)}
-                  onChange={(e) => set(field, e.currentTarget.value)}
+                  {...input(field)}
                 />
               ),
             )}
@@ -212,11 +197,11 @@ export function BusinessProfile() {
               </Text>
             )}
             <Group>
-              <Button type="submit" loading={busy} disabled={!dirty}>
+              <Button type="submit" loading={update.isPending} disabled={!dirty}>
                 Save profile
               </Button>
               {dirty && (
-                <Button variant="subtle" onClick={() => setValues(valuesOf(current))}>
+                <Button variant="subtle" onClick={() => form.setValues(valuesOf(current))}>
                   Discard changes
                 </Button>
               )}

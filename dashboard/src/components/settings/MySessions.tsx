@@ -3,18 +3,15 @@
 // activity. Each other session can be ended after a confirmation (DELETE /v1/session/sessions/{id}); the
 // current one offers "Sign out"; "Sign out everywhere" ends them all.
 import { Badge, Group, Stack, Table, Text, Title, VisuallyHidden } from "@mantine/core";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
 import { useNavigate } from "react-router";
-import { api, call, type Schemas } from "../../api/client";
-import { useSession, useSignedIn } from "../../lib/session";
+import { useEndSession, useSignOut, useSignOutEverywhere } from "../../hooks/api/session/mutations";
+import { useMySessions } from "../../hooks/api/session/queries";
+import type { MySession } from "../../hooks/api/session/types";
+import { lastError, settle } from "../../hooks/api/use-api-mutation";
+import { useSignedIn } from "../../lib/session";
 import { ConfirmButton } from "../ConfirmButton";
 import { ErrorAlert } from "../ErrorAlert";
 import { Time } from "../Time";
-
-type MySession = Schemas["MySessionList"]["sessions"][number];
-
-const MY_SESSIONS = ["my-sessions"] as const;
 
 function where(s: MySession): string {
   return s.client_address === null ? s.device : `${s.device} (${s.client_address})`;
@@ -22,39 +19,15 @@ function where(s: MySession): string {
 
 export function SessionsSection() {
   const { session, memberships } = useSignedIn();
-  const { signOut } = useSession();
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const [error, setError] = useState<unknown>(null);
   // The person's own sessions do not depend on the environment shown.
-  const sessions = useQuery({ queryKey: MY_SESSIONS, queryFn: () => call(api.GET("/v1/session/sessions")) });
+  const sessions = useMySessions();
+  const endOne = useEndSession();
+  const signOut = useSignOut();
+  const everywhere = useSignOutEverywhere();
+  const error = lastError(endOne, everywhere);
   const severalBusinesses = memberships.length > 1;
-
-  const endOne = async (target: MySession) => {
-    setError(null);
-    try {
-      await call(api.DELETE("/v1/session/sessions/{sessionId}", { params: { path: { sessionId: target.id } } }));
-    } catch (caught) {
-      setError(caught);
-    }
-    // Ended, or already gone (404): either way the list is read again.
-    await queryClient.invalidateQueries({ queryKey: MY_SESSIONS });
-  };
-  const signOutHere = async () => {
-    await signOut();
-    navigate("/sign-in");
-  };
-  const everywhere = async () => {
-    setError(null);
-    try {
-      await call(api.POST("/v1/session/sign-out-everywhere"));
-      queryClient.clear();
-      queryClient.setQueryData(["session"], null);
-      navigate("/sign-in");
-    } catch (caught) {
-      setError(caught);
-    }
-  };
+  const toSignIn = () => navigate("/sign-in");
 
   const rows = sessions.data?.sessions ?? [];
   return (
@@ -116,7 +89,7 @@ export function SessionsSection() {
                         title="Sign out?"
                         message="You will be signed out of this browser."
                         confirmLabel="Sign out"
-                        onConfirm={signOutHere}
+                        onConfirm={() => settle(signOut.mutateAsync().then(toSignIn))}
                       />
                     ) : (
                       <ConfirmButton
@@ -128,7 +101,7 @@ export function SessionsSection() {
                         title="End this session?"
                         message={`${where(s)}${severalBusinesses ? ` in ${s.business_name}` : ""} will be signed out at once.`}
                         confirmLabel="End session"
-                        onConfirm={() => endOne(s)}
+                        onConfirm={() => settle(endOne.mutateAsync(s.id))}
                       />
                     )}
                   </Table.Td>
@@ -147,7 +120,7 @@ export function SessionsSection() {
           title="Sign out everywhere?"
           message="Every session of yours ends, in every Business and browser, this one included."
           confirmLabel="Sign out everywhere"
-          onConfirm={everywhere}
+          onConfirm={() => settle(everywhere.mutateAsync().then(toSignIn))}
         />
       </Group>
     </Stack>

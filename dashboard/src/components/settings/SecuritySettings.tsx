@@ -2,10 +2,20 @@
 // the API draws, confirm with a code, the ten recovery codes shown once, regenerate, disable) and, for admins,
 // "require two-factor for every member". My sessions are in MySessions.tsx.
 import { Alert, Button, Code, Group, Image, List, Modal, Stack, Switch, Text, TextInput, Title } from "@mantine/core";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
-import { api, call, type Schemas } from "../../api/client";
-import { useSession, useSignedIn } from "../../lib/session";
+import { useForm } from "@mantine/form";
+import { useState } from "react";
+import type { Schemas } from "../../api/client";
+import { useRequireTwoFactor } from "../../hooks/api/security-settings/mutations";
+import { useSecuritySettings } from "../../hooks/api/security-settings/queries";
+import { useMembers } from "../../hooks/api/team/queries";
+import {
+  useConfirmTwoFactorEnrolment,
+  useDisableTwoFactor,
+  useRegenerateRecoveryCodes,
+  useStartTwoFactorEnrolment,
+} from "../../hooks/api/two-factor/mutations";
+import { lastError } from "../../hooks/api/use-api-mutation";
+import { useSignedIn } from "../../lib/session";
 import { ErrorAlert } from "../ErrorAlert";
 
 function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
@@ -34,65 +44,46 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
 
 export function TwoFactorSection() {
   const { user } = useSignedIn();
-  const { accept, withStepUp } = useSession();
-  const queryClient = useQueryClient();
-  // The member list (its two-factor column, and "who has no two-factor yet" below) changes with my own
-  // two-factor: read it again, or the page keeps naming me until a reload.
-  const refreshMembers = () => queryClient.invalidateQueries({ predicate: (q) => q.queryKey[1] === "members" });
+  const startEnrolment = useStartTwoFactorEnrolment();
+  const confirmEnrolment = useConfirmTwoFactorEnrolment();
+  const regenerateCodes = useRegenerateRecoveryCodes();
+  const disableTwoFactor = useDisableTwoFactor();
+  const steps = [startEnrolment, confirmEnrolment, regenerateCodes, disableTwoFactor];
+  const error = lastError(...steps);
+  const busy = steps.some((step) => step.isPending);
   const [enrolment, setEnrolment] = useState<Schemas["TwoFactorEnrolment"] | null>(null);
-  const [code, setCode] = useState("");
   const [codes, setCodes] = useState<string[] | null>(null);
   const [disabling, setDisabling] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  // One code field: the enrolment's first code, or the code that turns two-factor off.
+  const form = useForm({ initialValues: { code: "" } });
 
-  const run = async (action: () => Promise<void>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await action();
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  };
   // Adding a factor needs a recent confirmation (step-up, by password: the person has no second factor yet).
   // Right after signing in nothing is asked; later, or if setting up the app took longer than the window,
   // the step-up dialog asks for the password and the step is repeated.
   const start = () =>
-    run(async () => {
-      setEnrolment(await withStepUp(() => call(api.POST("/v1/session/two-factor/enrolment"))));
-      setCode("");
+    startEnrolment.mutate(undefined, {
+      onSuccess: (answer) => {
+        setEnrolment(answer);
+        form.setFieldValue("code", "");
+      },
     });
-  const confirm = (event: FormEvent) => {
-    event.preventDefault();
-    void run(async () => {
-      const answer = await withStepUp(() =>
-        call(api.POST("/v1/session/two-factor/enrolment/confirmation", { body: { code: code.replace(/\s/g, "") } })),
-      );
-      const { recovery_codes, ...session } = answer;
-      accept(session);
-      setCodes(recovery_codes);
-      setEnrolment(null);
-      await refreshMembers();
-    });
-  };
-  const regenerate = () =>
-    run(async () => {
-      const answer = await withStepUp(() => call(api.POST("/v1/session/two-factor/recovery-codes")));
-      setCodes(answer.recovery_codes);
-    });
-  const disable = (event: FormEvent) => {
-    event.preventDefault();
-    void run(async () => {
-      await call(api.POST("/v1/session/two-factor/disable", { body: { code: code.trim() } }));
-      accept(await call(api.GET("/v1/session")));
-      setDisabling(false);
-      setCode("");
-      await refreshMembers();
-    });
-  };
+  const confirm = form.onSubmit(({ code }) =>
+    confirmEnrolment.mutate(code.replace(/\s/g, ""), {
+      onSuccess: (answer) => {
+        setCodes(answer.recovery_codes);
+        setEnrolment(null);
+      },
+    }),
+  );
+  const regenerate = () => regenerateCodes.mutate(undefined, { onSuccess: (answer) => setCodes(answer.recovery_codes) });
+  const disable = form.onSubmit(({ code }) =>
+    disableTwoFactor.mutate(code.trim(), {
+      onSuccess: () => {
+        setDisabling(false);
+        form.setFieldValue("code", "");
+      },
+    }),
+  );
 
   return (
     <Stack>
@@ -105,7 +96,7 @@ export function TwoFactorSection() {
       {codes !== null && <RecoveryCodes codes={codes} onDone={() => setCodes(null)} />}
       {!user.two_factor_enabled && enrolment === null && (
         <Group>
-          <Button onClick={() => void start()} loading={busy}>
+          <Button onClick={start} loading={busy}>
             Set up two-factor authentication
           </Button>
         </Group>
@@ -128,8 +119,7 @@ export function TwoFactorSection() {
               label="Code from the app"
               autoComplete="one-time-code"
               inputMode="numeric"
-              value={code}
-              onChange={(e) => setCode(e.currentTarget.value)}
+              {...form.getInputProps("code")}
               required
             />
             <ErrorAlert error={error} />
@@ -146,7 +136,7 @@ export function TwoFactorSection() {
       )}
       {user.two_factor_enabled && (
         <Group>
-          <Button variant="default" onClick={() => void regenerate()} loading={busy}>
+          <Button variant="default" onClick={regenerate} loading={busy}>
             Regenerate recovery codes
           </Button>
           <Button variant="outline" color="red" onClick={() => setDisabling(true)}>
@@ -162,8 +152,7 @@ export function TwoFactorSection() {
             <TextInput
               label="Code or recovery code"
               autoComplete="one-time-code"
-              value={code}
-              onChange={(e) => setCode(e.currentTarget.value)}
+              {...form.getInputProps("code")}
               data-autofocus
               required
             />
@@ -184,33 +173,12 @@ export function TwoFactorSection() {
 }
 
 export function RequireTwoFactorSection() {
-  const { environment, membership } = useSignedIn();
-  const { withStepUp } = useSession();
-  const queryClient = useQueryClient();
+  const { membership } = useSignedIn();
   const admin = membership.role === "business_admin";
-  const settings = useQuery({
-    queryKey: [environment, "security-settings"],
-    queryFn: () => call(api.GET("/v1/security-settings")),
-  });
-  const members = useQuery({ queryKey: [environment, "members"], queryFn: () => call(api.GET("/v1/members")) });
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const settings = useSecuritySettings();
+  const members = useMembers();
+  const change = useRequireTwoFactor();
   const without = members.data?.members.filter((m) => !m.two_factor_enabled) ?? [];
-
-  const change = async (require_two_factor: boolean) => {
-    setBusy(true);
-    setError(null);
-    try {
-      const answer = await withStepUp(() => call(api.PUT("/v1/security-settings", { body: { require_two_factor } })));
-      queryClient.setQueryData([environment, "security-settings"], answer);
-      // The caller's own session may now owe an enrolment: read it again.
-      await queryClient.invalidateQueries({ queryKey: ["session"] });
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  };
 
   return (
     <Stack>
@@ -223,8 +191,8 @@ export function RequireTwoFactorSection() {
         <Switch
           label="Require two-factor authentication for every member"
           checked={settings.data?.require_two_factor ?? false}
-          disabled={!admin || busy}
-          onChange={(e) => void change(e.currentTarget.checked)}
+          disabled={!admin || change.isPending}
+          onChange={(e) => change.mutate(e.currentTarget.checked)}
         />
       )}
       <Text size="sm" c="dimmed">
@@ -242,7 +210,7 @@ export function RequireTwoFactorSection() {
           Only admins change this.
         </Text>
       )}
-      <ErrorAlert error={error ?? settings.error} />
+      <ErrorAlert error={change.error ?? settings.error} />
     </Stack>
   );
 }

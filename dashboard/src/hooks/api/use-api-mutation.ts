@@ -7,7 +7,7 @@
 // the invalidation of the keys it changed: the mutation stays pending until they are read again, so a page never
 // shows "done" beside a list that does not show it yet.
 import { type UseMutationOptions, type UseMutationResult, useMutation } from "@tanstack/react-query";
-import { useSession } from "../../lib/session";
+import { useSession } from "../../lib/session-context";
 
 export type ApiMutationOptions<TData, TVariables> = Omit<UseMutationOptions<TData, Error, TVariables>, "mutationFn"> & {
   mutationFn: (variables: TVariables) => Promise<TData>;

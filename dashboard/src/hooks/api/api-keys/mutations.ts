@@ -1,7 +1,7 @@
 // Creating and revoking API keys (step-up for both); each reads the environment's keys again.
 import { useQueryClient } from "@tanstack/react-query";
 import { api, call } from "../../../api/client";
-import { useSession } from "../../../lib/session";
+import { useSession } from "../../../lib/session-context";
 import { queryKeys } from "../query-keys";
 import { useApiMutation } from "../use-api-mutation";
 import type { ApiKeyInput } from "./types";

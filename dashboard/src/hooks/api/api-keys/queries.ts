@@ -1,7 +1,7 @@
 // The API keys of the environment shown.
 import { useQuery } from "@tanstack/react-query";
 import { api, call } from "../../../api/client";
-import { useSession } from "../../../lib/session";
+import { useSession } from "../../../lib/session-context";
 import { queryKeys } from "../query-keys";
 
 export function useApiKeys() {

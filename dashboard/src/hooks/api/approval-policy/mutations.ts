@@ -1,7 +1,7 @@
 // Replacing the approval policy (admins, step-up): the answer is the policy now in force, cached as is.
 import { useQueryClient } from "@tanstack/react-query";
 import { api, call } from "../../../api/client";
-import { useSession } from "../../../lib/session";
+import { useSession } from "../../../lib/session-context";
 import { queryKeys } from "../query-keys";
 import { useApiMutation } from "../use-api-mutation";
 import type { ApprovalPolicyInput } from "./types";

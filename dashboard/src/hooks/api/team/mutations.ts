@@ -3,7 +3,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { api, call } from "../../../api/client";
 import type { Role } from "../../../lib/roles";
-import { useSession } from "../../../lib/session";
+import { useSession } from "../../../lib/session-context";
 import { queryKeys } from "../query-keys";
 import { useApiMutation } from "../use-api-mutation";
 import type { InvitationInput } from "./types";

@@ -1,7 +1,7 @@
 // The team of the Business: its members (everyone reads them) and its pending invitations (admins).
 import { useQuery } from "@tanstack/react-query";
 import { api, call } from "../../../api/client";
-import { useSession } from "../../../lib/session";
+import { useSession } from "../../../lib/session-context";
 import { queryKeys } from "../query-keys";
 
 /** `retry: false` where the list only adds names to what is shown (a payout's deciders). */
