@@ -104,7 +104,7 @@ export function NewPayoutPage() {
       },
       {
         onSuccess: (payout) => navigate(`/payouts/${payout.payout_id}`),
-        onError: (refusal) => setFieldErrors(form, refusal, FIELD_ALIASES),
+        onError: (refusal) => setFieldErrors(form, refusal, { aliases: FIELD_ALIASES }),
       },
     );
   });

@@ -10,7 +10,7 @@ import { MutationError } from "../components/MutationError";
 import { PayoutActivity } from "../components/PayoutActivity";
 import { StatusBadge } from "../components/StatusBadge";
 import { Time } from "../components/Time";
-import { useApprovalPolicy } from "../hooks/api/approvals/queries";
+import { useApprovalPolicy } from "../hooks/api/approval-policy/queries";
 import type { Outcome } from "../hooks/api/approvals/types";
 import { useCancelPayout } from "../hooks/api/payouts/mutations";
 import { usePayout, usePayoutDecisions, usePayoutReplacements } from "../hooks/api/payouts/queries";

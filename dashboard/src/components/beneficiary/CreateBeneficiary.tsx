@@ -51,7 +51,7 @@ export function CreateBeneficiary({ onClose }: { onClose: () => void }) {
   const submit = form.onSubmit((values) =>
     create.mutate(requestOf(values), {
       onSuccess: (created) => navigate(`/beneficiaries/${created.id}`),
-      onError: (refusal) => setFieldErrors(form, refusal, COUNTRY_ALIASES),
+      onError: (refusal) => setFieldErrors(form, refusal, { aliases: COUNTRY_ALIASES }),
     }),
   );
 

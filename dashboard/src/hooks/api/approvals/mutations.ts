@@ -5,7 +5,7 @@
 // since the rest would be refused the same way. A payout the API refuses is a result, not the mutation's error.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ApiError, api, call } from "../../../api/client";
-import { useSession } from "../../../lib/session";
+import { useSession } from "../../../lib/session-context";
 import { queryKeys } from "../query-keys";
 import type { DecisionInput, DecisionResult } from "./types";
 

@@ -1,8 +1,8 @@
-// The approval inbox's reads: the pending payouts, 50 at a time, and the approval policy that says whose turn
-// it is (its rules and maker-checker).
-import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+// The approval inbox's read: the pending payouts, 50 at a time. The approval policy that says whose turn it is
+// (its rules and maker-checker) is hooks/api/approval-policy's.
+import { useInfiniteQuery } from "@tanstack/react-query";
 import { api, call } from "../../../api/client";
-import { useSession } from "../../../lib/session";
+import { useSession } from "../../../lib/session-context";
 import { queryKeys } from "../query-keys";
 
 const PAGE = 50;
@@ -20,9 +20,4 @@ export function usePendingApprovals() {
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next_cursor,
   });
-}
-
-export function useApprovalPolicy() {
-  const { environment } = useSession();
-  return useQuery({ queryKey: queryKeys.approvalPolicy(environment), queryFn: () => call(api.GET("/v1/approval-policy")) });
 }

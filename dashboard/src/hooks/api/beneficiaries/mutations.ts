@@ -6,7 +6,7 @@
 // page should show how it is now.
 import { useQueryClient } from "@tanstack/react-query";
 import { api, call } from "../../../api/client";
-import { useSession } from "../../../lib/session";
+import { useSession } from "../../../lib/session-context";
 import { queryKeys } from "../query-keys";
 import { useApiMutation } from "../use-api-mutation";
 import type {

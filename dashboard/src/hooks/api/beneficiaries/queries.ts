@@ -2,7 +2,7 @@
 // its destinations; and the CSV export. Every key is under `queryKeys.beneficiaries.all`.
 import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
 import { api, call } from "../../../api/client";
-import { useSession } from "../../../lib/session";
+import { useSession } from "../../../lib/session-context";
 import { queryKeys } from "../query-keys";
 import type { BeneficiaryListFilters } from "./types";
 

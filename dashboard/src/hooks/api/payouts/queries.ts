@@ -3,7 +3,7 @@
 // refreshes them.
 import { keepPreviousData, useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { api, call } from "../../../api/client";
-import { useSession } from "../../../lib/session";
+import { useSession } from "../../../lib/session-context";
 import { queryKeys } from "../query-keys";
 import type { PayoutListFilters } from "./types";
 

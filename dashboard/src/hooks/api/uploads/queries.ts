@@ -3,7 +3,7 @@
 // payouts refreshes it.
 import { useQuery } from "@tanstack/react-query";
 import { api, call } from "../../../api/client";
-import { useSession } from "../../../lib/session";
+import { useSession } from "../../../lib/session-context";
 import type { Payout } from "../payouts/types";
 import { queryKeys } from "../query-keys";
 import type { Batch, Batches } from "./types";
