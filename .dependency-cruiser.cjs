@@ -1,13 +1,38 @@
-// Layering rules (npm run layers). See docs/ARCHITECTURE.md for the reasoning.
+// Layering rules (npm run layers: the service's src/, the dashboard's dashboard/src and the workspace packages'
+// packages/*/src). See docs/ARCHITECTURE.md for the reasoning.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
     {
       name: "no-circular",
       severity: "error",
-      comment: "Circular imports make initialisation order fragile.",
+      comment:
+        "No import circles, type-only imports included: a circle makes initialisation order fragile, and even one of types means neither file can be read (or moved) without the other. Shared types go in a leaf both import (platform/jobs/job-types.ts, packages/cli/src/command.ts).",
       from: {},
-      to: { circular: true, dependencyTypesNot: ["type-only"] },
+      to: { circular: true },
+    },
+    {
+      name: "dashboard-stays-out-of-src",
+      severity: "error",
+      comment:
+        "The dashboard is a client of the public API: it imports nothing of the service's src/. What it shares with the service comes through the generated API types or a workspace package (packages/time-zone).",
+      from: { path: "^dashboard/" },
+      to: { path: "^src/" },
+    },
+    {
+      name: "service-and-packages-not-from-dashboard",
+      severity: "error",
+      comment: "Nothing depends on the dashboard: the service serves its built files, and no package imports it.",
+      from: { path: "^(src|packages)/" },
+      to: { path: "^dashboard/" },
+    },
+    {
+      name: "packages-stand-alone",
+      severity: "error",
+      comment:
+        "Workspace packages (client, CLI, time-zone) are built and used without the service: they import no file of src/ (the client's types come from the OpenAPI document, generated).",
+      from: { path: "^packages/" },
+      to: { path: "^src/" },
     },
     {
       name: "platform-is-below-modules",
@@ -114,6 +139,13 @@ module.exports = {
     doNotFollow: { path: "node_modules" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
-    enhancedResolveOptions: { extensions: [".ts", ".js"] },
+    enhancedResolveOptions: {
+      // .tsx and extensionless imports: the dashboard's (Vite resolves them); .d.ts: its generated API types.
+      extensions: [".ts", ".tsx", ".d.ts", ".js"],
+      // Packages by their "exports" (dependency-cruiser reads none by default), so a workspace package resolves
+      // to its sources (the client's "source" condition; the time-zone package's only file), built or not.
+      exportsFields: ["exports"],
+      conditionNames: ["source", "import", "require", "node", "default"],
+    },
   },
 };

@@ -6,10 +6,12 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# The lock covers the npm workspaces (packages/client, packages/cli): npm ci needs their package.json files.
-# Their sources are not part of the image: only the service is built here.
+# The lock covers the npm workspaces (packages/*): npm ci needs their package.json files. The client's and the
+# CLI's sources are not part of the image. packages/time-zone is: the service and the dashboard both run it (plain
+# JavaScript, no build step), and npm ci links it into node_modules.
 COPY packages/client/package.json ./packages/client/
 COPY packages/cli/package.json ./packages/cli/
+COPY packages/time-zone ./packages/time-zone
 RUN npm ci --no-audit --no-fund && npm cache clean --force
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
@@ -24,8 +26,10 @@ RUN npm run build:service && npm run build:dashboard
 # --- production dependencies only: the build's lockfile install with the dev dependencies pruned ----------
 # (no second download, and exactly the versions the build compiled against)
 FROM build AS deps
-# The workspace links (client, CLI) point at sources the image does not contain: drop them.
-RUN npm prune --omit=dev --no-audit --no-fund && rm -rf node_modules/@payout-orchestration node_modules/.bin/payouts
+# The client's and the CLI's workspace links point at sources the image does not contain: drop them. The
+# time-zone link stays (a dependency of the service) and the runtime stage copies what it points at.
+RUN npm prune --omit=dev --no-audit --no-fund && \
+    rm -rf node_modules/@payout-orchestration/client node_modules/@payout-orchestration/cli node_modules/.bin/payouts
 
 # --- runtime: compiled code, migrations and production node_modules; no compiler, tests, docs or benches --
 FROM node:20-bookworm-slim
@@ -45,6 +49,9 @@ ENV NODE_ENV=production \
     DATA_DIR=/data
 WORKDIR /app
 COPY --from=deps --chown=root:root /app/node_modules ./node_modules
+# node_modules/@payout-orchestration/time-zone links here.
+COPY --from=build --chown=root:root /app/packages/time-zone/package.json ./packages/time-zone/
+COPY --from=build --chown=root:root /app/packages/time-zone/src ./packages/time-zone/src
 COPY --from=build --chown=root:root /app/dist ./dist
 COPY --chown=root:root package.json package-lock.json ./
 COPY --chown=root:root drizzle ./drizzle

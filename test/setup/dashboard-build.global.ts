@@ -1,12 +1,14 @@
 // Vitest global setup of the browser tests: the dashboard tests drive the built single-page app, so build it
 // (Vite only, a few seconds; no typecheck) when dist/dashboard is missing or older than any source file of
-// dashboard/. A fresh clone's `npm run test:browser` therefore works without `npm run build` first.
+// dashboard/ or of the time-zone package it bundles (packages/time-zone). A fresh clone's `npm run test:browser` therefore works without `npm run build` first.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const SOURCE = path.join(ROOT, "dashboard");
+/** The workspace package the dashboard bundles from source (the others it uses come from the registry). */
+const SHARED_SOURCE = path.join(ROOT, "packages/time-zone/src");
 const BUILT = path.join(ROOT, "dist/dashboard/index.html");
 
 function newestSourceTime(directory: string): number {
@@ -22,7 +24,7 @@ function newestSourceTime(directory: string): number {
 }
 
 export function dashboardBuildIsStale(): boolean {
-  return !existsSync(BUILT) || statSync(BUILT).mtimeMs < newestSourceTime(SOURCE);
+  return !existsSync(BUILT) || statSync(BUILT).mtimeMs < Math.max(newestSourceTime(SOURCE), newestSourceTime(SHARED_SOURCE));
 }
 
 export default function setup(): void {

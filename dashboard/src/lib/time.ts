@@ -1,11 +1,12 @@
 // Times and calendar days in one time zone: the Business's (its profile's `time_zone`) when set, else the
 // browser's, so every member reads the same dates wherever they sit (lib/time-zone.tsx picks the zone).
-// The day arithmetic is the API's own module (src/platform/time-zone.ts, re-exported here), so a day on the
-// Home chart, a day typed in a filter and a day the API counts mean the same instants.
+// The day arithmetic is the one the API uses (the workspace package packages/time-zone, re-exported here), so a
+// day on the Home chart, a day typed in a filter and a day the API counts mean the same instants. The dashboard
+// imports nothing from the service's src/ (the layer rules check it: npm run layers).
 // Pure code without the DOM: the root test suite runs it (test/unit/dashboard-time.test.ts).
-import { instantsAt, validDay, wallClockMs } from "../../../src/platform/time-zone.js";
+import { instantsAt, validDay, wallClockMs } from "@payout-orchestration/time-zone";
 
-export { addDays, dayInZone, dayStartInZone, isTimeZone } from "../../../src/platform/time-zone.js";
+export { addDays, dayInZone, dayStartInZone, isTimeZone } from "@payout-orchestration/time-zone";
 
 /** The browser's own time zone (IANA name). */
 export function browserTimeZone(): string {

@@ -11,7 +11,7 @@ import {
   SIMULATOR_SCENARIOS,
 } from "@payout-orchestration/client";
 import type { Command } from "commander";
-import type { ActionWrapper, Context } from "./main.js";
+import type { ActionWrapper, Context } from "./command.js";
 import { CliError, EXIT, table } from "./output.js";
 
 type Event = Schemas["Event"];

@@ -7,34 +7,22 @@ import {
   createClient,
   createPayoutsFromCsv,
   PayoutsApiError,
-  type PayoutsClient,
   type Schemas,
 } from "@payout-orchestration/client";
 import { SingleBar } from "cli-progress";
 import { Command, CommanderError, Option } from "commander";
+import { createActionWrapper, type GlobalOptions } from "./command.js";
 import { configFile, DEFAULT_BASE_URL, readConfig, writeConfig } from "./config.js";
 import { registerEventCommands } from "./events.js";
-import { CliError, createOutput, EXIT, type Output, printError, table } from "./output.js";
-
-export interface GlobalOptions {
-  json?: boolean;
-  apiKey?: string;
-  baseUrl?: string;
-}
-
-export interface Context {
-  readonly out: Output;
-  readonly options: GlobalOptions;
-  client(): Promise<PayoutsClient>;
-  baseUrl(): Promise<string>;
-  apiKey(): Promise<string>;
-  setExitCode(code: number): void;
-}
+import { CliError, EXIT, printError, table } from "./output.js";
 
 const IMPORT_BATCH = 500;
 
 export function buildProgram(env: NodeJS.ProcessEnv = process.env): { program: Command; exitCode: () => number } {
   let exitCode: number = EXIT.ok;
+  const action = createActionWrapper(env, (code) => {
+    exitCode = Math.max(exitCode, code);
+  });
   const program = new Command("payouts")
     .description("Command-line tool for the payout orchestration API")
     .version("0.0.1")
@@ -43,34 +31,6 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): { program: C
     .option("--base-url <url>", `service address (default: PAYOUTS_BASE_URL, then the stored one, then ${DEFAULT_BASE_URL})`)
     .showHelpAfterError()
     .exitOverride();
-
-  const context = (command: Command): Context => {
-    const options = command.optsWithGlobals() as GlobalOptions;
-    const file = configFile(env);
-    const stored = readConfig(file);
-    const baseUrl = async () => options.baseUrl ?? env.PAYOUTS_BASE_URL ?? (await stored).base_url ?? DEFAULT_BASE_URL;
-    const apiKey = async () => {
-      const key = options.apiKey ?? env.PAYOUTS_API_KEY ?? (await stored).api_key;
-      if (!key) throw new CliError("missing_api_key", "no API key: run `payouts login`, set PAYOUTS_API_KEY or pass --api-key");
-      return key;
-    };
-    return {
-      out: createOutput(options.json === true),
-      options,
-      baseUrl,
-      apiKey,
-      client: async () => createClient({ baseUrl: await baseUrl(), apiKey: await apiKey() }),
-      setExitCode: (code) => {
-        exitCode = Math.max(exitCode, code);
-      },
-    };
-  };
-  const action =
-    <A extends unknown[]>(run: (ctx: Context, ...args: A) => Promise<void>) =>
-    async (...args: unknown[]) => {
-      const command = args[args.length - 1] as Command;
-      await run(context(command), ...(args.slice(0, -2) as A));
-    };
 
   program
     .command("login")
@@ -354,10 +314,6 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): { program: C
   // Every command (and the program) answers --help; usage errors exit 2.
   return { program, exitCode: () => exitCode };
 }
-
-export type ActionWrapper = <A extends unknown[]>(
-  run: (ctx: Context, ...args: A) => Promise<void>,
-) => (...args: unknown[]) => Promise<void>;
 
 function parsePositive(value: string): number {
   const n = Number(value);

@@ -4,9 +4,11 @@
 // place. See README.md in this folder.
 import type { Static, TObject } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
-import { type SQL, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { PermanentJobError, RetryJobError } from "./job-errors.js";
-import type { JobContext, JobHandlers } from "./worker.js";
+import type { JobContext, JobDefinition, JobHandlers } from "./job-types.js";
+
+export type { JobDefinition, PayloadOf } from "./job-types.js";
 
 /** Stored payloads carry their version in this field, beside the payload's own fields. */
 export const PAYLOAD_VERSION_FIELD = "v";
@@ -16,35 +18,6 @@ export const PAYLOAD_VERSION_FIELD = "v";
  * worker of the newer release takes it. After the job's attempts are used up it is buried with the same message.
  */
 export const NEWER_PAYLOAD_RETRY_MS = 60_000;
-
-export interface JobDefinition<P extends object> {
-  /** The job type stored in `jobs.type`: lower case, dots, underscores and dashes only. */
-  readonly type: string;
-  /** The payload version written with every job (`v`); a worker reads only this version. */
-  readonly version: number;
-  /** Default attempts before the job is buried; else the store's configured default. */
-  readonly maxAttempts?: number;
-  /** Dedupe key derived from the payload (`<prefix>:<field>:<field>…`); an enqueue may still pass its own. */
-  readonly dedupeKey?: { readonly prefix: string; readonly fields: readonly (keyof P & string)[] };
-  /** The stored form: the payload with its version. */
-  encode(payload: P): Record<string, unknown>;
-  /**
-   * The payload of a claimed job. Throws PermanentJobError for a malformed payload or an older version no
-   * longer read, RetryJobError for a newer version (a newer worker will read it).
-   */
-  decode(stored: unknown): P;
-  /** The dedupe key the definition derives, or null when it derives none. */
-  dedupeKeyOf(payload: P): string | null;
-  /**
-   * SQL for the stored payload built from one SQL expression per field (for statements that create jobs from
-   * rows): `jsonb_build_object('v', <version>, '<field>', <expression>, …)`. Fixed text for fixed expressions.
-   */
-  payloadSql(fields: { readonly [K in keyof P]-?: SQL }): SQL;
-  /** SQL for the dedupe key from the same expressions (`'<prefix>:' || <expression> || ':' || …`), or null. */
-  dedupeKeySql(fields: { readonly [K in keyof P]-?: SQL }): SQL | null;
-}
-
-export type PayloadOf<D> = D extends JobDefinition<infer P> ? P : never;
 
 const TYPE_PATTERN = /^[a-z][a-z0-9_.-]*$/;
 const FIELD_PATTERN = /^[a-zA-Z_][a-zA-Z0-9_]*$/;

@@ -3,8 +3,10 @@ import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { Clock } from "../clock.js";
 import { type Db, namedQueryRows, queryRows } from "../db/client.js";
 import type { IdGenerator } from "../ids.js";
-import type { JobDefinition } from "./job-definition.js";
+import type { ClaimedJob, GroupedEffects, JobDefinition } from "./job-types.js";
 import { jobs } from "./jobs.schema.js";
+
+export type { ClaimedJob, GroupedEffects } from "./job-types.js";
 
 export interface EnqueueOptions {
   /** Earliest time the job may run; defaults to now. */
@@ -17,18 +19,6 @@ export interface EnqueueOptions {
 
 /** NOTIFY channel that wakes idle workers when a job is enqueued for now (see `wakeWorkersSql`). */
 export const JOBS_WAKEUP_CHANNEL = "jobs_wakeup";
-
-export interface ClaimedJob {
-  readonly id: string;
-  readonly type: string;
-  readonly payload: unknown;
-  /** 1 on the first run. */
-  readonly attempt: number;
-  readonly maxAttempts: number;
-  /** Fencing token: only the holder of the current lease may complete or reschedule the job. */
-  readonly leaseToken: string;
-  readonly leaseExpiresAt: Date;
-}
 
 export interface JobStore {
   /** Call with the transaction of the change that needs the job: a rolled-back change leaves no job. */
@@ -150,18 +140,6 @@ export function wakeWorkersSql(): SQL {
 }
 
 export const DEFAULT_MAX_ATTEMPTS = 10;
-
-/**
- * The fixed part of a completeGrouped statement. The statement reads the input rows as `input` (job_id,
- * lease_token, then `columns`), and `done` is the input rows whose job was completed under its lease:
- * `effects` are data-modifying CTEs (`name as (…), …`) over `done` only, with fixed text and no parameters.
- */
-export interface GroupedEffects {
-  /** Names the prepared statement; one name, one text. */
-  readonly name: string;
-  readonly columns: ReadonlyArray<{ readonly name: string; readonly type: string }>;
-  readonly effects: SQL;
-}
 
 /** Group completion (completeGrouped): at most this many entries per statement, this many statements at once. */
 const COMPLETION_BATCH_MAX = 64;

@@ -3,31 +3,12 @@
 import { performance } from "node:perf_hooks";
 import type { FastifyBaseLogger } from "fastify";
 import type { Clock } from "../clock.js";
-import type { Db } from "../db/client.js";
 import { LeaseLostError, PermanentJobError, RetryJobError } from "./job-errors.js";
-import type { ClaimedJob, GroupedEffects, JobStore } from "./job-store.js";
-
-export interface JobContext {
-  readonly job: ClaimedJob;
-  /**
-   * Marks the job done inside the handler's own transaction, so its database effects and its completion
-   * commit together. Returns false when the lease was lost (another worker owns the job now): the
-   * handler must then throw to roll its transaction back.
-   */
-  completeWithin(tx: Db): Promise<boolean>;
-  /** JobStore.completeGrouped for this job; false when the lease was lost (nothing was applied then). */
-  completeGrouped(values: readonly unknown[], grouped: GroupedEffects): Promise<boolean>;
-}
-
-/**
- * A handler as the worker runs it, with the payload as stored. Modules write theirs with `jobHandler` (see
- * job-definition.ts), which decodes the payload first. Handlers may run more than once (a worker can die after
- * the effect, before recording it): make them idempotent.
- */
-export type JobHandler = (payload: unknown, context: JobContext) => Promise<void>;
-export type JobHandlers = Readonly<Record<string, JobHandler>>;
+import type { JobStore } from "./job-store.js";
+import type { ClaimedJob, JobContext, JobHandlers } from "./job-types.js";
 
 export { LeaseLostError, PermanentJobError, RetryJobError } from "./job-errors.js";
+export type { JobContext, JobHandler, JobHandlers } from "./job-types.js";
 
 export interface WorkerOptions {
   readonly store: JobStore;
