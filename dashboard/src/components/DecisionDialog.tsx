@@ -1,70 +1,33 @@
 // Approve or reject one or more payouts with a note: confirmed in a dialog, then sent one by one (step-up
-// asked once when the API wants it), with the result of each payout shown.
+// asked once when the API wants it; hooks/api/approvals/mutations.ts), with the result of each payout shown.
 import { Button, Group, Modal, Stack, Table, Text, Textarea } from "@mantine/core";
-import { useQueryClient } from "@tanstack/react-query";
+import { useForm } from "@mantine/form";
 import { useState } from "react";
-import { ApiError, api, call } from "../api/client";
+import { useDecidePayouts } from "../hooks/api/approvals/mutations";
+import type { DecisionResult, Outcome } from "../hooks/api/approvals/types";
 import { type Payout, STATUS_LABELS } from "../lib/payouts";
-import { useSession } from "../lib/session";
 import { Money } from "./Money";
 
-export type Outcome = "approve" | "reject";
-
-export interface DecisionResult {
-  readonly payoutId: string;
-  readonly ok: boolean;
-  readonly text: string;
-}
+export type { Outcome };
 
 export function DecisionDialog(props: { outcome: Outcome; payouts: readonly Payout[]; onClose: () => void }) {
-  const { withStepUp, environment } = useSession();
-  const queryClient = useQueryClient();
-  const [note, setNote] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [results, setResults] = useState<DecisionResult[] | null>(null);
+  const decide = useDecidePayouts();
+  const form = useForm({ initialValues: { note: "" } });
+  // The results so far while the batch runs; the mutation's answer once it is done.
+  const [progress, setProgress] = useState<readonly DecisionResult[] | null>(null);
+  const busy = decide.isPending;
+  const results = decide.data ?? progress;
   const verb = props.outcome === "approve" ? "Approve" : "Reject";
   const count = props.payouts.length;
 
-  const run = async () => {
-    setBusy(true);
-    const done: DecisionResult[] = [];
-    for (const payout of props.payouts) {
-      const params = { path: { payoutId: payout.payout_id } };
-      const body = note.trim() === "" ? {} : { reason: note.trim() };
-      try {
-        const result = await withStepUp(() =>
-          call(
-            props.outcome === "approve"
-              ? api.POST("/v1/payouts/{payoutId}/approve", { params, body })
-              : api.POST("/v1/payouts/{payoutId}/reject", { params, body }),
-          ),
-        );
-        done.push({ payoutId: payout.payout_id, ok: true, text: STATUS_LABELS[result.payout.status] });
-      } catch (error) {
-        done.push({
-          payoutId: payout.payout_id,
-          ok: false,
-          text: error instanceof ApiError ? `${error.message} (${error.code})` : "Failed",
-        });
-        // A refused confirmation stops the batch: the rest would be refused the same way.
-        if (error instanceof ApiError && error.code === "STEP_UP_REQUIRED") break;
-      }
-      setResults([...done]);
-    }
-    setResults(done);
-    setBusy(false);
-    await queryClient.invalidateQueries({ queryKey: [environment, "payouts"] });
-  };
+  const submit = form.onSubmit(({ note }) =>
+    decide.mutate({ outcome: props.outcome, payouts: props.payouts, note, onProgress: setProgress }),
+  );
 
   return (
     <Modal opened onClose={props.onClose} title={`${verb} ${count} payout${count === 1 ? "" : "s"}`} size="lg" centered>
       {results === null || busy ? (
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            void run();
-          }}
-        >
+        <form onSubmit={submit}>
           <Stack>
             <Text size="sm">
               {verb} {count === 1 ? "this payout" : `these ${count} payouts`}?{" "}
@@ -75,8 +38,7 @@ export function DecisionDialog(props: { outcome: Outcome; payouts: readonly Payo
             <Textarea
               label="Note"
               description={props.outcome === "reject" ? "Shown on the payout and in its webhook event" : "Optional"}
-              value={note}
-              onChange={(e) => setNote(e.currentTarget.value)}
+              {...form.getInputProps("note")}
               maxLength={1000}
               autosize
               minRows={2}
@@ -120,7 +82,7 @@ export function DecisionDialog(props: { outcome: Outcome; payouts: readonly Payo
                       <Money minor={payout.amount_minor} currency={payout.currency} />
                     </Table.Td>
                     <Table.Td c={result === undefined ? "dimmed" : result.ok ? "teal.9" : "red.9"}>
-                      {result?.text ?? "Not sent"}
+                      {result === undefined ? "Not sent" : result.ok ? STATUS_LABELS[result.status] : result.refusal}
                     </Table.Td>
                   </Table.Tr>
                 );

@@ -2,10 +2,9 @@
 // webhook deliveries of those events (GET /v1/webhook-deliveries?subject_id=…) with each attempt's outcome.
 // Both are read-only; redelivery stays on the deliveries API (a write the developers' tools own).
 import { Badge, Button, Code, Group, Stack, Table, Text, Timeline, Title } from "@mantine/core";
-import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, call, type Schemas } from "../api/client";
-import { useSignedIn } from "../lib/session";
+import type { Schemas } from "../api/client";
+import { usePayoutDeliveries, usePayoutEvents } from "../hooks/api/payouts/queries";
 import { ErrorAlert } from "./ErrorAlert";
 import { Time } from "./Time";
 
@@ -35,22 +34,8 @@ function EventData({ data }: { data: Record<string, unknown> }) {
 }
 
 export function PayoutActivity({ payoutId }: { payoutId: string }) {
-  const { environment } = useSignedIn();
-  const events = useInfiniteQuery({
-    queryKey: [environment, "payouts", "events", payoutId],
-    initialPageParam: null as string | null,
-    queryFn: ({ pageParam }) =>
-      call(
-        api.GET("/v1/events", {
-          params: { query: { subject_id: payoutId, limit: 50, ...(pageParam === null ? {} : { cursor: pageParam }) } },
-        }),
-      ),
-    getNextPageParam: (last) => last.next_cursor ?? undefined,
-  });
-  const deliveries = useQuery({
-    queryKey: [environment, "payouts", "deliveries", payoutId],
-    queryFn: () => call(api.GET("/v1/webhook-deliveries", { params: { query: { subject_id: payoutId, limit: 50 } } })),
-  });
+  const events = usePayoutEvents(payoutId);
+  const deliveries = usePayoutDeliveries(payoutId);
   const list = events.data?.pages.flatMap((page) => page.events) ?? [];
   const sent = deliveries.data?.deliveries ?? [];
 

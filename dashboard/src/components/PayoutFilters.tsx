@@ -4,7 +4,8 @@
 // the API's message and code beside it. Days are days of the dashboard's time zone (the Business's, else the
 // browser's), named beside the buttons.
 import { Button, Group, NativeSelect, Text, TextInput } from "@mantine/core";
-import { type FormEvent, useEffect, useState } from "react";
+import { useForm } from "@mantine/form";
+import { useEffect } from "react";
 import { useSearchParams } from "react-router";
 import { ApiError } from "../api/client";
 import { applyDraft, draftFromParams, FILTER_PARAMS, type FilterDraft } from "../lib/payout-filters";
@@ -26,34 +27,33 @@ export function PayoutFilters({ error, onApplied }: { error: unknown; onApplied?
   const [params, setParams] = useSearchParams();
   const key = params.toString();
   const { zone } = useTimeZone();
-  const [draft, setDraft] = useState<FilterDraft>(() => draftFromParams(params, zone));
-  const [formErrors, setFormErrors] = useState<Partial<Record<keyof FilterDraft, string>>>({});
+  // The form's own checks (a currency for amounts, days and amounts it can read) are the form's errors.
+  const form = useForm<FilterDraft>({ initialValues: draftFromParams(params, zone) });
+  const { setValues, clearErrors } = form;
   // Back/forward or a pasted link changes the URL: the form follows it.
   // So does a zone that becomes known (the Business's, once its profile has answered).
   useEffect(() => {
-    setDraft(draftFromParams(new URLSearchParams(key), zone));
-    setFormErrors({});
-  }, [key, zone]);
+    setValues(draftFromParams(new URLSearchParams(key), zone));
+    clearErrors();
+  }, [key, zone, setValues, clearErrors]);
 
+  // The API's refusal of the list's query (e.g. a range ending before it starts), beside the field it names.
   const apiError = error instanceof ApiError && error.code === "validation_failed" ? error : null;
-  const errorOf = (field: keyof FilterDraft): string | undefined => {
-    if (formErrors[field] !== undefined) return formErrors[field];
+  const inputProps = (field: keyof FilterDraft) => {
+    const props = form.getInputProps(field);
     const detail = apiError?.body.details?.find((d) => d.field === API_FIELD[field] || d.field === `/${API_FIELD[field]}`);
-    return detail === undefined ? undefined : `${detail.message} (${detail.code})`;
+    return { ...props, error: props.error ?? (detail === undefined ? undefined : `${detail.message} (${detail.code})`) };
   };
-  const set = (field: keyof FilterDraft) => (value: string | null) => setDraft({ ...draft, [field]: value ?? "" });
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = form.onSubmit((draft) => {
     const result = applyDraft(params, draft, zone);
     if (!result.ok) {
-      setFormErrors(result.errors);
+      form.setErrors(result.errors);
       return;
     }
-    setFormErrors({});
     setParams(result.params);
     onApplied?.();
-  };
+  });
   const clear = () => {
     const next = new URLSearchParams(params);
     for (const name of FILTER_PARAMS) next.delete(name);
@@ -71,68 +71,23 @@ export function PayoutFilters({ error, onApplied }: { error: unknown; onApplied?
             { value: "api", label: "API" },
             { value: "csv", label: "CSV upload" },
           ]}
-          value={draft.channel}
-          onChange={(e) => set("channel")(e.currentTarget.value)}
-          error={errorOf("channel")}
+          {...inputProps("channel")}
           w={160}
         />
         <TextInput
           label="Currency"
           placeholder="EUR"
           maxLength={3}
-          value={draft.currency}
-          onChange={(e) => set("currency")(e.currentTarget.value.toUpperCase())}
-          error={errorOf("currency")}
+          {...inputProps("currency")}
+          onChange={(e) => form.setFieldValue("currency", e.currentTarget.value.toUpperCase())}
           w={100}
         />
-        <TextInput
-          label="Amount from"
-          inputMode="decimal"
-          value={draft.amountMin}
-          onChange={(e) => set("amountMin")(e.currentTarget.value)}
-          error={errorOf("amountMin")}
-          w={140}
-        />
-        <TextInput
-          label="Amount to"
-          inputMode="decimal"
-          value={draft.amountMax}
-          onChange={(e) => set("amountMax")(e.currentTarget.value)}
-          error={errorOf("amountMax")}
-          w={140}
-        />
-        <TextInput
-          type="date"
-          label="Created from"
-          value={draft.createdFrom}
-          onChange={(e) => set("createdFrom")(e.currentTarget.value)}
-          error={errorOf("createdFrom")}
-          w={160}
-        />
-        <TextInput
-          type="date"
-          label="Created to"
-          value={draft.createdTo}
-          onChange={(e) => set("createdTo")(e.currentTarget.value)}
-          error={errorOf("createdTo")}
-          w={160}
-        />
-        <TextInput
-          type="date"
-          label="Updated from"
-          value={draft.updatedFrom}
-          onChange={(e) => set("updatedFrom")(e.currentTarget.value)}
-          error={errorOf("updatedFrom")}
-          w={160}
-        />
-        <TextInput
-          type="date"
-          label="Updated to"
-          value={draft.updatedTo}
-          onChange={(e) => set("updatedTo")(e.currentTarget.value)}
-          error={errorOf("updatedTo")}
-          w={160}
-        />
+        <TextInput label="Amount from" inputMode="decimal" {...inputProps("amountMin")} w={140} />
+        <TextInput label="Amount to" inputMode="decimal" {...inputProps("amountMax")} w={140} />
+        <TextInput type="date" label="Created from" {...inputProps("createdFrom")} w={160} />
+        <TextInput type="date" label="Created to" {...inputProps("createdTo")} w={160} />
+        <TextInput type="date" label="Updated from" {...inputProps("updatedFrom")} w={160} />
+        <TextInput type="date" label="Updated to" {...inputProps("updatedTo")} w={160} />
       </Group>
       <Group gap="sm" mt="sm">
         <Button type="submit" variant="default">

@@ -1,7 +1,8 @@
-import type { Schemas } from "../api/client";
+// Payouts in words and colours, and who may decide one: the rules the pages share. The types are the data
+// layer's (hooks/api/payouts/types.ts), named here too for the pages that only show payouts.
+import type { Payout, PayoutStatus } from "../hooks/api/payouts/types";
 
-export type Payout = Schemas["Payout"];
-export type PayoutStatus = Payout["status"];
+export type { Payout, PayoutStatus };
 
 export const STATUS_LABELS: Readonly<Record<PayoutStatus, string>> = {
   pending_approval: "Pending approval",

@@ -1,45 +1,26 @@
 // The approval inbox: pending payouts split by who can decide them, selected one by one, a page at a time or
 // all at once, then approved or rejected with a note.
 import { Alert, Button, Group, Stack, Tabs, Text, Title } from "@mantine/core";
-import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
-import { api, call } from "../api/client";
 import { type DataColumn, DataList } from "../components/DataList";
-import { DecisionDialog, type Outcome } from "../components/DecisionDialog";
+import { DecisionDialog } from "../components/DecisionDialog";
 import { Money } from "../components/Money";
 import { Time } from "../components/Time";
+import { useApprovalPolicy } from "../hooks/api/approval-policy/queries";
+import { usePendingApprovals } from "../hooks/api/approvals/queries";
+import type { Outcome } from "../hooks/api/approvals/types";
 import { canDecide, makerCheckerBlocks, type Payout } from "../lib/payouts";
 import { useSignedIn } from "../lib/session";
 
 type Tab = "mine" | "others" | "all";
-const PAGE = 50;
-
-export function useApprovalPolicy() {
-  const { environment } = useSignedIn();
-  return useQuery({
-    queryKey: [environment, "approval-policy"],
-    queryFn: () => call(api.GET("/v1/approval-policy")),
-  });
-}
 
 export function ApprovalsPage() {
   const session = useSignedIn();
-  const { environment } = session;
   const [tab, setTab] = useState<Tab>("mine");
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [dialog, setDialog] = useState<{ outcome: Outcome; payouts: Payout[] } | null>(null);
   const policy = useApprovalPolicy();
-  const pending = useInfiniteQuery({
-    queryKey: [environment, "payouts", "pending"],
-    queryFn: ({ pageParam }) =>
-      call(
-        api.GET("/v1/payouts", {
-          params: { query: { status: "pending_approval", limit: PAGE, ...(pageParam === null ? {} : { cursor: pageParam }) } },
-        }),
-      ),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => last.next_cursor,
-  });
+  const pending = usePendingApprovals();
 
   const me = { membershipId: session.membership.id, userId: session.user.id };
   const decider = canDecide(session.membership.role);

@@ -4,14 +4,17 @@
 // from the failed payout's Beneficiary, destination, amount and reference (read from the API, all editable), since
 // a finance person replacing a failed payout usually sends the same money again, perhaps to a corrected account.
 import { Alert, Anchor, Button, Group, Select, Stack, Text, TextInput, Title } from "@mantine/core";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useEffect, useState } from "react";
+import { useForm } from "@mantine/form";
+import { useEffect, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { ApiError, api, call } from "../api/client";
+import { ApiError } from "../api/client";
 import { sepaMissingParam } from "../components/beneficiary/EditIdentity";
 import { ErrorAlert } from "../components/ErrorAlert";
+import { useDestinations, useReadyBeneficiaries } from "../hooks/api/beneficiaries/queries";
+import { setFieldErrors } from "../hooks/api/form-errors";
+import { useCreatePayout } from "../hooks/api/payouts/mutations";
+import { usePayout } from "../hooks/api/payouts/queries";
 import { minorToDecimal, parseMoneyInput } from "../lib/money";
-import { useSignedIn } from "../lib/session";
 
 /** 128 random bits (crypto.randomUUID exists only on HTTPS or localhost; a LAN deployment may be plain HTTP). */
 function newIdempotencyKey(): string {
@@ -29,87 +32,82 @@ const PAYOUT_LABELS: Readonly<Record<string, string>> = {
   replaces_payout_id: "Replaced payout",
 };
 
+/** The API's field names that are shown beside a field of this form under another name. */
+const FIELD_ALIASES = { amount_minor: "amount", external_ref: "reference" };
+
+/** Refused before anything is sent: the form cannot know the currency without a destination. */
+const CHOOSE_FIRST = new Error("Choose a Beneficiary and a destination.");
+
+type Values = {
+  beneficiaryId: string | null;
+  destinationId: string | null;
+  /** In the destination currency's units, as typed. */
+  amount: string;
+  reference: string;
+};
+
 export function NewPayoutPage() {
-  const { environment } = useSignedIn();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const [params] = useSearchParams();
   const replaces = params.get("replaces");
-  const [beneficiaryId, setBeneficiaryId] = useState<string | null>(null);
-  const [destinationId, setDestinationId] = useState<string | null>(null);
-  const [amount, setAmount] = useState("");
-  const [reference, setReference] = useState("");
   const [idempotencyKey] = useState(newIdempotencyKey);
-  const [error, setError] = useState<unknown>(null);
-  const [amountError, setAmountError] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
-  const replaced = useQuery({
-    queryKey: [environment, "payouts", "one", replaces],
-    queryFn: () => call(api.GET("/v1/payouts/{payoutId}", { params: { path: { payoutId: replaces ?? "" } } })),
-    enabled: replaces !== null,
-  });
-  // Filled once from the replaced payout; later edits are the person's and are never overwritten by a refetch.
-  const [prefilled, setPrefilled] = useState(false);
+  const create = useCreatePayout();
+  // A check of the form's own (nothing chosen) shown where a refusal is; a new attempt clears it.
+  const [formError, setFormError] = useState<Error | null>(null);
+  const form = useForm<Values>({ initialValues: { beneficiaryId: null, destinationId: null, amount: "", reference: "" } });
+  const replaced = usePayout(replaces);
+  // Filled once from the replaced payout (`initialize` takes effect once); later edits are the person's and are
+  // never overwritten by a refetch.
+  const original = replaced.data;
   useEffect(() => {
-    if (prefilled || replaced.data === undefined) return;
-    const original = replaced.data;
-    setPrefilled(true);
-    setBeneficiaryId(original.beneficiary_id);
-    setDestinationId(original.bank_account_id);
-    setAmount(minorToDecimal(original.amount_minor, original.currency));
-    setReference(original.external_ref ?? "");
-  }, [prefilled, replaced.data]);
+    if (original === undefined) return;
+    form.initialize({
+      beneficiaryId: original.beneficiary_id,
+      destinationId: original.bank_account_id,
+      amount: minorToDecimal(original.amount_minor, original.currency),
+      reference: original.external_ref ?? "",
+    });
+  }, [original, form.initialize]);
 
-  const beneficiaries = useQuery({
-    queryKey: [environment, "beneficiaries", "ready"],
-    queryFn: () => call(api.GET("/v1/beneficiaries", { params: { query: { limit: 200, status: "ready" } } })),
-  });
-  const destinations = useQuery({
-    queryKey: [environment, "beneficiaries", beneficiaryId, "destinations"],
-    queryFn: () => call(api.GET("/v1/beneficiaries/{id}/bank-accounts", { params: { path: { id: beneficiaryId ?? "" } } })),
-    enabled: beneficiaryId !== null,
-  });
+  const { beneficiaryId, destinationId } = form.values;
+  const beneficiaries = useReadyBeneficiaries();
+  const destinations = useDestinations(beneficiaryId);
   const usable = (destinations.data?.bank_accounts ?? []).filter((d) => d.payout_usable);
   const destination = usable.find((d) => d.id === destinationId);
   const currency = destination?.currency ?? "";
+  const error = formError ?? create.error;
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setError(null);
-    if (beneficiaryId === null || destination === undefined) {
-      setError(new Error("Choose a Beneficiary and a destination."));
+  const submit = form.onSubmit((values) => {
+    setFormError(null);
+    create.reset();
+    if (values.beneficiaryId === null || destination === undefined) {
+      setFormError(CHOOSE_FIRST);
       return;
     }
-    const parsed = parseMoneyInput(amount, currency);
+    const parsed = parseMoneyInput(values.amount, currency);
     if (!parsed.ok) {
-      setAmountError(parsed.message);
+      form.setFieldError("amount", parsed.message);
       return;
     }
-    setAmountError(undefined);
-    setBusy(true);
-    try {
-      const payout = await call(
-        api.POST("/v1/payouts", {
-          params: { header: { "idempotency-key": idempotencyKey } },
-          body: {
-            beneficiary_id: beneficiaryId,
-            bank_account_id: destination.id,
-            amount_minor: parsed.amountMinor,
-            currency,
-            ...(reference.trim() === "" ? {} : { external_ref: reference.trim() }),
-            ...(replaces === null ? {} : { replaces_payout_id: replaces }),
-          },
-        }),
-      );
-      await queryClient.invalidateQueries({ queryKey: [environment, "payouts"] });
-      navigate(`/payouts/${payout.payout_id}`);
-    } catch (caught) {
-      setError(caught);
-      if (caught instanceof ApiError) setAmountError(caught.fieldMessage("amount_minor"));
-    } finally {
-      setBusy(false);
-    }
-  };
+    const reference = values.reference.trim();
+    create.mutate(
+      {
+        idempotencyKey,
+        body: {
+          beneficiary_id: values.beneficiaryId,
+          bank_account_id: destination.id,
+          amount_minor: parsed.amountMinor,
+          currency,
+          ...(reference === "" ? {} : { external_ref: reference }),
+          ...(replaces === null ? {} : { replaces_payout_id: replaces }),
+        },
+      },
+      {
+        onSuccess: (payout) => navigate(`/payouts/${payout.payout_id}`),
+        onError: (refusal) => setFieldErrors(form, refusal, { aliases: FIELD_ALIASES }),
+      },
+    );
+  });
 
   return (
     <Stack maw={520}>
@@ -129,7 +127,7 @@ export function NewPayoutPage() {
       )}
       <ErrorAlert error={replaced.error} title="Could not load the payout to replace" />
       <ErrorAlert error={beneficiaries.error} title="Could not load Beneficiaries" />
-      <form onSubmit={(e) => void submit(e)} noValidate>
+      <form onSubmit={submit} noValidate>
         <Stack>
           <Select
             label="Beneficiary"
@@ -141,10 +139,7 @@ export function NewPayoutPage() {
               label: `${b.display_name}${b.email === null ? "" : ` (${b.email})`}`,
             }))}
             value={beneficiaryId}
-            onChange={(value) => {
-              setBeneficiaryId(value);
-              setDestinationId(null);
-            }}
+            onChange={(value) => form.setValues({ beneficiaryId: value, destinationId: null })}
             nothingFoundMessage="No ready Beneficiary"
             required
           />
@@ -156,7 +151,7 @@ export function NewPayoutPage() {
               label: `${d.kind === "card" ? "Card" : "Account"} •••• ${d.last4} · ${d.currency} · ${d.country}`,
             }))}
             value={destinationId}
-            onChange={setDestinationId}
+            onChange={(value) => form.setFieldValue("destinationId", value)}
             disabled={beneficiaryId === null}
             nothingFoundMessage="No usable destination"
             required
@@ -165,18 +160,14 @@ export function NewPayoutPage() {
             label="Amount"
             description={currency === "" ? "In the destination's currency" : `In ${currency}`}
             inputMode="decimal"
-            value={amount}
-            onChange={(e) => setAmount(e.currentTarget.value)}
-            error={amountError}
+            {...form.getInputProps("amount")}
             rightSection={currency}
             required
           />
           <TextInput
             label="External reference"
             description="Your own reference, such as an invoice number"
-            value={reference}
-            onChange={(e) => setReference(e.currentTarget.value)}
-            error={error instanceof ApiError ? error.fieldMessage("external_ref") : undefined}
+            {...form.getInputProps("reference")}
           />
           <ErrorAlert error={error} title="Could not create the payout" fieldLabels={PAYOUT_LABELS} />
           {error instanceof ApiError && error.code === "SEPA_ADDRESS_NOT_STRUCTURED" && beneficiaryId !== null && (
@@ -185,7 +176,7 @@ export function NewPayoutPage() {
             </Anchor>
           )}
           <Group justify="flex-end">
-            <Button type="submit" loading={busy}>
+            <Button type="submit" loading={create.isPending}>
               Create payout
             </Button>
           </Group>

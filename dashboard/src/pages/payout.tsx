@@ -1,21 +1,23 @@
 // One payout: what it is, its timeline (creation, every Decision, the rail's steps), who decided and why,
 // and the actions its state allows.
 import { Anchor, Button, Card, Group, Modal, SimpleGrid, Stack, Text, Timeline, Title } from "@mantine/core";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
 import { Link, useParams } from "react-router";
-import { api, call, type Schemas } from "../api/client";
-import { DecisionDialog, type Outcome } from "../components/DecisionDialog";
+import { DecisionDialog } from "../components/DecisionDialog";
 import { ErrorAlert } from "../components/ErrorAlert";
 import { Money } from "../components/Money";
+import { MutationError } from "../components/MutationError";
 import { PayoutActivity } from "../components/PayoutActivity";
 import { StatusBadge } from "../components/StatusBadge";
 import { Time } from "../components/Time";
-import { canDecide, makerCheckerBlocks, type Payout } from "../lib/payouts";
-import { useSession, useSignedIn } from "../lib/session";
-import { useApprovalPolicy } from "./approvals";
-
-type Decision = Schemas["Decision"];
+import { useApprovalPolicy } from "../hooks/api/approval-policy/queries";
+import type { Outcome } from "../hooks/api/approvals/types";
+import { useCancelPayout } from "../hooks/api/payouts/mutations";
+import { usePayout, usePayoutDecisions, usePayoutReplacements } from "../hooks/api/payouts/queries";
+import type { Decision, Payout } from "../hooks/api/payouts/types";
+import { useMembers } from "../hooks/api/team/queries";
+import { canDecide, makerCheckerBlocks } from "../lib/payouts";
+import { useSignedIn } from "../lib/session";
 
 interface Step {
   readonly at: string;
@@ -65,35 +67,14 @@ export function PayoutPage() {
   const { payoutId = "" } = useParams();
   const session = useSignedIn();
   const { environment } = session;
-  const { withStepUp } = useSession();
-  const queryClient = useQueryClient();
   const [dialog, setDialog] = useState<Outcome | null>(null);
   const [confirmCancel, setConfirmCancel] = useState(false);
-  const [actionError, setActionError] = useState<unknown>(null);
   const policy = useApprovalPolicy();
-  const payout = useQuery({
-    queryKey: [environment, "payouts", "one", payoutId],
-    queryFn: () => call(api.GET("/v1/payouts/{payoutId}", { params: { path: { payoutId } } })),
-    refetchInterval: (query) => (query.state.data?.status === "approved" ? 2_000 : false),
-  });
-  const decisions = useQuery({
-    queryKey: [environment, "payouts", "decisions", payoutId],
-    queryFn: () => call(api.GET("/v1/payouts/{payoutId}/decisions", { params: { path: { payoutId } } })),
-  });
-  // The payout resource has no "replaced by" field; a failed payout's replacements are the payouts the list
-  // returns for `replaces_payout_id`, newest first. Only one can be live at a time and a new one is allowed only
-  // once the previous one ended, so the live replacement is always the newest and on this first page.
-  const failed = payout.data?.status === "failed";
-  const replacements = useQuery({
-    queryKey: [environment, "payouts", "replacements", payoutId],
-    queryFn: () => call(api.GET("/v1/payouts", { params: { query: { replaces_payout_id: payoutId, limit: 200 } } })),
-    enabled: failed,
-  });
-  const members = useQuery({
-    queryKey: [environment, "members"],
-    queryFn: () => call(api.GET("/v1/members")),
-    retry: false,
-  });
+  const payout = usePayout(payoutId, { pollWhileApproved: true });
+  const decisions = usePayoutDecisions(payoutId);
+  const replacements = usePayoutReplacements(payoutId, { enabled: payout.data?.status === "failed" });
+  const members = useMembers({ retry: false });
+  const cancel = useCancelPayout(payoutId);
 
   if (payout.isPending) return <Text c="dimmed">Loading the payout…</Text>;
   if (payout.error !== null) return <ErrorAlert error={payout.error} title="Could not load the payout" />;
@@ -115,16 +96,6 @@ export function PayoutPage() {
     { membershipId: session.membership.id, userId: session.user.id },
     policy.data?.maker_checker ?? false,
   );
-  const cancel = async () => {
-    setActionError(null);
-    try {
-      await withStepUp(() => call(api.POST("/v1/payouts/{payoutId}/cancel", { params: { path: { payoutId } } })));
-      await queryClient.invalidateQueries({ queryKey: [environment, "payouts"] });
-    } catch (error) {
-      setActionError(error);
-    }
-    setConfirmCancel(false);
-  };
 
   return (
     <Stack>
@@ -174,7 +145,7 @@ export function PayoutPage() {
           Maker-checker: you created this payout, so someone else must approve it.
         </Text>
       )}
-      <ErrorAlert error={actionError} />
+      <MutationError mutation={cancel} />
       {p.failure_reason !== null && (
         <Card withBorder>
           <Field label="Reason">{p.failure_reason}</Field>
@@ -245,7 +216,11 @@ export function PayoutPage() {
             <Button variant="default" onClick={() => setConfirmCancel(false)}>
               Keep it
             </Button>
-            <Button color="red" onClick={() => void cancel()}>
+            <Button
+              color="red"
+              loading={cancel.isPending}
+              onClick={() => cancel.mutate(undefined, { onSettled: () => setConfirmCancel(false) })}
+            >
               Cancel payout
             </Button>
           </Group>

@@ -2,9 +2,7 @@
 // reference or id, server-side cursor pages (previous pages are remembered to go back). Every filter lives
 // in the address, one history entry per change, so Back steps through them.
 import { Button, Group, Stack, Title } from "@mantine/core";
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Link, useNavigate } from "react-router";
-import { api, call } from "../api/client";
 import { type DataColumn, DataList } from "../components/DataList";
 import { FilterSelect } from "../components/FilterSelect";
 import { FilterTextInput } from "../components/FilterTextInput";
@@ -13,6 +11,7 @@ import { Money } from "../components/Money";
 import { PayoutFilters } from "../components/PayoutFilters";
 import { StatusBadge } from "../components/StatusBadge";
 import { Time } from "../components/Time";
+import { usePayouts } from "../hooks/api/payouts/queries";
 import { filterQueryFromParams } from "../lib/payout-filters";
 import { type Payout, type PayoutStatus, STATUS_LABELS } from "../lib/payouts";
 import { useSignedIn } from "../lib/session";
@@ -20,7 +19,6 @@ import { useUrlFilters } from "../lib/url-filters";
 import { useCursorPages } from "../lib/use-cursor-pages";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const PAGE = 25;
 
 const COLUMNS: readonly DataColumn<Payout>[] = [
   {
@@ -36,7 +34,7 @@ const COLUMNS: readonly DataColumn<Payout>[] = [
 ];
 
 export function PayoutsPage() {
-  const { environment, membership } = useSignedIn();
+  const { membership } = useSignedIn();
   const navigate = useNavigate();
   const { params, setFilter } = useUrlFilters();
   const status = (params.get("status") as PayoutStatus | null) ?? null;
@@ -45,30 +43,10 @@ export function PayoutsPage() {
   const reference = params.get("external_ref") ?? "";
   // Any change of the address's filters starts again at the first page.
   const pages = useCursorPages(params.toString());
-  const cursor = pages.cursor;
-  const more = filterQueryFromParams(params);
-  const filters = { status, beneficiary, upload, reference, more };
-
-  const query = useQuery({
-    queryKey: [environment, "payouts", "list", filters, cursor],
-    queryFn: () =>
-      call(
-        api.GET("/v1/payouts", {
-          params: {
-            query: {
-              limit: PAGE,
-              ...(status === null ? {} : { status }),
-              ...(UUID.test(beneficiary) ? { beneficiary_id: beneficiary } : {}),
-              ...(upload === "" ? {} : { upload_id: upload }),
-              ...(reference === "" ? {} : { external_ref: reference }),
-              ...more,
-              ...(cursor === null ? {} : { cursor }),
-            },
-          },
-        }),
-      ),
-    placeholderData: keepPreviousData,
-  });
+  const query = usePayouts(
+    { status, beneficiaryId: beneficiary, uploadId: upload, externalRef: reference, more: filterQueryFromParams(params) },
+    pages.cursor,
+  );
 
   const onSearch = (text: string) => {
     if (UUID.test(text)) navigate(`/payouts/${text.toLowerCase()}`);

@@ -1,15 +1,17 @@
 // Editing a Beneficiary's identity (PUT /v1/beneficiaries/{id}) in a dialog: only the fields the person changed
 // are sent (the API keeps fields not sent), an emptied optional field is sent as null (the API clears it), and
-// the API's validation messages are shown beside their fields with the envelope above the form. The postal
-// address is one object in the API (replaced whole, or cleared with null), so it is sent whole when any of its
-// fields changed, and as null when all of them were emptied.
+// the API's validation messages are shown beside their fields (a @mantine/form, hooks/api/form-errors.ts) with the
+// envelope above the form. The postal address is one object in the API (replaced whole, or cleared with null),
+// so it is sent whole when any of its fields changed, and as null when all of them were emptied.
 import { Alert, Button, Fieldset, Modal, SimpleGrid, Stack, Text, TextInput } from "@mantine/core";
-import { type FormEvent, useState } from "react";
+import { useForm } from "@mantine/form";
+import { useState } from "react";
 import { useSearchParams } from "react-router";
-import { ApiError, api, call } from "../../api/client";
-import { useSession } from "../../lib/session";
-import type { Beneficiary } from "../../pages/beneficiaries";
-import { ErrorAlert } from "../ErrorAlert";
+import type { ApiError } from "../../api/client";
+import { useUpdateBeneficiary } from "../../hooks/api/beneficiaries/mutations";
+import type { Beneficiary, UpdateBeneficiaryRequest } from "../../hooks/api/beneficiaries/types";
+import { setFieldErrors } from "../../hooks/api/form-errors";
+import { MutationError } from "../MutationError";
 
 type Field =
   | "email"
@@ -105,7 +107,7 @@ export function sepaMissingParam(error: ApiError): string {
     .join(",");
 }
 
-export function EditIdentityButton({ b, onSaved }: { b: Beneficiary; onSaved: () => Promise<unknown> }) {
+export function EditIdentityButton({ b }: { b: Beneficiary }) {
   const [params] = useSearchParams();
   const [sepaMissing] = useState(() =>
     (params.get("sepa_missing") ?? "")
@@ -118,7 +120,7 @@ export function EditIdentityButton({ b, onSaved }: { b: Beneficiary; onSaved: ()
       <Button variant="default" onClick={() => setOpen(true)}>
         Edit identity
       </Button>
-      {open && <EditIdentityDialog b={b} sepaMissing={sepaMissing} onClose={() => setOpen(false)} onSaved={onSaved} />}
+      {open && <EditIdentityDialog b={b} sepaMissing={sepaMissing} onClose={() => setOpen(false)} />}
     </>
   );
 }
@@ -132,83 +134,50 @@ const ADDRESS_LABELS: Readonly<Record<AddressField, string>> = {
   country: "country",
 };
 
-function EditIdentityDialog(props: {
-  b: Beneficiary;
-  sepaMissing: readonly AddressField[];
-  onClose: () => void;
-  onSaved: () => Promise<unknown>;
-}) {
-  const { b, sepaMissing, onClose, onSaved } = props;
-  const { withStepUp } = useSession();
-  const [before] = useState(() => initial(b));
-  const [fields, setFields] = useState(before);
-  const [addressBefore] = useState(() => initialAddress(b));
-  const [address, setAddress] = useState(addressBefore);
-  const [error, setError] = useState<unknown>(null);
+type Values = Record<Field, string> & { postal_address: Address };
+
+function EditIdentityDialog(props: { b: Beneficiary; sepaMissing: readonly AddressField[]; onClose: () => void }) {
+  const { b, sepaMissing, onClose } = props;
+  const update = useUpdateBeneficiary(b.id);
+  const form = useForm<Values>({ initialValues: { ...initial(b), postal_address: initialAddress(b) } });
   const [nothing, setNothing] = useState(false);
-  const [busy, setBusy] = useState(false);
   const person = b.beneficiary_type === "person";
-  const fieldError = (name: Field) => (error instanceof ApiError ? error.fieldMessage(name) : undefined);
   const input = (name: Field, label: string, extra: { description?: string; maxLength?: number } = {}) => (
-    <TextInput
-      label={label}
-      value={fields[name]}
-      onChange={(e) => setFields({ ...fields, [name]: e.currentTarget.value })}
-      error={fieldError(name)}
-      {...extra}
-    />
+    <TextInput label={label} {...form.getInputProps(name)} {...extra} />
   );
 
   // The API lists the address among the identity fields still missing when its rules require one.
   const addressRequired = b.missing_identity_fields.includes("postal_address");
-  const addressError = (name: AddressField) =>
-    (error instanceof ApiError ? error.fieldMessage(`postal_address.${name}`) : undefined) ??
-    (sepaMissing.includes(name) && address[name].trim() === "" ? "Needed for a SEPA payout" : undefined);
-  const addressInput = (name: AddressField, label: string, extra: { description?: string; maxLength?: number } = {}) => (
-    <TextInput
-      label={label}
-      value={address[name]}
-      onChange={(e) => setAddress({ ...address, [name]: e.currentTarget.value })}
-      error={addressError(name)}
-      {...extra}
-    />
-  );
+  const addressInput = (name: AddressField, label: string, extra: { description?: string; maxLength?: number } = {}) => {
+    const field = form.getInputProps(`postal_address.${name}`);
+    const sepaHint =
+      sepaMissing.includes(name) && form.values.postal_address[name].trim() === "" ? "Needed for a SEPA payout" : undefined;
+    return <TextInput label={label} {...field} error={field.error ?? sepaHint} {...extra} />;
+  };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setError(null);
+  const submit = form.onSubmit((values) => {
+    const { postal_address: address, ...fields } = values;
+    const { postal_address: addressBefore, ...before } = form.getInitialValues();
     const body: Record<string, unknown> = identityChanges(before, fields);
     const postal = addressChange(addressBefore, address);
     if (postal !== undefined) body.postal_address = postal;
     if (Object.keys(body).length === 0) {
+      update.reset();
       setNothing(true);
       return;
     }
     setNothing(false);
-    setBusy(true);
-    try {
-      await withStepUp(() =>
-        call(
-          api.PUT("/v1/beneficiaries/{id}", {
-            params: { path: { id: b.id } },
-            body: body as never,
-          }),
-        ),
-      );
-      await onSaved();
-      onClose();
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  };
+    update.mutate(body as UpdateBeneficiaryRequest, {
+      onSuccess: onClose,
+      onError: (refusal) => setFieldErrors(form, refusal),
+    });
+  });
 
   return (
     <Modal opened onClose={onClose} title="Edit identity" centered size="lg">
-      <form onSubmit={(e) => void submit(e)} noValidate aria-label="Edit identity">
+      <form onSubmit={submit} noValidate aria-label="Edit identity">
         <Stack>
-          <ErrorAlert error={error} title="Could not save the identity" />
+          <MutationError mutation={update} title="Could not save the identity" />
           {sepaMissing.length > 0 && (
             <Alert color="yellow" title="A SEPA payout was refused" styles={{ title: { color: "var(--mantine-color-dark-7)" } }}>
               The payout rail needs this Beneficiary's {sepaMissing.map((f) => ADDRESS_LABELS[f]).join(" and ")} as separate parts
@@ -271,7 +240,7 @@ function EditIdentityDialog(props: {
               </SimpleGrid>
             </Stack>
           </Fieldset>
-          <Button type="submit" loading={busy}>
+          <Button type="submit" loading={update.isPending}>
             Save identity
           </Button>
         </Stack>

@@ -4,54 +4,40 @@
 // its code and message), and can be downloaded as CSV with the bulk upload's writer (lib/csv.ts, lib/download.ts).
 import { Alert, Button, FileInput, Modal, Stack, Table, Text } from "@mantine/core";
 import { useState } from "react";
-import { api, call, type Schemas } from "../../api/client";
+import { useImportBeneficiaries } from "../../hooks/api/beneficiaries/mutations";
+import type { ImportRows } from "../../hooks/api/beneficiaries/types";
 import { IMPORT_COLUMNS, type ImportFile, importResultsToCsv, parseImportCsv } from "../../lib/beneficiary-csv";
 import { downloadText } from "../../lib/download";
-import { useSession } from "../../lib/session";
-import { ErrorAlert } from "../ErrorAlert";
+import { MutationError } from "../MutationError";
 
-type Result = Schemas["BeneficiaryImportResult"];
-
-export function ImportBeneficiariesButton({ onImported }: { onImported: () => Promise<unknown> }) {
+export function ImportBeneficiariesButton() {
   const [open, setOpen] = useState(false);
   return (
     <>
       <Button variant="default" onClick={() => setOpen(true)}>
         Import CSV
       </Button>
-      {open && <ImportDialog onClose={() => setOpen(false)} onImported={onImported} />}
+      {open && <ImportDialog onClose={() => setOpen(false)} />}
     </>
   );
 }
 
-function ImportDialog({ onClose, onImported }: { onClose: () => void; onImported: () => Promise<unknown> }) {
-  const { withStepUp } = useSession();
+function ImportDialog({ onClose }: { onClose: () => void }) {
+  const importRows = useImportBeneficiaries();
   const [file, setFile] = useState<ImportFile | null>(null);
   const [fileName, setFileName] = useState("beneficiaries");
-  const [result, setResult] = useState<Result | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  // The answer to the file shown; a new file clears it (and the refusal) until it is sent.
+  const result = importRows.data ?? null;
   const clean = file !== null && file.fileErrors.length === 0 && file.rows.every((r) => r.problems.length === 0);
 
   const choose = async (chosen: File | null) => {
-    setResult(null);
-    setError(null);
+    importRows.reset();
     if (chosen !== null) setFileName(chosen.name.replace(/\.csv$/i, ""));
     setFile(chosen === null ? null : parseImportCsv(await chosen.text()));
   };
-  const send = async () => {
+  const send = () => {
     if (file === null) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const rows = file.rows.map((r) => r.body) as Schemas["BeneficiaryImportRequest"]["rows"];
-      setResult(await withStepUp(() => call(api.POST("/v1/beneficiaries/import", { body: { rows } }))));
-      await onImported();
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
+    importRows.mutate(file.rows.map((r) => r.body) as ImportRows);
   };
 
   return (
@@ -101,7 +87,7 @@ function ImportDialog({ onClose, onImported }: { onClose: () => void; onImported
             </Table>
           </Table.ScrollContainer>
         )}
-        <ErrorAlert error={error} title="Could not import" />
+        <MutationError mutation={importRows} title="Could not import" />
         {result !== null && (
           <>
             <Text size="sm" role="status" data-testid="import-summary">
@@ -144,7 +130,7 @@ function ImportDialog({ onClose, onImported }: { onClose: () => void; onImported
           </>
         )}
         {result === null && (
-          <Button onClick={() => void send()} disabled={!clean} loading={busy} style={{ alignSelf: "flex-start" }}>
+          <Button onClick={send} disabled={!clean} loading={importRows.isPending} style={{ alignSelf: "flex-start" }}>
             Import {file?.rows.length ?? 0} rows
           </Button>
         )}

@@ -3,11 +3,9 @@
 // only when the last attempt did not end `verified`; the API's answer (a refusal's wording, 409 while an attempt
 // is in flight, 503 when the rail did not answer) is shown beside the button.
 import { Button, Stack, Text } from "@mantine/core";
-import { useState } from "react";
-import { api, call } from "../../api/client";
-import { useSession } from "../../lib/session";
-import type { Beneficiary } from "../../pages/beneficiaries";
-import { ErrorAlert } from "../ErrorAlert";
+import { useRetryEnrollment } from "../../hooks/api/beneficiaries/mutations";
+import type { Beneficiary } from "../../hooks/api/beneficiaries/types";
+import { MutationError } from "../MutationError";
 
 export function canRetryEnrollment(b: Beneficiary): boolean {
   return (
@@ -18,38 +16,22 @@ export function canRetryEnrollment(b: Beneficiary): boolean {
   );
 }
 
-export function RetryEnrollment({ b, onDone }: { b: Beneficiary; onDone: () => Promise<unknown> }) {
-  const { withStepUp } = useSession();
-  const [error, setError] = useState<unknown>(null);
-  const [outcome, setOutcome] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  if (!canRetryEnrollment(b) && outcome === null && error === null) return null;
+function outcomeOf(after: Beneficiary): string {
+  return after.enrollment_status === "verified"
+    ? "The rail accepted the enrollment."
+    : `The rail refused the enrollment${after.enrollment_failure_detail === null ? "" : `: ${after.enrollment_failure_detail}`}.`;
+}
 
-  const retry = async () => {
-    setBusy(true);
-    setError(null);
-    setOutcome(null);
-    try {
-      const after = await withStepUp(() =>
-        call(api.POST("/v1/beneficiaries/{id}/enrollment", { params: { path: { id: b.id } } })),
-      );
-      setOutcome(
-        after.enrollment_status === "verified"
-          ? "The rail accepted the enrollment."
-          : `The rail refused the enrollment${after.enrollment_failure_detail === null ? "" : `: ${after.enrollment_failure_detail}`}.`,
-      );
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-      await onDone();
-    }
-  };
+export function RetryEnrollment({ b }: { b: Beneficiary }) {
+  const retry = useRetryEnrollment(b.id);
+  // The last attempt's answer stays shown after the page reads the Beneficiary again (it may then be verified).
+  const outcome = retry.data === undefined ? null : outcomeOf(retry.data);
+  if (!canRetryEnrollment(b) && outcome === null && retry.error === null) return null;
 
   return (
     <Stack gap="xs" data-testid="enrollment">
       {canRetryEnrollment(b) && (
-        <Button variant="default" loading={busy} onClick={() => void retry()} style={{ alignSelf: "flex-start" }}>
+        <Button variant="default" loading={retry.isPending} onClick={() => retry.mutate()} style={{ alignSelf: "flex-start" }}>
           Retry enrollment
         </Button>
       )}
@@ -58,7 +40,7 @@ export function RetryEnrollment({ b, onDone }: { b: Beneficiary; onDone: () => P
           {outcome}
         </Text>
       )}
-      <ErrorAlert error={error} title="Could not retry the enrollment" />
+      <MutationError mutation={retry} title="Could not retry the enrollment" />
     </Stack>
   );
 }
