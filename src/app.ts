@@ -7,24 +7,25 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger, LogController } from "fastify";
 import type { Logger } from "pino";
 import type { Config, HttpTimeouts, TrustProxy } from "./config.js";
-import { createApiKeysModule } from "./modules/api-keys/index.js";
-import { createBankRailsModule } from "./modules/bank-rails/index.js";
-import { createBeneficiariesModule, findPostalAddresses } from "./modules/beneficiaries/index.js";
-import { createBeneficiaryExportModule } from "./modules/beneficiary-export/index.js";
-import { createBeneficiaryImportModule } from "./modules/beneficiary-import/index.js";
-import { createBusinessProfileModule } from "./modules/business-profile/index.js";
-import { closeLinksOfArchivedBeneficiary, createCollectionModule } from "./modules/collection/index.js";
-import { createDestinationsModule, destinationRoutingFactsOf } from "./modules/destinations/index.js";
-import { createEmailsModule } from "./modules/emails/index.js";
-import { createEnrollmentModule } from "./modules/enrollment/index.js";
-import { createEventsModule } from "./modules/events/index.js";
-import { createPayoutsModule } from "./modules/payouts/index.js";
-import { createAuditRecorder, createPasswordPolicy, createPeopleModule } from "./modules/people/index.js";
+import { apiKeysRouteRoles, createApiKeysModule } from "./modules/api-keys/index.js";
+import { bankRailsRouteRoles, createBankRailsModule } from "./modules/bank-rails/index.js";
+import { beneficiariesRouteRoles, createBeneficiariesModule, findPostalAddresses } from "./modules/beneficiaries/index.js";
+import { beneficiaryExportRouteRoles, createBeneficiaryExportModule } from "./modules/beneficiary-export/index.js";
+import { beneficiaryImportRouteRoles, createBeneficiaryImportModule } from "./modules/beneficiary-import/index.js";
+import { businessProfileRouteRoles, createBusinessProfileModule } from "./modules/business-profile/index.js";
+import { closeLinksOfArchivedBeneficiary, collectionRouteRoles, createCollectionModule } from "./modules/collection/index.js";
+import { createDestinationsModule, destinationRoutingFactsOf, destinationsRouteRoles } from "./modules/destinations/index.js";
+import { createEmailsModule, emailsRouteRoles } from "./modules/emails/index.js";
+import { createEnrollmentModule, enrollmentRouteRoles } from "./modules/enrollment/index.js";
+import { createEventsModule, eventsRouteRoles } from "./modules/events/index.js";
+import { createPayoutsModule, payoutsRouteRoles } from "./modules/payouts/index.js";
+import { createAuditRecorder, createPasswordPolicy, createPeopleModule, peopleRouteRoles } from "./modules/people/index.js";
 import { createRailSimulatorModule } from "./modules/rail-simulator/index.js";
-import { createRegistrationModule, emailRecipientFacts } from "./modules/registration/index.js";
-import { createWebhooksModule } from "./modules/webhooks/index.js";
+import { createRegistrationModule, emailRecipientFacts, registrationRouteRoles } from "./modules/registration/index.js";
+import { createWebhooksModule, webhooksRouteRoles } from "./modules/webhooks/index.js";
 import { registerCollectionPages } from "./pages/collection/index.js";
 import { defaultDashboardDirectory, registerDashboard } from "./pages/dashboard/index.js";
+import { assembleRouteRoles, createRouteRoleTable, PLATFORM_ROUTE_ROLES } from "./platform/auth/route-roles.js";
 import type { Clock } from "./platform/clock.js";
 import type { FieldCipher } from "./platform/crypto.js";
 import type { Database } from "./platform/db/client.js";
@@ -114,6 +115,29 @@ function serverTimeoutOptions(timeouts: HttpTimeouts) {
   };
 }
 
+/**
+ * The role-by-route table: the platform's own routes, then each module's contribution (moves into the module
+ * definitions). Assembling refuses a route declared twice.
+ */
+export const ROUTE_ROLES = assembleRouteRoles([
+  PLATFORM_ROUTE_ROLES,
+  registrationRouteRoles,
+  peopleRouteRoles,
+  businessProfileRouteRoles,
+  apiKeysRouteRoles,
+  beneficiariesRouteRoles,
+  beneficiaryExportRouteRoles,
+  beneficiaryImportRouteRoles,
+  enrollmentRouteRoles,
+  collectionRouteRoles,
+  destinationsRouteRoles,
+  payoutsRouteRoles,
+  webhooksRouteRoles,
+  eventsRouteRoles,
+  bankRailsRouteRoles,
+  emailsRouteRoles,
+]);
+
 export interface BuildAppOptions {
   /**
    * Compiled validators and serializers to reuse (schema-compilers.ts). Each app makes its own unless given
@@ -125,6 +149,7 @@ export interface BuildAppOptions {
 export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Promise<AppInstance> {
   const { config, database, clock, ids } = deps;
   const schemaCompilers = options.schemaCompilers ?? createSchemaCompilers();
+  const routeRoles = createRouteRoleTable(ROUTE_ROLES);
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     genReqId: () => ids.newId(),
@@ -361,6 +386,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     sessions: people.sessions,
     tenantLimiter: deps.tenantLimiter,
     clientAddressLimiter: deps.clientAddressLimiter,
+    routeRoles,
   });
   app.addHook("onResponse", async (request, reply) => {
     const route = request.routeOptions.url ?? "unmatched";
@@ -371,7 +397,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     );
   });
 
-  await app.register(fastifySwagger, openApiDocumentOptions(config, referenceTags(config), COMPONENT_EXAMPLES));
+  await app.register(fastifySwagger, openApiDocumentOptions(config, referenceTags(config), COMPONENT_EXAMPLES, routeRoles));
   await app.register(fastifySwaggerUi, {
     routePrefix: "/docs",
     uiConfig: { url: "/v1/openapi.json" } as Record<string, unknown>,

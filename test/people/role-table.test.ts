@@ -1,10 +1,11 @@
-// The role-by-route table (src/platform/auth/route-roles.ts) checked against every route of the
+// The role-by-route table (assembled in src/app.ts from each module's <m>.access.ts) checked against every route of the
 // application, for API keys and dashboard sessions alike: each authenticated /v1 route has one entry, the
 // OpenAPI document shows it, and every role is let through exactly where the table says (a refused role
 // gets the access hook's 403 `forbidden`; an allowed one gets past authorization: whatever else it answers,
 // not 401 nor that refusal).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROUTE_ROLES, routeRuleKey } from "../../src/platform/auth/route-roles.js";
+import { ROUTE_ROLES } from "../../src/app.js";
+import { routeRuleKey } from "../../src/platform/auth/route-roles.js";
 import { bearer, createApiKey, type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
 import { addMember, type SignedIn, STRONG_PASSWORD, sessionHeaders, signIn } from "../helpers/sessions.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";

@@ -7,6 +7,8 @@ import { registerApiKeyRoutes } from "./api-keys.routes.js";
 import { ApiKeySchema, IssuedApiKeySchema } from "./api-keys.schemas.js";
 import { createApiKeyService } from "./api-keys.service.js";
 
+export { apiKeysRouteRoles } from "./api-keys.access.js";
+
 export type ApiKeysModule = ReturnType<typeof createApiKeysModule>;
 
 export function createApiKeysModule(deps: { db: Db; clock: Clock; ids: IdGenerator; recordAudit: RecordActorAudit }) {

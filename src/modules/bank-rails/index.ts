@@ -13,6 +13,8 @@ import { registerBankRailRoutes } from "./bank-rails.routes.js";
 import { BankFileSchema, BankInboundFileSchema, BankRailSchema } from "./bank-rails.schemas.js";
 import { createBankRailService } from "./bank-rails.service.js";
 
+export { bankRailsRouteRoles } from "./bank-rails.access.js";
+
 export type BankRailsModule = ReturnType<typeof createBankRailsModule>;
 export { type RailRoute, routePayout } from "./bank-rails.routing.js";
 export type { BankRailName } from "./bank-rails.schemas.js";

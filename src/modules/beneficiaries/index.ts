@@ -49,6 +49,7 @@ export function createBeneficiariesModule(deps: {
     registerRoutes: (app: AppInstance) => registerBeneficiaryRoutes(app, service),
   };
 }
+export { beneficiariesRouteRoles } from "./beneficiaries.access.js";
 export type { BeneficiaryRow, BeneficiaryWithCounts } from "./beneficiaries.repo.js";
 export type { DeclaredDestinationChangeValue, PostalAddressValue, TaxDocumentSummaryValue } from "./beneficiaries.schema.js";
 export {

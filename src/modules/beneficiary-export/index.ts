@@ -6,6 +6,8 @@ import type { BeneficiaryService } from "../beneficiaries/index.js";
 import { registerBeneficiaryExportRoutes } from "./beneficiary-export.routes.js";
 import { createBeneficiaryExportService } from "./beneficiary-export.service.js";
 
+export { beneficiaryExportRouteRoles } from "./beneficiary-export.access.js";
+
 export type BeneficiaryExportModule = ReturnType<typeof createBeneficiaryExportModule>;
 
 /** GET /v1/beneficiaries/export: the active Beneficiaries of the caller's tenant as a streamed CSV file. */

@@ -12,6 +12,8 @@ import { registerBeneficiaryImportRoutes } from "./beneficiary-import.routes.js"
 import { BeneficiaryImportRowSchema } from "./beneficiary-import.schemas.js";
 import { createBeneficiaryImportService, type ImportLogger } from "./beneficiary-import.service.js";
 
+export { beneficiaryImportRouteRoles } from "./beneficiary-import.access.js";
+
 export type BeneficiaryImportModule = ReturnType<typeof createBeneficiaryImportModule>;
 
 export function createBeneficiaryImportModule(deps: {

@@ -8,6 +8,8 @@ import { registerBusinessProfileRoutes } from "./business-profile.routes.js";
 import { BusinessProfileSchema } from "./business-profile.schemas.js";
 import { createBusinessProfileService } from "./business-profile.service.js";
 
+export { businessProfileRouteRoles } from "./business-profile.access.js";
+
 export type BusinessProfileModule = ReturnType<typeof createBusinessProfileModule>;
 
 export function createBusinessProfileModule(deps: { db: Db; clock: Clock; recordAudit?: RecordActorAudit }) {

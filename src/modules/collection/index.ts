@@ -44,3 +44,4 @@ export {
   isCurrencyCode,
   isSepaCountry,
 } from "../destinations/index.js";
+export { collectionRouteRoles } from "./collection.access.js";

@@ -12,6 +12,7 @@ import { DestinationSchema } from "./destinations.schemas.js";
 import { createDestinationService, type DestinationServiceDeps } from "./destinations.service.js";
 
 export type DestinationsModule = ReturnType<typeof createDestinationsModule>;
+export { destinationsRouteRoles } from "./destinations.access.js";
 export { railDestinationOf } from "./destinations.rail.js";
 export type { DestinationRow } from "./destinations.repo.js";
 export { type DestinationRoutingFacts, destinationRoutingFacts, destinationRoutingFactsOf } from "./destinations.routing.js";
@@ -29,7 +30,6 @@ export {
 } from "./destinations.service.js";
 /** For the bank-rails module: an ACH notification of change, recorded on the destination it names. */
 export { recordNotificationOfChange } from "./destinations.shared.js";
-
 export {
   type BankForm,
   type BankFormField,

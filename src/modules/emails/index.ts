@@ -3,6 +3,8 @@ import { registerEmailRoutes } from "./emails.routes.js";
 import { SandboxEmailSchema } from "./emails.schemas.js";
 import { createEmailsService, type EmailsServiceDeps } from "./emails.service.js";
 
+export { emailsRouteRoles } from "./emails.access.js";
+
 export type EmailsModule = ReturnType<typeof createEmailsModule>;
 export type { EmailKind } from "./emails.repo.js";
 /** For the retention sweep (src/worker/retention.ts). */

@@ -13,6 +13,7 @@ import { registerEnrollmentRoutes } from "./enrollment.routes.js";
 import { createEnrollmentService, type EnrollmentLogger } from "./enrollment.service.js";
 
 export type EnrollmentModule = ReturnType<typeof createEnrollmentModule>;
+export { enrollmentRouteRoles } from "./enrollment.access.js";
 export {
   BENEFICIARY_ENROLL_JOB,
   ENROLLMENT_STALE_AFTER_MS,

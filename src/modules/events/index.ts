@@ -8,6 +8,8 @@ import { registerEventRoutes } from "./events.routes.js";
 import { EventSchema, MAX_WAIT_SECONDS } from "./events.schemas.js";
 import { createEventsService, type RereadCause } from "./events.service.js";
 
+export { eventsRouteRoles } from "./events.access.js";
+
 export { MAX_WAIT_SECONDS } from "./events.schemas.js";
 
 export function createEventsModule(deps: {

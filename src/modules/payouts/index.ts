@@ -17,6 +17,8 @@ import { registerPayoutRoutes } from "./payouts.routes.js";
 import { ApprovalPolicySchema, BulkRowSchema, DecisionSchema, PayoutSchema } from "./payouts.schemas.js";
 import { createPayoutService } from "./payouts.service.js";
 
+export { payoutsRouteRoles } from "./payouts.access.js";
+
 export type PayoutsModule = ReturnType<typeof createPayoutsModule>;
 /** For the masking backfill (worker): re-masks the destination copies payouts keep. */
 export { replaceDestinationLast4 } from "./payouts.shared.js";

@@ -19,6 +19,7 @@ import { SessionSchema } from "./people.schemas.js";
 import { createPeopleService, type SessionSettings } from "./people.service.js";
 import { createTeamService, type TeamServiceDeps } from "./people.team.js";
 
+export { peopleRouteRoles } from "./people.access.js";
 export type { AuditAction, AuditRecorder, RecordActorAudit } from "./people.audit.js";
 export { PASSWORD_RESET_REQUEST_JOB, SESSION_SWEEP_JOB } from "./people.jobs.js";
 export { createPasswordPolicy, type PasswordPolicy } from "./people.password.js";

@@ -7,6 +7,8 @@ import type { MailOutbox } from "../emails/index.js";
 import { registerRegistrationRoutes } from "./registration.routes.js";
 import { createRegistrationService } from "./registration.service.js";
 
+export { registrationRouteRoles } from "./registration.access.js";
+
 export function createRegistrationModule(deps: {
   db: Db;
   clock: Clock;

@@ -11,6 +11,7 @@ import { registerWebhookRoutes } from "./webhooks.routes.js";
 import { WebhookDeliverySchema, WebhookSubscriptionSchema } from "./webhooks.schemas.js";
 import { createWebhookService } from "./webhooks.service.js";
 
+export { webhooksRouteRoles } from "./webhooks.access.js";
 export {
   createDeliveryHook,
   createDeliveryJobHandler,
