@@ -7,29 +7,50 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger, LogController } from "fastify";
 import type { Logger } from "pino";
 import type { Config, HttpTimeouts, TrustProxy } from "./config.js";
-import { apiKeysRouteRoles, createApiKeysModule } from "./modules/api-keys/index.js";
-import { bankRailsRouteRoles, createBankRailsModule } from "./modules/bank-rails/index.js";
-import { beneficiariesRouteRoles, createBeneficiariesModule, findPostalAddresses } from "./modules/beneficiaries/index.js";
+import { API_KEY_ERRORS, apiKeysRouteRoles, createApiKeysModule } from "./modules/api-keys/index.js";
+import { BANK_RAIL_ERRORS, bankRailsRouteRoles, createBankRailsModule } from "./modules/bank-rails/index.js";
+import {
+  BENEFICIARY_ERRORS,
+  beneficiariesRouteRoles,
+  createBeneficiariesModule,
+  findPostalAddresses,
+} from "./modules/beneficiaries/index.js";
 import { beneficiaryExportRouteRoles, createBeneficiaryExportModule } from "./modules/beneficiary-export/index.js";
 import { beneficiaryImportRouteRoles, createBeneficiaryImportModule } from "./modules/beneficiary-import/index.js";
 import { businessProfileRouteRoles, createBusinessProfileModule } from "./modules/business-profile/index.js";
 import { closeLinksOfArchivedBeneficiary, collectionRouteRoles, createCollectionModule } from "./modules/collection/index.js";
-import { createDestinationsModule, destinationRoutingFactsOf, destinationsRouteRoles } from "./modules/destinations/index.js";
-import { createEmailsModule, emailsRouteRoles } from "./modules/emails/index.js";
-import { createEnrollmentModule, enrollmentRouteRoles } from "./modules/enrollment/index.js";
+import {
+  createDestinationsModule,
+  DESTINATION_ERRORS,
+  destinationRoutingFactsOf,
+  destinationsRouteRoles,
+} from "./modules/destinations/index.js";
+import { createEmailsModule, EMAIL_ERRORS, emailsRouteRoles } from "./modules/emails/index.js";
+import { createEnrollmentModule, ENROLLMENT_ERRORS, enrollmentRouteRoles } from "./modules/enrollment/index.js";
 import { createEventsModule, eventsRouteRoles } from "./modules/events/index.js";
-import { createPayoutsModule, payoutsRouteRoles } from "./modules/payouts/index.js";
-import { createAuditRecorder, createPasswordPolicy, createPeopleModule, peopleRouteRoles } from "./modules/people/index.js";
+import { createPayoutsModule, PAYOUT_ERRORS, payoutsRouteRoles } from "./modules/payouts/index.js";
+import {
+  createAuditRecorder,
+  createPasswordPolicy,
+  createPeopleModule,
+  PEOPLE_ERRORS,
+  peopleRouteRoles,
+} from "./modules/people/index.js";
 import { createRailSimulatorModule } from "./modules/rail-simulator/index.js";
-import { createRegistrationModule, emailRecipientFacts, registrationRouteRoles } from "./modules/registration/index.js";
-import { createWebhooksModule, webhooksRouteRoles } from "./modules/webhooks/index.js";
+import {
+  createRegistrationModule,
+  emailRecipientFacts,
+  REGISTRATION_ERRORS,
+  registrationRouteRoles,
+} from "./modules/registration/index.js";
+import { createWebhooksModule, WEBHOOK_ERRORS, webhooksRouteRoles } from "./modules/webhooks/index.js";
 import { registerCollectionPages } from "./pages/collection/index.js";
 import { defaultDashboardDirectory, registerDashboard } from "./pages/dashboard/index.js";
 import { assembleRouteRoles, createRouteRoleTable, PLATFORM_ROUTE_ROLES } from "./platform/auth/route-roles.js";
 import type { Clock } from "./platform/clock.js";
 import type { FieldCipher } from "./platform/crypto.js";
 import type { Database } from "./platform/db/client.js";
-import { AppError } from "./platform/errors.js";
+import { AppError, assembleErrorCodes, PLATFORM_ERRORS } from "./platform/errors.js";
 import { createFeedWakeups } from "./platform/events/feed-wakeups.js";
 import type { EventRecorder } from "./platform/events/outbox.js";
 import { installAccessControl } from "./platform/http/access-hook.js";
@@ -39,6 +60,7 @@ import { createClientErrorHandler, createFrameworkErrorHandler, installErrorHand
 import { installJsonBodyParsing } from "./platform/http/json-body.js";
 import { openApiDocumentOptions } from "./platform/http/openapi.js";
 import { registerMetricsRoute, registerOpsRoutes } from "./platform/http/ops-routes.js";
+import { installDeclaredErrorCodeCheck } from "./platform/http/route-responses.js";
 import { createSchemaCompilers, type SchemaCompilers } from "./platform/http/schema-compilers.js";
 import { installStrictTransportSecurity } from "./platform/http/strict-transport.js";
 import { installRequestTextChecks } from "./platform/http/text-hook.js";
@@ -136,6 +158,24 @@ export const ROUTE_ROLES = assembleRouteRoles([
   eventsRouteRoles,
   bankRailsRouteRoles,
   emailsRouteRoles,
+]);
+
+/**
+ * The error-code table (/docs/errors, the start-up check of each route's declared codes): the platform's codes,
+ * then each module's contribution (moves into the module definitions). Assembling refuses a code declared twice.
+ */
+export const ERROR_CODES = assembleErrorCodes([
+  PLATFORM_ERRORS,
+  API_KEY_ERRORS,
+  BENEFICIARY_ERRORS,
+  DESTINATION_ERRORS,
+  PAYOUT_ERRORS,
+  PEOPLE_ERRORS,
+  REGISTRATION_ERRORS,
+  EMAIL_ERRORS,
+  WEBHOOK_ERRORS,
+  ENROLLMENT_ERRORS,
+  BANK_RAIL_ERRORS,
 ]);
 
 export interface BuildAppOptions {
@@ -363,6 +403,8 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   // error handling, whose not-found handler takes the hooks added before it.
   installStrictTransportSecurity(app, config.publicBaseUrl);
   installErrorHandling(app, { clock, docsBaseUrl: config.docsBaseUrl });
+  // Before any route: each code a route declares must be in the table (and so on /docs/errors).
+  installDeclaredErrorCodeCheck(app, ERROR_CODES);
 
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
@@ -409,7 +451,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   if (config.metrics.port === null && config.metrics.token !== null) {
     registerMetricsRoute(app, { metrics: deps.metrics, token: config.metrics.token });
   }
-  registerDocsRoutes(app);
+  registerDocsRoutes(app, ERROR_CODES);
   registration.registerRoutes(app);
   people.registerRoutes(app);
   businessProfile.registerRoutes(app);

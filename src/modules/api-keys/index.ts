@@ -8,6 +8,7 @@ import { ApiKeySchema, IssuedApiKeySchema } from "./api-keys.schemas.js";
 import { createApiKeyService } from "./api-keys.service.js";
 
 export { apiKeysRouteRoles } from "./api-keys.access.js";
+export { API_KEY_ERRORS } from "./api-keys.errors.js";
 
 export type ApiKeysModule = ReturnType<typeof createApiKeysModule>;
 

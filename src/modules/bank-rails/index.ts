@@ -14,6 +14,7 @@ import { BankFileSchema, BankInboundFileSchema, BankRailSchema } from "./bank-ra
 import { createBankRailService } from "./bank-rails.service.js";
 
 export { bankRailsRouteRoles } from "./bank-rails.access.js";
+export { BANK_RAIL_ERRORS } from "./bank-rails.errors.js";
 
 export type BankRailsModule = ReturnType<typeof createBankRailsModule>;
 export { type RailRoute, routePayout } from "./bank-rails.routing.js";

@@ -50,6 +50,7 @@ export function createBeneficiariesModule(deps: {
   };
 }
 export { beneficiariesRouteRoles } from "./beneficiaries.access.js";
+export { BENEFICIARY_ERRORS } from "./beneficiaries.errors.js";
 export type { BeneficiaryRow, BeneficiaryWithCounts } from "./beneficiaries.repo.js";
 export type { DeclaredDestinationChangeValue, PostalAddressValue, TaxDocumentSummaryValue } from "./beneficiaries.schema.js";
 export {

@@ -13,6 +13,7 @@ import { createDestinationService, type DestinationServiceDeps } from "./destina
 
 export type DestinationsModule = ReturnType<typeof createDestinationsModule>;
 export { destinationsRouteRoles } from "./destinations.access.js";
+export { DESTINATION_ERRORS } from "./destinations.errors.js";
 export { railDestinationOf } from "./destinations.rail.js";
 export type { DestinationRow } from "./destinations.repo.js";
 export { type DestinationRoutingFacts, destinationRoutingFacts, destinationRoutingFactsOf } from "./destinations.routing.js";

@@ -4,6 +4,7 @@ import { SandboxEmailSchema } from "./emails.schemas.js";
 import { createEmailsService, type EmailsServiceDeps } from "./emails.service.js";
 
 export { emailsRouteRoles } from "./emails.access.js";
+export { EMAIL_ERRORS } from "./emails.errors.js";
 
 export type EmailsModule = ReturnType<typeof createEmailsModule>;
 export type { EmailKind } from "./emails.repo.js";

@@ -14,6 +14,7 @@ import { createEnrollmentService, type EnrollmentLogger } from "./enrollment.ser
 
 export type EnrollmentModule = ReturnType<typeof createEnrollmentModule>;
 export { enrollmentRouteRoles } from "./enrollment.access.js";
+export { ENROLLMENT_ERRORS } from "./enrollment.errors.js";
 export {
   BENEFICIARY_ENROLL_JOB,
   ENROLLMENT_STALE_AFTER_MS,

@@ -18,6 +18,7 @@ import { ApprovalPolicySchema, BulkRowSchema, DecisionSchema, PayoutSchema } fro
 import { createPayoutService } from "./payouts.service.js";
 
 export { payoutsRouteRoles } from "./payouts.access.js";
+export { PAYOUT_ERRORS } from "./payouts.errors.js";
 
 export type PayoutsModule = ReturnType<typeof createPayoutsModule>;
 /** For the masking backfill (worker): re-masks the destination copies payouts keep. */

@@ -21,6 +21,7 @@ import { createTeamService, type TeamServiceDeps } from "./people.team.js";
 
 export { peopleRouteRoles } from "./people.access.js";
 export type { AuditAction, AuditRecorder, RecordActorAudit } from "./people.audit.js";
+export { PEOPLE_ERRORS } from "./people.errors.js";
 export { PASSWORD_RESET_REQUEST_JOB, SESSION_SWEEP_JOB } from "./people.jobs.js";
 export { createPasswordPolicy, type PasswordPolicy } from "./people.password.js";
 /** For the retention sweep (src/worker/retention.ts). */

@@ -6,6 +6,7 @@
 // absolute lifetime. A new secret is issued at sign-in, when the second factor completes the sign-in,
 // at every confirmation (step-up), at enrolment in two-factor authentication and when switching Business,
 // so a secret known before a privilege change is worth nothing after it (fixation).
+
 import * as OTPAuth from "otpauth";
 import QRCode from "qrcode";
 import type { Role } from "../../platform/auth/actor.js";
@@ -25,6 +26,7 @@ import type { MembershipRecord } from "../registration/registration.shared.js";
 import * as members from "../registration/registration.shared.js";
 import type { AuditAction, AuditActor, AuditRecorder } from "./people.audit.js";
 import { deviceLabelOf } from "./people.device.js";
+import { PEOPLE_ERRORS } from "./people.errors.js";
 import { createSessionExpiry } from "./people.expiry.js";
 import type { PasswordPolicy } from "./people.password.js";
 import {
@@ -281,12 +283,12 @@ export function createPeopleService(deps: PeopleServiceDeps) {
         if (user !== null) {
           await transaction(db, (tx) => auditEachBusiness(tx, user.id, "sign_in_failed", origin, { reason: "wrong_password" }));
         }
-        throw new AppError("INVALID_CREDENTIALS");
+        throw new AppError(PEOPLE_ERRORS.INVALID_CREDENTIALS);
       }
       const memberships = await members.listActiveMembershipsOfUser(db, user.id);
       const membership =
         body.business_id === undefined ? memberships[0] : memberships.find((m) => m.businessId === body.business_id);
-      if (membership === undefined) throw new AppError("NOT_A_MEMBER");
+      if (membership === undefined) throw new AppError(PEOPLE_ERRORS.NOT_A_MEMBER);
       return openSignedInSession(user.id, membership, email, origin);
     });
   }
@@ -456,7 +458,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
       const current = await sessionRow(principal, tx);
       const memberships = await members.listActiveMembershipsOfUser(tx, current.userId);
       const target = memberships.find((m) => m.businessId === businessId);
-      if (target === undefined) throw new AppError("NOT_A_MEMBER");
+      if (target === undefined) throw new AppError(PEOPLE_ERRORS.NOT_A_MEMBER);
       await endSession(tx, current.id, clock.now(), "switched");
       // The person proved themselves already (second factor included); only an enrolment the new Business
       // requires can still be owed.
@@ -515,16 +517,16 @@ export function createPeopleService(deps: PeopleServiceDeps) {
     passwordMatched: boolean,
   ): Promise<void> {
     if (proof.password !== undefined) {
-      if (!passwordMatched) throw new AppError("INVALID_PASSWORD");
+      if (!passwordMatched) throw new AppError(PEOPLE_ERRORS.INVALID_PASSWORD);
       return;
     }
     if (proof.code !== undefined) {
-      if (!(await acceptTotp(tx, row.userId, proof.code, false))) throw new AppError("INVALID_TWO_FACTOR_CODE");
+      if (!(await acceptTotp(tx, row.userId, proof.code, false))) throw new AppError(PEOPLE_ERRORS.INVALID_TWO_FACTOR_CODE);
       return;
     }
     if (proof.recovery_code !== undefined) {
       if (!(await useRecoveryCode(tx, row.userId, recoveryCodeHash(row.userId, proof.recovery_code), clock.now()))) {
-        throw new AppError("INVALID_TWO_FACTOR_CODE");
+        throw new AppError(PEOPLE_ERRORS.INVALID_TWO_FACTOR_CODE);
       }
       await deps.audit(tx, {
         businessId: row.businessId,
@@ -557,7 +559,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
   ): Promise<IssuedSession> {
     if (!options.completesSignIn && proof.password !== undefined) {
       const twoFactor = await findTwoFactor(db, principal.userId);
-      if (twoFactor?.confirmedAt != null) throw new AppError("TWO_FACTOR_PROOF_REQUIRED");
+      if (twoFactor?.confirmedAt != null) throw new AppError(PEOPLE_ERRORS.TWO_FACTOR_PROOF_REQUIRED);
     }
     // Wrong codes and passwords count like failed sign-ins of the person (6 digits must not be guessable).
     return throttle.attempt(personKeys(principal.userId, origin), async (release) => {
@@ -569,7 +571,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
         let stillOwed: NextStep = null;
         if (options.completesSignIn) {
           if (!row.twoFactorPending)
-            throw new AppError("TWO_FACTOR_NOT_ENROLLED", { message: "No second factor is owed by this session." });
+            throw new AppError(PEOPLE_ERRORS.TWO_FACTOR_NOT_ENROLLED, { message: "No second factor is owed by this session." });
           if (proof.password !== undefined) {
             throw new AppError("validation_failed", {
               details: [{ field: "password", code: "unknown_field", message: "Send `code` or `recovery_code`." }],
@@ -621,7 +623,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
     // The new password's rule first: a weak one is refused without spending an attempt.
     deps.passwordPolicy(body.new_password, "new_password", [user.email]);
     return throttle.attempt(personKeys(current.userId, origin), async (release) => {
-      if (!(await verifyPassword(body.current_password, user.passwordHash))) throw new AppError("INVALID_PASSWORD");
+      if (!(await verifyPassword(body.current_password, user.passwordHash))) throw new AppError(PEOPLE_ERRORS.INVALID_PASSWORD);
       const passwordHash = await hashPassword(body.new_password);
       return transaction(db, async (tx) => {
         const row = await sessionRow(principal, tx);
@@ -653,12 +655,12 @@ export function createPeopleService(deps: PeopleServiceDeps) {
     // account key, and towards the address's limit shared with every other kind of attempt).
     const keys = { account: `password-reset:${origin.clientAddress}`, clientAddress: origin.clientAddress };
     await throttle.attempt(keys, async (release) => {
-      if (!TOKEN_SHAPE.test(token)) throw new AppError("PASSWORD_RESET_INVALID");
+      if (!TOKEN_SHAPE.test(token)) throw new AppError(PEOPLE_ERRORS.PASSWORD_RESET_INVALID);
       const passwordHash = await hashPassword(body.password);
       await transaction(db, async (tx) => {
         const now = clock.now();
         const reset = await consumePasswordReset(tx, hashToken(token), now);
-        if (reset === null) throw new AppError("PASSWORD_RESET_INVALID");
+        if (reset === null) throw new AppError(PEOPLE_ERRORS.PASSWORD_RESET_INVALID);
         await release(tx);
         await members.setUserPassword(tx, reset.userId, passwordHash);
         await voidPasswordResetsOf(tx, reset.userId, now);
@@ -674,7 +676,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
     if (user === null) throw new AppError("SESSION_EXPIRED");
     return transaction(db, async (tx) => {
       const existing = await lockTwoFactor(tx, row.userId);
-      if (existing?.confirmedAt != null) throw new AppError("TWO_FACTOR_ALREADY_ENABLED");
+      if (existing?.confirmedAt != null) throw new AppError(PEOPLE_ERRORS.TWO_FACTOR_ALREADY_ENABLED);
       const secret = new OTPAuth.Secret({ size: 20 }).base32;
       await putTwoFactorSecret(tx, row.userId, deps.cipher.encrypt(secret), clock.now());
       const uri = totpFor(secret, user.email).toString();
@@ -709,12 +711,12 @@ export function createPeopleService(deps: PeopleServiceDeps) {
       transaction(db, async (tx) => {
         const row = await sessionRow(principal, tx);
         const pending = await lockTwoFactor(tx, row.userId);
-        if (pending === null || pending.confirmedAt !== null) throw new AppError("TWO_FACTOR_NOT_ENROLLED");
+        if (pending === null || pending.confirmedAt !== null) throw new AppError(PEOPLE_ERRORS.TWO_FACTOR_NOT_ENROLLED);
         // An enrolment waiting for this code is owed only by a session that has no second factor to prove.
         if (row.twoFactorPending && (await owedStep(tx, row.userId, row.businessId)) === "two_factor") {
           throw new AppError("TWO_FACTOR_REQUIRED");
         }
-        if (!(await acceptTotp(tx, row.userId, code, true))) throw new AppError("INVALID_TWO_FACTOR_CODE");
+        if (!(await acceptTotp(tx, row.userId, code, true))) throw new AppError(PEOPLE_ERRORS.INVALID_TWO_FACTOR_CODE);
         await release(tx);
         const codes = await issueRecoveryCodes(tx, row.userId);
         const secret = newToken();
@@ -738,7 +740,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
       const row = await sessionRow(principal, tx);
       const twoFactor = await lockTwoFactor(tx, row.userId);
       if (twoFactor?.confirmedAt == null) {
-        throw new AppError("TWO_FACTOR_NOT_ENROLLED", {
+        throw new AppError(PEOPLE_ERRORS.TWO_FACTOR_NOT_ENROLLED, {
           message: "Two-factor authentication is off: there are no recovery codes to regenerate.",
         });
       }
@@ -754,7 +756,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
       transaction(db, async (tx) => {
         const row = await sessionRow(principal, tx);
         const twoFactor = await lockTwoFactor(tx, row.userId);
-        if (twoFactor?.confirmedAt == null) throw new AppError("TWO_FACTOR_NOT_ENROLLED");
+        if (twoFactor?.confirmedAt == null) throw new AppError(PEOPLE_ERRORS.TWO_FACTOR_NOT_ENROLLED);
         // Checked before the code, so a refused attempt spends no code (a recovery code is single use).
         const memberships = await members.listActiveMembershipsOfUser(tx, row.userId);
         const requiring = await businessesRequiringTwoFactor(
@@ -763,7 +765,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
         );
         if (requiring.size > 0) {
           const names = memberships.filter((m) => requiring.has(m.businessId));
-          throw new AppError("TWO_FACTOR_REQUIRED_BY_BUSINESS", {
+          throw new AppError(PEOPLE_ERRORS.TWO_FACTOR_REQUIRED_BY_BUSINESS, {
             message: `${names.map((m) => m.businessName).join(", ")} require${names.length === 1 ? "s" : ""} two-factor authentication of every member, so it stays on. Ask an admin there to lift the requirement (PUT /v1/security-settings) or leave the Business first. Lost your authenticator? Sign in with a recovery code, then regenerate your recovery codes (POST /v1/session/two-factor/recovery-codes).`,
             details: names.map((m) => ({
               field: "business_id",
@@ -775,7 +777,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
         const ok =
           (await acceptTotp(tx, row.userId, code, false)) ||
           (await useRecoveryCode(tx, row.userId, recoveryCodeHash(row.userId, code), clock.now()));
-        if (!ok) throw new AppError("INVALID_TWO_FACTOR_CODE");
+        if (!ok) throw new AppError(PEOPLE_ERRORS.INVALID_TWO_FACTOR_CODE);
         await release(tx);
         await deleteTwoFactor(tx, row.userId);
         await auditEachBusiness(tx, row.userId, "two_factor_disabled", origin);

@@ -8,6 +8,7 @@ import { registerRegistrationRoutes } from "./registration.routes.js";
 import { createRegistrationService } from "./registration.service.js";
 
 export { registrationRouteRoles } from "./registration.access.js";
+export { REGISTRATION_ERRORS } from "./registration.errors.js";
 
 export function createRegistrationModule(deps: {
   db: Db;

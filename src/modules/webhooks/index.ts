@@ -19,6 +19,7 @@ export {
   RETRY_DELAYS_MS,
   signatureHeader,
 } from "./webhooks.delivery.js";
+export { WEBHOOK_ERRORS } from "./webhooks.errors.js";
 export { WEBHOOK_DELIVER_JOB } from "./webhooks.jobs.js";
 
 export type WebhooksModule = ReturnType<typeof createWebhooksModule>;
