@@ -69,6 +69,14 @@ module.exports = {
       to: { pathNot: "^src/platform/errors\\.ts$" },
     },
     {
+      name: "config-knows-no-module",
+      severity: "error",
+      comment:
+        "config.ts is the ground floor (it reads process.env into plain data); a module interprets its own settings, so config.ts imports nothing from src/modules.",
+      from: { path: "^src/config\\.ts$" },
+      to: { path: "^src/modules/" },
+    },
+    {
       name: "index-offers-functions-not-tables",
       severity: "error",
       comment:

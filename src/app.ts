@@ -14,6 +14,7 @@ import {
   beneficiariesRouteRoles,
   createBeneficiariesModule,
   findPostalAddresses,
+  identityRequirementsOf,
 } from "./modules/beneficiaries/index.js";
 import { beneficiaryExportRouteRoles, createBeneficiaryExportModule } from "./modules/beneficiary-export/index.js";
 import { beneficiaryImportRouteRoles, createBeneficiaryImportModule } from "./modules/beneficiary-import/index.js";
@@ -288,7 +289,8 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     ids,
     cipher: deps.cipher,
     mail: emails.outbox,
-    identityRequirements: config.identityRequirements,
+    // config.ts reads the lists as plain names; the module checks them against its fields and applies its defaults.
+    identityRequirements: identityRequirementsOf(config.identityRequired),
     enrollAfterCommit: enrollment.service.enrollAfterCommit,
     // Archiving closes the live collection link in its own transaction (collection owns the links).
     closeLinksOnArchive: closeLinksOfArchivedBeneficiary,

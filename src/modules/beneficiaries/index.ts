@@ -22,6 +22,7 @@ export {
   BUSINESS_IDENTITY_FIELDS,
   DEFAULT_IDENTITY_REQUIREMENTS,
   type IdentityRequirements,
+  identityRequirementsOf,
   PERSON_IDENTITY_FIELDS,
 } from "./beneficiaries.state.js";
 
