@@ -45,7 +45,7 @@ module.exports = {
       name: "modules-meet-through-index",
       severity: "error",
       comment:
-        "A module uses another module only through its doors: index.ts (construction, services, types) and <m>.shared.ts (the queries it offers other modules, run in the caller's transaction).",
+        "A module uses another module only through its doors: index.ts (construction, services, types), <m>.shared.ts (the queries it offers other modules, run in the caller's transaction) and <m>.errors.ts (its error codes, for a module that throws or declares one of them).",
       from: { path: "^src/modules/([^/]+)/" },
       to: {
         path: "^src/modules/([^/]+)/",
@@ -53,6 +53,7 @@ module.exports = {
           "^src/modules/$1/",
           "^src/modules/[^/]+/index\\.ts$",
           "^src/modules/([^/]+)/\\1\\.shared\\.ts$",
+          "^src/modules/[^/]+/[^/]+\\.errors\\.ts$",
           "^src/modules/[^/]+/[^/]+\\.schema\\.ts$",
         ],
       },
@@ -83,6 +84,22 @@ module.exports = {
         path: "(^src/modules/|^src/(worker|rails|pages)/|^src/(app|main|runtime)\\.ts$)",
         pathNot: ["^src/modules/$1/[^/]+\\.(schema|repo|state|rail)\\.ts$", "^src/modules/[^/]+/[^/]+\\.shared\\.ts$"],
       },
+    },
+    {
+      name: "error-codes-are-leaves",
+      severity: "error",
+      comment:
+        "<m>.errors.ts holds the module's error codes (data, with the platform's defineErrorCodes); it imports nothing else, so any module can throw or declare another's code without an import cycle.",
+      from: { path: "^src/modules/[^/]+/[^/]+\\.errors\\.ts$" },
+      to: { pathNot: "^src/platform/errors\\.ts$" },
+    },
+    {
+      name: "config-knows-no-module",
+      severity: "error",
+      comment:
+        "config.ts is the ground floor (it reads process.env into plain data); a module interprets its own settings, so config.ts imports nothing from src/modules.",
+      from: { path: "^src/config\\.ts$" },
+      to: { path: "^src/modules/" },
     },
     {
       name: "index-offers-functions-not-tables",

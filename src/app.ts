@@ -11,6 +11,7 @@ import type { Config, HttpTimeouts, TrustProxy } from "./config.js";
 import type { ComposedModules } from "./modules.js";
 import { registerCollectionPages } from "./pages/collection/index.js";
 import { defaultDashboardDirectory, registerDashboard } from "./pages/dashboard/index.js";
+import { createRouteRoleTable } from "./platform/auth/route-roles.js";
 import type { Clock } from "./platform/clock.js";
 import type { FieldCipher } from "./platform/crypto.js";
 import type { Database } from "./platform/db/client.js";
@@ -22,6 +23,7 @@ import { createClientErrorHandler, createFrameworkErrorHandler, installErrorHand
 import { installJsonBodyParsing } from "./platform/http/json-body.js";
 import { openApiDocumentOptions } from "./platform/http/openapi.js";
 import { registerMetricsRoute, registerOpsRoutes } from "./platform/http/ops-routes.js";
+import { installDeclaredErrorCodeCheck } from "./platform/http/route-responses.js";
 import { createSchemaCompilers, type SchemaCompilers } from "./platform/http/schema-compilers.js";
 import { installStrictTransportSecurity } from "./platform/http/strict-transport.js";
 import { installRequestTextChecks } from "./platform/http/text-hook.js";
@@ -118,6 +120,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   installRequestTextChecks(app);
 
   const { modules } = deps;
+  const routeRoles = createRouteRoleTable(modules.routeRoles);
   // Schemas with an $id: named components in OpenAPI, $ref targets for validation and serialization.
   const sharedSchemas = [ActorSchema, ErrorDetailSchema, ErrorEnvelopeSchema, ...modules.sharedSchemas];
   for (const schema of sharedSchemas) app.addSchema(schema);
@@ -127,6 +130,8 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   // error handling, whose not-found handler takes the hooks added before it.
   installStrictTransportSecurity(app, config.publicBaseUrl);
   installErrorHandling(app, { clock, docsBaseUrl: config.docsBaseUrl });
+  // Before any route: each code a route declares must be in the table (and so on /docs/errors).
+  installDeclaredErrorCodeCheck(app, modules.errorCodes);
 
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
@@ -148,6 +153,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   installAccessControl(app, {
     authenticate: modules.access.authenticate,
     sessions: modules.access.sessions,
+    routeRoles,
     tenantLimiter: deps.tenantLimiter,
     clientAddressLimiter: deps.clientAddressLimiter,
   });
@@ -160,7 +166,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     );
   });
 
-  await app.register(fastifySwagger, openApiDocumentOptions(config, referenceTags(config), COMPONENT_EXAMPLES));
+  await app.register(fastifySwagger, openApiDocumentOptions(config, referenceTags(config), COMPONENT_EXAMPLES, routeRoles));
   await app.register(fastifySwaggerUi, {
     routePrefix: "/docs",
     uiConfig: { url: "/v1/openapi.json" } as Record<string, unknown>,
@@ -172,7 +178,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   if (config.metrics.port === null && config.metrics.token !== null) {
     registerMetricsRoute(app, { metrics: deps.metrics, token: config.metrics.token });
   }
-  registerDocsRoutes(app);
+  registerDocsRoutes(app, modules.errorCodes);
   // Every module's routes, in the list's order (the order of the OpenAPI document's paths).
   for (const module of modules.modules) module.registerRoutes?.(app);
   // The hosted pages (no OpenAPI operation: hidden from the document).

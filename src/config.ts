@@ -2,12 +2,6 @@
 // process with a message naming the variable, instead of surfacing later as a confusing runtime error.
 import { isIP } from "node:net";
 import path from "node:path";
-import {
-  BUSINESS_IDENTITY_FIELDS,
-  DEFAULT_IDENTITY_REQUIREMENTS,
-  type IdentityRequirements,
-  PERSON_IDENTITY_FIELDS,
-} from "./modules/beneficiaries/index.js";
 import { parseMailbox } from "./platform/mail/address.js";
 
 export type ProcessRole = "all" | "api" | "worker";
@@ -57,8 +51,12 @@ export interface Config {
     readonly maxAttempts: number;
   };
   readonly shutdownTimeoutMs: number;
-  /** Identity fields a Beneficiary needs for `identity_complete`, per type; evaluated at read time. */
-  readonly identityRequirements: IdentityRequirements;
+  /**
+   * Identity fields a Beneficiary needs for `identity_complete`, per type, as configured
+   * (IDENTITY_REQUIRED_PERSON, IDENTITY_REQUIRED_BUSINESS): plain names, null when not set. The beneficiaries
+   * module interprets them (`identityRequirementsOf`: which names exist, the defaults), since they are its rule.
+   */
+  readonly identityRequired: { readonly person: readonly string[] | null; readonly business: readonly string[] | null };
   readonly mail: {
     /** smtp:// or smtps:// URL of the outgoing relay; null writes each message as an .eml file under dataDir/mail. */
     readonly smtpUrl: string | null;
@@ -338,19 +336,14 @@ function readMailFrom(env: Env): string {
   return raw;
 }
 
-function readFieldList<F extends string>(env: Env, name: string, allowed: readonly F[], fallback: readonly F[]): readonly F[] {
+/** A comma-separated list of names, or null when the variable is not set (the reader applies its default). */
+function readNameList(env: Env, name: string): readonly string[] | null {
   const raw = env[name];
-  if (raw === undefined) return fallback;
-  const fields = raw
+  if (raw === undefined) return null;
+  return raw
     .split(",")
     .map((field) => field.trim())
     .filter((field) => field !== "");
-  for (const field of fields) {
-    if (!(allowed as readonly string[]).includes(field)) {
-      throw new ConfigError(`${name} may list only ${allowed.join(", ")}; got "${field}"`);
-    }
-  }
-  return fields as F[];
 }
 
 function readProductionRail(env: Env): ProductionRail {
@@ -443,14 +436,9 @@ export function loadConfig(env: Env = process.env): Config {
       maxAttempts: readInt(env, "JOB_MAX_ATTEMPTS", 10, 1, 1000),
     },
     shutdownTimeoutMs: readInt(env, "SHUTDOWN_TIMEOUT_MS", 15_000, 0, 600_000),
-    identityRequirements: {
-      person: readFieldList(env, "IDENTITY_REQUIRED_PERSON", PERSON_IDENTITY_FIELDS, DEFAULT_IDENTITY_REQUIREMENTS.person),
-      business: readFieldList(
-        env,
-        "IDENTITY_REQUIRED_BUSINESS",
-        BUSINESS_IDENTITY_FIELDS,
-        DEFAULT_IDENTITY_REQUIREMENTS.business,
-      ),
+    identityRequired: {
+      person: readNameList(env, "IDENTITY_REQUIRED_PERSON"),
+      business: readNameList(env, "IDENTITY_REQUIRED_BUSINESS"),
     },
     mail: mailConfig(env),
     collectionPageRateLimit: {

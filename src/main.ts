@@ -6,6 +6,7 @@
 import path from "node:path";
 import { buildApp, buildMetricsApp } from "./app.js";
 import { ConfigError, loadConfig, parseProcessRole } from "./config.js";
+import { identityRequirementsOf } from "./modules/beneficiaries/index.js";
 import { PRODUCTION_PASSWORD_HASH_COST, passwordHashCost } from "./platform/crypto.js";
 import { DataDirPermissionError } from "./platform/data-dir.js";
 import { createLogger } from "./platform/logger.js";
@@ -22,6 +23,9 @@ async function main(): Promise<void> {
   }
   const arg = process.argv[2];
   const config = loadConfig();
+  // The modules' own settings are checked at once, for every process role, like the rest of the configuration
+  // (config.ts reads them as plain data; the module that owns the rule interprets them).
+  identityRequirementsOf(config.identityRequired);
   const logger = createLogger(config.logLevel);
   // On PostgreSQL a database that is down (or not up yet) is waited for: the API listens at once and answers 503
   // (/readyz too) until it is reached and migrated, and the worker starts claiming jobs only then. An error that

@@ -7,7 +7,7 @@ import type { Logger } from "pino";
 import type { Config } from "./config.js";
 import { defineApiKeys } from "./modules/api-keys/index.js";
 import { defineBankRails } from "./modules/bank-rails/index.js";
-import { defineBeneficiaries, findPostalAddresses } from "./modules/beneficiaries/index.js";
+import { defineBeneficiaries, findPostalAddresses, identityRequirementsOf } from "./modules/beneficiaries/index.js";
 import { defineBeneficiaryExport } from "./modules/beneficiary-export/index.js";
 import { defineBeneficiaryImport } from "./modules/beneficiary-import/index.js";
 import { defineBusinessProfile } from "./modules/business-profile/index.js";
@@ -21,9 +21,11 @@ import { createAuditRecorder, definePeople } from "./modules/people/index.js";
 import { defineRailSimulator } from "./modules/rail-simulator/index.js";
 import { defineRegistration, emailRecipientFacts } from "./modules/registration/index.js";
 import { defineWebhooks } from "./modules/webhooks/index.js";
+import { assembleRouteRoles, PLATFORM_ROUTE_ROLES, type RouteRoles } from "./platform/auth/route-roles.js";
 import type { Clock } from "./platform/clock.js";
 import type { FieldCipher } from "./platform/crypto.js";
 import type { Database } from "./platform/db/client.js";
+import { assembleErrorCodes, type ErrorCodeTable, PLATFORM_ERRORS } from "./platform/errors.js";
 import type { EventRecorder } from "./platform/events/outbox.js";
 import type { IdGenerator } from "./platform/ids.js";
 import type { JobStore } from "./platform/jobs/job-store.js";
@@ -76,6 +78,16 @@ export interface ComposedModules {
     readonly authenticate: ReturnType<typeof defineApiKeys>["offers"]["authenticate"];
     readonly sessions: ReturnType<typeof definePeople>["offers"]["sessions"];
   };
+  /**
+   * The role-by-route table: the platform's own routes, then each module's `routeRoles`, in list order (a route
+   * declared twice stops the start). The access hook, the OpenAPI document and the role tests read it.
+   */
+  readonly routeRoles: RouteRoles;
+  /**
+   * The error-code table: the platform's codes, then each module's `errorCodes`, in list order (a code declared
+   * twice stops the start). /docs/errors and the start-up check of every route's declared codes read it.
+   */
+  readonly errorCodes: ErrorCodeTable;
   /** The collection service the hosted collection pages (src/pages/collection) serve. */
   readonly collectionPages: ReturnType<typeof defineCollection>["offers"]["service"];
   /** Runs every module's onClose (the process is ending). */
@@ -203,7 +215,7 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
   const enrollment = defineEnrollment(platform, { rails: deps.rails }, { readBeneficiary: readBeneficiary.call });
   const beneficiaries = defineBeneficiaries(
     platform,
-    { identityRequirements: config.identityRequirements },
+    { identityRequirements: identityRequirementsOf(config.identityRequired) },
     {
       mail: emails.offers.outbox,
       enrollAfterCommit: enrollment.offers.enrollAfterCommit,
@@ -338,6 +350,14 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
     modules,
     sharedSchemas,
     processJobs,
+    routeRoles: assembleRouteRoles([
+      PLATFORM_ROUTE_ROLES,
+      ...modules.flatMap((m) => (m.routeRoles === undefined ? [] : [m.routeRoles])),
+    ]),
+    errorCodes: assembleErrorCodes([
+      PLATFORM_ERRORS,
+      ...modules.flatMap((m) => (m.errorCodes === undefined ? [] : [m.errorCodes])),
+    ]),
     access: { authenticate: apiKeys.offers.authenticate, sessions: people.offers.sessions },
     collectionPages: collection.offers.service,
     close: async () => {

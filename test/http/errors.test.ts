@@ -2,7 +2,7 @@
 // the X-Request-Id header, the caller (or null), and a docs_url pointing at the error reference.
 import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ERROR_CODES } from "../../src/platform/errors.js";
+import { PLATFORM_ERRORS } from "../../src/platform/errors.js";
 import { bearer, createApiKey, type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
 import { withFailingInsert } from "../helpers/failing-insert.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
@@ -294,7 +294,7 @@ describe("error envelope", () => {
         status: 500,
         code: "internal_error",
         actor: adminActor(biz, "production"),
-        message: ERROR_CODES.internal_error.message,
+        message: PLATFORM_ERRORS.internal_error.message,
       });
       for (const leak of ["boom", "trigger", "api_keys", "insert", "select", "Drizzle", "Error:", "    at ", ".ts:", ".js:"]) {
         expect(res.body).not.toContain(leak);
@@ -338,7 +338,7 @@ describe("error envelope", () => {
       expect(res.statusCode).toBe(200);
       expect(res.headers["content-type"]).toMatch(/^text\/html/);
       const ids = new Set([...res.body.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]));
-      for (const [code, info] of Object.entries(ERROR_CODES)) {
+      for (const [code, info] of Object.entries(t.runtime.deps.modules.errorCodes)) {
         const anchor = code.toLowerCase();
         expect(ids, `missing anchor for ${code}`).toContain(anchor);
         const section = new RegExp(`<section id="${anchor}">([\\s\\S]*?)</section>`).exec(res.body)?.[1] ?? "";

@@ -6,7 +6,6 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAYOUT_STATUSES } from "../../src/modules/payouts/payouts.state.js";
-import { ERROR_CODES, type ErrorCode } from "../../src/platform/errors.js";
 import { SIMULATOR_SCENARIOS } from "../../src/rails/production-simulator.js";
 import { bearer, type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
@@ -141,7 +140,7 @@ describe("the OpenAPI document as a contract", () => {
         const codes = response["x-error-codes"] ?? [];
         expect(codes.length, `${name} ${status} lists no code`).toBeGreaterThan(0);
         for (const code of codes)
-          expect(ERROR_CODES[code as ErrorCode]?.status, `${name} ${status} ${code}`).toBe(Number(status));
+          expect(t.runtime.deps.modules.errorCodes[code]?.status, `${name} ${status} ${code}`).toBe(Number(status));
       }
     }
     expect(responses).toBeGreaterThan(operations.length * 3);

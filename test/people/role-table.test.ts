@@ -1,10 +1,10 @@
-// The role-by-route table (src/platform/auth/route-roles.ts) checked against every route of the
+// The role-by-route table (assembled in src/app.ts from each module's <m>.access.ts) checked against every route of the
 // application, for API keys and dashboard sessions alike: each authenticated /v1 route has one entry, the
 // OpenAPI document shows it, and every role is let through exactly where the table says (a refused role
 // gets the access hook's 403 `forbidden`; an allowed one gets past authorization: whatever else it answers,
 // not 401 nor that refusal).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROUTE_ROLES, routeRuleKey } from "../../src/platform/auth/route-roles.js";
+import { routeRuleKey } from "../../src/platform/auth/route-roles.js";
 import { bearer, createApiKey, type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
 import { addMember, type SignedIn, STRONG_PASSWORD, sessionHeaders, signIn } from "../helpers/sessions.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
@@ -68,7 +68,7 @@ describe("the role-by-route table", () => {
     const authenticated = operations.filter((op) => !op.public && !op.sessionOnly);
     expect(authenticated.length).toBeGreaterThan(40);
     for (const op of operations) {
-      const entry = ROUTE_ROLES[routeRuleKey(op.method, op.path)];
+      const entry = t.runtime.deps.modules.routeRoles[routeRuleKey(op.method, op.path)];
       expect(entry, `${op.method} ${op.path} has no entry`).toBeDefined();
       const kind = entry === undefined ? "none" : "access" in entry ? entry.access : "roles";
       // The document's security follows the table: none for public routes, the cookie alone for a person's own.
@@ -76,7 +76,7 @@ describe("the role-by-route table", () => {
       if (entry !== undefined && "roles" in entry) expect(op.xRoles, `${op.method} ${op.path} x-roles`).toEqual(entry.roles);
     }
     // No entry names a route that does not exist.
-    for (const key of Object.keys(ROUTE_ROLES)) {
+    for (const key of Object.keys(t.runtime.deps.modules.routeRoles)) {
       const [method = "", url = ""] = key.split(" ");
       expect(t.app.hasRoute({ method: method as "GET", url }), `${key} is in the table but not a route`).toBe(true);
     }
@@ -86,7 +86,7 @@ describe("the role-by-route table", () => {
     it(`lets each role through exactly where the table says, with an API key and with a session (${credential})`, async () => {
       const mismatches: string[] = [];
       for (const op of operations.filter((o) => !o.public && !o.sessionOnly)) {
-        const entry = ROUTE_ROLES[routeRuleKey(op.method, op.path)];
+        const entry = t.runtime.deps.modules.routeRoles[routeRuleKey(op.method, op.path)];
         const rule = entry !== undefined && "roles" in entry ? entry : undefined;
         for (const role of ROLE_NAMES) {
           const headers = credential === "key" ? bearer(keys[role]) : sessionHeaders(sessions[role]);

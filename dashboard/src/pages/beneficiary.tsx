@@ -101,7 +101,7 @@ export function BeneficiaryPage() {
         )}
       </Group>
       <ErrorAlert error={actionError} />
-      <Readiness b={b} destinations={destinations.data?.bank_accounts} />
+      <Readiness b={b} />
       <IdentityCard b={b} />
       {admin && <RetryEnrollment b={b} />}
       <Destinations

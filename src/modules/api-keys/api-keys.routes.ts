@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { requireActor } from "../../platform/http/require-actor.js";
 import { routeResponses } from "../../platform/http/route-responses.js";
 import type { AppInstance } from "../../platform/http/types.js";
+import { API_KEY_ERRORS } from "./api-keys.errors.js";
 import { ApiKeyIdParamsSchema, ApiKeyListSchema, CreateApiKeyBodySchema, ListApiKeysQuerySchema } from "./api-keys.schemas.js";
 import type { ApiKeyService } from "./api-keys.service.js";
 
@@ -52,7 +53,7 @@ export function registerApiKeyRoutes(app: AppInstance, service: ApiKeyService): 
         params: ApiKeyIdParamsSchema,
         response: routeResponses(
           { 200: Type.Ref("ApiKey") },
-          { access: "write", hasInput: true, codes: ["not_found", "LAST_ACTIVE_ADMIN_KEY"] },
+          { access: "write", hasInput: true, codes: ["not_found", API_KEY_ERRORS.LAST_ACTIVE_ADMIN_KEY] },
         ),
       },
     },

@@ -1,5 +1,6 @@
 // Use cases for API keys: issue (inside a caller's transaction, e.g. registration), create, list, revoke,
 // and authenticate a presented key.
+
 import type { Actor, Role, Tenant } from "../../platform/auth/actor.js";
 import { lowerRole, tenantOf } from "../../platform/auth/actor.js";
 import { type Environment, formatApiKey, generateApiKeySecret, parseApiKey } from "../../platform/auth/api-key-format.js";
@@ -10,6 +11,7 @@ import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import { decodeCursor, toPage } from "../../platform/pagination/cursor.js";
+import { API_KEY_ERRORS } from "./api-keys.errors.js";
 import {
   type ApiKeyRow,
   findApiKey,
@@ -114,7 +116,7 @@ export function createApiKeyService(deps: ApiKeyServiceDeps) {
       if (key === null) throw new AppError("not_found", { message: "No such API key." });
       if (key.revokedAt === null && key.role === "business_admin") {
         const activeAdmins = await lockActiveAdminKeyIds(tx, tenant);
-        if (activeAdmins.length <= 1) throw new AppError("LAST_ACTIVE_ADMIN_KEY");
+        if (activeAdmins.length <= 1) throw new AppError(API_KEY_ERRORS.LAST_ACTIVE_ADMIN_KEY);
       }
       if (key.revokedAt === null) {
         await revokeApiKey(tx, tenant, id, clock.now());

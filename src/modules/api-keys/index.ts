@@ -1,4 +1,6 @@
 import { defineModule, type PlatformServices } from "../../platform/modules/module-definition.js";
+import { apiKeysRouteRoles } from "./api-keys.access.js";
+import { API_KEY_ERRORS } from "./api-keys.errors.js";
 import type { ApiKeysPorts } from "./api-keys.ports.js";
 import { registerApiKeyRoutes } from "./api-keys.routes.js";
 import { ApiKeySchema, IssuedApiKeySchema } from "./api-keys.schemas.js";
@@ -18,6 +20,8 @@ export function defineApiKeys(platform: PlatformServices, ports: ApiKeysPorts) {
   });
   return defineModule({
     name: "api-keys",
+    routeRoles: apiKeysRouteRoles,
+    errorCodes: API_KEY_ERRORS,
     registerRoutes: (app) => registerApiKeyRoutes(app, service),
     sharedSchemas: [ApiKeySchema, IssuedApiKeySchema],
     offers: {
@@ -30,3 +34,5 @@ export function defineApiKeys(platform: PlatformServices, ports: ApiKeysPorts) {
     },
   });
 }
+
+export { API_KEY_ERRORS, apiKeysRouteRoles };

@@ -2,6 +2,8 @@ import { Type } from "@sinclair/typebox";
 import { requireActor } from "../../platform/http/require-actor.js";
 import { routeResponses } from "../../platform/http/route-responses.js";
 import type { AppInstance } from "../../platform/http/types.js";
+import { PEOPLE_ERRORS } from "../people/people.errors.js";
+import { BANK_RAIL_ERRORS } from "./bank-rails.errors.js";
 import type { InboundView } from "./bank-rails.inbound-view.js";
 import {
   BANK_RAILS,
@@ -48,10 +50,10 @@ export function registerBankRailRoutes(app: AppInstance, service: BankRailServic
             access: "write",
             hasBody: true,
             codes: [
-              "BANK_RAIL_LOCAL_DELIVERY_NOT_ALLOWED",
-              "BANK_RAIL_HOST_NOT_PUBLIC",
-              "BANK_RAIL_DEBTOR_ACCOUNT_TAKEN",
-              "CONTROL_WEAKENING_NEEDS_PERSON",
+              BANK_RAIL_ERRORS.BANK_RAIL_LOCAL_DELIVERY_NOT_ALLOWED,
+              BANK_RAIL_ERRORS.BANK_RAIL_HOST_NOT_PUBLIC,
+              BANK_RAIL_ERRORS.BANK_RAIL_DEBTOR_ACCOUNT_TAKEN,
+              PEOPLE_ERRORS.CONTROL_WEAKENING_NEEDS_PERSON,
             ],
           },
         ),
@@ -78,10 +80,10 @@ export function registerBankRailRoutes(app: AppInstance, service: BankRailServic
             access: "write",
             hasBody: true,
             codes: [
-              "BANK_RAIL_LOCAL_DELIVERY_NOT_ALLOWED",
-              "BANK_RAIL_HOST_NOT_PUBLIC",
-              "BANK_RAIL_DEBTOR_ACCOUNT_TAKEN",
-              "CONTROL_WEAKENING_NEEDS_PERSON",
+              BANK_RAIL_ERRORS.BANK_RAIL_LOCAL_DELIVERY_NOT_ALLOWED,
+              BANK_RAIL_ERRORS.BANK_RAIL_HOST_NOT_PUBLIC,
+              BANK_RAIL_ERRORS.BANK_RAIL_DEBTOR_ACCOUNT_TAKEN,
+              PEOPLE_ERRORS.CONTROL_WEAKENING_NEEDS_PERSON,
             ],
           },
         ),
@@ -134,7 +136,7 @@ export function registerBankRailRoutes(app: AppInstance, service: BankRailServic
             "Answers 204, also when it was not configured. Refused with 409 `BANK_RAIL_IN_USE` while payouts wait for its next file. Files already sent stay listed. With no bank rail left, production payouts go to the simulator again.",
           response: routeResponses(
             { 204: Type.Null({ description: "Removed." }) },
-            { access: "write", codes: ["BANK_RAIL_IN_USE"] },
+            { access: "write", codes: [BANK_RAIL_ERRORS.BANK_RAIL_IN_USE] },
           ),
         },
       },

@@ -9,6 +9,7 @@
 // length, the address SEPA sends structured, the BIC SEPA needs outside the EEA, the amount and the reference
 // within their fields. Checked when a payout is created (and when an account or a collection submission is
 // made for a Business whose bank rail would carry it), so the file never cuts or drops what was accepted.
+
 import { AppError, type ErrorDetail } from "../../platform/errors.js";
 import { isSepaRepresentable, toNachaText } from "../../rails/bank-files/charset.js";
 import {
@@ -21,6 +22,7 @@ import {
   type TextLimitProblem,
 } from "../../rails/bank-files/limits.js";
 import type { PostalAddressValue } from "../beneficiaries/index.js";
+import { BANK_RAIL_ERRORS } from "./bank-rails.errors.js";
 import type { BankRailName } from "./bank-rails.schemas.js";
 
 export interface DestinationFacts {
@@ -63,7 +65,7 @@ export function routePayout(currency: string, destination: DestinationFacts, con
 
 /** The refusal as the API answers it (422 at payout creation and collection submission). */
 export function refusalError(refusal: RouteRefusal): AppError {
-  return new AppError(refusal.code, { message: refusal.reason });
+  return new AppError(BANK_RAIL_ERRORS[refusal.code], { message: refusal.reason });
 }
 
 /** The refusal as a failed payout records it (`failure_reason`: the code, then the explanation). */
@@ -103,7 +105,7 @@ function tooLongDetails(problems: readonly TextLimitProblem[], format: string, a
 }
 
 function tooLongError(
-  code: "SEPA_FIELD_TOO_LONG" | "ACH_FIELD_TOO_LONG",
+  code: (typeof BANK_RAIL_ERRORS)["SEPA_FIELD_TOO_LONG" | "ACH_FIELD_TOO_LONG"],
   problems: readonly TextLimitProblem[],
   format: string,
   accountField: string,
@@ -116,7 +118,11 @@ function tooLongError(
   });
 }
 
-function amountError(code: "SEPA_AMOUNT_OUT_OF_RANGE" | "ACH_AMOUNT_OUT_OF_RANGE", max: number, words: string): AppError {
+function amountError(
+  code: (typeof BANK_RAIL_ERRORS)["SEPA_AMOUNT_OUT_OF_RANGE" | "ACH_AMOUNT_OUT_OF_RANGE"],
+  max: number,
+  words: string,
+): AppError {
   return new AppError(code, {
     details: [{ field: "amount_minor", code: "out_of_range", message: `At most ${max} (${words}) in one payout on this rail.` }],
   });
@@ -127,7 +133,7 @@ function sepaRefusal(check: FileCheck): AppError | null {
   const { account, address, payout } = check;
   const accountField = check.accountField ?? "";
   if (account.swiftBic === null && sepaNeedsCreditorBic(account.country)) {
-    return new AppError("SEPA_BIC_REQUIRED", {
+    return new AppError(BANK_RAIL_ERRORS.SEPA_BIC_REQUIRED, {
       message: `SEPA transfers to accounts in ${account.country} (a SEPA country outside the EEA) must name the beneficiary bank's BIC, and this account has none. Register the account with its swift_bic.`,
       details: [
         { field: `${accountField}swift_bic`, code: "required", message: `Needed for SEPA transfers to ${account.country}.` },
@@ -135,7 +141,7 @@ function sepaRefusal(check: FileCheck): AppError | null {
     });
   }
   if (!account.bicMatchesIban) {
-    return new AppError("SEPA_BIC_MISMATCH", {
+    return new AppError(BANK_RAIL_ERRORS.SEPA_BIC_MISMATCH, {
       details: [
         {
           field: `${accountField}swift_bic`,
@@ -145,13 +151,13 @@ function sepaRefusal(check: FileCheck): AppError | null {
       ],
     });
   }
-  if (!isSepaRepresentable(account.accountHolderName)) return new AppError("SEPA_NAME_NOT_REPRESENTABLE");
+  if (!isSepaRepresentable(account.accountHolderName)) return new AppError(BANK_RAIL_ERRORS.SEPA_NAME_NOT_REPRESENTABLE);
   if (address !== undefined) {
     const missing: string[] = [];
     if (!address || !isSepaRepresentable(address.city ?? "")) missing.push("postal_address.city");
     if (!address || !/^[A-Z]{2}$/.test(address.country ?? "")) missing.push("postal_address.country");
     if (missing.length > 0) {
-      return new AppError("SEPA_ADDRESS_NOT_STRUCTURED", {
+      return new AppError(BANK_RAIL_ERRORS.SEPA_ADDRESS_NOT_STRUCTURED, {
         message: `SEPA payments need the Beneficiary's address structured; missing: ${missing.join(", ")}. Complete the Beneficiary (PUT /v1/beneficiaries/{id}, or a collection link) and create the payout again.`,
         details: missing.map((field) => ({
           field,
@@ -162,26 +168,29 @@ function sepaRefusal(check: FileCheck): AppError | null {
     }
   }
   if (payout !== undefined && payout.amountMinor > SEPA_MAX_AMOUNT_MINOR) {
-    return amountError("SEPA_AMOUNT_OUT_OF_RANGE", SEPA_MAX_AMOUNT_MINOR, "999,999,999.99 EUR");
+    return amountError(BANK_RAIL_ERRORS.SEPA_AMOUNT_OUT_OF_RANGE, SEPA_MAX_AMOUNT_MINOR, "999,999,999.99 EUR");
   }
   const format = check.sepaFormat ?? "pain.001.001.09";
   const tooLong = sepaTextProblems(
     { name: account.accountHolderName, remittance: payout?.externalRef ?? null, address: address ?? null },
     format,
   );
-  return tooLong.length > 0 ? tooLongError("SEPA_FIELD_TOO_LONG", tooLong, format, accountField) : null;
+  return tooLong.length > 0 ? tooLongError(BANK_RAIL_ERRORS.SEPA_FIELD_TOO_LONG, tooLong, format, accountField) : null;
 }
 
 /** What a NACHA file needs of the payee and the payout: the first refusal, or null. */
 function achRefusal(check: FileCheck): AppError | null {
   const { account, payout } = check;
-  if (!/[A-Z0-9]/.test(toNachaText(account.accountHolderName, 1000))) return new AppError("ACH_NAME_NOT_REPRESENTABLE");
+  if (!/[A-Z0-9]/.test(toNachaText(account.accountHolderName, 1000)))
+    return new AppError(BANK_RAIL_ERRORS.ACH_NAME_NOT_REPRESENTABLE);
   if (payout !== undefined && payout.amountMinor > ACH_MAX_AMOUNT_MINOR) {
-    return amountError("ACH_AMOUNT_OUT_OF_RANGE", ACH_MAX_AMOUNT_MINOR, "99,999,999.99 USD");
+    return amountError(BANK_RAIL_ERRORS.ACH_AMOUNT_OUT_OF_RANGE, ACH_MAX_AMOUNT_MINOR, "99,999,999.99 USD");
   }
   // The reference is not carried in a NACHA file (no addenda record): nothing of it can be cut.
   const tooLong = achTextProblems({ name: account.accountHolderName });
-  return tooLong.length > 0 ? tooLongError("ACH_FIELD_TOO_LONG", tooLong, "NACHA", check.accountField ?? "") : null;
+  return tooLong.length > 0
+    ? tooLongError(BANK_RAIL_ERRORS.ACH_FIELD_TOO_LONG, tooLong, "NACHA", check.accountField ?? "")
+    : null;
 }
 
 /** The refusal of what `rail`'s file cannot carry (field, limit, after transliteration), or null. */

@@ -19,6 +19,7 @@ import { isAbaRoutingNumber, RESERVED_ENTRY_DESCRIPTIONS } from "../../rails/ban
 import { readBankPublicKey, unlockPrivateKey } from "../../rails/bank-files/openpgp.js";
 import type { PostalAddressValue } from "../beneficiaries/index.js";
 import { describeTargetChange } from "./bank-rails.alerts.js";
+import { BANK_RAIL_ERRORS } from "./bank-rails.errors.js";
 import {
   type BankFileRow,
   type BankRailConfigRow,
@@ -233,7 +234,7 @@ export function createBankRailService(deps: BankRailServiceDeps) {
   function checkCommon(body: { time_zone: string; delivery: DeliveryInput }): void {
     if (!isTimeZone(body.time_zone)) throw invalid("time_zone", "Not an IANA time zone (for example Europe/Berlin).");
     if (body.delivery.kind === "local_directory" && deps.localRoot === null)
-      throw new AppError("BANK_RAIL_LOCAL_DELIVERY_NOT_ALLOWED");
+      throw new AppError(BANK_RAIL_ERRORS.BANK_RAIL_LOCAL_DELIVERY_NOT_ALLOWED);
     if (body.delivery.kind === "sftp" && body.delivery.private_key !== undefined) {
       const parsed = ssh2.utils.parseKey(body.delivery.private_key);
       if (parsed instanceof Error || Array.isArray(parsed) || parsed.isPrivateKey() !== true) {
@@ -261,7 +262,8 @@ export function createBankRailService(deps: BankRailServiceDeps) {
       await checkHost(host, deps.sftpPolicy);
     } catch (error) {
       if (!(error instanceof UnsafeUrlError)) throw error;
-      if (error.reason === "not_public") throw new AppError("BANK_RAIL_HOST_NOT_PUBLIC", { message: error.message });
+      if (error.reason === "not_public")
+        throw new AppError(BANK_RAIL_ERRORS.BANK_RAIL_HOST_NOT_PUBLIC, { message: error.message });
       // unresolvable: accepted (see above).
     }
     return host;
@@ -376,7 +378,7 @@ export function createBankRailService(deps: BankRailServiceDeps) {
         sftp.privateKey === undefined;
       // One debtor account, one Business per environment (a unique index backs this check under a race).
       const owner = await findDebtorAccountOwner(tx, actor.environment, debtorKey);
-      if (owner !== null && owner !== actor.businessId) throw new AppError("BANK_RAIL_DEBTOR_ACCOUNT_TAKEN");
+      if (owner !== null && owner !== actor.businessId) throw new AppError(BANK_RAIL_ERRORS.BANK_RAIL_DEBTOR_ACCOUNT_TAKEN);
       // The private key: the one sent, else the one stored (while OpenPGP stays configured).
       const previousPgp = (existing?.settings as BankRailSettings | undefined)?.openpgp ?? null;
       const pgpPrivateKey =
@@ -456,7 +458,7 @@ export function createBankRailService(deps: BankRailServiceDeps) {
       return await saved;
     } catch (error) {
       // The loser of two concurrent PUTs naming one account: the check above saw nothing yet, the index did.
-      if (isUniqueViolation(error, DEBTOR_ACCOUNT_KEY_INDEX)) throw new AppError("BANK_RAIL_DEBTOR_ACCOUNT_TAKEN");
+      if (isUniqueViolation(error, DEBTOR_ACCOUNT_KEY_INDEX)) throw new AppError(BANK_RAIL_ERRORS.BANK_RAIL_DEBTOR_ACCOUNT_TAKEN);
       throw error;
     }
   }
@@ -522,7 +524,7 @@ export function createBankRailService(deps: BankRailServiceDeps) {
   async function remove(actor: Actor, rail: BankRailName): Promise<void> {
     requireProduction(actor);
     await transaction(db, async (tx) => {
-      if (await hasWaitingItems(tx, actor, rail)) throw new AppError("BANK_RAIL_IN_USE");
+      if (await hasWaitingItems(tx, actor, rail)) throw new AppError(BANK_RAIL_ERRORS.BANK_RAIL_IN_USE);
       const removed = await findConfig(tx, actor, rail);
       if (await deleteConfig(tx, actor, rail)) {
         await recordAudit(tx, actor, {

@@ -1,5 +1,7 @@
 import { defineModule, type PlatformServices } from "../../platform/modules/module-definition.js";
 import type { TargetPolicy } from "../../platform/outbound-http/url-safety.js";
+import { bankRailsRouteRoles } from "./bank-rails.access.js";
+import { BANK_RAIL_ERRORS } from "./bank-rails.errors.js";
 import { createBankFiles } from "./bank-rails.files.js";
 import { createInboundView } from "./bank-rails.inbound-view.js";
 import { BANK_CUTOFF_JOB, BANK_POLL_JOB, BANK_UPLOAD_JOB } from "./bank-rails.jobs.js";
@@ -68,6 +70,8 @@ export function defineBankRails(platform: PlatformServices, settings: BankRailsS
   });
   return defineModule({
     name: "bank-rails",
+    routeRoles: bankRailsRouteRoles,
+    errorCodes: BANK_RAIL_ERRORS,
     registerRoutes: (app) => registerBankRailRoutes(app, service, inboundView),
     sharedSchemas: [BankRailSchema, BankFileSchema, BankInboundFileSchema],
     jobs: { definitions: [BANK_CUTOFF_JOB, BANK_UPLOAD_JOB, BANK_POLL_JOB], handlers: bankFiles.handlers },
@@ -89,3 +93,5 @@ export function defineBankRails(platform: PlatformServices, settings: BankRailsS
     },
   });
 }
+
+export { BANK_RAIL_ERRORS, bankRailsRouteRoles };

@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { requireActor } from "../../platform/http/require-actor.js";
 import { routeResponses } from "../../platform/http/route-responses.js";
 import type { AppInstance } from "../../platform/http/types.js";
+import { BENEFICIARY_ERRORS } from "./beneficiaries.errors.js";
 import {
   BeneficiaryIdParamsSchema,
   BeneficiaryListSchema,
@@ -25,7 +26,10 @@ export function registerBeneficiaryRoutes(app: AppInstance, service: Beneficiary
         description:
           "Creates a `person` or `business` payee. A stub is allowed: e-mail, type and a name (or first and last name, or business name) suffice; `identity_complete` tells whether the configured required identity fields are present.",
         body: CreateBeneficiaryBodySchema,
-        response: routeResponses({ 201: beneficiary }, { access: "write", hasBody: true, codes: ["BENEFICIARY_EMAIL_TAKEN"] }),
+        response: routeResponses(
+          { 201: beneficiary },
+          { access: "write", hasBody: true, codes: [BENEFICIARY_ERRORS.BENEFICIARY_EMAIL_TAKEN] },
+        ),
       },
     },
     async (request, reply) => reply.code(201).send(await service.create(requireActor(request), request.body)),
@@ -78,7 +82,7 @@ export function registerBeneficiaryRoutes(app: AppInstance, service: Beneficiary
             access: "write",
             hasBody: true,
             hasInput: true,
-            codes: ["not_found", "BENEFICIARY_ARCHIVED", "BENEFICIARY_EMAIL_TAKEN"],
+            codes: ["not_found", BENEFICIARY_ERRORS.BENEFICIARY_ARCHIVED, BENEFICIARY_ERRORS.BENEFICIARY_EMAIL_TAKEN],
           },
         ),
       },
@@ -116,7 +120,7 @@ export function registerBeneficiaryRoutes(app: AppInstance, service: Beneficiary
     "Acknowledge compliance",
     "The Business states it has checked the Beneficiary: sets `acknowledged_at`, `compliance_status` `compliant`, and clears `reacknowledgment_required`. No body.",
     service.acknowledge,
-    ["BENEFICIARY_ARCHIVED", "BENEFICIARY_SUSPENDED"],
+    [BENEFICIARY_ERRORS.BENEFICIARY_ARCHIVED, BENEFICIARY_ERRORS.BENEFICIARY_SUSPENDED],
   );
   action(
     "archive",
@@ -130,6 +134,6 @@ export function registerBeneficiaryRoutes(app: AppInstance, service: Beneficiary
     "Un-archive a Beneficiary",
     "Clears `archived_at`. Refused with `BENEFICIARY_EMAIL_TAKEN` while another active Beneficiary has the same e-mail. Collection links closed by the archiving stay closed (`pending_requests` stays empty): mint a new link when one is needed. Idempotent.",
     service.unarchive,
-    ["BENEFICIARY_EMAIL_TAKEN"],
+    [BENEFICIARY_ERRORS.BENEFICIARY_EMAIL_TAKEN],
   );
 }

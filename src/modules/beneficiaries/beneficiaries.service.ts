@@ -1,4 +1,5 @@
 // Use cases of the Beneficiary resource. Each owns its transaction.
+
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
 import { noActor, type RecordActorAudit } from "../../platform/auth/audit.js";
@@ -15,6 +16,7 @@ import { decodeCursor, toPage } from "../../platform/pagination/cursor.js";
 import { isCountryCode } from "../../platform/reference/iso-codes.js";
 import type { MailOutbox } from "../emails/index.js";
 import { findBusinessName } from "../registration/registration.shared.js";
+import { BENEFICIARY_ERRORS } from "./beneficiaries.errors.js";
 import {
   anyBeneficiaryToRemask,
   type BeneficiaryPatch,
@@ -269,7 +271,7 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
   }
 
   function emailTaken() {
-    return new AppError("BENEFICIARY_EMAIL_TAKEN");
+    return new AppError(BENEFICIARY_ERRORS.BENEFICIARY_EMAIL_TAKEN);
   }
 
   async function readOrFail(db: Db, tenant: Tenant, id: string): Promise<BeneficiaryBody> {
@@ -379,7 +381,7 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
       return await transaction(db, async (tx) => {
         const row = await lockBeneficiary(tx, tenant, id);
         if (row === null) throw notFound();
-        if (row.archivedAt !== null) throw new AppError("BENEFICIARY_ARCHIVED");
+        if (row.archivedAt !== null) throw new AppError(BENEFICIARY_ERRORS.BENEFICIARY_ARCHIVED);
         const patch = await change(tx, row, tenant);
         if (patch !== null) await updateBeneficiary(tx, tenant, id, { ...patch, updatedAt: clock.now() });
         return readOrFail(tx, tenant, id);
@@ -422,7 +424,7 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
    */
   async function acknowledge(actor: Actor, id: string): Promise<BeneficiaryBody> {
     const acknowledged = await changeActive(actor, id, async (_tx, row) => {
-      if (row.complianceStatus === "suspended") throw new AppError("BENEFICIARY_SUSPENDED");
+      if (row.complianceStatus === "suspended") throw new AppError(BENEFICIARY_ERRORS.BENEFICIARY_SUSPENDED);
       return { complianceStatus: "compliant", acknowledgedAt: clock.now(), reacknowledgmentRequired: false };
     });
     if (deps.enrollAfterCommit === undefined) return acknowledged;

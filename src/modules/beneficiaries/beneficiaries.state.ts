@@ -2,6 +2,8 @@
 // stored, so growing the list of required identity fields changes what existing Beneficiaries read
 // without touching their compliance state (spec: identity_complete).
 
+import { ConfigError } from "../../config.js";
+
 export type BeneficiaryType = "person" | "business";
 export type ComplianceStatus = "pending" | "compliant" | "suspended";
 export type BeneficiaryStatus =
@@ -43,6 +45,46 @@ export const DEFAULT_IDENTITY_REQUIREMENTS: IdentityRequirements = {
   person: ["first_name", "last_name", "country_of_residence"],
   business: ["business_name", "country_of_incorporation"],
 };
+
+function identityFieldList<F extends string>(
+  variable: string,
+  configured: readonly string[] | null,
+  allowed: readonly F[],
+  fallback: readonly F[],
+): readonly F[] {
+  if (configured === null) return fallback;
+  for (const field of configured) {
+    if (!(allowed as readonly string[]).includes(field)) {
+      throw new ConfigError(`${variable} may list only ${allowed.join(", ")}; got "${field}"`);
+    }
+  }
+  return configured as readonly F[];
+}
+
+/**
+ * The identity requirements from the configuration's plain lists (config.ts reads the variables and knows no
+ * field): each name must be a field of its type, and a list not set takes the default. A wrong name stops the
+ * start with a configuration error naming the variable.
+ */
+export function identityRequirementsOf(configured: {
+  readonly person: readonly string[] | null;
+  readonly business: readonly string[] | null;
+}): IdentityRequirements {
+  return {
+    person: identityFieldList(
+      "IDENTITY_REQUIRED_PERSON",
+      configured.person,
+      PERSON_IDENTITY_FIELDS,
+      DEFAULT_IDENTITY_REQUIREMENTS.person,
+    ),
+    business: identityFieldList(
+      "IDENTITY_REQUIRED_BUSINESS",
+      configured.business,
+      BUSINESS_IDENTITY_FIELDS,
+      DEFAULT_IDENTITY_REQUIREMENTS.business,
+    ),
+  };
+}
 
 /**
  * Fields whose change after acknowledgment sets `reacknowledgment_required`: the ones the Business's

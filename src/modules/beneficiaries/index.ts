@@ -1,4 +1,6 @@
 import { defineModule, type PlatformServices } from "../../platform/modules/module-definition.js";
+import { beneficiariesRouteRoles } from "./beneficiaries.access.js";
+import { BENEFICIARY_ERRORS } from "./beneficiaries.errors.js";
 import type { BeneficiariesPorts } from "./beneficiaries.ports.js";
 import { registerBeneficiaryRoutes } from "./beneficiaries.routes.js";
 import {
@@ -16,6 +18,7 @@ export {
   BUSINESS_IDENTITY_FIELDS,
   DEFAULT_IDENTITY_REQUIREMENTS,
   type IdentityRequirements,
+  identityRequirementsOf,
   PERSON_IDENTITY_FIELDS,
 } from "./beneficiaries.state.js";
 
@@ -39,6 +42,8 @@ export function defineBeneficiaries(platform: PlatformServices, settings: Benefi
   });
   return defineModule({
     name: "beneficiaries",
+    routeRoles: beneficiariesRouteRoles,
+    errorCodes: BENEFICIARY_ERRORS,
     registerRoutes: (app) => registerBeneficiaryRoutes(app, service),
     sharedSchemas: [
       PostalAddressSchema,
@@ -74,3 +79,4 @@ export {
 } from "./beneficiaries.service.js";
 /** For the bank-rails module (a port, src/modules.ts): the address a SEPA file carries. */
 export { findPostalAddresses } from "./beneficiaries.shared.js";
+export { BENEFICIARY_ERRORS, beneficiariesRouteRoles };

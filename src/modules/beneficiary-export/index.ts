@@ -1,4 +1,5 @@
 import { defineModule, type PlatformServices } from "../../platform/modules/module-definition.js";
+import { beneficiaryExportRouteRoles } from "./beneficiary-export.access.js";
 import type { BeneficiaryExportPorts } from "./beneficiary-export.ports.js";
 import { registerBeneficiaryExportRoutes } from "./beneficiary-export.routes.js";
 import { createBeneficiaryExportService } from "./beneficiary-export.service.js";
@@ -15,7 +16,10 @@ export function defineBeneficiaryExport(platform: PlatformServices, ports: Benef
   });
   return defineModule({
     name: "beneficiary-export",
+    routeRoles: beneficiaryExportRouteRoles,
     registerRoutes: (app) => registerBeneficiaryExportRoutes(app, service),
     offers: {},
   });
 }
+
+export { beneficiaryExportRouteRoles };

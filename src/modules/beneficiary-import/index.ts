@@ -1,6 +1,7 @@
 // POST /v1/beneficiaries/import: many Beneficiaries, each with a bank account, in one call. It reuses the
 // beneficiaries' and destinations' own checks through their modules' doors.
 import { defineModule, type PlatformServices } from "../../platform/modules/module-definition.js";
+import { beneficiaryImportRouteRoles } from "./beneficiary-import.access.js";
 import type { BeneficiaryImportPorts } from "./beneficiary-import.ports.js";
 import { registerBeneficiaryImportRoutes } from "./beneficiary-import.routes.js";
 import { BeneficiaryImportRowSchema } from "./beneficiary-import.schemas.js";
@@ -21,9 +22,12 @@ export function defineBeneficiaryImport(platform: PlatformServices, ports: Benef
   });
   return defineModule({
     name: "beneficiary-import",
+    routeRoles: beneficiaryImportRouteRoles,
     registerRoutes: (app) => registerBeneficiaryImportRoutes(app, service),
     // Published as a named component so the OpenAPI document describes a row, though rows are checked one by one.
     sharedSchemas: [BeneficiaryImportRowSchema],
     offers: {},
   });
 }
+
+export { beneficiaryImportRouteRoles };

@@ -2,6 +2,8 @@ import { Type } from "@sinclair/typebox";
 import { requireActor } from "../../platform/http/require-actor.js";
 import { routeResponses } from "../../platform/http/route-responses.js";
 import type { AppInstance } from "../../platform/http/types.js";
+import { BENEFICIARY_ERRORS } from "../beneficiaries/beneficiaries.errors.js";
+import { EMAIL_ERRORS } from "../emails/emails.errors.js";
 import type { BrandingService } from "./collection.branding.js";
 import {
   BeneficiaryIdParamsSchema,
@@ -31,7 +33,12 @@ export function registerCollectionRoutes(app: AppInstance, service: CollectionSe
             access: "write",
             hasBody: true,
             hasInput: true,
-            codes: ["not_found", "BENEFICIARY_ARCHIVED", "MAIL_DAILY_LIMIT_REACHED", "BUSINESS_NOT_VERIFIED"],
+            codes: [
+              "not_found",
+              BENEFICIARY_ERRORS.BENEFICIARY_ARCHIVED,
+              EMAIL_ERRORS.MAIL_DAILY_LIMIT_REACHED,
+              EMAIL_ERRORS.BUSINESS_NOT_VERIFIED,
+            ],
           },
         ),
       },

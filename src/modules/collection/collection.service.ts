@@ -9,6 +9,7 @@
 //  - a submission consumes its request with a conditional update in the same transaction as everything it
 //    writes (identity, destination, declared destination, events, the notice e-mail), so a double submit
 //    records nothing twice: the loser finds the request closed and is told the details were already submitted.
+
 import { createHash, randomBytes } from "node:crypto";
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
@@ -20,6 +21,7 @@ import { AppError, type ErrorDetail } from "../../platform/errors.js";
 import type { EventRecorder } from "../../platform/events/outbox.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import { renderEmail } from "../../platform/mail/templates.js";
+import { BANK_RAIL_ERRORS } from "../bank-rails/bank-rails.errors.js";
 import {
   findBeneficiary,
   lockBeneficiary,
@@ -28,7 +30,7 @@ import {
   recordDetailsSubmitted,
   recordTaxDocumentSummary,
 } from "../beneficiaries/beneficiaries.shared.js";
-import { type BeneficiaryRow, type BeneficiaryService, IDENTITY_READERS } from "../beneficiaries/index.js";
+import { BENEFICIARY_ERRORS, type BeneficiaryRow, type BeneficiaryService, IDENTITY_READERS } from "../beneficiaries/index.js";
 import { auditedDestination, type DestinationRow, type DestinationService, isPayoutUsable } from "../destinations/index.js";
 import type { MailOutbox } from "../emails/index.js";
 import { findBusinessName } from "../registration/registration.shared.js";
@@ -261,7 +263,7 @@ export function createCollectionService(deps: CollectionServiceDeps) {
     return transaction(db, async (tx) => {
       const beneficiary = await lockBeneficiary(tx, tenant, beneficiaryId);
       if (beneficiary === null) throw new AppError("not_found", { message: "No such Beneficiary." });
-      if (beneficiary.archivedAt !== null) throw new AppError("BENEFICIARY_ARCHIVED");
+      if (beneficiary.archivedAt !== null) throw new AppError(BENEFICIARY_ERRORS.BENEFICIARY_ARCHIVED);
       await supersedeOpenRequests(tx, tenant, beneficiary.id, now);
       const request = await insertCollectionRequest(tx, {
         id: ids.newId(),
@@ -429,9 +431,10 @@ export function createCollectionService(deps: CollectionServiceDeps) {
   }
 
   /** The words the payee reads beside the field (a length detail already says the limit in plain words). */
-  function formMessageOf(code: string, detail: ErrorDetail): string {
-    if (code === "SEPA_BIC_REQUIRED") return "Your bank is outside the EEA: its SEPA payments need the bank's BIC (SWIFT code).";
-    if (code === "SEPA_BIC_MISMATCH") return "This BIC is of a bank in another country than the IBAN.";
+  function formMessageOf(refusal: AppError, detail: ErrorDetail): string {
+    if (refusal.is(BANK_RAIL_ERRORS.SEPA_BIC_REQUIRED))
+      return "Your bank is outside the EEA: its SEPA payments need the bank's BIC (SWIFT code).";
+    if (refusal.is(BANK_RAIL_ERRORS.SEPA_BIC_MISMATCH)) return "This BIC is of a bank in another country than the IBAN.";
     return detail.message;
   }
 
@@ -442,7 +445,7 @@ export function createCollectionService(deps: CollectionServiceDeps) {
    */
   async function refuseWhatTheRailWould(tx: Tx, tenant: Tenant, destination: DestinationRow, created: boolean): Promise<void> {
     const refusal = await deps.checkRailRoute(tx, tenant, destination.id, destination.currency);
-    if (refusal?.code === "SEPA_ADDRESS_NOT_STRUCTURED") {
+    if (refusal?.is(BANK_RAIL_ERRORS.SEPA_ADDRESS_NOT_STRUCTURED)) {
       const fields = (refusal.details ?? []).map((detail) => detail.field);
       throw new SubmissionRefused(
         (fields.length > 0 ? fields : ["postal_address.city", "postal_address.country"]).map((field) => ({
@@ -452,7 +455,7 @@ export function createCollectionService(deps: CollectionServiceDeps) {
         })),
       );
     }
-    if (refusal?.code === "SEPA_NAME_NOT_REPRESENTABLE" || refusal?.code === "ACH_NAME_NOT_REPRESENTABLE") {
+    if (refusal?.is(BANK_RAIL_ERRORS.SEPA_NAME_NOT_REPRESENTABLE) || refusal?.is(BANK_RAIL_ERRORS.ACH_NAME_NOT_REPRESENTABLE)) {
       throw new SubmissionRefused([
         {
           field: created ? "bank.account_holder_name" : "destination",
@@ -465,10 +468,10 @@ export function createCollectionService(deps: CollectionServiceDeps) {
     // field once transliterated): each detail becomes the form field the payee can fix. An existing account
     // chosen again is fixed by adding a new one.
     if (
-      refusal?.code === "SEPA_BIC_REQUIRED" ||
-      refusal?.code === "SEPA_BIC_MISMATCH" ||
-      refusal?.code === "SEPA_FIELD_TOO_LONG" ||
-      refusal?.code === "ACH_FIELD_TOO_LONG"
+      refusal?.is(BANK_RAIL_ERRORS.SEPA_BIC_REQUIRED) ||
+      refusal?.is(BANK_RAIL_ERRORS.SEPA_BIC_MISMATCH) ||
+      refusal?.is(BANK_RAIL_ERRORS.SEPA_FIELD_TOO_LONG) ||
+      refusal?.is(BANK_RAIL_ERRORS.ACH_FIELD_TOO_LONG)
     ) {
       throw new SubmissionRefused(
         (refusal.details ?? []).map((detail) => {
@@ -476,7 +479,7 @@ export function createCollectionService(deps: CollectionServiceDeps) {
           return {
             field: accountField === null ? detail.field : created ? `bank.${accountField}` : "destination",
             code: detail.code,
-            message: formMessageOf(refusal.code, detail),
+            message: formMessageOf(refusal, detail),
           };
         }),
       );

@@ -1,4 +1,5 @@
 import { defineModule, type PlatformServices } from "../../platform/modules/module-definition.js";
+import { collectionRouteRoles } from "./collection.access.js";
 import { createBrandingService } from "./collection.branding.js";
 import type { CollectionPorts } from "./collection.ports.js";
 import { registerCollectionRoutes } from "./collection.routes.js";
@@ -50,6 +51,7 @@ export function defineCollection(platform: PlatformServices, settings: Collectio
   const branding = createBrandingService(deps);
   return defineModule({
     name: "collection",
+    routeRoles: collectionRouteRoles,
     registerRoutes: (app) => registerCollectionRoutes(app, service, branding),
     sharedSchemas: [CollectionRequestCreatedSchema, BrandingSchema],
     offers: {
@@ -68,3 +70,5 @@ export {
   isCurrencyCode,
   isSepaCountry,
 } from "../destinations/index.js";
+
+export { collectionRouteRoles };

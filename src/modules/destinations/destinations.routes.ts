@@ -2,6 +2,10 @@ import { Type } from "@sinclair/typebox";
 import { requireActor } from "../../platform/http/require-actor.js";
 import { routeResponses } from "../../platform/http/route-responses.js";
 import type { AppInstance } from "../../platform/http/types.js";
+import { BANK_RAIL_ERRORS } from "../bank-rails/bank-rails.errors.js";
+import { BENEFICIARY_ERRORS } from "../beneficiaries/beneficiaries.errors.js";
+import { EMAIL_ERRORS } from "../emails/emails.errors.js";
+import { DESTINATION_ERRORS } from "./destinations.errors.js";
 import {
   BeneficiaryParamsSchema,
   DeclaredDestinationBodySchema,
@@ -35,12 +39,12 @@ export function registerDestinationRoutes(app: AppInstance, service: Destination
             hasInput: true,
             codes: [
               "not_found",
-              "BENEFICIARY_ARCHIVED",
-              "SEPA_BIC_REQUIRED",
-              "SEPA_NAME_NOT_REPRESENTABLE",
-              "SEPA_FIELD_TOO_LONG",
-              "ACH_NAME_NOT_REPRESENTABLE",
-              "ACH_FIELD_TOO_LONG",
+              BENEFICIARY_ERRORS.BENEFICIARY_ARCHIVED,
+              BANK_RAIL_ERRORS.SEPA_BIC_REQUIRED,
+              BANK_RAIL_ERRORS.SEPA_NAME_NOT_REPRESENTABLE,
+              BANK_RAIL_ERRORS.SEPA_FIELD_TOO_LONG,
+              BANK_RAIL_ERRORS.ACH_NAME_NOT_REPRESENTABLE,
+              BANK_RAIL_ERRORS.ACH_FIELD_TOO_LONG,
             ],
           },
         ),
@@ -65,7 +69,7 @@ export function registerDestinationRoutes(app: AppInstance, service: Destination
         body: RegisterCardBodySchema,
         response: routeResponses(
           { 201: destination, 200: destination },
-          { access: "write", hasBody: true, hasInput: true, codes: ["not_found", "BENEFICIARY_ARCHIVED"] },
+          { access: "write", hasBody: true, hasInput: true, codes: ["not_found", BENEFICIARY_ERRORS.BENEFICIARY_ARCHIVED] },
         ),
       },
     },
@@ -109,13 +113,13 @@ export function registerDestinationRoutes(app: AppInstance, service: Destination
             hasInput: true,
             codes: [
               "not_found",
-              "BANK_ACCOUNT_NOT_FOUND",
-              "BENEFICIARY_ARCHIVED",
-              "NOTIFICATION_OF_CHANGE_NOT_APPLICABLE",
-              "BANK_ACCOUNT_CORRECTION_EXISTS",
-              "ACH_FIELD_TOO_LONG",
-              "ACH_NAME_NOT_REPRESENTABLE",
-              "BUSINESS_NOT_VERIFIED",
+              DESTINATION_ERRORS.BANK_ACCOUNT_NOT_FOUND,
+              BENEFICIARY_ERRORS.BENEFICIARY_ARCHIVED,
+              DESTINATION_ERRORS.NOTIFICATION_OF_CHANGE_NOT_APPLICABLE,
+              DESTINATION_ERRORS.BANK_ACCOUNT_CORRECTION_EXISTS,
+              BANK_RAIL_ERRORS.ACH_FIELD_TOO_LONG,
+              BANK_RAIL_ERRORS.ACH_NAME_NOT_REPRESENTABLE,
+              EMAIL_ERRORS.BUSINESS_NOT_VERIFIED,
             ],
           },
         ),
@@ -141,10 +145,10 @@ export function registerDestinationRoutes(app: AppInstance, service: Destination
             hasInput: true,
             codes: [
               "not_found",
-              "BANK_ACCOUNT_NOT_FOUND",
-              "BENEFICIARY_ARCHIVED",
-              "DESTINATION_HAS_PENDING_PAYOUT",
-              "BUSINESS_NOT_VERIFIED",
+              DESTINATION_ERRORS.BANK_ACCOUNT_NOT_FOUND,
+              BENEFICIARY_ERRORS.BENEFICIARY_ARCHIVED,
+              DESTINATION_ERRORS.DESTINATION_HAS_PENDING_PAYOUT,
+              EMAIL_ERRORS.BUSINESS_NOT_VERIFIED,
             ],
           },
         ),
@@ -175,11 +179,11 @@ export function registerDestinationRoutes(app: AppInstance, service: Destination
             hasInput: true,
             codes: [
               "not_found",
-              "BANK_ACCOUNT_NOT_FOUND",
-              "BANK_ACCOUNT_NOT_VALIDATED",
-              "BANK_ACCOUNT_REJECTED",
-              "BENEFICIARY_ARCHIVED",
-              "BUSINESS_NOT_VERIFIED",
+              DESTINATION_ERRORS.BANK_ACCOUNT_NOT_FOUND,
+              DESTINATION_ERRORS.BANK_ACCOUNT_NOT_VALIDATED,
+              DESTINATION_ERRORS.BANK_ACCOUNT_REJECTED,
+              BENEFICIARY_ERRORS.BENEFICIARY_ARCHIVED,
+              EMAIL_ERRORS.BUSINESS_NOT_VERIFIED,
             ],
           },
         ),

@@ -2,6 +2,7 @@
 // destination. Each owns its transaction; events and e-mails are written in that same transaction (a change of
 // the declared destination goes through the beneficiaries module's changeDeclaredDestination, which also
 // records who made it and queues the Beneficiary's notice).
+
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
 import type { RecordActorAudit } from "../../platform/auth/audit.js";
@@ -13,8 +14,10 @@ import { AppError, type ErrorDetail } from "../../platform/errors.js";
 import type { EventRecorder } from "../../platform/events/outbox.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import { MASK_VERSION } from "../../platform/masking.js";
+import { BENEFICIARY_ERRORS } from "../beneficiaries/beneficiaries.errors.js";
 import { findBeneficiary, lockBeneficiary } from "../beneficiaries/beneficiaries.shared.js";
 import type { BeneficiaryBody, BeneficiaryRow, BeneficiaryService } from "../beneficiaries/index.js";
+import { DESTINATION_ERRORS } from "./destinations.errors.js";
 import {
   anyDestinationToRemask,
   correctDestination,
@@ -287,7 +290,7 @@ export function createDestinationService(deps: DestinationServiceDeps) {
   async function lockActive(tx: Tx, tenant: Tenant, beneficiaryId: string): Promise<BeneficiaryRow> {
     const beneficiary = await lockBeneficiary(tx, tenant, beneficiaryId);
     if (beneficiary === null) throw new AppError("not_found", { message: "No such Beneficiary." });
-    if (beneficiary.archivedAt !== null) throw new AppError("BENEFICIARY_ARCHIVED");
+    if (beneficiary.archivedAt !== null) throw new AppError(BENEFICIARY_ERRORS.BENEFICIARY_ARCHIVED);
     return beneficiary;
   }
 
@@ -355,11 +358,12 @@ export function createDestinationService(deps: DestinationServiceDeps) {
     await transaction(db, async (tx) => {
       const beneficiary = await lockActive(tx, tenant, beneficiaryId);
       const destination = await findDestination(tx, tenant, beneficiaryId, accountId);
-      if (destination === null) throw new AppError("BANK_ACCOUNT_NOT_FOUND");
+      if (destination === null) throw new AppError(DESTINATION_ERRORS.BANK_ACCOUNT_NOT_FOUND);
       if (destination.deletedAt !== null) return;
       // The Beneficiary is locked for update above; payout creation share-locks it, so no new pending
       // payout can appear between this check and the deletion.
-      if (await deps.pendingPayoutHeadsTo(tx, tenant, destination.id)) throw new AppError("DESTINATION_HAS_PENDING_PAYOUT");
+      if (await deps.pendingPayoutHeadsTo(tx, tenant, destination.id))
+        throw new AppError(DESTINATION_ERRORS.DESTINATION_HAS_PENDING_PAYOUT);
       const now = clock.now();
       await markDestinationDeleted(tx, tenant, beneficiaryId, accountId, now);
       await deps.recordAudit(tx, actor, {
@@ -388,9 +392,9 @@ export function createDestinationService(deps: DestinationServiceDeps) {
     return transaction(db, async (tx) => {
       const beneficiary = await lockActive(tx, tenant, beneficiaryId);
       const destination = await findDestination(tx, tenant, beneficiaryId, body.destination_id);
-      if (destination === null || destination.deletedAt !== null) throw new AppError("BANK_ACCOUNT_NOT_FOUND");
-      if (destination.status === "rejected") throw new AppError("BANK_ACCOUNT_REJECTED");
-      if (!isPayoutUsable(destination)) throw new AppError("BANK_ACCOUNT_NOT_VALIDATED");
+      if (destination === null || destination.deletedAt !== null) throw new AppError(DESTINATION_ERRORS.BANK_ACCOUNT_NOT_FOUND);
+      if (destination.status === "rejected") throw new AppError(DESTINATION_ERRORS.BANK_ACCOUNT_REJECTED);
+      if (!isPayoutUsable(destination)) throw new AppError(DESTINATION_ERRORS.BANK_ACCOUNT_NOT_VALIDATED);
       await deps.changeDeclaredDestination(tx, tenant, beneficiary, {
         destination,
         by: { kind: "business", actor },
@@ -425,10 +429,11 @@ export function createDestinationService(deps: DestinationServiceDeps) {
       return await transaction(db, async (tx) => {
         await lockActive(tx, tenant, beneficiaryId);
         const destination = await lockLiveDestination(tx, tenant, beneficiaryId, accountId);
-        if (destination === null || destination.kind !== "bank_account") throw new AppError("BANK_ACCOUNT_NOT_FOUND");
+        if (destination === null || destination.kind !== "bank_account")
+          throw new AppError(DESTINATION_ERRORS.BANK_ACCOUNT_NOT_FOUND);
         const notice = destination.notificationOfChange ?? null;
         if (notice?.correction_encrypted === undefined || notice.applied_at !== undefined || destination.scheme !== "us_aba")
-          throw new AppError("NOTIFICATION_OF_CHANGE_NOT_APPLICABLE");
+          throw new AppError(DESTINATION_ERRORS.NOTIFICATION_OF_CHANGE_NOT_APPLICABLE);
         const correction = JSON.parse(cipher.decrypt(notice.correction_encrypted)) as StoredCorrection;
         const current = JSON.parse(cipher.decrypt(destination.sensitiveEncrypted)) as StoredSensitiveValues;
         const prepared = prepareBankAccount({
@@ -447,7 +452,7 @@ export function createDestinationService(deps: DestinationServiceDeps) {
         if (refusal !== null) throw refusal;
         if (prepared.value.fingerprint !== destination.fingerprint) {
           const other = await findLiveByFingerprint(tx, tenant, beneficiaryId, prepared.value.fingerprint);
-          if (other !== null) throw new AppError("BANK_ACCOUNT_CORRECTION_EXISTS");
+          if (other !== null) throw new AppError(DESTINATION_ERRORS.BANK_ACCOUNT_CORRECTION_EXISTS);
         }
         const now = clock.now();
         const { correction_encrypted: _applied, ...kept } = notice;
@@ -487,7 +492,7 @@ export function createDestinationService(deps: DestinationServiceDeps) {
     } catch (error) {
       // Registered by another request between the check and the update: the partial unique index decides.
       if (isUniqueViolation(error, "destinations_beneficiary_fingerprint_key"))
-        throw new AppError("BANK_ACCOUNT_CORRECTION_EXISTS");
+        throw new AppError(DESTINATION_ERRORS.BANK_ACCOUNT_CORRECTION_EXISTS);
       throw error;
     }
   }

@@ -1,4 +1,6 @@
 import { defineModule, type PlatformServices } from "../../platform/modules/module-definition.js";
+import { destinationsRouteRoles } from "./destinations.access.js";
+import { DESTINATION_ERRORS } from "./destinations.errors.js";
 import type { DestinationsPorts } from "./destinations.ports.js";
 import { registerDestinationRoutes } from "./destinations.routes.js";
 import { DestinationSchema } from "./destinations.schemas.js";
@@ -51,6 +53,8 @@ export function defineDestinations(platform: PlatformServices, ports: Destinatio
   });
   return defineModule({
     name: "destinations",
+    routeRoles: destinationsRouteRoles,
+    errorCodes: DESTINATION_ERRORS,
     registerRoutes: (app) => registerDestinationRoutes(app, service),
     sharedSchemas: [DestinationSchema],
     offers: {
@@ -59,3 +63,5 @@ export function defineDestinations(platform: PlatformServices, ports: Destinatio
     },
   });
 }
+
+export { DESTINATION_ERRORS, destinationsRouteRoles };

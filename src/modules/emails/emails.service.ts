@@ -13,6 +13,7 @@
 //
 // Sent mail leaves through the durable `mail.send` job (platform/mail/mail-job.ts) after commit; every message
 // has a row in `emails` tying it to its Business, environment and kind.
+
 import type { Logger } from "pino";
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
@@ -26,6 +27,7 @@ import { parseMailbox } from "../../platform/mail/address.js";
 import { enqueueMail } from "../../platform/mail/mail-job.js";
 import type { Metrics } from "../../platform/metrics.js";
 import { decodeCursor, toPage } from "../../platform/pagination/cursor.js";
+import { EMAIL_ERRORS } from "./emails.errors.js";
 import {
   type EmailKind,
   type EmailRow,
@@ -173,13 +175,14 @@ export function createEmailsService(deps: EmailsServiceDeps) {
         metrics.observeMail(email.kind, "captured");
         return { disposition: "captured", emailId: captured.id };
       }
-      if (tenant.environment === "production" && !facts.businessHasVerifiedMember) throw new AppError("BUSINESS_NOT_VERIFIED");
+      if (tenant.environment === "production" && !facts.businessHasVerifiedMember)
+        throw new AppError(EMAIL_ERRORS.BUSINESS_NOT_VERIFIED);
       sendAt = await nextSendSlot(tx, tenant.businessId, now);
       if (sendAt > now) {
         if (email.overLimit === "refuse") {
           metrics.observeMail(email.kind, "refused");
           const seconds = Math.max(1, Math.ceil((sendAt.getTime() - now.getTime()) / 1000));
-          throw new AppError("MAIL_DAILY_LIMIT_REACHED", { headers: { "retry-after": String(seconds) } });
+          throw new AppError(EMAIL_ERRORS.MAIL_DAILY_LIMIT_REACHED, { headers: { "retry-after": String(seconds) } });
         }
         // No recipient in the log line: the Business, what kind of mail, and when it will go.
         logger.warn(

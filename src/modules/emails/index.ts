@@ -1,6 +1,8 @@
 import { createMailJobHandler, MAIL_SEND_JOB } from "../../platform/mail/mail-job.js";
 import type { Mailer } from "../../platform/mail/mailer.js";
 import { defineModule, type PlatformServices } from "../../platform/modules/module-definition.js";
+import { emailsRouteRoles } from "./emails.access.js";
+import { EMAIL_ERRORS } from "./emails.errors.js";
 import type { EmailsPorts } from "./emails.ports.js";
 import { registerEmailRoutes } from "./emails.routes.js";
 import { SandboxEmailSchema } from "./emails.schemas.js";
@@ -40,6 +42,8 @@ export function defineEmails(platform: PlatformServices, settings: EmailsSetting
   });
   return defineModule({
     name: "emails",
+    routeRoles: emailsRouteRoles,
+    errorCodes: EMAIL_ERRORS,
     registerRoutes: (app) => registerEmailRoutes(app, service),
     sharedSchemas: [SandboxEmailSchema],
     jobs: { definitions: [MAIL_SEND_JOB], handlers: createMailJobHandler(settings.mailer, platform.cipher) },
@@ -49,3 +53,5 @@ export function defineEmails(platform: PlatformServices, settings: EmailsSetting
     },
   });
 }
+
+export { EMAIL_ERRORS, emailsRouteRoles };

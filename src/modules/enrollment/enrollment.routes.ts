@@ -2,6 +2,8 @@ import { Type } from "@sinclair/typebox";
 import { requireActor } from "../../platform/http/require-actor.js";
 import { routeResponses } from "../../platform/http/route-responses.js";
 import type { AppInstance } from "../../platform/http/types.js";
+import { BENEFICIARY_ERRORS } from "../beneficiaries/beneficiaries.errors.js";
+import { ENROLLMENT_ERRORS } from "./enrollment.errors.js";
 import type { EnrollmentService } from "./enrollment.service.js";
 
 const BeneficiaryIdParamsSchema = Type.Object({ id: Type.String({ format: "uuid" }) });
@@ -25,7 +27,13 @@ export function registerEnrollmentRoutes(app: AppInstance, service: EnrollmentSe
           {
             access: "write",
             hasInput: true,
-            codes: ["not_found", "BENEFICIARY_ARCHIVED", "ENROLLMENT_NOT_ALLOWED", "ENROLLMENT_IN_PROGRESS", "RAIL_UNAVAILABLE"],
+            codes: [
+              "not_found",
+              BENEFICIARY_ERRORS.BENEFICIARY_ARCHIVED,
+              ENROLLMENT_ERRORS.ENROLLMENT_NOT_ALLOWED,
+              ENROLLMENT_ERRORS.ENROLLMENT_IN_PROGRESS,
+              ENROLLMENT_ERRORS.RAIL_UNAVAILABLE,
+            ],
           },
         ),
       },

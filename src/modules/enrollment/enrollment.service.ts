@@ -10,6 +10,7 @@
 //   3. transaction: if this attempt is still the current one (conditional update), write `verified` or
 //      `rejected` with the rail's wording, the destinations' verification, and on a refusal the
 //      `beneficiary.enrollment_rejected` event. If the rail failed to answer, restore the state before step 1.
+
 import { Type } from "@sinclair/typebox";
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
@@ -22,6 +23,7 @@ import type { IdGenerator } from "../../platform/ids.js";
 import { defineJob, jobHandler } from "../../platform/jobs/job-definition.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
 import type { PayoutRail, RailBeneficiary, RailDestination, RailRegistry } from "../../rails/rail.js";
+import { BENEFICIARY_ERRORS } from "../beneficiaries/beneficiaries.errors.js";
 import {
   clearEnrollmentFailureAccount,
   type EnrollmentStatus,
@@ -38,6 +40,7 @@ import {
   setRailRejectionReason,
 } from "../destinations/destinations.shared.js";
 import { railDestinationOf } from "../destinations/index.js";
+import { ENROLLMENT_ERRORS } from "./enrollment.errors.js";
 
 /** An attempt still `pending` after this long is taken as abandoned (its process died) and may be superseded. */
 export const ENROLLMENT_STALE_AFTER_MS = 60_000;
@@ -128,11 +131,11 @@ export function createEnrollmentService(deps: EnrollmentServiceDeps) {
       if (row === null) throw new AppError("not_found", { message: "No such Beneficiary." });
       if (row.archivedAt !== null) {
         if (mode !== "retry") return new Skip("archived");
-        throw new AppError("BENEFICIARY_ARCHIVED");
+        throw new AppError(BENEFICIARY_ERRORS.BENEFICIARY_ARCHIVED);
       }
       if (row.complianceStatus !== "compliant" || row.reacknowledgmentRequired) {
         if (mode !== "retry") return new Skip("not compliant");
-        throw new AppError("ENROLLMENT_NOT_ALLOWED", {
+        throw new AppError(ENROLLMENT_ERRORS.ENROLLMENT_NOT_ALLOWED, {
           message: row.reacknowledgmentRequired
             ? "The Beneficiary must be re-acknowledged before it can be enrolled."
             : `The Beneficiary's compliance_status is ${row.complianceStatus}; enrollment needs compliant.`,
@@ -145,7 +148,7 @@ export function createEnrollmentService(deps: EnrollmentServiceDeps) {
         now.getTime() - row.enrollmentAttemptStartedAt.getTime() < ENROLLMENT_STALE_AFTER_MS;
       // A retry does not race an attempt in flight; an automatic trigger supersedes it (its newer attempt
       // submits every destination the older one would have, and the older answer is dropped).
-      if (inFlight && mode === "retry") throw new AppError("ENROLLMENT_IN_PROGRESS");
+      if (inFlight && mode === "retry") throw new AppError(ENROLLMENT_ERRORS.ENROLLMENT_IN_PROGRESS);
       // A queued enrollment is done once any attempt finished or is still fresh (a re-run job changes nothing).
       if (mode === "queued" && row.enrollmentStatus !== null && (row.enrollmentStatus !== "pending" || inFlight)) {
         return new Skip("already enrolled");
@@ -273,7 +276,7 @@ export function createEnrollmentService(deps: EnrollmentServiceDeps) {
         "enrollment: the rail did not answer",
       );
       await abandon(tenant, started);
-      throw new AppError("RAIL_UNAVAILABLE", { cause: error });
+      throw new AppError(ENROLLMENT_ERRORS.RAIL_UNAVAILABLE, { cause: error });
     }
     await finish(tenant, started, answer);
   }
@@ -320,7 +323,7 @@ export function createEnrollmentService(deps: EnrollmentServiceDeps) {
       try {
         await attempt(tenant, beneficiaryId, "queued");
       } catch (error) {
-        if (error instanceof AppError && error.code === "not_found") continue;
+        if (error instanceof AppError && error.is("not_found")) continue;
         failures += 1;
       }
     }

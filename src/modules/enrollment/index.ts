@@ -1,5 +1,7 @@
 import { defineModule, type PlatformServices } from "../../platform/modules/module-definition.js";
 import type { RailRegistry } from "../../rails/rail.js";
+import { enrollmentRouteRoles } from "./enrollment.access.js";
+import { ENROLLMENT_ERRORS } from "./enrollment.errors.js";
 import type { EnrollmentPorts } from "./enrollment.ports.js";
 import { registerEnrollmentRoutes } from "./enrollment.routes.js";
 import { BENEFICIARY_ENROLL_JOB, createEnrollmentService } from "./enrollment.service.js";
@@ -34,6 +36,8 @@ export function defineEnrollment(platform: PlatformServices, settings: Enrollmen
   });
   return defineModule({
     name: "enrollment",
+    routeRoles: enrollmentRouteRoles,
+    errorCodes: ENROLLMENT_ERRORS,
     registerRoutes: (app) => registerEnrollmentRoutes(app, service),
     jobs: { definitions: [BENEFICIARY_ENROLL_JOB], handlers: service.enrollJobHandler },
     offers: {
@@ -44,3 +48,5 @@ export function defineEnrollment(platform: PlatformServices, settings: Enrollmen
     },
   });
 }
+
+export { ENROLLMENT_ERRORS, enrollmentRouteRoles };

@@ -3,6 +3,7 @@
 // (platform/events/); this module only serves it.
 import { createFeedWakeups } from "../../platform/events/feed-wakeups.js";
 import { defineModule, type PlatformServices } from "../../platform/modules/module-definition.js";
+import { eventsRouteRoles } from "./events.access.js";
 import { registerEventRoutes } from "./events.routes.js";
 import { EventSchema, MAX_WAIT_SECONDS } from "./events.schemas.js";
 import { createEventsService } from "./events.service.js";
@@ -20,6 +21,7 @@ export function defineEvents(platform: PlatformServices, settings: EventsSetting
     settings.connectionTimeoutMs > 0 ? Math.max(0, Math.min(ceilingMs, settings.connectionTimeoutMs - 1000)) : ceilingMs;
   return defineModule({
     name: "events",
+    routeRoles: eventsRouteRoles,
     // The feed's waits belong to the HTTP server that holds them, so they are built per app: one LISTEN per API
     // app, opened with its first waiting request; shutdown answers the waiting requests at once (before the
     // server waits for open requests), then stops the LISTEN. An app built again on the same process (a test)
@@ -40,3 +42,5 @@ export function defineEvents(platform: PlatformServices, settings: EventsSetting
     offers: {},
   });
 }
+
+export { eventsRouteRoles };

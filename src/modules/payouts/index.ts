@@ -1,9 +1,11 @@
 import { defineModule, type PlatformServices } from "../../platform/modules/module-definition.js";
 import type { RailRegistry } from "../../rails/rail.js";
+import { payoutsRouteRoles } from "./payouts.access.js";
 import { createPayoutBankFileHooks } from "./payouts.bank-files.js";
 import { createPayoutBulkService } from "./payouts.bulk.js";
 import { createPayoutWriter } from "./payouts.creation.js";
 import { createDisbursementHandlers } from "./payouts.disbursement.js";
+import { PAYOUT_ERRORS } from "./payouts.errors.js";
 import { PAYOUT_DISBURSE_JOB, PAYOUT_RAIL_OUTCOME_JOB, PAYOUT_SETTLE_JOB } from "./payouts.jobs.js";
 import { createLifecycle } from "./payouts.lifecycle.js";
 import type { PayoutsPorts } from "./payouts.ports.js";
@@ -68,6 +70,8 @@ export function definePayouts(platform: PlatformServices, settings: PayoutsSetti
   });
   return defineModule({
     name: "payouts",
+    routeRoles: payoutsRouteRoles,
+    errorCodes: PAYOUT_ERRORS,
     registerRoutes: (app) => registerPayoutRoutes(app, service, bulk),
     sharedSchemas: [PayoutSchema, DecisionSchema, ApprovalPolicySchema, BulkRowSchema],
     jobs: {
@@ -82,3 +86,5 @@ export function definePayouts(platform: PlatformServices, settings: PayoutsSetti
     },
   });
 }
+
+export { PAYOUT_ERRORS, payoutsRouteRoles };

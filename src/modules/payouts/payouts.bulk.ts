@@ -13,12 +13,14 @@
 //      meanwhile, for one) is retried row by row, so one bad row cannot take the others down.
 // A batch commits on its own: a process killed in the middle leaves whole batches, and a re-upload of the
 // same file replays them and creates the rest, so the file ends with exactly one payout per row.
+
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
 import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { AppError, type ErrorDetail } from "../../platform/errors.js";
 import { compileDetailsValidator } from "../../platform/http/validation.js";
 import { creationErrorOf, currencyError, type PayoutRequest, type PayoutWriter, payoutRequestOf } from "./payouts.creation.js";
+import { PAYOUT_ERRORS } from "./payouts.errors.js";
 import { type BulkBody, type BulkResponse, type BulkResult, type BulkRow, BulkRowSchema } from "./payouts.schemas.js";
 
 export const BULK_BATCH_SIZE = 250;
@@ -105,7 +107,7 @@ export function createPayoutBulkService(deps: PayoutBulkDeps) {
     try {
       return await transaction(db, (tx) => processBatch(tx, tenant, uploadId, batch, maker));
     } catch (error) {
-      if (error instanceof AppError && error.code === "UPLOAD_IN_FLIGHT") throw error;
+      if (error instanceof AppError && error.is(PAYOUT_ERRORS.UPLOAD_IN_FLIGHT)) throw error;
       if (batch.length === 1) {
         const only = batch[0] as Candidate;
         const refused = creationErrorOf(error);

@@ -22,6 +22,7 @@
 // upload's for a bulk batch (409 UPLOAD_IN_FLIGHT). The single request keeps its one-statement claim (key,
 // Beneficiary share lock and policy in one round trip, measured in docs/decisions.md); a batch claims its
 // keys and locks its Beneficiaries in one multi-row statement each.
+
 import { createHash } from "node:crypto";
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import type { RecordActorAudit } from "../../platform/auth/audit.js";
@@ -32,6 +33,7 @@ import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
 import { currencyExponent } from "../../platform/reference/iso-codes.js";
+import { PAYOUT_ERRORS } from "./payouts.errors.js";
 import { checkReplacement, resolveDestination } from "./payouts.gates.js";
 import { PAYOUT_DISBURSE_JOB } from "./payouts.jobs.js";
 import type { Lifecycle } from "./payouts.lifecycle.js";
@@ -134,7 +136,7 @@ export function currencyError(currency: string, field = "currency"): AppError | 
  * live replacement of one failed payout, created concurrently (the unique index decides). Null otherwise.
  */
 export function creationErrorOf(error: unknown): AppError | null {
-  return isUniqueViolation(error, "payouts_live_replacement_key") ? new AppError("PAYOUT_ALREADY_REPLACED") : null;
+  return isUniqueViolation(error, "payouts_live_replacement_key") ? new AppError(PAYOUT_ERRORS.PAYOUT_ALREADY_REPLACED) : null;
 }
 
 /** Enqueues the disbursement of an approved payout, in the approving transaction (one job per payout). */
@@ -257,14 +259,14 @@ export function createPayoutWriter(deps: PayoutWriterDeps) {
         windowStart,
         beneficiaryId: request.beneficiaryId,
       });
-      if (!read.locked) throw new AppError("IDEMPOTENCY_KEY_IN_FLIGHT");
+      if (!read.locked) throw new AppError(PAYOUT_ERRORS.IDEMPOTENCY_KEY_IN_FLIGHT);
       return {
         keys: new Set(read.claimed ? [request.idempotencyKey] : []),
         beneficiaries: new Map(read.beneficiary === null ? [] : [[read.beneficiary.id, read.beneficiary]]),
         policy: read.policy,
       };
     }
-    if (!(await tryLockUpload(tx, tenant, lock.uploadId))) throw new AppError("UPLOAD_IN_FLIGHT");
+    if (!(await tryLockUpload(tx, tenant, lock.uploadId))) throw new AppError(PAYOUT_ERRORS.UPLOAD_IN_FLIGHT);
     const keys = await claimKeys(
       tx,
       tenant,
@@ -380,8 +382,10 @@ export function createPayoutWriter(deps: PayoutWriterDeps) {
     return replays.map(({ request, fingerprint }): CreationOutcome => {
       const key = keys.get(request.idempotencyKey);
       const payout = key === undefined ? undefined : payoutsById.get(key.payoutId);
-      if (key === undefined || payout === undefined) return { kind: "failed", error: new AppError("IDEMPOTENCY_KEY_IN_FLIGHT") };
-      if (key.requestFingerprint !== fingerprint) return { kind: "failed", error: new AppError("IDEMPOTENCY_KEY_REUSED") };
+      if (key === undefined || payout === undefined)
+        return { kind: "failed", error: new AppError(PAYOUT_ERRORS.IDEMPOTENCY_KEY_IN_FLIGHT) };
+      if (key.requestFingerprint !== fingerprint)
+        return { kind: "failed", error: new AppError(PAYOUT_ERRORS.IDEMPOTENCY_KEY_REUSED) };
       return { kind: "replayed", payout };
     });
   }
@@ -432,7 +436,7 @@ export function createPayoutWriter(deps: PayoutWriterDeps) {
         if (request.replacesPayoutId === null) return null;
         const refused = checkReplacement(replaced.get(request.replacesPayoutId) ?? null, beneficiaryId);
         if (refused !== null) return refused;
-        if (taken.has(request.replacesPayoutId)) return new AppError("PAYOUT_ALREADY_REPLACED");
+        if (taken.has(request.replacesPayoutId)) return new AppError(PAYOUT_ERRORS.PAYOUT_ALREADY_REPLACED);
         taken.add(request.replacesPayoutId);
         return null;
       };

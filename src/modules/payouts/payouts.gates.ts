@@ -1,8 +1,11 @@
 // The creation gates, destination resolution and replacement checks, as pure functions of the rows read in
 // the creating transaction. The single route and every bulk row go through them (payouts.creation.ts), so
 // they refuse alike.
+
 import { AppError } from "../../platform/errors.js";
-import { isPayoutUsable } from "../destinations/index.js";
+import { BENEFICIARY_ERRORS } from "../beneficiaries/beneficiaries.errors.js";
+import { DESTINATION_ERRORS, isPayoutUsable } from "../destinations/index.js";
+import { PAYOUT_ERRORS } from "./payouts.errors.js";
 import type { GateBeneficiary, GateDestination, PayoutRow } from "./payouts.repo.js";
 
 export interface GateInput {
@@ -22,11 +25,11 @@ export function resolveDestination(
 ): { ok: true; destination: GateDestination } | { ok: false; error: AppError } {
   const fail = (error: AppError) => ({ ok: false as const, error });
   if (beneficiary === null) return fail(new AppError("not_found", { message: "No such Beneficiary." }));
-  if (beneficiary.archivedAt !== null) return fail(new AppError("BENEFICIARY_ARCHIVED"));
-  if (beneficiary.complianceStatus === "suspended") return fail(new AppError("BENEFICIARY_SUSPENDED"));
-  if (beneficiary.reacknowledgmentRequired) return fail(new AppError("REACKNOWLEDGMENT_REQUIRED"));
-  if (beneficiary.complianceStatus !== "compliant") return fail(new AppError("BENEFICIARY_NOT_COMPLIANT"));
-  if (beneficiary.enrollmentStatus === "rejected") return fail(new AppError("BENEFICIARY_ENROLLMENT_REJECTED"));
+  if (beneficiary.archivedAt !== null) return fail(new AppError(BENEFICIARY_ERRORS.BENEFICIARY_ARCHIVED));
+  if (beneficiary.complianceStatus === "suspended") return fail(new AppError(BENEFICIARY_ERRORS.BENEFICIARY_SUSPENDED));
+  if (beneficiary.reacknowledgmentRequired) return fail(new AppError(PAYOUT_ERRORS.REACKNOWLEDGMENT_REQUIRED));
+  if (beneficiary.complianceStatus !== "compliant") return fail(new AppError(PAYOUT_ERRORS.BENEFICIARY_NOT_COMPLIANT));
+  if (beneficiary.enrollmentStatus === "rejected") return fail(new AppError(PAYOUT_ERRORS.BENEFICIARY_ENROLLMENT_REJECTED));
 
   let destination: GateDestination | undefined;
   // Stored ids are lower case; a request may spell a UUID in capitals.
@@ -34,18 +37,18 @@ export function resolveDestination(
   if (named !== null) {
     // The named or declared destination, never another in its place.
     destination = liveDestinations.find((d) => d.id === named && d.beneficiaryId === beneficiary.id);
-    if (destination === undefined) return fail(new AppError("BANK_ACCOUNT_NOT_FOUND"));
-    if (destination.status === "rejected") return fail(new AppError("BANK_ACCOUNT_REJECTED"));
-    if (!isPayoutUsable(destination)) return fail(new AppError("BANK_ACCOUNT_NOT_VALIDATED"));
+    if (destination === undefined) return fail(new AppError(DESTINATION_ERRORS.BANK_ACCOUNT_NOT_FOUND));
+    if (destination.status === "rejected") return fail(new AppError(DESTINATION_ERRORS.BANK_ACCOUNT_REJECTED));
+    if (!isPayoutUsable(destination)) return fail(new AppError(DESTINATION_ERRORS.BANK_ACCOUNT_NOT_VALIDATED));
   } else {
     const usable = liveDestinations.filter((d) => d.beneficiaryId === beneficiary.id && isPayoutUsable(d));
-    if (usable.length === 0) return fail(new AppError("NO_PAYOUT_DESTINATION"));
-    if (usable.length > 1) return fail(new AppError("DESTINATION_AMBIGUOUS"));
+    if (usable.length === 0) return fail(new AppError(PAYOUT_ERRORS.NO_PAYOUT_DESTINATION));
+    if (usable.length > 1) return fail(new AppError(PAYOUT_ERRORS.DESTINATION_AMBIGUOUS));
     destination = usable[0] as GateDestination;
   }
   if (destination.currency !== input.currency) {
     return fail(
-      new AppError("CURRENCY_MISMATCH", {
+      new AppError(PAYOUT_ERRORS.CURRENCY_MISMATCH, {
         message: `The destination receives ${destination.currency}; the payout is in ${input.currency}.`,
       }),
     );
@@ -61,8 +64,8 @@ export function checkReplacement(
   replaced: Pick<PayoutRow, "status" | "beneficiaryId"> | null,
   beneficiaryId: string,
 ): AppError | null {
-  if (replaced === null) return new AppError("REPLACED_PAYOUT_NOT_FOUND");
-  if (replaced.status !== "failed") return new AppError("REPLACED_PAYOUT_NOT_FAILED");
-  if (replaced.beneficiaryId !== beneficiaryId) return new AppError("REPLACEMENT_BENEFICIARY_MISMATCH");
+  if (replaced === null) return new AppError(PAYOUT_ERRORS.REPLACED_PAYOUT_NOT_FOUND);
+  if (replaced.status !== "failed") return new AppError(PAYOUT_ERRORS.REPLACED_PAYOUT_NOT_FAILED);
+  if (replaced.beneficiaryId !== beneficiaryId) return new AppError(PAYOUT_ERRORS.REPLACEMENT_BENEFICIARY_MISMATCH);
   return null;
 }

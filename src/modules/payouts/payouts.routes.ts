@@ -2,7 +2,12 @@ import { Type } from "@sinclair/typebox";
 import { requireActor } from "../../platform/http/require-actor.js";
 import { routeResponses } from "../../platform/http/route-responses.js";
 import type { AppInstance } from "../../platform/http/types.js";
+import { BANK_RAIL_ERRORS } from "../bank-rails/bank-rails.errors.js";
+import { BENEFICIARY_ERRORS } from "../beneficiaries/beneficiaries.errors.js";
+import { DESTINATION_ERRORS } from "../destinations/destinations.errors.js";
+import { PEOPLE_ERRORS } from "../people/people.errors.js";
 import type { PayoutBulkService } from "./payouts.bulk.js";
+import { PAYOUT_ERRORS } from "./payouts.errors.js";
 import {
   AliasDecisionBodySchema,
   BulkBodySchema,
@@ -27,33 +32,33 @@ const payout = Type.Ref("Payout");
 
 const CREATE_CODES = [
   "not_found",
-  "BENEFICIARY_ARCHIVED",
-  "BENEFICIARY_SUSPENDED",
-  "REACKNOWLEDGMENT_REQUIRED",
-  "BENEFICIARY_NOT_COMPLIANT",
-  "BENEFICIARY_ENROLLMENT_REJECTED",
-  "BANK_ACCOUNT_NOT_FOUND",
-  "BANK_ACCOUNT_REJECTED",
-  "BANK_ACCOUNT_NOT_VALIDATED",
-  "NO_PAYOUT_DESTINATION",
-  "DESTINATION_AMBIGUOUS",
-  "CURRENCY_MISMATCH",
-  "REPLACED_PAYOUT_NOT_FOUND",
-  "REPLACED_PAYOUT_NOT_FAILED",
-  "REPLACEMENT_BENEFICIARY_MISMATCH",
-  "PAYOUT_ALREADY_REPLACED",
-  "NO_RAIL_FOR_DESTINATION",
-  "SEPA_ADDRESS_NOT_STRUCTURED",
-  "SEPA_NAME_NOT_REPRESENTABLE",
-  "SEPA_BIC_REQUIRED",
-  "SEPA_BIC_MISMATCH",
-  "SEPA_AMOUNT_OUT_OF_RANGE",
-  "SEPA_FIELD_TOO_LONG",
-  "ACH_NAME_NOT_REPRESENTABLE",
-  "ACH_AMOUNT_OUT_OF_RANGE",
-  "ACH_FIELD_TOO_LONG",
-  "IDEMPOTENCY_KEY_REUSED",
-  "IDEMPOTENCY_KEY_IN_FLIGHT",
+  BENEFICIARY_ERRORS.BENEFICIARY_ARCHIVED,
+  BENEFICIARY_ERRORS.BENEFICIARY_SUSPENDED,
+  PAYOUT_ERRORS.REACKNOWLEDGMENT_REQUIRED,
+  PAYOUT_ERRORS.BENEFICIARY_NOT_COMPLIANT,
+  PAYOUT_ERRORS.BENEFICIARY_ENROLLMENT_REJECTED,
+  DESTINATION_ERRORS.BANK_ACCOUNT_NOT_FOUND,
+  DESTINATION_ERRORS.BANK_ACCOUNT_REJECTED,
+  DESTINATION_ERRORS.BANK_ACCOUNT_NOT_VALIDATED,
+  PAYOUT_ERRORS.NO_PAYOUT_DESTINATION,
+  PAYOUT_ERRORS.DESTINATION_AMBIGUOUS,
+  PAYOUT_ERRORS.CURRENCY_MISMATCH,
+  PAYOUT_ERRORS.REPLACED_PAYOUT_NOT_FOUND,
+  PAYOUT_ERRORS.REPLACED_PAYOUT_NOT_FAILED,
+  PAYOUT_ERRORS.REPLACEMENT_BENEFICIARY_MISMATCH,
+  PAYOUT_ERRORS.PAYOUT_ALREADY_REPLACED,
+  BANK_RAIL_ERRORS.NO_RAIL_FOR_DESTINATION,
+  BANK_RAIL_ERRORS.SEPA_ADDRESS_NOT_STRUCTURED,
+  BANK_RAIL_ERRORS.SEPA_NAME_NOT_REPRESENTABLE,
+  BANK_RAIL_ERRORS.SEPA_BIC_REQUIRED,
+  BANK_RAIL_ERRORS.SEPA_BIC_MISMATCH,
+  BANK_RAIL_ERRORS.SEPA_AMOUNT_OUT_OF_RANGE,
+  BANK_RAIL_ERRORS.SEPA_FIELD_TOO_LONG,
+  BANK_RAIL_ERRORS.ACH_NAME_NOT_REPRESENTABLE,
+  BANK_RAIL_ERRORS.ACH_AMOUNT_OUT_OF_RANGE,
+  BANK_RAIL_ERRORS.ACH_FIELD_TOO_LONG,
+  PAYOUT_ERRORS.IDEMPOTENCY_KEY_REUSED,
+  PAYOUT_ERRORS.IDEMPOTENCY_KEY_IN_FLIGHT,
 ] as const;
 
 const DECISION_DESCRIPTION =
@@ -91,7 +96,10 @@ export function registerPayoutRoutes(app: AppInstance, service: PayoutService, b
         description:
           "1 to 1000 rows, each through the same write path as `POST /v1/payouts` (gates, replacement checks, approval policy), tagged channel `csv` and `upload_id`. Row fields: `beneficiary_id`, optional `bank_account_id`, `amount_minor`, `currency`, optional `external_ref`, optional `idempotency_key`, optional `replaces_payout_id` (a `failed` payout of the same Beneficiary that the row recovers; refused per row as `REPLACED_PAYOUT_NOT_FOUND`, `REPLACED_PAYOUT_NOT_FAILED`, `REPLACEMENT_BENEFICIARY_MISMATCH` or `PAYOUT_ALREADY_REPLACED`, also when an earlier row of the file already replaces it). Each row's idempotency key is `upload:<uploadId>:<index>`, followed by `:<idempotency_key>` when the row carries one; a byte-identical re-upload replays every row (`replayed`). A bad row is `failed` with the code the single route would give, and never aborts the file. Rows are written in batches of 250, each batch one transaction. 409 `UPLOAD_IN_FLIGHT` while the same upload is being processed.",
         body: BulkBodySchema,
-        response: routeResponses({ 200: BulkResponseSchema }, { access: "write", hasBody: true, codes: ["UPLOAD_IN_FLIGHT"] }),
+        response: routeResponses(
+          { 200: BulkResponseSchema },
+          { access: "write", hasBody: true, codes: [PAYOUT_ERRORS.UPLOAD_IN_FLIGHT] },
+        ),
       },
     },
     async (request) => bulk.createBulk(requireActor(request), request.body),
@@ -147,7 +155,12 @@ export function registerPayoutRoutes(app: AppInstance, service: PayoutService, b
 
   const decisionResponses = routeResponses(
     { 201: DecisionResultSchema, 200: DecisionResultSchema },
-    { access: "write", hasBody: true, hasInput: true, codes: ["not_found", "PAYOUT_ALREADY_DECIDED", "MAKER_CHECKER_VIOLATION"] },
+    {
+      access: "write",
+      hasBody: true,
+      hasInput: true,
+      codes: ["not_found", PAYOUT_ERRORS.PAYOUT_ALREADY_DECIDED, PAYOUT_ERRORS.MAKER_CHECKER_VIOLATION],
+    },
   );
 
   app.post(
@@ -222,7 +235,7 @@ export function registerPayoutRoutes(app: AppInstance, service: PayoutService, b
         body: CancelBodySchema,
         response: routeResponses(
           { 200: payout },
-          { access: "write", hasBody: true, hasInput: true, codes: ["not_found", "PAYOUT_NOT_CANCELABLE"] },
+          { access: "write", hasBody: true, hasInput: true, codes: ["not_found", PAYOUT_ERRORS.PAYOUT_NOT_CANCELABLE] },
         ),
       },
     },
@@ -255,7 +268,7 @@ export function registerPayoutRoutes(app: AppInstance, service: PayoutService, b
         body: PutApprovalPolicyBodySchema,
         response: routeResponses(
           { 200: Type.Ref("ApprovalPolicy") },
-          { access: "write", hasBody: true, codes: ["CONTROL_WEAKENING_NEEDS_PERSON"] },
+          { access: "write", hasBody: true, codes: [PEOPLE_ERRORS.CONTROL_WEAKENING_NEEDS_PERSON] },
         ),
       },
     },

@@ -6,6 +6,7 @@
 // instead of waiting; once the first committed, it replays (200 and Idempotent-Replayed). Any failure (a
 // gate's 4xx, or ours) rolls the whole transaction back, claim included: nothing is stored, and the same key
 // may be used again.
+
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
 import type { RecordActorAudit, ReportWeakenedControl } from "../../platform/auth/audit.js";
@@ -24,6 +25,7 @@ import {
   type PayoutWriter,
   payoutRequestOf,
 } from "./payouts.creation.js";
+import { PAYOUT_ERRORS } from "./payouts.errors.js";
 import { type Lifecycle, majorAmount } from "./payouts.lifecycle.js";
 import { approvalRulesLoosened } from "./payouts.policy.js";
 import {
@@ -310,7 +312,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
       if (payout.status !== "pending_approval") return { kind: "decided" as const };
       if (body.outcome === "approve" && isSameMaker(payout, actor)) {
         const policy = await findPolicy(tx, tenant);
-        if (policy?.makerChecker === true) throw new AppError("MAKER_CHECKER_VIOLATION");
+        if (policy?.makerChecker === true) throw new AppError(PAYOUT_ERRORS.MAKER_CHECKER_VIOLATION);
       }
       const reason = body.reason ?? null;
       const moved = await lifecycle.apply(tx, payout, { type: body.outcome }, { extraData: { reason } });
@@ -348,7 +350,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
     if (existing !== undefined && existing.outcome === body.outcome) {
       return { decision: presentDecision(existing), payout: presentPayout(payout), created: false };
     }
-    throw new AppError("PAYOUT_ALREADY_DECIDED", {
+    throw new AppError(PAYOUT_ERRORS.PAYOUT_ALREADY_DECIDED, {
       message:
         existing === undefined
           ? `The payout is ${payout.status} and can no longer be decided.`
@@ -393,7 +395,9 @@ export function createPayoutService(deps: PayoutServiceDeps) {
       }
       if (moved.kind === "moved" || moved.kind === "noop") return presentPayout(moved.payout);
       if (moved.kind === "lost") throw new Error("a locked payout changed under its lock");
-      throw new AppError("PAYOUT_NOT_CANCELABLE", { message: `The payout can no longer be canceled (${moved.reason}).` });
+      throw new AppError(PAYOUT_ERRORS.PAYOUT_NOT_CANCELABLE, {
+        message: `The payout can no longer be canceled (${moved.reason}).`,
+      });
     });
   }
 

@@ -2,8 +2,10 @@ import type { SessionAuthenticator } from "../../platform/auth/session.js";
 import { jobHandler } from "../../platform/jobs/job-definition.js";
 import { defineModule, type PlatformServices } from "../../platform/modules/module-definition.js";
 import { createPasswordHasher } from "../../platform/password-hasher.js";
+import { peopleRouteRoles } from "./people.access.js";
 import { createControlAlerts } from "./people.alerts.js";
 import { createAuditRecorder } from "./people.audit.js";
+import { PEOPLE_ERRORS } from "./people.errors.js";
 import { createSessionExpiry } from "./people.expiry.js";
 import { PASSWORD_RESET_REQUEST_JOB, SESSION_SWEEP_JOB } from "./people.jobs.js";
 import { createPasswordPolicy } from "./people.password.js";
@@ -98,6 +100,8 @@ export function definePeople(platform: PlatformServices, settings: PeopleSetting
   const expiry = createSessionExpiry({ db, clock, audit: audit.record, jobStore, idleMs: settings.sessions.idleMs });
   return defineModule({
     name: "people",
+    routeRoles: peopleRouteRoles,
+    errorCodes: PEOPLE_ERRORS,
     registerRoutes: (app) => registerPeopleRoutes(app, { people, team, cookie }),
     sharedSchemas: [SessionSchema],
     jobs: {
@@ -130,3 +134,5 @@ export function definePeople(platform: PlatformServices, settings: PeopleSetting
     },
   });
 }
+
+export { PEOPLE_ERRORS, peopleRouteRoles };

@@ -10,6 +10,7 @@
 // The e-mail is platform mail (like an invitation), not the Business's: it is never captured in sandbox and
 // never deferred by the Business's daily mail limit, which whoever weakens the control could otherwise
 // exhaust first to keep the admins from hearing of it.
+
 import type { Actor } from "../../platform/auth/actor.js";
 import type { ControlWeakening, ReportWeakenedControl } from "../../platform/auth/audit.js";
 import type { Tx } from "../../platform/db/client.js";
@@ -19,6 +20,7 @@ import { renderEmail } from "../../platform/mail/templates.js";
 import type { MailOutbox } from "../emails/index.js";
 import * as members from "../registration/registration.shared.js";
 import type { AuditRecorder } from "./people.audit.js";
+import { PEOPLE_ERRORS } from "./people.errors.js";
 
 const CONTROL_NAMES: Readonly<Record<ControlWeakening["control"], string>> = {
   maker_checker: "Maker-checker (four eyes) was turned off",
@@ -34,7 +36,7 @@ export function createControlAlerts(deps: {
   readonly publicBaseUrl: string;
 }): ReportWeakenedControl {
   return async (tx: Tx, actor: Actor, weakening: ControlWeakening) => {
-    if (actor.apiKeyId !== null) throw new AppError("CONTROL_WEAKENING_NEEDS_PERSON");
+    if (actor.apiKeyId !== null) throw new AppError(PEOPLE_ERRORS.CONTROL_WEAKENING_NEEDS_PERSON);
     const alertId = deps.ids.newId();
     const admins = (await members.listActiveMembersOfBusiness(tx, actor.businessId)).filter((m) => m.role === "business_admin");
     const person = await members.findUserById(tx, actor.userId);

@@ -10,6 +10,7 @@ import { AppError } from "../../platform/errors.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
 import * as members from "../registration/registration.shared.js";
 import type { AuditRecorder } from "./people.audit.js";
+import { PEOPLE_ERRORS } from "./people.errors.js";
 import {
   auditEachBusiness,
   type IssuedSession,
@@ -55,7 +56,8 @@ export function createPasswordUseCases(deps: PasswordUseCasesDeps) {
     // The new password's rule first: a weak one is refused without spending an attempt.
     deps.passwordPolicy(body.new_password, "new_password", [user.email]);
     return throttle.attempt(personKeys(current.userId, origin), async (release) => {
-      if (!(await hasher.verifyPassword(body.current_password, user.passwordHash))) throw new AppError("INVALID_PASSWORD");
+      if (!(await hasher.verifyPassword(body.current_password, user.passwordHash)))
+        throw new AppError(PEOPLE_ERRORS.INVALID_PASSWORD);
       const passwordHash = await hasher.hashPassword(body.new_password);
       return transaction(db, async (tx) => {
         const row = await liveSessionOf(tx, principal);
@@ -87,12 +89,12 @@ export function createPasswordUseCases(deps: PasswordUseCasesDeps) {
     // account key, and towards the address's limit shared with every other kind of attempt).
     const keys = { account: `password-reset:${origin.clientAddress}`, clientAddress: origin.clientAddress };
     await throttle.attempt(keys, async (release) => {
-      if (!TOKEN_SHAPE.test(token)) throw new AppError("PASSWORD_RESET_INVALID");
+      if (!TOKEN_SHAPE.test(token)) throw new AppError(PEOPLE_ERRORS.PASSWORD_RESET_INVALID);
       const passwordHash = await hasher.hashPassword(body.password);
       await transaction(db, async (tx) => {
         const now = clock.now();
         const reset = await consumePasswordReset(tx, hashToken(token), now);
-        if (reset === null) throw new AppError("PASSWORD_RESET_INVALID");
+        if (reset === null) throw new AppError(PEOPLE_ERRORS.PASSWORD_RESET_INVALID);
         await release(tx);
         await members.setUserPassword(tx, reset.userId, passwordHash);
         await voidPasswordResetsOf(tx, reset.userId, now);

@@ -8,6 +8,7 @@ import { refuseCrossSite } from "../../platform/http/access-hook.js";
 import { requireActor } from "../../platform/http/require-actor.js";
 import { routeResponses } from "../../platform/http/route-responses.js";
 import type { AppInstance } from "../../platform/http/types.js";
+import { PEOPLE_ERRORS } from "./people.errors.js";
 import {
   AcceptedInvitationSchema,
   AcceptInvitationBodySchema,
@@ -96,7 +97,12 @@ export function registerPeopleRoutes(
           {
             access: "public",
             hasBody: true,
-            codes: ["INVALID_CREDENTIALS", "SIGN_IN_THROTTLED", "NOT_A_MEMBER", "CROSS_SITE_REQUEST"],
+            codes: [
+              PEOPLE_ERRORS.INVALID_CREDENTIALS,
+              PEOPLE_ERRORS.SIGN_IN_THROTTLED,
+              PEOPLE_ERRORS.NOT_A_MEMBER,
+              "CROSS_SITE_REQUEST",
+            ],
           },
         ),
       },
@@ -212,7 +218,7 @@ export function registerPeopleRoutes(
         description:
           "For a person in several Businesses: ends this session and starts one (new cookie, new CSRF token) in the Business named, with the role held there. 403 `NOT_A_MEMBER` for a Business the person is not in.",
         body: SwitchBusinessBodySchema,
-        response: routeResponses({ 200: sessionRef }, { access: "session", hasBody: true, codes: ["NOT_A_MEMBER"] }),
+        response: routeResponses({ 200: sessionRef }, { access: "session", hasBody: true, codes: [PEOPLE_ERRORS.NOT_A_MEMBER] }),
       },
     },
     async (request, reply) => {
@@ -239,7 +245,12 @@ export function registerPeopleRoutes(
           {
             access: "session",
             hasBody: true,
-            codes: ["INVALID_PASSWORD", "INVALID_TWO_FACTOR_CODE", "SIGN_IN_THROTTLED", "TWO_FACTOR_PROOF_REQUIRED"],
+            codes: [
+              PEOPLE_ERRORS.INVALID_PASSWORD,
+              PEOPLE_ERRORS.INVALID_TWO_FACTOR_CODE,
+              PEOPLE_ERRORS.SIGN_IN_THROTTLED,
+              PEOPLE_ERRORS.TWO_FACTOR_PROOF_REQUIRED,
+            ],
           },
         ),
       },
@@ -268,7 +279,11 @@ export function registerPeopleRoutes(
           {
             access: "session",
             hasBody: true,
-            codes: ["INVALID_TWO_FACTOR_CODE", "TWO_FACTOR_NOT_ENROLLED", "SIGN_IN_THROTTLED"],
+            codes: [
+              PEOPLE_ERRORS.INVALID_TWO_FACTOR_CODE,
+              PEOPLE_ERRORS.TWO_FACTOR_NOT_ENROLLED,
+              PEOPLE_ERRORS.SIGN_IN_THROTTLED,
+            ],
           },
         ),
       },
@@ -293,7 +308,7 @@ export function registerPeopleRoutes(
           "Creates a TOTP secret (RFC 6238, SHA-1, 6 digits, 30 seconds) and answers it with its `otpauth://` URI and a QR code (SVG). Nothing changes until `POST /v1/session/two-factor/enrolment/confirmation` with a first code. Starting again replaces an unconfirmed secret. Adding a factor is a sensitive act: it needs a confirmation within the last STEP_UP_WINDOW_MINUTES (401 `STEP_UP_REQUIRED`: confirm with the password at `POST /v1/session/confirmation`; a sign-in just made counts, so the enrolment a Business requires right after sign-in needs nothing more).",
         response: routeResponses(
           { 200: TwoFactorEnrolmentSchema },
-          { access: "session", codes: ["TWO_FACTOR_ALREADY_ENABLED", "STEP_UP_REQUIRED"] },
+          { access: "session", codes: [PEOPLE_ERRORS.TWO_FACTOR_ALREADY_ENABLED, "STEP_UP_REQUIRED"] },
         ),
       },
     },
@@ -317,7 +332,12 @@ export function registerPeopleRoutes(
           {
             access: "session",
             hasBody: true,
-            codes: ["INVALID_TWO_FACTOR_CODE", "TWO_FACTOR_NOT_ENROLLED", "STEP_UP_REQUIRED", "SIGN_IN_THROTTLED"],
+            codes: [
+              PEOPLE_ERRORS.INVALID_TWO_FACTOR_CODE,
+              PEOPLE_ERRORS.TWO_FACTOR_NOT_ENROLLED,
+              "STEP_UP_REQUIRED",
+              PEOPLE_ERRORS.SIGN_IN_THROTTLED,
+            ],
           },
         ),
       },
@@ -345,7 +365,12 @@ export function registerPeopleRoutes(
           {
             access: "session",
             hasBody: true,
-            codes: ["INVALID_TWO_FACTOR_CODE", "TWO_FACTOR_NOT_ENROLLED", "TWO_FACTOR_REQUIRED_BY_BUSINESS", "SIGN_IN_THROTTLED"],
+            codes: [
+              PEOPLE_ERRORS.INVALID_TWO_FACTOR_CODE,
+              PEOPLE_ERRORS.TWO_FACTOR_NOT_ENROLLED,
+              PEOPLE_ERRORS.TWO_FACTOR_REQUIRED_BY_BUSINESS,
+              PEOPLE_ERRORS.SIGN_IN_THROTTLED,
+            ],
           },
         ),
       },
@@ -368,7 +393,7 @@ export function registerPeopleRoutes(
           "Replaces every recovery code of the person (used or not) with ten new single-use ones, shown only in this answer: the old ones stop working at once. Needs a confirmation within the last STEP_UP_WINDOW_MINUTES (401 `STEP_UP_REQUIRED`: confirm with `POST /v1/session/confirmation`). 409 `TWO_FACTOR_NOT_ENROLLED` when two-factor authentication is off. Recorded in the audit log of each of the person's Businesses.",
         response: routeResponses(
           { 200: RecoveryCodesSchema },
-          { access: "session", codes: ["STEP_UP_REQUIRED", "TWO_FACTOR_NOT_ENROLLED"] },
+          { access: "session", codes: ["STEP_UP_REQUIRED", PEOPLE_ERRORS.TWO_FACTOR_NOT_ENROLLED] },
         ),
       },
     },
@@ -388,7 +413,11 @@ export function registerPeopleRoutes(
         body: ChangePasswordBodySchema,
         response: routeResponses(
           { 200: sessionRef },
-          { access: "session", hasBody: true, codes: ["INVALID_PASSWORD", "WEAK_PASSWORD", "SIGN_IN_THROTTLED"] },
+          {
+            access: "session",
+            hasBody: true,
+            codes: [PEOPLE_ERRORS.INVALID_PASSWORD, PEOPLE_ERRORS.WEAK_PASSWORD, PEOPLE_ERRORS.SIGN_IN_THROTTLED],
+          },
         ),
       },
     },
@@ -432,7 +461,11 @@ export function registerPeopleRoutes(
         body: PasswordResetConfirmationSchema,
         response: routeResponses(
           { 204: Type.Null() },
-          { access: "public", hasBody: true, codes: ["PASSWORD_RESET_INVALID", "WEAK_PASSWORD", "SIGN_IN_THROTTLED"] },
+          {
+            access: "public",
+            hasBody: true,
+            codes: [PEOPLE_ERRORS.PASSWORD_RESET_INVALID, PEOPLE_ERRORS.WEAK_PASSWORD, PEOPLE_ERRORS.SIGN_IN_THROTTLED],
+          },
         ),
       },
     },
@@ -455,7 +488,11 @@ export function registerPeopleRoutes(
         body: AcceptInvitationBodySchema,
         response: routeResponses(
           { 201: AcceptedInvitationSchema },
-          { access: "public", hasBody: true, codes: ["INVITATION_INVALID", "WEAK_PASSWORD", "ALREADY_A_MEMBER"] },
+          {
+            access: "public",
+            hasBody: true,
+            codes: [PEOPLE_ERRORS.INVITATION_INVALID, PEOPLE_ERRORS.WEAK_PASSWORD, PEOPLE_ERRORS.ALREADY_A_MEMBER],
+          },
         ),
       },
     },
@@ -490,7 +527,7 @@ export function registerPeopleRoutes(
         body: ChangeRoleBodySchema,
         response: routeResponses(
           { 200: ChangedMemberSchema },
-          { access: "write", hasBody: true, hasInput: true, codes: ["not_found", "LAST_ADMIN", "STEP_UP_REQUIRED"] },
+          { access: "write", hasBody: true, hasInput: true, codes: ["not_found", PEOPLE_ERRORS.LAST_ADMIN, "STEP_UP_REQUIRED"] },
         ),
       },
     },
@@ -509,7 +546,7 @@ export function registerPeopleRoutes(
         params: MembershipParamsSchema,
         response: routeResponses(
           { 204: Type.Null() },
-          { access: "write", hasInput: true, codes: ["not_found", "LAST_ADMIN", "STEP_UP_REQUIRED"] },
+          { access: "write", hasInput: true, codes: ["not_found", PEOPLE_ERRORS.LAST_ADMIN, "STEP_UP_REQUIRED"] },
         ),
       },
     },
@@ -545,7 +582,7 @@ export function registerPeopleRoutes(
         body: InviteBodySchema,
         response: routeResponses(
           { 201: InvitationSchema },
-          { access: "write", hasBody: true, codes: ["ALREADY_A_MEMBER", "STEP_UP_REQUIRED"] },
+          { access: "write", hasBody: true, codes: [PEOPLE_ERRORS.ALREADY_A_MEMBER, "STEP_UP_REQUIRED"] },
         ),
       },
     },
@@ -597,7 +634,7 @@ export function registerPeopleRoutes(
         body: SecuritySettingsSchema,
         response: routeResponses(
           { 200: SecuritySettingsSchema },
-          { access: "write", hasBody: true, codes: ["STEP_UP_REQUIRED", "CONTROL_WEAKENING_NEEDS_PERSON"] },
+          { access: "write", hasBody: true, codes: ["STEP_UP_REQUIRED", PEOPLE_ERRORS.CONTROL_WEAKENING_NEEDS_PERSON] },
         ),
       },
     },

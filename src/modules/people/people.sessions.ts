@@ -16,6 +16,7 @@ import type { MembershipRecord } from "../registration/registration.shared.js";
 import * as members from "../registration/registration.shared.js";
 import type { AuditRecorder } from "./people.audit.js";
 import { deviceLabelOf } from "./people.device.js";
+import { PEOPLE_ERRORS } from "./people.errors.js";
 import type { SessionExpiry } from "./people.expiry.js";
 import {
   auditActor,
@@ -136,12 +137,12 @@ export function createSessions(deps: SessionsDeps) {
             auditEachBusiness(deps.audit, tx, user.id, "sign_in_failed", origin, { reason: "wrong_password" }),
           );
         }
-        throw new AppError("INVALID_CREDENTIALS");
+        throw new AppError(PEOPLE_ERRORS.INVALID_CREDENTIALS);
       }
       const memberships = await members.listActiveMembershipsOfUser(db, user.id);
       const membership =
         body.business_id === undefined ? memberships[0] : memberships.find((m) => m.businessId === body.business_id);
-      if (membership === undefined) throw new AppError("NOT_A_MEMBER");
+      if (membership === undefined) throw new AppError(PEOPLE_ERRORS.NOT_A_MEMBER);
       return openSignedInSession(user.id, membership, email, origin);
     });
   }
@@ -306,7 +307,7 @@ export function createSessions(deps: SessionsDeps) {
       const current = await liveSessionOf(tx, principal);
       const memberships = await members.listActiveMembershipsOfUser(tx, current.userId);
       const target = memberships.find((m) => m.businessId === businessId);
-      if (target === undefined) throw new AppError("NOT_A_MEMBER");
+      if (target === undefined) throw new AppError(PEOPLE_ERRORS.NOT_A_MEMBER);
       await endSession(tx, current.id, clock.now(), "switched");
       // The person proved themselves already (second factor included); only an enrolment the new Business
       // requires can still be owed.

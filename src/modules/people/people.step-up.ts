@@ -9,6 +9,7 @@ import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { AppError } from "../../platform/errors.js";
 import * as members from "../registration/registration.shared.js";
 import type { AuditAction, AuditRecorder } from "./people.audit.js";
+import { PEOPLE_ERRORS } from "./people.errors.js";
 import {
   acceptTotp,
   auditActor,
@@ -70,16 +71,16 @@ export function createStepUp(deps: StepUpDeps) {
     passwordMatched: boolean,
   ): Promise<void> {
     if (proof.password !== undefined) {
-      if (!passwordMatched) throw new AppError("INVALID_PASSWORD");
+      if (!passwordMatched) throw new AppError(PEOPLE_ERRORS.INVALID_PASSWORD);
       return;
     }
     if (proof.code !== undefined) {
-      if (!(await acceptTotp(tx, deps, row.userId, proof.code, false))) throw new AppError("INVALID_TWO_FACTOR_CODE");
+      if (!(await acceptTotp(tx, deps, row.userId, proof.code, false))) throw new AppError(PEOPLE_ERRORS.INVALID_TWO_FACTOR_CODE);
       return;
     }
     if (proof.recovery_code !== undefined) {
       if (!(await useRecoveryCode(tx, row.userId, recoveryCodeHash(deps.cipher, row.userId, proof.recovery_code), clock.now()))) {
-        throw new AppError("INVALID_TWO_FACTOR_CODE");
+        throw new AppError(PEOPLE_ERRORS.INVALID_TWO_FACTOR_CODE);
       }
       await deps.audit(tx, {
         businessId: row.businessId,
@@ -112,7 +113,7 @@ export function createStepUp(deps: StepUpDeps) {
   ): Promise<IssuedSession> {
     if (!options.completesSignIn && proof.password !== undefined) {
       const twoFactor = await findTwoFactor(db, principal.userId);
-      if (twoFactor?.confirmedAt != null) throw new AppError("TWO_FACTOR_PROOF_REQUIRED");
+      if (twoFactor?.confirmedAt != null) throw new AppError(PEOPLE_ERRORS.TWO_FACTOR_PROOF_REQUIRED);
     }
     // Wrong codes and passwords count like failed sign-ins of the person (6 digits must not be guessable).
     return throttle.attempt(personKeys(principal.userId, origin), async (release) => {
@@ -124,7 +125,7 @@ export function createStepUp(deps: StepUpDeps) {
         let stillOwed: NextStep = null;
         if (options.completesSignIn) {
           if (!row.twoFactorPending)
-            throw new AppError("TWO_FACTOR_NOT_ENROLLED", { message: "No second factor is owed by this session." });
+            throw new AppError(PEOPLE_ERRORS.TWO_FACTOR_NOT_ENROLLED, { message: "No second factor is owed by this session." });
           if (proof.password !== undefined) {
             throw new AppError("validation_failed", {
               details: [{ field: "password", code: "unknown_field", message: "Send `code` or `recovery_code`." }],

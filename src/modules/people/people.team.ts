@@ -4,6 +4,7 @@
 // The last admin: a role change or a removal locks the Business's admin memberships (and the member
 // changed) before deciding, so two admins demoting each other at once take turns, and the second finds
 // itself the last admin.
+
 import type { Actor, Role } from "../../platform/auth/actor.js";
 import type { ReportWeakenedControl } from "../../platform/auth/audit.js";
 import type { Clock } from "../../platform/clock.js";
@@ -16,6 +17,7 @@ import { decodeCursor, toPage } from "../../platform/pagination/cursor.js";
 import type { MailOutbox } from "../emails/index.js";
 import * as members from "../registration/registration.shared.js";
 import type { AuditRecorder } from "./people.audit.js";
+import { PEOPLE_ERRORS } from "./people.errors.js";
 import type { PasswordPolicy } from "./people.password.js";
 import {
   type AuditRow,
@@ -131,7 +133,7 @@ export function createTeamService(deps: TeamServiceDeps) {
       const { adminIds, member } = await members.lockAdminsAndMember(tx, actor.businessId, membershipId);
       if (member === null) throw new AppError("not_found", { message: "No such member." });
       if (member.role === "business_admin" && role !== "business_admin" && adminIds.length <= 1) {
-        throw new AppError("LAST_ADMIN");
+        throw new AppError(PEOPLE_ERRORS.LAST_ADMIN);
       }
       if (member.role !== role) {
         await members.setMembershipRole(tx, membershipId, role);
@@ -147,7 +149,7 @@ export function createTeamService(deps: TeamServiceDeps) {
     await transaction(db, async (tx) => {
       const { adminIds, member } = await members.lockAdminsAndMember(tx, actor.businessId, membershipId);
       if (member === null) throw new AppError("not_found", { message: "No such member." });
-      if (member.role === "business_admin" && adminIds.length <= 1) throw new AppError("LAST_ADMIN");
+      if (member.role === "business_admin" && adminIds.length <= 1) throw new AppError(PEOPLE_ERRORS.LAST_ADMIN);
       await members.markMembershipRemoved(tx, membershipId, clock.now());
       // For good, not only while the membership is removed: sessions end and every key of the membership is
       // revoked (each audited), so an invitation that later restores this membership brings no credential back.
@@ -168,7 +170,7 @@ export function createTeamService(deps: TeamServiceDeps) {
       const existing = await members.findUserByAddress(tx, email);
       if (existing !== null) {
         const membership = await members.findMembershipOfUser(tx, actor.businessId, existing.id);
-        if (membership !== null && membership.removedAt === null) throw new AppError("ALREADY_A_MEMBER");
+        if (membership !== null && membership.removedAt === null) throw new AppError(PEOPLE_ERRORS.ALREADY_A_MEMBER);
       }
       const now = clock.now();
       const row = await insertInvitation(tx, {
@@ -232,7 +234,7 @@ export function createTeamService(deps: TeamServiceDeps) {
     origin: { clientAddress: string; userAgent: string | null },
   ) {
     const token = body.token.trim();
-    if (!TOKEN_SHAPE.test(token)) throw new AppError("INVITATION_INVALID");
+    if (!TOKEN_SHAPE.test(token)) throw new AppError(PEOPLE_ERRORS.INVITATION_INVALID);
     if (body.password !== undefined) deps.passwordPolicy(body.password, "password");
     // Hashed before the transaction (about 100 ms of CPU), so no lock is held meanwhile.
     const passwordHash = body.password === undefined ? null : await deps.hashPassword(body.password);
@@ -240,7 +242,7 @@ export function createTeamService(deps: TeamServiceDeps) {
       transaction(db, async (tx) => {
         const now = clock.now();
         const invitation = await consumeInvitation(tx, hashToken(token), now);
-        if (invitation === null) throw new AppError("INVITATION_INVALID");
+        if (invitation === null) throw new AppError(PEOPLE_ERRORS.INVITATION_INVALID);
         let user = await members.findUserByAddress(tx, invitation.email);
         const created = user === null;
         if (user === null) {
@@ -255,7 +257,7 @@ export function createTeamService(deps: TeamServiceDeps) {
           if (user === null) throw new Error("inserted user vanished");
         } else {
           const membership = await members.findMembershipOfUser(tx, invitation.businessId, user.id);
-          if (membership !== null && membership.removedAt === null) throw new AppError("ALREADY_A_MEMBER");
+          if (membership !== null && membership.removedAt === null) throw new AppError(PEOPLE_ERRORS.ALREADY_A_MEMBER);
         }
         const membershipId = await members.addOrRestoreMembership(tx, {
           id: ids.newId(),
@@ -264,7 +266,7 @@ export function createTeamService(deps: TeamServiceDeps) {
           role: invitation.role,
           now,
         });
-        if (membershipId === null) throw new AppError("ALREADY_A_MEMBER");
+        if (membershipId === null) throw new AppError(PEOPLE_ERRORS.ALREADY_A_MEMBER);
         await setInvitationMembership(tx, invitation.id, membershipId);
         await deps.audit(tx, {
           businessId: invitation.businessId,

@@ -12,10 +12,12 @@
 // An attempt whose credential was right gives its place back in the transaction that acts on it
 // (`release(tx)`); one refused for another reason before or after the check (not a member, a Business
 // requires two-factor) gives it back too; a wrong credential leaves it as the recorded failure.
+
 import type { Clock } from "../../platform/clock.js";
 import { type Db, type Tx, transaction } from "../../platform/db/client.js";
-import { AppError, type ErrorCode } from "../../platform/errors.js";
+import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
+import { PEOPLE_ERRORS } from "./people.errors.js";
 import {
   countSignInFailures,
   deleteExpiredSignInFailures,
@@ -45,12 +47,12 @@ export interface AttemptKeys {
 export type ReleaseAttempt = (tx: Tx) => Promise<void>;
 
 /** The answers that mean "the credential was wrong": the reserved attempt stays, as the failure. */
-const WRONG_CREDENTIAL: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
-  "INVALID_CREDENTIALS",
-  "INVALID_PASSWORD",
-  "INVALID_TWO_FACTOR_CODE",
-  "PASSWORD_RESET_INVALID",
-]);
+const WRONG_CREDENTIAL = [
+  PEOPLE_ERRORS.INVALID_CREDENTIALS,
+  PEOPLE_ERRORS.INVALID_PASSWORD,
+  PEOPLE_ERRORS.INVALID_TWO_FACTOR_CODE,
+  PEOPLE_ERRORS.PASSWORD_RESET_INVALID,
+];
 
 export type AttemptThrottle = ReturnType<typeof createAttemptThrottle>;
 
@@ -84,7 +86,7 @@ export function createAttemptThrottle(deps: { db: Db; clock: Clock; ids: IdGener
       return { id };
     });
     if ("refusedFor" in outcome) {
-      throw new AppError("SIGN_IN_THROTTLED", { headers: { "retry-after": String(outcome.refusedFor) } });
+      throw new AppError(PEOPLE_ERRORS.SIGN_IN_THROTTLED, { headers: { "retry-after": String(outcome.refusedFor) } });
     }
     return outcome.id;
   }
@@ -99,7 +101,7 @@ export function createAttemptThrottle(deps: { db: Db; clock: Clock; ids: IdGener
     try {
       return await check((tx) => deleteSignInFailure(tx, id));
     } catch (error) {
-      if (!(error instanceof AppError && WRONG_CREDENTIAL.has(error.code))) {
+      if (!(error instanceof AppError && WRONG_CREDENTIAL.some((code) => error.is(code)))) {
         // Best effort: if even this fails (the database is gone), the attempt stays counted as a failure,
         // which errs on the safe side; the caller gets the original error.
         await deleteSignInFailure(db, id).catch(() => {});

@@ -12,6 +12,7 @@ import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import * as members from "../registration/registration.shared.js";
 import type { AuditRecorder } from "./people.audit.js";
+import { PEOPLE_ERRORS } from "./people.errors.js";
 import {
   acceptTotp,
   auditEachBusiness,
@@ -60,7 +61,7 @@ export function createTwoFactor(deps: TwoFactorDeps) {
     if (user === null) throw new AppError("SESSION_EXPIRED");
     return transaction(db, async (tx) => {
       const existing = await lockTwoFactor(tx, row.userId);
-      if (existing?.confirmedAt != null) throw new AppError("TWO_FACTOR_ALREADY_ENABLED");
+      if (existing?.confirmedAt != null) throw new AppError(PEOPLE_ERRORS.TWO_FACTOR_ALREADY_ENABLED);
       const secret = new OTPAuth.Secret({ size: 20 }).base32;
       await putTwoFactorSecret(tx, row.userId, deps.cipher.encrypt(secret), clock.now());
       const uri = totpFor(secret, user.email).toString();
@@ -95,12 +96,12 @@ export function createTwoFactor(deps: TwoFactorDeps) {
       transaction(db, async (tx) => {
         const row = await liveSessionOf(tx, principal);
         const pending = await lockTwoFactor(tx, row.userId);
-        if (pending === null || pending.confirmedAt !== null) throw new AppError("TWO_FACTOR_NOT_ENROLLED");
+        if (pending === null || pending.confirmedAt !== null) throw new AppError(PEOPLE_ERRORS.TWO_FACTOR_NOT_ENROLLED);
         // An enrolment waiting for this code is owed only by a session that has no second factor to prove.
         if (row.twoFactorPending && (await owedStep(tx, row.userId, row.businessId)) === "two_factor") {
           throw new AppError("TWO_FACTOR_REQUIRED");
         }
-        if (!(await acceptTotp(tx, deps, row.userId, code, true))) throw new AppError("INVALID_TWO_FACTOR_CODE");
+        if (!(await acceptTotp(tx, deps, row.userId, code, true))) throw new AppError(PEOPLE_ERRORS.INVALID_TWO_FACTOR_CODE);
         await release(tx);
         const codes = await issueRecoveryCodes(tx, row.userId);
         const secret = newToken();
@@ -124,7 +125,7 @@ export function createTwoFactor(deps: TwoFactorDeps) {
       const row = await liveSessionOf(tx, principal);
       const twoFactor = await lockTwoFactor(tx, row.userId);
       if (twoFactor?.confirmedAt == null) {
-        throw new AppError("TWO_FACTOR_NOT_ENROLLED", {
+        throw new AppError(PEOPLE_ERRORS.TWO_FACTOR_NOT_ENROLLED, {
           message: "Two-factor authentication is off: there are no recovery codes to regenerate.",
         });
       }
@@ -140,7 +141,7 @@ export function createTwoFactor(deps: TwoFactorDeps) {
       transaction(db, async (tx) => {
         const row = await liveSessionOf(tx, principal);
         const twoFactor = await lockTwoFactor(tx, row.userId);
-        if (twoFactor?.confirmedAt == null) throw new AppError("TWO_FACTOR_NOT_ENROLLED");
+        if (twoFactor?.confirmedAt == null) throw new AppError(PEOPLE_ERRORS.TWO_FACTOR_NOT_ENROLLED);
         // Checked before the code, so a refused attempt spends no code (a recovery code is single use).
         const memberships = await members.listActiveMembershipsOfUser(tx, row.userId);
         const requiring = await businessesRequiringTwoFactor(
@@ -149,7 +150,7 @@ export function createTwoFactor(deps: TwoFactorDeps) {
         );
         if (requiring.size > 0) {
           const names = memberships.filter((m) => requiring.has(m.businessId));
-          throw new AppError("TWO_FACTOR_REQUIRED_BY_BUSINESS", {
+          throw new AppError(PEOPLE_ERRORS.TWO_FACTOR_REQUIRED_BY_BUSINESS, {
             message: `${names.map((m) => m.businessName).join(", ")} require${names.length === 1 ? "s" : ""} two-factor authentication of every member, so it stays on. Ask an admin there to lift the requirement (PUT /v1/security-settings) or leave the Business first. Lost your authenticator? Sign in with a recovery code, then regenerate your recovery codes (POST /v1/session/two-factor/recovery-codes).`,
             details: names.map((m) => ({
               field: "business_id",
@@ -161,7 +162,7 @@ export function createTwoFactor(deps: TwoFactorDeps) {
         const ok =
           (await acceptTotp(tx, deps, row.userId, code, false)) ||
           (await useRecoveryCode(tx, row.userId, recoveryCodeHash(deps.cipher, row.userId, code), clock.now()));
-        if (!ok) throw new AppError("INVALID_TWO_FACTOR_CODE");
+        if (!ok) throw new AppError(PEOPLE_ERRORS.INVALID_TWO_FACTOR_CODE);
         await release(tx);
         await deleteTwoFactor(tx, row.userId);
         await auditEachBusiness(deps.audit, tx, row.userId, "two_factor_disabled", origin);

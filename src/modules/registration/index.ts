@@ -1,4 +1,6 @@
 import { defineModule, type PlatformServices } from "../../platform/modules/module-definition.js";
+import { registrationRouteRoles } from "./registration.access.js";
+import { REGISTRATION_ERRORS } from "./registration.errors.js";
 import type { RegistrationPorts } from "./registration.ports.js";
 import { registerRegistrationRoutes } from "./registration.routes.js";
 import { createRegistrationService } from "./registration.service.js";
@@ -33,7 +35,11 @@ export function defineRegistration(platform: PlatformServices, settings: Registr
   });
   return defineModule({
     name: "registration",
+    routeRoles: registrationRouteRoles,
+    errorCodes: REGISTRATION_ERRORS,
     registerRoutes: (app) => registerRegistrationRoutes(app, service),
     offers: {},
   });
 }
+
+export { REGISTRATION_ERRORS, registrationRouteRoles };

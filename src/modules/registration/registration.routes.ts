@@ -1,5 +1,7 @@
 import { routeResponses } from "../../platform/http/route-responses.js";
 import type { AppInstance } from "../../platform/http/types.js";
+import { PEOPLE_ERRORS } from "../people/people.errors.js";
+import { REGISTRATION_ERRORS } from "./registration.errors.js";
 import {
   RegistrationAcceptedSchema,
   RegistrationBodySchema,
@@ -24,7 +26,7 @@ export function registerRegistrationRoutes(app: AppInstance, service: Registrati
         body: RegistrationBodySchema,
         response: routeResponses(
           { 202: RegistrationAcceptedSchema },
-          { access: "public", hasBody: true, codes: ["WEAK_PASSWORD"] },
+          { access: "public", hasBody: true, codes: [PEOPLE_ERRORS.WEAK_PASSWORD] },
         ),
       },
     },
@@ -44,7 +46,7 @@ export function registerRegistrationRoutes(app: AppInstance, service: Registrati
         body: VerificationBodySchema,
         response: routeResponses(
           { 201: RegistrationResponseSchema },
-          { access: "public", hasBody: true, codes: ["REGISTRATION_TOKEN_INVALID"] },
+          { access: "public", hasBody: true, codes: [REGISTRATION_ERRORS.REGISTRATION_TOKEN_INVALID] },
         ),
       },
     },

@@ -9,6 +9,7 @@
 //  2. verify(): consumes the token with a conditional update and, in the same transaction, creates the
 //     Business, the user (or reuses the existing one; its password is never replaced), the admin membership
 //     and one sandbox and one production admin key. A token works once: a double submit creates one Business.
+
 import { createHash, randomBytes } from "node:crypto";
 import { ENVIRONMENTS } from "../../platform/auth/api-key-format.js";
 import type { Clock } from "../../platform/clock.js";
@@ -19,6 +20,7 @@ import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import type { IssueApiKeyInput, IssuedApiKeyBody } from "../api-keys/index.js";
 import type { MailOutbox } from "../emails/index.js";
+import { REGISTRATION_ERRORS } from "./registration.errors.js";
 import { renderExistingAccountMail, renderVerificationMail } from "./registration.mail.js";
 import {
   clearPendingPassword,
@@ -136,7 +138,7 @@ export function createRegistrationService(deps: RegistrationServiceDeps) {
   async function createBusinessFor(tx: Tx, tokenHash: string): Promise<RegistrationResponse> {
     const now = clock.now();
     const pending = await consumePendingRegistration(tx, tokenHash, now);
-    if (pending === null) throw new AppError("REGISTRATION_TOKEN_INVALID");
+    if (pending === null) throw new AppError(REGISTRATION_ERRORS.REGISTRATION_TOKEN_INVALID);
     let user = await findUserByEmail(tx, pending.email);
     if (user === null) {
       if (pending.passwordHash === null) throw new Error("an unconsumed registration has no password hash");
@@ -183,7 +185,7 @@ export function createRegistrationService(deps: RegistrationServiceDeps) {
   async function verify(body: VerificationBody): Promise<RegistrationResponse> {
     const token = body.token.trim();
     // Not a token we could have issued: the same answer as an unknown one.
-    if (!TOKEN_SHAPE.test(token)) throw new AppError("REGISTRATION_TOKEN_INVALID");
+    if (!TOKEN_SHAPE.test(token)) throw new AppError(REGISTRATION_ERRORS.REGISTRATION_TOKEN_INVALID);
     const tokenHash = hashToken(token);
     try {
       return await transaction(db, (tx) => createBusinessFor(tx, tokenHash));

@@ -1,7 +1,9 @@
 import { defineModule, type PlatformServices } from "../../platform/modules/module-definition.js";
 import type { TargetPolicy } from "../../platform/outbound-http/url-safety.js";
 import type { WebhookSender } from "../../platform/outbound-http/webhook-sender.js";
+import { webhooksRouteRoles } from "./webhooks.access.js";
 import { createDeliveryJobHandler } from "./webhooks.delivery.js";
+import { WEBHOOK_ERRORS } from "./webhooks.errors.js";
 import { WEBHOOK_DELIVER_JOB } from "./webhooks.jobs.js";
 import type { WebhooksPorts } from "./webhooks.ports.js";
 import { registerWebhookRoutes } from "./webhooks.routes.js";
@@ -40,6 +42,8 @@ export function defineWebhooks(platform: PlatformServices, settings: WebhooksSet
   });
   return defineModule({
     name: "webhooks",
+    routeRoles: webhooksRouteRoles,
+    errorCodes: WEBHOOK_ERRORS,
     registerRoutes: (app) => registerWebhookRoutes(app, service),
     sharedSchemas: [WebhookSubscriptionSchema, WebhookDeliverySchema],
     jobs: {
@@ -56,3 +60,5 @@ export function defineWebhooks(platform: PlatformServices, settings: WebhooksSet
     offers: {},
   });
 }
+
+export { WEBHOOK_ERRORS, webhooksRouteRoles };

@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { requireActor } from "../../platform/http/require-actor.js";
 import { routeResponses } from "../../platform/http/route-responses.js";
 import type { AppInstance } from "../../platform/http/types.js";
+import { WEBHOOK_ERRORS } from "./webhooks.errors.js";
 import {
   CreateSubscriptionBodySchema,
   CreateSubscriptionResponseSchema,
@@ -16,10 +17,10 @@ const tags = ["Webhooks"];
 const subscription = Type.Ref("WebhookSubscription");
 const delivery = Type.Ref("WebhookDelivery");
 const URL_CODES = [
-  "WEBHOOK_URL_NOT_PUBLIC",
-  "WEBHOOK_URL_UNRESOLVABLE",
-  "WEBHOOK_URL_REDIRECTS",
-  "WEBHOOK_URL_UNREACHABLE",
+  WEBHOOK_ERRORS.WEBHOOK_URL_NOT_PUBLIC,
+  WEBHOOK_ERRORS.WEBHOOK_URL_UNRESOLVABLE,
+  WEBHOOK_ERRORS.WEBHOOK_URL_REDIRECTS,
+  WEBHOOK_ERRORS.WEBHOOK_URL_UNREACHABLE,
 ] as const;
 
 export function registerWebhookRoutes(app: AppInstance, service: WebhookService): void {
@@ -142,7 +143,7 @@ export function registerWebhookRoutes(app: AppInstance, service: WebhookService)
           {
             access: "write",
             hasInput: true,
-            codes: ["not_found", "WEBHOOK_DELIVERY_NOT_ABANDONED", "WEBHOOK_SUBSCRIPTION_INACTIVE"],
+            codes: ["not_found", WEBHOOK_ERRORS.WEBHOOK_DELIVERY_NOT_ABANDONED, WEBHOOK_ERRORS.WEBHOOK_SUBSCRIPTION_INACTIVE],
           },
         ),
       },

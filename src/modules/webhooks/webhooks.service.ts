@@ -1,5 +1,6 @@
 // Use cases of the webhook subscription (one per environment) and of the delivery log. Each owns its
 // transaction; the URL checks that need the network run before it, never inside.
+
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
 import type { RecordActorAudit } from "../../platform/auth/audit.js";
@@ -13,6 +14,7 @@ import { checkTarget, parseWebhookUrl, type TargetPolicy, UnsafeUrlError } from 
 import type { WebhookSender } from "../../platform/outbound-http/webhook-sender.js";
 import { decodeCursor, toPage } from "../../platform/pagination/cursor.js";
 import { enqueueAttempt } from "./webhooks.delivery.js";
+import { WEBHOOK_ERRORS } from "./webhooks.errors.js";
 import {
   type AttemptRow,
   type DeliveryWithEvent,
@@ -119,21 +121,22 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       await checkTarget(url, policy);
     } catch (error) {
       if (!(error instanceof UnsafeUrlError)) throw error;
-      if (error.reason === "not_public") throw new AppError("WEBHOOK_URL_NOT_PUBLIC", { message: error.message });
-      if (error.reason === "unresolvable") throw new AppError("WEBHOOK_URL_UNRESOLVABLE", { message: error.message });
+      if (error.reason === "not_public") throw new AppError(WEBHOOK_ERRORS.WEBHOOK_URL_NOT_PUBLIC, { message: error.message });
+      if (error.reason === "unresolvable")
+        throw new AppError(WEBHOOK_ERRORS.WEBHOOK_URL_UNRESOLVABLE, { message: error.message });
       const code = error.reason === "not_https" ? "https_required" : "invalid_format";
       throw new AppError("validation_failed", { details: [{ field: "url", code, message: error.message }] });
     }
     const outcome = await sender.post(url.toString(), "{}", { "x-service-endpoint-check": "1" });
     if (outcome.errorClass === "redirect") {
-      throw new AppError("WEBHOOK_URL_REDIRECTS", {
+      throw new AppError(WEBHOOK_ERRORS.WEBHOOK_URL_REDIRECTS, {
         message: `The URL answered ${outcome.statusCode} (a redirect); redirects are never followed. Subscribe the final URL.`,
       });
     }
-    if (outcome.errorClass === "blocked_address") throw new AppError("WEBHOOK_URL_NOT_PUBLIC");
-    if (outcome.errorClass === "dns_error") throw new AppError("WEBHOOK_URL_UNRESOLVABLE");
+    if (outcome.errorClass === "blocked_address") throw new AppError(WEBHOOK_ERRORS.WEBHOOK_URL_NOT_PUBLIC);
+    if (outcome.errorClass === "dns_error") throw new AppError(WEBHOOK_ERRORS.WEBHOOK_URL_UNRESOLVABLE);
     if (outcome.errorClass !== null && outcome.errorClass !== "http_status") {
-      throw new AppError("WEBHOOK_URL_UNREACHABLE", {
+      throw new AppError(WEBHOOK_ERRORS.WEBHOOK_URL_UNREACHABLE, {
         message: `The test request to the URL failed (${outcome.errorClass.replace("_", " ")}).`,
       });
     }
@@ -280,10 +283,10 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     await transaction(db, async (tx) => {
       const delivery = await lockDelivery(tx, tenant, id);
       if (delivery === null) throw new AppError("not_found", { message: "No such webhook delivery." });
-      if (delivery.status !== "abandoned") throw new AppError("WEBHOOK_DELIVERY_NOT_ABANDONED");
+      if (delivery.status !== "abandoned") throw new AppError(WEBHOOK_ERRORS.WEBHOOK_DELIVERY_NOT_ABANDONED);
       const subscription = await findSubscription(tx, tenant);
       if (subscription === null || !subscription.enabled || !subscription.enabledEvents.includes(delivery.eventType)) {
-        throw new AppError("WEBHOOK_SUBSCRIPTION_INACTIVE");
+        throw new AppError(WEBHOOK_ERRORS.WEBHOOK_SUBSCRIPTION_INACTIVE);
       }
       const now = clock.now();
       const restarted = await restartDelivery(tx, delivery.id, subscription.id, now);

@@ -211,7 +211,7 @@ export function registerCollectionPages(app: AppInstance, deps: CollectionPagesD
     // Errors of these routes are pages, not JSON envelopes; nothing internal is shown.
     pages.setErrorHandler((error: FastifyError, request, reply) => {
       reply.headers(headers);
-      if (error instanceof AppError && error.code === "RATE_LIMITED") {
+      if (error instanceof AppError && error.is("RATE_LIMITED")) {
         reply.headers(error.headers);
         return html(reply, 429, renderProblemPage("Too many attempts", "Wait a few minutes, then open your link again."));
       }

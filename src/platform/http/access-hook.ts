@@ -8,7 +8,7 @@
 import type { FastifyRequest } from "fastify";
 import type { Access, Actor } from "../auth/actor.js";
 import { ENVIRONMENTS, type Environment } from "../auth/api-key-format.js";
-import { accessOf, routeEntry, routeRule, routeRuleProblem } from "../auth/route-roles.js";
+import type { RouteRoleTable } from "../auth/route-roles.js";
 import type { SessionAuthenticator } from "../auth/session.js";
 import { AppError } from "../errors.js";
 import { type RateLimiter, rateLimitHeaders } from "../rate-limit.js";
@@ -19,6 +19,8 @@ export interface AccessDeps {
   readonly sessions: SessionAuthenticator;
   readonly tenantLimiter: RateLimiter;
   readonly clientAddressLimiter: RateLimiter;
+  /** The role-by-route table, assembled from the modules' contributions. */
+  readonly routeRoles: RouteRoleTable;
 }
 
 export const ENVIRONMENT_HEADER = "x-environment";
@@ -29,8 +31,8 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 const ACCEPTED_FETCH_SITES = new Set(["same-origin", "none"]);
 
 /** What the route requires, from the role-by-route table (the routes declare nothing themselves). */
-function routeAccess(request: FastifyRequest): Access {
-  return accessOf(request.method, request.routeOptions.url ?? request.url);
+function routeAccess(routeRoles: RouteRoleTable, request: FastifyRequest): Access {
+  return routeRoles.accessOf(request.method, request.routeOptions.url ?? request.url);
 }
 
 // The auth-scheme name is case-insensitive (RFC 9110 section 11.1): "bearer <key>" is as valid as "Bearer <key>".
@@ -67,13 +69,14 @@ function readEnvironment(request: FastifyRequest): Environment {
 }
 
 export function installAccessControl(app: AppInstance, deps: AccessDeps): void {
+  const { routeRoles } = deps;
   app.decorateRequest("actor", null);
   app.decorateRequest("session", null);
 
   // Every /v1 route must have an entry in the role-by-route table, or the application does not start.
   app.addHook("onRoute", (route) => {
     for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
-      const problem = routeRuleProblem(method, route.url);
+      const problem = routeRoles.routeRuleProblem(method, route.url);
       if (problem !== null) throw new Error(problem);
     }
   });
@@ -105,7 +108,7 @@ export function installAccessControl(app: AppInstance, deps: AccessDeps): void {
     request.session = principal;
     if (access === "session") {
       // The person's own routes: step-up is the only further condition (regenerating recovery codes).
-      const entry = routeEntry(request.method, request.routeOptions.url ?? "");
+      const entry = routeRoles.routeEntry(request.method, request.routeOptions.url ?? "");
       if (entry !== null && "access" in entry && entry.access === "session" && entry.stepUp === true) {
         if (!principal.recentlyConfirmed) throw new AppError("STEP_UP_REQUIRED");
       }
@@ -126,7 +129,7 @@ export function installAccessControl(app: AppInstance, deps: AccessDeps): void {
 
   function authorize(request: FastifyRequest, actor: Actor): void {
     const url = request.routeOptions.url ?? "";
-    const rule = routeRule(request.method, url);
+    const rule = routeRoles.routeRule(request.method, url);
     if (rule === null) throw new AppError("forbidden", { message: "This route is not open to any role." });
     if (!rule.roles.includes(actor.role)) {
       throw new AppError("forbidden", { message: `The ${actor.role} role cannot make this request.` });
@@ -138,7 +141,7 @@ export function installAccessControl(app: AppInstance, deps: AccessDeps): void {
 
   app.addHook("onRequest", async (request, reply) => {
     if (request.is404) return;
-    const access = routeAccess(request);
+    const access = routeAccess(routeRoles, request);
     if (access !== "public") {
       const header = request.headers.authorization;
       if (header !== undefined) {

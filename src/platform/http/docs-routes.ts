@@ -1,6 +1,7 @@
 // The API reference (/docs, Swagger UI over the generated OpenAPI document), the document itself at
-// /v1/openapi.json, and the error reference at /docs/errors generated from the one code table.
-import { docsAnchor, ERROR_CODES } from "../errors.js";
+// /v1/openapi.json, and the error reference at /docs/errors generated from the one code table (assembled from
+// the platform's codes and the modules' contributions, in that order).
+import { docsAnchor, type ErrorCodeTable } from "../errors.js";
 import type { AppInstance } from "./types.js";
 
 function escapeHtml(text: string): string {
@@ -12,8 +13,8 @@ function renderText(text: string): string {
   return escapeHtml(text).replace(/`([^`]+)`/g, "<code>$1</code>");
 }
 
-export function renderErrorReference(): string {
-  const rows = Object.entries(ERROR_CODES)
+export function renderErrorReference(errorCodes: ErrorCodeTable): string {
+  const rows = Object.entries(errorCodes)
     .map(
       ([code, info]) => `
     <section id="${docsAnchor(code)}">
@@ -48,8 +49,8 @@ ${rows}
 </html>`;
 }
 
-export function registerDocsRoutes(app: AppInstance): void {
-  const errorReference = renderErrorReference();
+export function registerDocsRoutes(app: AppInstance, errorCodes: ErrorCodeTable): void {
+  const errorReference = renderErrorReference(errorCodes);
   const hidden = { hide: true } as Record<string, unknown>;
   app.get("/docs/errors", { schema: hidden }, async (_request, reply) =>
     reply.type("text/html; charset=utf-8").send(errorReference),

@@ -8,7 +8,14 @@ import FindMyWay, { type HTTPMethod } from "find-my-way";
 import type { Actor } from "../auth/actor.js";
 import type { Clock } from "../clock.js";
 import { isDatabaseUnreachable } from "../db/availability.js";
-import { AppError, ERROR_CODES, type ErrorCode, type ErrorDetail } from "../errors.js";
+import {
+  AppError,
+  type ErrorCodeDefinition,
+  type ErrorCodeRef,
+  type ErrorDetail,
+  errorDefinition,
+  type PlatformErrorCode,
+} from "../errors.js";
 import type { IdGenerator } from "../ids.js";
 import { type ActorBody, buildErrorBody } from "./envelope.js";
 import type { AppInstance } from "./types.js";
@@ -24,20 +31,23 @@ export interface ErrorHandlingDeps {
   readonly docsBaseUrl: string;
 }
 
+/** What an error answer needs: a code's status and default message (a platform code by name, a definition, an AppError). */
+type ErrorAnswer = ErrorCodeRef | Pick<ErrorCodeDefinition, "code" | "status" | "message">;
+
 export function sendError(
   deps: ErrorHandlingDeps,
   request: FastifyRequest,
   reply: FastifyReply,
-  code: ErrorCode,
+  code: ErrorAnswer,
   options: { message?: string; details?: readonly ErrorDetail[]; headers?: Readonly<Record<string, string>> } = {},
 ) {
-  const info = ERROR_CODES[code];
+  const info = typeof code === "string" ? errorDefinition(code) : code;
   reply.code(info.status);
   reply.header("x-request-id", request.id);
   if (options.headers) reply.headers(options.headers);
   return reply.send(
     buildErrorBody({
-      code,
+      code: info.code,
       message: options.message ?? info.message,
       requestId: String(request.id),
       occurredAt: deps.clock.now(),
@@ -49,7 +59,7 @@ export function sendError(
 }
 
 /** Maps framework error codes to our table. */
-function classifyFrameworkError(error: FastifyError): { code: ErrorCode; message?: string } | null {
+function classifyFrameworkError(error: FastifyError): { code: PlatformErrorCode; message?: string } | null {
   switch (error.code) {
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
       return { code: "unsupported_media_type" };
@@ -78,7 +88,7 @@ function classifyFrameworkError(error: FastifyError): { code: ErrorCode; message
 /** Node's parser error codes for a request line or header block larger than the server accepts. */
 const HEADER_OVERFLOW = new Set(["HPE_HEADER_OVERFLOW", "HPE_URI_TOO_LONG"]);
 
-function classifyClientError(error: NodeJS.ErrnoException): { code: ErrorCode; message: string } {
+function classifyClientError(error: NodeJS.ErrnoException): { code: PlatformErrorCode; message: string } {
   if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") {
     return {
       code: "request_timeout",
@@ -112,7 +122,7 @@ export function createClientErrorHandler(deps: ErrorHandlingDeps & { readonly id
     this.log.info({ request_id: requestId, code, parser_error: error.code }, "client error");
     const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
     if (socket.writable && (inFlight === undefined || inFlight === null || inFlight.headersSent !== true)) {
-      const status = ERROR_CODES[code].status;
+      const status = errorDefinition(code).status;
       const body = JSON.stringify(
         buildErrorBody({
           code,
@@ -155,7 +165,8 @@ export function createFrameworkErrorHandler(deps: ErrorHandlingDeps) {
 export function installErrorHandling(app: AppInstance, deps: ErrorHandlingDeps): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
-      return sendError(deps, request, reply, error.code, {
+      // The error carries its code's status and message (from its definition): no table lookup here.
+      return sendError(deps, request, reply, error, {
         message: error.message,
         ...(error.details ? { details: error.details } : {}),
         headers: error.headers,

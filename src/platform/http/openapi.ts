@@ -2,7 +2,7 @@
 // components; public routes are marked with an empty security requirement.
 import type { SwaggerOptions } from "@fastify/swagger";
 import type { Config } from "../../config.js";
-import { accessOf, routeEntry, routeRule } from "../auth/route-roles.js";
+import type { RouteRoleTable } from "../auth/route-roles.js";
 import { openApiWebhooks } from "../events/event-data.js";
 import { ERROR_CODES_KEYWORD, finishOpenApiDocument, NOT_RATE_LIMITED } from "./openapi-document.js";
 
@@ -15,10 +15,12 @@ export interface DocumentTag {
 
 /** `tags`: every tag the routes use, in the order the reference shows them, with what each part of the API does. */
 /** `examples`: an example per component name (request bodies and success responses). */
+/** `routeRoles`: the role-by-route table (security, x-roles, x-step-up). */
 export function openApiDocumentOptions(
   config: Config,
   tags: readonly DocumentTag[],
-  examples: Readonly<Record<string, unknown>> = {},
+  examples: Readonly<Record<string, unknown>>,
+  routeRoles: RouteRoleTable,
 ): SwaggerOptions {
   return {
     openapi: {
@@ -62,17 +64,17 @@ export function openApiDocumentOptions(
     transform: ({ schema, url, route }) => {
       const transformed = { ...(schema as Record<string, unknown>) };
       const routeConfig = route.config as { rateLimit?: string } | undefined;
-      const access = accessOf(String(route.method), url);
+      const access = routeRoles.accessOf(String(route.method), url);
       if (access === "public") transformed.security = [];
       if (access === "session") transformed.security = [{ sessionCookie: [] }];
       if (routeConfig?.rateLimit === "none") transformed[NOT_RATE_LIMITED] = true;
       // The role-by-route table, shown where integrators read: which roles may call, and whether a session
       // needs a recent confirmation (step-up).
-      const entry = routeEntry(String(route.method), url);
+      const entry = routeRoles.routeEntry(String(route.method), url);
       if (entry !== null && "access" in entry && entry.access === "session" && entry.stepUp === true) {
         transformed["x-step-up"] = true;
       }
-      const rule = routeRule(String(route.method), url);
+      const rule = routeRoles.routeRule(String(route.method), url);
       if (rule !== null) {
         transformed["x-roles"] = [...rule.roles];
         if (rule.stepUp === true) transformed["x-step-up"] = true;

@@ -3,8 +3,9 @@
 // document, and what lets the serializer emit the envelope for each status.
 import { type TSchema, Type } from "@sinclair/typebox";
 import type { Access } from "../auth/actor.js";
-import { ERROR_CODES, type ErrorCode } from "../errors.js";
+import { type ErrorCodeRef, type ErrorCodeTable, errorDefinition } from "../errors.js";
 import { ERROR_CODES_KEYWORD } from "./openapi-document.js";
+import type { AppInstance } from "./types.js";
 
 export interface ErrorResponseOptions {
   readonly access: Access;
@@ -12,8 +13,8 @@ export interface ErrorResponseOptions {
   readonly hasBody?: boolean;
   /** The route has path parameters or a query (so bad_request / validation_failed apply). */
   readonly hasInput?: boolean;
-  /** Further codes this route can answer with. */
-  readonly codes?: readonly ErrorCode[];
+  /** Further codes this route can answer with: a platform code by name, a module's by its definition. */
+  readonly codes?: readonly ErrorCodeRef[];
 }
 
 const SUCCESS_DESCRIPTIONS: Readonly<Record<number, string>> = {
@@ -27,7 +28,7 @@ export function routeResponses<S extends Record<number, TSchema>>(
   success: S,
   options: ErrorResponseOptions,
 ): S & Record<number, TSchema> {
-  const codes = new Set<ErrorCode>(["internal_error", "service_unavailable", "RATE_LIMITED"]);
+  const codes = new Set<ErrorCodeRef>(["internal_error", "service_unavailable", "RATE_LIMITED"]);
   if (options.access !== "public") {
     codes.add("unauthorized");
     // A dashboard session: ended or expired, second factor owed.
@@ -56,9 +57,9 @@ export function routeResponses<S extends Record<number, TSchema>>(
   }
   for (const code of options.codes ?? []) codes.add(code);
 
-  const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of codes) {
-    const status = ERROR_CODES[code].status;
+  const byStatus = new Map<number, string[]>();
+  for (const ref of codes) {
+    const { code, status } = errorDefinition(ref);
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   const responses: Record<number, TSchema> = {};
@@ -75,4 +76,27 @@ export function routeResponses<S extends Record<number, TSchema>>(
     });
   }
   return responses as S & Record<number, TSchema>;
+}
+
+/**
+ * The start-up check of declared errors: every code a route declares (routeResponses) is in the assembled
+ * code table, with the status it is declared under, so /docs/errors documents every code a route can answer.
+ * A route declaring a code no module contributed stops the start.
+ */
+export function installDeclaredErrorCodeCheck(app: AppInstance, errorCodes: ErrorCodeTable): void {
+  app.addHook("onRoute", (route) => {
+    const responses = (route.schema?.response ?? {}) as Record<string, Record<string, unknown>>;
+    for (const [status, response] of Object.entries(responses)) {
+      const declared = response[ERROR_CODES_KEYWORD];
+      if (!Array.isArray(declared)) continue;
+      for (const code of declared as string[]) {
+        const entry = errorCodes[code];
+        if (entry === undefined || entry.status !== Number(status)) {
+          throw new Error(
+            `${String(route.method)} ${route.url} declares error code ${code} under ${status}, which the error-code table ${entry === undefined ? "does not hold" : `gives status ${entry.status}`}`,
+          );
+        }
+      }
+    }
+  });
 }

@@ -4,11 +4,11 @@
 // module: this file only says what a contribution looks like.
 import type { TSchema } from "@sinclair/typebox";
 import type { Logger } from "pino";
-import type { RouteEntry } from "../auth/route-roles.js";
+import type { RouteRoles } from "../auth/route-roles.js";
 import type { Clock } from "../clock.js";
 import type { FieldCipher } from "../crypto.js";
 import type { Database, Db } from "../db/client.js";
-import type { ErrorCodeInfo } from "../errors.js";
+import type { ErrorCodeTable } from "../errors.js";
 import type { EventRecorder } from "../events/outbox.js";
 import type { AppInstance } from "../http/types.js";
 import type { IdGenerator } from "../ids.js";
@@ -59,10 +59,10 @@ export interface ModuleDefinition<Offers extends object = object> {
   readonly onClose?: () => Promise<void>;
   /** The named functions other modules may use (passed to them as ports by the composition root). */
   readonly offers: Offers;
-  /** Slot for the module's role-by-route rules (its `<m>.access.ts`), assembled by the platform's role table. */
-  readonly routeRoles?: Readonly<Record<string, RouteEntry>>;
-  /** Slot for the module's error codes (its `<m>.errors.ts`), assembled by the platform's error-code table. */
-  readonly errorCodes?: Readonly<Record<string, ErrorCodeInfo>>;
+  /** Who may call each of its routes (its `<m>.access.ts`); the composition assembles one role-by-route table. */
+  readonly routeRoles?: RouteRoles;
+  /** The error codes it owns (its `<m>.errors.ts`); the composition assembles one error-code table (/docs/errors). */
+  readonly errorCodes?: ErrorCodeTable;
 }
 
 /** Identity, for inference: `defineModule({...})` keeps the exact type of `offers` for the composition root. */

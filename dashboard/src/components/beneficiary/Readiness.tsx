@@ -1,10 +1,10 @@
 // What stands between a Beneficiary and `ready`, in words, on its page: a green "ready" alert, or the list of
 // everything still missing as the API states it (`missing_for_ready`), not only the first rule that matches.
 import { Alert, List } from "@mantine/core";
-import type { Beneficiary, Destination } from "../../hooks/api/beneficiaries/types";
+import type { Beneficiary } from "../../hooks/api/beneficiaries/types";
 import { DARK_TITLE } from "./alert-styles";
 
-export function Readiness({ b, destinations }: { b: Beneficiary; destinations: readonly Destination[] | undefined }) {
+export function Readiness({ b }: { b: Beneficiary }) {
   if (b.status === "ready" && b.archived_at === null)
     return <Alert color="green" title="Ready to be paid" data-testid="readiness" styles={DARK_TITLE} />;
   return (

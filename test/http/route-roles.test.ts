@@ -1,8 +1,21 @@
 // The role-by-route table: what each route requires comes from it alone, and a /v1 route without an entry
-// stops the application from starting (fails closed).
-import { describe, expect, it } from "vitest";
+// stops the application from starting (fails closed). The table is the one the composition assembles from the
+// modules' contributions (src/modules.ts), read from a test app.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lowerRole } from "../../src/platform/auth/actor.js";
-import { accessOf, routeRule, routeRuleProblem } from "../../src/platform/auth/route-roles.js";
+import { assembleRouteRoles, createRouteRoleTable, read, write } from "../../src/platform/auth/route-roles.js";
+import { buildTestApp, type TestApp } from "../helpers/test-app.js";
+
+let t: TestApp;
+let table: ReturnType<typeof createRouteRoleTable>;
+beforeAll(async () => {
+  t = await buildTestApp();
+  table = createRouteRoleTable(t.runtime.deps.modules.routeRoles);
+});
+afterAll(async () => t?.close());
+const accessOf = (method: string, url: string) => table.accessOf(method, url);
+const routeRule = (method: string, url: string) => table.routeRule(method, url);
+const routeRuleProblem = (method: string, url: string) => table.routeRuleProblem(method, url);
 
 describe("route-roles", () => {
   it("finds the rule of a route, HEAD by its GET", () => {
@@ -33,6 +46,14 @@ describe("route-roles", () => {
     // Not in the table: a Business route that no role may call (and the start-up check refuses it).
     expect(accessOf("POST", "/v1/new-thing")).toBe("write");
     expect(routeRule("POST", "/v1/session")).toBeNull();
+  });
+
+  it("assembles the modules' contributions into one table, refusing a route declared twice", () => {
+    expect(assembleRouteRoles([{ "GET /v1/a": read }, { "POST /v1/a": write }])).toEqual({
+      "GET /v1/a": read,
+      "POST /v1/a": write,
+    });
+    expect(() => assembleRouteRoles([{ "GET /v1/a": read }, { "GET /v1/a": write }])).toThrow(/GET \/v1\/a is declared twice/);
   });
 
   it("an API key acts with the lower of its role and its member's", () => {

@@ -1,0 +1,38 @@
+// The destinations module's error codes (payout creation refuses an unknown or unusable destination with these too).
+// Thrown and declared by their definition (`new AppError(TABLE.CODE)`); see platform/errors.ts.
+import { defineErrorCodes } from "../../platform/errors.js";
+
+export const DESTINATION_ERRORS = defineErrorCodes({
+  BANK_ACCOUNT_NOT_FOUND: {
+    status: 404,
+    message: "No such destination for this Beneficiary.",
+    description: "The bank account or card id does not name a destination of the Beneficiary.",
+  },
+  BANK_ACCOUNT_NOT_VALIDATED: {
+    status: 422,
+    message: "The destination's routing details are not validated, so it cannot receive payouts.",
+    description: "Register a destination whose routing details pass validation, or correct this one.",
+  },
+  BANK_ACCOUNT_REJECTED: {
+    status: 422,
+    message: "The payout rail refused this destination, so it cannot receive payouts.",
+    description: "See the destination's `rail_rejection_reason`; register a corrected destination.",
+  },
+  NOTIFICATION_OF_CHANGE_NOT_APPLICABLE: {
+    status: 409,
+    message: "This bank account has no notification of change whose correction can be applied.",
+    description:
+      "No ACH notification of change was received for the account, it was applied already, or its code corrects nothing the account holds (C08, C09, C13, C14) or it came before corrections were kept: register the corrected account instead.",
+  },
+  BANK_ACCOUNT_CORRECTION_EXISTS: {
+    status: 409,
+    message: "The corrected bank account is already registered for this Beneficiary.",
+    description:
+      "The notification of change names an account the Beneficiary already has: pay that account (and delete this one) instead of applying the correction.",
+  },
+  DESTINATION_HAS_PENDING_PAYOUT: {
+    status: 409,
+    message: "A payout awaiting approval is headed to this destination.",
+    description: "Reject that payout first (`POST /v1/payouts/{payoutId}/reject`), then delete the destination.",
+  },
+});
