@@ -1,5 +1,5 @@
 // buildApp(deps): the HTTP application. It registers the platform's plugins and hooks, then the routes of the
-// modules composed for this process (src/modules.ts), and never listens; main.ts (or a test) decides what to do
+// modules composed for this process (src/composition.ts), and never listens; main.ts (or a test) decides what to do
 // with it.
 import fastifyCookie from "@fastify/cookie";
 import fastifySwagger from "@fastify/swagger";
@@ -8,7 +8,7 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger, LogController } from "fastify";
 import type { Logger } from "pino";
 import type { Config, HttpTimeouts, TrustProxy } from "./config.js";
-import type { ComposedModules } from "./modules.js";
+import type { ComposedModules } from "./composition.js";
 import { registerCollectionPages } from "./pages/collection/index.js";
 import { defaultDashboardDirectory, registerDashboard } from "./pages/dashboard/index.js";
 import { createRouteRoleTable } from "./platform/auth/route-roles.js";
@@ -41,7 +41,7 @@ export interface AppDeps {
   readonly ids: IdGenerator;
   readonly logger: Logger;
   readonly metrics: Metrics;
-  /** Every module of the process (src/modules.ts): the API registers their shared schemas and routes. */
+  /** Every module of the process (src/composition.ts): the API registers their shared schemas and routes. */
   readonly modules: ComposedModules;
   readonly tenantLimiter: RateLimiter;
   readonly clientAddressLimiter: RateLimiter;

@@ -2,16 +2,15 @@
 // process with a message naming the variable, instead of surfacing later as a confusing runtime error.
 import { isIP } from "node:net";
 import path from "node:path";
+import type { LogLevel } from "./platform/logger.js";
 import { parseMailbox } from "./platform/mail/address.js";
+import type { RateLimitConfig } from "./platform/rate-limit.js";
 
 export type ProcessRole = "all" | "api" | "worker";
-export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
-
-export interface RateLimitConfig {
-  /** Requests allowed per Business and environment within one window. */
-  readonly points: number;
-  readonly windowSeconds: number;
-}
+// The types of the settings the platform's own parts take are theirs (config.ts reads the environment into
+// them), so the platform never imports this file and the configuration stands above it.
+export type { LogLevel } from "./platform/logger.js";
+export type { RateLimitConfig } from "./platform/rate-limit.js";
 
 export interface Config {
   readonly port: number;

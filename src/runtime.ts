@@ -1,5 +1,5 @@
 // createRuntime(config): opens the database, applies migrations, wires the shared dependencies and composes the
-// modules (src/modules.ts) once, for the API (buildApp) and the worker alike. Tests call it with a manual clock
+// modules (src/composition.ts) once, for the API (buildApp) and the worker alike. Tests call it with a manual clock
 // and their own database.
 import { randomBytes } from "node:crypto";
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
@@ -9,7 +9,7 @@ import type { Logger } from "pino";
 import type { AppDeps } from "./app.js";
 import type { Config } from "./config.js";
 import { createDeliveryHook } from "./modules/webhooks/index.js";
-import { type ComposedModules, type CompositionDeps, composeModules } from "./modules.js";
+import { type ComposedModules, type CompositionDeps, composeModules } from "./composition.js";
 import { type Clock, systemClock } from "./platform/clock.js";
 import { createFieldCipher, type FieldCipher } from "./platform/crypto.js";
 import { makeDataDirPrivate } from "./platform/data-dir.js";

@@ -1,7 +1,9 @@
 // pino, with every key that could carry a credential or account data censored at any depth. Request logs
 // carry the request id. Fastify's own request logging is off; app.ts writes one line per request.
 import { type DestinationStream, type Logger, pino } from "pino";
-import type { LogLevel } from "../config.js";
+
+/** The LOG_LEVEL values (config.ts reads the variable into one). */
+export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 
 const SENSITIVE_KEYS = [
   "authorization",

@@ -3,7 +3,12 @@
 // several API processes share one database so they share one count.
 import type pg from "pg";
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
-import type { RateLimitConfig } from "../config.js";
+
+export interface RateLimitConfig {
+  /** Requests allowed per Business and environment within one window. */
+  readonly points: number;
+  readonly windowSeconds: number;
+}
 
 export interface RateLimitDecision {
   readonly allowed: boolean;

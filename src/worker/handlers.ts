@@ -1,18 +1,21 @@
 // The worker's job handlers, by job type: every module's (its definition's `jobs`) and the process-level jobs
 // of the composition (the retention sweep, the masking backfill), read from the one composition of the process
-// (src/modules.ts). Each must be idempotent because a job can run more than once.
-import type { ComposedModules } from "../modules.js";
+// (src/composition.ts, which hands it here: the worker imports nothing of the composition, whose process jobs
+// live in this folder). Each must be idempotent because a job can run more than once.
 import type { JobHandlers } from "../platform/jobs/worker.js";
-import type { ModuleJobs } from "../platform/modules/module-definition.js";
+import type { ModuleDefinition, ModuleJobs } from "../platform/modules/module-definition.js";
 
 /**
  * Every handler of the composition. Refuses at start-up a handler whose job type its contributor does not
  * declare, a declared job without a handler, and two contributors for one job type.
  */
-export function createJobHandlers(composed: Pick<ComposedModules, "modules" | "processJobs">): JobHandlers {
+export function createJobHandlers(composed: {
+  readonly modules: readonly ModuleDefinition[];
+  readonly processJobs: ModuleJobs;
+}): JobHandlers {
   const contributions: { readonly by: string; readonly jobs: ModuleJobs }[] = [
     ...composed.modules.flatMap((module) => (module.jobs === undefined ? [] : [{ by: module.name, jobs: module.jobs }])),
-    { by: "the process (src/modules.ts processJobs)", jobs: composed.processJobs },
+    { by: "the process (src/composition.ts processJobs)", jobs: composed.processJobs },
   ];
   const handlers: Record<string, JobHandlers[string]> = {};
   for (const { by, jobs } of contributions) {

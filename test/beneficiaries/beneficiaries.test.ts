@@ -264,7 +264,7 @@ describe("identity requirements are configuration evaluated at read time", () =>
       const id = res.json().id as string;
       await first.app.inject({ method: "POST", url: `/v1/beneficiaries/${id}/acknowledge`, headers: bearer(biz.keys.sandbox) });
       const { buildApp } = await import("../../src/app.js");
-      const { composeModules } = await import("../../src/modules.js");
+      const { composeModules } = await import("../../src/composition.js");
       const { testConfig } = await import("../helpers/test-app.js");
       const grownConfig = testConfig({ IDENTITY_REQUIRED_PERSON: "first_name,last_name,country_of_residence,date_of_birth" });
       // The modules are composed from the configuration: a process started with the grown list composes again.

@@ -1,6 +1,6 @@
 // The role-by-route table: what each route requires comes from it alone, and a /v1 route without an entry
 // stops the application from starting (fails closed). The table is the one the composition assembles from the
-// modules' contributions (src/modules.ts), read from a test app.
+// modules' contributions (src/composition.ts), read from a test app.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lowerRole } from "../../src/platform/auth/actor.js";
 import { assembleRouteRoles, createRouteRoleTable, read, write } from "../../src/platform/auth/route-roles.js";

@@ -1,5 +1,5 @@
 // Both process roles build the same module list: `api` (runtime + buildApp) and `worker` (runtime + its job
-// handlers) compose the modules through the one composition root (src/modules.ts), so they hold the same
+// handlers) compose the modules through the one composition root (src/composition.ts), so they hold the same
 // modules in the same order, and the job types the worker registers are exactly the job definitions the modules
 // (and the process-level jobs of the root) declare, which are every job definition in src/.
 import { readdirSync, readFileSync } from "node:fs";

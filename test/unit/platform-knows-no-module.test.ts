@@ -16,11 +16,18 @@ function filesUnder(dir: string, suffix: string): string[] {
     .map((name) => path.join(dir, name));
 }
 
-/** Every code a module declares in its <m>.errors.ts (the keys of its defineErrorCodes table). */
+/**
+ * Every code a module declares in its <m>.errors.ts (the keys of its defineErrorCodes tables), and the bank-file
+ * refusals the bank-rails module contributes from src/rails/bank-files/refusals.ts.
+ */
 function moduleErrorCodes(): Set<string> {
   const codes = new Set<string>();
-  for (const file of filesUnder(path.join(ROOT, "src/modules"), ".errors.ts")) {
-    for (const match of readFileSync(file, "utf8").matchAll(/^ {2}([A-Za-z_]+): \{$/gm)) codes.add(match[1] ?? "");
+  const files = [
+    ...filesUnder(path.join(ROOT, "src/modules"), ".errors.ts"),
+    path.join(ROOT, "src/rails/bank-files/refusals.ts"),
+  ];
+  for (const file of files) {
+    for (const match of readFileSync(file, "utf8").matchAll(/^ {2,4}([A-Za-z_]+): \{$/gm)) codes.add(match[1] ?? "");
   }
   return codes;
 }

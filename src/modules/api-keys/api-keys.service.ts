@@ -129,7 +129,7 @@ export function createApiKeyService(deps: ApiKeyServiceDeps) {
   }
 
   /**
-   * For the people module (a port passed in src/modules.ts): a member's removal revokes all their keys, in the removal's
+   * For the people module (a port passed in src/composition.ts): a member's removal revokes all their keys, in the removal's
    * own transaction, each recorded as `api_key_revoked` by whoever removed them (in the key's environment).
    * The last-admin-key rule does not apply: the keys already stopped authenticating with the removal, and
    * the Business's other admins sign in to the dashboard to make new ones.

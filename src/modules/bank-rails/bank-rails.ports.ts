@@ -1,5 +1,5 @@
 // What the bank-rails module needs from other modules, named and required: the composition root
-// (src/modules.ts) passes each one. None may be optional (test/startup/module-ports.test.ts).
+// (src/composition.ts) passes each one. None may be optional (test/startup/module-ports.test.ts).
 import type { Tenant } from "../../platform/auth/actor.js";
 import type { RecordActorAudit, ReportWeakenedControl } from "../../platform/auth/audit.js";
 import type { Tx } from "../../platform/db/client.js";

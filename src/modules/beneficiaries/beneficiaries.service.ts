@@ -64,7 +64,7 @@ export interface BeneficiaryServiceDeps {
   readonly enrollAfterCommit?: (tenant: Tenant, beneficiaryId: string) => Promise<void>;
   /** Closes the Beneficiary's live collection link as `archived`, inside the archiving transaction (collection module). */
   readonly closeLinksOnArchive?: (tx: Tx, tenant: Tenant, beneficiaryId: string, at: Date) => Promise<void>;
-  /** The audit log (people module, a port passed in src/modules.ts): every change of a declared destination is recorded. */
+  /** The audit log (people module, a port passed in src/composition.ts): every change of a declared destination is recorded. */
   readonly recordAudit: RecordActorAudit;
 }
 

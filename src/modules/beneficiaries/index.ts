@@ -77,6 +77,6 @@ export {
   type PreparedBeneficiary,
   remaskStoredBeneficiaries,
 } from "./beneficiaries.service.js";
-/** For the bank-rails module (a port, src/modules.ts): the address a SEPA file carries. */
+/** For the bank-rails module (a port, src/composition.ts): the address a SEPA file carries. */
 export { findPostalAddresses } from "./beneficiaries.shared.js";
 export { BENEFICIARY_ERRORS, beneficiariesRouteRoles };

@@ -21,7 +21,7 @@ import { AppError, type ErrorDetail } from "../../platform/errors.js";
 import type { EventRecorder } from "../../platform/events/outbox.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import { renderEmail } from "../../platform/mail/templates.js";
-import { BANK_RAIL_ERRORS } from "../bank-rails/bank-rails.errors.js";
+import { BANK_FILE_REFUSALS } from "../../rails/bank-files/refusals.js";
 import {
   findBeneficiary,
   lockBeneficiary,
@@ -73,14 +73,14 @@ export interface CollectionServiceDeps {
   >;
   readonly destinations: Pick<DestinationService, "prepareBankAccount" | "insertPrepared" | "liveDestinations" | "findOne">;
   /**
-   * The routing check payout creation runs (bank-rails, a port passed in src/modules.ts). A submission runs it on the
+   * The routing check payout creation runs (bank-rails, a port passed in src/composition.ts). A submission runs it on the
    * chosen account so that a production Beneficiary whose SEPA account needs a structured address is asked
    * for it on the page, by the very rule that would refuse the payout.
    */
   readonly checkRailRoute: (tx: Tx, tenant: Tenant, destinationId: string, currency: string) => Promise<AppError | null>;
   /** Enrolls a compliant Beneficiary's new account with the rail once the submission has committed. */
   readonly enrollAfterCommit?: (tenant: Tenant, beneficiaryId: string) => Promise<void>;
-  /** The audit log (people module, a port passed in src/modules.ts): branding changes, and accounts a payee adds by link. */
+  /** The audit log (people module, a port passed in src/composition.ts): branding changes, and accounts a payee adds by link. */
   readonly recordAudit: RecordActorAudit;
 }
 
@@ -432,9 +432,9 @@ export function createCollectionService(deps: CollectionServiceDeps) {
 
   /** The words the payee reads beside the field (a length detail already says the limit in plain words). */
   function formMessageOf(refusal: AppError, detail: ErrorDetail): string {
-    if (refusal.is(BANK_RAIL_ERRORS.SEPA_BIC_REQUIRED))
+    if (refusal.is(BANK_FILE_REFUSALS.SEPA_BIC_REQUIRED))
       return "Your bank is outside the EEA: its SEPA payments need the bank's BIC (SWIFT code).";
-    if (refusal.is(BANK_RAIL_ERRORS.SEPA_BIC_MISMATCH)) return "This BIC is of a bank in another country than the IBAN.";
+    if (refusal.is(BANK_FILE_REFUSALS.SEPA_BIC_MISMATCH)) return "This BIC is of a bank in another country than the IBAN.";
     return detail.message;
   }
 
@@ -445,7 +445,7 @@ export function createCollectionService(deps: CollectionServiceDeps) {
    */
   async function refuseWhatTheRailWould(tx: Tx, tenant: Tenant, destination: DestinationRow, created: boolean): Promise<void> {
     const refusal = await deps.checkRailRoute(tx, tenant, destination.id, destination.currency);
-    if (refusal?.is(BANK_RAIL_ERRORS.SEPA_ADDRESS_NOT_STRUCTURED)) {
+    if (refusal?.is(BANK_FILE_REFUSALS.SEPA_ADDRESS_NOT_STRUCTURED)) {
       const fields = (refusal.details ?? []).map((detail) => detail.field);
       throw new SubmissionRefused(
         (fields.length > 0 ? fields : ["postal_address.city", "postal_address.country"]).map((field) => ({
@@ -455,7 +455,10 @@ export function createCollectionService(deps: CollectionServiceDeps) {
         })),
       );
     }
-    if (refusal?.is(BANK_RAIL_ERRORS.SEPA_NAME_NOT_REPRESENTABLE) || refusal?.is(BANK_RAIL_ERRORS.ACH_NAME_NOT_REPRESENTABLE)) {
+    if (
+      refusal?.is(BANK_FILE_REFUSALS.SEPA_NAME_NOT_REPRESENTABLE) ||
+      refusal?.is(BANK_FILE_REFUSALS.ACH_NAME_NOT_REPRESENTABLE)
+    ) {
       throw new SubmissionRefused([
         {
           field: created ? "bank.account_holder_name" : "destination",
@@ -468,10 +471,10 @@ export function createCollectionService(deps: CollectionServiceDeps) {
     // field once transliterated): each detail becomes the form field the payee can fix. An existing account
     // chosen again is fixed by adding a new one.
     if (
-      refusal?.is(BANK_RAIL_ERRORS.SEPA_BIC_REQUIRED) ||
-      refusal?.is(BANK_RAIL_ERRORS.SEPA_BIC_MISMATCH) ||
-      refusal?.is(BANK_RAIL_ERRORS.SEPA_FIELD_TOO_LONG) ||
-      refusal?.is(BANK_RAIL_ERRORS.ACH_FIELD_TOO_LONG)
+      refusal?.is(BANK_FILE_REFUSALS.SEPA_BIC_REQUIRED) ||
+      refusal?.is(BANK_FILE_REFUSALS.SEPA_BIC_MISMATCH) ||
+      refusal?.is(BANK_FILE_REFUSALS.SEPA_FIELD_TOO_LONG) ||
+      refusal?.is(BANK_FILE_REFUSALS.ACH_FIELD_TOO_LONG)
     ) {
       throw new SubmissionRefused(
         (refusal.details ?? []).map((detail) => {

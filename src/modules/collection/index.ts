@@ -22,7 +22,7 @@ export {
   type Submission,
   type SubmitOutcome,
 } from "./collection.service.js";
-/** For the beneficiaries module's archive use case (a port, src/modules.ts): closes the live link in its transaction. */
+/** For the beneficiaries module's archive use case (a port, src/composition.ts): closes the live link in its transaction. */
 export { closeRequestsOfArchived as closeLinksOfArchivedBeneficiary } from "./collection.shared.js";
 export { formFor, TAX_FORMS, type TaxForm, W8BENE_ENTITY_TYPES, W9_CLASSIFICATIONS } from "./collection.tax.js";
 

@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { requireActor } from "../../platform/http/require-actor.js";
 import { routeResponses } from "../../platform/http/route-responses.js";
 import type { AppInstance } from "../../platform/http/types.js";
-import { BANK_RAIL_ERRORS } from "../bank-rails/bank-rails.errors.js";
+import { BANK_FILE_REFUSALS } from "../../rails/bank-files/refusals.js";
 import { BENEFICIARY_ERRORS } from "../beneficiaries/beneficiaries.errors.js";
 import { EMAIL_ERRORS } from "../emails/emails.errors.js";
 import { DESTINATION_ERRORS } from "./destinations.errors.js";
@@ -40,11 +40,11 @@ export function registerDestinationRoutes(app: AppInstance, service: Destination
             codes: [
               "not_found",
               BENEFICIARY_ERRORS.BENEFICIARY_ARCHIVED,
-              BANK_RAIL_ERRORS.SEPA_BIC_REQUIRED,
-              BANK_RAIL_ERRORS.SEPA_NAME_NOT_REPRESENTABLE,
-              BANK_RAIL_ERRORS.SEPA_FIELD_TOO_LONG,
-              BANK_RAIL_ERRORS.ACH_NAME_NOT_REPRESENTABLE,
-              BANK_RAIL_ERRORS.ACH_FIELD_TOO_LONG,
+              BANK_FILE_REFUSALS.SEPA_BIC_REQUIRED,
+              BANK_FILE_REFUSALS.SEPA_NAME_NOT_REPRESENTABLE,
+              BANK_FILE_REFUSALS.SEPA_FIELD_TOO_LONG,
+              BANK_FILE_REFUSALS.ACH_NAME_NOT_REPRESENTABLE,
+              BANK_FILE_REFUSALS.ACH_FIELD_TOO_LONG,
             ],
           },
         ),
@@ -117,8 +117,8 @@ export function registerDestinationRoutes(app: AppInstance, service: Destination
               BENEFICIARY_ERRORS.BENEFICIARY_ARCHIVED,
               DESTINATION_ERRORS.NOTIFICATION_OF_CHANGE_NOT_APPLICABLE,
               DESTINATION_ERRORS.BANK_ACCOUNT_CORRECTION_EXISTS,
-              BANK_RAIL_ERRORS.ACH_FIELD_TOO_LONG,
-              BANK_RAIL_ERRORS.ACH_NAME_NOT_REPRESENTABLE,
+              BANK_FILE_REFUSALS.ACH_FIELD_TOO_LONG,
+              BANK_FILE_REFUSALS.ACH_NAME_NOT_REPRESENTABLE,
               EMAIL_ERRORS.BUSINESS_NOT_VERIFIED,
             ],
           },

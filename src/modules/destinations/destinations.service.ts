@@ -69,7 +69,7 @@ export interface DestinationServiceDeps {
   readonly checkBankRailAccount: (tx: Tx, tenant: Tenant, account: BankRailAccountFacts) => Promise<AppError | null>;
   /** Injected by the payouts module (spec: Rules tied to states 2): a pending payout blocks deletion. */
   readonly pendingPayoutHeadsTo: (tx: Tx, tenant: Tenant, destinationId: string) => Promise<boolean>;
-  /** The audit log (people module, a port passed in src/modules.ts): every account added or removed is recorded with its actor. */
+  /** The audit log (people module, a port passed in src/composition.ts): every account added or removed is recorded with its actor. */
   readonly recordAudit: RecordActorAudit;
 }
 

@@ -9,7 +9,7 @@ import { createDestinationService } from "./destinations.service.js";
 export type { DestinationsPorts } from "./destinations.ports.js";
 export { railDestinationOf } from "./destinations.rail.js";
 export type { DestinationRow } from "./destinations.repo.js";
-/** For the bank-rails module (a port, src/modules.ts): the facts that decide which rail pays a destination. */
+/** For the bank-rails module (a port, src/composition.ts): the facts that decide which rail pays a destination. */
 export { type DestinationRoutingFacts, destinationRoutingFactsOf } from "./destinations.routing.js";
 export type { NotificationOfChange } from "./destinations.schema.js";
 export { type RegisterBankAccountBody, RegisterBankAccountBodySchema } from "./destinations.schemas.js";

@@ -6,7 +6,7 @@ export interface EnrollmentPorts {
   /**
    * From the beneficiaries module: the Beneficiary as the API presents it (the retry route answers it). The
    * beneficiaries module itself triggers enrollments, so this port is filled after both are defined
-   * (src/modules.ts, "the two loops").
+   * (src/composition.ts, "the two loops").
    */
   readonly readBeneficiary: (actor: Actor, id: string) => Promise<BeneficiaryBody>;
 }

@@ -172,9 +172,9 @@ export interface PayoutWriterDeps {
   readonly ids: IdGenerator;
   readonly jobStore: Pick<JobStore, "enqueue">;
   readonly lifecycle: Lifecycle;
-  /** From the bank-rails module (a port, src/modules.ts): refuses a production payout no configured rail can carry. */
+  /** From the bank-rails module (a port, src/composition.ts): refuses a production payout no configured rail can carry. */
   readonly checkRailRoutes: RailRouteCheck;
-  /** The audit log (people module, a port passed in src/modules.ts): every creation is recorded with its maker. */
+  /** The audit log (people module, a port passed in src/composition.ts): every creation is recorded with its maker. */
   readonly recordAudit: RecordActorAudit;
 }
 

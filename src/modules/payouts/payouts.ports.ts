@@ -1,4 +1,4 @@
-// What the payouts module needs from other modules, named and required: the composition root (src/modules.ts)
+// What the payouts module needs from other modules, named and required: the composition root (src/composition.ts)
 // passes each one; a test passes an explicit fake. None may be optional (test/startup/module-ports.test.ts).
 import type { RecordActorAudit, ReportWeakenedControl } from "../../platform/auth/audit.js";
 import type { RailRouteCheck } from "./payouts.creation.js";

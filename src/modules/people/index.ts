@@ -2,13 +2,13 @@ import type { SessionAuthenticator } from "../../platform/auth/session.js";
 import { jobHandler } from "../../platform/jobs/job-definition.js";
 import { defineModule, type PlatformServices } from "../../platform/modules/module-definition.js";
 import { createPasswordHasher } from "../../platform/password-hasher.js";
+import { createPasswordPolicy } from "../registration/index.js";
 import { peopleRouteRoles } from "./people.access.js";
 import { createControlAlerts } from "./people.alerts.js";
 import { createAuditRecorder } from "./people.audit.js";
 import { PEOPLE_ERRORS } from "./people.errors.js";
 import { createSessionExpiry } from "./people.expiry.js";
 import { PASSWORD_RESET_REQUEST_JOB, SESSION_SWEEP_JOB } from "./people.jobs.js";
-import { createPasswordPolicy } from "./people.password.js";
 import type { PeoplePorts } from "./people.ports.js";
 import { createPasswordResetRequestHandler } from "./people.reset.js";
 import { registerPeopleRoutes } from "./people.routes.js";
@@ -18,7 +18,6 @@ import { createTeamService } from "./people.team.js";
 
 export type { AuditAction, AuditRecorder, RecordActorAudit } from "./people.audit.js";
 export { PASSWORD_RESET_REQUEST_JOB, SESSION_SWEEP_JOB } from "./people.jobs.js";
-export type { PasswordPolicy } from "./people.password.js";
 export type { PeoplePorts } from "./people.ports.js";
 /** For the retention sweep (src/worker/retention.ts). */
 export {

@@ -45,12 +45,6 @@ export const PEOPLE_ERRORS = defineErrorCodes({
     message: "The password is wrong.",
     description: "The current password given to confirm an act (step-up, password change, two-factor changes) is wrong.",
   },
-  WEAK_PASSWORD: {
-    status: 422,
-    message: "Choose another password: this one is too short or too common.",
-    description:
-      "Passwords follow NIST SP 800-63B: at least 12 characters (at most 200), no rule about character classes, and common, breached-style or guessable passwords (dictionary words, names, keyboard patterns, repeats, dates, the e-mail address itself) are refused. A passphrase of several unrelated words works well.",
-  },
   INVITATION_INVALID: {
     status: 410,
     message: "This invitation is unknown, expired, revoked or already used.",

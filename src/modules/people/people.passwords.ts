@@ -1,13 +1,14 @@
 // Passwords: a signed-in person changes theirs (proving the current one), anyone asks for a reset by e-mail
 // (people.reset.ts answers it in the worker), and a reset token sets a new one. A new password ends the
 // person's other sessions and voids their open resets; both credentials are throttled (people.throttle.ts).
-// The password's rule is people.password.ts.
+// The password's rule is registration.password.ts (the registration module sets a person's first password).
 import type { SessionPrincipal } from "../../platform/auth/session.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
 import { type Db, transaction } from "../../platform/db/client.js";
 import { AppError } from "../../platform/errors.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
+import type { PasswordPolicy } from "../registration/index.js";
 import * as members from "../registration/registration.shared.js";
 import type { AuditRecorder } from "./people.audit.js";
 import { PEOPLE_ERRORS } from "./people.errors.js";
@@ -20,7 +21,6 @@ import {
   presentSession,
   type RequestOrigin,
 } from "./people.internal.js";
-import type { PasswordPolicy } from "./people.password.js";
 import { consumePasswordReset, endSessionsOfUser, renewSession, voidPasswordResetsOf } from "./people.repo.js";
 import { enqueuePasswordResetRequest } from "./people.reset.js";
 import type { AttemptThrottle } from "./people.throttle.js";

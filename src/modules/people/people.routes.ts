@@ -8,6 +8,7 @@ import { refuseCrossSite } from "../../platform/http/access-hook.js";
 import { requireActor } from "../../platform/http/require-actor.js";
 import { routeResponses } from "../../platform/http/route-responses.js";
 import type { AppInstance } from "../../platform/http/types.js";
+import { REGISTRATION_ERRORS } from "../registration/registration.errors.js";
 import { PEOPLE_ERRORS } from "./people.errors.js";
 import {
   AcceptedInvitationSchema,
@@ -416,7 +417,7 @@ export function registerPeopleRoutes(
           {
             access: "session",
             hasBody: true,
-            codes: [PEOPLE_ERRORS.INVALID_PASSWORD, PEOPLE_ERRORS.WEAK_PASSWORD, PEOPLE_ERRORS.SIGN_IN_THROTTLED],
+            codes: [PEOPLE_ERRORS.INVALID_PASSWORD, REGISTRATION_ERRORS.WEAK_PASSWORD, PEOPLE_ERRORS.SIGN_IN_THROTTLED],
           },
         ),
       },
@@ -464,7 +465,7 @@ export function registerPeopleRoutes(
           {
             access: "public",
             hasBody: true,
-            codes: [PEOPLE_ERRORS.PASSWORD_RESET_INVALID, PEOPLE_ERRORS.WEAK_PASSWORD, PEOPLE_ERRORS.SIGN_IN_THROTTLED],
+            codes: [PEOPLE_ERRORS.PASSWORD_RESET_INVALID, REGISTRATION_ERRORS.WEAK_PASSWORD, PEOPLE_ERRORS.SIGN_IN_THROTTLED],
           },
         ),
       },
@@ -491,7 +492,7 @@ export function registerPeopleRoutes(
           {
             access: "public",
             hasBody: true,
-            codes: [PEOPLE_ERRORS.INVITATION_INVALID, PEOPLE_ERRORS.WEAK_PASSWORD, PEOPLE_ERRORS.ALREADY_A_MEMBER],
+            codes: [PEOPLE_ERRORS.INVITATION_INVALID, REGISTRATION_ERRORS.WEAK_PASSWORD, PEOPLE_ERRORS.ALREADY_A_MEMBER],
           },
         ),
       },

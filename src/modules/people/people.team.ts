@@ -15,10 +15,10 @@ import type { IdGenerator } from "../../platform/ids.js";
 import { dashboardLink, renderEmail } from "../../platform/mail/templates.js";
 import { decodeCursor, toPage } from "../../platform/pagination/cursor.js";
 import type { MailOutbox } from "../emails/index.js";
+import type { PasswordPolicy } from "../registration/index.js";
 import * as members from "../registration/registration.shared.js";
 import type { AuditRecorder } from "./people.audit.js";
 import { PEOPLE_ERRORS } from "./people.errors.js";
-import type { PasswordPolicy } from "./people.password.js";
 import {
   type AuditRow,
   consumeInvitation,
@@ -49,7 +49,7 @@ export interface TeamServiceDeps {
   readonly passwordPolicy: PasswordPolicy;
   readonly audit: AuditRecorder;
   /**
-   * The api-keys module's revocation of a removed member's keys (a port passed in src/modules.ts), run in the removal's
+   * The api-keys module's revocation of a removed member's keys (a port passed in src/composition.ts), run in the removal's
    * transaction. Required: a removal that left keys live would let a later restore of the membership revive them.
    */
   readonly revokeKeysOfRemovedMember: (tx: Tx, actor: Actor, membershipId: string) => Promise<number>;

@@ -5,10 +5,12 @@ import type { RegistrationPorts } from "./registration.ports.js";
 import { registerRegistrationRoutes } from "./registration.routes.js";
 import { createRegistrationService } from "./registration.service.js";
 
-export type { RegistrationPorts } from "./registration.ports.js";
 /** For the retention sweep (src/worker/retention.ts). */
+/** The one password rule (registration, invitations, resets, changes): the people module uses it too. */
+export { createPasswordPolicy, type PasswordPolicy } from "./registration.password.js";
+export type { RegistrationPorts } from "./registration.ports.js";
 export { pruneExpiredRegistrations } from "./registration.retention.js";
-/** For the mail outbox (a port of the emails module, src/modules.ts): whether a recipient is one of a Business's verified people. */
+/** For the mail outbox (a port of the emails module, src/composition.ts): whether a recipient is one of a Business's verified people. */
 export { emailRecipientFacts, findBusinessName } from "./registration.shared.js";
 
 export interface RegistrationSettings {

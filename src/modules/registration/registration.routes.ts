@@ -1,6 +1,5 @@
 import { routeResponses } from "../../platform/http/route-responses.js";
 import type { AppInstance } from "../../platform/http/types.js";
-import { PEOPLE_ERRORS } from "../people/people.errors.js";
 import { REGISTRATION_ERRORS } from "./registration.errors.js";
 import {
   RegistrationAcceptedSchema,
@@ -26,7 +25,7 @@ export function registerRegistrationRoutes(app: AppInstance, service: Registrati
         body: RegistrationBodySchema,
         response: routeResponses(
           { 202: RegistrationAcceptedSchema },
-          { access: "public", hasBody: true, codes: [PEOPLE_ERRORS.WEAK_PASSWORD] },
+          { access: "public", hasBody: true, codes: [REGISTRATION_ERRORS.WEAK_PASSWORD] },
         ),
       },
     },

@@ -18,10 +18,10 @@ import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { isUniqueViolation } from "../../platform/db/errors.js";
 import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
-import type { IssueApiKeyInput, IssuedApiKeyBody } from "../api-keys/index.js";
 import type { MailOutbox } from "../emails/index.js";
 import { REGISTRATION_ERRORS } from "./registration.errors.js";
 import { renderExistingAccountMail, renderVerificationMail } from "./registration.mail.js";
+import type { FirstApiKeyInput, IssuedFirstApiKey } from "./registration.ports.js";
 import {
   clearPendingPassword,
   consumePendingRegistration,
@@ -51,7 +51,7 @@ export interface RegistrationServiceDeps {
   readonly db: Db;
   readonly clock: Clock;
   readonly ids: IdGenerator;
-  readonly issueApiKey: (tx: Tx, input: IssueApiKeyInput) => Promise<IssuedApiKeyBody>;
+  readonly issueApiKey: (tx: Tx, input: FirstApiKeyInput) => Promise<IssuedFirstApiKey>;
   readonly mail: Pick<MailOutbox, "sendPlatformMail">;
   /** PUBLIC_BASE_URL: named in the e-mail's instructions. */
   readonly publicBaseUrl: string;
@@ -162,7 +162,7 @@ export function createRegistrationService(deps: RegistrationServiceDeps) {
       role: "business_admin",
       createdAt: now,
     });
-    const apiKeys: IssuedApiKeyBody[] = [];
+    const apiKeys: IssuedFirstApiKey[] = [];
     for (const environment of ENVIRONMENTS) {
       apiKeys.push(
         await issueApiKey(tx, {

@@ -1,5 +1,5 @@
 // How a module records a security-relevant act of its request's actor in the audit log (owned by the
-// people module, which provides the function through src/modules.ts). Called inside the act's own transaction.
+// people module, which provides the function through src/composition.ts). Called inside the act's own transaction.
 import type { Tx } from "../db/client.js";
 import type { Actor, Tenant } from "./actor.js";
 

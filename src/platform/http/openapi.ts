@@ -1,7 +1,6 @@
 // OpenAPI 3.1 generated from the route schemas by @fastify/swagger. Shared schemas ($id) become named
 // components; public routes are marked with an empty security requirement.
 import type { SwaggerOptions } from "@fastify/swagger";
-import type { Config } from "../../config.js";
 import type { RouteRoleTable } from "../auth/route-roles.js";
 import { openApiWebhooks } from "../events/event-data.js";
 import { ERROR_CODES_KEYWORD, finishOpenApiDocument, NOT_RATE_LIMITED } from "./openapi-document.js";
@@ -17,7 +16,7 @@ export interface DocumentTag {
 /** `examples`: an example per component name (request bodies and success responses). */
 /** `routeRoles`: the role-by-route table (security, x-roles, x-step-up). */
 export function openApiDocumentOptions(
-  config: Config,
+  config: { readonly docsBaseUrl: string },
   tags: readonly DocumentTag[],
   examples: Readonly<Record<string, unknown>>,
   routeRoles: RouteRoleTable,

@@ -1,5 +1,5 @@
 // What a module contributes to the service: the shape every module's `define<Module>()` (its index.ts) returns
-// and the composition root (src/modules.ts) collects in one ordered list. The API reads the routes and shared
+// and the composition root (src/composition.ts) collects in one ordered list. The API reads the routes and shared
 // schemas from that list, the worker its job handlers, and other modules its offers. The platform names no
 // module: this file only says what a contribution looks like.
 import type { TSchema } from "@sinclair/typebox";
@@ -35,7 +35,7 @@ export interface PlatformServices {
 
 /**
  * A schema other schemas and routes refer to by its `$id` (a named component of the OpenAPI document). TypeBox
- * types `$id` as optional, so its presence is checked when the modules are composed (src/modules.ts).
+ * types `$id` as optional, so its presence is checked when the modules are composed (src/composition.ts).
  */
 export type SharedSchema = TSchema;
 

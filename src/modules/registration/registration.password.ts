@@ -7,7 +7,7 @@
 import { ZxcvbnFactory } from "@zxcvbn-ts/core";
 import { adjacencyGraphs, dictionary } from "@zxcvbn-ts/language-common";
 import { AppError } from "../../platform/errors.js";
-import { PEOPLE_ERRORS } from "./people.errors.js";
+import { REGISTRATION_ERRORS } from "./registration.errors.js";
 
 export const PASSWORD_MIN_LENGTH = 12;
 export const PASSWORD_MAX_LENGTH = 200;
@@ -35,7 +35,7 @@ function assertAcceptablePassword(estimator: ZxcvbnFactory, password: string, fi
   // Length in code points, as a person counts characters (NIST: Unicode counts each code point as one).
   const length = [...password].length;
   if (length < PASSWORD_MIN_LENGTH || length > PASSWORD_MAX_LENGTH) {
-    throw new AppError(PEOPLE_ERRORS.WEAK_PASSWORD, {
+    throw new AppError(REGISTRATION_ERRORS.WEAK_PASSWORD, {
       message: `The password must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters long.`,
       details: [{ field, code: length < PASSWORD_MIN_LENGTH ? "too_short" : "too_long", message: "Length out of range." }],
     });
@@ -43,7 +43,7 @@ function assertAcceptablePassword(estimator: ZxcvbnFactory, password: string, fi
   const inputs = context.flatMap((value) => [value, ...value.split(/[@._+-]/).filter((part) => part.length >= 3)]);
   const result = estimator.check(password.slice(0, 100), inputs);
   if (result.score < MIN_SCORE) {
-    throw new AppError(PEOPLE_ERRORS.WEAK_PASSWORD, {
+    throw new AppError(REGISTRATION_ERRORS.WEAK_PASSWORD, {
       details: [
         {
           field,
