@@ -1,9 +1,3 @@
-// The composition root: every module of the service, defined once per process from the platform's services and
-// the configuration, in one ordered list. Both process roles read the same list: the API (app.ts) its routes
-// and shared schemas, the worker (worker/handlers.ts) its job handlers; in `all` mode one composition serves
-// both. Adding a module is one folder with its index.ts (`define<Module>`) and one line here (docs/ARCHITECTURE.md,
-// "How to add a module").
-import type { Logger } from "pino";
 import type { Config } from "./config.js";
 import { defineApiKeys } from "./modules/api-keys/index.js";
 import { defineBankRails } from "./modules/bank-rails/index.js";
@@ -22,15 +16,8 @@ import { defineRailSimulator } from "./modules/rail-simulator/index.js";
 import { defineRegistration, emailRecipientFacts } from "./modules/registration/index.js";
 import { defineWebhooks } from "./modules/webhooks/index.js";
 import { assembleRouteRoles, PLATFORM_ROUTE_ROLES, type RouteRoles } from "./platform/auth/route-roles.js";
-import type { Clock } from "./platform/clock.js";
-import type { FieldCipher } from "./platform/crypto.js";
-import type { Database } from "./platform/db/client.js";
 import { assembleErrorCodes, type ErrorCodeTable, PLATFORM_ERRORS } from "./platform/errors.js";
-import type { EventRecorder } from "./platform/events/outbox.js";
-import type { IdGenerator } from "./platform/ids.js";
-import type { JobStore } from "./platform/jobs/job-store.js";
 import type { Mailer } from "./platform/mail/mailer.js";
-import type { Metrics } from "./platform/metrics.js";
 import type { ModuleDefinition, ModuleJobs, PlatformServices, SharedSchema } from "./platform/modules/module-definition.js";
 import type { TargetPolicy } from "./platform/outbound-http/url-safety.js";
 import type { WebhookSender } from "./platform/outbound-http/webhook-sender.js";
@@ -39,16 +26,8 @@ import { createMaskingBackfillHandler, MASKING_BACKFILL_JOB } from "./worker/mas
 import { createRetentionHandler, RETENTION_SWEEP_JOB } from "./worker/retention.js";
 
 /** What the modules are built from: the platform's services (runtime.ts), the configuration and the process's resources. */
-export interface CompositionDeps {
+export interface CompositionDeps extends Omit<PlatformServices, "db"> {
   readonly config: Config;
-  readonly database: Database;
-  readonly clock: Clock;
-  readonly ids: IdGenerator;
-  readonly cipher: FieldCipher;
-  readonly events: EventRecorder;
-  readonly jobStore: JobStore;
-  readonly logger: Logger;
-  readonly metrics: Metrics;
   /** The payout rails per environment. */
   readonly rails: RailRegistry;
   /** Where webhook URLs may point, and the guarded client that calls them. */

@@ -2,6 +2,8 @@
 // (people.step-up.ts), passwords and resets (people.passwords.ts) and two-factor (people.two-factor.ts). Plain
 // functions taking what they use, so each of those files states its own dependencies instead of reading
 // them from one closure. Not offered outside the module (index.ts exports none of it).
+
+import type { Static } from "@sinclair/typebox";
 import * as OTPAuth from "otpauth";
 import type { Role } from "../../platform/auth/actor.js";
 import type { SessionPrincipal } from "../../platform/auth/session.js";
@@ -25,6 +27,7 @@ import {
   lockTwoFactor,
   type SessionRow,
 } from "./people.repo.js";
+import type { SessionSchema } from "./people.schemas.js";
 import type { AttemptKeys } from "./people.throttle.js";
 import { newToken, normalizeRecoveryCode } from "./people.tokens.js";
 
@@ -51,20 +54,8 @@ export interface IssuedSession {
 
 export type NextStep = "two_factor" | "two_factor_enrolment" | null;
 
-export interface SessionBody {
-  session: {
-    id: string;
-    created_at: string;
-    expires_at: string;
-    idle_timeout_seconds: number;
-    confirmed_at: string;
-    next_step: NextStep;
-  };
-  csrf_token: string;
-  user: { id: string; email: string; two_factor_enabled: boolean };
-  membership: { id: string; business_id: string; business_name: string; role: Role };
-  memberships: { id: string; business_id: string; business_name: string; role: Role }[];
-}
+/** A session as the API answers it: the type of its response schema, never a copy kept by hand. */
+export type SessionBody = Static<typeof SessionSchema>;
 
 /** Seconds a TOTP code is valid (RFC 6238's default); one step either side is accepted for clock drift. */
 const TOTP_PERIOD_SECONDS = 30;

@@ -7,6 +7,8 @@
 // secret is issued at sign-in, when the second factor completes the sign-in, at every confirmation (step-up),
 // at enrolment in two-factor authentication and when switching Business, so a secret known before a privilege
 // change is worth nothing after it (fixation).
+
+import type { Static } from "@sinclair/typebox";
 import type { SessionPrincipal } from "../../platform/auth/session.js";
 import type { Clock } from "../../platform/clock.js";
 import { type Db, type Tx, transaction } from "../../platform/db/client.js";
@@ -44,6 +46,7 @@ import {
   type SessionRow,
   touchSession,
 } from "./people.repo.js";
+import type { MySessionListSchema } from "./people.schemas.js";
 import type { AttemptThrottle } from "./people.throttle.js";
 import { csrfTokenOf, csrfTokensEqual, hashToken, newToken, TOKEN_SHAPE } from "./people.tokens.js";
 
@@ -52,20 +55,8 @@ const TOUCH_GRANULARITY_MS = 60_000;
 /** A person has a handful of live sessions; the list answers at most this many, newest first. */
 const MY_SESSIONS_LIMIT = 100;
 
-/** GET /v1/session/sessions: what a person sees of each of their live sessions (never the secret or its hash). */
-export interface MySessionList {
-  sessions: {
-    id: string;
-    business_id: string;
-    business_name: string;
-    created_at: string;
-    last_seen_at: string;
-    expires_at: string;
-    device: string;
-    client_address: string | null;
-    current: boolean;
-  }[];
-}
+/** GET /v1/session/sessions: what a person sees of each of their live sessions (its response schema's type). */
+export type MySessionList = Static<typeof MySessionListSchema>;
 
 export interface SessionsDeps {
   readonly db: Db;
