@@ -5,7 +5,6 @@
 
 import type { Static } from "@sinclair/typebox";
 import * as OTPAuth from "otpauth";
-import type { Role } from "../../platform/auth/actor.js";
 import type { SessionPrincipal } from "../../platform/auth/session.js";
 import type { Clock } from "../../platform/clock.js";
 import {
