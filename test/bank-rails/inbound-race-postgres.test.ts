@@ -10,18 +10,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BANK_POLL_JOB } from "../../src/modules/bank-rails/index.js";
-import {
-  bearer,
-  createBeneficiary,
-  type RegisteredBusiness,
-  registerBankAccount,
-  registerBusiness,
-} from "../helpers/factories.js";
+import { bearer, type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import { bankCamt054, bankPain002 } from "../helpers/test-bank.js";
 import { onPostgres } from "../helpers/test-database.js";
 import { createPayout, decide, getPayout, payoutEvents } from "../payouts/payout-fixtures.js";
-import { localFolder, sepaConfig } from "./bank-rail-fixtures.js";
+import { localFolder, sepaConfig, sepaPayee } from "./bank-rail-fixtures.js";
 
 const ROUNDS = 4;
 const e2e = (payoutId: string) => payoutId.replaceAll("-", "");
@@ -69,20 +63,7 @@ describe.skipIf(!onPostgres)("two workers reading one inbound directory (Postgre
       payload: sepaConfig({ delivery, cutoff_times: ["15:00"] }),
     });
     expect(configured.statusCode, configured.body).toBe(201);
-    const beneficiary = await createBeneficiary(t.app, key, {
-      first_name: "Ana",
-      last_name: "Perez",
-      country_of_residence: "ES",
-      postal_address: { line1: "Calle Mayor 5", city: "Madrid", country: "ES" },
-    });
-    await registerBankAccount(t.app, key, beneficiary.id, {
-      account_holder_name: "Ana Perez",
-      country: "ES",
-      currency: "EUR",
-      iban: "ES9121000418450200051332",
-    });
-    await t.app.inject({ method: "POST", url: `/v1/beneficiaries/${beneficiary.id}/acknowledge`, headers: bearer(key) });
-    beneficiaryId = beneficiary.id;
+    ({ beneficiaryId } = await sepaPayee(t.app, key));
   });
   afterAll(async () => {
     await t?.close();

@@ -501,6 +501,19 @@ export function createBankInbound(deps: InboundDeps) {
     const name = entry.name;
     const sha256 = sha256Hex(content);
     const listing = { sizeBytes: entry.size, modifiedAt: entry.modifiedAt };
+    // The columns every record of this file shares, whatever becomes of it (applied, duplicate or refused).
+    const received = (id: string) => ({
+      id,
+      businessId: tenant.businessId,
+      environment: tenant.environment,
+      rail,
+      fileName: name,
+      contentSha256: sha256,
+      kind: "unknown",
+      contentEncrypted: deps.cipher.encrypt(content),
+      ...listing,
+      receivedAt: clock.now(),
+    });
     if (await inboundSeen(db, tenant, rail, name, sha256)) {
       await recordInboundListing(db, tenant, rail, { fileName: name, sha256, ...listing });
       return "seen";
@@ -512,19 +525,10 @@ export function createBankInbound(deps: InboundDeps) {
       const reason = `The same content as ${earlier.fileName}, received ${earlier.receivedAt.toISOString()}: the bank sent the file twice; nothing was applied again.`;
       const recorded = await transaction(db, (tx) =>
         claimInbound(tx, {
-          id: inboundId,
-          businessId: tenant.businessId,
-          environment: tenant.environment,
-          rail,
-          fileName: name,
-          contentSha256: sha256,
-          kind: "unknown",
+          ...received(inboundId),
           status: "duplicate",
           refusalReason: reason,
           duplicateOfId: earlier.id,
-          contentEncrypted: deps.cipher.encrypt(content),
-          ...listing,
-          receivedAt: clock.now(),
         }),
       );
       if (!recorded) return "seen";
@@ -556,17 +560,8 @@ export function createBankInbound(deps: InboundDeps) {
       }
       return await transaction(db, async (tx) => {
         const claimed = await claimInbound(tx, {
-          id: inboundId,
-          businessId: tenant.businessId,
-          environment: tenant.environment,
-          rail,
-          fileName: name,
-          contentSha256: sha256,
-          kind: "unknown",
+          ...received(inboundId),
           status: "applied",
-          contentEncrypted: deps.cipher.encrypt(content),
-          ...listing,
-          receivedAt: clock.now(),
         });
         if (!claimed) return "seen" as const;
         let applied: Applied;
@@ -603,18 +598,9 @@ export function createBankInbound(deps: InboundDeps) {
       const refusedId = ids.newId();
       await transaction(db, async (tx) => {
         const recorded = await claimInbound(tx, {
-          id: refusedId,
-          businessId: tenant.businessId,
-          environment: tenant.environment,
-          rail,
-          fileName: name,
-          contentSha256: sha256,
-          kind: "unknown",
+          ...received(refusedId),
           status: "refused",
           refusalReason: reason,
-          contentEncrypted: deps.cipher.encrypt(content),
-          ...listing,
-          receivedAt: clock.now(),
         });
         if (recorded) await recordRefused(tx, tenant, rail, refusedId, name, reason);
       });
