@@ -130,6 +130,21 @@ const destination = {
   created_at: "2026-05-27T12:01:00.000Z",
 };
 
+const payoutPayee = {
+  beneficiary_id: BENEFICIARY_ID,
+  display_name: "Jane Doe",
+  country: "DE",
+  destination: {
+    bank_account_id: DESTINATION_ID,
+    type: "bank_account",
+    scheme: "iban",
+    country: "DE",
+    currency: "EUR",
+    last4: "3000",
+    deleted: false,
+  },
+};
+
 const payout = {
   payout_id: PAYOUT_ID,
   environment: "sandbox",
@@ -158,6 +173,7 @@ const payout = {
   created_at: "2026-05-27T12:10:00.000Z",
   updated_at: "2026-05-27T12:10:00.000Z",
   created_by: { api_key_id: KEY_ID, membership_id: MEMBERSHIP_ID, user_id: USER_ID },
+  payee: payoutPayee,
 };
 const approvedPayout = { ...payout, status: "approved", updated_at: "2026-05-27T12:15:00.000Z" };
 
@@ -628,6 +644,7 @@ export const COMPONENT_EXAMPLES: Readonly<Record<string, unknown>> = {
     external_ref: "invoice-2026-0042",
   },
   Payout: payout,
+  PayoutPayee: payoutPayee,
   PayoutList: { payouts: [payout], next_cursor: null },
   PayoutVolume: {
     since: "2026-04-28",

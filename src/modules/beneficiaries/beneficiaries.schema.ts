@@ -120,6 +120,9 @@ export const beneficiaries = pgTable(
   },
   (t) => [
     index("beneficiaries_tenant_list_idx").on(t.businessId, t.environment, t.id).where(sql`archived_at is null`),
+    // Every Beneficiary of a tenant, archived ones included: the payouts list's payee search reads their names
+    // (a payout to an archived payee still matches), without scanning other tenants' rows.
+    index("beneficiaries_tenant_idx").on(t.businessId, t.environment),
     // One active Beneficiary per e-mail in a tenant: makes a repeated import recognisable, and a collection
     // link's recipient unambiguous. Archiving frees the address.
     uniqueIndex("beneficiaries_tenant_email_key")

@@ -283,3 +283,41 @@ export async function insertBeneficiariesSkippingTakenEmails(tx: Tx, rows: reado
   );
   return inserted.map((row) => row.id);
 }
+
+/** How a payout names its payee (the payouts module's `payee` summary): the name and the country, nothing else. */
+export interface PayeeName {
+  /** The nickname when set, else the legal name (the Beneficiary's `display_name`). */
+  readonly displayName: string;
+  /** Country of residence (individual) or of incorporation (business); null while not given. */
+  readonly country: string | null;
+}
+
+/**
+ * The names and countries of the tenant's Beneficiaries with these ids (archived ones included: a payout keeps
+ * naming its payee), in one query for a whole page of payouts. Ids of another tenant are simply absent.
+ */
+export async function findPayeeNames(db: Db, tenant: Tenant, ids: readonly string[]): Promise<Map<string, PayeeName>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const rows = await db
+    .select({
+      id: beneficiaries.id,
+      displayName: sql<string>`coalesce(${beneficiaries.nickname}, ${beneficiaries.name})`,
+      country: sql<string | null>`coalesce(${beneficiaries.countryOfResidence}, ${beneficiaries.countryOfIncorporation})`,
+    })
+    .from(beneficiaries)
+    .where(and(ownedBy(beneficiaries, tenant), inArray(beneficiaries.id, unique)));
+  return new Map(rows.map((row) => [row.id, { displayName: row.displayName, country: row.country }]));
+}
+
+/**
+ * The ids of the tenant's Beneficiaries whose name (or nickname) contains `text`, case-insensitively, as a
+ * subquery for the caller's `beneficiary_id in (…)` (the payouts list's payee search). Tenant-filtered here, so
+ * another Business's payee never matches; the outer query is filtered by its own tenant index as well.
+ */
+export function beneficiaryIdsNamedLike(tenant: Tenant, text: string): SQL {
+  const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return sql`select ${beneficiaries.id} from ${beneficiaries}
+    where ${ownedBy(beneficiaries, tenant)}
+      and (${beneficiaries.name} ilike ${pattern} or ${beneficiaries.nickname} ilike ${pattern})`;
+}

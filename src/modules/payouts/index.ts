@@ -10,7 +10,7 @@ import { PAYOUT_DISBURSE_JOB, PAYOUT_RAIL_OUTCOME_JOB, PAYOUT_SETTLE_JOB } from 
 import { createLifecycle } from "./payouts.lifecycle.js";
 import type { PayoutsPorts } from "./payouts.ports.js";
 import { registerPayoutRoutes } from "./payouts.routes.js";
-import { ApprovalPolicySchema, BulkRowSchema, DecisionSchema, PayoutSchema } from "./payouts.schemas.js";
+import { ApprovalPolicySchema, BulkRowSchema, DecisionSchema, PayoutPayeeSchema, PayoutSchema } from "./payouts.schemas.js";
 import { createPayoutService } from "./payouts.service.js";
 
 export type { BankFilePayout, PayoutBankFileHooks } from "./payouts.bank-files.js";
@@ -73,7 +73,7 @@ export function definePayouts(platform: PlatformServices, settings: PayoutsSetti
     routeRoles: payoutsRouteRoles,
     errorCodes: PAYOUT_ERRORS,
     registerRoutes: (app) => registerPayoutRoutes(app, service, bulk),
-    sharedSchemas: [PayoutSchema, DecisionSchema, ApprovalPolicySchema, BulkRowSchema],
+    sharedSchemas: [PayoutPayeeSchema, PayoutSchema, DecisionSchema, ApprovalPolicySchema, BulkRowSchema],
     jobs: {
       definitions: [PAYOUT_DISBURSE_JOB, PAYOUT_RAIL_OUTCOME_JOB, PAYOUT_SETTLE_JOB],
       handlers: disbursement,

@@ -4,7 +4,12 @@ import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, or, s
 import type { Tenant } from "../../platform/auth/actor.js";
 import { type Db, namedQueryRows, preparedQuery, queryRows, type Tx } from "../../platform/db/client.js";
 import { ownedBy, ownedByPlaceholders } from "../../platform/db/tenant-scope.js";
-import { type BeneficiaryRow, type GateBeneficiary, shareLockedGateBeneficiary } from "../beneficiaries/beneficiaries.shared.js";
+import {
+  type BeneficiaryRow,
+  beneficiaryIdsNamedLike,
+  type GateBeneficiary,
+  shareLockedGateBeneficiary,
+} from "../beneficiaries/beneficiaries.shared.js";
 import { approvalPolicies, payoutAttempts, payoutDecisions, payoutIdempotencyKeys, payouts } from "./payouts.schema.js";
 import type { PayoutStatus } from "./payouts.state.js";
 
@@ -353,6 +358,8 @@ export async function hasPendingPayoutTo(tx: Tx, tenant: Tenant, destinationId: 
 export interface PayoutFilters {
   readonly status?: PayoutStatus | undefined;
   readonly beneficiaryId?: string | undefined;
+  /** Text the payee's name or nickname contains (ignoring case). */
+  readonly payee?: string | undefined;
   readonly uploadId?: string | undefined;
   readonly externalRef?: string | undefined;
   /** The replaced payout's id: its replacements, live or ended. */
@@ -428,7 +435,9 @@ export async function listPayoutsNewestFirst(
   return db
     .select()
     .from(payouts)
-    .where(and(ownedBy(payouts, tenant), ...filterConditions(filters), afterId === null ? undefined : lt(payouts.id, afterId)))
+    .where(
+      and(ownedBy(payouts, tenant), ...filterConditions(tenant, filters), afterId === null ? undefined : lt(payouts.id, afterId)),
+    )
     .orderBy(desc(payouts.id))
     .limit(limit);
 }
@@ -448,7 +457,7 @@ export async function listPayoutsUpdatedSince(
     .where(
       and(
         ownedBy(payouts, tenant),
-        ...filterConditions(filters),
+        ...filterConditions(tenant, filters),
         gte(payouts.updatedAt, since),
         after === null
           ? undefined
@@ -459,10 +468,15 @@ export async function listPayoutsUpdatedSince(
     .limit(limit);
 }
 
-function filterConditions(filters: PayoutFilters) {
+function filterConditions(tenant: Tenant, filters: PayoutFilters) {
   return [
     filters.status === undefined ? undefined : eq(payouts.status, filters.status),
     filters.beneficiaryId === undefined ? undefined : eq(payouts.beneficiaryId, filters.beneficiaryId),
+    // The tenant's Beneficiaries named like it (a subquery of the owner's), then their payouts by the
+    // (business, environment, beneficiary_id) index.
+    filters.payee === undefined
+      ? undefined
+      : sql`${payouts.beneficiaryId} in (${beneficiaryIdsNamedLike(tenant, filters.payee)})`,
     filters.uploadId === undefined ? undefined : eq(payouts.uploadId, filters.uploadId),
     filters.externalRef === undefined ? undefined : eq(payouts.externalRef, filters.externalRef),
     filters.replacesPayoutId === undefined ? undefined : eq(payouts.replacesPayoutId, filters.replacesPayoutId),

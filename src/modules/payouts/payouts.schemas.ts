@@ -13,6 +13,49 @@ export const PayoutStatusSchema = stringEnum(PAYOUT_STATUSES, {
     "`pending_approval` (waiting for a Decision), `approved` (being sent to the rail), `rejected`, `disbursed` (the rail sent the money), `settled` (production: the return window closed), `returned` (production: the bank sent it back), `failed`, `canceled`, `compliance_hold` (held for review; see `held_from_status`). The lifecycle is drawn under the Payouts tag.",
 });
 
+/**
+ * Who gets paid and where, embedded in every Payout (list, retrieve, create, Decision and cancel answers): what
+ * a person approving or reviewing it reads first, without one request per row. Masked values only.
+ */
+export const PayoutPayeeSchema = Type.Object(
+  {
+    beneficiary_id: Type.String({ format: "uuid", description: "The same as the payout's `beneficiary_id`." }),
+    display_name: Type.String({
+      description: "The Beneficiary's `display_name` as it is now: its nickname when set, else its legal name.",
+    }),
+    country: nullable(
+      Type.String({
+        description:
+          "The Beneficiary's country (ISO 3166-1 alpha-2): of residence for an individual, of incorporation for a business; null while not given.",
+      }),
+    ),
+    destination: Type.Object(
+      {
+        bank_account_id: Type.String({ format: "uuid", description: "The same as the payout's `bank_account_id`." }),
+        type: stringEnum(["bank_account", "card"]),
+        scheme: Type.String({
+          description:
+            "The routing scheme that accepted it: iban, us_aba, gb_sort_code, mx_clabe, br_pix, br_bank_account, ca_eft, au_bsb, in_ifsc, swift, card.",
+        }),
+        country: Type.String({ description: "The destination's country (ISO 3166-1 alpha-2)." }),
+        currency: Type.String({ description: "The destination's currency (ISO 4217)." }),
+        last4: Type.String({
+          description:
+            "The masked account identifier: at most its last four characters, never more than half of it (the same value as `destination_last4`). A full account number is never shown.",
+        }),
+        deleted: Type.Boolean({ description: "True when the destination was deleted after the payout was created." }),
+      },
+      { description: "Where the money goes, masked." },
+    ),
+  },
+  {
+    $id: "PayoutPayee",
+    description:
+      "Who gets paid and where: always present, read when the payout is answered (the name is the Beneficiary's current one).",
+  },
+);
+export type PayoutPayeeBody = Static<typeof PayoutPayeeSchema>;
+
 export const PayoutSchema = Type.Object(
   {
     payout_id: Type.String({ format: "uuid" }),
@@ -59,6 +102,7 @@ export const PayoutSchema = Type.Object(
     returned_at: nullableDateTime,
     created_at: Type.String({ format: "date-time" }),
     updated_at: Type.String({ format: "date-time" }),
+    payee: Type.Ref("PayoutPayee"),
     created_by: Type.Object(
       {
         api_key_id: nullable(Type.String({ format: "uuid", description: "The key that created it; null from a session." })),
@@ -140,6 +184,16 @@ export const ListPayoutsQuerySchema = Type.Object(
     ),
     status: Type.Optional(PayoutStatusSchema),
     beneficiary_id: Type.Optional(Type.String({ format: "uuid" })),
+    payee: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        pattern: "\\S",
+        description:
+          "Only payouts to Beneficiaries whose name or nickname contains this text, ignoring case (archived Beneficiaries included), e.g. `jane`.",
+        examples: ["jane"],
+      }),
+    ),
     upload_id: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
     external_ref: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
     replaces_payout_id: Type.Optional(

@@ -27,6 +27,7 @@ import {
 } from "./payouts.creation.js";
 import { PAYOUT_ERRORS } from "./payouts.errors.js";
 import { type Lifecycle, majorAmount } from "./payouts.lifecycle.js";
+import { payeesOf } from "./payouts.payees.js";
 import { approvalRulesLoosened } from "./payouts.policy.js";
 import {
   type DecisionRow,
@@ -51,6 +52,7 @@ import type {
   DecisionRequestBody,
   ListPayoutsQuery,
   PayoutBody,
+  PayoutPayeeBody,
   PolicyRule,
   PutApprovalPolicyBody,
   VolumeBody,
@@ -74,7 +76,23 @@ export type PayoutService = ReturnType<typeof createPayoutService>;
 
 const iso = (date: Date | null) => (date === null ? null : date.toISOString());
 
-export function presentPayout(row: PayoutRow): PayoutBody {
+/** The payouts as the API answers them, each with its `payee` (read for all of them at once). */
+export async function presentPayouts(db: Db, tenant: Tenant, rows: readonly PayoutRow[]): Promise<PayoutBody[]> {
+  const payees = await payeesOf(db, tenant, rows);
+  return rows.map((row, i) => {
+    const payee = payees[i];
+    if (payee === undefined) throw new Error("a payee for every payout");
+    return presentPayout(row, payee);
+  });
+}
+
+async function presentOne(db: Db, tenant: Tenant, row: PayoutRow): Promise<PayoutBody> {
+  const [body] = await presentPayouts(db, tenant, [row]);
+  if (body === undefined) throw new Error("a body for the payout");
+  return body;
+}
+
+export function presentPayout(row: PayoutRow, payee: PayoutPayeeBody): PayoutBody {
   return {
     payout_id: row.id,
     environment: row.environment,
@@ -107,6 +125,7 @@ export function presentPayout(row: PayoutRow): PayoutBody {
       membership_id: row.createdByMembershipId,
       user_id: row.createdByUserId,
     },
+    payee,
   };
 }
 
@@ -189,7 +208,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
         const [outcome] = await writer.createPayouts(tx, tenant, actor, { kind: "idempotency_key" }, [request]);
         if (outcome === undefined) throw new Error("the write path answered no outcome");
         if (outcome.kind === "failed") throw outcome.error;
-        return { payout: presentPayout(outcome.payout), replayed: outcome.kind === "replayed" };
+        return { payout: await presentOne(tx, tenant, outcome.payout), replayed: outcome.kind === "replayed" };
       });
     } catch (error) {
       throw creationErrorOf(error) ?? error;
@@ -199,7 +218,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
   async function get(actor: Actor, payoutId: string): Promise<PayoutBody> {
     const row = await findPayout(db, tenantOf(actor), payoutId);
     if (row === null) throw new AppError("not_found", { message: "No such payout." });
-    return presentPayout(row);
+    return presentOne(db, tenantOf(actor), row);
   }
 
   async function list(actor: Actor, query: ListPayoutsQuery): Promise<{ payouts: PayoutBody[]; next_cursor: string | null }> {
@@ -208,6 +227,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
     const filters = {
       status: query.status,
       beneficiaryId: query.beneficiary_id?.toLowerCase(),
+      payee: query.payee?.trim(),
       uploadId: query.upload_id,
       externalRef: query.external_ref,
       replacesPayoutId: query.replaces_payout_id?.toLowerCase(),
@@ -226,7 +246,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
       const page = rows.slice(0, limit);
       const last = page[page.length - 1];
       return {
-        payouts: page.map(presentPayout),
+        payouts: await presentPayouts(db, tenant, page),
         next_cursor: rows.length > limit && last !== undefined ? encodeChangeCursor({ id: last.id }) : null,
       };
     }
@@ -236,7 +256,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return {
-      payouts: page.map(presentPayout),
+      payouts: await presentPayouts(db, tenant, page),
       next_cursor:
         rows.length > limit && last !== undefined
           ? encodeChangeCursor({ id: last.id, updatedAt: last.updatedAt.toISOString() })
@@ -341,14 +361,14 @@ export function createPayoutService(deps: PayoutServiceDeps) {
       return { kind: "created" as const, decision, payout: moved.payout };
     });
     if (outcome.kind === "created") {
-      return { decision: presentDecision(outcome.decision), payout: presentPayout(outcome.payout), created: true };
+      return { decision: presentDecision(outcome.decision), payout: await presentOne(db, tenant, outcome.payout), created: true };
     }
     // Decided already (now or by the winner of a race, committed by the time we read again).
     const payout = await findPayout(db, tenant, payoutId);
     if (payout === null) throw new AppError("not_found", { message: "No such payout." });
     const [existing] = await listDecisions(db, tenant, payoutId);
     if (existing !== undefined && existing.outcome === body.outcome) {
-      return { decision: presentDecision(existing), payout: presentPayout(payout), created: false };
+      return { decision: presentDecision(existing), payout: await presentOne(db, tenant, payout), created: false };
     }
     throw new AppError(PAYOUT_ERRORS.PAYOUT_ALREADY_DECIDED, {
       message:
@@ -393,7 +413,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
           details: { amount_minor: moved.payout.amountMinor, currency: moved.payout.currency, reason: reason ?? null },
         });
       }
-      if (moved.kind === "moved" || moved.kind === "noop") return presentPayout(moved.payout);
+      if (moved.kind === "moved" || moved.kind === "noop") return presentOne(tx, tenant, moved.payout);
       if (moved.kind === "lost") throw new Error("a locked payout changed under its lock");
       throw new AppError(PAYOUT_ERRORS.PAYOUT_NOT_CANCELABLE, {
         message: `The payout can no longer be canceled (${moved.reason}).`,

@@ -2661,6 +2661,54 @@ export interface components {
             };
         };
         /**
+         * @description Who gets paid and where: always present, read when the payout is answered (the name is the Beneficiary's current one).
+         * @example {
+         *       "beneficiary_id": "0196f1a3-0a1b-7c20-8e55-8091a2b3c4d6",
+         *       "display_name": "Jane Doe",
+         *       "country": "DE",
+         *       "destination": {
+         *         "bank_account_id": "0196f1a3-0a1b-7c21-9f66-91a2b3c4d5e7",
+         *         "type": "bank_account",
+         *         "scheme": "iban",
+         *         "country": "DE",
+         *         "currency": "EUR",
+         *         "last4": "3000",
+         *         "deleted": false
+         *       }
+         *     }
+         */
+        PayoutPayee: {
+            /**
+             * Format: uuid
+             * @description The same as the payout's `beneficiary_id`.
+             */
+            beneficiary_id: string;
+            /** @description The Beneficiary's `display_name` as it is now: its nickname when set, else its legal name. */
+            display_name: string;
+            /** @description The Beneficiary's country (ISO 3166-1 alpha-2): of residence for an individual, of incorporation for a business; null while not given. */
+            country: string | null;
+            /** @description Where the money goes, masked. */
+            destination: {
+                /**
+                 * Format: uuid
+                 * @description The same as the payout's `bank_account_id`.
+                 */
+                bank_account_id: string;
+                /** @enum {string} */
+                type: "bank_account" | "card";
+                /** @description The routing scheme that accepted it: iban, us_aba, gb_sort_code, mx_clabe, br_pix, br_bank_account, ca_eft, au_bsb, in_ifsc, swift, card. */
+                scheme: string;
+                /** @description The destination's country (ISO 3166-1 alpha-2). */
+                country: string;
+                /** @description The destination's currency (ISO 4217). */
+                currency: string;
+                /** @description The masked account identifier: at most its last four characters, never more than half of it (the same value as `destination_last4`). A full account number is never shown. */
+                last4: string;
+                /** @description True when the destination was deleted after the payout was created. */
+                deleted: boolean;
+            };
+        };
+        /**
          * @example {
          *       "payout_id": "0196f1a4-1c2d-7e30-a077-a2b3c4d5e6f8",
          *       "environment": "sandbox",
@@ -2692,6 +2740,20 @@ export interface components {
          *         "api_key_id": "0196f1a2-7b3c-7d13-9d44-7f8091a2b3c5",
          *         "membership_id": "0196f1a2-7b3c-7d12-8c33-6e7f8091a2b4",
          *         "user_id": "0196f1a2-7b3c-7d11-9b22-5d6e7f8091a3"
+         *       },
+         *       "payee": {
+         *         "beneficiary_id": "0196f1a3-0a1b-7c20-8e55-8091a2b3c4d6",
+         *         "display_name": "Jane Doe",
+         *         "country": "DE",
+         *         "destination": {
+         *           "bank_account_id": "0196f1a3-0a1b-7c21-9f66-91a2b3c4d5e7",
+         *           "type": "bank_account",
+         *           "scheme": "iban",
+         *           "country": "DE",
+         *           "currency": "EUR",
+         *           "last4": "3000",
+         *           "deleted": false
+         *         }
          *       }
          *     }
          */
@@ -2761,6 +2823,7 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            payee: components["schemas"]["PayoutPayee"];
             /** @description The maker. With maker-checker on, the same key, member or person cannot approve it (a dashboard shows who is blocked). */
             created_by: {
                 /**
@@ -4570,6 +4633,20 @@ export interface components {
          *             "api_key_id": "0196f1a2-7b3c-7d13-9d44-7f8091a2b3c5",
          *             "membership_id": "0196f1a2-7b3c-7d12-8c33-6e7f8091a2b4",
          *             "user_id": "0196f1a2-7b3c-7d11-9b22-5d6e7f8091a3"
+         *           },
+         *           "payee": {
+         *             "beneficiary_id": "0196f1a3-0a1b-7c20-8e55-8091a2b3c4d6",
+         *             "display_name": "Jane Doe",
+         *             "country": "DE",
+         *             "destination": {
+         *               "bank_account_id": "0196f1a3-0a1b-7c21-9f66-91a2b3c4d5e7",
+         *               "type": "bank_account",
+         *               "scheme": "iban",
+         *               "country": "DE",
+         *               "currency": "EUR",
+         *               "last4": "3000",
+         *               "deleted": false
+         *             }
          *           }
          *         }
          *       ],
@@ -4837,6 +4914,20 @@ export interface components {
          *           "api_key_id": "0196f1a2-7b3c-7d13-9d44-7f8091a2b3c5",
          *           "membership_id": "0196f1a2-7b3c-7d12-8c33-6e7f8091a2b4",
          *           "user_id": "0196f1a2-7b3c-7d11-9b22-5d6e7f8091a3"
+         *         },
+         *         "payee": {
+         *           "beneficiary_id": "0196f1a3-0a1b-7c20-8e55-8091a2b3c4d6",
+         *           "display_name": "Jane Doe",
+         *           "country": "DE",
+         *           "destination": {
+         *             "bank_account_id": "0196f1a3-0a1b-7c21-9f66-91a2b3c4d5e7",
+         *             "type": "bank_account",
+         *             "scheme": "iban",
+         *             "country": "DE",
+         *             "currency": "EUR",
+         *             "last4": "3000",
+         *             "deleted": false
+         *           }
          *         }
          *       }
          *     }
@@ -13275,6 +13366,11 @@ export interface operations {
                 /** @description `pending_approval` (waiting for a Decision), `approved` (being sent to the rail), `rejected`, `disbursed` (the rail sent the money), `settled` (production: the return window closed), `returned` (production: the bank sent it back), `failed`, `canceled`, `compliance_hold` (held for review; see `held_from_status`). The lifecycle is drawn under the Payouts tag. */
                 status?: "pending_approval" | "approved" | "rejected" | "disbursed" | "settled" | "returned" | "failed" | "canceled" | "compliance_hold";
                 beneficiary_id?: string;
+                /**
+                 * @description Only payouts to Beneficiaries whose name or nickname contains this text, ignoring case (archived Beneficiaries included), e.g. `jane`.
+                 * @example jane
+                 */
+                payee?: string;
                 upload_id?: string;
                 external_ref?: string;
                 /** @description Only the replacements of this (failed) payout: every payout created with it as `replaces_payout_id`, the live one and those that ended failed, rejected or canceled. */

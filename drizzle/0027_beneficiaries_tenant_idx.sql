@@ -1,0 +1,1 @@
+CREATE INDEX "beneficiaries_tenant_idx" ON "beneficiaries" USING btree ("business_id","environment");
