@@ -6,6 +6,8 @@ import { type FormEvent, useEffect, useState } from "react";
 interface ListSearchProps {
   /** The form's accessible name, such as "Search payouts". */
   readonly formLabel: string;
+  /** The field's label ("Search" unless told). */
+  readonly label?: string;
   readonly description: string;
   /** The search in the address. */
   readonly value: string;
@@ -13,7 +15,7 @@ interface ListSearchProps {
   readonly onSearch: (text: string) => void;
 }
 
-export function ListSearch({ formLabel, description, value, width, onSearch }: ListSearchProps) {
+export function ListSearch({ formLabel, label = "Search", description, value, width, onSearch }: ListSearchProps) {
   const [text, setText] = useState(value);
   useEffect(() => setText(value), [value]);
   const submit = (event: FormEvent) => {
@@ -24,7 +26,7 @@ export function ListSearch({ formLabel, description, value, width, onSearch }: L
     <form onSubmit={submit} aria-label={formLabel}>
       <Group align="flex-end" gap="sm">
         <TextInput
-          label="Search"
+          label={label}
           description={description}
           value={text}
           onChange={(e) => setText(e.currentTarget.value)}

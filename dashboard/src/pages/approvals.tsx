@@ -1,14 +1,15 @@
-// The approval inbox: pending payouts split by who can decide them, selected one by one, a page at a time or
-// all at once, then approved or rejected with a note.
+// The approval inbox: pending payouts split by who can decide them, each naming its payee and masked destination
+// first, selected one by one, a page at a time or all at once, then approved or rejected with a note.
 import { Alert, Button, Group, Stack, Tabs, Text, Title } from "@mantine/core";
+import { useMediaQuery } from "@mantine/hooks";
 import { useMemo, useState } from "react";
-import { type DataColumn, DataList } from "../components/DataList";
+import { approvalColumns, referenceOf } from "../components/approvals/approval-columns";
+import { DataList } from "../components/DataList";
 import { DecisionDialog } from "../components/DecisionDialog";
-import { Money } from "../components/Money";
-import { Time } from "../components/Time";
 import { useApprovalPolicy } from "../hooks/api/approval-policy/queries";
 import { usePendingApprovals } from "../hooks/api/approvals/queries";
 import type { Outcome } from "../hooks/api/approvals/types";
+import { formatMoney } from "../lib/money";
 import { canDecide, makerCheckerBlocks, type Payout } from "../lib/payouts";
 import { useSignedIn } from "../lib/session";
 
@@ -21,6 +22,7 @@ export function ApprovalsPage() {
   const [dialog, setDialog] = useState<{ outcome: Outcome; payouts: Payout[] } | null>(null);
   const policy = useApprovalPolicy();
   const pending = usePendingApprovals();
+  const phone = useMediaQuery("(max-width: 40em)") ?? false;
 
   const me = { membershipId: session.membership.id, userId: session.user.id };
   const decider = canDecide(session.membership.role);
@@ -62,30 +64,20 @@ export function ApprovalsPage() {
   };
   const pageIds = selectable.filter((p) => lastPage.some((q) => q.payout_id === p.payout_id)).map((p) => p.payout_id);
   const allOnPageSelected = pageIds.length > 0 && pageIds.every((id) => selected.has(id));
-  const labelOf = (payout: Payout) => payout.external_ref ?? payout.payout_id.slice(0, 8);
-  const columns: readonly DataColumn<Payout>[] = [
-    { header: "Created", cell: (payout) => <Time value={payout.created_at} /> },
-    { header: "Amount", cell: (payout) => <Money minor={payout.amount_minor} currency={payout.currency} /> },
-    { header: "Reference", cell: labelOf, link: (payout) => `/payouts/${payout.payout_id}` },
-    { header: "Why it waits", cell: () => <Text size="sm">{ruleText}</Text> },
-    {
-      header: "Maker-checker",
-      cell: (payout) => {
-        const isBlocked = blocked(payout);
-        return (
-          <Text size="sm" {...(isBlocked && decider ? { c: "red.9" } : {})}>
-            {!decider
-              ? "Your role cannot decide"
-              : isBlocked
-                ? "You created it: someone else must decide"
-                : makerChecker
-                  ? "You may decide"
-                  : "Off"}
-          </Text>
-        );
-      },
-    },
-  ];
+  const verdict = (payout: Payout) => {
+    const isBlocked = blocked(payout);
+    return {
+      blocked: isBlocked && decider,
+      text: !decider
+        ? "Your role cannot decide"
+        : isBlocked
+          ? "You created it: someone else must decide"
+          : makerChecker
+            ? "You may decide"
+            : "Off",
+    };
+  };
+  const columns = approvalColumns({ ruleText, verdict }, phone);
 
   return (
     <Stack>
@@ -151,13 +143,14 @@ export function ApprovalsPage() {
         }
         emptyTestId="empty"
         rowTestId="approval-row"
-        minWidth={720}
+        minWidth={phone ? 300 : 960}
         highlightOnHover
         selection={{
           isSelected: (payout) => selected.has(payout.payout_id),
           isDisabled: blocked,
           onToggle: (payout, on) => toggle([payout.payout_id], on),
-          rowLabel: (payout) => `Select ${labelOf(payout)}`,
+          rowLabel: (payout) =>
+            `Select ${payout.payee.display_name}, ${formatMoney(payout.amount_minor, payout.currency)}, ${referenceOf(payout)}`,
           all: {
             label: "Select this page",
             checked: allOnPageSelected,

@@ -8,6 +8,7 @@ import { ErrorAlert } from "../components/ErrorAlert";
 import { Money } from "../components/Money";
 import { MutationError } from "../components/MutationError";
 import { PayoutActivity } from "../components/PayoutActivity";
+import { countryName, destinationText } from "../components/payouts/Payee";
 import { StatusBadge } from "../components/StatusBadge";
 import { Time } from "../components/Time";
 import { useApprovalPolicy } from "../hooks/api/approval-policy/queries";
@@ -155,12 +156,13 @@ export function PayoutPage() {
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
           <Field label="Payout id">{p.payout_id}</Field>
           <Field label="Beneficiary">
-            {/* The id alone is a dead end for a person: the Beneficiary's page has their name and details. */}
-            <Anchor component={Link} to={`/beneficiaries/${p.beneficiary_id}`}>
-              {p.beneficiary_id}
+            {/* By name, linked to the Beneficiary's page (their details and other payouts). */}
+            <Anchor component={Link} to={`/beneficiaries/${p.beneficiary_id}`} data-testid="payout-payee">
+              {p.payee.display_name}
             </Anchor>
+            {p.payee.country !== null && ` · ${countryName(p.payee.country)}`}
           </Field>
-          <Field label="Destination">•••• {p.destination_last4}</Field>
+          <Field label="Destination">{destinationText(p.payee.destination)}</Field>
           <Field label="Created">
             <Time value={p.created_at} />
           </Field>

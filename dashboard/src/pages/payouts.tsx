@@ -1,50 +1,75 @@
-// The payouts table: filters the API offers (status, Beneficiary, upload, external reference), search by
-// reference or id, server-side cursor pages (previous pages are remembered to go back). Every filter lives
-// in the address, one history entry per change, so Back steps through them.
-import { Button, Group, Stack, Title } from "@mantine/core";
+// The payouts table: each payout names its payee and masked destination (the API's embedded `payee`), searched by
+// payee name or by reference or id; filters the API offers (status, Beneficiary, upload, channel, currency, days,
+// amounts; folded behind a button at phone width), server-side cursor pages (previous pages are remembered to go
+// back). Every filter lives in the address, one history entry per change, so Back steps through them.
+import { Anchor, Button, Group, Stack, Title } from "@mantine/core";
+import { useMediaQuery } from "@mantine/hooks";
 import { Link, useNavigate } from "react-router";
 import { type DataColumn, DataList } from "../components/DataList";
-import { FilterSelect } from "../components/FilterSelect";
-import { FilterTextInput } from "../components/FilterTextInput";
 import { ListSearch } from "../components/ListSearch";
 import { Money } from "../components/Money";
-import { PayoutFilters } from "../components/PayoutFilters";
+import { PayeeCell } from "../components/payouts/Payee";
+import { PayoutListFilters } from "../components/payouts/PayoutListFilters";
 import { StatusBadge } from "../components/StatusBadge";
 import { Time } from "../components/Time";
 import { usePayouts } from "../hooks/api/payouts/queries";
 import { filterQueryFromParams } from "../lib/payout-filters";
-import { type Payout, type PayoutStatus, STATUS_LABELS } from "../lib/payouts";
+import type { Payout, PayoutStatus } from "../lib/payouts";
 import { useSignedIn } from "../lib/session";
 import { useUrlFilters } from "../lib/url-filters";
 import { useCursorPages } from "../lib/use-cursor-pages";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const referenceOf = (payout: Payout) => payout.external_ref ?? payout.payout_id.slice(0, 8);
 
 const COLUMNS: readonly DataColumn<Payout>[] = [
-  {
-    header: "Payout",
-    cell: (payout) => payout.external_ref ?? payout.payout_id.slice(0, 8),
-    link: (payout) => `/payouts/${payout.payout_id}`,
-  },
+  { header: "Payee", cell: (payout) => <PayeeCell payee={payout.payee} /> },
+  { header: "Payout", cell: referenceOf, link: (payout) => `/payouts/${payout.payout_id}`, breakAll: true },
   { header: "Status", cell: (payout) => <StatusBadge status={payout.status} /> },
   { header: "Amount", align: "right", cell: (payout) => <Money minor={payout.amount_minor} currency={payout.currency} /> },
   { header: "Created", cell: (payout) => <Time value={payout.created_at} /> },
   { header: "Channel", cell: (payout) => (payout.channel === "csv" ? "CSV upload" : "API") },
-  { header: "Destination", cell: (payout) => `•••• ${payout.destination_last4}` },
+];
+
+/** At phone width: the payee (with the payout's link) and the amount with its status, nothing cut off. */
+const PHONE_COLUMNS: readonly DataColumn<Payout>[] = [
+  {
+    header: "Payee",
+    cell: (payout) => (
+      <Stack gap={2}>
+        <PayeeCell payee={payout.payee} />
+        <Anchor component={Link} to={`/payouts/${payout.payout_id}`} size="xs" style={{ wordBreak: "break-all" }}>
+          {referenceOf(payout)}
+        </Anchor>
+      </Stack>
+    ),
+  },
+  {
+    header: "Amount",
+    align: "right",
+    cell: (payout) => (
+      <Stack gap={4} align="flex-end">
+        <Money minor={payout.amount_minor} currency={payout.currency} />
+        <StatusBadge status={payout.status} />
+      </Stack>
+    ),
+  },
 ];
 
 export function PayoutsPage() {
   const { membership } = useSignedIn();
   const navigate = useNavigate();
+  const phone = useMediaQuery("(max-width: 40em)") ?? false;
   const { params, setFilter } = useUrlFilters();
   const status = (params.get("status") as PayoutStatus | null) ?? null;
   const beneficiary = params.get("beneficiary_id") ?? "";
   const upload = params.get("upload_id") ?? "";
   const reference = params.get("external_ref") ?? "";
+  const payee = params.get("payee") ?? "";
   // Any change of the address's filters starts again at the first page.
   const pages = useCursorPages(params.toString());
   const query = usePayouts(
-    { status, beneficiaryId: beneficiary, uploadId: upload, externalRef: reference, more: filterQueryFromParams(params) },
+    { status, beneficiaryId: beneficiary, uploadId: upload, externalRef: reference, payee, more: filterQueryFromParams(params) },
     pages.cursor,
   );
 
@@ -63,37 +88,29 @@ export function PayoutsPage() {
           </Button>
         )}
       </Group>
-      <ListSearch
-        formLabel="Search payouts"
-        description="External reference or payout id"
-        value={reference}
-        width={260}
-        onSearch={onSearch}
-      />
-      <Group align="flex-end" gap="sm">
-        <FilterSelect label="Status" placeholder="Any status" param="status" options={STATUS_LABELS} width={200} />
-        <FilterTextInput
-          label="Beneficiary id"
-          description="Or open the Beneficiary and follow its payouts link"
-          value={beneficiary}
-          onCommit={(value) => setFilter("beneficiary_id", value)}
-          complete={(value) => UUID.test(value)}
-          problem={(value) => (value !== "" && !UUID.test(value) ? "Paste a Beneficiary id" : undefined)}
-          w={320}
+      <Group align="flex-end" gap="lg">
+        <ListSearch
+          formLabel="Search payouts by payee"
+          label="Payee"
+          description="Name or nickname, any case"
+          value={payee}
+          width={260}
+          onSearch={(text) => setFilter("payee", text)}
         />
-        <FilterTextInput
-          label="Upload id"
-          description="Enter to apply"
-          value={upload}
-          onCommit={(value) => setFilter("upload_id", value)}
-          w={260}
+        <ListSearch
+          formLabel="Search payouts"
+          label="Reference"
+          description="External reference or payout id"
+          value={reference}
+          width={260}
+          onSearch={onSearch}
         />
       </Group>
-      <PayoutFilters error={query.error} />
+      <PayoutListFilters error={query.error} />
       <DataList
         rows={query.data?.payouts ?? []}
         rowKey={(payout) => payout.payout_id}
-        columns={COLUMNS}
+        columns={phone ? PHONE_COLUMNS : COLUMNS}
         query={query}
         loadingText="Loading payouts…"
         errorTitle="Could not load payouts"
@@ -104,7 +121,7 @@ export function PayoutsPage() {
         }
         emptyTestId="empty"
         rowTestId="payout-row"
-        minWidth={720}
+        minWidth={phone ? 300 : 860}
         highlightOnHover
         pager={{ pages, nextCursor: query.data?.next_cursor, label: "Payouts pages" }}
       />

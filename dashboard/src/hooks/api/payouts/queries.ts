@@ -16,7 +16,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export function usePayouts(filters: PayoutListFilters, cursor: string | null) {
   const { environment } = useSession();
-  const { status, beneficiaryId, uploadId, externalRef, more } = filters;
+  const { status, beneficiaryId, uploadId, externalRef, payee = "", more } = filters;
   return useQuery({
     queryKey: queryKeys.payouts.list(environment, filters, cursor),
     queryFn: () =>
@@ -29,6 +29,7 @@ export function usePayouts(filters: PayoutListFilters, cursor: string | null) {
               ...(UUID.test(beneficiaryId) ? { beneficiary_id: beneficiaryId } : {}),
               ...(uploadId === "" ? {} : { upload_id: uploadId }),
               ...(externalRef === "" ? {} : { external_ref: externalRef }),
+              ...(payee.trim() === "" ? {} : { payee: payee.trim() }),
               ...more,
               ...(cursor === null ? {} : { cursor }),
             },

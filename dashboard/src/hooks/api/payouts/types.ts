@@ -14,6 +14,8 @@ export interface PayoutListFilters {
   readonly beneficiaryId: string;
   readonly uploadId: string;
   readonly externalRef: string;
+  /** Text of the payee's name or nickname (`payee`); sent when not blank. */
+  readonly payee?: string;
   /** The extra filters (components/PayoutFilters.tsx), already in the API's terms. */
   readonly more: PayoutFilterQuery;
 }
