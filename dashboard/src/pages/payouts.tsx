@@ -99,7 +99,6 @@ export function PayoutsPage() {
         />
         <ListSearch
           formLabel="Search payouts"
-          label="Reference"
           description="External reference or payout id"
           value={reference}
           width={260}

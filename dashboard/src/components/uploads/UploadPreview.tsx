@@ -1,9 +1,35 @@
-// A chosen CSV before anything is sent: its upload id, the file's own problems, and every row with each invalid
-// cell marked and explained (lib/csv.ts checked them in the browser).
+// A chosen CSV before anything is sent: its upload id, the file's own problems, and every row (with its payee's
+// name) with each invalid cell marked and explained (lib/csv.ts checked them in the browser).
 import { Alert, Button, Group, List, Stack, Text, Title } from "@mantine/core";
+import { useReadyBeneficiaries } from "../../hooks/api/beneficiaries/queries";
 import type { Column, PreviewRow } from "../../lib/csv";
 import { type DataColumn, DataList } from "../DataList";
 import type { Chosen } from "./chosen";
+
+/**
+ * The payee's name of each row's `beneficiary_id` among the ready Beneficiaries (the first 200, as the new-payout
+ * form offers): a row whose id is not among them says so, before anything is sent.
+ */
+function payeeColumn(names: ReadonlyMap<string, string> | undefined): DataColumn<PreviewRow> {
+  return {
+    header: "Payee",
+    cellProps: () => ({ "data-testid": "cell-payee" }),
+    cell: (row) => {
+      const id = (row.cells.beneficiary_id ?? "").trim().toLowerCase();
+      if (names === undefined || id === "") return "";
+      const name = names.get(id);
+      return name === undefined ? (
+        <Text size="sm" c="dimmed">
+          Not a ready Beneficiary
+        </Text>
+      ) : (
+        <Text size="sm" fw={600}>
+          {name}
+        </Text>
+      );
+    },
+  };
+}
 
 export function UploadPreview(props: {
   chosen: Chosen;
@@ -15,6 +41,8 @@ export function UploadPreview(props: {
   const { chosen, invalidRows } = props;
   const { file } = chosen;
   const columns = file.columns;
+  const ready = useReadyBeneficiaries();
+  const names = ready.data === undefined ? undefined : new Map(ready.data.beneficiaries.map((b) => [b.id, b.display_name]));
   return (
     <Stack data-testid="upload-preview">
       <Title order={2}>Preview of {chosen.name}</Title>
@@ -42,7 +70,7 @@ export function UploadPreview(props: {
         <DataList
           rows={file.rows}
           rowKey={(row) => String(row.index)}
-          columns={previewColumns(columns)}
+          columns={previewColumns(columns, payeeColumn(names))}
           empty=""
           rowTestId="preview-row"
           rowProps={(row) => ({ "data-invalid": row.row === null })}
@@ -59,9 +87,10 @@ export function UploadPreview(props: {
 }
 
 /** The file's own columns after its line number; a cell the browser's check refused is marked and explained. */
-function previewColumns(columns: readonly string[]): DataColumn<PreviewRow>[] {
+function previewColumns(columns: readonly string[], payee: DataColumn<PreviewRow>): DataColumn<PreviewRow>[] {
   return [
     { header: "Line", cell: (row) => row.line },
+    payee,
     ...columns.map(
       (column): DataColumn<PreviewRow> => ({
         header: column,

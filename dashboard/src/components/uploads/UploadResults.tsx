@@ -1,7 +1,8 @@
-// What the API answered for an upload, row by row (created, replayed, failed with its code), a notice when the
+// What the API answered for an upload, row by row (whom it pays, created, replayed, failed with its code), a notice when the
 // file was uploaded before, and the results as a CSV to download.
 import { Alert, Anchor, Button, Group, Stack, Text, Title } from "@mantine/core";
 import { Link } from "react-router";
+import { useUploadPayees } from "../../hooks/api/uploads/queries";
 import type { BulkResult, BulkRowResult } from "../../hooks/api/uploads/types";
 import { resultsToCsv } from "../../lib/csv";
 import { downloadText } from "../../lib/download";
@@ -9,9 +10,15 @@ import { type PayoutStatus, STATUS_LABELS } from "../../lib/payouts";
 import { type DataColumn, DataList } from "../DataList";
 import type { Chosen } from "./chosen";
 
-const RESULT_COLUMNS: readonly DataColumn<BulkRowResult>[] = [
+/** The results' columns; `payees` names the payee of each payout made (by payout id) once they are read. */
+const resultColumns = (payees: ReadonlyMap<string, string> | undefined): DataColumn<BulkRowResult>[] => [
   // The file's line: the header is line 1.
   { header: "Line", cell: (row) => row.index + 2 },
+  {
+    header: "Payee",
+    cell: (row) => (row.payout_id === null ? "—" : (payees?.get(row.payout_id) ?? "…")),
+    cellProps: () => ({ "data-testid": "result-payee" }),
+  },
   {
     header: "Result",
     cell: (row) => (
@@ -46,6 +53,7 @@ const RESULT_COLUMNS: readonly DataColumn<BulkRowResult>[] = [
 
 export function UploadResults(props: { chosen: Chosen; result: BulkResult; onAnother: () => void }) {
   const { chosen, result } = props;
+  const payees = useUploadPayees(result.created + result.replayed > 0 ? result.upload_id : null);
   const replay = result.replayed > 0 && result.created === 0;
   return (
     <Stack data-testid="upload-results">
@@ -66,10 +74,10 @@ export function UploadResults(props: { chosen: Chosen; result: BulkResult; onAno
       <DataList
         rows={result.results}
         rowKey={(row) => String(row.index)}
-        columns={RESULT_COLUMNS}
+        columns={resultColumns(payees.data)}
         empty="No rows."
         rowTestId="result-row"
-        minWidth={560}
+        minWidth={640}
       />
       <Group>
         <Button

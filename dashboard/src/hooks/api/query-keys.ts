@@ -62,6 +62,8 @@ export const queryKeys = {
     volume: (env: Environment, days: number, zone: string) => [env, "payouts", "volume", days, zone] as const,
     /** Bulk uploads (batches). */
     batches: (env: Environment) => [env, "payouts", "batches"] as const,
+    /** The payouts one upload made (their payees, for its results). */
+    upload: (env: Environment, uploadId: string) => [env, "payouts", "upload", uploadId] as const,
   },
 
   beneficiaries: {

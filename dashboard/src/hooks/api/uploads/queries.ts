@@ -38,3 +38,30 @@ export function useUploadBatches() {
     },
   });
 }
+
+/**
+ * The payee's display name of each payout one upload made, by payout id (the upload's results name who each row
+ * pays): its payouts read by `upload_id`, 200 a page (at most 5 pages: an upload has at most 1000 rows).
+ */
+export function useUploadPayees(uploadId: string | null) {
+  const { environment } = useSession();
+  return useQuery({
+    queryKey: queryKeys.payouts.upload(environment, uploadId ?? ""),
+    enabled: uploadId !== null,
+    queryFn: async (): Promise<ReadonlyMap<string, string>> => {
+      const names = new Map<string, string>();
+      let cursor: string | null = null;
+      for (let page = 0; page < 5; page += 1) {
+        const result: { payouts: Payout[]; next_cursor: string | null } = await call(
+          api.GET("/v1/payouts", {
+            params: { query: { upload_id: uploadId ?? "", limit: 200, ...(cursor === null ? {} : { cursor }) } },
+          }),
+        );
+        for (const payout of result.payouts) names.set(payout.payout_id, payout.payee.display_name);
+        cursor = result.next_cursor;
+        if (cursor === null) break;
+      }
+      return names;
+    },
+  });
+}
