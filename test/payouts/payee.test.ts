@@ -70,6 +70,8 @@ beforeAll(async () => {
   // The same name at another Business, and in A's other environment: neither may match A's sandbox search.
   const otherBusiness = await payee(b.keys.sandbox, "Anna Schmidt");
   ids.otherBusiness = (await createPayout(t.app, b.keys.sandbox, { beneficiary_id: otherBusiness.beneficiaryId })).payout_id;
+  // B's other payee: B's search must filter, not merely list B's payouts.
+  await createPayout(t.app, b.keys.sandbox, { beneficiary_id: (await payee(b.keys.sandbox, "Zoe Zimmer")).beneficiaryId });
   const otherEnvironment = await payee(a.keys.production, "Anna Schmidt");
   ids.otherEnvironment = (
     await createPayout(t.app, a.keys.production, { beneficiary_id: otherEnvironment.beneficiaryId })
