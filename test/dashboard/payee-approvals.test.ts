@@ -131,7 +131,7 @@ describe.skipIf(!browserAvailable && !browserRequired)("payee and destination wh
       expect(await rows.filter({ hasText: "Bert Bauer" }).textContent()).toContain(DESTINATION);
       const search = page.getByRole("form", { name: "Search payouts by payee" });
       await search.getByLabel("Payee").fill("schmidt");
-      await search.getByRole("button", { name: "Search" }).click();
+      await search.getByRole("button", { name: "Find payee" }).click();
       await page.waitForURL((url) => url.searchParams.get("payee") === "schmidt");
       await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(1);
       expect(await rows.textContent()).toContain("Anna Schmidt");

@@ -8,6 +8,8 @@ interface ListSearchProps {
   readonly formLabel: string;
   /** The field's label ("Search" unless told). */
   readonly label?: string;
+  /** The button's text ("Search" unless told): two searches on one page need two names. */
+  readonly buttonText?: string;
   readonly description: string;
   /** The search in the address. */
   readonly value: string;
@@ -15,7 +17,15 @@ interface ListSearchProps {
   readonly onSearch: (text: string) => void;
 }
 
-export function ListSearch({ formLabel, label = "Search", description, value, width, onSearch }: ListSearchProps) {
+export function ListSearch({
+  formLabel,
+  label = "Search",
+  buttonText = "Search",
+  description,
+  value,
+  width,
+  onSearch,
+}: ListSearchProps) {
   const [text, setText] = useState(value);
   useEffect(() => setText(value), [value]);
   const submit = (event: FormEvent) => {
@@ -34,7 +44,7 @@ export function ListSearch({ formLabel, label = "Search", description, value, wi
           maw="100%"
         />
         <Button type="submit" variant="default">
-          Search
+          {buttonText}
         </Button>
       </Group>
     </form>

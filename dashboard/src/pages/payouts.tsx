@@ -92,6 +92,7 @@ export function PayoutsPage() {
         <ListSearch
           formLabel="Search payouts by payee"
           label="Payee"
+          buttonText="Find payee"
           description="Name or nickname, any case"
           value={payee}
           width={260}
