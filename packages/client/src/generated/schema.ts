@@ -1407,7 +1407,7 @@ export interface paths {
         get: operations["getApprovalPolicy"];
         /**
          * Replace the approval policy
-         * @description Replaces the rules (evaluated in order at creation; the first whose every condition holds decides, with an automated Decision naming it; no match waits for a person) and `maker_checker` (default false). Applies to payouts created afterwards. Weakening the policy (turning `maker_checker` off, or loosening the rules: a new or changed `approve` rule, a `reject` rule removed or changed, an `approve` rule moved above a `reject` rule it followed; names do not count) needs a person: an API key gets 403 `CONTROL_WEAKENING_NEEDS_PERSON`, a dashboard session needs a recent confirmation. Every admin is then e-mailed and the audit log records `control_weakened`. Strengthening it with a key is allowed and sends nothing.
+         * @description Replaces the rules (evaluated in order at creation; the first whose every condition holds decides, with an automated Decision naming it; no match waits for a person) and `maker_checker` (default false). Applies to payouts created afterwards. Weakening the policy (turning `maker_checker` off, or loosening the rules: a new or changed `approve` rule, a `reject` rule removed or changed, an `approve` rule moved above a `reject` rule it followed; names do not count) needs a person: an API key gets 403 `CONTROL_WEAKENING_NEEDS_PERSON`, a dashboard session needs a recent confirmation. Every admin is then e-mailed and the audit log records `control_weakened`. Strengthening it with a key is allowed and sends nothing. A rule whose `min_amount_minor` exceeds its `max_amount_minor` (or `min_beneficiary_age_hours` its `max_beneficiary_age_hours`) could never match and is refused with 422 `POLICY_RULE_NEVER_MATCHES`, naming the field.
          *
          *     Roles: `business_admin`; from a session, a password or two-factor confirmation within the last STEP_UP_WINDOW_MINUTES (5 by default) is needed, else 401 `STEP_UP_REQUIRED`.
          */
@@ -4656,7 +4656,7 @@ export interface components {
          *           "payout_status": null,
          *           "error": {
          *             "code": "CURRENCY_MISMATCH",
-         *             "message": "The payout's currency is not the destination's currency."
+         *             "message": "The payout's currency is not the destination's currency: use the destination's currency, or another destination."
          *           }
          *         }
          *       ]
@@ -7530,7 +7530,7 @@ export interface operations {
                     "application/json": components["schemas"]["MemberList"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -7631,7 +7631,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -7764,7 +7764,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChangedMember"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -7917,7 +7917,7 @@ export interface operations {
                     "application/json": components["schemas"]["InvitationList"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8022,7 +8022,7 @@ export interface operations {
                     "application/json": components["schemas"]["Invitation"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8162,7 +8162,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8276,7 +8276,7 @@ export interface operations {
                     "application/json": components["schemas"]["SecuritySettings"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8381,7 +8381,7 @@ export interface operations {
                     "application/json": components["schemas"]["SecuritySettings"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8519,7 +8519,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuditRecordList"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8620,7 +8620,7 @@ export interface operations {
                     "application/json": components["schemas"]["BusinessProfile"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8726,7 +8726,7 @@ export interface operations {
                     "application/json": components["schemas"]["BusinessProfile"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8860,7 +8860,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxEmailList"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8963,7 +8963,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxEmail"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9082,7 +9082,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyList"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9187,7 +9187,7 @@ export interface operations {
                     "application/json": components["schemas"]["IssuedApiKey"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9316,7 +9316,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9458,7 +9458,7 @@ export interface operations {
                     "application/json": components["schemas"]["BeneficiaryList"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9563,7 +9563,7 @@ export interface operations {
                     "application/json": components["schemas"]["Beneficiary"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9705,7 +9705,7 @@ export interface operations {
                     "application/json": components["schemas"]["Beneficiary"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9826,7 +9826,7 @@ export interface operations {
                     "application/json": components["schemas"]["Beneficiary"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9994,7 +9994,7 @@ export interface operations {
                     "application/json": components["schemas"]["Beneficiary"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -10136,7 +10136,7 @@ export interface operations {
                     "application/json": components["schemas"]["Beneficiary"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -10252,7 +10252,7 @@ export interface operations {
                     "application/json": components["schemas"]["Beneficiary"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -10381,7 +10381,7 @@ export interface operations {
                     "application/json": components["schemas"]["DestinationList"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -10514,7 +10514,7 @@ export interface operations {
                     "application/json": components["schemas"]["Destination"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -10686,7 +10686,7 @@ export interface operations {
                     "application/json": components["schemas"]["Destination"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -10842,7 +10842,7 @@ export interface operations {
                     "application/json": components["schemas"]["Destination"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -10983,7 +10983,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -11129,7 +11129,7 @@ export interface operations {
                     "application/json": components["schemas"]["Beneficiary"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -11284,7 +11284,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -11389,7 +11389,7 @@ export interface operations {
                     "application/json": components["schemas"]["BeneficiaryImportResult"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -11522,7 +11522,7 @@ export interface operations {
                     "application/json": components["schemas"]["CollectionRequestCreated"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -11676,7 +11676,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -11790,7 +11790,7 @@ export interface operations {
                     "application/json": components["schemas"]["Branding"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -11895,7 +11895,7 @@ export interface operations {
                     "application/json": components["schemas"]["Branding"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -12022,7 +12022,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookSubscription"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -12153,7 +12153,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookSubscriptionWithSecret"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -12291,7 +12291,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -12396,7 +12396,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookSubscription"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -12563,7 +12563,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -12666,7 +12666,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -12782,7 +12782,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -12926,7 +12926,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventList"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -13029,7 +13029,7 @@ export interface operations {
                     "application/json": components["schemas"]["Event"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -13145,7 +13145,7 @@ export interface operations {
                     "application/json": components["schemas"]["Beneficiary"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -13315,7 +13315,7 @@ export interface operations {
                     "application/json": components["schemas"]["PayoutList"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -13437,7 +13437,7 @@ export interface operations {
                     "application/json": components["schemas"]["Payout"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -13607,7 +13607,7 @@ export interface operations {
                     "application/json": components["schemas"]["BulkPayoutResult"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -13752,7 +13752,7 @@ export interface operations {
                     "application/json": components["schemas"]["PayoutVolume"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -13855,7 +13855,7 @@ export interface operations {
                     "application/json": components["schemas"]["Payout"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -13971,7 +13971,7 @@ export interface operations {
                     "application/json": components["schemas"]["DecisionList"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -14104,7 +14104,7 @@ export interface operations {
                     "application/json": components["schemas"]["DecisionResult"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -14276,7 +14276,7 @@ export interface operations {
                     "application/json": components["schemas"]["DecisionResult"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -14448,7 +14448,7 @@ export interface operations {
                     "application/json": components["schemas"]["DecisionResult"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -14607,7 +14607,7 @@ export interface operations {
                     "application/json": components["schemas"]["Payout"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -14760,7 +14760,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApprovalPolicy"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -14865,7 +14865,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApprovalPolicy"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -14916,6 +14916,19 @@ export interface operations {
             };
             /** @description Error envelope; code `unsupported_media_type`. */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `POLICY_RULE_NEVER_MATCHES`. */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -14992,7 +15005,7 @@ export interface operations {
                     "application/json": components["schemas"]["BankRail"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -15123,7 +15136,7 @@ export interface operations {
                     "application/json": components["schemas"]["BankRail"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -15274,7 +15287,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -15388,7 +15401,7 @@ export interface operations {
                     "application/json": components["schemas"]["BankRail"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -15519,7 +15532,7 @@ export interface operations {
                     "application/json": components["schemas"]["BankRail"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -15670,7 +15683,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -15784,7 +15797,7 @@ export interface operations {
                     "application/json": components["schemas"]["BankRailList"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -15890,7 +15903,7 @@ export interface operations {
                     "application/json": components["schemas"]["BankFileList"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -15993,7 +16006,7 @@ export interface operations {
                     "application/json": components["schemas"]["BankFileDetail"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -16116,7 +16129,7 @@ export interface operations {
                     "application/json": components["schemas"]["BankInboundFileList"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -16219,7 +16232,7 @@ export interface operations {
                     "application/json": components["schemas"]["BankInboundFile"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -16338,7 +16351,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
