@@ -676,7 +676,11 @@ export const COMPONENT_EXAMPLES: Readonly<Record<string, unknown>> = {
         status: "failed",
         payout_id: null,
         payout_status: null,
-        error: { code: "CURRENCY_MISMATCH", message: "The payout's currency is not the destination's currency." },
+        error: {
+          code: "CURRENCY_MISMATCH",
+          message:
+            "The payout's currency is not the destination's currency: use the destination's currency, or another destination.",
+        },
       },
     ],
   },

@@ -13,6 +13,7 @@ import {
   TwoFactorPage,
   VerifyRegistrationPage,
 } from "./pages/auth";
+import { NotFoundPage } from "./pages/not-found";
 
 /**
  * A signed-in page, loaded on demand. When its chunk has already arrived (the entry starts the landing page's,
@@ -93,8 +94,9 @@ export function App() {
           <Route path="beneficiaries" element={<BeneficiariesPage />} />
           <Route path="beneficiaries/:beneficiaryId" element={<BeneficiaryPage />} />
           <Route path="settings" element={<SettingsPage />} />
+          {/* Inside the signed-in frame: an unknown address says so (after sign-in), never silently goes Home. */}
+          <Route path="*" element={<NotFoundPage />} />
         </Route>
-        <Route path="*" element={<Navigate to="/" replace />} />
       </Routes>
     </Suspense>
   );

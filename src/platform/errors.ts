@@ -40,7 +40,7 @@ export function defineErrorCodes<const T extends Readonly<Record<string, ErrorCo
 export const PLATFORM_ERRORS = defineErrorCodes({
   validation_failed: {
     status: 400,
-    message: "The request failed validation.",
+    message: "The request failed validation: details names each field and what it expects.",
     description:
       "The body, query or a header did not match the schema. `details` lists each problem with the field path (a JSON path such as `rows[3].external_ref`, a query parameter or a header name), a stable code (required, invalid_type, invalid_uuid, invalid_enum, invalid_format, too_long, too_short, out_of_range, unknown_field, too_many_items, too_few_items, invalid_character, invalid_encoding, `blank` for a name of spaces or invisible characters only: every name field must contain a letter or digit, and `low_contrast` for a brand colour too light for white text) and a message. `invalid_character`: the text holds U+0000, an unpaired surrogate, a control character, or a tab or line break in a single-line field (every field except those documented as free text, and every query parameter and header). `invalid_encoding`: a query parameter or header is not percent-encoded UTF-8. Date-times are RFC 3339 with a time zone, between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z, seconds 00 to 59.",
   },
@@ -48,7 +48,7 @@ export const PLATFORM_ERRORS = defineErrorCodes({
     status: 400,
     message: "The request is malformed.",
     description:
-      "For example a path id that is not a UUID, a body that is not valid JSON or not valid UTF-8, or a request the HTTP parser refuses (an invalid method or header bytes); the connection is then closed.",
+      "For example a path id that is not a UUID, a body that is not valid JSON or not valid UTF-8, a JSON body holding a `__proto__` key (or a `constructor` key holding `prototype`: refused as an attempt at prototype pollution; rename the key), or a request the HTTP parser refuses (an invalid method or header bytes); the connection is then closed.",
   },
   unauthorized: {
     status: 401,
@@ -58,24 +58,26 @@ export const PLATFORM_ERRORS = defineErrorCodes({
   },
   forbidden: {
     status: 403,
-    message: "This API key's role cannot make this request.",
+    message: "This API key's role cannot make this request: use a key or a member with a role that can.",
     description:
       "The key authenticated, but its role does not allow the call (a `business_read_only` key never writes), or the route exists only in the other environment (the sandbox mailbox, `/v1/sandbox/emails`, answers a production key this way).",
   },
   not_found: {
     status: 404,
-    message: "The resource does not exist.",
+    message:
+      "The resource does not exist (for this Business and environment): check the id, and that the key or environment is the one it was created in.",
     description:
       "No such resource for the caller's Business and environment. A resource of another Business or of the other environment answers exactly the same way.",
   },
   method_not_allowed: {
     status: 405,
-    message: "This method is not allowed on this path.",
+    message: "This method is not allowed on this path: the Allow header lists the methods it accepts.",
     description: "The path exists but not with this HTTP method; the `Allow` header lists the methods it accepts.",
   },
   payload_too_large: {
     status: 413,
-    message: "The request body is too large.",
+    message:
+      "The request body is too large: send a smaller body (BODY_LIMIT_BYTES, 2 MiB by default), for example split a bulk upload.",
     description: "The body exceeds the configured size limit (BODY_LIMIT_BYTES, 2 MiB by default).",
   },
   unsupported_media_type: {
@@ -120,6 +122,13 @@ export const PLATFORM_ERRORS = defineErrorCodes({
     description:
       "An API key carries its environment; a dashboard session does not, so each of its requests names one: `X-Environment: sandbox` or `X-Environment: production`. A missing, empty or unknown value is refused.",
   },
+  ENVIRONMENT_MISMATCH: {
+    status: 400,
+    message:
+      "The X-Environment header disagrees with the API key's environment. Drop the header, or use a key of that environment.",
+    description:
+      "An API key belongs to one environment (`pok_sandbox_…` to sandbox, `pok_production_…` to production) and is always served in it. A request that sends such a key with an `X-Environment` header naming another environment (or an unknown one) is refused rather than silently served in the key's environment: send no `X-Environment` with an API key, or create a key in the environment you meant (Developers, API keys).",
+  },
   CSRF_TOKEN_INVALID: {
     status: 403,
     message: "The X-CSRF-Token header is missing or does not match the session.",
@@ -151,7 +160,7 @@ export const PLATFORM_ERRORS = defineErrorCodes({
   },
   service_unavailable: {
     status: 503,
-    message: "The service is temporarily unavailable.",
+    message: "The service is temporarily unavailable. Nothing was kept; retry shortly.",
     description:
       "The database is unreachable (down, restarting, or not reached yet by a process that is starting), or the process is shutting down. Nothing of the request was kept. Retry shortly.",
   },

@@ -188,8 +188,12 @@ describe("payouts CLI", () => {
 
     const triggered = await cli.run(["trigger", "default", "--json"], withKey());
     expect(triggered.code, triggered.stderr).toBe(0);
-    const payout = json<{ payout: { payout_id: string; status: string } }>(triggered.stdout).payout;
+    const sandboxTrigger = json<{ payout: { payout_id: string; status: string }; what_happens: string }>(triggered.stdout);
+    const payout = sandboxTrigger.payout;
     expect(payout.status).toBe("approved");
+    // A sandbox key is told the sandbox's path, not the production simulator's timings.
+    expect(sandboxTrigger.what_happens).toContain("disbursed at once");
+    expect(sandboxTrigger.what_happens).not.toContain("5 min");
     await t.runtime.createWorker("w").drain();
 
     const events = await cli.run(["events", "list", "--subject", payout.payout_id, "--json"], withKey());
@@ -204,7 +208,9 @@ describe("payouts CLI", () => {
       env: { PAYOUTS_API_KEY: business.keys.production },
     });
     expect(refused.code, refused.stderr).toBe(0);
-    const refusedPayout = json<{ payout: { payout_id: string; amount_minor: number } }>(refused.stdout).payout;
+    const refusedTrigger = json<{ payout: { payout_id: string; amount_minor: number }; what_happens: string }>(refused.stdout);
+    expect(refusedTrigger.what_happens).toContain("production simulator");
+    const refusedPayout = refusedTrigger.payout;
     expect(refusedPayout.amount_minor).toBe(100001);
     await t.runtime.createWorker("w").drain();
     const after = await t.app.inject({

@@ -8,7 +8,14 @@
 // axe scans and screenshots at desktop and 375 px (test/helpers/dashboard-browser.ts).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sepaConfig } from "../bank-rails/bank-rail-fixtures.js";
-import { browserAvailable, browserRequired, type DashboardHarness, PHONE, startDashboard } from "../helpers/dashboard-browser.js";
+import {
+  browserAvailable,
+  browserRequired,
+  type DashboardHarness,
+  PHONE,
+  pickOption,
+  startDashboard,
+} from "../helpers/dashboard-browser.js";
 import { bearer } from "../helpers/factories.js";
 import { REGISTRATION_PASSWORD } from "../helpers/sessions.js";
 import { createPayout, decide, getPayout, payableBeneficiary } from "../payouts/payout-fixtures.js";
@@ -192,8 +199,8 @@ describe.skipIf(!browserAvailable && !browserRequired)("a payout's actions in th
       await page.goto(`${h.base}/dashboard/beneficiaries/${beneficiaryId}`);
       const form = page.getByRole("form", { name: "Add a bank account" });
       await form.getByLabel("Account holder name").fill("Jane Doe");
-      await form.getByLabel("Bank country").fill("DE");
-      await form.getByLabel("Currency").fill("EUR");
+      await pickOption(page, form.getByLabel("Bank country"), "DE", "Germany (DE)");
+      await pickOption(page, form.getByLabel("Currency"), "EUR", "Euro (EUR)");
       // Too long for any IBAN: refused by the request schema, with the field named in `details`.
       await form.getByLabel("IBAN").fill(`DE89${"1".repeat(60)}`);
       await form.getByRole("button", { name: /add/i }).click();
@@ -216,8 +223,8 @@ describe.skipIf(!browserAvailable && !browserRequired)("a payout's actions in th
       await page.goto(`${h.base}/dashboard/beneficiaries/${beneficiaryId}`);
       const form = page.getByRole("form", { name: "Add a bank account" });
       await form.getByLabel("Account holder name").fill("Urs Meier");
-      await form.getByLabel("Bank country").fill("CH");
-      await form.getByLabel("Currency").fill("EUR");
+      await pickOption(page, form.getByLabel("Bank country"), "Switzerland", "Switzerland (CH)");
+      await pickOption(page, form.getByLabel("Currency"), "EUR", "Euro (EUR)");
       await form.getByLabel("IBAN").fill("CH9300762011623852957");
       await form.getByRole("button", { name: /add/i }).click();
       const alert = form.getByRole("alert");

@@ -12,7 +12,13 @@
 //
 // Without /usr/bin/chromium the file is skipped with a notice, unless REQUIRE_BROWSER=1 (CI).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { browserAvailable, type DashboardHarness, noticeIfNoBrowser, startDashboard } from "../helpers/dashboard-browser.js";
+import {
+  browserAvailable,
+  type DashboardHarness,
+  noticeIfNoBrowser,
+  pickOption,
+  startDashboard,
+} from "../helpers/dashboard-browser.js";
 import { addMember, REGISTRATION_PASSWORD, STRONG_PASSWORD, signIn as signInSession, totpCode } from "../helpers/sessions.js";
 import { TEST_START } from "../helpers/test-app.js";
 
@@ -87,12 +93,12 @@ describe.skipIf(!browserAvailable)("the dashboard's Team actions and Settings in
     await page.getByRole("button", { name: "Add a rule" }).click();
     const rule = page.getByTestId("policy-rule");
     await rule.getByLabel("Name").fill("!!!");
-    await rule.getByLabel("Currency").fill("EUR");
-    await rule.getByLabel("Up to amount (EUR)").fill("12.345");
+    await pickOption(page, rule.getByLabel("Currency"), "EUR", "Euro (EUR)");
+    await rule.getByLabel("Up to amount").fill("12.345");
     await page.getByRole("button", { name: "Save policy" }).click();
     // The currency's exponent, checked before anything is sent.
     await rule.getByText("EUR has at most 2 decimals").waitFor();
-    await rule.getByLabel("Up to amount (EUR)").fill("500");
+    await rule.getByLabel("Up to amount").fill("500");
     await page.getByRole("button", { name: "Save policy" }).click();
     // The API's message about rules[0].name, with its code, beside the name.
     await expect.poll(() => rule.getByLabel("Name").getAttribute("aria-invalid"), { timeout: 15_000 }).toBe("true");
@@ -107,7 +113,7 @@ describe.skipIf(!browserAvailable)("the dashboard's Team actions and Settings in
     await page.reload();
     await page.getByTestId("policy-rule").waitFor();
     await expect(page.getByTestId("policy-rule").getByLabel("Name").inputValue()).resolves.toBe("Small EUR payouts");
-    await expect(page.getByTestId("policy-rule").getByLabel("Up to amount (EUR)").inputValue()).resolves.toBe("500.00");
+    await expect(page.getByTestId("policy-rule").getByLabel("Up to amount").inputValue()).resolves.toBe("500.00");
     await expect(page.getByLabel(/^Maker-checker/).isChecked()).resolves.toBe(true);
     const stored = await h.t.app.inject({
       method: "GET",

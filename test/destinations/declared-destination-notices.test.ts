@@ -94,7 +94,7 @@ describe("changes made by the Business", () => {
     expect(mails).toHaveLength(1);
     expect(mails[0]?.subject).toBe(`${BUSINESS}: your payout account changed`);
     expect(mails[0]?.text).toContain(`${BUSINESS} changed where your payouts are sent.`);
-    expect(mails[0]?.text).toContain("account ending in 3000 (EUR, DE)");
+    expect(mails[0]?.text).toContain("account ending in 3000 (Euro account in Germany)");
     for (const mail of mails) expectMasked(mail);
 
     // Naming it again changes nothing: no notice, no new record.
@@ -163,7 +163,7 @@ describe("changes made through a collection link", () => {
     const [notice] = mails;
     expect(notice?.subject).toBe(`${BUSINESS}: your payout account changed`);
     expect(notice?.text).toContain(`changed on the secure form ${BUSINESS} sent you`);
-    expect(notice?.text).toContain("account ending in 0983 (USD, US)");
+    expect(notice?.text).toContain("account ending in 0983 (US Dollar account in United States)");
     expect(notice?.text).toContain("If you did not make this change yourself");
     expect(notice?.html).toContain("ending in 0983");
     for (const mail of mails) expectMasked(mail);
@@ -194,7 +194,7 @@ describe("changes made through a collection link", () => {
     // The invitation link was not e-mailed (send_email defaults to false): the one message is the notice.
     const mails = await queuedMails(t, email);
     expect(mails).toHaveLength(1);
-    expect(mails[0]?.text).toContain("account ending in 0983 (USD, US)");
+    expect(mails[0]?.text).toContain("account ending in 0983 (US Dollar account in United States)");
     for (const mail of mails) expectMasked(mail);
     expect((await readBeneficiary(t.app, key, id)).declared_destination_change).toMatchObject({
       changed_by: "beneficiary_link",

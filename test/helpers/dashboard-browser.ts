@@ -12,7 +12,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { type Browser, type BrowserContext, chromium, type Page, type Request } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Locator, type Page, type Request } from "playwright-core";
 import { expect } from "vitest";
 import { type RegisteredBusiness, registerBusiness } from "./factories.js";
 import { buildTestApp, type TestApp } from "./test-app.js";
@@ -278,4 +278,13 @@ export async function startDashboard(businessName: string, ranFile: string): Pro
       await t.close();
     },
   };
+}
+
+/**
+ * Chooses in a searchable picker (the dashboard's country and currency selects): types `search` into the field,
+ * then clicks the option named `option` in the list that opens (rendered outside the form, so looked up on the page).
+ */
+export async function pickOption(page: Page, field: Locator, search: string, option: string): Promise<void> {
+  await field.fill(search);
+  await page.getByRole("option", { name: option, exact: true }).click();
 }

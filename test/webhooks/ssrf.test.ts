@@ -137,9 +137,18 @@ describe("SSRF protection with private targets not allowed", () => {
 
   it("names the host the caller gave, never what it resolved to", async () => {
     const byName = await subscribe("https://internal.corp.test/hook");
-    expect(byName.json().error.message).toBe("internal.corp.test resolves to an address that is not public.");
+    expect(byName.json().error.message).toMatch(/^internal\.corp\.test resolves to an address that is not public\. /);
     const literal = await subscribe("https://[::127.0.0.1]/hook");
-    expect(literal.json().error.message).toBe("::7f00:1 is not a public address (ipv4Compatible).");
+    expect(literal.json().error.message).toMatch(/^::7f00:1 is not a public address \(ipv4Compatible\)\. /);
+  });
+
+  it("a localhost URL's refusal names the setting that allows it for local development", async () => {
+    for (const url of ["https://127.0.0.1/hook", "https://[::1]/hook"]) {
+      const refused = await subscribe(url);
+      expect(refused.statusCode, refused.body).toBe(422);
+      expect(refused.json().error.message).toContain("WEBHOOK_ALLOW_PRIVATE_TARGETS=true");
+      expect(refused.json().error.message).toContain("local development");
+    }
   });
 
   it("refuses a plain-http URL even to a public host (400 https_required)", async () => {

@@ -18,13 +18,26 @@ export function ErrorAlert({
   error,
   title = "That did not work",
   fieldLabels = {},
+  fieldsShown,
 }: {
   error: unknown;
   title?: string;
   fieldLabels?: Readonly<Record<string, string>>;
+  /**
+   * The form already shows these API fields' refusals beside them (setFieldErrors): a refusal whose every
+   * detail names one of them is said there once, not again here (a weak password was said three times).
+   */
+  fieldsShown?: readonly string[];
 }) {
   if (error === null || error === undefined) return null;
   const apiError = error instanceof ApiError ? error : null;
+  const details = apiError?.body.details ?? [];
+  if (
+    fieldsShown !== undefined &&
+    details.length > 0 &&
+    details.every((d) => fieldsShown.includes(d.field.replace(/^\/(body\/)?/, "")))
+  )
+    return null;
   const message = apiError?.message ?? (error instanceof Error ? error.message : "Something went wrong.");
   return (
     <Alert color="red" title={title} role="alert">

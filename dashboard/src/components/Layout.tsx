@@ -20,7 +20,9 @@ import { Suspense } from "react";
 import { Link, Outlet, useLocation, useNavigate } from "react-router";
 import type { Environment } from "../api/client";
 import { usePendingCount } from "../hooks/api/payouts/summary-queries";
+import { useProductionSimulator } from "../hooks/api/production-rail/queries";
 import { useSignOut, useSwitchBusiness } from "../hooks/api/session/mutations";
+import { roleName } from "../lib/labels";
 import { useSession, useSignedIn } from "../lib/session";
 import { MutationError } from "./MutationError";
 
@@ -45,6 +47,8 @@ export function Layout() {
   const switchBusiness = useSwitchBusiness();
   const signOut = useSignOut();
   const sandbox = session.environment === "sandbox";
+  const simulator = useProductionSimulator() === true;
+  const bannered = sandbox || simulator;
 
   const switchTo = (businessId: string | null) => {
     if (businessId === null || businessId === session.membership.business_id) return;
@@ -59,7 +63,7 @@ export function Layout() {
 
   return (
     <AppShell
-      header={{ height: sandbox ? 92 : 60 }}
+      header={{ height: bannered ? 92 : 60 }}
       navbar={{ width: 220, breakpoint: "sm", collapsed: { mobile: !opened } }}
       padding="md"
     >
@@ -68,6 +72,14 @@ export function Layout() {
           <Box bg="orange.5" c="black" px="md" py={6} role="status" data-testid="sandbox-banner">
             <Text size="sm" fw={700}>
               Sandbox: test data only. No real money moves.
+            </Text>
+          </Box>
+        )}
+        {simulator && (
+          // Production with no bank rail: payouts go to the production simulator, so nothing real moves either.
+          <Box bg="grape.8" c="white" px="md" py={6} role="status" data-testid="simulator-banner">
+            <Text size="sm" fw={700} truncate>
+              Production simulator: no bank rail is configured, so no real money moves.
             </Text>
           </Box>
         )}
@@ -140,7 +152,7 @@ export function Layout() {
           </Button>
         </Box>
         <Text size="xs" c="dimmed" mt="auto" p="xs">
-          {session.user.email} · {session.membership.role.replace("business_", "").replace("_", " ")}
+          {session.user.email} · {roleName(session.membership.role)}
         </Text>
       </AppShell.Navbar>
       <AppShell.Main>

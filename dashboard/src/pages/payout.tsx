@@ -168,7 +168,12 @@ export function PayoutPage() {
           </Field>
           <Field label="Channel">{p.channel === "csv" ? `CSV upload ${p.upload_id ?? ""}` : "API"}</Field>
           <Field label="Idempotency key">{p.idempotency_key}</Field>
-          <Field label="Rail">{p.rail ?? "Not sent yet"}</Field>
+          <Field label="Rail">
+            {p.rail ??
+              (p.status === "rejected" || p.status === "canceled"
+                ? `None: nothing was sent, the payout was ${p.status}`
+                : "Not sent yet")}
+          </Field>
           <Field label="Rail reference">{p.rail_ref ?? "—"}</Field>
           <Field label="Latest attempt">{p.disbursement_status ?? "—"}</Field>
           <Field label="Estimated arrival">

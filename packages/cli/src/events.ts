@@ -312,6 +312,10 @@ const TRIGGER_ACCOUNT = {
   iban: "DE89370400440532013000",
 } as const;
 
+/** The sandbox rail's one path (src/rails/sandbox-rail.ts): no money moves, nothing after `disbursed`. */
+const SANDBOX_OUTCOME =
+  "sandbox: acknowledged and disbursed at once when the worker picks it up (within seconds); it stays disbursed (sandbox payouts are never delivered, settled or returned, and no money moves).";
+
 async function trigger(ctx: Context, scenarioName: string | undefined): Promise<void> {
   const o = ctx.options as { list?: boolean; beneficiary?: string };
   if (o.list === true || scenarioName === undefined) {
@@ -350,12 +354,17 @@ async function trigger(ctx: Context, scenarioName: string | undefined): Promise<
     path: { payoutId: payout.payout_id },
     body: { reason: `payouts trigger ${scenario.name}` },
   });
-  ctx.out.result({ scenario: scenario.name, beneficiary_id: beneficiaryId, payout: approved.payout }, () =>
-    [
-      `Scenario ${scenario.name}: payout ${payout.payout_id} (${approved.payout.amount} ${approved.payout.currency}) ${approved.payout.status}.`,
-      `What happens next: ${scenario.description}`,
-      "Watch its events with `payouts listen --forward-to URL` or `payouts events list`.",
-    ].join("\n"),
+  // What happens next follows the key's environment: the sandbox rail disburses at once and stops there, so
+  // the production simulator's timings ("disbursed after 5 min, delivered after 2 h") would mislead.
+  const whatHappens = apiKey.startsWith("pok_sandbox_") ? SANDBOX_OUTCOME : `${scenario.description} (production simulator)`;
+  ctx.out.result(
+    { scenario: scenario.name, beneficiary_id: beneficiaryId, payout: approved.payout, what_happens: whatHappens },
+    () =>
+      [
+        `Scenario ${scenario.name}: payout ${payout.payout_id} (${approved.payout.amount} ${approved.payout.currency}) ${approved.payout.status}.`,
+        `What happens next: ${whatHappens}`,
+        "Watch its events with `payouts listen --forward-to URL` or `payouts events list`.",
+      ].join("\n"),
   );
 }
 

@@ -5,7 +5,8 @@ import { defineErrorCodes } from "../../platform/errors.js";
 export const API_KEY_ERRORS = defineErrorCodes({
   LAST_ACTIVE_ADMIN_KEY: {
     status: 409,
-    message: "This is the last active business_admin key of this environment and cannot be revoked.",
+    message:
+      "This is the last active business_admin key of this environment and cannot be revoked: create another business_admin key first, then revoke this one.",
     description: "Create another business_admin key for the environment first, then revoke this one.",
   },
 });

@@ -7,8 +7,14 @@ import { PageQuerySchema } from "../../platform/pagination/cursor.js";
 export const BANK_RAILS = ["sepa", "ach"] as const;
 export type BankRailName = (typeof BANK_RAILS)[number];
 
+const ROUTING_NUMBER_MESSAGE = "Expected a 9-digit ABA routing number, e.g. 091000019.";
+
 const CutoffTimesSchema = Type.Array(
-  Type.String({ pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$", description: "HH:MM, 24-hour." }),
+  Type.String({
+    pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$",
+    "x-pattern-message": "Expected a time of day as HH:MM, 24-hour, from 00:00 to 23:59, e.g. 15:00.",
+    description: "HH:MM, 24-hour.",
+  }),
   {
     minItems: 1,
     maxItems: 24,
@@ -31,6 +37,8 @@ const RelativeDirSchema = Type.String({
   minLength: 1,
   maxLength: 200,
   pattern: "^(?!.*(^|/)\\.\\.?(/|$))[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$",
+  "x-pattern-message":
+    "Expected a relative directory path of letters, digits, '.', '_' and '-', its parts joined by '/', with no '.' or '..' part and no leading or trailing '/', e.g. outbound/sepa.",
   description: "A directory path: letters, digits, `.`, `_`, `-` and `/`, no `.` or `..` segment.",
 });
 
@@ -41,11 +49,17 @@ const SftpDeliveryInput = Type.Object(
       minLength: 1,
       maxLength: 253,
       pattern: "^[A-Za-z0-9.:\\[\\]-]+$",
+      "x-pattern-message": "Expected a host name or IP address without scheme, port or path, e.g. sftp.bank.example.",
       description:
         "A host name or IP address of a public (global unicast) address, unless the operator allows private hosts (`BANK_RAIL_ALLOW_PRIVATE_HOSTS`). Stored in canonical form.",
     }),
     port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535, description: "Default 22." })),
-    username: Type.String({ minLength: 1, maxLength: 100, pattern: "^[A-Za-z0-9._@-]+$" }),
+    username: Type.String({
+      minLength: 1,
+      maxLength: 100,
+      pattern: "^[A-Za-z0-9._@-]+$",
+      "x-pattern-message": "Expected a user name of letters, digits, '.', '_', '@' and '-', e.g. acme-payouts.",
+    }),
     password: Type.Optional(
       Type.String({
         minLength: 1,
@@ -65,6 +79,8 @@ const SftpDeliveryInput = Type.Object(
     ),
     host_key_fingerprint: Type.String({
       pattern: "^SHA256:[A-Za-z0-9+/]{43}=?$",
+      "x-pattern-message":
+        "Expected the host key fingerprint as `ssh-keygen -lf` prints it: SHA256: followed by 43 base64 characters, e.g. SHA256:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU.",
       description:
         "The server's host key as `ssh-keygen -lf` prints it (`SHA256:…`). A server presenting another key is refused.",
     }),
@@ -141,7 +157,12 @@ export const PutSepaBodySchema = Type.Object(
       {
         name: Type.String({ minLength: 1, maxLength: 70, description: "Debtor name (sent in the SEPA character set)." }),
         iban: Type.String({ minLength: 15, maxLength: 34 }),
-        bic: Type.Optional(Type.String({ pattern: "^[A-Z0-9]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$" })),
+        bic: Type.Optional(
+          Type.String({
+            pattern: "^[A-Z0-9]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$",
+            "x-pattern-message": "Expected a BIC of 8 or 11 capital letters and digits, e.g. COBADEFFXXX.",
+          }),
+        ),
         initiating_party_id: Type.Optional(Type.String({ minLength: 1, maxLength: 35 })),
         address: Type.Optional(AddressInput),
       },
@@ -162,16 +183,24 @@ export const PutAchBodySchema = Type.Object(
   {
     originator: Type.Object(
       {
-        odfi_routing_number: Type.String({ pattern: "^[0-9]{9}$" }),
+        odfi_routing_number: Type.String({ pattern: "^[0-9]{9}$", "x-pattern-message": ROUTING_NUMBER_MESSAGE }),
         immediate_destination: Type.String({
           pattern: "^[0-9]{9}$",
+          "x-pattern-message": ROUTING_NUMBER_MESSAGE,
           description: "Routing number of the bank the file goes to.",
         }),
         immediate_destination_name: Type.String({ minLength: 1, maxLength: 23 }),
-        immediate_origin: Type.String({ pattern: "^[0-9A-Z]{9,10}$" }),
+        immediate_origin: Type.String({
+          pattern: "^[0-9A-Z]{9,10}$",
+          "x-pattern-message":
+            "Expected 9 or 10 digits or capital letters (usually your Company Identification), e.g. 1234567890.",
+        }),
         immediate_origin_name: Type.String({ minLength: 1, maxLength: 23 }),
         company_name: Type.String({ minLength: 1, maxLength: 16 }),
-        company_identification: Type.String({ pattern: "^[0-9A-Z]{10}$" }),
+        company_identification: Type.String({
+          pattern: "^[0-9A-Z]{10}$",
+          "x-pattern-message": "Expected exactly 10 digits or capital letters, as your bank assigned it, e.g. 1234567890.",
+        }),
         payout_purpose: Type.Optional(
           stringEnum(["payroll", "other"], {
             description:
@@ -181,6 +210,7 @@ export const PutAchBodySchema = Type.Object(
         entry_description: Type.Optional(
           Type.String({
             pattern: "^[A-Z0-9 ]{1,10}$",
+            "x-pattern-message": "Expected 1 to 10 capital letters, digits or spaces, e.g. PAYOUT.",
             description:
               "Company Entry Description for `other` payouts (default `PAYOUT`); `PAYROLL` and `PURCHASE` are reserved.",
           }),

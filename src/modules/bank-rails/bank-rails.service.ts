@@ -232,13 +232,20 @@ export function createBankRailService(deps: BankRailServiceDeps) {
   }
 
   function checkCommon(body: { time_zone: string; delivery: DeliveryInput }): void {
-    if (!isTimeZone(body.time_zone)) throw invalid("time_zone", "Not an IANA time zone (for example Europe/Berlin).");
+    if (!isTimeZone(body.time_zone))
+      throw invalid(
+        "time_zone",
+        `${JSON.stringify(body.time_zone)} is not an IANA time zone: expected a name such as Europe/Berlin or America/New_York.`,
+      );
     if (body.delivery.kind === "local_directory" && deps.localRoot === null)
       throw new AppError(BANK_RAIL_ERRORS.BANK_RAIL_LOCAL_DELIVERY_NOT_ALLOWED);
     if (body.delivery.kind === "sftp" && body.delivery.private_key !== undefined) {
       const parsed = ssh2.utils.parseKey(body.delivery.private_key);
       if (parsed instanceof Error || Array.isArray(parsed) || parsed.isPrivateKey() !== true) {
-        throw invalid("delivery.private_key", "Not an unencrypted OpenSSH or PEM private key.");
+        throw invalid(
+          "delivery.private_key",
+          "Not an unencrypted OpenSSH or PEM private key: expected the whole key file, from its -----BEGIN line to its -----END line, without a passphrase.",
+        );
       }
     }
   }
@@ -263,7 +270,9 @@ export function createBankRailService(deps: BankRailServiceDeps) {
     } catch (error) {
       if (!(error instanceof UnsafeUrlError)) throw error;
       if (error.reason === "not_public")
-        throw new AppError(BANK_RAIL_ERRORS.BANK_RAIL_HOST_NOT_PUBLIC, { message: error.message });
+        throw new AppError(BANK_RAIL_ERRORS.BANK_RAIL_HOST_NOT_PUBLIC, {
+          message: `${error.message} Use the bank's public SFTP host; for a bank reached over a private link (or local development), the operator can allow private hosts by starting the service with BANK_RAIL_ALLOW_PRIVATE_HOSTS=true.`,
+        });
       // unresolvable: accepted (see above).
     }
     return host;
@@ -467,10 +476,21 @@ export function createBankRailService(deps: BankRailServiceDeps) {
     requireProduction(actor);
     checkCommon(body);
     const iban = electronicFormatIBAN(body.originator.iban) ?? "";
-    if (!isValidIBAN(iban)) throw invalid("originator.iban", "Not a valid IBAN.");
-    if (!isSEPACountry(iban.slice(0, 2))) throw invalid("originator.iban", "The debtor account must be in the SEPA zone.");
+    if (!isValidIBAN(iban))
+      throw invalid(
+        "originator.iban",
+        "Not a valid IBAN: expected the debtor account's IBAN as the bank wrote it (country code, check digits, account), e.g. DE89 3704 0044 0532 0130 00.",
+      );
+    if (!isSEPACountry(iban.slice(0, 2)))
+      throw invalid(
+        "originator.iban",
+        `The debtor account must be in the SEPA zone: ${iban.slice(0, 2)} is not a SEPA country; use an IBAN of a SEPA country (e.g. DE, FR, NL).`,
+      );
     if (toSepaText(body.originator.name, 70) === "")
-      throw invalid("originator.name", "The name has no character the SEPA character set can carry.");
+      throw invalid(
+        "originator.name",
+        "The name has no character the SEPA character set can carry: expected Latin letters, digits or the punctuation / - ? : ( ) . , ' +.",
+      );
     const originator = {
       name: body.originator.name,
       iban,
@@ -486,9 +506,15 @@ export function createBankRailService(deps: BankRailServiceDeps) {
     checkCommon(body);
     const o = body.originator;
     if (!isAbaRoutingNumber(o.odfi_routing_number))
-      throw invalid("originator.odfi_routing_number", "The routing number's check digit is wrong.");
+      throw invalid(
+        "originator.odfi_routing_number",
+        "The routing number's check digit is wrong: expected the 9-digit ABA routing number exactly as the bank gives it.",
+      );
     if (!isAbaRoutingNumber(o.immediate_destination))
-      throw invalid("originator.immediate_destination", "The routing number's check digit is wrong.");
+      throw invalid(
+        "originator.immediate_destination",
+        "The routing number's check digit is wrong: expected the 9-digit ABA routing number exactly as the bank gives it.",
+      );
     const description = (o.entry_description ?? DEFAULT_ACH_ENTRY_DESCRIPTION).trim();
     if ((RESERVED_ENTRY_DESCRIPTIONS as readonly string[]).includes(description)) {
       throw invalid(

@@ -14,6 +14,7 @@ import { renderEmail } from "../../platform/mail/templates.js";
 import { endingIn, MASK_VERSION, maskTrailing } from "../../platform/masking.js";
 import { decodeCursor, toPage } from "../../platform/pagination/cursor.js";
 import { isCountryCode } from "../../platform/reference/iso-codes.js";
+import { countryWords, currencyWords } from "../../platform/reference/words.js";
 import type { MailOutbox } from "../emails/index.js";
 import { findBusinessName } from "../registration/registration.shared.js";
 import { BENEFICIARY_ERRORS } from "./beneficiaries.errors.js";
@@ -581,7 +582,7 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
     const where =
       destination === null
         ? ""
-        : `the ${destination.kind === "card" ? "card" : "account"}${endingIn(destination.last4)} (${destination.currency}, ${destination.country})`;
+        : `the ${destination.kind === "card" ? "card" : "account"}${endingIn(destination.last4)} (${currencyWords(destination.currency)} ${destination.kind === "card" ? "card" : "account"} in ${countryWords(destination.country)})`;
     const paragraphs =
       destination === null
         ? [

@@ -10,29 +10,33 @@ export const DESTINATION_ERRORS = defineErrorCodes({
   },
   BANK_ACCOUNT_NOT_VALIDATED: {
     status: 422,
-    message: "The destination's routing details are not validated, so it cannot receive payouts.",
+    message:
+      "The destination's routing details are not validated, so it cannot receive payouts: correct them, or register a destination whose details pass validation.",
     description: "Register a destination whose routing details pass validation, or correct this one.",
   },
   BANK_ACCOUNT_REJECTED: {
     status: 422,
-    message: "The payout rail refused this destination, so it cannot receive payouts.",
+    message:
+      "The payout rail refused this destination, so it cannot receive payouts: see its rail_rejection_reason and register a corrected destination.",
     description: "See the destination's `rail_rejection_reason`; register a corrected destination.",
   },
   NOTIFICATION_OF_CHANGE_NOT_APPLICABLE: {
     status: 409,
-    message: "This bank account has no notification of change whose correction can be applied.",
+    message:
+      "This bank account has no notification of change whose correction can be applied: register the corrected account instead.",
     description:
       "No ACH notification of change was received for the account, it was applied already, or its code corrects nothing the account holds (C08, C09, C13, C14) or it came before corrections were kept: register the corrected account instead.",
   },
   BANK_ACCOUNT_CORRECTION_EXISTS: {
     status: 409,
-    message: "The corrected bank account is already registered for this Beneficiary.",
+    message:
+      "The corrected bank account is already registered for this Beneficiary: pay that account (and delete this one) instead.",
     description:
       "The notification of change names an account the Beneficiary already has: pay that account (and delete this one) instead of applying the correction.",
   },
   DESTINATION_HAS_PENDING_PAYOUT: {
     status: 409,
-    message: "A payout awaiting approval is headed to this destination.",
+    message: "A payout awaiting approval is headed to this destination: reject that payout first, then delete the destination.",
     description: "Reject that payout first (`POST /v1/payouts/{payoutId}/reject`), then delete the destination.",
   },
 });

@@ -11,7 +11,8 @@ export const EMAIL_ERRORS = defineErrorCodes({
   },
   BUSINESS_NOT_VERIFIED: {
     status: 403,
-    message: "This Business has no verified e-mail address, so no production e-mail is sent for it.",
+    message:
+      "This Business has no verified e-mail address, so no production e-mail is sent for it: contact the operator of this service.",
     description:
       "Production e-mail goes out only for a Business with at least one member whose e-mail address was verified. Every Business created through registration has one; contact the operator of this service.",
   },

@@ -5,13 +5,15 @@ import { defineErrorCodes } from "../../platform/errors.js";
 export const ENROLLMENT_ERRORS = defineErrorCodes({
   ENROLLMENT_NOT_ALLOWED: {
     status: 422,
-    message: "The Beneficiary cannot be enrolled with the payout rail until it is compliant.",
+    message:
+      "The Beneficiary cannot be enrolled with the payout rail until it is compliant: acknowledge it (POST /v1/beneficiaries/{id}/acknowledge, or Acknowledge on its dashboard page), which enrolls it.",
     description:
       "Enrollment needs `compliance_status` `compliant` and no pending re-acknowledgment. Acknowledge the Beneficiary (`POST /v1/beneficiaries/{id}/acknowledge`); that enrolls it.",
   },
   ENROLLMENT_IN_PROGRESS: {
     status: 409,
-    message: "An enrollment attempt for this Beneficiary is still in flight.",
+    message:
+      "An enrollment attempt for this Beneficiary is still in flight: wait for it to finish and read the Beneficiary again.",
     description:
       "`enrollment_status` is `pending`: wait for the attempt to finish and read the Beneficiary again. An attempt still pending after 60 seconds is considered abandoned and may be retried.",
   },

@@ -264,11 +264,15 @@ export function registerPayoutRoutes(app: AppInstance, service: PayoutService, b
         operationId: "replaceApprovalPolicy",
         summary: "Replace the approval policy",
         description:
-          "Replaces the rules (evaluated in order at creation; the first whose every condition holds decides, with an automated Decision naming it; no match waits for a person) and `maker_checker` (default false). Applies to payouts created afterwards. Weakening the policy (turning `maker_checker` off, or loosening the rules: a new or changed `approve` rule, a `reject` rule removed or changed, an `approve` rule moved above a `reject` rule it followed; names do not count) needs a person: an API key gets 403 `CONTROL_WEAKENING_NEEDS_PERSON`, a dashboard session needs a recent confirmation. Every admin is then e-mailed and the audit log records `control_weakened`. Strengthening it with a key is allowed and sends nothing.",
+          "Replaces the rules (evaluated in order at creation; the first whose every condition holds decides, with an automated Decision naming it; no match waits for a person) and `maker_checker` (default false). Applies to payouts created afterwards. Weakening the policy (turning `maker_checker` off, or loosening the rules: a new or changed `approve` rule, a `reject` rule removed or changed, an `approve` rule moved above a `reject` rule it followed; names do not count) needs a person: an API key gets 403 `CONTROL_WEAKENING_NEEDS_PERSON`, a dashboard session needs a recent confirmation. Every admin is then e-mailed and the audit log records `control_weakened`. Strengthening it with a key is allowed and sends nothing. A rule whose `min_amount_minor` exceeds its `max_amount_minor` (or `min_beneficiary_age_hours` its `max_beneficiary_age_hours`) could never match and is refused with 422 `POLICY_RULE_NEVER_MATCHES`, naming the field.",
         body: PutApprovalPolicyBodySchema,
         response: routeResponses(
           { 200: Type.Ref("ApprovalPolicy") },
-          { access: "write", hasBody: true, codes: [PEOPLE_ERRORS.CONTROL_WEAKENING_NEEDS_PERSON] },
+          {
+            access: "write",
+            hasBody: true,
+            codes: [PEOPLE_ERRORS.CONTROL_WEAKENING_NEEDS_PERSON, PAYOUT_ERRORS.POLICY_RULE_NEVER_MATCHES],
+          },
         ),
       },
     },

@@ -12,7 +12,7 @@ import { tenantOf } from "../../platform/auth/actor.js";
 import type { RecordActorAudit, ReportWeakenedControl } from "../../platform/auth/audit.js";
 import type { Clock } from "../../platform/clock.js";
 import { type Db, type Tx, transaction } from "../../platform/db/client.js";
-import { AppError } from "../../platform/errors.js";
+import { AppError, type ErrorDetail } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
 import { DEFAULT_PAGE_SIZE, decodeCursor } from "../../platform/pagination/cursor.js";
@@ -145,6 +145,39 @@ export function presentDecision(row: DecisionRow): DecisionBody {
     },
     created_at: row.createdAt.toISOString(),
   };
+}
+
+/**
+ * A rule whose minimum exceeds its maximum (amount or Beneficiary age) matches nothing: refused, each such
+ * minimum named, rather than stored as a rule that silently never decides.
+ */
+export function emptyRuleRanges(rules: readonly PolicyRule[]): ErrorDetail[] {
+  const details: ErrorDetail[] = [];
+  for (const [index, rule] of rules.entries()) {
+    if (
+      rule.min_amount_minor !== undefined &&
+      rule.max_amount_minor !== undefined &&
+      rule.min_amount_minor > rule.max_amount_minor
+    ) {
+      details.push({
+        field: `rules[${index}].min_amount_minor`,
+        code: "out_of_range",
+        message: `min_amount_minor (${rule.min_amount_minor}) is greater than max_amount_minor (${rule.max_amount_minor}), so rule "${rule.name}" could never match: make it at most ${rule.max_amount_minor}.`,
+      });
+    }
+    if (
+      rule.min_beneficiary_age_hours !== undefined &&
+      rule.max_beneficiary_age_hours !== undefined &&
+      rule.min_beneficiary_age_hours > rule.max_beneficiary_age_hours
+    ) {
+      details.push({
+        field: `rules[${index}].min_beneficiary_age_hours`,
+        code: "out_of_range",
+        message: `min_beneficiary_age_hours (${rule.min_beneficiary_age_hours}) is greater than max_beneficiary_age_hours (${rule.max_beneficiary_age_hours}), so rule "${rule.name}" could never match: make it at most ${rule.max_beneficiary_age_hours}.`,
+      });
+    }
+  }
+  return details;
 }
 
 export function presentPolicy(environment: Tenant["environment"], row: PolicyRow | null): ApprovalPolicyBody {
@@ -432,6 +465,8 @@ export function createPayoutService(deps: PayoutServiceDeps) {
       const bad = rule.currency === undefined ? null : currencyError(rule.currency, `rules[${index}].currency`);
       if (bad !== null) throw bad;
     }
+    const emptyRanges = emptyRuleRanges(body.rules);
+    if (emptyRanges.length > 0) throw new AppError(PAYOUT_ERRORS.POLICY_RULE_NEVER_MATCHES, { details: emptyRanges });
     const saved = await transaction(db, async (tx) => {
       // Locked, so two concurrent replacements each compare against what the other left.
       const before = await lockPolicy(tx, tenant);

@@ -17,6 +17,7 @@ import type { Tx } from "../../platform/db/client.js";
 import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import { renderEmail } from "../../platform/mail/templates.js";
+import { environmentWords } from "../../platform/reference/words.js";
 import type { MailOutbox } from "../emails/index.js";
 import * as members from "../registration/registration.shared.js";
 import type { AuditRecorder } from "./people.audit.js";
@@ -51,7 +52,7 @@ export function createControlAlerts(deps: {
     });
     const businessName = admins[0]?.businessName ?? "your Business";
     const heading = CONTROL_NAMES[weakening.control];
-    const where = weakening.businessWide ? "" : ` (${actor.environment})`;
+    const where = weakening.businessWide ? "" : ` ${environmentWords(actor.environment)}`;
     for (const admin of admins) {
       const rendered = renderEmail({
         businessName: "Payout service",
@@ -62,7 +63,7 @@ export function createControlAlerts(deps: {
           `Done by ${person?.email ?? "a member"} (membership ${actor.membershipId}), signed in to the dashboard.`,
         ],
         closing: [
-          "If you expected this, nothing needs doing. If not, sign in, undo the change, and review the audit log (action control_weakened) and the team's sessions and API keys.",
+          'If you expected this, nothing needs doing. If not, sign in, undo the change, and review the audit log (its "Control weakened" entries) and the team\'s sessions and API keys.',
         ],
         footer: `You receive this because you are an admin of ${businessName}; every admin receives it.`,
         textWidth: 72,

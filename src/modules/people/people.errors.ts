@@ -6,7 +6,8 @@ import { defineErrorCodes } from "../../platform/errors.js";
 export const PEOPLE_ERRORS = defineErrorCodes({
   CONTROL_WEAKENING_NEEDS_PERSON: {
     status: 403,
-    message: "Weakening a control needs a person signed in to the dashboard, not an API key.",
+    message:
+      "Weakening a control needs a person signed in to the dashboard, not an API key: make this change from the dashboard.",
     description:
       "Turning maker-checker off, loosening the approval rules, lifting the two-factor requirement and changing a bank rail's delivery target are refused to API keys: a key is a long-lived machine credential never asked for step-up. Make the change from a dashboard session (with a recent confirmation); every admin is e-mailed and the audit log records `control_weakened`. Strengthening a control with a key is allowed.",
   },
@@ -18,7 +19,7 @@ export const PEOPLE_ERRORS = defineErrorCodes({
   },
   INVALID_CREDENTIALS: {
     status: 401,
-    message: "The e-mail address or the password is wrong.",
+    message: "The e-mail address or the password is wrong. Try again, or reset the password.",
     description:
       "Sign-in failed. The answer is the same, in about the same time, whether the address has no account or the password is wrong, so it does not tell who has an account. Repeated failures are throttled (`SIGN_IN_THROTTLED`).",
   },
@@ -30,7 +31,8 @@ export const PEOPLE_ERRORS = defineErrorCodes({
   },
   INVALID_TWO_FACTOR_CODE: {
     status: 401,
-    message: "The two-factor code is wrong, expired or was already used.",
+    message:
+      "The two-factor code is wrong, expired or was already used: enter the current code from your authenticator app, or a recovery code.",
     description:
       "Codes from the authenticator app are valid for 30 seconds (one step either side is accepted for clock drift) and only once: a code already accepted is refused within its window. A recovery code works once.",
   },
@@ -42,38 +44,38 @@ export const PEOPLE_ERRORS = defineErrorCodes({
   },
   INVALID_PASSWORD: {
     status: 401,
-    message: "The password is wrong.",
+    message: "The password is wrong: enter your current password.",
     description: "The current password given to confirm an act (step-up, password change, two-factor changes) is wrong.",
   },
   INVITATION_INVALID: {
     status: 410,
-    message: "This invitation is unknown, expired, revoked or already used.",
+    message: "This invitation is unknown, expired, revoked or already used: ask an admin of the Business for a new one.",
     description: "Invitations work once and for 7 days. Ask an admin of the Business for a new one.",
   },
   PASSWORD_RESET_INVALID: {
     status: 410,
-    message: "This password reset link is unknown, expired or already used.",
+    message: "This password reset link is unknown, expired or already used: ask for a new one.",
     description: "A reset works once and for 1 hour, and a newer reset or a password change voids it. Ask for a new one.",
   },
   ALREADY_A_MEMBER: {
     status: 409,
-    message: "This person is already a member of the Business.",
+    message: "This person is already a member of the Business: change the member's role instead.",
     description: "Change the member's role instead (`PATCH /v1/members/{membershipId}`).",
   },
   LAST_ADMIN: {
     status: 409,
-    message: "The Business must keep at least one business_admin.",
+    message: "The Business must keep at least one admin: make another member admin first.",
     description: "The last admin cannot be removed or given another role. Make another member admin first.",
   },
   NOT_A_MEMBER: {
     status: 403,
-    message: "You are not a member of that Business.",
+    message: "You are not a member of that Business: choose one of your memberships (GET /v1/session lists them).",
     description:
       "A session switches only to a Business the signed-in person is a member of (see `memberships` of `GET /v1/session`).",
   },
   TWO_FACTOR_ALREADY_ENABLED: {
     status: 409,
-    message: "Two-factor authentication is already enabled.",
+    message: "Two-factor authentication is already enabled: turn it off first (with a code) to enrol a new authenticator.",
     description: "Disable it first (with a code) to enrol a new authenticator.",
   },
   TWO_FACTOR_REQUIRED_BY_BUSINESS: {
@@ -85,7 +87,8 @@ export const PEOPLE_ERRORS = defineErrorCodes({
   },
   TWO_FACTOR_NOT_ENROLLED: {
     status: 409,
-    message: "No two-factor enrolment is waiting for confirmation.",
+    message:
+      "No two-factor enrolment is waiting for confirmation: start one (POST /v1/session/two-factor/enrolment), then confirm it with a code.",
     description: "Start an enrolment with `POST /v1/session/two-factor/enrolment`, then confirm it with a code.",
   },
 });

@@ -14,6 +14,7 @@ import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import { dashboardLink, renderEmail } from "../../platform/mail/templates.js";
 import { decodeCursor, toPage } from "../../platform/pagination/cursor.js";
+import { roleWords } from "../../platform/reference/words.js";
 import type { MailOutbox } from "../emails/index.js";
 import type { PasswordPolicy } from "../registration/index.js";
 import * as members from "../registration/registration.shared.js";
@@ -189,7 +190,7 @@ export function createTeamService(deps: TeamServiceDeps) {
         businessName: "Payout service",
         heading: "You are invited to a team",
         paragraphs: [
-          `You are invited to join ${businessName} at ${deps.publicBaseUrl} with the role ${body.role}.`,
+          `You are invited to join ${businessName} at ${deps.publicBaseUrl} as ${roleWords(body.role)}.`,
           "The link below opens the dashboard to accept; it is valid for 7 days and works once. Choose a password of at least 12 characters if you have no account yet; then sign in with this e-mail address.",
         ],
         action: { label: "Accept the invitation", url: dashboardLink(deps.publicBaseUrl, "invitation", { token, email }) },

@@ -5,7 +5,7 @@ import { defineErrorCodes } from "../../platform/errors.js";
 export const REGISTRATION_ERRORS = defineErrorCodes({
   REGISTRATION_TOKEN_INVALID: {
     status: 410,
-    message: "This verification token is unknown, expired or already used.",
+    message: "This verification token is unknown, expired or already used: register again to receive a new one.",
     description:
       "`POST /v1/registration/verification` needs the token from the e-mail `POST /v1/registration` sent, unused and within 24 hours (REGISTRATION_TOKEN_TTL_HOURS). The answer is the same whichever of the three it is. Register again to receive a new token; a token that was used already created its Business, whose keys were in that answer.",
   },

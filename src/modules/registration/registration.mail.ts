@@ -22,8 +22,9 @@ export interface RegistrationMail {
 const SERVICE_NAME = "Payout service";
 
 /**
- * Plain-text lines stay within this width. The link's line is longer than 76 characters, so the text part travels
- * quoted-printable; the token on its own short line still reads as is in the raw message (base64url has no `=`).
+ * Plain-text lines stay within this width (the link's line is longer: a URL is never cut). The mailer sends the
+ * text part unencoded (7bit, see plainTextPart), so the raw message, an .eml file read as text, shows the token
+ * and the example command exactly as they are to be pasted.
  */
 const TEXT_WIDTH = 72;
 

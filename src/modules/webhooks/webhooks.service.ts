@@ -107,6 +107,13 @@ function newSigningSecret(tenant: Tenant): string {
   return `whsec_${tenant.environment}_${randomHex(32)}`;
 }
 
+/**
+ * What to do about a non-public receiver: use a public HTTPS URL, or, on a developer's own machine only, start
+ * the service with the setting that allows such receivers (a webhook to localhost is the usual first try).
+ */
+const PRIVATE_TARGETS_HINT =
+  "Use a public HTTPS URL; for local development only, the operator can allow loopback and private receivers by starting the service with WEBHOOK_ALLOW_PRIVATE_TARGETS=true (HTTPS is still required).";
+
 export function createWebhookService(deps: WebhookServiceDeps) {
   const { db, clock, ids, cipher, jobStore, policy, sender } = deps;
 
@@ -121,7 +128,8 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       await checkTarget(url, policy);
     } catch (error) {
       if (!(error instanceof UnsafeUrlError)) throw error;
-      if (error.reason === "not_public") throw new AppError(WEBHOOK_ERRORS.WEBHOOK_URL_NOT_PUBLIC, { message: error.message });
+      if (error.reason === "not_public")
+        throw new AppError(WEBHOOK_ERRORS.WEBHOOK_URL_NOT_PUBLIC, { message: `${error.message} ${PRIVATE_TARGETS_HINT}` });
       if (error.reason === "unresolvable")
         throw new AppError(WEBHOOK_ERRORS.WEBHOOK_URL_UNRESOLVABLE, { message: error.message });
       const code = error.reason === "not_https" ? "https_required" : "invalid_format";
@@ -133,7 +141,11 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         message: `The URL answered ${outcome.statusCode} (a redirect); redirects are never followed. Subscribe the final URL.`,
       });
     }
-    if (outcome.errorClass === "blocked_address") throw new AppError(WEBHOOK_ERRORS.WEBHOOK_URL_NOT_PUBLIC);
+    if (outcome.errorClass === "blocked_address") {
+      throw new AppError(WEBHOOK_ERRORS.WEBHOOK_URL_NOT_PUBLIC, {
+        message: `${WEBHOOK_ERRORS.WEBHOOK_URL_NOT_PUBLIC.message} ${PRIVATE_TARGETS_HINT}`,
+      });
+    }
     if (outcome.errorClass === "dns_error") throw new AppError(WEBHOOK_ERRORS.WEBHOOK_URL_UNRESOLVABLE);
     if (outcome.errorClass !== null && outcome.errorClass !== "http_status") {
       throw new AppError(WEBHOOK_ERRORS.WEBHOOK_URL_UNREACHABLE, {

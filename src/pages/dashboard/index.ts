@@ -11,6 +11,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AppInstance } from "../../platform/http/types.js";
+import { FAVICON_SVG } from "./favicon.js";
 
 /** dist/dashboard beside the compiled service (dist/pages/dashboard -> dist/dashboard; src/... -> dist/dashboard). */
 export function defaultDashboardDirectory(): string {
@@ -138,6 +139,12 @@ export function registerDashboard(app: AppInstance, options: { directory: string
     if (index === undefined) return reply.code(503).type("text/html; charset=utf-8").send(NOT_BUILT);
     return sendFile(request, reply.code(200), index);
   };
+
+  // The icon, so no page's request for it ends in a 404 (see favicon.ts).
+  const sendIcon = (_request: FastifyRequest, reply: FastifyReply) =>
+    reply.headers(SECURITY_HEADERS).header("cache-control", "public, max-age=86400").type("image/svg+xml").send(FAVICON_SVG);
+  app.get("/favicon.ico", routeOptions, async (request, reply) => sendIcon(request, reply));
+  app.get("/dashboard/favicon.svg", routeOptions, async (request, reply) => sendIcon(request, reply));
 
   // The router ignores trailing slashes, so "/dashboard/" arrives here too: only the bare path redirects
   // (the app's relative asset URLs and client routes live under "/dashboard/").

@@ -68,6 +68,21 @@ function readEnvironment(request: FastifyRequest): Environment {
   return environment as Environment;
 }
 
+/**
+ * An API key decides its environment. A request that also names one in `X-Environment` and names another
+ * (or an unknown one) is refused: serving it in the key's environment would silently act where the caller
+ * did not mean to. The same header naming the key's own environment is harmless and accepted.
+ */
+function refuseDisagreeingEnvironment(request: FastifyRequest, keyEnvironment: Environment): void {
+  const raw = singleHeader(request, ENVIRONMENT_HEADER);
+  if (raw === undefined) return;
+  const named = raw.trim().toLowerCase();
+  if (named === keyEnvironment) return;
+  throw new AppError("ENVIRONMENT_MISMATCH", {
+    message: `This API key is a ${keyEnvironment} key, but X-Environment names ${JSON.stringify(raw.trim())}. Drop the X-Environment header (a key is always served in its own environment), or use a ${named === "production" || named === "sandbox" ? named : "sandbox or production"} key.`,
+  });
+}
+
 export function installAccessControl(app: AppInstance, deps: AccessDeps): void {
   const { routeRoles } = deps;
   app.decorateRequest("actor", null);
@@ -152,6 +167,7 @@ export function installAccessControl(app: AppInstance, deps: AccessDeps): void {
         }
         const actor = await deps.authenticate(match[1]);
         if (actor === null) throw new AppError("unauthorized", { message: "The API key is invalid or revoked." });
+        refuseDisagreeingEnvironment(request, actor.environment);
         request.actor = { ...actor, clientAddress: request.ip, userAgent: singleHeader(request, "user-agent") ?? null };
       } else {
         await authenticateSession(request, access);

@@ -68,14 +68,20 @@ function classifyFrameworkError(error: FastifyError): { code: PlatformErrorCode;
     case "FST_ERR_CTP_EMPTY_JSON_BODY":
       return { code: "bad_request", message: "The body is empty but Content-Type says JSON." };
     case "FST_ERR_CTP_INVALID_JSON_BODY":
-      return { code: "bad_request", message: "The body is not valid JSON." };
+      return {
+        code: "bad_request",
+        message: "The body is not valid JSON: check it with a JSON validator (quotes, commas and brackets).",
+      };
     case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
       return { code: "bad_request", message: "Content-Length does not match the body." };
     default:
       break;
   }
   if (error instanceof SyntaxError && error.statusCode === 400)
-    return { code: "bad_request", message: "The body is not valid JSON." };
+    return {
+      code: "bad_request",
+      message: "The body is not valid JSON: check it with a JSON validator (quotes, commas and brackets).",
+    };
   if (typeof error.statusCode === "number" && error.statusCode >= 400 && error.statusCode < 500) {
     if (error.statusCode === 404) return { code: "not_found" };
     if (error.statusCode === 413) return { code: "payload_too_large" };

@@ -44,6 +44,21 @@ function charsetOf(contentType: string): string | null {
   return null;
 }
 
+/**
+ * Words for a body secure-json-parse refused: valid JSON holding `__proto__` (or `constructor.prototype`) is not
+ * "not valid JSON", it is a key refused on purpose, and the caller must learn which and what to do.
+ */
+function jsonRefusal(error: unknown): string {
+  const reason = error instanceof Error ? error.message : "";
+  if (reason.includes("forbidden prototype property")) {
+    return 'The body is valid JSON but holds a "__proto__" key, which is refused (it could alter object prototypes): remove or rename that key.';
+  }
+  if (reason.includes("forbidden constructor property")) {
+    return 'The body is valid JSON but holds a "constructor" key with a "prototype" inside, which is refused (it could alter object prototypes): remove or rename that key.';
+  }
+  return "The body is not valid JSON: check it with a JSON validator (quotes, commas and brackets).";
+}
+
 export function installJsonBodyParsing(app: AppInstance): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("application/json", { parseAs: "buffer" }, (request, body, done) => {
@@ -60,8 +75,8 @@ export function installJsonBodyParsing(app: AppInstance): void {
       let parsed: unknown;
       try {
         parsed = secureJsonParse.parse(text, null, { protoAction: "error", constructorAction: "error" });
-      } catch {
-        throw new AppError("bad_request", { message: "The body is not valid JSON." });
+      } catch (error) {
+        throw new AppError("bad_request", { message: jsonRefusal(error) });
       }
       const details = findTextProblems(parsed, { singleLine: false });
       if (details.length > 0) throw new AppError("validation_failed", { details });

@@ -41,7 +41,7 @@ export function openApiDocumentOptions(
             scheme: "bearer",
             bearerFormat: "pok_<environment>_<id>_<secret>",
             description:
-              "An API key. Its environment segment (sandbox or production) selects the environment of every resource touched.",
+              "An API key. Its environment segment (sandbox or production) selects the environment of every resource touched. An `X-Environment` header is not needed with a key; one naming another environment is refused with 400 `ENVIRONMENT_MISMATCH`.",
           },
           sessionCookie: {
             type: "apiKey",

@@ -38,6 +38,8 @@ export function routeResponses<S extends Record<number, TSchema>>(
   if (options.access === "read" || options.access === "write") {
     // A session request names its environment; the role-by-route table may refuse the caller's role.
     codes.add("ENVIRONMENT_REQUIRED");
+    // An API key sent with an X-Environment naming another environment.
+    codes.add("ENVIRONMENT_MISMATCH");
     codes.add("forbidden");
   }
   if (options.access === "write" || options.access === "session") {

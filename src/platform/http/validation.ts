@@ -105,8 +105,12 @@ export function ajvErrorsToDetails(errors: readonly ErrorObject[]): ErrorDetail[
     if (insideUnion(error)) continue;
     if (error.keyword === "anyOf") {
       const branches = errors.filter((e) => e.schemaPath.startsWith(`${error.schemaPath}/`));
-      const enumLike = branches.some((e) => e.keyword === "const" || e.keyword === "enum");
-      const meant = branches.filter((e) => !(e.keyword === "type" && (e.params as { type?: unknown }).type === "null"));
+      // A union of literals fails at its own path (`const`/`enum` on the value itself); a union of objects
+      // fails inside them, and is reported as the branch that was meant.
+      const enumLike = branches.some(
+        (e) => (e.keyword === "const" || e.keyword === "enum") && e.instancePath === error.instancePath,
+      );
+      const meant = meantBranchErrors(error, branches);
       if (!enumLike && meant.length > 0) {
         for (const detail of ajvErrorsToDetails(meant)) push(detail);
         continue;
@@ -202,6 +206,27 @@ export function ajvErrorsToDetails(errors: readonly ErrorObject[]): ErrorDetail[
     }
   }
   return details;
+}
+
+/**
+ * The errors of the union branch the caller meant. The `null` branch of a nullable field is never meant. A
+ * union of objects told apart by a literal field (`delivery.kind`: `sftp` or `local_directory`) means the
+ * branches whose literal matched; when none matched, the literal itself is the problem, reported as
+ * `invalid_enum` on that field with every value it may take (never "not one of the allowed values" alone).
+ */
+function meantBranchErrors(union: ErrorObject, branches: readonly ErrorObject[]): ErrorObject[] {
+  const notNull = branches.filter((e) => !(e.keyword === "type" && (e.params as { type?: unknown }).type === "null"));
+  const prefix = `${union.schemaPath}/`;
+  const branchOf = (e: ErrorObject) => e.schemaPath.slice(prefix.length).split("/")[0] ?? "";
+  const isDiscriminator = (e: ErrorObject) =>
+    e.keyword === "const" &&
+    e.instancePath.startsWith(`${union.instancePath}/`) &&
+    !e.instancePath.slice(union.instancePath.length + 1).includes("/");
+  const discriminators = notNull.filter(isDiscriminator);
+  if (discriminators.length === 0) return notNull;
+  const missed = new Set(discriminators.map(branchOf));
+  const matching = notNull.filter((e) => !missed.has(branchOf(e)));
+  return matching.length > 0 ? matching : discriminators;
 }
 
 function collectAllowedValues(errors: readonly ErrorObject[], path: string, params: Record<string, unknown>): string[] {

@@ -73,6 +73,23 @@ export class MailSendError extends Error {
 const ADDRESS_LIKE = /[^\s<>"'(),;:@]+@[^\s<>"'(),;:@]+/g;
 
 /** Replaces anything shaped like an e-mail address, so recipients never reach logs or last_error. */
+/**
+ * The plain-text part, sent as it reads. nodemailer quoted-printable-encodes any text with a line over 76
+ * characters (a link holding a token always is), which cuts lines with `=` soft breaks and turns `=` into `=3D`:
+ * an .eml file read as text, as the README suggests, then shows a broken example command. RFC 5322 allows
+ * lines up to 998 characters, so a part whose lines fit is sent unencoded: `7bit` when it is ASCII, else
+ * `8bit` (UTF-8; nodemailer sends attachments as 8bit the same way). Anything else (a NUL, a bare CR, a line
+ * over 998 bytes) keeps nodemailer's own encoding.
+ */
+export function plainTextPart(text: string): string | { raw: string } {
+  const lines = text.split("\n");
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL and bare CR are exactly what must not travel unencoded
+  if (/[\u0000\r]/.test(text) || lines.some((line) => Buffer.byteLength(line, "utf8") > 998)) return text;
+  const ascii = /^[\t\n\x20-\x7e]*$/.test(text);
+  const headers = `Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: ${ascii ? "7bit" : "8bit"}\n\n`;
+  return { raw: `${headers}${text}` };
+}
+
 export function maskAddresses(text: string): string {
   return text.replace(ADDRESS_LIKE, "[address]");
 }
@@ -188,7 +205,7 @@ export function createMailer(options: MailerOptions): Mailer {
       from: options.from,
       to: message.to,
       subject: message.subject,
-      text: message.text,
+      text: plainTextPart(message.text),
       html: message.html,
       ...(message.headers ? { headers: { ...message.headers } } : {}),
     };

@@ -107,13 +107,13 @@ export function renderEmail(content: EmailContent): RenderedEmail {
 
   const font = "font-family:-apple-system,BlinkMacSystemFont,'Segoe UI',Helvetica,Arial,sans-serif";
   const paragraphHtml = (paragraph: string) =>
-    `<p style="margin:0 0 16px;font-size:15px;line-height:1.5">${escapeMultiline(paragraph)}</p>`;
+    `<p style="margin:0 0 16px;font-size:15px;line-height:1.5;overflow-wrap:break-word">${escapeMultiline(paragraph)}</p>`;
   const paragraphsHtml = content.paragraphs.map(paragraphHtml).join("\n");
   const closingHtml = (content.closing ?? []).map(paragraphHtml).join("\n");
   const actionHtml =
     content.action && actionUrl !== null
       ? `<p style="margin:24px 0"><a href="${escapeHtml(actionUrl)}" style="display:inline-block;padding:10px 18px;background:#1f6feb;color:#ffffff;text-decoration:none;border-radius:6px;font-size:15px">${escapeHtml(content.action.label)}</a></p>
-<p style="margin:0 0 16px;font-size:13px;line-height:1.5;color:#57606a;word-break:break-all">${escapeHtml(actionUrl)}</p>`
+<p style="margin:0 0 16px;font-size:13px;line-height:1.5;color:#57606a;overflow-wrap:anywhere">${escapeHtml(actionUrl)}</p>`
       : "";
   const html = `<!doctype html>
 <html lang="en">

@@ -48,7 +48,7 @@ export function SignUpPage() {
             required
             {...form.getInputProps("password")}
           />
-          <ErrorAlert error={register.error} title="Could not register" />
+          <ErrorAlert error={register.error} title="Could not register" fieldsShown={["business_name", "email", "password"]} />
           <Button type="submit" loading={register.isPending}>
             Register
           </Button>

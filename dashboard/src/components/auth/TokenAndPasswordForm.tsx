@@ -37,7 +37,7 @@ export function TokenAndPasswordForm(props: {
           required={props.passwordOptional !== true}
           {...form.getInputProps("password")}
         />
-        <ErrorAlert error={props.mutation.error} />
+        <ErrorAlert error={props.mutation.error} fieldsShown={["token", "password"]} />
         <Button type="submit" loading={props.mutation.isPending}>
           {props.submitLabel}
         </Button>

@@ -4,7 +4,7 @@ import { useForm } from "@mantine/form";
 import { useAddBankAccount } from "../../hooks/api/beneficiaries/mutations";
 import type { CreateBankAccountRequest } from "../../hooks/api/beneficiaries/types";
 import { setFieldErrors } from "../../hooks/api/form-errors";
-import { countryHint } from "../../lib/country";
+import { CountrySelect, CurrencySelect } from "../CodePickers";
 import { MutationError } from "../MutationError";
 
 const EMPTY_ACCOUNT = {
@@ -60,20 +60,8 @@ export function AddBankAccount({ beneficiaryId }: { beneficiaryId: string }) {
         <Stack>
           <TextInput label="Account holder name" {...form.getInputProps("account_holder_name")} required />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput
-              label="Bank country"
-              description={countryHint(form.values.country)}
-              maxLength={2}
-              {...form.getInputProps("country")}
-              required
-            />
-            <TextInput
-              label="Currency"
-              description="Three letters, such as EUR"
-              maxLength={3}
-              {...form.getInputProps("currency")}
-              required
-            />
+            <CountrySelect label="Bank country" {...form.getInputProps("country")} required />
+            <CurrencySelect label="Currency" {...form.getInputProps("currency")} required />
           </SimpleGrid>
           <TextInput
             label="IBAN"

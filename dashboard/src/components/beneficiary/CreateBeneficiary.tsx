@@ -6,7 +6,7 @@ import { useNavigate } from "react-router";
 import { useCreateBeneficiary } from "../../hooks/api/beneficiaries/mutations";
 import type { BeneficiaryType, CreateBeneficiaryRequest } from "../../hooks/api/beneficiaries/types";
 import { setFieldErrors } from "../../hooks/api/form-errors";
-import { countryHint } from "../../lib/country";
+import { CountrySelect } from "../CodePickers";
 import { FormDialog } from "../FormDialog";
 
 type Values = {
@@ -85,12 +85,7 @@ export function CreateBeneficiary({ onClose }: { onClose: () => void }) {
       ) : (
         <TextInput label="Business name" {...form.getInputProps("business_name")} />
       )}
-      <TextInput
-        label={person ? "Country of residence" : "Country of incorporation"}
-        description={countryHint(form.values.country)}
-        maxLength={2}
-        {...form.getInputProps("country")}
-      />
+      <CountrySelect label={person ? "Country of residence" : "Country of incorporation"} {...form.getInputProps("country")} />
     </FormDialog>
   );
 }

@@ -2,6 +2,7 @@
 // declared; an admin declares a usable one or deletes one (confirmed).
 import { Badge, Button, Card, Group, Table, Text, Title } from "@mantine/core";
 import type { Beneficiary, Destination } from "../../hooks/api/beneficiaries/types";
+import { countryLabel, currencyLabel, destinationStatusName, schemeName } from "../../lib/labels";
 import { ConfirmButton } from "../ConfirmButton";
 import { ErrorAlert } from "../ErrorAlert";
 
@@ -36,7 +37,6 @@ export function Destinations(props: {
                 <Table.Th>Holder</Table.Th>
                 <Table.Th>Rail status</Table.Th>
                 <Table.Th>Usable for payouts</Table.Th>
-                <Table.Th>Actions</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -47,10 +47,10 @@ export function Destinations(props: {
                   <Table.Tr key={d.id} data-testid="destination-row">
                     <Table.Td>
                       <Text size="sm">
-                        {label} · {d.currency} · {d.country}
+                        {label} · {currencyLabel(d.currency)} · {countryLabel(d.country)}
                       </Text>
                       <Text size="xs" c="dimmed">
-                        {d.scheme}
+                        {schemeName(d.scheme)}
                         {d.bank_name === null ? "" : ` · ${d.bank_name}`}
                       </Text>
                       {declared && (
@@ -58,22 +58,10 @@ export function Destinations(props: {
                           Declared
                         </Badge>
                       )}
-                    </Table.Td>
-                    <Table.Td>{d.account_holder_name}</Table.Td>
-                    <Table.Td>
-                      <Text size="sm">
-                        {d.status === "verified" ? "Verified" : d.status === "rejected" ? "Rejected" : "Unverified"}
-                      </Text>
-                      {d.rail_rejection_reason !== null && (
-                        <Text size="xs" c="red.9">
-                          {d.rail_rejection_reason}
-                        </Text>
-                      )}
-                    </Table.Td>
-                    <Table.Td>{d.payout_usable ? "Yes" : "No"}</Table.Td>
-                    <Table.Td>
+                      {/* In the first column, so Declare and Delete stay on screen at phone width (the
+                          table scrolls sideways beyond it). */}
                       {admin && (
-                        <Group gap="xs" wrap="nowrap">
+                        <Group gap="xs" wrap="nowrap" mt={6}>
                           {!declared && d.payout_usable && (
                             <Button size="xs" variant="default" aria-label={`Declare ${label}`} onClick={() => onDeclare(d.id)}>
                               Declare
@@ -93,6 +81,16 @@ export function Destinations(props: {
                         </Group>
                       )}
                     </Table.Td>
+                    <Table.Td>{d.account_holder_name}</Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{destinationStatusName(d.status)}</Text>
+                      {d.rail_rejection_reason !== null && (
+                        <Text size="xs" c="red.9">
+                          {d.rail_rejection_reason}
+                        </Text>
+                      )}
+                    </Table.Td>
+                    <Table.Td>{d.payout_usable ? "Yes" : "No"}</Table.Td>
                   </Table.Tr>
                 );
               })}

@@ -3,7 +3,7 @@
 // sent in minor units by its exponent; a rule without a currency compares raw minor units, so its fields say
 // so. The API's validation details (`rules[0].name`) are shown beside the field they name. The rules' drafts
 // and their checks are approval-policy/rules.ts, one rule's card approval-policy/RuleCard.tsx.
-import { Button, Group, Stack, Switch, Text } from "@mantine/core";
+import { Badge, Button, Group, Stack, Switch, Text } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { useEffect } from "react";
 import { ApiError } from "../../api/client";
@@ -57,11 +57,20 @@ export function ApprovalPolicyEditor() {
           A payout no rule matches waits for a person. Last changed:{" "}
           {policy.data.updated_at === null ? "never" : <Time value={policy.data.updated_at} />}.
         </Text>
-        <Switch
-          label="Maker-checker: the person who created a payout may not approve it"
-          disabled={!admin}
-          {...form.getInputProps("makerChecker", { type: "checkbox", withError: false })}
-        />
+        {admin ? (
+          <Switch
+            label="Maker-checker: the person who created a payout may not approve it"
+            {...form.getInputProps("makerChecker", { type: "checkbox", withError: false })}
+          />
+        ) : (
+          // Not a greyed-out switch, which reads as "off" even when on: the state in words and colour.
+          <Group gap="xs" data-testid="maker-checker-state">
+            <Badge color={form.values.makerChecker ? "teal.9" : "gray.7"} variant="filled" autoContrast>
+              {form.values.makerChecker ? "On" : "Off"}
+            </Badge>
+            <Text size="sm">Maker-checker: the person who created a payout may not approve it</Text>
+          </Group>
+        )}
         {form.values.rules.length === 0 && (
           <Text c="dimmed" data-testid="no-rules">
             No rules: every payout waits for a person.

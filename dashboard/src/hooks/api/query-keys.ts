@@ -45,6 +45,14 @@ export const queryKeys = {
     },
   },
 
+  productionRail: {
+    /**
+     * Whether production runs on the simulator (no bank rail configured). Under `[env, "bank-rails"]`, so
+     * whatever refreshes the bank rails refreshes it too.
+     */
+    simulator: (env: Environment) => [env, "bank-rails", "production-simulator"] as const,
+  },
+
   payouts: {
     all: (env: Environment) => [env, "payouts"] as const,
     list: (env: Environment, filters: KeyFilters, cursor: string | null) => [env, "payouts", "list", filters, cursor] as const,

@@ -1407,7 +1407,7 @@ export interface paths {
         get: operations["getApprovalPolicy"];
         /**
          * Replace the approval policy
-         * @description Replaces the rules (evaluated in order at creation; the first whose every condition holds decides, with an automated Decision naming it; no match waits for a person) and `maker_checker` (default false). Applies to payouts created afterwards. Weakening the policy (turning `maker_checker` off, or loosening the rules: a new or changed `approve` rule, a `reject` rule removed or changed, an `approve` rule moved above a `reject` rule it followed; names do not count) needs a person: an API key gets 403 `CONTROL_WEAKENING_NEEDS_PERSON`, a dashboard session needs a recent confirmation. Every admin is then e-mailed and the audit log records `control_weakened`. Strengthening it with a key is allowed and sends nothing.
+         * @description Replaces the rules (evaluated in order at creation; the first whose every condition holds decides, with an automated Decision naming it; no match waits for a person) and `maker_checker` (default false). Applies to payouts created afterwards. Weakening the policy (turning `maker_checker` off, or loosening the rules: a new or changed `approve` rule, a `reject` rule removed or changed, an `approve` rule moved above a `reject` rule it followed; names do not count) needs a person: an API key gets 403 `CONTROL_WEAKENING_NEEDS_PERSON`, a dashboard session needs a recent confirmation. Every admin is then e-mailed and the audit log records `control_weakened`. Strengthening it with a key is allowed and sends nothing. A rule whose `min_amount_minor` exceeds its `max_amount_minor` (or `min_beneficiary_age_hours` its `max_beneficiary_age_hours`) could never match and is refused with 422 `POLICY_RULE_NEVER_MATCHES`, naming the field.
          *
          *     Roles: `business_admin`; from a session, a password or two-factor confirmation within the last STEP_UP_WINDOW_MINUTES (5 by default) is needed, else 401 `STEP_UP_REQUIRED`.
          */
@@ -4733,7 +4733,7 @@ export interface components {
          *           "payout_status": null,
          *           "error": {
          *             "code": "CURRENCY_MISMATCH",
-         *             "message": "The payout's currency is not the destination's currency."
+         *             "message": "The payout's currency is not the destination's currency: use the destination's currency, or another destination."
          *           }
          *         }
          *       ]
@@ -7621,7 +7621,7 @@ export interface operations {
                     "application/json": components["schemas"]["MemberList"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -7722,7 +7722,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -7855,7 +7855,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChangedMember"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8008,7 +8008,7 @@ export interface operations {
                     "application/json": components["schemas"]["InvitationList"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8113,7 +8113,7 @@ export interface operations {
                     "application/json": components["schemas"]["Invitation"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8253,7 +8253,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8367,7 +8367,7 @@ export interface operations {
                     "application/json": components["schemas"]["SecuritySettings"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8472,7 +8472,7 @@ export interface operations {
                     "application/json": components["schemas"]["SecuritySettings"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8610,7 +8610,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuditRecordList"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8711,7 +8711,7 @@ export interface operations {
                     "application/json": components["schemas"]["BusinessProfile"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8817,7 +8817,7 @@ export interface operations {
                     "application/json": components["schemas"]["BusinessProfile"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8951,7 +8951,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxEmailList"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9054,7 +9054,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxEmail"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9173,7 +9173,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyList"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9278,7 +9278,7 @@ export interface operations {
                     "application/json": components["schemas"]["IssuedApiKey"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9407,7 +9407,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9549,7 +9549,7 @@ export interface operations {
                     "application/json": components["schemas"]["BeneficiaryList"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9654,7 +9654,7 @@ export interface operations {
                     "application/json": components["schemas"]["Beneficiary"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9796,7 +9796,7 @@ export interface operations {
                     "application/json": components["schemas"]["Beneficiary"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9917,7 +9917,7 @@ export interface operations {
                     "application/json": components["schemas"]["Beneficiary"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -10085,7 +10085,7 @@ export interface operations {
                     "application/json": components["schemas"]["Beneficiary"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -10227,7 +10227,7 @@ export interface operations {
                     "application/json": components["schemas"]["Beneficiary"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -10343,7 +10343,7 @@ export interface operations {
                     "application/json": components["schemas"]["Beneficiary"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -10472,7 +10472,7 @@ export interface operations {
                     "application/json": components["schemas"]["DestinationList"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -10605,7 +10605,7 @@ export interface operations {
                     "application/json": components["schemas"]["Destination"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -10777,7 +10777,7 @@ export interface operations {
                     "application/json": components["schemas"]["Destination"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -10933,7 +10933,7 @@ export interface operations {
                     "application/json": components["schemas"]["Destination"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -11074,7 +11074,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -11220,7 +11220,7 @@ export interface operations {
                     "application/json": components["schemas"]["Beneficiary"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -11375,7 +11375,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -11480,7 +11480,7 @@ export interface operations {
                     "application/json": components["schemas"]["BeneficiaryImportResult"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -11613,7 +11613,7 @@ export interface operations {
                     "application/json": components["schemas"]["CollectionRequestCreated"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -11767,7 +11767,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -11881,7 +11881,7 @@ export interface operations {
                     "application/json": components["schemas"]["Branding"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -11986,7 +11986,7 @@ export interface operations {
                     "application/json": components["schemas"]["Branding"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -12113,7 +12113,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookSubscription"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -12244,7 +12244,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookSubscriptionWithSecret"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -12382,7 +12382,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -12487,7 +12487,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookSubscription"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -12654,7 +12654,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -12757,7 +12757,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -12873,7 +12873,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -13017,7 +13017,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventList"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -13120,7 +13120,7 @@ export interface operations {
                     "application/json": components["schemas"]["Event"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -13236,7 +13236,7 @@ export interface operations {
                     "application/json": components["schemas"]["Beneficiary"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -13411,7 +13411,7 @@ export interface operations {
                     "application/json": components["schemas"]["PayoutList"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -13533,7 +13533,7 @@ export interface operations {
                     "application/json": components["schemas"]["Payout"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -13703,7 +13703,7 @@ export interface operations {
                     "application/json": components["schemas"]["BulkPayoutResult"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -13848,7 +13848,7 @@ export interface operations {
                     "application/json": components["schemas"]["PayoutVolume"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -13951,7 +13951,7 @@ export interface operations {
                     "application/json": components["schemas"]["Payout"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -14067,7 +14067,7 @@ export interface operations {
                     "application/json": components["schemas"]["DecisionList"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -14200,7 +14200,7 @@ export interface operations {
                     "application/json": components["schemas"]["DecisionResult"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -14372,7 +14372,7 @@ export interface operations {
                     "application/json": components["schemas"]["DecisionResult"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -14544,7 +14544,7 @@ export interface operations {
                     "application/json": components["schemas"]["DecisionResult"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -14703,7 +14703,7 @@ export interface operations {
                     "application/json": components["schemas"]["Payout"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -14856,7 +14856,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApprovalPolicy"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -14961,7 +14961,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApprovalPolicy"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -15012,6 +15012,19 @@ export interface operations {
             };
             /** @description Error envelope; code `unsupported_media_type`. */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `POLICY_RULE_NEVER_MATCHES`. */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -15088,7 +15101,7 @@ export interface operations {
                     "application/json": components["schemas"]["BankRail"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -15219,7 +15232,7 @@ export interface operations {
                     "application/json": components["schemas"]["BankRail"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -15370,7 +15383,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -15484,7 +15497,7 @@ export interface operations {
                     "application/json": components["schemas"]["BankRail"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -15615,7 +15628,7 @@ export interface operations {
                     "application/json": components["schemas"]["BankRail"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -15766,7 +15779,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -15880,7 +15893,7 @@ export interface operations {
                     "application/json": components["schemas"]["BankRailList"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -15986,7 +15999,7 @@ export interface operations {
                     "application/json": components["schemas"]["BankFileList"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -16089,7 +16102,7 @@ export interface operations {
                     "application/json": components["schemas"]["BankFileDetail"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -16212,7 +16225,7 @@ export interface operations {
                     "application/json": components["schemas"]["BankInboundFileList"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -16315,7 +16328,7 @@ export interface operations {
                     "application/json": components["schemas"]["BankInboundFile"];
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -16434,7 +16447,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];

@@ -1,6 +1,8 @@
 // One rule of the approval policy editor: its name, outcome and conditions, moved and deleted by admins.
 import { Button, Card, Checkbox, Group, NativeSelect, Stack, Text, TextInput, Title } from "@mantine/core";
 import type { UseFormReturnType } from "@mantine/form";
+import { currencyLabel } from "../../../lib/labels";
+import { CurrencySelect } from "../../CodePickers";
 import type { PolicyValues } from "./rules";
 
 export function RuleCard({ form, index: i, admin }: { form: UseFormReturnType<PolicyValues>; index: number; admin: boolean }) {
@@ -8,7 +10,11 @@ export function RuleCard({ form, index: i, admin }: { form: UseFormReturnType<Po
   const d = rules[i];
   if (d === undefined) return null;
   const path = (field: string) => `rules.${i}.${field}`;
-  const unit = d.currency.trim() === "" ? " (minor units)" : ` (${d.currency.trim().toUpperCase()})`;
+  // Both amount fields always name the same unit, said once under each: the currency's units when the rule has
+  // a currency, else minor units (cents), the only unit every currency shares.
+  const currency = d.currency.trim().toUpperCase();
+  const unit =
+    currency === "" ? "In minor units (cents) of any currency" : `In ${currencyLabel(currency)} (${currency}), e.g. 250.00`;
   const channelsError = form.errors[path("channels")];
   return (
     <Card withBorder data-testid="policy-rule">
@@ -61,25 +67,26 @@ export function RuleCard({ form, index: i, admin }: { form: UseFormReturnType<Po
             miw={140}
             {...form.getInputProps(path("outcome"), { withError: false })}
           />
-          <TextInput
+          <CurrencySelect
             label="Currency"
-            placeholder="Any"
+            placeholder="Any currency"
             readOnly={!admin}
-            maxLength={3}
-            miw={100}
+            miw={160}
             {...form.getInputProps(path("currency"))}
           />
         </Group>
         <Group grow align="flex-start" wrap="wrap">
           <TextInput
-            label={`From amount${unit}`}
+            label="From amount"
+            description={unit}
             inputMode="decimal"
             readOnly={!admin}
             miw={140}
             {...form.getInputProps(path("min_amount_minor"))}
           />
           <TextInput
-            label={`Up to amount${unit}`}
+            label="Up to amount"
+            description={unit}
             inputMode="decimal"
             readOnly={!admin}
             miw={140}
