@@ -140,7 +140,14 @@ export const ListPayoutsQuerySchema = Type.Object(
     ),
     status: Type.Optional(PayoutStatusSchema),
     beneficiary_id: Type.Optional(Type.String({ format: "uuid" })),
-    upload_id: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    upload_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 255,
+        description:
+          "Only the payouts of this bulk upload. A SHA-256 id in another spelling (bare hex, capital letters) is normalised as the bulk route does.",
+      }),
+    ),
     external_ref: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
     replaces_payout_id: Type.Optional(
       Type.String({
@@ -348,7 +355,23 @@ export const BulkRowSchema = Type.Object(
   {
     beneficiary_id: Type.String({ format: "uuid" }),
     bank_account_id: Type.Optional(Type.String({ format: "uuid" })),
-    amount_minor: amountMinor,
+    amount_minor: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: Number.MAX_SAFE_INTEGER,
+        description:
+          "Positive integer in minor units of `currency` (cents for EUR, yen for JPY). A row gives `amount_minor`, `amount` or both (then they must be equal).",
+      }),
+    ),
+    amount: Type.Optional(
+      Type.String({
+        pattern: "^[0-9]{1,16}(\\.[0-9]{1,4})?$",
+        maxLength: 21,
+        examples: ["12.50"],
+        description:
+          "The amount in the currency's units, as a decimal string with a point and no thousands separator (`12.50` EUR, `1500` JPY), at most as many decimals as the currency has (ISO 4217): more is `failed` with detail code `too_many_decimals`. When the row also gives `amount_minor`, both must be the same amount, else `failed` with detail code `amounts_disagree`.",
+      }),
+    ),
     currency,
     external_ref: Type.Optional(externalRef),
     idempotency_key: Type.Optional(idempotencyKey),
@@ -360,7 +383,7 @@ export const BulkRowSchema = Type.Object(
     $id: "BulkPayoutRow",
     additionalProperties: false,
     description:
-      "One row of a bulk upload: a payout as `POST /v1/payouts` takes it, without `replaces_payout_id`. Its idempotency key is derived from the upload (see the operation).",
+      "One row of a bulk upload: a payout as `POST /v1/payouts` takes it, its amount given as `amount_minor` (minor units), `amount` (currency units, a decimal string) or both. It is the row of the one bulk CSV format (the dashboard, the client's `createPayoutsFromCsv` and the CLI's `payouts payouts bulk` read the same columns: `beneficiary_id`, `amount` and/or `amount_minor`, `currency`, then optional `bank_account_id`, `external_ref`, `idempotency_key`, `replaces_payout_id`). Its idempotency key is derived from the upload (see the operation).",
   },
 );
 export type BulkRow = Static<typeof BulkRowSchema>;
@@ -370,7 +393,9 @@ export const BulkBodySchema = Type.Object(
     uploadId: Type.String({
       minLength: 1,
       maxLength: 128,
-      description: "Content hash of the file, computed by the client; tags every payout and seeds each row's idempotency key.",
+      description:
+        "The file's upload id: `sha256-` and the 64 lowercase hex digits of the SHA-256 of the file's bytes exactly as read (no newline or byte-order-mark change), computed by the client (`computeUploadId` in the client package, used by the dashboard and the CLI alike), so the same file sent by any path is the same upload and its rows replay instead of paying twice. A file sent in parts of 1000 rows adds `.<n>` (part number from 0). A SHA-256 in another spelling (bare 64 hex digits, capital letters) is normalised to that form, so it names the same upload; any other id is kept as given. Tags every payout (`upload_id`) and seeds each row's idempotency key.",
+      examples: ["sha256-9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"],
     }),
     rows: Type.Array(
       // Not checked here: each row is validated on its own, so a bad row fails alone (its `results` entry).

@@ -17,6 +17,7 @@ import type { IdGenerator } from "../../platform/ids.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
 import { DEFAULT_PAGE_SIZE, decodeCursor } from "../../platform/pagination/cursor.js";
 import { addDays, dayInZone, dayStartInZone, isTimeZone } from "../../platform/time-zone.js";
+import { canonicalUploadId } from "./payouts.bulk.js";
 import {
   creationErrorOf,
   currencyError,
@@ -208,7 +209,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
     const filters = {
       status: query.status,
       beneficiaryId: query.beneficiary_id?.toLowerCase(),
-      uploadId: query.upload_id,
+      uploadId: query.upload_id === undefined ? undefined : canonicalUploadId(query.upload_id),
       externalRef: query.external_ref,
       replacesPayoutId: query.replaces_payout_id?.toLowerCase(),
       channel: query.channel,

@@ -2874,7 +2874,7 @@ export interface components {
             updated_at: string | null;
         };
         /**
-         * @description One row of a bulk upload: a payout as `POST /v1/payouts` takes it, without `replaces_payout_id`. Its idempotency key is derived from the upload (see the operation).
+         * @description One row of a bulk upload: a payout as `POST /v1/payouts` takes it, its amount given as `amount_minor` (minor units), `amount` (currency units, a decimal string) or both. It is the row of the one bulk CSV format (the dashboard, the client's `createPayoutsFromCsv` and the CLI's `payouts payouts bulk` read the same columns: `beneficiary_id`, `amount` and/or `amount_minor`, `currency`, then optional `bank_account_id`, `external_ref`, `idempotency_key`, `replaces_payout_id`). Its idempotency key is derived from the upload (see the operation).
          * @example {
          *       "beneficiary_id": "0196f1a3-0a1b-7c20-8e55-8091a2b3c4d6",
          *       "amount_minor": 125000,
@@ -2887,8 +2887,13 @@ export interface components {
             beneficiary_id: string;
             /** Format: uuid */
             bank_account_id?: string;
-            /** @description Positive integer in minor units of `currency` (cents for EUR, yen for JPY). */
-            amount_minor: number;
+            /** @description Positive integer in minor units of `currency` (cents for EUR, yen for JPY). A row gives `amount_minor`, `amount` or both (then they must be equal). */
+            amount_minor?: number;
+            /**
+             * @description The amount in the currency's units, as a decimal string with a point and no thousands separator (`12.50` EUR, `1500` JPY), at most as many decimals as the currency has (ISO 4217): more is `failed` with detail code `too_many_decimals`. When the row also gives `amount_minor`, both must be the same amount, else `failed` with detail code `amounts_disagree`.
+             * @example 12.50
+             */
+            amount?: string;
             /** @description ISO 4217, capital letters; must be the destination's. */
             currency: string;
             /** @description Your reference; echoed in events. */
@@ -4630,7 +4635,10 @@ export interface components {
          *     }
          */
         BulkPayoutRequest: {
-            /** @description Content hash of the file, computed by the client; tags every payout and seeds each row's idempotency key. */
+            /**
+             * @description The file's upload id: `sha256-` and the 64 lowercase hex digits of the SHA-256 of the file's bytes exactly as read (no newline or byte-order-mark change), computed by the client (`computeUploadId` in the client package, used by the dashboard and the CLI alike), so the same file sent by any path is the same upload and its rows replay instead of paying twice. A file sent in parts of 1000 rows adds `.<n>` (part number from 0). A SHA-256 in another spelling (bare 64 hex digits, capital letters) is normalised to that form, so it names the same upload; any other id is kept as given. Tags every payout (`upload_id`) and seeds each row's idempotency key.
+             * @example sha256-9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
             uploadId: string;
             /** @description 1 to 1000 rows, each a `BulkPayoutRow`, validated on its own: a row that does not match is reported `failed` (code `validation_failed`) in `results` and never fails the upload. */
             rows: components["schemas"]["BulkPayoutRow"][];
@@ -13275,6 +13283,7 @@ export interface operations {
                 /** @description `pending_approval` (waiting for a Decision), `approved` (being sent to the rail), `rejected`, `disbursed` (the rail sent the money), `settled` (production: the return window closed), `returned` (production: the bank sent it back), `failed`, `canceled`, `compliance_hold` (held for review; see `held_from_status`). The lifecycle is drawn under the Payouts tag. */
                 status?: "pending_approval" | "approved" | "rejected" | "disbursed" | "settled" | "returned" | "failed" | "canceled" | "compliance_hold";
                 beneficiary_id?: string;
+                /** @description Only the payouts of this bulk upload. A SHA-256 id in another spelling (bare hex, capital letters) is normalised as the bulk route does. */
                 upload_id?: string;
                 external_ref?: string;
                 /** @description Only the replacements of this (failed) payout: every payout created with it as `replaces_payout_id`, the live one and those that ended failed, rejected or canceled. */
