@@ -283,3 +283,20 @@ export async function insertBeneficiariesSkippingTakenEmails(tx: Tx, rows: reado
   );
   return inserted.map((row) => row.id);
 }
+
+/**
+ * The display name (the nickname when set, else the legal name) of each of the tenant's Beneficiaries among
+ * `ids`, archived ones included (the payouts export names the payee of an old payout too).
+ */
+export async function findBeneficiaryDisplayNames(
+  tx: Tx | Db,
+  tenant: Tenant,
+  ids: readonly string[],
+): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await tx
+    .select({ id: beneficiaries.id, name: beneficiaries.name, nickname: beneficiaries.nickname })
+    .from(beneficiaries)
+    .where(and(ownedBy(beneficiaries, tenant), inArray(beneficiaries.id, [...ids])));
+  return new Map(rows.map((row) => [row.id, row.nickname ?? row.name]));
+}

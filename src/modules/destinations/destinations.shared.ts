@@ -263,3 +263,32 @@ export function liveDestinationsWithFingerprintJoin(beneficiaryId: AnyPgColumn, 
     },
   };
 }
+
+/** A destination as the payouts export shows it: masked columns only (the encrypted account data is never selected). */
+export interface MaskedDestinationSummary {
+  readonly id: string;
+  readonly kind: "bank_account" | "card";
+  readonly scheme: string;
+  readonly country: string;
+  readonly last4: string;
+}
+
+/** The tenant's destinations among `ids`, deleted ones included (a payout keeps naming where it went). */
+export async function findMaskedDestinationsByIds(
+  tx: Tx | Db,
+  tenant: Tenant,
+  ids: readonly string[],
+): Promise<Map<string, MaskedDestinationSummary>> {
+  if (ids.length === 0) return new Map();
+  const rows = await tx
+    .select({
+      id: destinations.id,
+      kind: destinations.kind,
+      scheme: destinations.scheme,
+      country: destinations.country,
+      last4: destinations.last4,
+    })
+    .from(destinations)
+    .where(and(ownedBy(destinations, tenant), inArray(destinations.id, [...ids])));
+  return new Map(rows.map((row) => [row.id, row]));
+}

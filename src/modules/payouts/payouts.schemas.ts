@@ -128,6 +128,46 @@ export const CreatePayoutHeadersSchema = Type.Object({
 
 export const PayoutParamsSchema = Type.Object({ payoutId: Type.String({ format: "uuid" }) });
 
+/** The filters of the payouts list, shared by GET /v1/payouts and its CSV export (GET /v1/payouts/export). */
+const PayoutFilterProperties = {
+  status: Type.Optional(PayoutStatusSchema),
+  beneficiary_id: Type.Optional(Type.String({ format: "uuid" })),
+  upload_id: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description:
+        "Only the payouts of this bulk upload. A SHA-256 id in another spelling (bare hex, capital letters) is normalised as the bulk route does.",
+    }),
+  ),
+  external_ref: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  replaces_payout_id: Type.Optional(
+    Type.String({
+      format: "uuid",
+      description:
+        "Only the replacements of this (failed) payout: every payout created with it as `replaces_payout_id`, the live one and those that ended failed, rejected or canceled.",
+    }),
+  ),
+  channel: Type.Optional(stringEnum(["api", "csv"], { description: "Only payouts created through this channel." })),
+  currency: Type.Optional(Type.String({ pattern: "^[A-Z]{3}$", description: "Only payouts in this currency (ISO 4217)." })),
+  created_from: Type.Optional(Type.String({ format: "date-time", description: "Only payouts created at or after this time." })),
+  created_to: Type.Optional(
+    Type.String({ format: "date-time", description: "Only payouts created before this time (exclusive)." }),
+  ),
+  updated_from: Type.Optional(
+    Type.String({ format: "date-time", description: "Only payouts last changed at or after this time." }),
+  ),
+  updated_to: Type.Optional(
+    Type.String({ format: "date-time", description: "Only payouts last changed before this time (exclusive)." }),
+  ),
+  amount_min: Type.Optional(
+    Type.Integer({ minimum: 1, description: "Only payouts of at least this amount, in minor units (inclusive)." }),
+  ),
+  amount_max: Type.Optional(
+    Type.Integer({ minimum: 1, description: "Only payouts of at most this amount, in minor units (inclusive)." }),
+  ),
+};
+
 export const ListPayoutsQuerySchema = Type.Object(
   {
     ...PageQuerySchema,
@@ -138,46 +178,38 @@ export const ListPayoutsQuerySchema = Type.Object(
           "Only payouts changed at or after this time, oldest change first (catch-up after missed webhooks). Without it, newest first.",
       }),
     ),
-    status: Type.Optional(PayoutStatusSchema),
-    beneficiary_id: Type.Optional(Type.String({ format: "uuid" })),
-    upload_id: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 255,
-        description:
-          "Only the payouts of this bulk upload. A SHA-256 id in another spelling (bare hex, capital letters) is normalised as the bulk route does.",
-      }),
-    ),
-    external_ref: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-    replaces_payout_id: Type.Optional(
-      Type.String({
-        format: "uuid",
-        description:
-          "Only the replacements of this (failed) payout: every payout created with it as `replaces_payout_id`, the live one and those that ended failed, rejected or canceled.",
-      }),
-    ),
-    channel: Type.Optional(stringEnum(["api", "csv"], { description: "Only payouts created through this channel." })),
-    currency: Type.Optional(Type.String({ pattern: "^[A-Z]{3}$", description: "Only payouts in this currency (ISO 4217)." })),
-    created_from: Type.Optional(Type.String({ format: "date-time", description: "Only payouts created at or after this time." })),
-    created_to: Type.Optional(
-      Type.String({ format: "date-time", description: "Only payouts created before this time (exclusive)." }),
-    ),
-    updated_from: Type.Optional(
-      Type.String({ format: "date-time", description: "Only payouts last changed at or after this time." }),
-    ),
-    updated_to: Type.Optional(
-      Type.String({ format: "date-time", description: "Only payouts last changed before this time (exclusive)." }),
-    ),
-    amount_min: Type.Optional(
-      Type.Integer({ minimum: 1, description: "Only payouts of at least this amount, in minor units (inclusive)." }),
-    ),
-    amount_max: Type.Optional(
-      Type.Integer({ minimum: 1, description: "Only payouts of at most this amount, in minor units (inclusive)." }),
-    ),
+    ...PayoutFilterProperties,
   },
   { additionalProperties: false },
 );
 export type ListPayoutsQuery = Static<typeof ListPayoutsQuerySchema>;
+
+export const ExportPayoutsQuerySchema = Type.Object({ ...PayoutFilterProperties }, { additionalProperties: false });
+/** The list's filters alone (no page, no `updatedSince`): what the export takes. */
+export type PayoutFilterQuery = Static<typeof ExportPayoutsQuerySchema>;
+
+export const PAYOUT_EXPORT_DESCRIPTION = [
+  "The payouts `GET /v1/payouts` would list with the same filters (`status`, `beneficiary_id`, `upload_id`, `external_ref`, `replaces_payout_id`, `channel`, `currency`, `created_from`/`created_to`, `updated_from`/`updated_to`, `amount_min`/`amount_max`; no page: every match), newest first, as one CSV file (RFC 4180: comma-separated, CRLF line ends, UTF-8 without a byte-order mark, fields quoted when they hold a comma, quote or line break). The first row is the header. Streamed in batches read as the client takes the file (chunked transfer encoding), so any number of payouts can be exported; any role that reads payouts may export, and every export is recorded in the audit log (`payouts_exported`).",
+  "Each row carries the payee's display name and the destination masked as everywhere else (its kind, scheme, country and at most its last four characters): never an account number.",
+  "Spreadsheet formula injection (OWASP's rule): a cell whose text starts with `=`, `+`, `-`, `@`, a tab or a carriage return, or whose first character after leading whitespace and invisible characters is `=`, `+`, `-` or `@` (or their full-width forms), is prefixed with a single quote `'`.",
+  "Empty cells stand for null. A bad filter or reversed range is 400 `validation_failed` before any byte; a failure mid-stream closes the connection before the end of the chunked body.",
+].join("\n\n");
+
+export const PayoutCsvResponseSchema = Type.Unsafe<unknown>({
+  description:
+    "The CSV file, streamed (`Content-Type: text/csv; charset=utf-8`). Columns in order are listed in the operation's description.",
+  headers: {
+    "content-disposition": {
+      type: "string",
+      description: 'Always `attachment; filename="payouts-<environment>-<YYYYMMDD>.csv"` (UTC date).',
+    },
+  },
+  content: {
+    "text/csv": {
+      schema: { type: "string", description: "The header row, then one row per payout." },
+    },
+  },
+});
 
 export const VolumeQuerySchema = Type.Object(
   {
