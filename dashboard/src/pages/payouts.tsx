@@ -9,6 +9,7 @@ import { FilterTextInput } from "../components/FilterTextInput";
 import { ListSearch } from "../components/ListSearch";
 import { Money } from "../components/Money";
 import { PayoutFilters } from "../components/PayoutFilters";
+import { ExportPayoutsButton } from "../components/payouts/ExportPayoutsButton";
 import { StatusBadge } from "../components/StatusBadge";
 import { Time } from "../components/Time";
 import { usePayouts } from "../hooks/api/payouts/queries";
@@ -34,7 +35,7 @@ const COLUMNS: readonly DataColumn<Payout>[] = [
 ];
 
 export function PayoutsPage() {
-  const { membership } = useSignedIn();
+  const { membership, environment } = useSignedIn();
   const navigate = useNavigate();
   const { params, setFilter } = useUrlFilters();
   const status = (params.get("status") as PayoutStatus | null) ?? null;
@@ -43,10 +44,14 @@ export function PayoutsPage() {
   const reference = params.get("external_ref") ?? "";
   // Any change of the address's filters starts again at the first page.
   const pages = useCursorPages(params.toString());
-  const query = usePayouts(
-    { status, beneficiaryId: beneficiary, uploadId: upload, externalRef: reference, more: filterQueryFromParams(params) },
-    pages.cursor,
-  );
+  const filters = {
+    status,
+    beneficiaryId: beneficiary,
+    uploadId: upload,
+    externalRef: reference,
+    more: filterQueryFromParams(params),
+  };
+  const query = usePayouts(filters, pages.cursor);
 
   const onSearch = (text: string) => {
     if (UUID.test(text)) navigate(`/payouts/${text.toLowerCase()}`);
@@ -57,11 +62,14 @@ export function PayoutsPage() {
     <Stack>
       <Group justify="space-between">
         <Title order={1}>Payouts</Title>
-        {membership.role === "business_admin" && (
-          <Button component={Link} to="/payouts/new">
-            New payout
-          </Button>
-        )}
+        <Group gap="sm">
+          <ExportPayoutsButton filters={filters} environment={environment} />
+          {membership.role === "business_admin" && (
+            <Button component={Link} to="/payouts/new">
+              New payout
+            </Button>
+          )}
+        </Group>
       </Group>
       <ListSearch
         formLabel="Search payouts"
