@@ -1,4 +1,5 @@
 import { availableParallelism } from "node:os";
+import { defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
 
 // Three projects:
@@ -20,6 +21,9 @@ const UNIT_TESTS = [
 const BROWSER_TESTS = ["test/dashboard/**/*.test.ts", "test/browser/**/*.test.ts"];
 
 export default defineConfig({
+  // Workspace packages by their sources (the client package's "source" export condition), as the dashboard's
+  // build takes them: a test of dashboard/src/lib/csv.ts reaches the client's upload-id file unbuilt.
+  ssr: { resolve: { conditions: ["source", ...defaultServerConditions] } },
   test: {
     pool: "forks",
     // The workers do the CPU work (PGlite runs inside them) while the main process mostly waits, so use every

@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { brotliCompressSync, gzipSync, constants as zlibConstants } from "node:zlib";
-import { defineConfig, type Plugin } from "vite";
+import { defaultClientConditions, defineConfig, type Plugin } from "vite";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
 const base = "/dashboard/";
@@ -125,6 +125,8 @@ export default defineConfig({
   base,
   plugins: [preloadAppChunks(), precompress()],
   publicDir: false,
+  // Workspace packages by their sources (the client package's "source" export condition: its upload-id file).
+  resolve: { conditions: ["source", ...defaultClientConditions] },
   build: {
     outDir: fileURLToPath(new URL("../dist/dashboard", import.meta.url)),
     emptyOutDir: true,

@@ -45,7 +45,21 @@ describe("CSV", () => {
       'unknown column "beneficiary"',
     );
     expect(csvError(() => payoutRowsFromCsv("beneficiary_id,currency\nb1,EUR\n")).message).toContain(
-      'missing column "amount_minor"',
+      'missing column "amount" (in the currency\'s units, e.g. 12.50) or "amount_minor"',
+    );
+  });
+
+  it("reads the dashboard's format too: amount in currency units as text, header names in any case", () => {
+    expect(payoutRowsFromCsv(" Beneficiary_ID ,Amount,CURRENCY\nb1,12.50,EUR\nb2, 1500 ,JPY\n")).toEqual([
+      { beneficiary_id: "b1", amount: "12.50", currency: "EUR" },
+      { beneficiary_id: "b2", amount: "1500", currency: "JPY" },
+    ]);
+    expect(payoutRowsFromCsv("beneficiary_id,amount,amount_minor,currency\nb1,12.50,1250,EUR\nb2,,7,EUR\n")).toEqual([
+      { beneficiary_id: "b1", amount: "12.50", amount_minor: 1250, currency: "EUR" },
+      { beneficiary_id: "b2", amount_minor: 7, currency: "EUR" },
+    ]);
+    expect(csvError(() => payoutRowsFromCsv("beneficiary_id,Amount,amount,currency\nb1,1,1,EUR\n")).message).toContain(
+      'column "amount" appears twice',
     );
   });
 

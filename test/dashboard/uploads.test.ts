@@ -86,7 +86,9 @@ describe.skipIf(!browserAvailable)("bulk upload in the dashboard", () => {
     const payouts = after.json().payouts as { amount_minor: number; upload_id: string; channel: string }[];
     expect(payouts.map((p) => p.amount_minor).sort((a, b) => a - b)).toEqual([399, 1250]);
     const { createHash } = await import("node:crypto");
-    expect(new Set(payouts.map((p) => p.upload_id))).toEqual(new Set([createHash("sha256").update(fixed).digest("hex")]));
+    expect(new Set(payouts.map((p) => p.upload_id))).toEqual(
+      new Set([`sha256-${createHash("sha256").update(fixed).digest("hex")}`]),
+    );
 
     // The same file again: a replay, nothing new.
     await page.getByRole("button", { name: "Upload another file" }).click();

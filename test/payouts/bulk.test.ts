@@ -230,4 +230,56 @@ describe("bulk payouts", () => {
     const tooMany = Array.from({ length: 1001 }, (_, i) => row(i));
     expectErrorEnvelope(await bulk({ uploadId: "x", rows: tooMany }), { status: 400, code: "validation_failed", actor });
   });
+
+  it("takes amount in currency units as well as amount_minor, and refuses per row too many decimals or two amounts that disagree", async () => {
+    const uploadId = newKey("amounts");
+    const { amount_minor: _m, ...noMinor } = row(0);
+    const rows = [
+      { ...noMinor, amount: "12.50", external_ref: "units" },
+      { ...noMinor, amount: "12.50", amount_minor: 1250, external_ref: "both" },
+      { ...noMinor, amount: "12.505", external_ref: "decimals" },
+      { ...noMinor, amount: "12.50", amount_minor: 125, external_ref: "disagree" },
+      { ...noMinor, external_ref: "none" },
+      { ...noMinor, amount: "1,250.00", external_ref: "separator" },
+    ];
+    const answer = await bulk({ uploadId, rows });
+    expect(answer.statusCode, answer.body).toBe(200);
+    const results = answer.json().results;
+    expect(results.map((r: { status: string }) => r.status)).toEqual([
+      "created",
+      "created",
+      "failed",
+      "failed",
+      "failed",
+      "failed",
+    ]);
+    const payout = await t.app.inject({ method: "GET", url: `/v1/payouts/${results[0].payout_id}`, headers: bearer(key) });
+    expect(payout.json()).toMatchObject({ amount_minor: 1250, amount: "12.50" });
+    expect(results[2].error).toEqual({
+      code: "validation_failed",
+      message: expect.any(String),
+      details: [{ field: "rows[2].amount", code: "too_many_decimals", message: "EUR has at most 2 decimals: 12.505 has 3." }],
+    });
+    expect(results[3].error.details).toEqual([
+      {
+        field: "rows[3].amount",
+        code: "amounts_disagree",
+        message: "amount 12.50 EUR is 1250 minor units but amount_minor is 125: give one of them, or make them equal.",
+      },
+    ]);
+    expect(results[4].error.details).toEqual([expect.objectContaining({ field: "rows[4].amount_minor", code: "required" })]);
+    expect(results[5].error.details).toEqual([expect.objectContaining({ field: "rows[5].amount", code: "invalid_format" })]);
+    expect(await payoutsOfUpload(uploadId)).toBe(2);
+  });
+
+  it("normalises a SHA-256 upload id to sha256-<lowercase hex>, so the dashboard's old bare form and the client's are one upload", async () => {
+    const hex = "AB".repeat(32);
+    const first = await bulk({ uploadId: hex, rows: [row(0, { external_ref: "norm" })] });
+    expect(first.json()).toMatchObject({ upload_id: `sha256-${hex.toLowerCase()}`, created: 1 });
+    const again = await bulk({ uploadId: `sha256-${hex.toLowerCase()}`, rows: [row(0, { external_ref: "norm" })] });
+    expect(again.json()).toMatchObject({ created: 0, replayed: 1 });
+    const listed = await t.app.inject({ method: "GET", url: `/v1/payouts?upload_id=${hex}`, headers: bearer(key) });
+    expect(listed.json().payouts).toHaveLength(1);
+    expect(await payoutsOfUpload(`sha256-${hex.toLowerCase()}`)).toBe(1);
+  });
 });

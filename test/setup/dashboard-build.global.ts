@@ -7,8 +7,9 @@ import path from "node:path";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const SOURCE = path.join(ROOT, "dashboard");
-/** The workspace package the dashboard bundles from source (the others it uses come from the registry). */
+/** The workspace packages' files the dashboard bundles from source (the others it uses come from the registry). */
 const SHARED_SOURCE = path.join(ROOT, "packages/time-zone/src");
+const CLIENT_UPLOAD_ID = path.join(ROOT, "packages/client/src/upload-id.ts");
 const BUILT = path.join(ROOT, "dist/dashboard/index.html");
 
 function newestSourceTime(directory: string): number {
@@ -24,7 +25,11 @@ function newestSourceTime(directory: string): number {
 }
 
 export function dashboardBuildIsStale(): boolean {
-  return !existsSync(BUILT) || statSync(BUILT).mtimeMs < Math.max(newestSourceTime(SOURCE), newestSourceTime(SHARED_SOURCE));
+  return (
+    !existsSync(BUILT) ||
+    statSync(BUILT).mtimeMs <
+      Math.max(newestSourceTime(SOURCE), newestSourceTime(SHARED_SOURCE), statSync(CLIENT_UPLOAD_ID).mtimeMs)
+  );
 }
 
 export default function setup(): void {

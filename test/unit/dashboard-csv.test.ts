@@ -3,7 +3,7 @@
 // the results written back as CSV.
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { parseBulkCsv, resultsToCsv, rowsToSend, sha256Hex } from "../../dashboard/src/lib/csv.js";
+import { computeUploadId, parseBulkCsv, resultsToCsv, rowsToSend } from "../../dashboard/src/lib/csv.js";
 
 const B = "0b7c6a52-8f43-4c1e-9d2a-6f1e2d3c4b5a";
 const A = "1c8d7b63-9a54-4d2f-8e3b-7a2f3e4d5c6b";
@@ -15,9 +15,9 @@ describe("parseBulkCsv", () => {
     );
     expect(file.fileErrors).toEqual([]);
     expect(rowsToSend(file)).toEqual([
-      { beneficiary_id: B, amount_minor: 1250, currency: "EUR", external_ref: "inv-1", bank_account_id: A },
-      { beneficiary_id: B, amount_minor: 1500, currency: "JPY" },
-      { beneficiary_id: B, amount_minor: 125, currency: "KWD" },
+      { beneficiary_id: B, amount: "12.50", currency: "EUR", external_ref: "inv-1", bank_account_id: A },
+      { beneficiary_id: B, amount: "1500", currency: "JPY" },
+      { beneficiary_id: B, amount: "0.125", currency: "KWD" },
     ]);
   });
 
@@ -34,7 +34,7 @@ describe("parseBulkCsv", () => {
       { amount: "Required", currency: "Three capital letters, such as EUR" },
       { amount: "Needs a valid currency", currency: "ZZZ is not an ISO 4217 currency code" },
       { amount: "JPY has no decimals" },
-      { amount: "Enter an amount such as 1250.00" },
+      { amount: "A number in the currency's units with a point and no thousands separator, such as 1250.00" },
     ]);
     expect(file.rows.map((r) => r.line)).toEqual([2, 3, 4, 5, 6]);
     expect(rowsToSend(file)).toBeNull();
@@ -42,6 +42,7 @@ describe("parseBulkCsv", () => {
 
   it("refuses a file without the required columns, with unknown columns, or without rows", () => {
     expect(parseBulkCsv(`beneficiary_id,amount\n${B},1\n`).fileErrors).toEqual(["Missing column: currency"]);
+    expect(parseBulkCsv(`beneficiary_id,currency\n${B},EUR\n`).fileErrors).toEqual(["Missing column: amount (or amount_minor)"]);
     expect(parseBulkCsv(`beneficiary_id,amount,currency,note\n${B},1,EUR,x\n`).fileErrors[0]).toMatch(/^Unknown column: note/);
     expect(parseBulkCsv("beneficiary_id,amount,currency\n").fileErrors).toEqual(["The file has no rows"]);
     const rows = Array.from({ length: 1001 }, () => `${B},1,EUR`).join("\n");
@@ -52,16 +53,32 @@ describe("parseBulkCsv", () => {
   });
 
   it("matches headers without case, spaces or a byte-order mark", () => {
-    const file = parseBulkCsv(`\uFEFF Beneficiary_ID , Amount,CURRENCY\n${B},"1,234.50",GBP\n`);
-    expect(rowsToSend(file)).toEqual([{ beneficiary_id: B, amount_minor: 123450, currency: "GBP" }]);
+    const file = parseBulkCsv(`\uFEFF Beneficiary_ID , Amount,CURRENCY\n${B},"1234.50",GBP\n`);
+    expect(rowsToSend(file)).toEqual([{ beneficiary_id: B, amount: "1234.50", currency: "GBP" }]);
+  });
+
+  it("takes amount_minor (the CLI's column) and refuses a row whose two amounts disagree", () => {
+    const file = parseBulkCsv(
+      `beneficiary_id,amount,amount_minor,currency\n${B},12.50,1250,EUR\n${B},,7,EUR\n${B},12.5,125,EUR\n${B},"1,234.50",,EUR\n`,
+    );
+    expect(file.rows.map((r) => r.errors)).toEqual([
+      {},
+      {},
+      { amount: "12.5 EUR is 1250 in minor units, not 125: keep one amount or make them agree" },
+      { amount: "A number in the currency's units with a point and no thousands separator, such as 1250.00" },
+    ]);
+    expect(file.rows[0]?.row).toEqual({ beneficiary_id: B, amount: "12.50", amount_minor: 1250, currency: "EUR" });
+    expect(file.rows[1]?.row).toEqual({ beneficiary_id: B, amount_minor: 7, currency: "EUR" });
   });
 });
 
-describe("sha256Hex", () => {
-  it("is the lowercase hex SHA-256 of the bytes", async () => {
+describe("computeUploadId", () => {
+  it("is the client package's sha256-<lowercase hex> of the bytes, as the CLI computes it", async () => {
     const bytes = new TextEncoder().encode("beneficiary_id,amount,currency\n");
-    expect(await sha256Hex(bytes)).toBe(createHash("sha256").update(bytes).digest("hex"));
-    expect(await sha256Hex(new Uint8Array())).toBe("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    expect(await computeUploadId(bytes)).toBe(`sha256-${createHash("sha256").update(bytes).digest("hex")}`);
+    expect(await computeUploadId(new Uint8Array())).toBe(
+      "sha256-e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+    );
   });
 });
 

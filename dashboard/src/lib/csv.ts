@@ -1,15 +1,23 @@
 // Bulk upload files: a CSV parsed in the browser (papaparse), every cell checked by the rules the API states
-// for a bulk row (POST /v1/payouts/bulk, schema BulkPayoutRow) before anything is sent, the upload id as the
-// SHA-256 of the file's bytes, and the per-row results written back as CSV.
+// for a bulk row (POST /v1/payouts/bulk, schema BulkPayoutRow) before anything is sent, and the per-row results
+// written back as CSV. The format is the one the client package and the CLI read (docs/decisions.md, "One bulk
+// CSV format"): `amount` (currency units) and/or `amount_minor`; the cells are sent as the file has them, so the
+// service applies the one conversion rule; the upload id is the client package's computeUploadId.
 // Pure code without the DOM (WebCrypto is global in Node 20 too): test/unit/dashboard-csv.test.ts runs it.
 import Papa from "papaparse";
-import { parseMoneyInput } from "./money.js";
+import { currencyExponent } from "./money.js";
 
-/** The columns a file may have. `amount` is in the currency's units (12.50 EUR), never in minor units. */
-export const REQUIRED_COLUMNS = ["beneficiary_id", "amount", "currency"] as const;
+export { computeUploadId } from "@payout-orchestration/client/upload-id";
+
+/**
+ * The columns a file may have: `amount` is in the currency's units (12.50 EUR), `amount_minor` in minor units
+ * (1250); a file has at least one of the two (both: they must agree on every row).
+ */
+export const REQUIRED_COLUMNS = ["beneficiary_id", "currency"] as const;
+export const AMOUNT_COLUMNS = ["amount", "amount_minor"] as const;
 export const OPTIONAL_COLUMNS = ["bank_account_id", "external_ref", "idempotency_key", "replaces_payout_id"] as const;
-export type Column = (typeof REQUIRED_COLUMNS)[number] | (typeof OPTIONAL_COLUMNS)[number];
-const COLUMNS: readonly string[] = [...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS];
+export type Column = (typeof REQUIRED_COLUMNS)[number] | (typeof AMOUNT_COLUMNS)[number] | (typeof OPTIONAL_COLUMNS)[number];
+const COLUMNS: readonly string[] = [...REQUIRED_COLUMNS, ...AMOUNT_COLUMNS, ...OPTIONAL_COLUMNS];
 /** The API's limit per upload. */
 export const MAX_ROWS = 1000;
 
@@ -18,7 +26,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The row as the API takes it (`BulkPayoutRow`). */
 export interface BulkRow {
   beneficiary_id: string;
-  amount_minor: number;
+  amount?: string;
+  amount_minor?: number;
   currency: string;
   bank_account_id?: string;
   external_ref?: string;
@@ -64,6 +73,24 @@ export function currencyProblem(value: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The service's rule for `amount` (BulkPayoutRow): digits, optionally a point and at most the currency's number
+ * of decimals, no sign, no thousands separator. The minor units, or why the cell is refused.
+ */
+export function amountProblemOrMinor(amount: string, currency: string, currencyValid: boolean): bigint | string {
+  const match = /^([0-9]{1,16})(?:\.([0-9]{1,4}))?$/.exec(amount);
+  if (match === null) return "A number in the currency's units with a point and no thousands separator, such as 1250.00";
+  if (!currencyValid) return "Needs a valid currency";
+  const exponent = currencyExponent(currency);
+  const fraction = match[2] ?? "";
+  if (fraction.length > exponent)
+    return exponent === 0 ? `${currency} has no decimals` : `${currency} has at most ${exponent} decimals`;
+  const minor = BigInt(match[1] ?? "0") * 10n ** BigInt(exponent) + BigInt(fraction.padEnd(exponent, "0") || "0");
+  if (minor < 1n) return "The amount must be more than zero";
+  if (minor > BigInt(Number.MAX_SAFE_INTEGER)) return "The amount is too large";
+  return minor;
+}
+
 function checkRow(index: number, cells: Record<string, string>): PreviewRow {
   const errors: Partial<Record<Column, string>> = {};
   const value = (column: Column) => (cells[column] ?? "").trim();
@@ -76,14 +103,24 @@ function checkRow(index: number, cells: Record<string, string>): PreviewRow {
   const currencyError = currencyProblem(currency);
   if (currencyError !== undefined) errors.currency = currencyError;
 
-  let amountMinor = 0;
   const amount = value("amount");
-  if (amount === "") errors.amount = "Required";
-  else if (currencyError === undefined) {
-    const parsed = parseMoneyInput(amount, currency);
-    if (parsed.ok) amountMinor = parsed.amountMinor;
-    else errors.amount = parsed.message;
-  } else errors.amount = "Needs a valid currency";
+  const minorText = value("amount_minor");
+  let fromAmount: bigint | null = null;
+  let fromMinor: bigint | null = null;
+  if (amount === "" && minorText === "") errors[cells.amount === undefined ? "amount_minor" : "amount"] = "Required";
+  if (amount !== "") {
+    const parsed = amountProblemOrMinor(amount, currency, currencyError === undefined);
+    if (typeof parsed === "string") errors.amount = parsed;
+    else fromAmount = parsed;
+  }
+  if (minorText !== "") {
+    if (!/^[0-9]{1,16}$/.test(minorText) || BigInt(minorText) < 1n || BigInt(minorText) > BigInt(Number.MAX_SAFE_INTEGER))
+      errors.amount_minor = "A whole number of minor units above 0, such as 1250";
+    else fromMinor = BigInt(minorText);
+  }
+  if (fromAmount !== null && fromMinor !== null && fromAmount !== fromMinor) {
+    errors.amount = `${amount} ${currency} is ${fromAmount} in minor units, not ${fromMinor}: keep one amount or make them agree`;
+  }
 
   for (const column of ["bank_account_id", "replaces_payout_id"] as const) {
     const id = value(column);
@@ -103,7 +140,8 @@ function checkRow(index: number, cells: Record<string, string>): PreviewRow {
     row: valid
       ? {
           beneficiary_id: beneficiary.toLowerCase(),
-          amount_minor: amountMinor,
+          ...(amount === "" ? {} : { amount }),
+          ...(fromMinor === null ? {} : { amount_minor: Number(fromMinor) }),
           currency,
           ...optional("bank_account_id"),
           ...optional("external_ref"),
@@ -125,6 +163,7 @@ export function parseBulkCsv(text: string): ParsedFile {
   const fileErrors: string[] = [];
   const missing = REQUIRED_COLUMNS.filter((c) => !columns.includes(c));
   if (missing.length > 0) fileErrors.push(`Missing column${missing.length === 1 ? "" : "s"}: ${missing.join(", ")}`);
+  if (!AMOUNT_COLUMNS.some((c) => columns.includes(c))) fileErrors.push("Missing column: amount (or amount_minor)");
   const unknown = columns.filter((c) => !COLUMNS.includes(c));
   if (unknown.length > 0)
     fileErrors.push(`Unknown column${unknown.length === 1 ? "" : "s"}: ${unknown.join(", ")} (allowed: ${COLUMNS.join(", ")})`);
@@ -146,12 +185,6 @@ export function rowsToSend(file: ParsedFile): BulkRow[] | null {
     rows.push(row.row);
   }
   return rows;
-}
-
-/** Lowercase hex SHA-256 of the bytes: the upload id, so the same file always gets the same id (and replays). */
-export async function sha256Hex(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", bytes);
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 export interface RowResult {

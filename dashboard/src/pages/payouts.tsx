@@ -8,6 +8,7 @@ import { Link, useNavigate } from "react-router";
 import { type DataColumn, DataList } from "../components/DataList";
 import { ListSearch } from "../components/ListSearch";
 import { Money } from "../components/Money";
+import { ExportPayoutsButton } from "../components/payouts/ExportPayoutsButton";
 import { PayeeCell } from "../components/payouts/Payee";
 import { PayoutListFilters } from "../components/payouts/PayoutListFilters";
 import { StatusBadge } from "../components/StatusBadge";
@@ -57,7 +58,7 @@ const PHONE_COLUMNS: readonly DataColumn<Payout>[] = [
 ];
 
 export function PayoutsPage() {
-  const { membership } = useSignedIn();
+  const { membership, environment } = useSignedIn();
   const navigate = useNavigate();
   const phone = useMediaQuery("(max-width: 40em)") ?? false;
   const { params, setFilter } = useUrlFilters();
@@ -68,10 +69,15 @@ export function PayoutsPage() {
   const payee = params.get("payee") ?? "";
   // Any change of the address's filters starts again at the first page.
   const pages = useCursorPages(params.toString());
-  const query = usePayouts(
-    { status, beneficiaryId: beneficiary, uploadId: upload, externalRef: reference, payee, more: filterQueryFromParams(params) },
-    pages.cursor,
-  );
+  const filters = {
+    status,
+    beneficiaryId: beneficiary,
+    uploadId: upload,
+    externalRef: reference,
+    payee,
+    more: filterQueryFromParams(params),
+  };
+  const query = usePayouts(filters, pages.cursor);
 
   const onSearch = (text: string) => {
     if (UUID.test(text)) navigate(`/payouts/${text.toLowerCase()}`);
@@ -82,11 +88,14 @@ export function PayoutsPage() {
     <Stack>
       <Group justify="space-between">
         <Title order={1}>Payouts</Title>
-        {membership.role === "business_admin" && (
-          <Button component={Link} to="/payouts/new">
-            New payout
-          </Button>
-        )}
+        <Group gap="sm">
+          <ExportPayoutsButton filters={filters} environment={environment} />
+          {membership.role === "business_admin" && (
+            <Button component={Link} to="/payouts/new">
+              New payout
+            </Button>
+          )}
+        </Group>
       </Group>
       <Group align="flex-end" gap="lg">
         <ListSearch

@@ -1,6 +1,6 @@
 // Bulk upload: a CSV chosen here is parsed and checked in the browser (lib/csv.ts) and shown as a preview with
-// every invalid cell marked before anything is sent; the upload id is the SHA-256 of the file's bytes, so the
-// same file sent twice replays its rows instead of paying twice. Then the per-row results (downloadable as
+// every invalid cell marked before anything is sent; the upload id is the client package's computeUploadId of the
+// file's bytes (the CLI's too), so the same file sent twice, here or by the CLI, replays its rows instead of paying twice. Then the per-row results (downloadable as
 // CSV), and the uploads made so far as batches, whose pending payouts are approved or rejected together.
 import { Alert, FileInput, Stack, Text, Title } from "@mantine/core";
 import { useState } from "react";
@@ -11,7 +11,7 @@ import { UploadBatches } from "../components/uploads/UploadBatches";
 import { UploadPreview } from "../components/uploads/UploadPreview";
 import { UploadResults } from "../components/uploads/UploadResults";
 import { useBulkUpload } from "../hooks/api/uploads/mutations";
-import { OPTIONAL_COLUMNS, parseBulkCsv, REQUIRED_COLUMNS, rowsToSend, sha256Hex } from "../lib/csv";
+import { computeUploadId, OPTIONAL_COLUMNS, parseBulkCsv, REQUIRED_COLUMNS, rowsToSend } from "../lib/csv";
 import { useSignedIn } from "../lib/session";
 
 export function UploadsPage() {
@@ -33,7 +33,7 @@ export function UploadsPage() {
     try {
       const bytes = new Uint8Array(await picked.arrayBuffer());
       const text = new TextDecoder("utf-8").decode(bytes);
-      setChosen({ name: picked.name, uploadId: await sha256Hex(bytes), file: parseBulkCsv(text) });
+      setChosen({ name: picked.name, uploadId: await computeUploadId(bytes), file: parseBulkCsv(text) });
     } catch (error) {
       setReadError(error instanceof Error ? error : new Error("The file could not be read."));
     }
@@ -52,9 +52,11 @@ export function UploadsPage() {
       <Title order={1}>Bulk upload</Title>
       <Text size="sm">
         A CSV file with a header line and one payout per line (at most 1000). Required columns:{" "}
-        <code>{REQUIRED_COLUMNS.join(", ")}</code>; optional: <code>{OPTIONAL_COLUMNS.join(", ")}</code>. The amount is in the
-        currency's units (12.50 EUR, 1500 JPY). A Beneficiary's id is on its page, and in the CSV that Beneficiaries → Export CSV
-        downloads. Uploading the same file again creates nothing new: its rows are replayed.
+        <code>{REQUIRED_COLUMNS.join(", ")}</code> and <code>amount</code> (in the currency's units: 12.50 EUR, 1500 JPY) or{" "}
+        <code>amount_minor</code> (in minor units: 1250); optional: <code>{OPTIONAL_COLUMNS.join(", ")}</code>. The CLI's{" "}
+        <code>payouts payouts bulk</code> takes the same file. A Beneficiary's id is on its page, and in the CSV that
+        Beneficiaries → Export CSV downloads. Uploading the same file again, here or with the CLI, creates nothing new: its rows
+        are replayed.
       </Text>
       {!admin && <Alert color="blue">Your role can see uploads but not send one.</Alert>}
       <FileInput

@@ -1,5 +1,6 @@
 // The `payouts` command-line tool. Every command takes --help and --json, prints errors with the service's error
 // code, and exits non-zero when it failed (codes in output.ts: 1 failed, 2 usage, 3 some rows of a file failed).
+import { once } from "node:events";
 import { readFile, writeFile } from "node:fs/promises";
 import { createInterface } from "node:readline/promises";
 import {
@@ -7,6 +8,7 @@ import {
   createClient,
   createPayoutsFromCsv,
   PayoutsApiError,
+  PayoutsConnectionError,
   type Schemas,
 } from "@payout-orchestration/client";
 import { SingleBar } from "cli-progress";
@@ -17,6 +19,17 @@ import { registerEventCommands } from "./events.js";
 import { CliError, EXIT, printError, table } from "./output.js";
 
 const IMPORT_BATCH = 500;
+const PAYOUT_STATUSES = [
+  "pending_approval",
+  "approved",
+  "rejected",
+  "disbursed",
+  "settled",
+  "returned",
+  "failed",
+  "canceled",
+  "compliance_hold",
+];
 
 export function buildProgram(env: NodeJS.ProcessEnv = process.env): { program: Command; exitCode: () => number } {
   let exitCode: number = EXIT.ok;
@@ -113,7 +126,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): { program: C
   payouts
     .command("bulk")
     .description(
-      "create payouts from a CSV file (columns beneficiary_id, amount_minor, currency, and optionally bank_account_id, external_ref, idempotency_key, replaces_payout_id); the upload id is the SHA-256 of the file, so sending the same file again creates nothing new",
+      "create payouts from a CSV file, the dashboard's bulk upload format (columns beneficiary_id, currency, amount in the currency's units and/or amount_minor, and optionally bank_account_id, external_ref, idempotency_key, replaces_payout_id); the upload id is the SHA-256 of the file (sha256-<hex>, as the dashboard computes it), so sending the same file again, here or from the dashboard, creates nothing new",
     )
     .argument("<file>", "CSV file")
     .option("--results <file>", "where to write the per-row results CSV (default: <file>.results.csv)")
@@ -214,19 +227,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): { program: C
   payouts
     .command("list")
     .description("list payouts, newest first")
-    .addOption(
-      new Option("--status <status>", "only this status").choices([
-        "pending_approval",
-        "approved",
-        "rejected",
-        "disbursed",
-        "settled",
-        "returned",
-        "failed",
-        "canceled",
-        "compliance_hold",
-      ]),
-    )
+    .addOption(new Option("--status <status>", "only this status").choices(PAYOUT_STATUSES))
     .option("--beneficiary <id>", "only this Beneficiary's payouts")
     .option("--upload <id>", "only the payouts of this bulk upload")
     .option("--replaces <id>", "only the replacements of this failed payout (live or ended)")
@@ -267,6 +268,62 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): { program: C
             ]),
           ]),
         );
+      }),
+    );
+
+  payouts
+    .command("export")
+    .description(
+      "write the payouts matching the filters (the list's) as CSV to standard output, streamed: payee name, masked destination, amount in units and minor units (payouts payouts export --status settled > payouts.csv)",
+    )
+    .addOption(new Option("--status <status>", "only this status").choices(PAYOUT_STATUSES))
+    .option("--beneficiary <id>", "only this Beneficiary's payouts")
+    .option("--upload <id>", "only the payouts of this bulk upload")
+    .option("--currency <code>", "only this currency (ISO 4217)")
+    .addOption(new Option("--channel <channel>", "only payouts created through this channel").choices(["api", "csv"]))
+    .option("--external-ref <ref>", "only payouts with this reference")
+    .option("--created-from <time>", "only payouts created at or after this ISO 8601 time")
+    .option("--created-to <time>", "only payouts created before this ISO 8601 time")
+    .action(
+      action(async (ctx) => {
+        const o = ctx.options as GlobalOptions & Record<string, string | undefined>;
+        const query = new URLSearchParams();
+        const add = (name: string, value: string | undefined) => {
+          if (value !== undefined) query.set(name, value);
+        };
+        add("status", o.status);
+        add("beneficiary_id", o.beneficiary);
+        add("upload_id", o.upload);
+        add("currency", o.currency);
+        add("channel", o.channel);
+        add("external_ref", o.externalRef);
+        add("created_from", o.createdFrom);
+        add("created_to", o.createdTo);
+        const url = new URL(`/v1/payouts/export${query.size > 0 ? `?${query}` : ""}`, await ctx.baseUrl());
+        let response: Response;
+        try {
+          response = await fetch(url, { headers: { authorization: `Bearer ${await ctx.apiKey()}` } });
+        } catch (error) {
+          throw new PayoutsConnectionError(
+            "exportPayouts",
+            "connection_failed",
+            true,
+            `exportPayouts: cannot reach ${url.origin}`,
+            error,
+          );
+        }
+        if (!response.ok || response.body === null) {
+          const text = await response.text();
+          let parsed: unknown = text;
+          try {
+            parsed = JSON.parse(text);
+          } catch {}
+          throw new PayoutsApiError("exportPayouts", response.status, parsed, response.headers);
+        }
+        // Chunk by chunk to standard output, waiting when it is full: the file is never held in memory.
+        for await (const chunk of response.body) {
+          if (!process.stdout.write(chunk)) await once(process.stdout, "drain");
+        }
       }),
     );
 

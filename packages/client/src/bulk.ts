@@ -3,6 +3,9 @@
 import type { PayoutsClient, RequestOptions } from "./client.js";
 import { CsvError, payoutRowsFromCsv } from "./csv.js";
 import type { Schemas } from "./types.js";
+import { computeUploadId } from "./upload-id.js";
+
+export { computeUploadId } from "./upload-id.js";
 
 /** The service takes at most this many rows per call. */
 export const BULK_MAX_ROWS = 1000;
@@ -10,17 +13,6 @@ export const BULK_MAX_ROWS = 1000;
 export type BulkPayoutRow = Schemas["BulkPayoutRow"];
 export type BulkPayoutResult = Schemas["BulkPayoutResult"];
 export type BulkRowResult = BulkPayoutResult["results"][number];
-
-/** `sha256-<64 hex>` of the bytes: the upload id of a file. */
-export async function computeUploadId(bytes: Uint8Array | string): Promise<string> {
-  const data = typeof bytes === "string" ? new TextEncoder().encode(bytes) : bytes;
-  if (globalThis.crypto?.subtle === undefined) {
-    throw new Error("computeUploadId needs WebCrypto's SHA-256: in a browser, a secure context (https or localhost)");
-  }
-  const digest = await globalThis.crypto.subtle.digest("SHA-256", data as Uint8Array<ArrayBuffer>);
-  const hex = Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
-  return `sha256-${hex}`;
-}
 
 export interface BulkProgress {
   readonly done: number;

@@ -88,25 +88,40 @@ export function parseCsv(text: string): CsvTable {
   return { header, records: rows };
 }
 
+/**
+ * The columns of the one bulk payouts CSV format (the dashboard's upload, createPayoutsFromCsv, the CLI's
+ * `payouts payouts bulk`). Header names are matched without case or surrounding spaces. `amount` is in the
+ * currency's units (`12.50` EUR, `1500` JPY), `amount_minor` in minor units (`1250`); a row gives either or
+ * both (then they must agree: the service refuses the row otherwise).
+ */
 export const PAYOUT_CSV_COLUMNS = [
   "beneficiary_id",
-  "bank_account_id",
+  "amount",
   "amount_minor",
   "currency",
+  "bank_account_id",
   "external_ref",
   "idempotency_key",
   "replaces_payout_id",
 ] as const;
-const PAYOUT_REQUIRED = ["beneficiary_id", "amount_minor", "currency"];
+const PAYOUT_REQUIRED = ["beneficiary_id", "currency"];
 
 /**
- * Payout rows for `POST /v1/payouts/bulk`: columns as in PAYOUT_CSV_COLUMNS (required: beneficiary_id,
- * amount_minor, currency); an empty cell is left out. `amount_minor` must be an integer; a row whose amount is
- * not is sent as it is, so the service reports it `failed` for that row without failing the file.
+ * Payout rows for `POST /v1/payouts/bulk`: columns as in PAYOUT_CSV_COLUMNS (required: beneficiary_id, currency,
+ * and amount or amount_minor); an empty cell is left out. `amount` is sent as the decimal string of the file, so
+ * the service converts it with the currency's exponent (ISO 4217) and reports a row with too many decimals, or
+ * whose two amounts disagree, `failed` for that row without failing the file; an `amount_minor` that is not an
+ * integer is sent as it is, with the same effect.
  */
 export function payoutRowsFromCsv(text: string): Record<string, unknown>[] {
-  const table = parseCsv(text);
+  const parsed = parseCsv(text);
+  const table = { ...parsed, header: parsed.header.map((name) => name.toLowerCase()) };
+  const twice = table.header.find((name, i) => table.header.indexOf(name) !== i);
+  if (twice !== undefined) throw new CsvError("csv_bad_header", 1, `column "${twice}" appears twice`);
   checkHeader(table.header, PAYOUT_CSV_COLUMNS, PAYOUT_REQUIRED);
+  if (!table.header.includes("amount") && !table.header.includes("amount_minor")) {
+    throw new CsvError("csv_bad_header", 1, 'missing column "amount" (in the currency\'s units, e.g. 12.50) or "amount_minor"');
+  }
   return table.records.map((record) => {
     const row: Record<string, unknown> = {};
     table.header.forEach((name, index) => {

@@ -6,10 +6,11 @@ import { createPayoutBulkService } from "./payouts.bulk.js";
 import { createPayoutWriter } from "./payouts.creation.js";
 import { createDisbursementHandlers } from "./payouts.disbursement.js";
 import { PAYOUT_ERRORS } from "./payouts.errors.js";
+import { createPayoutExportService } from "./payouts.export.js";
 import { PAYOUT_DISBURSE_JOB, PAYOUT_RAIL_OUTCOME_JOB, PAYOUT_SETTLE_JOB } from "./payouts.jobs.js";
 import { createLifecycle } from "./payouts.lifecycle.js";
 import type { PayoutsPorts } from "./payouts.ports.js";
-import { registerPayoutRoutes } from "./payouts.routes.js";
+import { registerPayoutExportRoute, registerPayoutRoutes } from "./payouts.routes.js";
 import { ApprovalPolicySchema, BulkRowSchema, DecisionSchema, PayoutPayeeSchema, PayoutSchema } from "./payouts.schemas.js";
 import { createPayoutService } from "./payouts.service.js";
 
@@ -56,6 +57,7 @@ export function definePayouts(platform: PlatformServices, settings: PayoutsSetti
     reportWeakenedControl: ports.reportWeakenedControl,
   });
   const bulk = createPayoutBulkService({ db, logger, writer });
+  const exporter = createPayoutExportService({ db, clock, recordAudit: ports.recordAudit });
   const disbursement = createDisbursementHandlers({
     db,
     clock,
@@ -72,7 +74,10 @@ export function definePayouts(platform: PlatformServices, settings: PayoutsSetti
     name: "payouts",
     routeRoles: payoutsRouteRoles,
     errorCodes: PAYOUT_ERRORS,
-    registerRoutes: (app) => registerPayoutRoutes(app, service, bulk),
+    registerRoutes: (app) => {
+      registerPayoutRoutes(app, service, bulk);
+      registerPayoutExportRoute(app, exporter);
+    },
     sharedSchemas: [PayoutPayeeSchema, PayoutSchema, DecisionSchema, ApprovalPolicySchema, BulkRowSchema],
     jobs: {
       definitions: [PAYOUT_DISBURSE_JOB, PAYOUT_RAIL_OUTCOME_JOB, PAYOUT_SETTLE_JOB],

@@ -5,6 +5,7 @@ export const payoutsRouteRoles = {
   // Payouts: approvers read and decide; only admins create, cancel and set the policy.
   "GET /v1/payouts": read,
   "GET /v1/payouts/volume": read,
+  "GET /v1/payouts/export": read,
   "POST /v1/payouts": write,
   "POST /v1/payouts/bulk": write,
   "GET /v1/payouts/:payoutId": read,

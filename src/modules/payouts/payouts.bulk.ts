@@ -19,6 +19,7 @@ import { tenantOf } from "../../platform/auth/actor.js";
 import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { AppError, type ErrorDetail } from "../../platform/errors.js";
 import { compileDetailsValidator } from "../../platform/http/validation.js";
+import { currencyExponent } from "../../platform/reference/iso-codes.js";
 import { creationErrorOf, currencyError, type PayoutRequest, type PayoutWriter, payoutRequestOf } from "./payouts.creation.js";
 import { PAYOUT_ERRORS } from "./payouts.errors.js";
 import { type BulkBody, type BulkResponse, type BulkResult, type BulkRow, BulkRowSchema } from "./payouts.schemas.js";
@@ -43,6 +44,71 @@ const checkRowShape = compileDetailsValidator(BulkRowSchema);
 interface Candidate {
   readonly index: number;
   readonly request: PayoutRequest;
+}
+
+const SHA256_ID = /^(?:sha256-)?([0-9a-f]{64})(\.[0-9]+)?$/i;
+
+/**
+ * The canonical spelling of an upload id: a SHA-256 (bare 64 hex digits, or `sha256-` and 64 hex digits, any
+ * case, with an optional `.<part>`) becomes `sha256-<lowercase hex>[.<part>]`, the form computeUploadId of the
+ * client package writes, so a file sent by the dashboard, the client or the CLI is one upload whatever spelling a
+ * caller used. Any other id is an integrator's own and is kept as given.
+ */
+export function canonicalUploadId(uploadId: string): string {
+  const match = SHA256_ID.exec(uploadId);
+  if (match === null) return uploadId;
+  return `sha256-${(match[1] as string).toLowerCase()}${match[2] ?? ""}`;
+}
+
+/**
+ * The row's amount in minor units from `amount_minor` and/or `amount` (a decimal string in the currency's units,
+ * at most the currency's exponent of decimals); an error naming the field when neither is given, `amount` has
+ * too many decimals or the two disagree.
+ */
+export function bulkRowAmountMinor(
+  row: Pick<BulkRow, "amount" | "amount_minor">,
+  currency: string,
+  exponent: number,
+  prefix: string,
+): number | AppError {
+  const invalid = (field: string, code: string, message: string) =>
+    new AppError("validation_failed", { details: [{ field: `${prefix}.${field}`, code, message }] });
+  if (row.amount === undefined) {
+    if (row.amount_minor === undefined) {
+      return invalid(
+        "amount_minor",
+        "required",
+        "amount_minor or amount is required (amount in the currency's units, e.g. 12.50).",
+      );
+    }
+    return row.amount_minor;
+  }
+  const [whole = "0", fraction = ""] = row.amount.split(".");
+  if (fraction.length > exponent) {
+    return invalid(
+      "amount",
+      "too_many_decimals",
+      exponent === 0
+        ? `${currency} has no decimals: write ${whole} or give amount_minor.`
+        : `${currency} has at most ${exponent} decimal${exponent === 1 ? "" : "s"}: ${row.amount} has ${fraction.length}.`,
+    );
+  }
+  const minor = BigInt(whole) * 10n ** BigInt(exponent) + BigInt(fraction.padEnd(exponent, "0") || "0");
+  if (minor < 1n || minor > BigInt(Number.MAX_SAFE_INTEGER)) {
+    return invalid(
+      "amount",
+      "out_of_range",
+      `The amount must be more than 0 and at most ${Number.MAX_SAFE_INTEGER} minor units.`,
+    );
+  }
+  if (row.amount_minor !== undefined && BigInt(row.amount_minor) !== minor) {
+    return invalid(
+      "amount",
+      "amounts_disagree",
+      `amount ${row.amount} ${currency} is ${minor} minor units but amount_minor is ${row.amount_minor}: give one of them, or make them equal.`,
+    );
+  }
+  return Number(minor);
 }
 
 /** The derived key of a bulk row (docs/decisions.md, Bulk payouts). */
@@ -80,11 +146,17 @@ export function createPayoutBulkService(deps: PayoutBulkDeps) {
     const row = raw as BulkRow;
     const badCurrency = currencyError(row.currency, `rows[${index}].currency`);
     if (badCurrency !== null) return failed(index, badCurrency);
-    const request = payoutRequestOf(row, {
-      idempotencyKey: bulkRowKey(uploadId, index, row.idempotency_key),
-      channel: "csv",
-      uploadId,
-    });
+    const amountMinor = bulkRowAmountMinor(row, row.currency, currencyExponent(row.currency) ?? 0, `rows[${index}]`);
+    if (amountMinor instanceof AppError) return failed(index, amountMinor);
+    const { amount: _amount, ...fields } = row;
+    const request = payoutRequestOf(
+      { ...fields, amount_minor: amountMinor },
+      {
+        idempotencyKey: bulkRowKey(uploadId, index, row.idempotency_key),
+        channel: "csv",
+        uploadId,
+      },
+    );
     return { index, request };
   }
 
@@ -125,8 +197,9 @@ export function createPayoutBulkService(deps: PayoutBulkDeps) {
     }
   }
 
-  async function createBulk(actor: Actor, body: BulkBody): Promise<BulkResponse> {
+  async function createBulk(actor: Actor, given: BulkBody): Promise<BulkResponse> {
     const tenant = tenantOf(actor);
+    const body = { ...given, uploadId: canonicalUploadId(given.uploadId) };
     const results: BulkResult[] = [];
     const candidates: Candidate[] = [];
     body.rows.forEach((raw, index) => {

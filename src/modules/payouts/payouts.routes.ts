@@ -8,6 +8,7 @@ import { DESTINATION_ERRORS } from "../destinations/destinations.errors.js";
 import { PEOPLE_ERRORS } from "../people/people.errors.js";
 import type { PayoutBulkService } from "./payouts.bulk.js";
 import { PAYOUT_ERRORS } from "./payouts.errors.js";
+import { describePayoutExportColumns, type PayoutExportService } from "./payouts.export.js";
 import {
   AliasDecisionBodySchema,
   BulkBodySchema,
@@ -18,7 +19,10 @@ import {
   DecisionBodySchema,
   DecisionListSchema,
   DecisionResultSchema,
+  ExportPayoutsQuerySchema,
   ListPayoutsQuerySchema,
+  PAYOUT_EXPORT_DESCRIPTION,
+  PayoutCsvResponseSchema,
   PayoutListSchema,
   PayoutParamsSchema,
   PutApprovalPolicyBodySchema,
@@ -277,5 +281,38 @@ export function registerPayoutRoutes(app: AppInstance, service: PayoutService, b
       },
     },
     async (request) => service.putPolicy(requireActor(request), request.body),
+  );
+}
+
+/**
+ * GET /v1/payouts/export: the list's filters, the whole filtered set as a streamed CSV file. A static path:
+ * find-my-way prefers it to GET /v1/payouts/:payoutId whatever the order of registration.
+ */
+export function registerPayoutExportRoute(app: AppInstance, exporter: PayoutExportService): void {
+  app.get(
+    "/v1/payouts/export",
+    {
+      schema: {
+        tags,
+        operationId: "exportPayouts",
+        summary: "Export payouts as CSV",
+        description: `${PAYOUT_EXPORT_DESCRIPTION}\n\nColumns, in order:\n\n${describePayoutExportColumns()}`,
+        querystring: ExportPayoutsQuerySchema,
+        response: routeResponses({ 200: PayoutCsvResponseSchema }, { access: "read", hasInput: true }),
+      },
+    },
+    async (request, reply) => {
+      const actor = requireActor(request);
+      // HEAD answers the headers (and refuses bad filters) without reading a payout.
+      const exported =
+        request.method === "HEAD"
+          ? { filename: exporter.exportFilename(actor), csv: undefined, checked: exporter.validate(request.query) }
+          : await exporter.openExport(actor, request.query);
+      return reply
+        .header("content-type", "text/csv; charset=utf-8")
+        .header("content-disposition", `attachment; filename="${exported.filename}"`)
+        .header("cache-control", "no-store")
+        .send(exported.csv);
+    },
   );
 }

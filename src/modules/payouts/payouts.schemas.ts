@@ -172,6 +172,56 @@ export const CreatePayoutHeadersSchema = Type.Object({
 
 export const PayoutParamsSchema = Type.Object({ payoutId: Type.String({ format: "uuid" }) });
 
+/** The filters of the payouts list, shared by GET /v1/payouts and its CSV export (GET /v1/payouts/export). */
+const PayoutFilterProperties = {
+  status: Type.Optional(PayoutStatusSchema),
+  beneficiary_id: Type.Optional(Type.String({ format: "uuid" })),
+  payee: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      pattern: "\\S",
+      description:
+        "Only payouts to Beneficiaries whose name or nickname contains this text, ignoring case (archived Beneficiaries included), e.g. `jane`.",
+      examples: ["jane"],
+    }),
+  ),
+  upload_id: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description:
+        "Only the payouts of this bulk upload. A SHA-256 id in another spelling (bare hex, capital letters) is normalised as the bulk route does.",
+    }),
+  ),
+  external_ref: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  replaces_payout_id: Type.Optional(
+    Type.String({
+      format: "uuid",
+      description:
+        "Only the replacements of this (failed) payout: every payout created with it as `replaces_payout_id`, the live one and those that ended failed, rejected or canceled.",
+    }),
+  ),
+  channel: Type.Optional(stringEnum(["api", "csv"], { description: "Only payouts created through this channel." })),
+  currency: Type.Optional(Type.String({ pattern: "^[A-Z]{3}$", description: "Only payouts in this currency (ISO 4217)." })),
+  created_from: Type.Optional(Type.String({ format: "date-time", description: "Only payouts created at or after this time." })),
+  created_to: Type.Optional(
+    Type.String({ format: "date-time", description: "Only payouts created before this time (exclusive)." }),
+  ),
+  updated_from: Type.Optional(
+    Type.String({ format: "date-time", description: "Only payouts last changed at or after this time." }),
+  ),
+  updated_to: Type.Optional(
+    Type.String({ format: "date-time", description: "Only payouts last changed before this time (exclusive)." }),
+  ),
+  amount_min: Type.Optional(
+    Type.Integer({ minimum: 1, description: "Only payouts of at least this amount, in minor units (inclusive)." }),
+  ),
+  amount_max: Type.Optional(
+    Type.Integer({ minimum: 1, description: "Only payouts of at most this amount, in minor units (inclusive)." }),
+  ),
+};
+
 export const ListPayoutsQuerySchema = Type.Object(
   {
     ...PageQuerySchema,
@@ -182,49 +232,38 @@ export const ListPayoutsQuerySchema = Type.Object(
           "Only payouts changed at or after this time, oldest change first (catch-up after missed webhooks). Without it, newest first.",
       }),
     ),
-    status: Type.Optional(PayoutStatusSchema),
-    beneficiary_id: Type.Optional(Type.String({ format: "uuid" })),
-    payee: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 200,
-        pattern: "\\S",
-        description:
-          "Only payouts to Beneficiaries whose name or nickname contains this text, ignoring case (archived Beneficiaries included), e.g. `jane`.",
-        examples: ["jane"],
-      }),
-    ),
-    upload_id: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-    external_ref: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-    replaces_payout_id: Type.Optional(
-      Type.String({
-        format: "uuid",
-        description:
-          "Only the replacements of this (failed) payout: every payout created with it as `replaces_payout_id`, the live one and those that ended failed, rejected or canceled.",
-      }),
-    ),
-    channel: Type.Optional(stringEnum(["api", "csv"], { description: "Only payouts created through this channel." })),
-    currency: Type.Optional(Type.String({ pattern: "^[A-Z]{3}$", description: "Only payouts in this currency (ISO 4217)." })),
-    created_from: Type.Optional(Type.String({ format: "date-time", description: "Only payouts created at or after this time." })),
-    created_to: Type.Optional(
-      Type.String({ format: "date-time", description: "Only payouts created before this time (exclusive)." }),
-    ),
-    updated_from: Type.Optional(
-      Type.String({ format: "date-time", description: "Only payouts last changed at or after this time." }),
-    ),
-    updated_to: Type.Optional(
-      Type.String({ format: "date-time", description: "Only payouts last changed before this time (exclusive)." }),
-    ),
-    amount_min: Type.Optional(
-      Type.Integer({ minimum: 1, description: "Only payouts of at least this amount, in minor units (inclusive)." }),
-    ),
-    amount_max: Type.Optional(
-      Type.Integer({ minimum: 1, description: "Only payouts of at most this amount, in minor units (inclusive)." }),
-    ),
+    ...PayoutFilterProperties,
   },
   { additionalProperties: false },
 );
 export type ListPayoutsQuery = Static<typeof ListPayoutsQuerySchema>;
+
+export const ExportPayoutsQuerySchema = Type.Object({ ...PayoutFilterProperties }, { additionalProperties: false });
+/** The list's filters alone (no page, no `updatedSince`): what the export takes. */
+export type PayoutFilterQuery = Static<typeof ExportPayoutsQuerySchema>;
+
+export const PAYOUT_EXPORT_DESCRIPTION = [
+  "The payouts `GET /v1/payouts` would list with the same filters (`status`, `beneficiary_id`, `upload_id`, `external_ref`, `replaces_payout_id`, `channel`, `currency`, `created_from`/`created_to`, `updated_from`/`updated_to`, `amount_min`/`amount_max`; no page: every match), newest first, as one CSV file (RFC 4180: comma-separated, CRLF line ends, UTF-8 without a byte-order mark, fields quoted when they hold a comma, quote or line break). The first row is the header. Streamed in batches read as the client takes the file (chunked transfer encoding), so any number of payouts can be exported; any role that reads payouts may export, and every export is recorded in the audit log (`payouts_exported`).",
+  "Each row carries the payee's display name and the destination masked as everywhere else (its kind, scheme, country and at most its last four characters): never an account number.",
+  "Spreadsheet formula injection (OWASP's rule): a cell whose text starts with `=`, `+`, `-`, `@`, a tab or a carriage return, or whose first character after leading whitespace and invisible characters is `=`, `+`, `-` or `@` (or their full-width forms), is prefixed with a single quote `'`.",
+  "Empty cells stand for null. A bad filter or reversed range is 400 `validation_failed` before any byte; a failure mid-stream closes the connection before the end of the chunked body.",
+].join("\n\n");
+
+export const PayoutCsvResponseSchema = Type.Unsafe<unknown>({
+  description:
+    "The CSV file, streamed (`Content-Type: text/csv; charset=utf-8`). Columns in order are listed in the operation's description.",
+  headers: {
+    "content-disposition": {
+      type: "string",
+      description: 'Always `attachment; filename="payouts-<environment>-<YYYYMMDD>.csv"` (UTC date).',
+    },
+  },
+  content: {
+    "text/csv": {
+      schema: { type: "string", description: "The header row, then one row per payout." },
+    },
+  },
+});
 
 export const VolumeQuerySchema = Type.Object(
   {
@@ -402,7 +441,23 @@ export const BulkRowSchema = Type.Object(
   {
     beneficiary_id: Type.String({ format: "uuid" }),
     bank_account_id: Type.Optional(Type.String({ format: "uuid" })),
-    amount_minor: amountMinor,
+    amount_minor: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: Number.MAX_SAFE_INTEGER,
+        description:
+          "Positive integer in minor units of `currency` (cents for EUR, yen for JPY). A row gives `amount_minor`, `amount` or both (then they must be equal).",
+      }),
+    ),
+    amount: Type.Optional(
+      Type.String({
+        pattern: "^[0-9]{1,16}(\\.[0-9]{1,4})?$",
+        maxLength: 21,
+        examples: ["12.50"],
+        description:
+          "The amount in the currency's units, as a decimal string with a point and no thousands separator (`12.50` EUR, `1500` JPY), at most as many decimals as the currency has (ISO 4217): more is `failed` with detail code `too_many_decimals`. When the row also gives `amount_minor`, both must be the same amount, else `failed` with detail code `amounts_disagree`.",
+      }),
+    ),
     currency,
     external_ref: Type.Optional(externalRef),
     idempotency_key: Type.Optional(idempotencyKey),
@@ -414,7 +469,7 @@ export const BulkRowSchema = Type.Object(
     $id: "BulkPayoutRow",
     additionalProperties: false,
     description:
-      "One row of a bulk upload: a payout as `POST /v1/payouts` takes it, without `replaces_payout_id`. Its idempotency key is derived from the upload (see the operation).",
+      "One row of a bulk upload: a payout as `POST /v1/payouts` takes it, its amount given as `amount_minor` (minor units), `amount` (currency units, a decimal string) or both. It is the row of the one bulk CSV format (the dashboard, the client's `createPayoutsFromCsv` and the CLI's `payouts payouts bulk` read the same columns: `beneficiary_id`, `amount` and/or `amount_minor`, `currency`, then optional `bank_account_id`, `external_ref`, `idempotency_key`, `replaces_payout_id`). Its idempotency key is derived from the upload (see the operation).",
   },
 );
 export type BulkRow = Static<typeof BulkRowSchema>;
@@ -424,7 +479,9 @@ export const BulkBodySchema = Type.Object(
     uploadId: Type.String({
       minLength: 1,
       maxLength: 128,
-      description: "Content hash of the file, computed by the client; tags every payout and seeds each row's idempotency key.",
+      description:
+        "The file's upload id: `sha256-` and the 64 lowercase hex digits of the SHA-256 of the file's bytes exactly as read (no newline or byte-order-mark change), computed by the client (`computeUploadId` in the client package, used by the dashboard and the CLI alike), so the same file sent by any path is the same upload and its rows replay instead of paying twice. A file sent in parts of 1000 rows adds `.<n>` (part number from 0). A SHA-256 in another spelling (bare 64 hex digits, capital letters) is normalised to that form, so it names the same upload; any other id is kept as given. Tags every payout (`upload_id`) and seeds each row's idempotency key.",
+      examples: ["sha256-9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"],
     }),
     rows: Type.Array(
       // Not checked here: each row is validated on its own, so a bad row fails alone (its `results` entry).

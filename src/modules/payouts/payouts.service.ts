@@ -17,6 +17,7 @@ import type { IdGenerator } from "../../platform/ids.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
 import { DEFAULT_PAGE_SIZE, decodeCursor } from "../../platform/pagination/cursor.js";
 import { addDays, dayInZone, dayStartInZone, isTimeZone } from "../../platform/time-zone.js";
+import { canonicalUploadId } from "./payouts.bulk.js";
 import {
   creationErrorOf,
   currencyError,
@@ -40,6 +41,7 @@ import {
   listPayoutsUpdatedSince,
   lockPayout,
   lockPolicy,
+  type PayoutFilters,
   type PayoutRow,
   type PolicyRow,
   sumVolumePerDay,
@@ -52,6 +54,7 @@ import type {
   DecisionRequestBody,
   ListPayoutsQuery,
   PayoutBody,
+  PayoutFilterQuery,
   PayoutPayeeBody,
   PolicyRule,
   PutApprovalPolicyBody,
@@ -257,23 +260,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
   async function list(actor: Actor, query: ListPayoutsQuery): Promise<{ payouts: PayoutBody[]; next_cursor: string | null }> {
     const tenant = tenantOf(actor);
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const filters = {
-      status: query.status,
-      beneficiaryId: query.beneficiary_id?.toLowerCase(),
-      payee: query.payee?.trim(),
-      uploadId: query.upload_id,
-      externalRef: query.external_ref,
-      replacesPayoutId: query.replaces_payout_id?.toLowerCase(),
-      channel: query.channel,
-      currency: query.currency,
-      createdFrom: optionalDate(query.created_from),
-      createdTo: optionalDate(query.created_to),
-      updatedFrom: optionalDate(query.updated_from),
-      updatedTo: optionalDate(query.updated_to),
-      amountMin: query.amount_min,
-      amountMax: query.amount_max,
-    };
-    assertRanges(filters);
+    const filters = listFiltersOf(query);
     if (query.updatedSince === undefined) {
       const rows = await listPayoutsNewestFirst(db, tenant, filters, decodeCursor(query.cursor), limit + 1);
       const page = rows.slice(0, limit);
@@ -544,6 +531,28 @@ function decodeChangeCursor(cursor: string | undefined): { id: string; updatedAt
   throw new AppError("validation_failed", {
     details: [{ field: "cursor", code: "invalid_format", message: "Not a cursor of an updatedSince listing." }],
   });
+}
+
+/** The list's filters from its query (shared by GET /v1/payouts and its CSV export); a reversed range is refused. */
+export function listFiltersOf(query: PayoutFilterQuery): PayoutFilters {
+  const filters = {
+    status: query.status,
+    beneficiaryId: query.beneficiary_id?.toLowerCase(),
+    payee: query.payee?.trim(),
+    uploadId: query.upload_id === undefined ? undefined : canonicalUploadId(query.upload_id),
+    externalRef: query.external_ref,
+    replacesPayoutId: query.replaces_payout_id?.toLowerCase(),
+    channel: query.channel,
+    currency: query.currency,
+    createdFrom: optionalDate(query.created_from),
+    createdTo: optionalDate(query.created_to),
+    updatedFrom: optionalDate(query.updated_from),
+    updatedTo: optionalDate(query.updated_to),
+    amountMin: query.amount_min,
+    amountMax: query.amount_max,
+  };
+  assertRanges(filters);
+  return filters;
 }
 
 function optionalDate(value: string | undefined): Date | undefined {

@@ -51,6 +51,7 @@ export const AUDIT_ACTIONS = [
   "payout_created",
   "payouts_created",
   "payout_canceled",
+  "payouts_exported",
   "beneficiaries_exported",
   "beneficiaries_imported",
   "control_weakened",

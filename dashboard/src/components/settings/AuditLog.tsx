@@ -57,6 +57,7 @@ const ACTIONS = [
   "payout_created",
   "payouts_created",
   "payout_canceled",
+  "payouts_exported",
   "beneficiaries_exported",
   "beneficiaries_imported",
   "control_weakened",

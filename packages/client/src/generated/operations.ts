@@ -45,6 +45,7 @@ export const OPERATIONS = {
   endMySession: { method: "DELETE", path: "/v1/session/sessions/{sessionId}", retry: "always", idempotencyKey: false, body: false, response: "none", listKey: null },
   enrollBeneficiary: { method: "POST", path: "/v1/beneficiaries/{id}/enrollment", retry: "unsent", idempotencyKey: false, body: false, response: "json", listKey: null },
   exportBeneficiaries: { method: "GET", path: "/v1/beneficiaries/export", retry: "always", idempotencyKey: false, body: false, response: "text", listKey: null },
+  exportPayouts: { method: "GET", path: "/v1/payouts/export", retry: "always", idempotencyKey: false, body: false, response: "text", listKey: null },
   getAchRail: { method: "GET", path: "/v1/bank-rails/ach", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getApprovalPolicy: { method: "GET", path: "/v1/approval-policy", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getBankFile: { method: "GET", path: "/v1/bank-files/{id}", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },

@@ -1419,6 +1419,59 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/payouts/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export payouts as CSV
+         * @description The payouts `GET /v1/payouts` would list with the same filters (`status`, `beneficiary_id`, `upload_id`, `external_ref`, `replaces_payout_id`, `channel`, `currency`, `created_from`/`created_to`, `updated_from`/`updated_to`, `amount_min`/`amount_max`; no page: every match), newest first, as one CSV file (RFC 4180: comma-separated, CRLF line ends, UTF-8 without a byte-order mark, fields quoted when they hold a comma, quote or line break). The first row is the header. Streamed in batches read as the client takes the file (chunked transfer encoding), so any number of payouts can be exported; any role that reads payouts may export, and every export is recorded in the audit log (`payouts_exported`).
+         *
+         *     Each row carries the payee's display name and the destination masked as everywhere else (its kind, scheme, country and at most its last four characters): never an account number.
+         *
+         *     Spreadsheet formula injection (OWASP's rule): a cell whose text starts with `=`, `+`, `-`, `@`, a tab or a carriage return, or whose first character after leading whitespace and invisible characters is `=`, `+`, `-` or `@` (or their full-width forms), is prefixed with a single quote `'`.
+         *
+         *     Empty cells stand for null. A bad filter or reversed range is 400 `validation_failed` before any byte; a failure mid-stream closes the connection before the end of the chunked body.
+         *
+         *     Columns, in order:
+         *
+         *     - `payout_id`: Payout id.
+         *     - `created_at`: When it was created (ISO 8601, UTC).
+         *     - `status`: The payout's status, as the API shows it.
+         *     - `amount`: In the currency's units, a decimal string with as many decimals as the currency has (`12.50`).
+         *     - `amount_minor`: In minor units of the currency (`1250`).
+         *     - `currency`: ISO 4217.
+         *     - `beneficiary_id`: The payee's Beneficiary id.
+         *     - `payee_name`: The payee's display name (nickname when set, else the legal name), as it is now.
+         *     - `bank_account_id`: The destination's id.
+         *     - `destination_kind`: `bank_account` or `card`.
+         *     - `destination_scheme`: How the destination is identified (`iban`, `us_aba`, `gb_sort_code`, …).
+         *     - `destination_country`: ISO 3166-1 alpha-2.
+         *     - `destination_last4`: The masked end of the account identifier (at most 4 characters, never more than half of it).
+         *     - `external_ref`: Your reference.
+         *     - `channel`: `api` or `csv`.
+         *     - `upload_id`: The bulk upload's id, for `csv` payouts.
+         *     - `replaces_payout_id`: The failed payout this one replaces.
+         *     - `rail`: The rail that carries it, once sent.
+         *     - `failure_reason`: Why it failed or was returned.
+         *     - `disbursed_at`: When it was sent to the rail.
+         *     - `settled_at`: When it settled.
+         *     - `updated_at`: Its last change.
+         *
+         *     Roles: `business_admin`, `business_approver`, `business_read_only`.
+         */
+        get: operations["exportPayouts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/bank-rails/sepa": {
         parameters: {
             query?: never;
@@ -2937,7 +2990,7 @@ export interface components {
             updated_at: string | null;
         };
         /**
-         * @description One row of a bulk upload: a payout as `POST /v1/payouts` takes it, without `replaces_payout_id`. Its idempotency key is derived from the upload (see the operation).
+         * @description One row of a bulk upload: a payout as `POST /v1/payouts` takes it, its amount given as `amount_minor` (minor units), `amount` (currency units, a decimal string) or both. It is the row of the one bulk CSV format (the dashboard, the client's `createPayoutsFromCsv` and the CLI's `payouts payouts bulk` read the same columns: `beneficiary_id`, `amount` and/or `amount_minor`, `currency`, then optional `bank_account_id`, `external_ref`, `idempotency_key`, `replaces_payout_id`). Its idempotency key is derived from the upload (see the operation).
          * @example {
          *       "beneficiary_id": "0196f1a3-0a1b-7c20-8e55-8091a2b3c4d6",
          *       "amount_minor": 125000,
@@ -2950,8 +3003,13 @@ export interface components {
             beneficiary_id: string;
             /** Format: uuid */
             bank_account_id?: string;
-            /** @description Positive integer in minor units of `currency` (cents for EUR, yen for JPY). */
-            amount_minor: number;
+            /** @description Positive integer in minor units of `currency` (cents for EUR, yen for JPY). A row gives `amount_minor`, `amount` or both (then they must be equal). */
+            amount_minor?: number;
+            /**
+             * @description The amount in the currency's units, as a decimal string with a point and no thousands separator (`12.50` EUR, `1500` JPY), at most as many decimals as the currency has (ISO 4217): more is `failed` with detail code `too_many_decimals`. When the row also gives `amount_minor`, both must be the same amount, else `failed` with detail code `amounts_disagree`.
+             * @example 12.50
+             */
+            amount?: string;
             /** @description ISO 4217, capital letters; must be the destination's. */
             currency: string;
             /** @description Your reference; echoed in events. */
@@ -3984,7 +4042,7 @@ export interface components {
             audit_records: {
                 /** Format: uuid */
                 id: string;
-                /** @description One of `sign_in`, `sign_in_failed`, `signed_out`, `signed_out_everywhere`, `session_ended`, `session_confirmed`, `business_switched`, `password_changed`, `password_reset_requested`, `password_reset`, `two_factor_enabled`, `two_factor_disabled`, `recovery_code_used`, `recovery_codes_regenerated`, `session_expired`, `bank_rail_configured`, `bank_rail_removed`, `bank_file_content_read`, `member_invited`, `invitation_revoked`, `member_joined`, `member_role_changed`, `member_removed`, `security_settings_changed`, `business_profile_changed`, `api_key_created`, `api_key_revoked`, `webhook_secret_rotated`, `approval_policy_changed`, `payout_decided`, `webhook_subscription_created`, `webhook_subscription_changed`, `webhook_subscription_deleted`, `branding_changed`, `bank_account_added`, `bank_account_removed`, `bank_account_corrected`, `declared_destination_changed`, `payout_created`, `payouts_created`, `payout_canceled`, `beneficiaries_exported`, `beneficiaries_imported`, `control_weakened`. */
+                /** @description One of `sign_in`, `sign_in_failed`, `signed_out`, `signed_out_everywhere`, `session_ended`, `session_confirmed`, `business_switched`, `password_changed`, `password_reset_requested`, `password_reset`, `two_factor_enabled`, `two_factor_disabled`, `recovery_code_used`, `recovery_codes_regenerated`, `session_expired`, `bank_rail_configured`, `bank_rail_removed`, `bank_file_content_read`, `member_invited`, `invitation_revoked`, `member_joined`, `member_role_changed`, `member_removed`, `security_settings_changed`, `business_profile_changed`, `api_key_created`, `api_key_revoked`, `webhook_secret_rotated`, `approval_policy_changed`, `payout_decided`, `webhook_subscription_created`, `webhook_subscription_changed`, `webhook_subscription_deleted`, `branding_changed`, `bank_account_added`, `bank_account_removed`, `bank_account_corrected`, `declared_destination_changed`, `payout_created`, `payouts_created`, `payout_canceled`, `payouts_exported`, `beneficiaries_exported`, `beneficiaries_imported`, `control_weakened`. */
                 action: string;
                 /** Format: date-time */
                 occurred_at: string;
@@ -4707,7 +4765,10 @@ export interface components {
          *     }
          */
         BulkPayoutRequest: {
-            /** @description Content hash of the file, computed by the client; tags every payout and seeds each row's idempotency key. */
+            /**
+             * @description The file's upload id: `sha256-` and the 64 lowercase hex digits of the SHA-256 of the file's bytes exactly as read (no newline or byte-order-mark change), computed by the client (`computeUploadId` in the client package, used by the dashboard and the CLI alike), so the same file sent by any path is the same upload and its rows replay instead of paying twice. A file sent in parts of 1000 rows adds `.<n>` (part number from 0). A SHA-256 in another spelling (bare 64 hex digits, capital letters) is normalised to that form, so it names the same upload; any other id is kept as given. Tags every payout (`upload_id`) and seeds each row's idempotency key.
+             * @example sha256-9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
             uploadId: string;
             /** @description 1 to 1000 rows, each a `BulkPayoutRow`, validated on its own: a row that does not match is reported `failed` (code `validation_failed`) in `results` and never fails the upload. */
             rows: components["schemas"]["BulkPayoutRow"][];
@@ -8584,7 +8645,7 @@ export interface operations {
                 limit?: number;
                 /** @description The `next_cursor` of the previous page; omit for the first page. */
                 cursor?: string;
-                action?: "sign_in" | "sign_in_failed" | "signed_out" | "signed_out_everywhere" | "session_ended" | "session_confirmed" | "business_switched" | "password_changed" | "password_reset_requested" | "password_reset" | "two_factor_enabled" | "two_factor_disabled" | "recovery_code_used" | "recovery_codes_regenerated" | "session_expired" | "bank_rail_configured" | "bank_rail_removed" | "bank_file_content_read" | "member_invited" | "invitation_revoked" | "member_joined" | "member_role_changed" | "member_removed" | "security_settings_changed" | "business_profile_changed" | "api_key_created" | "api_key_revoked" | "webhook_secret_rotated" | "approval_policy_changed" | "payout_decided" | "webhook_subscription_created" | "webhook_subscription_changed" | "webhook_subscription_deleted" | "branding_changed" | "bank_account_added" | "bank_account_removed" | "bank_account_corrected" | "declared_destination_changed" | "payout_created" | "payouts_created" | "payout_canceled" | "beneficiaries_exported" | "beneficiaries_imported" | "control_weakened";
+                action?: "sign_in" | "sign_in_failed" | "signed_out" | "signed_out_everywhere" | "session_ended" | "session_confirmed" | "business_switched" | "password_changed" | "password_reset_requested" | "password_reset" | "two_factor_enabled" | "two_factor_disabled" | "recovery_code_used" | "recovery_codes_regenerated" | "session_expired" | "bank_rail_configured" | "bank_rail_removed" | "bank_file_content_read" | "member_invited" | "invitation_revoked" | "member_joined" | "member_role_changed" | "member_removed" | "security_settings_changed" | "business_profile_changed" | "api_key_created" | "api_key_revoked" | "webhook_secret_rotated" | "approval_policy_changed" | "payout_decided" | "webhook_subscription_created" | "webhook_subscription_changed" | "webhook_subscription_deleted" | "branding_changed" | "bank_account_added" | "bank_account_removed" | "bank_account_corrected" | "declared_destination_changed" | "payout_created" | "payouts_created" | "payout_canceled" | "payouts_exported" | "beneficiaries_exported" | "beneficiaries_imported" | "control_weakened";
                 actor_user_id?: string;
                 /** @description Records at or after this time. */
                 since?: string;
@@ -13371,6 +13432,7 @@ export interface operations {
                  * @example jane
                  */
                 payee?: string;
+                /** @description Only the payouts of this bulk upload. A SHA-256 id in another spelling (bare hex, capital letters) is normalised as the bulk route does. */
                 upload_id?: string;
                 external_ref?: string;
                 /** @description Only the replacements of this (failed) payout: every payout created with it as `replaces_payout_id`, the live one and those that ended failed, rejected or canceled. */
@@ -15025,6 +15087,139 @@ export interface operations {
             };
             /** @description Error envelope; code `POLICY_RULE_NEVER_MATCHES`. */
             422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `internal_error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `service_unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    exportPayouts: {
+        parameters: {
+            query?: {
+                /** @description `pending_approval` (waiting for a Decision), `approved` (being sent to the rail), `rejected`, `disbursed` (the rail sent the money), `settled` (production: the return window closed), `returned` (production: the bank sent it back), `failed`, `canceled`, `compliance_hold` (held for review; see `held_from_status`). The lifecycle is drawn under the Payouts tag. */
+                status?: "pending_approval" | "approved" | "rejected" | "disbursed" | "settled" | "returned" | "failed" | "canceled" | "compliance_hold";
+                beneficiary_id?: string;
+                /**
+                 * @description Only payouts to Beneficiaries whose name or nickname contains this text, ignoring case (archived Beneficiaries included), e.g. `jane`.
+                 * @example jane
+                 */
+                payee?: string;
+                /** @description Only the payouts of this bulk upload. A SHA-256 id in another spelling (bare hex, capital letters) is normalised as the bulk route does. */
+                upload_id?: string;
+                external_ref?: string;
+                /** @description Only the replacements of this (failed) payout: every payout created with it as `replaces_payout_id`, the live one and those that ended failed, rejected or canceled. */
+                replaces_payout_id?: string;
+                /** @description Only payouts created through this channel. */
+                channel?: "api" | "csv";
+                /** @description Only payouts in this currency (ISO 4217). */
+                currency?: string;
+                /** @description Only payouts created at or after this time. */
+                created_from?: string;
+                /** @description Only payouts created before this time (exclusive). */
+                created_to?: string;
+                /** @description Only payouts last changed at or after this time. */
+                updated_from?: string;
+                /** @description Only payouts last changed before this time (exclusive). */
+                updated_to?: string;
+                /** @description Only payouts of at least this amount, in minor units (inclusive). */
+                amount_min?: number;
+                /** @description Only payouts of at most this amount, in minor units (inclusive). */
+                amount_max?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file, streamed (`Content-Type: text/csv; charset=utf-8`). Columns in order are listed in the operation's description. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description Always `attachment; filename="payouts-<environment>-<YYYYMMDD>.csv"` (UTC date). */
+                    "content-disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `unauthorized` or `SESSION_EXPIRED` or `TWO_FACTOR_REQUIRED`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `forbidden`. */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];

@@ -1,7 +1,7 @@
 // Reading payouts: the list (filters, cursor pages), one payout with its Decisions and replacements, and its
 // recorded events and webhook deliveries. Every key is under `queryKeys.payouts.all`, so any write to payouts
 // refreshes them.
-import { keepPreviousData, useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery } from "@tanstack/react-query";
 import { api, call } from "../../../api/client";
 import { useSession } from "../../../lib/session-context";
 import { queryKeys } from "../query-keys";
@@ -98,5 +98,25 @@ export function usePayoutDeliveries(payoutId: string) {
   return useQuery({
     queryKey: queryKeys.payouts.deliveries(environment, payoutId),
     queryFn: () => call(api.GET("/v1/webhook-deliveries", { params: { query: { subject_id: payoutId, limit: 50 } } })),
+  });
+}
+
+/**
+ * The payouts matching the list's filters as a CSV file (GET /v1/payouts/export, streamed by the service and
+ * received here as a Blob): the same query as the list, without its page.
+ */
+export function usePayoutExport() {
+  return useMutation({
+    mutationFn: async (filters: PayoutListFilters): Promise<Blob> => {
+      const { status, beneficiaryId, uploadId, externalRef, more } = filters;
+      const query = {
+        ...(status === null ? {} : { status }),
+        ...(UUID.test(beneficiaryId) ? { beneficiary_id: beneficiaryId } : {}),
+        ...(uploadId === "" ? {} : { upload_id: uploadId }),
+        ...(externalRef === "" ? {} : { external_ref: externalRef }),
+        ...more,
+      };
+      return (await call(api.GET("/v1/payouts/export", { params: { query }, parseAs: "blob" }))) as unknown as Blob;
+    },
   });
 }
