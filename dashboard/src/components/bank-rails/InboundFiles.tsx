@@ -8,6 +8,13 @@ import { useCursorPages } from "../../lib/use-cursor-pages";
 import { CursorPager } from "../DataList";
 import { ErrorAlert } from "../ErrorAlert";
 import { Time } from "../Time";
+
+// The whole status, never an ellipsis (as StatusBadge).
+const WHOLE = {
+  root: { minWidth: 0, height: "auto" },
+  label: { overflow: "visible", whiteSpace: "normal", textTransform: "none" },
+} as const;
+
 import { bankCodeWords, INBOUND_KIND, INBOUND_STATUS, outcomeWords, RAIL_NAMES } from "./words";
 
 export function InboundFiles() {
@@ -40,7 +47,7 @@ function InboundFile({ file }: { file: BankInboundFile }) {
           <Text fw={600} style={{ overflowWrap: "anywhere" }}>
             {file.file_name}
           </Text>
-          <Badge color={status.color} variant="light" style={{ textTransform: "none" }}>
+          <Badge color={status.color} variant="filled" autoContrast styles={WHOLE}>
             {status.label}
           </Badge>
         </Group>

@@ -13,6 +13,13 @@ import { ErrorAlert } from "../ErrorAlert";
 import { Money } from "../Money";
 import { MutationError } from "../MutationError";
 import { Time } from "../Time";
+
+// The whole status, never an ellipsis (as StatusBadge).
+const WHOLE = {
+  root: { minWidth: 0, height: "auto" },
+  label: { overflow: "visible", whiteSpace: "normal", textTransform: "none" },
+} as const;
+
 import { alertWords, bankCodeWords, OUTBOUND_STATUS, RAIL_NAMES } from "./words";
 
 export function OutboundFiles({ admin }: { admin: boolean }) {
@@ -48,7 +55,7 @@ function OutboundFile({ file, admin }: { file: BankFile; admin: boolean }) {
           <Text fw={600} style={{ overflowWrap: "anywhere" }}>
             {file.file_name}
           </Text>
-          <Badge color={status.color} variant="light" style={{ textTransform: "none" }}>
+          <Badge color={status.color} variant="filled" autoContrast styles={WHOLE}>
             {status.label}
           </Badge>
         </Group>
@@ -78,7 +85,7 @@ function OutboundFile({ file, admin }: { file: BankFile; admin: boolean }) {
           </Text>
         )}
         {file.alerts.length > 0 && (
-          <List size="sm" c="orange.9">
+          <List size="sm" aria-label="Needs attention">
             {file.alerts.map((alert) => (
               <List.Item key={alert}>{alertWords(alert)}</List.Item>
             ))}

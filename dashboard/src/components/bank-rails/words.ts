@@ -4,12 +4,12 @@ import type { BankFile, BankInboundFile } from "../../hooks/api/bank-rails/types
 export const RAIL_NAMES: Readonly<Record<string, string>> = { sepa: "SEPA", ach: "ACH" };
 
 export const OUTBOUND_STATUS: Readonly<Record<BankFile["status"], { label: string; color: string }>> = {
-  built: { label: "Waiting to be sent", color: "gray" },
-  uploaded: { label: "Sent, awaiting the bank's answer", color: "blue" },
-  accepted: { label: "Accepted by the bank", color: "teal" },
-  partially_accepted: { label: "Partly accepted", color: "yellow" },
-  rejected: { label: "Rejected by the bank", color: "red" },
-  refused: { label: "Not written", color: "red" },
+  built: { label: "Waiting to be sent", color: "gray.7" },
+  uploaded: { label: "Sent, awaiting the bank's answer", color: "blue.8" },
+  accepted: { label: "Accepted by the bank", color: "teal.9" },
+  partially_accepted: { label: "Partly accepted", color: "yellow.5" },
+  rejected: { label: "Rejected by the bank", color: "red.8" },
+  refused: { label: "Not written", color: "red.8" },
 };
 
 const ALERTS: Readonly<Record<string, string>> = {
@@ -31,10 +31,10 @@ export const INBOUND_KIND: Readonly<Record<BankInboundFile["kind"], string>> = {
 };
 
 export const INBOUND_STATUS: Readonly<Record<BankInboundFile["status"], { label: string; color: string }>> = {
-  applied: { label: "Applied", color: "teal" },
-  partially_applied: { label: "Partly applied: some items moved nothing", color: "yellow" },
-  refused: { label: "Refused: nothing applied", color: "red" },
-  duplicate: { label: "Duplicate: nothing applied again", color: "gray" },
+  applied: { label: "Applied", color: "teal.9" },
+  partially_applied: { label: "Partly applied: some items moved nothing", color: "yellow.5" },
+  refused: { label: "Refused: nothing applied", color: "red.8" },
+  duplicate: { label: "Duplicate: nothing applied again", color: "gray.7" },
 };
 
 const OUTCOMES: Readonly<Record<string, string>> = {
