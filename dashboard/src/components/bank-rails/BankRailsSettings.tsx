@@ -86,7 +86,7 @@ function RailCard({
           <Title order={2} size="h4" id={`rail-${rail}`}>
             {name}
           </Title>
-          <Badge color={current ? "teal" : "gray"} variant="light">
+          <Badge color={current ? "teal.9" : "gray.7"} variant="filled" autoContrast>
             {current ? "Configured" : "Not configured"}
           </Badge>
         </Group>
