@@ -5176,6 +5176,41 @@ export interface components {
         BankRailList: {
             bank_rails: components["schemas"]["BankRail"][];
         };
+        /**
+         * @example {
+         *       "rail": "sepa",
+         *       "ok": false,
+         *       "tested_at": "2026-05-27T13:00:00.000Z",
+         *       "summary": "The server refused the private key for user acme: check the username and the credential with your bank.",
+         *       "steps": [
+         *         {
+         *           "step": "connect",
+         *           "status": "passed",
+         *           "message": "Reached the SSH server at sftp.bank.example port 22."
+         *         },
+         *         {
+         *           "step": "host_key",
+         *           "status": "passed",
+         *           "message": "The server presented the pinned host key SHA256:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU."
+         *         },
+         *         {
+         *           "step": "login",
+         *           "status": "failed",
+         *           "message": "The server refused the private key for user acme: check the username and the credential with your bank."
+         *         },
+         *         {
+         *           "step": "outbound_directory",
+         *           "status": "skipped",
+         *           "message": "Not tried: an earlier step failed."
+         *         },
+         *         {
+         *           "step": "inbound_directory",
+         *           "status": "skipped",
+         *           "message": "Not tried: an earlier step failed."
+         *         }
+         *       ]
+         *     }
+         */
         BankRailConnectionTest: {
             /** @enum {string} */
             rail: "sepa" | "ach";
@@ -15956,41 +15991,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "rail": "sepa",
-                     *       "ok": false,
-                     *       "tested_at": "2026-05-27T13:00:00.000Z",
-                     *       "summary": "The server refused the private key for user acme: check the username and the credential with your bank.",
-                     *       "steps": [
-                     *         {
-                     *           "step": "connect",
-                     *           "status": "passed",
-                     *           "message": "Reached the SSH server at sftp.bank.example port 22."
-                     *         },
-                     *         {
-                     *           "step": "host_key",
-                     *           "status": "passed",
-                     *           "message": "The server presented the pinned host key SHA256:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU."
-                     *         },
-                     *         {
-                     *           "step": "login",
-                     *           "status": "failed",
-                     *           "message": "The server refused the private key for user acme: check the username and the credential with your bank."
-                     *         },
-                     *         {
-                     *           "step": "outbound_directory",
-                     *           "status": "skipped",
-                     *           "message": "Not tried: an earlier step failed."
-                     *         },
-                     *         {
-                     *           "step": "inbound_directory",
-                     *           "status": "skipped",
-                     *           "message": "Not tried: an earlier step failed."
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/json": components["schemas"]["BankRailConnectionTest"];
                 };
             };
@@ -16105,41 +16105,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "rail": "sepa",
-                     *       "ok": false,
-                     *       "tested_at": "2026-05-27T13:00:00.000Z",
-                     *       "summary": "The server refused the private key for user acme: check the username and the credential with your bank.",
-                     *       "steps": [
-                     *         {
-                     *           "step": "connect",
-                     *           "status": "passed",
-                     *           "message": "Reached the SSH server at sftp.bank.example port 22."
-                     *         },
-                     *         {
-                     *           "step": "host_key",
-                     *           "status": "passed",
-                     *           "message": "The server presented the pinned host key SHA256:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU."
-                     *         },
-                     *         {
-                     *           "step": "login",
-                     *           "status": "failed",
-                     *           "message": "The server refused the private key for user acme: check the username and the credential with your bank."
-                     *         },
-                     *         {
-                     *           "step": "outbound_directory",
-                     *           "status": "skipped",
-                     *           "message": "Not tried: an earlier step failed."
-                     *         },
-                     *         {
-                     *           "step": "inbound_directory",
-                     *           "status": "skipped",
-                     *           "message": "Not tried: an earlier step failed."
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/json": components["schemas"]["BankRailConnectionTest"];
                 };
             };
