@@ -716,6 +716,27 @@ export const COMPONENT_EXAMPLES: Readonly<Record<string, unknown>> = {
   },
   BankRail: sepaRail,
   BankRailList: { bank_rails: [sepaRail] },
+  BankRailConnectionTest: {
+    rail: "sepa",
+    ok: false,
+    tested_at: "2026-05-27T13:00:00.000Z",
+    summary: "The server refused the private key for user acme: check the username and the credential with your bank.",
+    steps: [
+      { step: "connect", status: "passed", message: "Reached the SSH server at sftp.bank.example port 22." },
+      {
+        step: "host_key",
+        status: "passed",
+        message: "The server presented the pinned host key SHA256:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU.",
+      },
+      {
+        step: "login",
+        status: "failed",
+        message: "The server refused the private key for user acme: check the username and the credential with your bank.",
+      },
+      { step: "outbound_directory", status: "skipped", message: "Not tried: an earlier step failed." },
+      { step: "inbound_directory", status: "skipped", message: "Not tried: an earlier step failed." },
+    ],
+  },
   BankFile: bankFile,
   BankFileList: { bank_files: [bankFile], next_cursor: null },
   BankInboundFile: bankInboundFile,

@@ -44,6 +44,7 @@ const UploadsPage = page("uploads", (m) => m.UploadsPage);
 const BeneficiariesPage = page("beneficiaries", (m) => m.BeneficiariesPage);
 const BeneficiaryPage = page("beneficiary", (m) => m.BeneficiaryPage);
 const SettingsPage = page("settings", (m) => m.SettingsPage);
+const BankFilesPage = page("bankFiles", (m) => m.BankFilesPage);
 
 function Loading() {
   return (
@@ -94,6 +95,7 @@ export function App() {
           <Route path="beneficiaries" element={<BeneficiariesPage />} />
           <Route path="beneficiaries/:beneficiaryId" element={<BeneficiaryPage />} />
           <Route path="settings" element={<SettingsPage />} />
+          <Route path="bank-files" element={<BankFilesPage />} />
           {/* Inside the signed-in frame: an unknown address says so (after sign-in), never silently goes Home. */}
           <Route path="*" element={<NotFoundPage />} />
         </Route>

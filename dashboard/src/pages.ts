@@ -17,6 +17,7 @@ const pageChunks = {
   beneficiaries: () => import("./pages/beneficiaries"),
   beneficiary: () => import("./pages/beneficiary"),
   settings: () => import("./pages/settings"),
+  bankFiles: () => import("./pages/bank-files"),
 } as const;
 
 export type PageName = keyof typeof pageChunks;
@@ -52,6 +53,7 @@ function pageAt(path: string): PageName | null {
     team: "team",
     uploads: "uploads",
     settings: "settings",
+    "bank-files": "bankFiles",
   };
   return single[first] ?? null;
 }

@@ -34,6 +34,8 @@ const NAV = [
   { to: "/beneficiaries", label: "Beneficiaries" },
   { to: "/developers", label: "Developers" },
   { to: "/team", label: "Team" },
+  // Admins only: where they watch the bank rails they set up in Settings.
+  { to: "/bank-files", label: "Bank files", adminOnly: true },
   { to: "/settings", label: "Settings" },
 ] as const;
 
@@ -127,7 +129,7 @@ export function Layout() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" component="nav" aria-label="Main">
-        {NAV.map((item) => (
+        {NAV.filter((item) => !("adminOnly" in item) || session.membership.role === "business_admin").map((item) => (
           <NavLink
             key={item.to}
             component={Link}

@@ -1,10 +1,11 @@
 // Settings of the Business and of the signed-in person, one tab each (the tab is in the address, `?tab=`, so
 // a link or a reload keeps it): the Business profile, the approval policy, security (my two-factor, my
-// sessions, two-factor for every member), the audit log and the collection pages' branding. Every member
+// sessions, two-factor for every member), the audit log, the collection pages' branding and the bank rails. Every member
 // sees what the API lets them read; admins change.
 import { Alert, Button, Stack, Tabs, Text, Title } from "@mantine/core";
 import { useState } from "react";
 import { Link, useSearchParams } from "react-router";
+import { BankRailsSettings } from "../components/bank-rails/BankRailsSettings";
 import { ApprovalPolicyEditor } from "../components/settings/ApprovalPolicyEditor";
 import { AuditLog } from "../components/settings/AuditLog";
 import { BrandingSettings } from "../components/settings/BrandingSettings";
@@ -13,7 +14,7 @@ import { SessionsSection } from "../components/settings/MySessions";
 import { RequireTwoFactorSection, TwoFactorSection } from "../components/settings/SecuritySettings";
 import { useSignedIn } from "../lib/session";
 
-const TABS = ["business", "approval-policy", "security", "audit-log", "branding"] as const;
+const TABS = ["business", "approval-policy", "security", "audit-log", "branding", "bank-rails"] as const;
 type Tab = (typeof TABS)[number];
 
 export function SettingsPage() {
@@ -66,6 +67,7 @@ function SettingsTabs({ params, setParams }: { params: URLSearchParams; setParam
           <Tabs.Tab value="security">Security</Tabs.Tab>
           <Tabs.Tab value="audit-log">Audit log</Tabs.Tab>
           <Tabs.Tab value="branding">Branding</Tabs.Tab>
+          <Tabs.Tab value="bank-rails">Bank rails</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="business" pt="md">
           <BusinessProfile />
@@ -85,6 +87,9 @@ function SettingsTabs({ params, setParams }: { params: URLSearchParams; setParam
         </Tabs.Panel>
         <Tabs.Panel value="branding" pt="md">
           <BrandingSettings />
+        </Tabs.Panel>
+        <Tabs.Panel value="bank-rails" pt="md">
+          <BankRailsSettings />
         </Tabs.Panel>
       </Tabs>
     </Stack>

@@ -11,6 +11,9 @@ export const bankRailsRouteRoles = {
   "GET /v1/bank-rails/ach": read,
   "DELETE /v1/bank-rails/sepa": sensitive,
   "DELETE /v1/bank-rails/ach": sensitive,
+  // Contacts the server with the stored credentials: as sensitive as configuring it.
+  "POST /v1/bank-rails/sepa/test-connection": sensitive,
+  "POST /v1/bank-rails/ach/test-connection": sensitive,
   "GET /v1/bank-files": read,
   "GET /v1/bank-files/:id": read,
   "GET /v1/bank-files/:id/content": { roles: ADMINS },

@@ -15,6 +15,7 @@ import {
   BankInboundFileListQuerySchema,
   BankInboundFileListSchema,
   BankRailListSchema,
+  ConnectionTestSchema,
   PutAchBodySchema,
   PutSepaBodySchema,
 } from "./bank-rails.schemas.js";
@@ -144,6 +145,21 @@ export function registerBankRailRoutes(app: AppInstance, service: BankRailServic
         await service.remove(requireActor(request), rail);
         return reply.code(204).send(null);
       },
+    );
+
+    app.post(
+      `/v1/bank-rails/${rail}/test-connection`,
+      {
+        schema: {
+          tags,
+          operationId: rail === "sepa" ? "testSepaRailConnection" : "testAchRailConnection",
+          summary: `Test the ${rail === "sepa" ? "SEPA" : "ACH"} rail's connection`,
+          description:
+            "Connects to the configured SFTP server with the stored credentials, checks the pinned host key, logs in and lists the outbound and inbound directories, without sending, renaming or reading any file; a local-directory rail has its two folders checked. Answers 200 whatever the outcome, with each step `passed`, `failed` or `skipped` and what happened in words (a changed host key with the key presented, refused credentials, a missing directory, no answer within 10 seconds). The whole test stops after 10 seconds. The host is held to the address rules of every connection. Never returns a secret. Recorded in the audit log (`bank_rail_connection_tested`). 404 `not_found` when the rail is not configured. Production keys only; business_admin role.",
+          response: routeResponses({ 200: ConnectionTestSchema }, { access: "write", codes: ["not_found"] }),
+        },
+      },
+      async (request) => service.testConnection(requireActor(request), rail),
     );
   }
 

@@ -445,3 +445,37 @@ export const BankInboundFileListSchema = Type.Object(
   },
   { "x-component": "BankInboundFileList" },
 );
+
+// Test connection ---------------------------------------------------------------------------------------------
+
+export const ConnectionTestSchema = Type.Object(
+  {
+    rail: stringEnum(BANK_RAILS),
+    ok: Type.Boolean({ description: "Every step passed." }),
+    tested_at: Type.String({ format: "date-time" }),
+    summary: Type.String({
+      description: "One sentence: that everything worked, or the first failed step's message.",
+      examples: ["Connected, logged in and listed both directories. Nothing was sent."],
+    }),
+    steps: Type.Array(
+      Type.Object({
+        step: stringEnum(["connect", "host_key", "login", "outbound_directory", "inbound_directory"], {
+          description:
+            "`connect`: the TCP connection and the SSH handshake; `host_key`: the server's key against the pinned fingerprint; `login`: the stored password or private key; `outbound_directory`, `inbound_directory`: each exists and can be listed. A local-directory rail has only the two directory steps.",
+        }),
+        status: stringEnum(["passed", "failed", "skipped"], {
+          description: "`skipped`: not tried because an earlier step failed.",
+        }),
+        message: Type.String({
+          description:
+            "What happened, in words: the host key presented when it is not the pinned one, a refused login, a missing directory, no answer within the time limit. Never a secret.",
+          examples: [
+            'The inbound directory "in" does not exist on the server: ask your bank for the right path, or have it created.',
+          ],
+        }),
+      }),
+    ),
+  },
+  { "x-component": "BankRailConnectionTest" },
+);
+export type ConnectionTestBody = Static<typeof ConnectionTestSchema>;

@@ -19,6 +19,7 @@ import { isAbaRoutingNumber, RESERVED_ENTRY_DESCRIPTIONS } from "../../rails/ban
 import { readBankPublicKey, unlockPrivateKey } from "../../rails/bank-files/openpgp.js";
 import type { PostalAddressValue } from "../beneficiaries/index.js";
 import { describeTargetChange } from "./bank-rails.alerts.js";
+import { type ConnectionStep, testLocalFolders, testSftpConnection } from "./bank-rails.connection-test.js";
 import { BANK_RAIL_ERRORS } from "./bank-rails.errors.js";
 import {
   type BankFileRow,
@@ -41,6 +42,7 @@ import type {
   BankFileListQuery,
   BankRailBody,
   BankRailName,
+  ConnectionTestBody,
   DeliveryInput,
   OpenPgpInput,
   PutAchBody,
@@ -688,7 +690,63 @@ export function createBankRailService(deps: BankRailServiceDeps) {
     };
   }
 
+  /**
+   * "Test connection": the stored configuration's server, host key, login and both directories, without
+   * sending, renaming or reading any file. The configuration is read without a transaction, the server is
+   * contacted with none open, and the outcome (never a secret) is recorded in the audit log afterwards.
+   */
+  async function testConnection(actor: Actor, rail: BankRailName): Promise<ConnectionTestBody> {
+    requireProduction(actor);
+    const row = await findConfig(db, actor, rail);
+    if (row === null) throw new AppError("not_found", { message: `No ${rail} rail is configured: save it first.` });
+    const settings = row.settings as BankRailSettings;
+    const delivery = settings.delivery;
+    let steps: ConnectionStep[];
+    if (delivery.kind === "local_directory") {
+      steps = await testLocalFolders(deps.localRoot, actor, delivery.outboundDirectory, delivery.inboundDirectory);
+    } else {
+      const secrets =
+        row.secretsEncrypted === null ? null : (JSON.parse(cipher.decrypt(row.secretsEncrypted)) as BankRailSecrets);
+      steps = await testSftpConnection(
+        {
+          host: delivery.host ?? "",
+          port: delivery.port ?? 22,
+          username: delivery.username ?? "",
+          ...(secrets?.password === undefined ? {} : { password: secrets.password }),
+          ...(secrets?.privateKey === undefined ? {} : { privateKey: secrets.privateKey }),
+          hostKeyFingerprint: delivery.hostKeyFingerprint ?? "",
+          outboundDirectory: delivery.outboundDirectory,
+          inboundDirectory: delivery.inboundDirectory,
+        },
+        deps.sftpPolicy,
+      );
+    }
+    const failed = steps.find((step) => step.status === "failed");
+    const testedAt = clock.now();
+    await transaction(db, async (tx) => {
+      await recordAudit(tx, actor, {
+        action: "bank_rail_connection_tested",
+        subjectType: "bank_rail",
+        subjectId: row.id,
+        details: { rail, kind: delivery.kind, ok: failed === undefined, failed_step: failed?.step ?? null },
+      });
+    });
+    return {
+      rail,
+      ok: failed === undefined,
+      tested_at: testedAt.toISOString(),
+      summary:
+        failed === undefined
+          ? delivery.kind === "sftp"
+            ? "Connected, logged in and listed both directories. Nothing was sent."
+            : "Both folders are usable. Nothing was written."
+          : failed.message,
+      steps,
+    };
+  }
+
   return {
+    testConnection,
     putSepa,
     putAch,
     list,

@@ -27,6 +27,7 @@ export const AUDIT_ACTIONS = [
   "bank_rail_configured",
   "bank_rail_removed",
   "bank_file_content_read",
+  "bank_rail_connection_tested",
   "member_invited",
   "invitation_revoked",
   "member_joined",

@@ -34,6 +34,7 @@ const ACTIONS = [
   "bank_rail_configured",
   "bank_rail_removed",
   "bank_file_content_read",
+  "bank_rail_connection_tested",
   "member_invited",
   "invitation_revoked",
   "member_joined",

@@ -86,6 +86,15 @@ export const queryKeys = {
     destinations: (env: Environment, beneficiaryId: string) => [env, "beneficiaries", beneficiaryId, "destinations"] as const,
   },
 
+  bankRails: {
+    /** The prefix of the rails and of both file lists. */
+    all: (env: Environment) => [env, "bank-rails"] as const,
+    list: (env: Environment) => [env, "bank-rails", "rails"] as const,
+    files: (env: Environment, cursor: string | null) => [env, "bank-rails", "files", cursor] as const,
+    file: (env: Environment, id: string) => [env, "bank-rails", "file", id] as const,
+    inboundFiles: (env: Environment, cursor: string | null) => [env, "bank-rails", "inbound-files", cursor] as const,
+  },
+
   approvalPolicy: (env: Environment) => [env, "approval-policy"] as const,
   securitySettings: (env: Environment) => [env, "security-settings"] as const,
   branding: (env: Environment) => [env, "branding"] as const,

@@ -93,6 +93,8 @@ export const OPERATIONS = {
   signOutEverywhere: { method: "POST", path: "/v1/session/sign-out-everywhere", retry: "unsent", idempotencyKey: false, body: false, response: "json", listKey: null },
   startTwoFactorEnrolment: { method: "POST", path: "/v1/session/two-factor/enrolment", retry: "unsent", idempotencyKey: false, body: false, response: "json", listKey: null },
   switchBusiness: { method: "POST", path: "/v1/session/business", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
+  testAchRailConnection: { method: "POST", path: "/v1/bank-rails/ach/test-connection", retry: "unsent", idempotencyKey: false, body: false, response: "json", listKey: null },
+  testSepaRailConnection: { method: "POST", path: "/v1/bank-rails/sepa/test-connection", retry: "unsent", idempotencyKey: false, body: false, response: "json", listKey: null },
   unarchiveBeneficiary: { method: "POST", path: "/v1/beneficiaries/{id}/unarchive", retry: "unsent", idempotencyKey: false, body: false, response: "json", listKey: null },
   updateBeneficiary: { method: "PUT", path: "/v1/beneficiaries/{id}", retry: "always", idempotencyKey: false, body: true, response: "json", listKey: null },
   updateBranding: { method: "PATCH", path: "/v1/branding", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
