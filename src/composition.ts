@@ -241,6 +241,7 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
       },
       recordAudit,
       reportWeakenedControl,
+      openFundingAccount: funding.offers.openRailFundingAccount,
     },
   );
   const payouts = definePayouts(

@@ -20,7 +20,7 @@ import {
   type TransferWithEntries,
 } from "../ledger/ledger.shared.js";
 import { FUNDING_RELEASE_JOB } from "./funding.jobs.js";
-import { insertFundingAccountIfAbsent, lockFundingAccountRow, moveBalances } from "./funding.repo.js";
+import { insertFundingAccountIfAbsent, lockFundingAccountRow, moveBalances, updateFundingSettings } from "./funding.repo.js";
 import type { FundingAccountKind, FundingAccountRow } from "./funding.schema.js";
 
 export type { TransferWithEntries as TransferRow } from "../ledger/ledger.shared.js";
@@ -110,6 +110,21 @@ export function createFundingPostings(deps: FundingPostingsDeps) {
     });
     if (created) await openLedgerAccounts(tx, ids, tenant, { fundingAccountId: row.id, currency, createdAt: now });
     return row;
+  }
+
+  /** For bank-rails: a configured rail's funding account, created the first time, its masked identifier kept current. */
+  async function openRailFundingAccount(
+    tx: Tx,
+    tenant: Tenant,
+    account: { readonly rail: "sepa" | "ach"; readonly currency: string; readonly accountIdentifierMasked: string },
+  ): Promise<FundingAccountRow> {
+    const row = await ensureFundingAccount(tx, tenant, account.currency, {
+      kind: "bank_rail",
+      rail: account.rail,
+      accountIdentifierMasked: account.accountIdentifierMasked,
+    });
+    if (row.accountIdentifierMasked === account.accountIdentifierMasked) return row;
+    return updateFundingSettings(tx, row.id, { accountIdentifierMasked: account.accountIdentifierMasked }, clock.now());
   }
 
   async function scheduleRelease(tx: Tx, account: FundingAccountRow, why: string): Promise<void> {
@@ -329,6 +344,7 @@ export function createFundingPostings(deps: FundingPostingsDeps) {
 
   return {
     ensureFundingAccount,
+    openRailFundingAccount,
     creditFundingAccount,
     holdForPayout,
     reserveWaiting,

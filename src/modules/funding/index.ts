@@ -58,7 +58,7 @@ export function defineFunding(platform: PlatformServices, ports: FundingPorts) {
       /** For the payouts lifecycle: the posting rules, in the transaction of the payout's move. */
       payoutPostings: postings,
       /** For bank-rails: the funding account of a configured rail's debtor account. */
-      ensureFundingAccount: postings.ensureFundingAccount,
+      openRailFundingAccount: postings.openRailFundingAccount,
     },
   });
 }
