@@ -137,6 +137,11 @@ export function referenceTags(config: Config): ReferenceTag[] {
       description:
         "SEPA credit transfers (pain.001) and US ACH credits (NACHA) by bank file, per Business and production only: the rail configurations, and the files built at each cut-off with what the bank answered. A Business with no bank rail pays production payouts through the production simulator.",
     },
+    {
+      name: "Funding accounts",
+      description:
+        "Where payouts take their money from, one per source and currency (a bank rail's debtor account, the production simulator, sandbox), on a double-entry ledger: approval holds the amount (`pending_minor`), `disbursed` posts it, `failed`/`canceled`/`rejected` void it, `returned` (also after `settled`) credits it back. `available_minor` = `posted_minor` - `pending_minor`. With `enforcement` `track_only` (the default) every posting is kept and no payout ever waits; with `enforce` an approval not covered waits (`funding_status` `awaiting_funds`, event `payout.awaiting_funds`, nothing sent) until funds arrive, in approval order (`payout.funds_reserved`), or fails after `awaiting_funds_expiry_hours` in production with a reason starting `insufficient_funds`. Every transfer is immutable, names its cause, and carries the balances just after it.",
+    },
     { name: "Webhooks", description: "The webhook endpoint of the environment, and the delivery log." },
     {
       name: "Events",

@@ -7,7 +7,18 @@ import type { PostalAddressValue } from "../beneficiaries/index.js";
 import type { DestinationRoutingFacts } from "../destinations/index.js";
 import type { PayoutBankFileHooks } from "../payouts/index.js";
 
+/**
+ * From the funding module: the funding account of a configured rail's debtor account (created the first time,
+ * its masked identifier kept current), in the configuring transaction.
+ */
+export type OpenRailFundingAccount = (
+  tx: Tx,
+  tenant: Tenant,
+  account: { readonly rail: "sepa" | "ach"; readonly currency: string; readonly accountIdentifierMasked: string },
+) => Promise<unknown>;
+
 export interface BankRailsPorts {
+  readonly openFundingAccount: OpenRailFundingAccount;
   /**
    * From the destinations module: the routing facts of destinations by id, one query for all (a bulk creation
    * checks every row at once; a cut-off asks for one). The only routing input: creation, collection,

@@ -11,6 +11,7 @@ import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { isUniqueViolation } from "../../platform/db/errors.js";
 import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
+import { maskTrailing } from "../../platform/masking.js";
 import { canonicalHost, checkHost, type TargetPolicy, UnsafeUrlError } from "../../platform/outbound-http/url-safety.js";
 import { DEFAULT_PAGE_SIZE, decodeCursor, toPage } from "../../platform/pagination/cursor.js";
 import { isTimeZone } from "../../platform/time-zone.js";
@@ -21,6 +22,7 @@ import type { PostalAddressValue } from "../beneficiaries/index.js";
 import { describeTargetChange } from "./bank-rails.alerts.js";
 import { type ConnectionStep, testLocalFolders, testSftpConnection } from "./bank-rails.connection-test.js";
 import { BANK_RAIL_ERRORS } from "./bank-rails.errors.js";
+import type { OpenRailFundingAccount } from "./bank-rails.ports.js";
 import {
   type BankFileRow,
   type BankRailConfigRow,
@@ -108,6 +110,8 @@ export interface BankRailServiceDeps {
   readonly logger?: { info(object: object, message: string): void };
   /** The audit log (people module): rail configuration changes and reads of a file's bytes, in their transaction. */
   readonly recordAudit: RecordActorAudit;
+  /** The funding module's account for the rail's debtor account (ports). */
+  readonly openFundingAccount: OpenRailFundingAccount;
   /** A configured rail's delivery target changed: refused to keys, recorded, e-mailed to every admin (people module). */
   readonly reportWeakenedControl: ReportWeakenedControl;
 }
@@ -432,6 +436,12 @@ export function createBankRailService(deps: BankRailServiceDeps) {
         secretsEncrypted: secrets === null ? null : cipher.encrypt(JSON.stringify(secrets)),
         createdAt: now,
         updatedAt: now,
+      });
+      // The money this rail pays from: its debtor account's funding account (SEPA pays EUR, ACH USD).
+      await deps.openFundingAccount(tx, actor, {
+        rail,
+        currency: rail === "sepa" ? "EUR" : "USD",
+        accountIdentifierMasked: `****${maskTrailing(debtorKey.slice(debtorKey.indexOf(":") + 1))}`,
       });
       await recordAudit(tx, actor, {
         action: "bank_rail_configured",

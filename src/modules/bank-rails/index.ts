@@ -48,6 +48,7 @@ export function defineBankRails(platform: PlatformServices, settings: BankRailsS
     postalAddressesOf: ports.postalAddressesOf,
     recordAudit: ports.recordAudit,
     reportWeakenedControl: ports.reportWeakenedControl,
+    openFundingAccount: ports.openFundingAccount,
   });
   const inboundView = createInboundView({ db });
   const bankFiles = createBankFiles({

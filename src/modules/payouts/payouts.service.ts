@@ -121,6 +121,7 @@ export function presentPayout(row: PayoutRow, payee: PayoutPayeeBody): PayoutBod
     delivered_at: iso(row.deliveredAt),
     settled_at: iso(row.settledAt),
     returned_at: iso(row.returnedAt),
+    funding_status: row.fundingStatus,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
     created_by: {
@@ -371,7 +372,9 @@ export function createPayoutService(deps: PayoutServiceDeps) {
         membershipId: actor.membershipId,
         createdAt: clock.now(),
       });
-      if (body.outcome === "approve") await enqueueDisbursement(jobStore, tx, payout.id);
+      // A payout waiting for funds (enforce) is dispatched by the release that reserves it, not now.
+      if (body.outcome === "approve" && moved.payout.fundingStatus !== "awaiting_funds")
+        await enqueueDisbursement(jobStore, tx, payout.id);
       await recordAudit(tx, actor, {
         action: "payout_decided",
         subjectType: "payout",

@@ -62,6 +62,8 @@ const ACTIONS = [
   "beneficiaries_exported",
   "beneficiaries_imported",
   "control_weakened",
+  "funding_account_updated",
+  "sandbox_credit_posted",
 ] as const satisfies readonly AuditAction[];
 true satisfies CompleteList<typeof ACTIONS, AuditAction>;
 type Action = (typeof ACTIONS)[number];

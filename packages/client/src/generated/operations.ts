@@ -35,6 +35,7 @@ export const OPERATIONS = {
   createPayout: { method: "POST", path: "/v1/payouts", retry: "always", idempotencyKey: true, body: true, response: "json", listKey: null },
   createPayoutDecision: { method: "POST", path: "/v1/payouts/{payoutId}/decisions", retry: "always", idempotencyKey: false, body: true, response: "json", listKey: null },
   createPayoutsInBulk: { method: "POST", path: "/v1/payouts/bulk", retry: "always", idempotencyKey: false, body: true, response: "json", listKey: null },
+  createSandboxCredit: { method: "POST", path: "/v1/sandbox/funding-accounts/{id}/credits", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
   createWebhookSubscription: { method: "POST", path: "/v1/webhook-subscriptions", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
   deleteAchRail: { method: "DELETE", path: "/v1/bank-rails/ach", retry: "always", idempotencyKey: false, body: false, response: "none", listKey: null },
   deleteDestination: { method: "DELETE", path: "/v1/beneficiaries/{id}/bank-accounts/{accountId}", retry: "always", idempotencyKey: false, body: false, response: "none", listKey: null },
@@ -54,6 +55,8 @@ export const OPERATIONS = {
   getBranding: { method: "GET", path: "/v1/branding", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getBusinessProfile: { method: "GET", path: "/v1/business", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getEvent: { method: "GET", path: "/v1/events/{id}", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
+  getFundingAccount: { method: "GET", path: "/v1/funding-accounts/{id}", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
+  getFundingAccountBalance: { method: "GET", path: "/v1/funding-accounts/{id}/balance", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getPayout: { method: "GET", path: "/v1/payouts/{payoutId}", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getPayoutVolume: { method: "GET", path: "/v1/payouts/volume", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getSandboxEmail: { method: "GET", path: "/v1/sandbox/emails/{id}", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
@@ -71,6 +74,8 @@ export const OPERATIONS = {
   listBeneficiaries: { method: "GET", path: "/v1/beneficiaries", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "beneficiaries" },
   listDestinations: { method: "GET", path: "/v1/beneficiaries/{id}/bank-accounts", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   listEvents: { method: "GET", path: "/v1/events", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "events" },
+  listFundingAccounts: { method: "GET", path: "/v1/funding-accounts", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "funding_accounts" },
+  listFundingAccountTransfers: { method: "GET", path: "/v1/funding-accounts/{id}/transfers", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "transfers" },
   listInvitations: { method: "GET", path: "/v1/invitations", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   listMembers: { method: "GET", path: "/v1/members", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   listMySessions: { method: "GET", path: "/v1/session/sessions", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
@@ -99,6 +104,7 @@ export const OPERATIONS = {
   updateBeneficiary: { method: "PUT", path: "/v1/beneficiaries/{id}", retry: "always", idempotencyKey: false, body: true, response: "json", listKey: null },
   updateBranding: { method: "PATCH", path: "/v1/branding", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
   updateBusinessProfile: { method: "PATCH", path: "/v1/business", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
+  updateFundingAccount: { method: "PATCH", path: "/v1/funding-accounts/{id}", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
   updateSecuritySettings: { method: "PUT", path: "/v1/security-settings", retry: "always", idempotencyKey: false, body: true, response: "json", listKey: null },
   updateWebhookSubscription: { method: "PATCH", path: "/v1/webhook-subscriptions", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
   verifyRegistration: { method: "POST", path: "/v1/registration/verification", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
@@ -114,6 +120,8 @@ export interface ListOperations {
   listBankInboundFiles: "bank_inbound_files";
   listBeneficiaries: "beneficiaries";
   listEvents: "events";
+  listFundingAccounts: "funding_accounts";
+  listFundingAccountTransfers: "transfers";
   listPayouts: "payouts";
   listSandboxEmails: "emails";
   listWebhookDeliveries: "deliveries";
@@ -184,4 +192,4 @@ export const SIMULATOR_SCENARIOS: readonly { readonly name: string; readonly amo
 ];
 
 /** Every event type the service records (webhooks and the events API). */
-export const EVENT_TYPES = ["payout.disbursement_submitted","payout.acknowledged","payout.estimated_arrival_at","payout.disbursed","payout.delivered","payout.settled","payout.canceled","payout.rejected","payout.failed","payout.returned","beneficiary.details_submitted","beneficiary.bank_account.registered","beneficiary.enrollment_rejected","beneficiary.bank_account.notification_of_change","beneficiary.bank_account.corrected","bank_file.refused","bank_file.item_unmatched"] as const;
+export const EVENT_TYPES = ["payout.disbursement_submitted","payout.acknowledged","payout.estimated_arrival_at","payout.disbursed","payout.delivered","payout.settled","payout.canceled","payout.rejected","payout.failed","payout.returned","payout.awaiting_funds","payout.funds_reserved","funding_account.low_balance","beneficiary.details_submitted","beneficiary.bank_account.registered","beneficiary.enrollment_rejected","beneficiary.bank_account.notification_of_change","beneficiary.bank_account.corrected","bank_file.refused","bank_file.item_unmatched"] as const;

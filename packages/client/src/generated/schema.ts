@@ -1716,6 +1716,122 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/funding-accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List funding accounts
+         * @description The environment's funding accounts, newest first: one per configured bank rail's debtor account and currency, one per currency for the production simulator, one per currency in sandbox (created with the first payout approved in that currency). Each with its posted, held (`pending_minor`), available and waiting amounts.
+         *
+         *     Roles: `business_admin`, `business_approver`, `business_read_only`.
+         */
+        get: operations["listFundingAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/funding-accounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a funding account
+         * @description Its balances and settings. 404 `not_found` for an unknown id or another Business's or environment's account.
+         *
+         *     Roles: `business_admin`, `business_approver`, `business_read_only`.
+         */
+        get: operations["getFundingAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a funding account's settings
+         * @description Any of `name`, `enforcement`, `overdraft_limit_minor`, `low_balance_threshold_minor`, `awaiting_funds_expiry_hours`. Admins, with step-up from a session; audited. Turning enforcement off, or raising the overdraft limit while enforced, weakens a control: an API key is refused (403 `CONTROL_WEAKENING_NEEDS_PERSON`), and every admin is e-mailed. Turning `enforce` on needs `available_minor >= -overdraft_limit_minor` now (409 `FUNDING_ACCOUNT_OVERDRAWN`). Payouts already waiting are released in approval order when the change lets them fit.
+         *
+         *     Roles: `business_admin`; from a session, a password or two-factor confirmation within the last STEP_UP_WINDOW_MINUTES (5 by default) is needed, else 401 `STEP_UP_REQUIRED`.
+         */
+        patch: operations["updateFundingAccount"];
+        trace?: never;
+    };
+    "/v1/funding-accounts/{id}/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A funding account's balance, now or at a past time
+         * @description The balances just after the account's last transfer at or before `at` (zero before its first); without `at`, now. Equal, at every instant, to the fold of its transfers.
+         *
+         *     Roles: `business_admin`, `business_approver`, `business_read_only`.
+         */
+        get: operations["getFundingAccountBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/funding-accounts/{id}/transfers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a funding account's transfers
+         * @description Its ledger transfers, newest first, each with its entries (signed, summing to zero), its cause (the payout, top-up, sandbox credit or statement line behind it) and the account's balances just after it. Transfers are immutable.
+         *
+         *     Roles: `business_admin`, `business_approver`, `business_read_only`.
+         */
+        get: operations["listFundingAccountTransfers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sandbox/funding-accounts/{id}/credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Credit a sandbox funding account
+         * @description Sandbox only (a production key answers 403 `forbidden`): posts `amount_minor` to the account at once (outside world -> funding) and releases the payouts waiting for funds that now fit, in approval order. Answers the transfer.
+         *
+         *     Roles: `business_admin`.
+         */
+        post: operations["createSandboxCredit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payout.disbursement_submitted": {
@@ -1912,6 +2028,66 @@ export interface webhooks {
          * @description The money left, then came back (production only). Delivered by HTTPS POST to the subscription's URL when `payout.returned` is in its `enabled_events`. Acknowledge with any 2xx within 10 seconds; anything else is retried after 30 s, 1, 2, 4, 8, 16 and 32 min (8 attempts), then abandoned (see the delivery log).
          */
         post: operations["payoutReturnedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.awaiting_funds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payout.awaiting_funds
+         * @description The payout was approved but its funding account (enforcement on) does not cover it: it waits, nothing is sent, until funds arrive (or it expires, production only, failing with a reason starting `insufficient_funds`). Delivered by HTTPS POST to the subscription's URL when `payout.awaiting_funds` is in its `enabled_events`. Acknowledge with any 2xx within 10 seconds; anything else is retried after 30 s, 1, 2, 4, 8, 16 and 32 min (8 attempts), then abandoned (see the delivery log).
+         */
+        post: operations["payoutAwaitingFundsEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.funds_reserved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payout.funds_reserved
+         * @description Funds arrived for a payout that was waiting: the amount is held and the disbursement dispatched. Delivered by HTTPS POST to the subscription's URL when `payout.funds_reserved` is in its `enabled_events`. Acknowledge with any 2xx within 10 seconds; anything else is retried after 30 s, 1, 2, 4, 8, 16 and 32 min (8 attempts), then abandoned (see the delivery log).
+         */
+        post: operations["payoutFundsReservedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "funding_account.low_balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * funding_account.low_balance
+         * @description A posting took the funding account's available balance below its low-balance threshold. Delivered by HTTPS POST to the subscription's URL when `funding_account.low_balance` is in its `enabled_events`. Acknowledge with any 2xx within 10 seconds; anything else is retried after 30 s, 1, 2, 4, 8, 16 and 32 min (8 attempts), then abandoned (see the delivery log).
+         */
+        post: operations["fundingAccountLowBalanceEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2737,7 +2913,7 @@ export interface components {
              * @description The event type; `data` has that type's shape (see the `webhooks` section).
              * @enum {string}
              */
-            type: "payout.disbursement_submitted" | "payout.acknowledged" | "payout.estimated_arrival_at" | "payout.disbursed" | "payout.delivered" | "payout.settled" | "payout.canceled" | "payout.rejected" | "payout.failed" | "payout.returned" | "beneficiary.details_submitted" | "beneficiary.bank_account.registered" | "beneficiary.enrollment_rejected" | "beneficiary.bank_account.notification_of_change" | "beneficiary.bank_account.corrected" | "bank_file.refused" | "bank_file.item_unmatched";
+            type: "payout.disbursement_submitted" | "payout.acknowledged" | "payout.estimated_arrival_at" | "payout.disbursed" | "payout.delivered" | "payout.settled" | "payout.canceled" | "payout.rejected" | "payout.failed" | "payout.returned" | "payout.awaiting_funds" | "payout.funds_reserved" | "funding_account.low_balance" | "beneficiary.details_submitted" | "beneficiary.bank_account.registered" | "beneficiary.enrollment_rejected" | "beneficiary.bank_account.notification_of_change" | "beneficiary.bank_account.corrected" | "bank_file.refused" | "bank_file.item_unmatched";
             /** @description Version of the `data` shape (date-shaped; currently `2026-05-27`). */
             api_version: string;
             /**
@@ -2831,6 +3007,7 @@ export interface components {
          *       "delivered_at": null,
          *       "settled_at": null,
          *       "returned_at": null,
+         *       "funding_status": "not_tracked",
          *       "created_at": "2026-05-27T12:10:00.000Z",
          *       "updated_at": "2026-05-27T12:10:00.000Z",
          *       "created_by": {
@@ -2916,6 +3093,11 @@ export interface components {
             settled_at: string | null;
             /** Format: date-time */
             returned_at: string | null;
+            /**
+             * @description What the funding account holds for it: `not_tracked` (before approval, or never held), `reserved` (held at approval), `awaiting_funds` (approved, enforcement on, not covered: nothing is sent until funds arrive), `posted` (disbursed: the hold became a debit), `released` (failed, canceled or rejected: the hold voided or the wait ended), `reversed` (returned: credited back).
+             * @enum {string}
+             */
+            funding_status: "not_tracked" | "reserved" | "awaiting_funds" | "posted" | "released" | "reversed";
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -3432,6 +3614,141 @@ export interface components {
                 /** @description What is wrong, in a sentence naming the file, record or entry, what was expected and what was found; account numbers by their last four only. */
                 reason: string;
             }[];
+        };
+        /**
+         * @example {
+         *       "id": "0196f1a9-6172-7394-97ff-2a3b4c5d6e70",
+         *       "environment": "production",
+         *       "currency": "EUR",
+         *       "name": "SEPA bank account EUR",
+         *       "kind": "bank_rail",
+         *       "rail": "sepa",
+         *       "account_identifier_masked": "DE89 **** **** **** **30 00",
+         *       "posted_minor": 5000000,
+         *       "pending_minor": 125000,
+         *       "available_minor": 4875000,
+         *       "awaiting_funds": {
+         *         "count": 0,
+         *         "amount_minor": 0
+         *       },
+         *       "enforcement": "enforce",
+         *       "overdraft_limit_minor": 0,
+         *       "low_balance_threshold_minor": 1000000,
+         *       "awaiting_funds_expiry_hours": 72,
+         *       "created_at": "2026-05-27T11:00:00.000Z"
+         *     }
+         */
+        FundingAccount: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            environment: "sandbox" | "production";
+            /** @description ISO 4217 code. */
+            currency: string;
+            name: string;
+            /**
+             * @description `bank_rail`: a configured bank rail's debtor account; `simulator`: the production simulator; `sandbox`: the sandbox's own.
+             * @enum {string}
+             */
+            kind: "bank_rail" | "simulator" | "sandbox";
+            /**
+             * @description The bank rail (kind `bank_rail`); null otherwise.
+             * @enum {string|null}
+             */
+            rail: "sepa" | "ach" | null;
+            /** @description The debtor account, masked; null when unknown. */
+            account_identifier_masked: string | null;
+            /** @description Money in minus money out, posted. Integer minor units. */
+            posted_minor: number;
+            /** @description Held by approved payouts not yet disbursed (their holds). Integer minor units. */
+            pending_minor: number;
+            /** @description posted_minor - pending_minor: what a new approval can hold. Integer minor units. */
+            available_minor: number;
+            /** @description Payouts approved but not covered, waiting (status `approved`, `funding_status` `awaiting_funds`). */
+            awaiting_funds: {
+                /** @description Approved payouts waiting for funds (enforce only). */
+                count: number;
+                /** @description Their total. Integer minor units. */
+                amount_minor: number;
+            };
+            /**
+             * @description `track_only` (default): every posting and balance is kept, no payout ever waits. `enforce`: an approval the available balance (plus the overdraft) does not cover waits for funds, nothing is sent.
+             * @enum {string}
+             */
+            enforcement: "track_only" | "enforce";
+            /** @description How far below zero `available_minor` may go where enforced. */
+            overdraft_limit_minor: number;
+            /** @description `funding_account.low_balance` fires when a posting takes available below it; null: never. */
+            low_balance_threshold_minor: number | null;
+            /** @description Production: a payout waiting this long fails with a reason starting `insufficient_funds`. Sandbox payouts never expire. */
+            awaiting_funds_expiry_hours: number;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /**
+         * @example {
+         *       "id": "0196f1a9-6172-7395-a800-3b4c5d6e7f81",
+         *       "funding_account_id": "0196f1a9-6172-7394-97ff-2a3b4c5d6e70",
+         *       "currency": "EUR",
+         *       "step": "hold",
+         *       "cause": {
+         *         "type": "payout",
+         *         "id": "0196f1a4-1c2d-7e30-a077-a2b3c4d5e6f8"
+         *       },
+         *       "idempotency_key": "payout:0196f1a4-1c2d-7e30-a077-a2b3c4d5e6f8:hold",
+         *       "entries": [
+         *         {
+         *           "account": "funding",
+         *           "amount_minor": -125000,
+         *           "pending": true
+         *         },
+         *         {
+         *           "account": "payees_in_transit",
+         *           "amount_minor": 125000,
+         *           "pending": true
+         *         }
+         *       ],
+         *       "posted_after_minor": 5000000,
+         *       "pending_after_minor": 125000,
+         *       "available_after_minor": 4875000,
+         *       "created_at": "2026-05-27T12:15:00.000Z"
+         *     }
+         */
+        Transfer: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            funding_account_id: string;
+            currency: string;
+            /**
+             * @description `hold` (approval), `post` (disbursed), `void` (failed, canceled, rejected), `reverse` (returned), `credit` (money in), `fee`.
+             * @enum {string}
+             */
+            step: "hold" | "post" | "void" | "reverse" | "credit" | "fee";
+            cause: {
+                /** @enum {string} */
+                type: "payout" | "top_up" | "sandbox_credit" | "statement_line";
+                /** @description The payout, top-up, sandbox credit or statement line behind the transfer. */
+                id: string;
+            };
+            /** @description Derived from the cause (`payout:<id>:<step>`): a job run twice posts once. */
+            idempotency_key: string;
+            entries: {
+                /** @enum {string} */
+                account: "funding" | "payees_in_transit" | "fees" | "suspense" | "outside_world";
+                /** @description Signed; the entries of a transfer sum to zero. */
+                amount_minor: number;
+                /** @description A hold's entry (pending) or a posted one. */
+                pending: boolean;
+            }[];
+            /** @description The funding account's posted balance just after this transfer. Integer minor units. */
+            posted_after_minor: number;
+            /** @description Held just after this transfer. Integer minor units. */
+            pending_after_minor: number;
+            /** @description Available just after this transfer. Integer minor units. */
+            available_after_minor: number;
+            /** Format: date-time */
+            created_at: string;
         };
         /**
          * @example {
@@ -4086,7 +4403,7 @@ export interface components {
             audit_records: {
                 /** Format: uuid */
                 id: string;
-                /** @description One of `sign_in`, `sign_in_failed`, `signed_out`, `signed_out_everywhere`, `session_ended`, `session_confirmed`, `business_switched`, `password_changed`, `password_reset_requested`, `password_reset`, `two_factor_enabled`, `two_factor_disabled`, `recovery_code_used`, `recovery_codes_regenerated`, `session_expired`, `bank_rail_configured`, `bank_rail_removed`, `bank_file_content_read`, `bank_rail_connection_tested`, `member_invited`, `invitation_revoked`, `member_joined`, `member_role_changed`, `member_removed`, `security_settings_changed`, `business_profile_changed`, `api_key_created`, `api_key_revoked`, `webhook_secret_rotated`, `approval_policy_changed`, `payout_decided`, `webhook_subscription_created`, `webhook_subscription_changed`, `webhook_subscription_deleted`, `branding_changed`, `bank_account_added`, `bank_account_removed`, `bank_account_corrected`, `declared_destination_changed`, `payout_created`, `payouts_created`, `payout_canceled`, `payouts_exported`, `beneficiaries_exported`, `beneficiaries_imported`, `control_weakened`. */
+                /** @description One of `sign_in`, `sign_in_failed`, `signed_out`, `signed_out_everywhere`, `session_ended`, `session_confirmed`, `business_switched`, `password_changed`, `password_reset_requested`, `password_reset`, `two_factor_enabled`, `two_factor_disabled`, `recovery_code_used`, `recovery_codes_regenerated`, `session_expired`, `bank_rail_configured`, `bank_rail_removed`, `bank_file_content_read`, `bank_rail_connection_tested`, `member_invited`, `invitation_revoked`, `member_joined`, `member_role_changed`, `member_removed`, `security_settings_changed`, `business_profile_changed`, `api_key_created`, `api_key_revoked`, `webhook_secret_rotated`, `approval_policy_changed`, `payout_decided`, `webhook_subscription_created`, `webhook_subscription_changed`, `webhook_subscription_deleted`, `branding_changed`, `bank_account_added`, `bank_account_removed`, `bank_account_corrected`, `declared_destination_changed`, `payout_created`, `payouts_created`, `payout_canceled`, `payouts_exported`, `beneficiaries_exported`, `beneficiaries_imported`, `control_weakened`, `funding_account_updated`, `sandbox_credit_posted`. */
                 action: string;
                 /** Format: date-time */
                 occurred_at: string;
@@ -4587,7 +4904,7 @@ export interface components {
             /** @description HTTPS URL whose host is, or resolves only to, public addresses, and which does not answer with a redirect (a test POST with `X-Service-Endpoint-Check: 1` and no signature is sent to check; any status but 3xx is fine). */
             url: string;
             /** @description Event types to send. Events of other types are neither sent nor kept for later. */
-            enabled_events: ("payout.disbursement_submitted" | "payout.acknowledged" | "payout.estimated_arrival_at" | "payout.disbursed" | "payout.delivered" | "payout.settled" | "payout.canceled" | "payout.rejected" | "payout.failed" | "payout.returned" | "beneficiary.details_submitted" | "beneficiary.bank_account.registered" | "beneficiary.enrollment_rejected" | "beneficiary.bank_account.notification_of_change" | "beneficiary.bank_account.corrected" | "bank_file.refused" | "bank_file.item_unmatched")[];
+            enabled_events: ("payout.disbursement_submitted" | "payout.acknowledged" | "payout.estimated_arrival_at" | "payout.disbursed" | "payout.delivered" | "payout.settled" | "payout.canceled" | "payout.rejected" | "payout.failed" | "payout.returned" | "payout.awaiting_funds" | "payout.funds_reserved" | "funding_account.low_balance" | "beneficiary.details_submitted" | "beneficiary.bank_account.registered" | "beneficiary.enrollment_rejected" | "beneficiary.bank_account.notification_of_change" | "beneficiary.bank_account.corrected" | "bank_file.refused" | "bank_file.item_unmatched")[];
         };
         /**
          * @example {
@@ -4620,7 +4937,7 @@ export interface components {
             /** @description HTTPS URL whose host is, or resolves only to, public addresses, and which does not answer with a redirect (a test POST with `X-Service-Endpoint-Check: 1` and no signature is sent to check; any status but 3xx is fine). */
             url?: string;
             /** @description Event types to send. Events of other types are neither sent nor kept for later. */
-            enabled_events?: ("payout.disbursement_submitted" | "payout.acknowledged" | "payout.estimated_arrival_at" | "payout.disbursed" | "payout.delivered" | "payout.settled" | "payout.canceled" | "payout.rejected" | "payout.failed" | "payout.returned" | "beneficiary.details_submitted" | "beneficiary.bank_account.registered" | "beneficiary.enrollment_rejected" | "beneficiary.bank_account.notification_of_change" | "beneficiary.bank_account.corrected" | "bank_file.refused" | "bank_file.item_unmatched")[];
+            enabled_events?: ("payout.disbursement_submitted" | "payout.acknowledged" | "payout.estimated_arrival_at" | "payout.disbursed" | "payout.delivered" | "payout.settled" | "payout.canceled" | "payout.rejected" | "payout.failed" | "payout.returned" | "payout.awaiting_funds" | "payout.funds_reserved" | "funding_account.low_balance" | "beneficiary.details_submitted" | "beneficiary.bank_account.registered" | "beneficiary.enrollment_rejected" | "beneficiary.bank_account.notification_of_change" | "beneficiary.bank_account.corrected" | "bank_file.refused" | "bank_file.item_unmatched")[];
             enabled?: boolean;
         };
         /**
@@ -4729,6 +5046,7 @@ export interface components {
          *           "delivered_at": null,
          *           "settled_at": null,
          *           "returned_at": null,
+         *           "funding_status": "not_tracked",
          *           "created_at": "2026-05-27T12:10:00.000Z",
          *           "updated_at": "2026-05-27T12:10:00.000Z",
          *           "created_by": {
@@ -5013,6 +5331,7 @@ export interface components {
          *         "delivered_at": null,
          *         "settled_at": null,
          *         "returned_at": null,
+         *         "funding_status": "reserved",
          *         "created_at": "2026-05-27T12:10:00.000Z",
          *         "updated_at": "2026-05-27T12:15:00.000Z",
          *         "created_by": {
@@ -5497,6 +5816,123 @@ export interface components {
         BankInboundFileList: {
             bank_inbound_files: components["schemas"]["BankInboundFile"][];
             next_cursor: string | null;
+        };
+        /**
+         * @example {
+         *       "funding_accounts": [
+         *         {
+         *           "id": "0196f1a9-6172-7394-97ff-2a3b4c5d6e70",
+         *           "environment": "production",
+         *           "currency": "EUR",
+         *           "name": "SEPA bank account EUR",
+         *           "kind": "bank_rail",
+         *           "rail": "sepa",
+         *           "account_identifier_masked": "DE89 **** **** **** **30 00",
+         *           "posted_minor": 5000000,
+         *           "pending_minor": 125000,
+         *           "available_minor": 4875000,
+         *           "awaiting_funds": {
+         *             "count": 0,
+         *             "amount_minor": 0
+         *           },
+         *           "enforcement": "enforce",
+         *           "overdraft_limit_minor": 0,
+         *           "low_balance_threshold_minor": 1000000,
+         *           "awaiting_funds_expiry_hours": 72,
+         *           "created_at": "2026-05-27T11:00:00.000Z"
+         *         }
+         *       ],
+         *       "next_cursor": null
+         *     }
+         */
+        FundingAccountList: {
+            funding_accounts: components["schemas"]["FundingAccount"][];
+            next_cursor: string | null;
+        };
+        /**
+         * @example {
+         *       "enforcement": "enforce",
+         *       "low_balance_threshold_minor": 1000000
+         *     }
+         */
+        UpdateFundingAccountRequest: {
+            name?: string;
+            /** @enum {string} */
+            enforcement?: "track_only" | "enforce";
+            overdraft_limit_minor?: number;
+            low_balance_threshold_minor?: number | null;
+            awaiting_funds_expiry_hours?: number;
+        };
+        /**
+         * @example {
+         *       "funding_account_id": "0196f1a9-6172-7394-97ff-2a3b4c5d6e70",
+         *       "at": "2026-05-27T12:20:00.000Z",
+         *       "posted_minor": 5000000,
+         *       "pending_minor": 125000,
+         *       "available_minor": 4875000
+         *     }
+         */
+        FundingAccountBalance: {
+            /** Format: uuid */
+            funding_account_id: string;
+            /** Format: date-time */
+            at: string;
+            /** @description Posted balance at `at`. Integer minor units. */
+            posted_minor: number;
+            /** @description Held at `at`. Integer minor units. */
+            pending_minor: number;
+            /** @description posted_minor - pending_minor at `at`. Integer minor units. */
+            available_minor: number;
+        };
+        /**
+         * @example {
+         *       "transfers": [
+         *         {
+         *           "id": "0196f1a9-6172-7395-a800-3b4c5d6e7f81",
+         *           "funding_account_id": "0196f1a9-6172-7394-97ff-2a3b4c5d6e70",
+         *           "currency": "EUR",
+         *           "step": "hold",
+         *           "cause": {
+         *             "type": "payout",
+         *             "id": "0196f1a4-1c2d-7e30-a077-a2b3c4d5e6f8"
+         *           },
+         *           "idempotency_key": "payout:0196f1a4-1c2d-7e30-a077-a2b3c4d5e6f8:hold",
+         *           "entries": [
+         *             {
+         *               "account": "funding",
+         *               "amount_minor": -125000,
+         *               "pending": true
+         *             },
+         *             {
+         *               "account": "payees_in_transit",
+         *               "amount_minor": 125000,
+         *               "pending": true
+         *             }
+         *           ],
+         *           "posted_after_minor": 5000000,
+         *           "pending_after_minor": 125000,
+         *           "available_after_minor": 4875000,
+         *           "created_at": "2026-05-27T12:15:00.000Z"
+         *         }
+         *       ],
+         *       "next_cursor": null
+         *     }
+         */
+        TransferList: {
+            transfers: components["schemas"]["Transfer"][];
+            next_cursor: string | null;
+        };
+        /**
+         * @example {
+         *       "amount_minor": 2000000,
+         *       "reference": "test funds"
+         *     }
+         */
+        SandboxCreditRequest: {
+            /** @description Integer minor units, > 0. */
+            amount_minor: number;
+            /** @description Your note for the credit. */
+            reference?: string;
         };
     };
     responses: never;
@@ -8754,7 +9190,7 @@ export interface operations {
                 limit?: number;
                 /** @description The `next_cursor` of the previous page; omit for the first page. */
                 cursor?: string;
-                action?: "sign_in" | "sign_in_failed" | "signed_out" | "signed_out_everywhere" | "session_ended" | "session_confirmed" | "business_switched" | "password_changed" | "password_reset_requested" | "password_reset" | "two_factor_enabled" | "two_factor_disabled" | "recovery_code_used" | "recovery_codes_regenerated" | "session_expired" | "bank_rail_configured" | "bank_rail_removed" | "bank_file_content_read" | "bank_rail_connection_tested" | "member_invited" | "invitation_revoked" | "member_joined" | "member_role_changed" | "member_removed" | "security_settings_changed" | "business_profile_changed" | "api_key_created" | "api_key_revoked" | "webhook_secret_rotated" | "approval_policy_changed" | "payout_decided" | "webhook_subscription_created" | "webhook_subscription_changed" | "webhook_subscription_deleted" | "branding_changed" | "bank_account_added" | "bank_account_removed" | "bank_account_corrected" | "declared_destination_changed" | "payout_created" | "payouts_created" | "payout_canceled" | "payouts_exported" | "beneficiaries_exported" | "beneficiaries_imported" | "control_weakened";
+                action?: "sign_in" | "sign_in_failed" | "signed_out" | "signed_out_everywhere" | "session_ended" | "session_confirmed" | "business_switched" | "password_changed" | "password_reset_requested" | "password_reset" | "two_factor_enabled" | "two_factor_disabled" | "recovery_code_used" | "recovery_codes_regenerated" | "session_expired" | "bank_rail_configured" | "bank_rail_removed" | "bank_file_content_read" | "bank_rail_connection_tested" | "member_invited" | "invitation_revoked" | "member_joined" | "member_role_changed" | "member_removed" | "security_settings_changed" | "business_profile_changed" | "api_key_created" | "api_key_revoked" | "webhook_secret_rotated" | "approval_policy_changed" | "payout_decided" | "webhook_subscription_created" | "webhook_subscription_changed" | "webhook_subscription_deleted" | "branding_changed" | "bank_account_added" | "bank_account_removed" | "bank_account_corrected" | "declared_destination_changed" | "payout_created" | "payouts_created" | "payout_canceled" | "payouts_exported" | "beneficiaries_exported" | "beneficiaries_imported" | "control_weakened" | "funding_account_updated" | "sandbox_credit_posted";
                 actor_user_id?: string;
                 /** @description Records at or after this time. */
                 since?: string;
@@ -12796,7 +13232,7 @@ export interface operations {
                 /** @description The `next_cursor` of the previous page; omit for the first page. */
                 cursor?: string;
                 /** @description An event type (see the `webhooks` section). */
-                event_type?: "payout.disbursement_submitted" | "payout.acknowledged" | "payout.estimated_arrival_at" | "payout.disbursed" | "payout.delivered" | "payout.settled" | "payout.canceled" | "payout.rejected" | "payout.failed" | "payout.returned" | "beneficiary.details_submitted" | "beneficiary.bank_account.registered" | "beneficiary.enrollment_rejected" | "beneficiary.bank_account.notification_of_change" | "beneficiary.bank_account.corrected" | "bank_file.refused" | "bank_file.item_unmatched";
+                event_type?: "payout.disbursement_submitted" | "payout.acknowledged" | "payout.estimated_arrival_at" | "payout.disbursed" | "payout.delivered" | "payout.settled" | "payout.canceled" | "payout.rejected" | "payout.failed" | "payout.returned" | "payout.awaiting_funds" | "payout.funds_reserved" | "funding_account.low_balance" | "beneficiary.details_submitted" | "beneficiary.bank_account.registered" | "beneficiary.enrollment_rejected" | "beneficiary.bank_account.notification_of_change" | "beneficiary.bank_account.corrected" | "bank_file.refused" | "bank_file.item_unmatched";
                 status?: "pending" | "succeeded" | "abandoned" | "dropped";
                 /** @description Deliveries created at or after this time. */
                 since?: string;
@@ -13156,7 +13592,7 @@ export interface operations {
                 /** @description The `next_cursor` of the previous page; omit for the first page. */
                 cursor?: string;
                 /** @description Only events of this type. */
-                type?: "payout.disbursement_submitted" | "payout.acknowledged" | "payout.estimated_arrival_at" | "payout.disbursed" | "payout.delivered" | "payout.settled" | "payout.canceled" | "payout.rejected" | "payout.failed" | "payout.returned" | "beneficiary.details_submitted" | "beneficiary.bank_account.registered" | "beneficiary.enrollment_rejected" | "beneficiary.bank_account.notification_of_change" | "beneficiary.bank_account.corrected" | "bank_file.refused" | "bank_file.item_unmatched";
+                type?: "payout.disbursement_submitted" | "payout.acknowledged" | "payout.estimated_arrival_at" | "payout.disbursed" | "payout.delivered" | "payout.settled" | "payout.canceled" | "payout.rejected" | "payout.failed" | "payout.returned" | "payout.awaiting_funds" | "payout.funds_reserved" | "funding_account.low_balance" | "beneficiary.details_submitted" | "beneficiary.bank_account.registered" | "beneficiary.enrollment_rejected" | "beneficiary.bank_account.notification_of_change" | "beneficiary.bank_account.corrected" | "bank_file.refused" | "bank_file.item_unmatched";
                 /** @description Only events about this Payout (payout.*), Beneficiary (beneficiary.*) or inbound bank file (bank_file.*): `data.payout_id`, `data.beneficiary_id` or `data.inbound_file_id`. */
                 subject_id?: string;
                 /** @description Events recorded at or after this time. */
@@ -17071,6 +17507,775 @@ export interface operations {
             };
         };
     };
+    listFundingAccounts: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 200. */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page; omit for the first page. */
+                cursor?: string;
+                /** @description Only this currency. */
+                currency?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FundingAccountList"];
+                };
+            };
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `unauthorized` or `SESSION_EXPIRED` or `TWO_FACTOR_REQUIRED`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `forbidden`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `internal_error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `service_unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getFundingAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FundingAccount"];
+                };
+            };
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `unauthorized` or `SESSION_EXPIRED` or `TWO_FACTOR_REQUIRED`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `forbidden`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `internal_error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `service_unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateFundingAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateFundingAccountRequest"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FundingAccount"];
+                };
+            };
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `unauthorized` or `SESSION_EXPIRED` or `TWO_FACTOR_REQUIRED` or `STEP_UP_REQUIRED`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `forbidden` or `CSRF_TOKEN_INVALID` or `CROSS_SITE_REQUEST` or `CONTROL_WEAKENING_NEEDS_PERSON`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `FUNDING_ACCOUNT_OVERDRAWN`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `payload_too_large`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `internal_error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `service_unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getFundingAccountBalance: {
+        parameters: {
+            query?: {
+                /** @description The instant; omit for now. */
+                at?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FundingAccountBalance"];
+                };
+            };
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `unauthorized` or `SESSION_EXPIRED` or `TWO_FACTOR_REQUIRED`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `forbidden`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `internal_error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `service_unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listFundingAccountTransfers: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 200. */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page; omit for the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransferList"];
+                };
+            };
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `unauthorized` or `SESSION_EXPIRED` or `TWO_FACTOR_REQUIRED`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `forbidden`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `internal_error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `service_unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createSandboxCredit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxCreditRequest"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transfer"];
+                };
+            };
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `unauthorized` or `SESSION_EXPIRED` or `TWO_FACTOR_REQUIRED`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `forbidden` or `CSRF_TOKEN_INVALID` or `CROSS_SITE_REQUEST`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `payload_too_large`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `internal_error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `service_unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     payoutDisbursementSubmittedEvent: {
         parameters: {
             query?: never;
@@ -17931,6 +19136,273 @@ export interface operations {
                         status: "returned";
                         /** @description The rail's return reason, when given. */
                         failure_reason: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within 10 s) fails this attempt; it is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutAwaitingFundsEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>" keyed with the UTF-8 bytes of the whole signing secret>`. Reject (non-2xx) when missing or malformed, when t differs from your clock by more than 300 s, or when v1 differs (constant-time compare). Each attempt is signed when sent, with the subscription's current secret. The receiver kit (src/receiver-kit) implements this. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Delivery id: the event's id, identical on every retry and redelivery; the deduplication key.
+                     */
+                    id: string;
+                    /** @enum {string} */
+                    type: "payout.awaiting_funds";
+                    /**
+                     * @description Version of the `data` shape (date-shaped).
+                     * @enum {string}
+                     */
+                    api_version: "2026-05-27";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened; identical on every retry.
+                     */
+                    occurred_at: string;
+                    /**
+                     * Format: date-time
+                     * @description When this attempt was sent; differs on each retry.
+                     */
+                    created_at: string;
+                    /** @description Tiebreaker for equal occurred_at (a database sequence: orders, never counts). */
+                    sequence: number;
+                    /** @description The payout was approved but its funding account (enforcement on) does not cover it: it waits, nothing is sent, until funds arrive (or it expires, production only, failing with a reason starting `insufficient_funds`). */
+                    data: {
+                        /**
+                         * Format: uuid
+                         * @description The Payout; the ordering subject of payout.* events.
+                         */
+                        payout_id: string;
+                        /** @description The Business's own reference given at creation; null when none was given. */
+                        external_ref: string | null;
+                        /**
+                         * Format: uuid
+                         * @description The Beneficiary paid.
+                         */
+                        beneficiary_id: string;
+                        /** @description Decimal amount in major units with the currency's exponent (`1234.50` EUR, `1000` JPY); the API's `amount_minor` is in minor units. */
+                        amount: string;
+                        /** @description ISO 4217 code. */
+                        currency: string;
+                        /** @description The payout rail's reference; null until the rail has assigned one. */
+                        rail_ref: string | null;
+                        /**
+                         * @description The Payout's state after this change.
+                         * @enum {string}
+                         */
+                        status: "approved";
+                        /**
+                         * Format: uuid
+                         * @description The funding account whose available balance did not cover the payout.
+                         */
+                        funding_account_id: string;
+                        /**
+                         * @description Always `awaiting_funds`.
+                         * @enum {string}
+                         */
+                        funding_status: "awaiting_funds";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within 10 s) fails this attempt; it is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutFundsReservedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>" keyed with the UTF-8 bytes of the whole signing secret>`. Reject (non-2xx) when missing or malformed, when t differs from your clock by more than 300 s, or when v1 differs (constant-time compare). Each attempt is signed when sent, with the subscription's current secret. The receiver kit (src/receiver-kit) implements this. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Delivery id: the event's id, identical on every retry and redelivery; the deduplication key.
+                     */
+                    id: string;
+                    /** @enum {string} */
+                    type: "payout.funds_reserved";
+                    /**
+                     * @description Version of the `data` shape (date-shaped).
+                     * @enum {string}
+                     */
+                    api_version: "2026-05-27";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened; identical on every retry.
+                     */
+                    occurred_at: string;
+                    /**
+                     * Format: date-time
+                     * @description When this attempt was sent; differs on each retry.
+                     */
+                    created_at: string;
+                    /** @description Tiebreaker for equal occurred_at (a database sequence: orders, never counts). */
+                    sequence: number;
+                    /** @description Funds arrived for a payout that was waiting: the amount is held and the disbursement dispatched. */
+                    data: {
+                        /**
+                         * Format: uuid
+                         * @description The Payout; the ordering subject of payout.* events.
+                         */
+                        payout_id: string;
+                        /** @description The Business's own reference given at creation; null when none was given. */
+                        external_ref: string | null;
+                        /**
+                         * Format: uuid
+                         * @description The Beneficiary paid.
+                         */
+                        beneficiary_id: string;
+                        /** @description Decimal amount in major units with the currency's exponent (`1234.50` EUR, `1000` JPY); the API's `amount_minor` is in minor units. */
+                        amount: string;
+                        /** @description ISO 4217 code. */
+                        currency: string;
+                        /** @description The payout rail's reference; null until the rail has assigned one. */
+                        rail_ref: string | null;
+                        /**
+                         * @description The Payout's state after this change.
+                         * @enum {string}
+                         */
+                        status: "approved";
+                        /**
+                         * Format: uuid
+                         * @description The funding account now holding the amount.
+                         */
+                        funding_account_id: string;
+                        /**
+                         * @description Always `reserved`.
+                         * @enum {string}
+                         */
+                        funding_status: "reserved";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within 10 s) fails this attempt; it is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    fundingAccountLowBalanceEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>" keyed with the UTF-8 bytes of the whole signing secret>`. Reject (non-2xx) when missing or malformed, when t differs from your clock by more than 300 s, or when v1 differs (constant-time compare). Each attempt is signed when sent, with the subscription's current secret. The receiver kit (src/receiver-kit) implements this. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Delivery id: the event's id, identical on every retry and redelivery; the deduplication key.
+                     */
+                    id: string;
+                    /** @enum {string} */
+                    type: "funding_account.low_balance";
+                    /**
+                     * @description Version of the `data` shape (date-shaped).
+                     * @enum {string}
+                     */
+                    api_version: "2026-05-27";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened; identical on every retry.
+                     */
+                    occurred_at: string;
+                    /**
+                     * Format: date-time
+                     * @description When this attempt was sent; differs on each retry.
+                     */
+                    created_at: string;
+                    /** @description Tiebreaker for equal occurred_at (a database sequence: orders, never counts). */
+                    sequence: number;
+                    /** @description A posting took the funding account's available balance below its low-balance threshold. */
+                    data: {
+                        /**
+                         * Format: uuid
+                         * @description The funding account; the ordering subject of funding_account.* events.
+                         */
+                        funding_account_id: string;
+                        /** @description ISO 4217 code. */
+                        currency: string;
+                        /** @description Posted balance after the posting, minor units. */
+                        posted_minor: number;
+                        /** @description Held (pending) amount after the posting, minor units. */
+                        pending_minor: number;
+                        /** @description posted_minor - pending_minor after the posting. */
+                        available_minor: number;
+                        /** @description The account's threshold, crossed downwards by this posting. */
+                        low_balance_threshold_minor: number;
                     } & {
                         [key: string]: unknown;
                     };
