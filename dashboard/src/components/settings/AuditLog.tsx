@@ -60,6 +60,8 @@ const ACTIONS = [
   "beneficiaries_exported",
   "beneficiaries_imported",
   "control_weakened",
+  "top_up_created",
+  "top_up_decided",
 ] as const satisfies readonly AuditAction[];
 true satisfies CompleteList<typeof ACTIONS, AuditAction>;
 type Action = (typeof ACTIONS)[number];
