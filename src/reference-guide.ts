@@ -137,6 +137,11 @@ export function referenceTags(config: Config): ReferenceTag[] {
       description:
         "SEPA credit transfers (pain.001) and US ACH credits (NACHA) by bank file, per Business and production only: the rail configurations, and the files built at each cut-off with what the bank answered. A Business with no bank rail pays production payouts through the production simulator.",
     },
+    {
+      name: "Top-ups",
+      description:
+        "Money a Business moved into a funding account's bank account, recorded by an admin and credited to the account (a ledger transfer) only when a different person approves it: maker-checker by person, always on. Events `top_up.approved` and `top_up.rejected`.",
+    },
     { name: "Webhooks", description: "The webhook endpoint of the environment, and the delivery log." },
     {
       name: "Events",
@@ -146,7 +151,7 @@ export function referenceTags(config: Config): ReferenceTag[] {
     {
       name: "Webhook events",
       description:
-        "What the service POSTs to the webhook endpoint, per event type. Deliveries may repeat and arrive out of order: deduplicate on `id`, and order events of one payout or Beneficiary by (`occurred_at`, `sequence`). New fields may be added to any event without notice; ignore the ones you do not know.",
+        "What the service POSTs to the webhook endpoint, per event type. Deliveries may repeat and arrive out of order: deduplicate on `id`, and order events of one payout, Beneficiary or top-up by (`occurred_at`, `sequence`). New fields may be added to any event without notice; ignore the ones you do not know.",
     },
     {
       name: "Sandbox mailbox",

@@ -18,8 +18,8 @@ export function BalancesPage() {
     <Stack>
       <Title order={1}>Balances</Title>
       <Text size="sm" c="dimmed">
-        Posted is what the bank has booked, held is reserved for approved payouts, available is posted minus held; waiting
-        payouts are approved but not sent until the account covers them (only where enforcement is on).
+        Posted is what the bank has booked, held is reserved for approved payouts, available is posted minus held; waiting payouts
+        are approved but not sent until the account covers them (only where enforcement is on).
       </Text>
       <ErrorAlert error={accounts.error} title="The balances could not be read" />
       {accounts.isPending ? (

@@ -28,7 +28,14 @@ function parseAmountMinor(value: string): number {
   return n;
 }
 
-const topUpRow = (t: TopUp) => [t.id, t.status, formatMinor(t.amount_minor, t.currency), t.funding_account_id, t.reference, t.created_at];
+const topUpRow = (t: TopUp) => [
+  t.id,
+  t.status,
+  formatMinor(t.amount_minor, t.currency),
+  t.funding_account_id,
+  t.reference,
+  t.created_at,
+];
 const TOP_UP_HEADER = ["TOP-UP", "STATUS", "AMOUNT", "FUNDING ACCOUNT", "REFERENCE", "CREATED"];
 
 export function registerFundingCommands(program: Command, action: ActionWrapper): void {
@@ -117,4 +124,3 @@ export function registerFundingCommands(program: Command, action: ActionWrapper)
       }),
     );
 }
-

@@ -15,11 +15,7 @@ export interface CreditFundingAccountInput {
 }
 
 /** Posts outside_world -> funding in the caller's transaction (locks the funding row; schedules waiting payouts' release). */
-export type CreditFundingAccount = (
-  tx: Tx,
-  tenant: Tenant,
-  input: CreditFundingAccountInput,
-) => Promise<{ readonly id: string }>;
+export type CreditFundingAccount = (tx: Tx, tenant: Tenant, input: CreditFundingAccountInput) => Promise<{ readonly id: string }>;
 
 /** The tenant's funding account, or null. */
 export type FindFundingAccount = (

@@ -50,7 +50,14 @@ export async function listTopUps(
 
 export type TopUpDecisionPatch = Pick<
   TopUpRow,
-  "status" | "decidedByApiKeyId" | "decidedByMembershipId" | "decidedByUserId" | "decidedAt" | "reason" | "transferId" | "updatedAt"
+  | "status"
+  | "decidedByApiKeyId"
+  | "decidedByMembershipId"
+  | "decidedByUserId"
+  | "decidedAt"
+  | "reason"
+  | "transferId"
+  | "updatedAt"
 >;
 
 /**

@@ -33,8 +33,7 @@ export function registerTopUpRoutes(app: AppInstance, service: TopUpService): vo
         response: routeResponses({ 201: topUp }, { access: "write", hasBody: true, hasInput: true, codes: ["not_found"] }),
       },
     },
-    async (request, reply) =>
-      reply.code(201).send(await service.create(requireActor(request), request.params.id, request.body)),
+    async (request, reply) => reply.code(201).send(await service.create(requireActor(request), request.params.id, request.body)),
   );
 
   app.get(
@@ -67,7 +66,11 @@ export function registerTopUpRoutes(app: AppInstance, service: TopUpService): vo
     async (request) => service.get(requireActor(request), request.params.id),
   );
 
-  const decisionCodes = ["not_found", TOP_UP_ERRORS.TOP_UP_ALREADY_DECIDED, TOP_UP_ERRORS.TOP_UP_MAKER_CHECKER_VIOLATION] as const;
+  const decisionCodes = [
+    "not_found",
+    TOP_UP_ERRORS.TOP_UP_ALREADY_DECIDED,
+    TOP_UP_ERRORS.TOP_UP_MAKER_CHECKER_VIOLATION,
+  ] as const;
   app.post(
     "/v1/top-ups/:id/approve",
     {

@@ -36,7 +36,10 @@ export const TopUpSchema = Type.Object(
     decided_at: nullable(Type.String({ format: "date-time" })),
     reason: nullable(Type.String({ description: "Why it was rejected; null otherwise." })),
     transfer_id: nullable(
-      Type.String({ format: "uuid", description: "The ledger transfer of the credit (GET /v1/funding-accounts/{id}/transfers); null unless approved." }),
+      Type.String({
+        format: "uuid",
+        description: "The ledger transfer of the credit (GET /v1/funding-accounts/{id}/transfers); null unless approved.",
+      }),
     ),
     created_at: Type.String({ format: "date-time" }),
   },

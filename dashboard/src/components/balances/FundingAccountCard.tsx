@@ -24,7 +24,11 @@ function Figure(props: { label: string; help: string; children: React.ReactNode;
   );
 }
 
-const KIND_LABELS: Record<FundingAccount["kind"], string> = { bank_rail: "Bank rail", simulator: "Simulator", sandbox: "Sandbox" };
+const KIND_LABELS: Record<FundingAccount["kind"], string> = {
+  bank_rail: "Bank rail",
+  simulator: "Simulator",
+  sandbox: "Sandbox",
+};
 
 export function FundingAccountCard(props: { account: FundingAccount; admin: boolean }) {
   const { account } = props;

@@ -28,7 +28,9 @@ export function FundingSettingsDialog(props: { account: FundingAccount; onClose:
     },
   });
   const submit = form.onSubmit((values) => {
-    const overdraft = /^[0.\s]*$/.test(values.overdraft) ? { ok: true as const, amountMinor: 0 } : parseMoneyInput(values.overdraft, account.currency);
+    const overdraft = /^[0.\s]*$/.test(values.overdraft)
+      ? { ok: true as const, amountMinor: 0 }
+      : parseMoneyInput(values.overdraft, account.currency);
     if (!overdraft.ok) return form.setFieldError("overdraft", overdraft.message);
     const low = values.lowBalance.trim() === "" ? null : parseMoneyInput(values.lowBalance, account.currency);
     if (low !== null && !low.ok) return form.setFieldError("lowBalance", low.message);
@@ -76,14 +78,23 @@ export function FundingSettingsDialog(props: { account: FundingAccount; onClose:
         allowDeselect={false}
         {...form.getInputProps("enforcement")}
       />
-      <TextInput label={`${LABELS.overdraft_limit_minor} (${account.currency})`} inputMode="decimal" {...form.getInputProps("overdraft")} />
+      <TextInput
+        label={`${LABELS.overdraft_limit_minor} (${account.currency})`}
+        inputMode="decimal"
+        {...form.getInputProps("overdraft")}
+      />
       <TextInput
         label={`${LABELS.low_balance_threshold_minor} (${account.currency})`}
         description="Empty: no alert"
         inputMode="decimal"
         {...form.getInputProps("lowBalance")}
       />
-      <NumberInput label={LABELS.awaiting_funds_expiry_hours} min={1} allowDecimal={false} {...form.getInputProps("expiryHours")} />
+      <NumberInput
+        label={LABELS.awaiting_funds_expiry_hours}
+        min={1}
+        allowDecimal={false}
+        {...form.getInputProps("expiryHours")}
+      />
       <Text size="xs" c="dimmed">
         Turning enforcement off or raising the overdraft is recorded and e-mailed to every admin.
       </Text>

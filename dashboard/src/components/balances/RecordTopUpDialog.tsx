@@ -37,9 +37,7 @@ export function RecordTopUpDialog(props: { account: FundingAccount; onClose: () 
       errorTitle="The top-up was not recorded"
       fieldLabels={{ amount_minor: "Amount", reference: "Reference" }}
     >
-      <Text size="sm">
-        It waits for another approver or admin: the balance changes only when they approve it.
-      </Text>
+      <Text size="sm">It waits for another approver or admin: the balance changes only when they approve it.</Text>
       <TextInput
         label={`Amount (${account.currency})`}
         inputMode="decimal"

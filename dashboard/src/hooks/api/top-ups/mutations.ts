@@ -12,7 +12,15 @@ export function useRecordTopUp() {
   const { environment } = useSession();
   const queryClient = useQueryClient();
   return useApiMutation({
-    mutationFn: ({ fundingAccountId, amountMinor, reference }: { fundingAccountId: string; amountMinor: number; reference: string }) =>
+    mutationFn: ({
+      fundingAccountId,
+      amountMinor,
+      reference,
+    }: {
+      fundingAccountId: string;
+      amountMinor: number;
+      reference: string;
+    }) =>
       call(
         api.POST("/v1/funding-accounts/{id}/top-ups", {
           params: { path: { id: fundingAccountId } },
