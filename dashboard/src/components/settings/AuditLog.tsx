@@ -60,6 +60,8 @@ const ACTIONS = [
   "beneficiaries_exported",
   "beneficiaries_imported",
   "control_weakened",
+  "funding_account_updated",
+  "sandbox_credit_posted",
   "top_up_created",
   "top_up_decided",
 ] as const satisfies readonly AuditAction[];
