@@ -36,6 +36,7 @@ export const OPERATIONS = {
   createPayout: { method: "POST", path: "/v1/payouts", retry: "always", idempotencyKey: true, body: true, response: "json", listKey: null },
   createPayoutDecision: { method: "POST", path: "/v1/payouts/{payoutId}/decisions", retry: "always", idempotencyKey: false, body: true, response: "json", listKey: null },
   createPayoutsInBulk: { method: "POST", path: "/v1/payouts/bulk", retry: "always", idempotencyKey: false, body: true, response: "json", listKey: null },
+  createSandboxCredit: { method: "POST", path: "/v1/sandbox/funding-accounts/{id}/credits", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
   createTopUp: { method: "POST", path: "/v1/funding-accounts/{id}/top-ups", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
   createWebhookSubscription: { method: "POST", path: "/v1/webhook-subscriptions", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
   deleteAchRail: { method: "DELETE", path: "/v1/bank-rails/ach", retry: "always", idempotencyKey: false, body: false, response: "none", listKey: null },
@@ -55,6 +56,8 @@ export const OPERATIONS = {
   getBranding: { method: "GET", path: "/v1/branding", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getBusinessProfile: { method: "GET", path: "/v1/business", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getEvent: { method: "GET", path: "/v1/events/{id}", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
+  getFundingAccount: { method: "GET", path: "/v1/funding-accounts/{id}", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
+  getFundingAccountBalance: { method: "GET", path: "/v1/funding-accounts/{id}/balance", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getPayout: { method: "GET", path: "/v1/payouts/{payoutId}", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getPayoutVolume: { method: "GET", path: "/v1/payouts/volume", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getSandboxEmail: { method: "GET", path: "/v1/sandbox/emails/{id}", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
@@ -73,6 +76,8 @@ export const OPERATIONS = {
   listBeneficiaries: { method: "GET", path: "/v1/beneficiaries", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "beneficiaries" },
   listDestinations: { method: "GET", path: "/v1/beneficiaries/{id}/bank-accounts", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   listEvents: { method: "GET", path: "/v1/events", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "events" },
+  listFundingAccounts: { method: "GET", path: "/v1/funding-accounts", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "funding_accounts" },
+  listFundingAccountTransfers: { method: "GET", path: "/v1/funding-accounts/{id}/transfers", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "transfers" },
   listInvitations: { method: "GET", path: "/v1/invitations", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   listMembers: { method: "GET", path: "/v1/members", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   listMySessions: { method: "GET", path: "/v1/session/sessions", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
@@ -101,6 +106,7 @@ export const OPERATIONS = {
   updateBeneficiary: { method: "PUT", path: "/v1/beneficiaries/{id}", retry: "always", idempotencyKey: false, body: true, response: "json", listKey: null },
   updateBranding: { method: "PATCH", path: "/v1/branding", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
   updateBusinessProfile: { method: "PATCH", path: "/v1/business", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
+  updateFundingAccount: { method: "PATCH", path: "/v1/funding-accounts/{id}", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
   updateSecuritySettings: { method: "PUT", path: "/v1/security-settings", retry: "always", idempotencyKey: false, body: true, response: "json", listKey: null },
   updateWebhookSubscription: { method: "PATCH", path: "/v1/webhook-subscriptions", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
   verifyRegistration: { method: "POST", path: "/v1/registration/verification", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
@@ -116,6 +122,8 @@ export interface ListOperations {
   listBankInboundFiles: "bank_inbound_files";
   listBeneficiaries: "beneficiaries";
   listEvents: "events";
+  listFundingAccounts: "funding_accounts";
+  listFundingAccountTransfers: "transfers";
   listPayouts: "payouts";
   listSandboxEmails: "emails";
   listTopUps: "top_ups";

@@ -1619,6 +1619,122 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/funding-accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List funding accounts
+         * @description The environment's funding accounts, newest first: one per configured bank rail's debtor account and currency, one per currency for the production simulator, one per currency in sandbox (created with the first payout approved in that currency). Each with its posted, held (`pending_minor`), available and waiting amounts.
+         *
+         *     Roles: `business_admin`, `business_approver`, `business_read_only`.
+         */
+        get: operations["listFundingAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/funding-accounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a funding account
+         * @description Its balances and settings. 404 `not_found` for an unknown id or another Business's or environment's account.
+         *
+         *     Roles: `business_admin`, `business_approver`, `business_read_only`.
+         */
+        get: operations["getFundingAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a funding account's settings
+         * @description Any of `name`, `enforcement`, `overdraft_limit_minor`, `low_balance_threshold_minor`, `awaiting_funds_expiry_hours`. Admins, with step-up from a session; audited. Turning enforcement off, or raising the overdraft limit while enforced, weakens a control: an API key is refused (403 `CONTROL_WEAKENING_NEEDS_PERSON`), and every admin is e-mailed. Turning `enforce` on needs `available_minor >= -overdraft_limit_minor` now (409 `FUNDING_ACCOUNT_OVERDRAWN`). Payouts already waiting are released in approval order when the change lets them fit.
+         *
+         *     Roles: `business_admin`; from a session, a password or two-factor confirmation within the last STEP_UP_WINDOW_MINUTES (5 by default) is needed, else 401 `STEP_UP_REQUIRED`.
+         */
+        patch: operations["updateFundingAccount"];
+        trace?: never;
+    };
+    "/v1/funding-accounts/{id}/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A funding account's balance, now or at a past time
+         * @description The balances just after the account's last transfer at or before `at` (zero before its first); without `at`, now. Equal, at every instant, to the fold of its transfers.
+         *
+         *     Roles: `business_admin`, `business_approver`, `business_read_only`.
+         */
+        get: operations["getFundingAccountBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/funding-accounts/{id}/transfers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a funding account's transfers
+         * @description Its ledger transfers, newest first, each with its entries (signed, summing to zero), its cause (the payout, top-up, sandbox credit or statement line behind it) and the account's balances just after it. Transfers are immutable.
+         *
+         *     Roles: `business_admin`, `business_approver`, `business_read_only`.
+         */
+        get: operations["listFundingAccountTransfers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sandbox/funding-accounts/{id}/credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Credit a sandbox funding account
+         * @description Sandbox only (a production key answers 403 `forbidden`): posts `amount_minor` to the account at once (outside world -> funding) and releases the payouts waiting for funds that now fit, in approval order. Answers the transfer.
+         *
+         *     Roles: `business_admin`.
+         */
+        post: operations["createSandboxCredit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/funding-accounts/{id}/top-ups": {
         parameters: {
             query?: never;
@@ -2896,6 +3012,7 @@ export interface components {
          *       "delivered_at": null,
          *       "settled_at": null,
          *       "returned_at": null,
+         *       "funding_status": "not_tracked",
          *       "created_at": "2026-05-27T12:10:00.000Z",
          *       "updated_at": "2026-05-27T12:10:00.000Z",
          *       "created_by": {
@@ -2967,6 +3084,11 @@ export interface components {
             settled_at: string | null;
             /** Format: date-time */
             returned_at: string | null;
+            /**
+             * @description What the funding account holds for it: `not_tracked` (before approval, or never held), `reserved` (held at approval), `awaiting_funds` (approved, enforcement on, not covered: nothing is sent until funds arrive), `posted` (disbursed: the hold became a debit), `released` (failed, canceled or rejected: the hold voided or the wait ended), `reversed` (returned: credited back).
+             * @enum {string}
+             */
+            funding_status: "not_tracked" | "reserved" | "awaiting_funds" | "posted" | "released" | "reversed";
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -3477,6 +3599,141 @@ export interface components {
                 /** @description What is wrong, in a sentence naming the file, record or entry, what was expected and what was found; account numbers by their last four only. */
                 reason: string;
             }[];
+        };
+        /**
+         * @example {
+         *       "id": "0196f1a9-6172-7394-97ff-2a3b4c5d6e70",
+         *       "environment": "production",
+         *       "currency": "EUR",
+         *       "name": "SEPA bank account EUR",
+         *       "kind": "bank_rail",
+         *       "rail": "sepa",
+         *       "account_identifier_masked": "DE89 **** **** **** **30 00",
+         *       "posted_minor": 5000000,
+         *       "pending_minor": 125000,
+         *       "available_minor": 4875000,
+         *       "awaiting_funds": {
+         *         "count": 0,
+         *         "amount_minor": 0
+         *       },
+         *       "enforcement": "enforce",
+         *       "overdraft_limit_minor": 0,
+         *       "low_balance_threshold_minor": 1000000,
+         *       "awaiting_funds_expiry_hours": 72,
+         *       "created_at": "2026-05-27T11:00:00.000Z"
+         *     }
+         */
+        FundingAccount: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            environment: "sandbox" | "production";
+            /** @description ISO 4217 code. */
+            currency: string;
+            name: string;
+            /**
+             * @description `bank_rail`: a configured bank rail's debtor account; `simulator`: the production simulator; `sandbox`: the sandbox's own.
+             * @enum {string}
+             */
+            kind: "bank_rail" | "simulator" | "sandbox";
+            /**
+             * @description The bank rail (kind `bank_rail`); null otherwise.
+             * @enum {string|null}
+             */
+            rail: "sepa" | "ach" | null;
+            /** @description The debtor account, masked; null when unknown. */
+            account_identifier_masked: string | null;
+            /** @description Money in minus money out, posted. Integer minor units. */
+            posted_minor: number;
+            /** @description Held by approved payouts not yet disbursed (their holds). Integer minor units. */
+            pending_minor: number;
+            /** @description posted_minor - pending_minor: what a new approval can hold. Integer minor units. */
+            available_minor: number;
+            /** @description Payouts approved but not covered, waiting (status `approved`, `funding_status` `awaiting_funds`). */
+            awaiting_funds: {
+                /** @description Approved payouts waiting for funds (enforce only). */
+                count: number;
+                /** @description Their total. Integer minor units. */
+                amount_minor: number;
+            };
+            /**
+             * @description `track_only` (default): every posting and balance is kept, no payout ever waits. `enforce`: an approval the available balance (plus the overdraft) does not cover waits for funds, nothing is sent.
+             * @enum {string}
+             */
+            enforcement: "track_only" | "enforce";
+            /** @description How far below zero `available_minor` may go where enforced. */
+            overdraft_limit_minor: number;
+            /** @description `funding_account.low_balance` fires when a posting takes available below it; null: never. */
+            low_balance_threshold_minor: number | null;
+            /** @description Production: a payout waiting this long fails with a reason starting `insufficient_funds`. Sandbox payouts never expire. */
+            awaiting_funds_expiry_hours: number;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /**
+         * @example {
+         *       "id": "0196f1a9-6172-7395-a800-3b4c5d6e7f81",
+         *       "funding_account_id": "0196f1a9-6172-7394-97ff-2a3b4c5d6e70",
+         *       "currency": "EUR",
+         *       "step": "hold",
+         *       "cause": {
+         *         "type": "payout",
+         *         "id": "0196f1a4-1c2d-7e30-a077-a2b3c4d5e6f8"
+         *       },
+         *       "idempotency_key": "payout:0196f1a4-1c2d-7e30-a077-a2b3c4d5e6f8:hold",
+         *       "entries": [
+         *         {
+         *           "account": "funding",
+         *           "amount_minor": -125000,
+         *           "pending": true
+         *         },
+         *         {
+         *           "account": "payees_in_transit",
+         *           "amount_minor": 125000,
+         *           "pending": true
+         *         }
+         *       ],
+         *       "posted_after_minor": 5000000,
+         *       "pending_after_minor": 125000,
+         *       "available_after_minor": 4875000,
+         *       "created_at": "2026-05-27T12:15:00.000Z"
+         *     }
+         */
+        Transfer: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            funding_account_id: string;
+            currency: string;
+            /**
+             * @description `hold` (approval), `post` (disbursed), `void` (failed, canceled, rejected), `reverse` (returned), `credit` (money in), `fee`.
+             * @enum {string}
+             */
+            step: "hold" | "post" | "void" | "reverse" | "credit" | "fee";
+            cause: {
+                /** @enum {string} */
+                type: "payout" | "top_up" | "sandbox_credit" | "statement_line";
+                /** @description The payout, top-up, sandbox credit or statement line behind the transfer. */
+                id: string;
+            };
+            /** @description Derived from the cause (`payout:<id>:<step>`): a job run twice posts once. */
+            idempotency_key: string;
+            entries: {
+                /** @enum {string} */
+                account: "funding" | "payees_in_transit" | "fees" | "suspense" | "outside_world";
+                /** @description Signed; the entries of a transfer sum to zero. */
+                amount_minor: number;
+                /** @description A hold's entry (pending) or a posted one. */
+                pending: boolean;
+            }[];
+            /** @description The funding account's posted balance just after this transfer. Integer minor units. */
+            posted_after_minor: number;
+            /** @description Held just after this transfer. Integer minor units. */
+            pending_after_minor: number;
+            /** @description Available just after this transfer. Integer minor units. */
+            available_after_minor: number;
+            /** Format: date-time */
+            created_at: string;
         };
         /**
          * @example {
@@ -4216,7 +4473,7 @@ export interface components {
             audit_records: {
                 /** Format: uuid */
                 id: string;
-                /** @description One of `sign_in`, `sign_in_failed`, `signed_out`, `signed_out_everywhere`, `session_ended`, `session_confirmed`, `business_switched`, `password_changed`, `password_reset_requested`, `password_reset`, `two_factor_enabled`, `two_factor_disabled`, `recovery_code_used`, `recovery_codes_regenerated`, `session_expired`, `bank_rail_configured`, `bank_rail_removed`, `bank_file_content_read`, `member_invited`, `invitation_revoked`, `member_joined`, `member_role_changed`, `member_removed`, `security_settings_changed`, `business_profile_changed`, `api_key_created`, `api_key_revoked`, `webhook_secret_rotated`, `approval_policy_changed`, `payout_decided`, `webhook_subscription_created`, `webhook_subscription_changed`, `webhook_subscription_deleted`, `branding_changed`, `bank_account_added`, `bank_account_removed`, `bank_account_corrected`, `declared_destination_changed`, `payout_created`, `payouts_created`, `payout_canceled`, `beneficiaries_exported`, `beneficiaries_imported`, `control_weakened`, `top_up_created`, `top_up_decided`. */
+                /** @description One of `sign_in`, `sign_in_failed`, `signed_out`, `signed_out_everywhere`, `session_ended`, `session_confirmed`, `business_switched`, `password_changed`, `password_reset_requested`, `password_reset`, `two_factor_enabled`, `two_factor_disabled`, `recovery_code_used`, `recovery_codes_regenerated`, `session_expired`, `bank_rail_configured`, `bank_rail_removed`, `bank_file_content_read`, `member_invited`, `invitation_revoked`, `member_joined`, `member_role_changed`, `member_removed`, `security_settings_changed`, `business_profile_changed`, `api_key_created`, `api_key_revoked`, `webhook_secret_rotated`, `approval_policy_changed`, `payout_decided`, `webhook_subscription_created`, `webhook_subscription_changed`, `webhook_subscription_deleted`, `branding_changed`, `bank_account_added`, `bank_account_removed`, `bank_account_corrected`, `declared_destination_changed`, `payout_created`, `payouts_created`, `payout_canceled`, `beneficiaries_exported`, `beneficiaries_imported`, `control_weakened`, `funding_account_updated`, `sandbox_credit_posted`, `top_up_created`, `top_up_decided`. */
                 action: string;
                 /** Format: date-time */
                 occurred_at: string;
@@ -4859,6 +5116,7 @@ export interface components {
          *           "delivered_at": null,
          *           "settled_at": null,
          *           "returned_at": null,
+         *           "funding_status": "not_tracked",
          *           "created_at": "2026-05-27T12:10:00.000Z",
          *           "updated_at": "2026-05-27T12:10:00.000Z",
          *           "created_by": {
@@ -5126,6 +5384,7 @@ export interface components {
          *         "delivered_at": null,
          *         "settled_at": null,
          *         "returned_at": null,
+         *         "funding_status": "reserved",
          *         "created_at": "2026-05-27T12:10:00.000Z",
          *         "updated_at": "2026-05-27T12:15:00.000Z",
          *         "created_by": {
@@ -5531,6 +5790,123 @@ export interface components {
         BankInboundFileList: {
             bank_inbound_files: components["schemas"]["BankInboundFile"][];
             next_cursor: string | null;
+        };
+        /**
+         * @example {
+         *       "funding_accounts": [
+         *         {
+         *           "id": "0196f1a9-6172-7394-97ff-2a3b4c5d6e70",
+         *           "environment": "production",
+         *           "currency": "EUR",
+         *           "name": "SEPA bank account EUR",
+         *           "kind": "bank_rail",
+         *           "rail": "sepa",
+         *           "account_identifier_masked": "DE89 **** **** **** **30 00",
+         *           "posted_minor": 5000000,
+         *           "pending_minor": 125000,
+         *           "available_minor": 4875000,
+         *           "awaiting_funds": {
+         *             "count": 0,
+         *             "amount_minor": 0
+         *           },
+         *           "enforcement": "enforce",
+         *           "overdraft_limit_minor": 0,
+         *           "low_balance_threshold_minor": 1000000,
+         *           "awaiting_funds_expiry_hours": 72,
+         *           "created_at": "2026-05-27T11:00:00.000Z"
+         *         }
+         *       ],
+         *       "next_cursor": null
+         *     }
+         */
+        FundingAccountList: {
+            funding_accounts: components["schemas"]["FundingAccount"][];
+            next_cursor: string | null;
+        };
+        /**
+         * @example {
+         *       "enforcement": "enforce",
+         *       "low_balance_threshold_minor": 1000000
+         *     }
+         */
+        UpdateFundingAccountRequest: {
+            name?: string;
+            /** @enum {string} */
+            enforcement?: "track_only" | "enforce";
+            overdraft_limit_minor?: number;
+            low_balance_threshold_minor?: number | null;
+            awaiting_funds_expiry_hours?: number;
+        };
+        /**
+         * @example {
+         *       "funding_account_id": "0196f1a9-6172-7394-97ff-2a3b4c5d6e70",
+         *       "at": "2026-05-27T12:20:00.000Z",
+         *       "posted_minor": 5000000,
+         *       "pending_minor": 125000,
+         *       "available_minor": 4875000
+         *     }
+         */
+        FundingAccountBalance: {
+            /** Format: uuid */
+            funding_account_id: string;
+            /** Format: date-time */
+            at: string;
+            /** @description Posted balance at `at`. Integer minor units. */
+            posted_minor: number;
+            /** @description Held at `at`. Integer minor units. */
+            pending_minor: number;
+            /** @description posted_minor - pending_minor at `at`. Integer minor units. */
+            available_minor: number;
+        };
+        /**
+         * @example {
+         *       "transfers": [
+         *         {
+         *           "id": "0196f1a9-6172-7395-a800-3b4c5d6e7f81",
+         *           "funding_account_id": "0196f1a9-6172-7394-97ff-2a3b4c5d6e70",
+         *           "currency": "EUR",
+         *           "step": "hold",
+         *           "cause": {
+         *             "type": "payout",
+         *             "id": "0196f1a4-1c2d-7e30-a077-a2b3c4d5e6f8"
+         *           },
+         *           "idempotency_key": "payout:0196f1a4-1c2d-7e30-a077-a2b3c4d5e6f8:hold",
+         *           "entries": [
+         *             {
+         *               "account": "funding",
+         *               "amount_minor": -125000,
+         *               "pending": true
+         *             },
+         *             {
+         *               "account": "payees_in_transit",
+         *               "amount_minor": 125000,
+         *               "pending": true
+         *             }
+         *           ],
+         *           "posted_after_minor": 5000000,
+         *           "pending_after_minor": 125000,
+         *           "available_after_minor": 4875000,
+         *           "created_at": "2026-05-27T12:15:00.000Z"
+         *         }
+         *       ],
+         *       "next_cursor": null
+         *     }
+         */
+        TransferList: {
+            transfers: components["schemas"]["Transfer"][];
+            next_cursor: string | null;
+        };
+        /**
+         * @example {
+         *       "amount_minor": 2000000,
+         *       "reference": "test funds"
+         *     }
+         */
+        SandboxCreditRequest: {
+            /** @description Integer minor units, > 0. */
+            amount_minor: number;
+            /** @description Your note for the credit. */
+            reference?: string;
         };
         /**
          * @example {
@@ -8842,7 +9218,7 @@ export interface operations {
                 limit?: number;
                 /** @description The `next_cursor` of the previous page; omit for the first page. */
                 cursor?: string;
-                action?: "sign_in" | "sign_in_failed" | "signed_out" | "signed_out_everywhere" | "session_ended" | "session_confirmed" | "business_switched" | "password_changed" | "password_reset_requested" | "password_reset" | "two_factor_enabled" | "two_factor_disabled" | "recovery_code_used" | "recovery_codes_regenerated" | "session_expired" | "bank_rail_configured" | "bank_rail_removed" | "bank_file_content_read" | "member_invited" | "invitation_revoked" | "member_joined" | "member_role_changed" | "member_removed" | "security_settings_changed" | "business_profile_changed" | "api_key_created" | "api_key_revoked" | "webhook_secret_rotated" | "approval_policy_changed" | "payout_decided" | "webhook_subscription_created" | "webhook_subscription_changed" | "webhook_subscription_deleted" | "branding_changed" | "bank_account_added" | "bank_account_removed" | "bank_account_corrected" | "declared_destination_changed" | "payout_created" | "payouts_created" | "payout_canceled" | "beneficiaries_exported" | "beneficiaries_imported" | "control_weakened" | "top_up_created" | "top_up_decided";
+                action?: "sign_in" | "sign_in_failed" | "signed_out" | "signed_out_everywhere" | "session_ended" | "session_confirmed" | "business_switched" | "password_changed" | "password_reset_requested" | "password_reset" | "two_factor_enabled" | "two_factor_disabled" | "recovery_code_used" | "recovery_codes_regenerated" | "session_expired" | "bank_rail_configured" | "bank_rail_removed" | "bank_file_content_read" | "member_invited" | "invitation_revoked" | "member_joined" | "member_role_changed" | "member_removed" | "security_settings_changed" | "business_profile_changed" | "api_key_created" | "api_key_revoked" | "webhook_secret_rotated" | "approval_policy_changed" | "payout_decided" | "webhook_subscription_created" | "webhook_subscription_changed" | "webhook_subscription_deleted" | "branding_changed" | "bank_account_added" | "bank_account_removed" | "bank_account_corrected" | "declared_destination_changed" | "payout_created" | "payouts_created" | "payout_canceled" | "beneficiaries_exported" | "beneficiaries_imported" | "control_weakened" | "funding_account_updated" | "sandbox_credit_posted" | "top_up_created" | "top_up_decided";
                 actor_user_id?: string;
                 /** @description Records at or after this time. */
                 since?: string;
@@ -16725,6 +17101,775 @@ export interface operations {
             };
             /** @description Error envelope; code `not_found`. */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `internal_error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `service_unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listFundingAccounts: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 200. */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page; omit for the first page. */
+                cursor?: string;
+                /** @description Only this currency. */
+                currency?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FundingAccountList"];
+                };
+            };
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `unauthorized` or `SESSION_EXPIRED` or `TWO_FACTOR_REQUIRED`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `forbidden`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `internal_error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `service_unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getFundingAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FundingAccount"];
+                };
+            };
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `unauthorized` or `SESSION_EXPIRED` or `TWO_FACTOR_REQUIRED`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `forbidden`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `internal_error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `service_unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateFundingAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateFundingAccountRequest"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FundingAccount"];
+                };
+            };
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `unauthorized` or `SESSION_EXPIRED` or `TWO_FACTOR_REQUIRED` or `STEP_UP_REQUIRED`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `forbidden` or `CSRF_TOKEN_INVALID` or `CROSS_SITE_REQUEST` or `CONTROL_WEAKENING_NEEDS_PERSON`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `FUNDING_ACCOUNT_OVERDRAWN`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `payload_too_large`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `internal_error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `service_unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getFundingAccountBalance: {
+        parameters: {
+            query?: {
+                /** @description The instant; omit for now. */
+                at?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FundingAccountBalance"];
+                };
+            };
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `unauthorized` or `SESSION_EXPIRED` or `TWO_FACTOR_REQUIRED`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `forbidden`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `internal_error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `service_unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listFundingAccountTransfers: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 200. */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page; omit for the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransferList"];
+                };
+            };
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `unauthorized` or `SESSION_EXPIRED` or `TWO_FACTOR_REQUIRED`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `forbidden`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `internal_error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `service_unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createSandboxCredit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxCreditRequest"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transfer"];
+                };
+            };
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `validation_failed` or `bad_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `unauthorized` or `SESSION_EXPIRED` or `TWO_FACTOR_REQUIRED`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `forbidden` or `CSRF_TOKEN_INVALID` or `CROSS_SITE_REQUEST`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `payload_too_large`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `unsupported_media_type`. */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
