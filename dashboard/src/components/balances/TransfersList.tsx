@@ -1,6 +1,7 @@
 // One funding account's ledger transfers, newest first: what moved its balance, why (the payout or top-up behind
 // each, a payout linking to its page), and the balances just after it.
-import { Text } from "@mantine/core";
+import { Anchor, Text } from "@mantine/core";
+import { Link } from "react-router";
 import { useFundingTransfers } from "../../hooks/api/funding/queries";
 import type { Transfer } from "../../hooks/api/funding/types";
 import { useCursorPages } from "../../lib/use-cursor-pages";
@@ -37,8 +38,15 @@ export function TransfersList(props: { accountId: string; accountName: string })
     { header: "What", cell: (t) => STEP_LABELS[t.step] },
     {
       header: "Why",
-      cell: (t) => `${CAUSE_LABELS[t.cause.type]} ${t.cause.id.slice(0, 8)}`,
-      link: (t) => (t.cause.type === "payout" ? `/payouts/${t.cause.id}` : "/balances"),
+      // A payout links to its page; a top-up is listed below the accounts, a credit's other causes have no page.
+      cell: (t) =>
+        t.cause.type === "payout" ? (
+          <Anchor component={Link} to={`/payouts/${t.cause.id}`} size="sm">
+            {`Payout ${t.cause.id.slice(0, 8)}`}
+          </Anchor>
+        ) : (
+          `${CAUSE_LABELS[t.cause.type]} ${t.cause.id.slice(0, 8)}`
+        ),
     },
     { header: "Amount", align: "right", cell: (t) => <Money minor={fundingChange(t)} currency={t.currency} /> },
     { header: "Posted after", align: "right", cell: (t) => <Money minor={t.posted_after_minor} currency={t.currency} /> },
