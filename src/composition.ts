@@ -16,6 +16,7 @@ import { definePayouts, type PayoutBankFileHooks } from "./modules/payouts/index
 import { createAuditRecorder, definePeople } from "./modules/people/index.js";
 import { defineRailSimulator } from "./modules/rail-simulator/index.js";
 import { defineRegistration, emailRecipientFacts } from "./modules/registration/index.js";
+import { defineTopUps } from "./modules/top-ups/index.js";
 import { defineWebhooks } from "./modules/webhooks/index.js";
 import { assembleRouteRoles, PLATFORM_ROUTE_ROLES, type RouteRoles } from "./platform/auth/route-roles.js";
 import { assembleErrorCodes, type ErrorCodeTable, PLATFORM_ERRORS } from "./platform/errors.js";
@@ -284,6 +285,12 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
       recordAudit,
     },
   );
+  // Top-ups: approving one credits its funding account through the funding module, in the decision's transaction.
+  const topUps = defineTopUps(platform, {
+    recordAudit,
+    creditFundingAccount: funding.offers.creditFundingAccount,
+    findFundingAccount: funding.offers.findFundingAccount,
+  });
   const webhooks = defineWebhooks(platform, { policy: deps.webhookPolicy, sender: deps.webhookSender }, { recordAudit });
   const events = defineEvents(platform, { connectionTimeoutMs: config.http.connectionTimeoutMs });
   // The production simulator's operator control endpoint exists only when a control token is configured.
@@ -319,6 +326,7 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
     bankRails,
     ledger,
     funding,
+    topUps,
   ];
 
   const rank = (module: ModuleDefinition) => {

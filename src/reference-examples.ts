@@ -15,6 +15,10 @@ const SUBSCRIPTION_ID = "0196f1a5-2d3e-7f50-93aa-d5e6f708192b";
 const DELIVERY_ID = "0196f1a6-3e4f-7061-a4bb-e6f708192a3c";
 const EMAIL_ID = "0196f1a3-6f70-7b52-b5cc-f708192a3b4d";
 const BANK_FILE_ID = "0196f1a8-5061-7283-86ee-192a3b4c5d6f";
+const TOP_UP_ID = "0196f1aa-7283-74a5-a801-3b4c5d6e7f81";
+const TOP_UP_TRANSFER_ID = "0196f1ab-8394-75b6-b912-4c5d6e7f8092";
+const CHECKER_USER_ID = "0196f1a2-7b3c-7d18-9499-c5d6e7f8091a";
+const CHECKER_MEMBERSHIP_ID = "0196f1a2-7b3c-7d19-a5aa-d6e7f8091a2b";
 
 const SESSION_ID = "0196f1a2-7b3c-7d15-a166-92a3b4c5d6e7";
 const INVITATION_ID = "0196f1a2-7b3c-7d16-b277-a3b4c5d6e7f8";
@@ -376,6 +380,21 @@ const bankFile = {
   upload_attempts: 1,
   last_upload_error: null,
   alerts: [],
+};
+
+const topUp = {
+  id: TOP_UP_ID,
+  funding_account_id: FUNDING_ACCOUNT_ID,
+  amount_minor: 5000000,
+  currency: "EUR",
+  reference: "ACME-TOPUP-2026-05",
+  status: "approved",
+  created_by: { api_key_id: null, membership_id: MEMBERSHIP_ID, user_id: USER_ID },
+  decided_by: { api_key_id: null, membership_id: CHECKER_MEMBERSHIP_ID, user_id: CHECKER_USER_ID },
+  decided_at: "2026-05-27T12:30:00.000Z",
+  reason: null,
+  transfer_id: TOP_UP_TRANSFER_ID,
+  created_at: "2026-05-27T12:00:00.000Z",
 };
 
 export const COMPONENT_EXAMPLES: Readonly<Record<string, unknown>> = {
@@ -805,4 +824,9 @@ export const COMPONENT_EXAMPLES: Readonly<Record<string, unknown>> = {
     payout_id: PAYOUT_ID,
     outcome: { type: "compliance_hold_cleared" },
   },
+  // Top-ups
+  CreateTopUpRequest: { amount_minor: 5000000, reference: "ACME-TOPUP-2026-05" },
+  RejectTopUpRequest: { reason: "No such transfer on the bank statement." },
+  TopUp: topUp,
+  TopUpList: { top_ups: [topUp], next_cursor: null },
 };

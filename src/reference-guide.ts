@@ -142,6 +142,11 @@ export function referenceTags(config: Config): ReferenceTag[] {
       description:
         "Where payouts take their money from, one per source and currency (a bank rail's debtor account, the production simulator, sandbox), on a double-entry ledger: approval holds the amount (`pending_minor`), `disbursed` posts it, `failed`/`canceled`/`rejected` void it, `returned` (also after `settled`) credits it back. `available_minor` = `posted_minor` - `pending_minor`. With `enforcement` `track_only` (the default) every posting is kept and no payout ever waits; with `enforce` an approval not covered waits (`funding_status` `awaiting_funds`, event `payout.awaiting_funds`, nothing sent) until funds arrive, in approval order (`payout.funds_reserved`), or fails after `awaiting_funds_expiry_hours` in production with a reason starting `insufficient_funds`. Every transfer is immutable, names its cause, and carries the balances just after it.",
     },
+    {
+      name: "Top-ups",
+      description:
+        "Money a Business moved into a funding account's bank account, recorded by an admin and credited to the account (a ledger transfer) only when a different person approves it: maker-checker by person, always on. Events `top_up.approved` and `top_up.rejected`.",
+    },
     { name: "Webhooks", description: "The webhook endpoint of the environment, and the delivery log." },
     {
       name: "Events",
@@ -151,7 +156,7 @@ export function referenceTags(config: Config): ReferenceTag[] {
     {
       name: "Webhook events",
       description:
-        "What the service POSTs to the webhook endpoint, per event type. Deliveries may repeat and arrive out of order: deduplicate on `id`, and order events of one payout or Beneficiary by (`occurred_at`, `sequence`). New fields may be added to any event without notice; ignore the ones you do not know.",
+        "What the service POSTs to the webhook endpoint, per event type. Deliveries may repeat and arrive out of order: deduplicate on `id`, and order events of one payout, Beneficiary or top-up by (`occurred_at`, `sequence`). New fields may be added to any event without notice; ignore the ones you do not know.",
     },
     {
       name: "Sandbox mailbox",

@@ -35,6 +35,7 @@ function page<K extends PageName>(name: K, pick: (module: PageModule<K>) => Comp
 // Signed-in pages load on demand: the first visit downloads only the frame and the sign-in forms.
 const HomePage = page("home", (m) => m.HomePage);
 const ApprovalsPage = page("approvals", (m) => m.ApprovalsPage);
+const BalancesPage = page("balances", (m) => m.BalancesPage);
 const PayoutsPage = page("payouts", (m) => m.PayoutsPage);
 const PayoutPage = page("payout", (m) => m.PayoutPage);
 const NewPayoutPage = page("newPayout", (m) => m.NewPayoutPage);
@@ -89,6 +90,7 @@ export function App() {
           <Route path="payouts" element={<PayoutsPage />} />
           <Route path="payouts/new" element={<NewPayoutPage />} />
           <Route path="payouts/:payoutId" element={<PayoutPage />} />
+          <Route path="balances" element={<BalancesPage />} />
           <Route path="developers" element={<DevelopersPage />} />
           <Route path="team" element={<TeamPage />} />
           <Route path="uploads" element={<UploadsPage />} />

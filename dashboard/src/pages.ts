@@ -9,6 +9,7 @@ const pageChunks = {
   home: () => import("./pages/home"),
   approvals: () => import("./pages/approvals"),
   payouts: () => import("./pages/payouts"),
+  balances: () => import("./pages/balances"),
   payout: () => import("./pages/payout"),
   newPayout: () => import("./pages/new-payout"),
   developers: () => import("./pages/developers"),
@@ -49,6 +50,7 @@ function pageAt(path: string): PageName | null {
   if (second !== undefined) return null;
   const single: Readonly<Record<string, PageName>> = {
     approvals: "approvals",
+    balances: "balances",
     developers: "developers",
     team: "team",
     uploads: "uploads",

@@ -62,6 +62,9 @@ describe("the module list", () => {
       "rail-simulator",
       "payouts",
       "bank-rails",
+      "ledger",
+      "funding",
+      "top-ups",
     ]);
   });
 

@@ -54,6 +54,11 @@ describe("webhooks in the OpenAPI document and the delivery log", () => {
         expect(schema.properties.data.required).toEqual(
           expect.arrayContaining(["inbound_file_id", "rail", "file_name", "reason"]),
         );
+      } else if (type.startsWith("top_up.")) {
+        // The ordering subject of top_up.* events is the top-up.
+        expect(schema.properties.data.required).toEqual(
+          expect.arrayContaining(["top_up_id", "funding_account_id", "amount", "amount_minor", "currency", "status"]),
+        );
       } else {
         expect(schema.properties.data.required).toContain("beneficiary_id");
       }

@@ -30,6 +30,7 @@ const NAV = [
   { to: "/", label: "Home" },
   { to: "/approvals", label: "Approvals" },
   { to: "/payouts", label: "Payouts" },
+  { to: "/balances", label: "Balances" },
   { to: "/uploads", label: "Bulk upload" },
   { to: "/beneficiaries", label: "Beneficiaries" },
   { to: "/developers", label: "Developers" },

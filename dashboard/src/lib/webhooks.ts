@@ -28,6 +28,8 @@ export const EVENT_TYPES = [
   "beneficiary.bank_account.corrected",
   "bank_file.refused",
   "bank_file.item_unmatched",
+  "top_up.approved",
+  "top_up.rejected",
 ] as const satisfies readonly EventType[];
 true satisfies CompleteList<typeof EVENT_TYPES, EventType>;
 

@@ -16,6 +16,7 @@ import { Command, CommanderError, Option } from "commander";
 import { createActionWrapper, type GlobalOptions } from "./command.js";
 import { configFile, DEFAULT_BASE_URL, readConfig, writeConfig } from "./config.js";
 import { registerEventCommands } from "./events.js";
+import { registerFundingCommands } from "./funding.js";
 import { CliError, EXIT, printError, table } from "./output.js";
 
 const IMPORT_BATCH = 500;
@@ -367,6 +368,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): { program: C
     );
 
   registerEventCommands(program, action);
+  registerFundingCommands(program, action);
 
   // Every command (and the program) answers --help; usage errors exit 2.
   return { program, exitCode: () => exitCode };

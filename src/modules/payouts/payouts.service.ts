@@ -10,6 +10,7 @@
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
 import type { RecordActorAudit, ReportWeakenedControl } from "../../platform/auth/audit.js";
+import { isSameMaker as isSameMakerOf } from "../../platform/auth/maker-checker.js";
 import type { Clock } from "../../platform/clock.js";
 import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { AppError, type ErrorDetail } from "../../platform/errors.js";
@@ -200,18 +201,16 @@ export function presentPolicy(environment: Tenant["environment"], row: PolicyRow
 export const RESERVED_VALIDATOR_NAMES: ReadonlySet<string> = new Set(["approval_policy"]);
 
 /**
- * Maker-checker compares people, not keys: the approver is the maker when the same key, the same
- * membership or the same user created the payout (a second key minted by the same person is still the
- * same person).
+ * Maker-checker compares people, not keys (platform/auth/maker-checker.ts): the approver is the maker when the
+ * same key, the same membership or the same user created the payout.
  */
 export function isSameMaker(
   payout: Pick<PayoutRow, "createdByApiKeyId" | "createdByMembershipId" | "createdByUserId">,
   actor: Maker,
 ): boolean {
-  return (
-    (actor.apiKeyId !== null && payout.createdByApiKeyId === actor.apiKeyId) ||
-    (payout.createdByMembershipId !== null && payout.createdByMembershipId === actor.membershipId) ||
-    (payout.createdByUserId !== null && payout.createdByUserId === actor.userId)
+  return isSameMakerOf(
+    { apiKeyId: payout.createdByApiKeyId, membershipId: payout.createdByMembershipId, userId: payout.createdByUserId },
+    actor,
   );
 }
 

@@ -59,6 +59,9 @@ export const AUDIT_ACTIONS = [
   // Funding accounts (issue 27).
   "funding_account_updated",
   "sandbox_credit_posted",
+  // Money into a funding account (issue 27): recorded by one person, approved or rejected by another.
+  "top_up_created",
+  "top_up_decided",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

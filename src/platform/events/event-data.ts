@@ -43,6 +43,28 @@ function payoutData(status: readonly string[], extra: Record<string, TSchema> = 
 }
 
 /**
+ * `data` of top_up.* events: the top-up (the ordering subject), the funding account, the amount as payout events
+ * give it (`amount` in major units) plus `amount_minor`, the reference and the new status.
+ */
+function topUpData(extra: Record<string, TSchema>, description: string) {
+  return Type.Object(
+    {
+      top_up_id: uuid("The top-up; the ordering subject of top_up.* events."),
+      funding_account_id: uuid("The funding account it credits."),
+      amount: Type.String({
+        pattern: "^\\d+(\\.\\d+)?$",
+        description: "Decimal amount in major units with the currency's exponent, as in payout events.",
+      }),
+      amount_minor: Type.Integer({ minimum: 1, description: "The same amount in minor units." }),
+      currency: Type.String({ minLength: 3, maxLength: 3, description: "ISO 4217 code." }),
+      reference: Type.String({ description: "The reference recorded with the top-up." }),
+      ...extra,
+    },
+    { additionalProperties: true, description },
+  );
+}
+
+/**
  * `data` per event type. Receivers must ignore fields they do not know: adding one keeps `api_version`
  * (spec, Versioning 2), so every object allows additional properties.
  */
@@ -261,6 +283,20 @@ export const EVENT_DATA_SCHEMAS: Readonly<Record<EventType, TSchema>> = {
       description:
         "An item of a file from the bank (a return, a status, a booking, a notification of change) names no payout of ours, or one whose facts differ: it moved nothing. The rest of the file was applied.",
     },
+  ),
+  "top_up.approved": topUpData(
+    {
+      status: Type.Unsafe<string>({ type: "string", enum: ["approved"] }),
+      transfer_id: uuid("The ledger transfer that credited the funding account (GET /v1/funding-accounts/{id}/transfers)."),
+    },
+    "A second person approved a recorded top-up: the funding account was credited in the same transaction, and payouts waiting for funds are tried again.",
+  ),
+  "top_up.rejected": topUpData(
+    {
+      status: Type.Unsafe<string>({ type: "string", enum: ["rejected"] }),
+      reason: Type.String({ description: "Why it was rejected." }),
+    },
+    "A recorded top-up was rejected: nothing was credited.",
   ),
 };
 

@@ -31,6 +31,8 @@ export const EVENT_TYPES = [
   "beneficiary.bank_account.corrected",
   "bank_file.refused",
   "bank_file.item_unmatched",
+  "top_up.approved",
+  "top_up.rejected",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -50,7 +52,7 @@ export interface NewEvent {
   readonly type: EventType;
   /**
    * `payout_id` for payout.* events, `beneficiary_id` for beneficiary.* events, the inbound file's id for
-   * bank_file.* events: the ordering subject.
+   * bank_file.* events, the top-up's id for top_up.* events: the ordering subject.
    */
   readonly subjectId: string;
   readonly data: Readonly<Record<string, unknown>>;

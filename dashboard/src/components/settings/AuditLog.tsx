@@ -64,6 +64,8 @@ const ACTIONS = [
   "control_weakened",
   "funding_account_updated",
   "sandbox_credit_posted",
+  "top_up_created",
+  "top_up_decided",
 ] as const satisfies readonly AuditAction[];
 true satisfies CompleteList<typeof ACTIONS, AuditAction>;
 type Action = (typeof ACTIONS)[number];

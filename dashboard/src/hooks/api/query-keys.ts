@@ -94,6 +94,17 @@ export const queryKeys = {
     file: (env: Environment, id: string) => [env, "bank-rails", "file", id] as const,
     inboundFiles: (env: Environment, cursor: string | null) => [env, "bank-rails", "inbound-files", cursor] as const,
   },
+  funding: {
+    /** Every funding account read (the list, each account's transfers): a posting changes them together. */
+    all: (env: Environment) => [env, "funding-accounts"] as const,
+    list: (env: Environment) => [env, "funding-accounts", "list"] as const,
+    transfers: (env: Environment, accountId: string, cursor: string | null) =>
+      [env, "funding-accounts", "transfers", accountId, cursor] as const,
+  },
+  topUps: {
+    all: (env: Environment) => [env, "top-ups"] as const,
+    list: (env: Environment, filters: KeyFilters, cursor: string | null) => [env, "top-ups", "list", filters, cursor] as const,
+  },
 
   approvalPolicy: (env: Environment) => [env, "approval-policy"] as const,
   securitySettings: (env: Environment) => [env, "security-settings"] as const,

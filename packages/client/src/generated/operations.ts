@@ -15,6 +15,7 @@ export const OPERATIONS = {
   acknowledgeBeneficiary: { method: "POST", path: "/v1/beneficiaries/{id}/acknowledge", retry: "unsent", idempotencyKey: false, body: false, response: "json", listKey: null },
   applyNotificationOfChange: { method: "POST", path: "/v1/beneficiaries/{id}/bank-accounts/{accountId}/notification-of-change/apply", retry: "unsent", idempotencyKey: false, body: false, response: "json", listKey: null },
   approvePayout: { method: "POST", path: "/v1/payouts/{payoutId}/approve", retry: "always", idempotencyKey: false, body: true, response: "json", listKey: null },
+  approveTopUp: { method: "POST", path: "/v1/top-ups/{id}/approve", retry: "unsent", idempotencyKey: false, body: false, response: "json", listKey: null },
   archiveBeneficiary: { method: "POST", path: "/v1/beneficiaries/{id}/archive", retry: "unsent", idempotencyKey: false, body: false, response: "json", listKey: null },
   cancelCollectionRequest: { method: "DELETE", path: "/v1/beneficiaries/{id}/collection-requests/{requestId}", retry: "always", idempotencyKey: false, body: false, response: "none", listKey: null },
   cancelPayout: { method: "POST", path: "/v1/payouts/{payoutId}/cancel", retry: "always", idempotencyKey: false, body: true, response: "json", listKey: null },
@@ -36,6 +37,7 @@ export const OPERATIONS = {
   createPayoutDecision: { method: "POST", path: "/v1/payouts/{payoutId}/decisions", retry: "always", idempotencyKey: false, body: true, response: "json", listKey: null },
   createPayoutsInBulk: { method: "POST", path: "/v1/payouts/bulk", retry: "always", idempotencyKey: false, body: true, response: "json", listKey: null },
   createSandboxCredit: { method: "POST", path: "/v1/sandbox/funding-accounts/{id}/credits", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
+  createTopUp: { method: "POST", path: "/v1/funding-accounts/{id}/top-ups", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
   createWebhookSubscription: { method: "POST", path: "/v1/webhook-subscriptions", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
   deleteAchRail: { method: "DELETE", path: "/v1/bank-rails/ach", retry: "always", idempotencyKey: false, body: false, response: "none", listKey: null },
   deleteDestination: { method: "DELETE", path: "/v1/beneficiaries/{id}/bank-accounts/{accountId}", retry: "always", idempotencyKey: false, body: false, response: "none", listKey: null },
@@ -63,6 +65,7 @@ export const OPERATIONS = {
   getSecuritySettings: { method: "GET", path: "/v1/security-settings", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getSepaRail: { method: "GET", path: "/v1/bank-rails/sepa", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getSession: { method: "GET", path: "/v1/session", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
+  getTopUp: { method: "GET", path: "/v1/top-ups/{id}", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getWebhookDelivery: { method: "GET", path: "/v1/webhook-deliveries/{id}", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getWebhookSubscription: { method: "GET", path: "/v1/webhook-subscriptions", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   importBeneficiaries: { method: "POST", path: "/v1/beneficiaries/import", retry: "always", idempotencyKey: false, body: true, response: "json", listKey: null },
@@ -82,11 +85,13 @@ export const OPERATIONS = {
   listPayoutDecisions: { method: "GET", path: "/v1/payouts/{payoutId}/decisions", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   listPayouts: { method: "GET", path: "/v1/payouts", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "payouts" },
   listSandboxEmails: { method: "GET", path: "/v1/sandbox/emails", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "emails" },
+  listTopUps: { method: "GET", path: "/v1/top-ups", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "top_ups" },
   listWebhookDeliveries: { method: "GET", path: "/v1/webhook-deliveries", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "deliveries" },
   redeliverWebhookDelivery: { method: "POST", path: "/v1/webhook-deliveries/{id}/redeliver", retry: "unsent", idempotencyKey: false, body: false, response: "json", listKey: null },
   regenerateRecoveryCodes: { method: "POST", path: "/v1/session/two-factor/recovery-codes", retry: "unsent", idempotencyKey: false, body: false, response: "json", listKey: null },
   registerBusiness: { method: "POST", path: "/v1/registration", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
   rejectPayout: { method: "POST", path: "/v1/payouts/{payoutId}/reject", retry: "always", idempotencyKey: false, body: true, response: "json", listKey: null },
+  rejectTopUp: { method: "POST", path: "/v1/top-ups/{id}/reject", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
   removeMember: { method: "DELETE", path: "/v1/members/{membershipId}", retry: "always", idempotencyKey: false, body: false, response: "none", listKey: null },
   replaceApprovalPolicy: { method: "PUT", path: "/v1/approval-policy", retry: "always", idempotencyKey: false, body: true, response: "json", listKey: null },
   requestPasswordReset: { method: "POST", path: "/v1/password-resets", retry: "unsent", idempotencyKey: false, body: true, response: "none", listKey: null },
@@ -124,6 +129,7 @@ export interface ListOperations {
   listFundingAccountTransfers: "transfers";
   listPayouts: "payouts";
   listSandboxEmails: "emails";
+  listTopUps: "top_ups";
   listWebhookDeliveries: "deliveries";
 }
 
@@ -192,4 +198,4 @@ export const SIMULATOR_SCENARIOS: readonly { readonly name: string; readonly amo
 ];
 
 /** Every event type the service records (webhooks and the events API). */
-export const EVENT_TYPES = ["payout.disbursement_submitted","payout.acknowledged","payout.estimated_arrival_at","payout.disbursed","payout.delivered","payout.settled","payout.canceled","payout.rejected","payout.failed","payout.returned","payout.awaiting_funds","payout.funds_reserved","funding_account.low_balance","beneficiary.details_submitted","beneficiary.bank_account.registered","beneficiary.enrollment_rejected","beneficiary.bank_account.notification_of_change","beneficiary.bank_account.corrected","bank_file.refused","bank_file.item_unmatched"] as const;
+export const EVENT_TYPES = ["payout.disbursement_submitted","payout.acknowledged","payout.estimated_arrival_at","payout.disbursed","payout.delivered","payout.settled","payout.canceled","payout.rejected","payout.failed","payout.returned","payout.awaiting_funds","payout.funds_reserved","funding_account.low_balance","beneficiary.details_submitted","beneficiary.bank_account.registered","beneficiary.enrollment_rejected","beneficiary.bank_account.notification_of_change","beneficiary.bank_account.corrected","bank_file.refused","bank_file.item_unmatched","top_up.approved","top_up.rejected"] as const;
