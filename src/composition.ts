@@ -10,6 +10,8 @@ import { defineDestinations, destinationRoutingFactsOf } from "./modules/destina
 import { defineEmails } from "./modules/emails/index.js";
 import { defineEnrollment, type EnrollmentPorts } from "./modules/enrollment/index.js";
 import { defineEvents } from "./modules/events/index.js";
+import { defineFunding, type WaitingPayoutQueue } from "./modules/funding/index.js";
+import { defineLedger } from "./modules/ledger/index.js";
 import { definePayouts, type PayoutBankFileHooks } from "./modules/payouts/index.js";
 import { createAuditRecorder, definePeople } from "./modules/people/index.js";
 import { defineRailSimulator } from "./modules/rail-simulator/index.js";
@@ -113,6 +115,7 @@ function portFilledLater<Args extends unknown[], Result>(name: string) {
 
 type Hook<Name extends keyof PayoutBankFileHooks> = PayoutBankFileHooks[Name];
 type ReadBeneficiary = EnrollmentPorts["readBeneficiary"];
+type Waiting<Name extends keyof WaitingPayoutQueue> = WaitingPayoutQueue[Name];
 
 /** Every module of the service, built once per process (runtime.ts); the API and the worker read the result. */
 export function composeModules(deps: CompositionDeps): ComposedModules {
@@ -139,7 +142,9 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
   //   enrollment -> beneficiaries (the retry route answers the Beneficiary), beneficiaries -> enrollment (an
   //   acknowledged Beneficiary is enrolled);
   //   bank-rails -> payouts (a cut-off files the waiting payouts), payouts -> bank-rails (creation's routing
-  //   check, the disbursement's queueing).
+  //   check, the disbursement's queueing);
+  //   funding -> payouts (the release takes the payouts waiting for funds), payouts -> funding (the posting
+  //   rules of every move).
   // Each loop is cut on the side whose need is met at call time only, never while building.
   const readBeneficiary = portFilledLater<Parameters<ReadBeneficiary>, ReturnType<ReadBeneficiary>>("enrollment.readBeneficiary");
   const lockWaiting = portFilledLater<Parameters<Hook<"lockWaiting">>, ReturnType<Hook<"lockWaiting">>>(
@@ -152,6 +157,13 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
     Parameters<Hook<"failBeforeSubmission">>,
     ReturnType<Hook<"failBeforeSubmission">>
   >("bank-rails.payoutFiles.failBeforeSubmission");
+
+  const lockWaitingForFunds = portFilledLater<Parameters<Waiting<"lockWaiting">>, ReturnType<Waiting<"lockWaiting">>>(
+    "funding.waitingPayouts.lockWaiting",
+  );
+  const markFundsReserved = portFilledLater<Parameters<Waiting<"markReserved">>, ReturnType<Waiting<"markReserved">>>(
+    "funding.waitingPayouts.markReserved",
+  );
 
   const apiKeys = defineApiKeys(platform, { recordAudit });
   // Every e-mail goes through this outbox. It learns who a Business's verified people are from the registration
@@ -181,6 +193,13 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
     { mail: emails.offers.outbox, revokeKeysOfRemovedMember: apiKeys.offers.revokeKeysOfRemovedMember },
   );
   const { reportWeakenedControl } = people.offers;
+  // The ledger (its tables, written through ledger.shared.ts) and the funding accounts posting on it.
+  const ledger = defineLedger();
+  const funding = defineFunding(platform, {
+    waitingPayouts: { lockWaiting: lockWaitingForFunds.call, markReserved: markFundsReserved.call },
+    recordAudit,
+    reportWeakenedControl,
+  });
   const registration = defineRegistration(
     platform,
     {
@@ -230,6 +249,7 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
     {
       checkRailRoutes: bankRails.offers.checkRoutes,
       bankRails: bankRails.offers.queue,
+      funding: funding.offers.payoutPostings,
       recordAudit,
       reportWeakenedControl,
     },
@@ -275,6 +295,8 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
   lockWaiting.fill(payouts.offers.bankFiles.lockWaiting);
   recordSubmission.fill(payouts.offers.bankFiles.recordSubmission);
   failBeforeSubmission.fill(payouts.offers.bankFiles.failBeforeSubmission);
+  lockWaitingForFunds.fill(payouts.offers.waitingPayouts.lockWaiting);
+  markFundsReserved.fill(payouts.offers.waitingPayouts.markReserved);
 
   // The module list, in the order of their routes (the OpenAPI document's paths follow it).
   const modules: readonly ModuleDefinition[] = [
@@ -294,6 +316,8 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
     railSimulator,
     payouts,
     bankRails,
+    ledger,
+    funding,
   ];
 
   const rank = (module: ModuleDefinition) => {

@@ -6,7 +6,8 @@ import { createPayoutBulkService } from "./payouts.bulk.js";
 import { createPayoutWriter } from "./payouts.creation.js";
 import { createDisbursementHandlers } from "./payouts.disbursement.js";
 import { PAYOUT_ERRORS } from "./payouts.errors.js";
-import { PAYOUT_DISBURSE_JOB, PAYOUT_RAIL_OUTCOME_JOB, PAYOUT_SETTLE_JOB } from "./payouts.jobs.js";
+import { createFundsExpiryHandler, createWaitingPayoutQueue } from "./payouts.funding.js";
+import { PAYOUT_DISBURSE_JOB, PAYOUT_FUNDS_EXPIRY_JOB, PAYOUT_RAIL_OUTCOME_JOB, PAYOUT_SETTLE_JOB } from "./payouts.jobs.js";
 import { createLifecycle } from "./payouts.lifecycle.js";
 import type { PayoutsPorts } from "./payouts.ports.js";
 import { registerPayoutRoutes } from "./payouts.routes.js";
@@ -16,7 +17,7 @@ import { createPayoutService } from "./payouts.service.js";
 export type { BankFilePayout, PayoutBankFileHooks } from "./payouts.bank-files.js";
 export type { RailRouteCheck } from "./payouts.creation.js";
 export type { BankRailQueue } from "./payouts.disbursement.js";
-export { PAYOUT_DISBURSE_JOB, PAYOUT_RAIL_OUTCOME_JOB, PAYOUT_SETTLE_JOB } from "./payouts.jobs.js";
+export { PAYOUT_DISBURSE_JOB, PAYOUT_FUNDS_EXPIRY_JOB, PAYOUT_RAIL_OUTCOME_JOB, PAYOUT_SETTLE_JOB } from "./payouts.jobs.js";
 export type { PayoutsPorts } from "./payouts.ports.js";
 /** For the masking backfill (worker): re-masks the destination copies payouts keep. */
 export { replaceDestinationLast4 } from "./payouts.shared.js";
@@ -36,7 +37,21 @@ export interface PayoutsSettings {
  */
 export function definePayouts(platform: PlatformServices, settings: PayoutsSettings, ports: PayoutsPorts) {
   const { db, clock, ids, cipher, events, jobStore, logger } = platform;
-  const lifecycle = createLifecycle({ clock, events });
+  const lifecycle = createLifecycle({
+    clock,
+    events,
+    jobStore,
+    funding: ports.funding,
+    // Where an approved payout's money comes from: sandbox's own account; in production the bank rail it goes
+    // to (read as the disbursement will), else the simulator; a payout no rail takes is not tracked (it fails).
+    fundingSourceOf: async (tx, payout) => {
+      if (payout.environment === "sandbox") return { kind: "sandbox" };
+      const route = await ports.bankRails.route(tx, payout);
+      if (route === null) return { kind: "simulator" };
+      if ("refused" in route) return null;
+      return route.rail === "sepa" || route.rail === "ach" ? { kind: "bank_rail", rail: route.rail } : null;
+    },
+  });
   const writer = createPayoutWriter({
     clock,
     ids,
@@ -75,14 +90,19 @@ export function definePayouts(platform: PlatformServices, settings: PayoutsSetti
     registerRoutes: (app) => registerPayoutRoutes(app, service, bulk),
     sharedSchemas: [PayoutSchema, DecisionSchema, ApprovalPolicySchema, BulkRowSchema],
     jobs: {
-      definitions: [PAYOUT_DISBURSE_JOB, PAYOUT_RAIL_OUTCOME_JOB, PAYOUT_SETTLE_JOB],
-      handlers: disbursement,
+      definitions: [PAYOUT_DISBURSE_JOB, PAYOUT_RAIL_OUTCOME_JOB, PAYOUT_SETTLE_JOB, PAYOUT_FUNDS_EXPIRY_JOB],
+      handlers: {
+        ...disbursement,
+        ...createFundsExpiryHandler({ db, clock, lifecycle, logger: logger.child({ component: "payouts" }) }),
+      },
     },
     offers: {
       /** For the destinations module: refuses deleting a destination a pending payout heads to. */
       pendingPayoutHeadsTo: service.pendingPayoutHeadsTo,
       /** For the bank-rails module's cut-off: the waiting payouts, and the record of their submission in a file. */
       bankFiles: createPayoutBankFileHooks({ clock, cipher, lifecycle }),
+      /** For the funding module's release: the payouts waiting for funds, and the record of a reservation. */
+      waitingPayouts: createWaitingPayoutQueue({ events, jobStore }),
     },
   });
 }

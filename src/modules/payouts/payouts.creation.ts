@@ -355,7 +355,9 @@ export function createPayoutWriter(deps: PayoutWriterDeps) {
       policyRule: rule.name,
       createdAt: now,
     });
-    if (rule.outcome === "approve") await enqueueDisbursement(jobStore, tx, payout.id);
+    // A payout waiting for funds (enforce) is dispatched by the release that reserves it, not now.
+    if (rule.outcome === "approve" && moved.payout.fundingStatus !== "awaiting_funds")
+      await enqueueDisbursement(jobStore, tx, payout.id);
     return moved.payout;
   }
 

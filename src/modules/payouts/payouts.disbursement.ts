@@ -150,6 +150,8 @@ export function createDisbursementHandlers(deps: DisbursementDeps): JobHandlers 
         return null;
       }
       if (payout.status !== "approved") return null;
+      // Waiting for funds (enforce): nothing is sent; the release that reserves it dispatches it again.
+      if (payout.fundingStatus === "awaiting_funds") return null;
       const latest = await findLatestAttempt(tx, payoutId);
       if (latest !== null && latest.rail !== "sepa" && latest.rail !== "ach") {
         return latest.status === "submitting" ? { payout, attempt: latest } : null;

@@ -45,3 +45,13 @@ export const PAYOUT_SETTLE_JOB = defineJob({
   version: 1,
   payload: Type.Object({ payoutId: Type.String() }),
 });
+
+/**
+ * Fails a production payout still waiting for funds when its funding account's `awaiting_funds_expiry_hours`
+ * have passed since it started waiting (enqueued by the approval that made it wait).
+ */
+export const PAYOUT_FUNDS_EXPIRY_JOB = defineJob({
+  type: "payout.funds_expiry",
+  version: 1,
+  payload: Type.Object({ payoutId: Type.String() }),
+});

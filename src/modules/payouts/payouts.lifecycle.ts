@@ -5,11 +5,15 @@ import type { Tenant } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Tx } from "../../platform/db/client.js";
 import type { EventRecorder } from "../../platform/events/outbox.js";
+import type { JobStore } from "../../platform/jobs/job-store.js";
 import { currencyExponent } from "../../platform/reference/iso-codes.js";
-import { type PayoutPatch, type PayoutRow, updatePayoutIfUnchanged } from "./payouts.repo.js";
+import type { FundingPostings, FundingSource } from "../funding/index.js";
+import { PAYOUT_FUNDS_EXPIRY_JOB } from "./payouts.jobs.js";
+import { type PayoutPatch, type PayoutRow, setPayoutFunding, updatePayoutIfUnchanged } from "./payouts.repo.js";
 import {
   formatMajorAmount,
   type PayoutEventType,
+  type PayoutFundingStatus,
   type PayoutStatus,
   type PayoutTrigger,
   type TransitionResult,
@@ -90,8 +94,74 @@ function patchOf(trigger: PayoutTrigger, now: Date): PayoutPatch {
   }
 }
 
-export function createLifecycle(deps: { readonly clock: Clock; readonly events: EventRecorder }) {
-  const { clock, events } = deps;
+/** The posting rules of the funding module a payout's moves run (a port of the payouts module). */
+export type PayoutFundingRules = Pick<FundingPostings, "holdForPayout" | "postForPayout" | "voidForPayout" | "reverseForPayout">;
+
+export interface LifecycleDeps {
+  readonly clock: Clock;
+  readonly events: EventRecorder;
+  readonly jobStore: Pick<JobStore, "enqueue">;
+  /** The posting rules (the funding module), run in the transaction of the move. */
+  readonly funding: PayoutFundingRules;
+  /** Where an approved payout's money comes from (its bank rail, the simulator, sandbox); null: not tracked. */
+  readonly fundingSourceOf: (tx: Tx, payout: PayoutRow) => Promise<FundingSource | null>;
+}
+
+const ENDED_WITHOUT_MONEY: ReadonlySet<PayoutStatus> = new Set(["failed", "canceled", "rejected"]);
+
+export function createLifecycle(deps: LifecycleDeps) {
+  const { clock, events, jobStore, funding } = deps;
+
+  /**
+   * The posting rule of a move (issue 27), after the payout's conditional update, in the same transaction (the
+   * payout row is locked; the funding row is taken last): approval holds or makes it wait, `disbursed` posts the
+   * hold, `failed`/`canceled`/`rejected` void it (or take it off the queue), `returned` reverses it.
+   */
+  async function applyFunding(tx: Tx, payout: PayoutRow, from: PayoutStatus, trigger: PayoutTrigger): Promise<PayoutRow> {
+    const to = payout.status;
+    if (trigger.type === "approve") {
+      const source = await deps.fundingSourceOf(tx, payout);
+      if (source === null) return payout;
+      const { fundingAccount, status } = await funding.holdForPayout(tx, payout, source);
+      const now = clock.now();
+      const waiting = status === "awaiting_funds";
+      const updated = await setPayoutFunding(tx, payout.id, {
+        fundingStatus: status,
+        fundingAccountId: fundingAccount.id,
+        awaitingFundsSince: waiting ? now : null,
+      });
+      if (waiting) {
+        await events.record(tx, {
+          tenant: tenantOfPayout(updated),
+          type: "payout.awaiting_funds",
+          subjectId: updated.id,
+          data: eventData(updated, "payout.awaiting_funds", {
+            funding_account_id: fundingAccount.id,
+            funding_status: "awaiting_funds",
+          }),
+        });
+        // Sandbox payouts succeed (spec): a waiting one never expires there.
+        if (updated.environment === "production") {
+          await jobStore.enqueue(
+            tx,
+            PAYOUT_FUNDS_EXPIRY_JOB,
+            { payoutId: updated.id },
+            {
+              runAt: new Date(now.getTime() + fundingAccount.awaitingFundsExpiryHours * 3_600_000),
+              dedupeKey: `payout-funds-expiry:${updated.id}`,
+            },
+          );
+        }
+      }
+      return updated;
+    }
+    let next: PayoutFundingStatus = payout.fundingStatus;
+    if (to === "disbursed" && from !== "disbursed" && from !== "compliance_hold") next = await funding.postForPayout(tx, payout);
+    else if (ENDED_WITHOUT_MONEY.has(to) && from !== to) next = await funding.voidForPayout(tx, payout);
+    else if (to === "returned" && from !== "returned") next = await funding.reverseForPayout(tx, payout);
+    if (next === payout.fundingStatus) return payout;
+    return setPayoutFunding(tx, payout.id, { fundingStatus: next, awaitingFundsSince: null });
+  }
 
   /**
    * Moves the payout if the state machine allows it: one conditional update (on every value the decision
@@ -114,6 +184,7 @@ export function createLifecycle(deps: { readonly clock: Clock; readonly events: 
       updatedAt: now,
     });
     if (updated === null) return { kind: "lost", payout };
+    const funded = await applyFunding(tx, updated, result.from, trigger);
     if (result.event !== null) {
       await events.record(tx, {
         tenant: tenantOfPayout(updated),
@@ -126,7 +197,7 @@ export function createLifecycle(deps: { readonly clock: Clock; readonly events: 
         ...(trigger.type === "disbursed" && trigger.disbursedAt !== undefined ? { occurredAt: trigger.disbursedAt } : {}),
       });
     }
-    return { kind: "moved", payout: updated, from: result.from, event: result.event };
+    return { kind: "moved", payout: funded, from: result.from, event: result.event };
   }
 
   return { apply };

@@ -3,8 +3,11 @@
 import type { RecordActorAudit, ReportWeakenedControl } from "../../platform/auth/audit.js";
 import type { RailRouteCheck } from "./payouts.creation.js";
 import type { BankRailQueue } from "./payouts.disbursement.js";
+import type { PayoutFundingRules } from "./payouts.lifecycle.js";
 
 export interface PayoutsPorts {
+  /** From the funding module: the ledger postings of each move, in the move's transaction. */
+  readonly funding: PayoutFundingRules;
   /** From the bank-rails module: refuses a production payout no configured bank rail can carry, at creation. */
   readonly checkRailRoutes: RailRouteCheck;
   /** From the bank-rails module: whether a production payout waits for a bank file, and its queueing there. */

@@ -558,3 +558,36 @@ export async function upsertPolicy(db: Db, row: PolicyRow): Promise<PolicyRow> {
 }
 
 // Masking backfill --------------------------------------------------------------------------------------
+
+// Funding (issue 27) ------------------------------------------------------------------------------------------
+
+/**
+ * The payouts waiting for funds on one funding account, in approval order, locked `FOR UPDATE SKIP LOCKED`: the
+ * release holds the funding row, so a payout locked by a cancel or an expiry is skipped, never waited for.
+ */
+export async function lockWaitingForFunding(tx: Tx, fundingAccountId: string, limit: number): Promise<PayoutRow[]> {
+  return tx
+    .select()
+    .from(payouts)
+    .where(
+      and(
+        eq(payouts.fundingAccountId, fundingAccountId),
+        eq(payouts.fundingStatus, "awaiting_funds"),
+        eq(payouts.status, "approved"),
+      ),
+    )
+    .orderBy(asc(payouts.awaitingFundsSince), asc(payouts.id))
+    .limit(limit)
+    .for("update", { skipLocked: true });
+}
+
+/** Writes the payout's funding columns (its row is locked by the caller). */
+export async function setPayoutFunding(
+  tx: Tx,
+  id: string,
+  patch: Pick<PayoutPatch, "fundingStatus" | "fundingAccountId" | "awaitingFundsSince">,
+): Promise<PayoutRow> {
+  const [row] = await tx.update(payouts).set(patch).where(eq(payouts.id, id)).returning();
+  if (row === undefined) throw new Error("payout vanished under its lock");
+  return row;
+}

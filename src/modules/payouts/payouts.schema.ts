@@ -19,7 +19,7 @@ import {
 import { businesses, createdAt, environmentEnum } from "../../platform/db/shared.schema.js";
 import { beneficiaries } from "../beneficiaries/beneficiaries.schema.js";
 import { destinations } from "../destinations/destinations.schema.js";
-import { PAYOUT_STATUSES } from "./payouts.state.js";
+import { PAYOUT_STATUSES, type PayoutFundingStatus } from "./payouts.state.js";
 
 export const payoutStatusEnum = pgEnum("payout_status", PAYOUT_STATUSES);
 
@@ -74,6 +74,16 @@ export const payouts = pgTable(
     deliveredAt: timestamp("delivered_at", { withTimezone: true, mode: "date" }),
     settledAt: timestamp("settled_at", { withTimezone: true, mode: "date" }),
     returnedAt: timestamp("returned_at", { withTimezone: true, mode: "date" }),
+    /**
+     * What the ledger holds for it (issue 27): `not_tracked` before approval or never held, `reserved` (a hold),
+     * `awaiting_funds` (enforce: approved, no hold, nothing dispatched), `posted`, `released` (voided or left the
+     * queue), `reversed` (returned).
+     */
+    fundingStatus: text("funding_status").$type<PayoutFundingStatus>().notNull().default("not_tracked"),
+    /** The funding account its hold is on (set at approval; no foreign key: the funding module owns that table). */
+    fundingAccountId: uuid("funding_account_id"),
+    /** When it started waiting for funds: the order of the release. */
+    awaitingFundsSince: timestamp("awaiting_funds_since", { withTimezone: true, mode: "date" }),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
   },
@@ -102,6 +112,14 @@ export const payouts = pgTable(
       .on(t.replacesPayoutId)
       .where(sql`replaces_payout_id is not null and status not in ('failed', 'rejected', 'canceled')`),
     check("payouts_amount_positive", sql`${t.amountMinor} > 0`),
+    // The release of waiting payouts: one funding account's queue, in approval order.
+    index("payouts_awaiting_funds_idx")
+      .on(t.fundingAccountId, t.awaitingFundsSince, t.id)
+      .where(sql`funding_status = 'awaiting_funds'`),
+    check(
+      "payouts_funding_status",
+      sql`${t.fundingStatus} in ('not_tracked', 'reserved', 'awaiting_funds', 'posted', 'released', 'reversed')`,
+    ),
   ],
 );
 

@@ -331,7 +331,9 @@ export function createPayoutService(deps: PayoutServiceDeps) {
         membershipId: actor.membershipId,
         createdAt: clock.now(),
       });
-      if (body.outcome === "approve") await enqueueDisbursement(jobStore, tx, payout.id);
+      // A payout waiting for funds (enforce) is dispatched by the release that reserves it, not now.
+      if (body.outcome === "approve" && moved.payout.fundingStatus !== "awaiting_funds")
+        await enqueueDisbursement(jobStore, tx, payout.id);
       await recordAudit(tx, actor, {
         action: "payout_decided",
         subjectType: "payout",

@@ -37,6 +37,10 @@ export const PAYOUT_STATUSES = [
 ] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
+/** The payout field `funding_status`: what the ledger holds for it (docs/decisions.md, "Ledger"). */
+export const PAYOUT_FUNDING_STATUSES = ["not_tracked", "reserved", "awaiting_funds", "posted", "released", "reversed"] as const;
+export type PayoutFundingStatus = (typeof PAYOUT_FUNDING_STATUSES)[number];
+
 export type PayoutEventType =
   | "payout.disbursement_submitted"
   | "payout.acknowledged"
@@ -47,7 +51,9 @@ export type PayoutEventType =
   | "payout.canceled"
   | "payout.rejected"
   | "payout.failed"
-  | "payout.returned";
+  | "payout.returned"
+  | "payout.awaiting_funds"
+  | "payout.funds_reserved";
 
 /** What the state machine needs to know about a payout. */
 export interface PayoutStateView {

@@ -27,6 +27,7 @@ const CONTROL_NAMES: Readonly<Record<ControlWeakening["control"], string>> = {
   approval_rules: "The approval rules were loosened",
   two_factor_requirement: "Two-factor authentication is no longer required",
   bank_rail_delivery_target: "A bank rail's delivery target changed",
+  funding_enforcement: "A funding account's balance enforcement was weakened",
 };
 
 export function createControlAlerts(deps: {

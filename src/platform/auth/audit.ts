@@ -35,7 +35,12 @@ export type RecordActorAudit = (tx: Tx, actor: Actor | NoActor, act: AuditedAct)
 export const noAudit: RecordActorAudit = async () => {};
 
 /** The controls whose weakening is refused to API keys, recorded and e-mailed to every admin (issue 24). */
-export type WeakenedControl = "maker_checker" | "approval_rules" | "two_factor_requirement" | "bank_rail_delivery_target";
+export type WeakenedControl =
+  | "maker_checker"
+  | "approval_rules"
+  | "two_factor_requirement"
+  | "bank_rail_delivery_target"
+  | "funding_enforcement";
 
 export interface ControlWeakening {
   readonly control: WeakenedControl;

@@ -106,6 +106,40 @@ export const EVENT_DATA_SCHEMAS: Readonly<Record<EventType, TSchema>> = {
     { failure_reason: nullableString("The rail's return reason, when given.") },
     "The money left, then came back (production only).",
   ),
+  "payout.awaiting_funds": payoutData(
+    ["approved"],
+    {
+      funding_account_id: uuid("The funding account whose available balance did not cover the payout."),
+      funding_status: Type.Unsafe<"awaiting_funds">({
+        type: "string",
+        enum: ["awaiting_funds"],
+        description: "Always `awaiting_funds`.",
+      }),
+    },
+    "The payout was approved but its funding account (enforcement on) does not cover it: it waits, nothing is sent, until funds arrive (or it expires, production only, failing with a reason starting `insufficient_funds`).",
+  ),
+  "payout.funds_reserved": payoutData(
+    ["approved"],
+    {
+      funding_account_id: uuid("The funding account now holding the amount."),
+      funding_status: Type.Unsafe<"reserved">({ type: "string", enum: ["reserved"], description: "Always `reserved`." }),
+    },
+    "Funds arrived for a payout that was waiting: the amount is held and the disbursement dispatched.",
+  ),
+  "funding_account.low_balance": Type.Object(
+    {
+      funding_account_id: uuid("The funding account; the ordering subject of funding_account.* events."),
+      currency: Type.String({ minLength: 3, maxLength: 3, description: "ISO 4217 code." }),
+      posted_minor: Type.Integer({ description: "Posted balance after the posting, minor units." }),
+      pending_minor: Type.Integer({ description: "Held (pending) amount after the posting, minor units." }),
+      available_minor: Type.Integer({ description: "posted_minor - pending_minor after the posting." }),
+      low_balance_threshold_minor: Type.Integer({ description: "The account's threshold, crossed downwards by this posting." }),
+    },
+    {
+      additionalProperties: true,
+      description: "A posting took the funding account's available balance below its low-balance threshold.",
+    },
+  ),
   "beneficiary.details_submitted": Type.Object(
     {
       beneficiary_id: uuid("The Beneficiary; the ordering subject of beneficiary.* events."),

@@ -1,0 +1,143 @@
+// The funding module's queries on its one table. Balance changes are single conditional updates on the row
+// (the serialisation point of its balance); callers hold the payout row first, the funding row last.
+import { and, desc, eq, lt, type SQL, sql } from "drizzle-orm";
+import type { Tenant } from "../../platform/auth/actor.js";
+import type { Db, Tx } from "../../platform/db/client.js";
+import { ownedBy } from "../../platform/db/tenant-scope.js";
+import { type FundingAccountRow, fundingAccounts } from "./funding.schema.js";
+
+export type NewFundingAccountRow = typeof fundingAccounts.$inferInsert;
+export type FundingAccountPatch = Partial<
+  Pick<
+    FundingAccountRow,
+    | "name"
+    | "enforcement"
+    | "overdraftLimitMinor"
+    | "lowBalanceThresholdMinor"
+    | "awaitingFundsExpiryHours"
+    | "accountIdentifierMasked"
+  >
+>;
+
+/** Inserts the account unless its source already has one (ON CONFLICT DO NOTHING); returns the row either way. */
+export async function insertFundingAccountIfAbsent(
+  tx: Tx,
+  row: NewFundingAccountRow,
+): Promise<{ row: FundingAccountRow; created: boolean }> {
+  const [inserted] = await tx.insert(fundingAccounts).values(row).onConflictDoNothing().returning();
+  if (inserted !== undefined) return { row: inserted, created: true };
+  const [existing] = await tx
+    .select()
+    .from(fundingAccounts)
+    .where(
+      and(
+        eq(fundingAccounts.businessId, row.businessId),
+        eq(fundingAccounts.environment, row.environment),
+        eq(fundingAccounts.currency, row.currency),
+        eq(fundingAccounts.kind, row.kind),
+        eq(fundingAccounts.accountKey, row.accountKey),
+      ),
+    );
+  if (existing === undefined) throw new Error("funding account neither inserted nor found");
+  return { row: existing, created: false };
+}
+
+export async function findFundingAccountRow(db: Db, tenant: Tenant, id: string): Promise<FundingAccountRow | null> {
+  const [row] = await db
+    .select()
+    .from(fundingAccounts)
+    .where(and(eq(fundingAccounts.id, id), ownedBy(fundingAccounts, tenant)));
+  return row ?? null;
+}
+
+export async function lockFundingAccountRow(tx: Tx, tenant: Tenant, id: string): Promise<FundingAccountRow | null> {
+  const [row] = await tx
+    .select()
+    .from(fundingAccounts)
+    .where(and(eq(fundingAccounts.id, id), ownedBy(fundingAccounts, tenant)))
+    .for("update");
+  return row ?? null;
+}
+
+/** Unscoped lock by id (the release job, which carries only the id). */
+export async function lockFundingAccountById(tx: Tx, id: string): Promise<FundingAccountRow | null> {
+  const [row] = await tx.select().from(fundingAccounts).where(eq(fundingAccounts.id, id)).for("update");
+  return row ?? null;
+}
+
+export async function listFundingAccountRows(
+  db: Db,
+  tenant: Tenant,
+  page: { readonly after: string | null; readonly limit: number; readonly currency?: string },
+): Promise<FundingAccountRow[]> {
+  return db
+    .select()
+    .from(fundingAccounts)
+    .where(
+      and(
+        ownedBy(fundingAccounts, tenant),
+        page.after === null ? undefined : lt(fundingAccounts.id, page.after),
+        page.currency === undefined ? undefined : eq(fundingAccounts.currency, page.currency),
+      ),
+    )
+    .orderBy(desc(fundingAccounts.id))
+    .limit(page.limit + 1);
+}
+
+/**
+ * One balance change on the row, as one statement: `posted` and `pending` move by the deltas, the transfer time
+ * never goes backwards, and (when `whereCovered`) the update applies only if the row's available balance still
+ * covers `amount` where enforced (re-checked by PostgreSQL on the committed row). Null: not covered.
+ */
+export async function moveBalances(
+  tx: Tx,
+  id: string,
+  change: {
+    readonly postedDelta: number;
+    readonly pendingDelta: number;
+    readonly awaitingCountDelta?: number;
+    readonly awaitingMinorDelta?: number;
+    readonly now: Date;
+    readonly coverAmount?: number;
+  },
+): Promise<FundingAccountRow | null> {
+  const conditions: SQL[] = [eq(fundingAccounts.id, id)];
+  if (change.coverAmount !== undefined) {
+    conditions.push(
+      sql`(${fundingAccounts.enforcement} = 'track_only' or ${fundingAccounts.postedMinor} - ${fundingAccounts.pendingMinor} - ${change.coverAmount} >= -${fundingAccounts.overdraftLimitMinor})`,
+    );
+  }
+  const touchesLedger = change.postedDelta !== 0 || change.pendingDelta !== 0;
+  const [row] = await tx
+    .update(fundingAccounts)
+    .set({
+      postedMinor: sql`${fundingAccounts.postedMinor} + ${change.postedDelta}`,
+      pendingMinor: sql`${fundingAccounts.pendingMinor} + ${change.pendingDelta}`,
+      awaitingCount: sql`${fundingAccounts.awaitingCount} + ${change.awaitingCountDelta ?? 0}`,
+      awaitingMinor: sql`${fundingAccounts.awaitingMinor} + ${change.awaitingMinorDelta ?? 0}`,
+      ...(touchesLedger
+        ? {
+            lastTransferAt: sql`greatest(coalesce(${fundingAccounts.lastTransferAt}, ${change.now.toISOString()}::timestamptz), ${change.now.toISOString()}::timestamptz)`,
+          }
+        : {}),
+      updatedAt: change.now,
+    })
+    .where(and(...conditions))
+    .returning();
+  return row ?? null;
+}
+
+export async function updateFundingSettings(
+  tx: Tx,
+  id: string,
+  patch: FundingAccountPatch,
+  now: Date,
+): Promise<FundingAccountRow> {
+  const [row] = await tx
+    .update(fundingAccounts)
+    .set({ ...patch, updatedAt: now })
+    .where(eq(fundingAccounts.id, id))
+    .returning();
+  if (row === undefined) throw new Error("funding account vanished under its lock");
+  return row;
+}
