@@ -19,6 +19,44 @@ const BANK_FILE_ID = "0196f1a8-5061-7283-86ee-192a3b4c5d6f";
 const SESSION_ID = "0196f1a2-7b3c-7d15-a166-92a3b4c5d6e7";
 const INVITATION_ID = "0196f1a2-7b3c-7d16-b277-a3b4c5d6e7f8";
 const AUDIT_RECORD_ID = "0196f1a2-7b3c-7d17-8388-b4c5d6e7f809";
+const FUNDING_ACCOUNT_ID = "0196f1a9-6172-7394-97ff-2a3b4c5d6e70";
+const TRANSFER_ID = "0196f1a9-6172-7395-a800-3b4c5d6e7f81";
+
+const fundingAccount = {
+  id: FUNDING_ACCOUNT_ID,
+  environment: "production",
+  currency: "EUR",
+  name: "SEPA bank account EUR",
+  kind: "bank_rail",
+  rail: "sepa",
+  account_identifier_masked: "DE89 **** **** **** **30 00",
+  posted_minor: 5000000,
+  pending_minor: 125000,
+  available_minor: 4875000,
+  awaiting_funds: { count: 0, amount_minor: 0 },
+  enforcement: "enforce",
+  overdraft_limit_minor: 0,
+  low_balance_threshold_minor: 1000000,
+  awaiting_funds_expiry_hours: 72,
+  created_at: "2026-05-27T11:00:00.000Z",
+};
+
+const holdTransfer = {
+  id: TRANSFER_ID,
+  funding_account_id: FUNDING_ACCOUNT_ID,
+  currency: "EUR",
+  step: "hold",
+  cause: { type: "payout", id: PAYOUT_ID },
+  idempotency_key: `payout:${PAYOUT_ID}:hold`,
+  entries: [
+    { account: "funding", amount_minor: -125000, pending: true },
+    { account: "payees_in_transit", amount_minor: 125000, pending: true },
+  ],
+  posted_after_minor: 5000000,
+  pending_after_minor: 125000,
+  available_after_minor: 4875000,
+  created_at: "2026-05-27T12:15:00.000Z",
+};
 
 const membershipSummary = {
   id: MEMBERSHIP_ID,
@@ -155,11 +193,12 @@ const payout = {
   delivered_at: null,
   settled_at: null,
   returned_at: null,
+  funding_status: "not_tracked",
   created_at: "2026-05-27T12:10:00.000Z",
   updated_at: "2026-05-27T12:10:00.000Z",
   created_by: { api_key_id: KEY_ID, membership_id: MEMBERSHIP_ID, user_id: USER_ID },
 };
-const approvedPayout = { ...payout, status: "approved", updated_at: "2026-05-27T12:15:00.000Z" };
+const approvedPayout = { ...payout, status: "approved", funding_status: "reserved", updated_at: "2026-05-27T12:15:00.000Z" };
 
 const decision = {
   id: DECISION_ID,
@@ -703,6 +742,20 @@ export const COMPONENT_EXAMPLES: Readonly<Record<string, unknown>> = {
     bank_file: bankFile,
     payouts: [{ payout_id: PAYOUT_ID, amount_minor: 125000, reference: "0196f1a41c2d7e30a077a2b3c4d5e6f8", bank_status: "ACCP" }],
   },
+  // Funding accounts and the ledger
+  FundingAccount: fundingAccount,
+  FundingAccountList: { funding_accounts: [fundingAccount], next_cursor: null },
+  UpdateFundingAccountRequest: { enforcement: "enforce", low_balance_threshold_minor: 1000000 },
+  FundingAccountBalance: {
+    funding_account_id: FUNDING_ACCOUNT_ID,
+    at: "2026-05-27T12:20:00.000Z",
+    posted_minor: 5000000,
+    pending_minor: 125000,
+    available_minor: 4875000,
+  },
+  Transfer: holdTransfer,
+  TransferList: { transfers: [holdTransfer], next_cursor: null },
+  SandboxCreditRequest: { amount_minor: 2000000, reference: "test funds" },
   // Production simulator (operator)
   SimulatorOutcomeRequest: { type: "compliance_hold_cleared" },
   SimulatorOutcomeAccepted: {

@@ -19,13 +19,24 @@ export type FundingAccountPatch = Partial<
   >
 >;
 
-/** Inserts the account unless its source already has one (ON CONFLICT DO NOTHING); returns the row either way. */
+/**
+ * The account of a source, inserted unless it exists: a plain read first (on a hot account the insert's conflict
+ * check would wait for every transaction holding the row), then ON CONFLICT DO NOTHING for two first payouts racing.
+ */
 export async function insertFundingAccountIfAbsent(
   tx: Tx,
   row: NewFundingAccountRow,
 ): Promise<{ row: FundingAccountRow; created: boolean }> {
+  const found = await findBySource(tx, row);
+  if (found !== undefined) return { row: found, created: false };
   const [inserted] = await tx.insert(fundingAccounts).values(row).onConflictDoNothing().returning();
   if (inserted !== undefined) return { row: inserted, created: true };
+  const existing = await findBySource(tx, row);
+  if (existing === undefined) throw new Error("funding account neither inserted nor found");
+  return { row: existing, created: false };
+}
+
+async function findBySource(tx: Tx, row: NewFundingAccountRow): Promise<FundingAccountRow | undefined> {
   const [existing] = await tx
     .select()
     .from(fundingAccounts)
@@ -38,8 +49,7 @@ export async function insertFundingAccountIfAbsent(
         eq(fundingAccounts.accountKey, row.accountKey),
       ),
     );
-  if (existing === undefined) throw new Error("funding account neither inserted nor found");
-  return { row: existing, created: false };
+  return existing;
 }
 
 export async function findFundingAccountRow(db: Db, tenant: Tenant, id: string): Promise<FundingAccountRow | null> {

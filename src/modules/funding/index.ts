@@ -2,12 +2,18 @@
 // their ledger transfers), their settings (enforcement), the posting rules the payouts lifecycle calls, the
 // release of payouts waiting for funds, and the credits other modules post (top-ups, statement lines).
 import { defineModule, type PlatformServices } from "../../platform/modules/module-definition.js";
+import { fundingRouteRoles } from "./funding.access.js";
+import { FUNDING_ERRORS } from "./funding.errors.js";
 import { FUNDING_RELEASE_JOB } from "./funding.jobs.js";
 import type { FundingPorts } from "./funding.ports.js";
 import { createFundingPostings } from "./funding.postings.js";
 import { createReleaseHandler } from "./funding.release.js";
+import { registerFundingRoutes } from "./funding.routes.js";
+import { FundingAccountSchema, TransferSchema } from "./funding.schemas.js";
+import { createFundingService } from "./funding.service.js";
 import { findFundingAccount } from "./funding.shared.js";
 
+export { FUNDING_ERRORS } from "./funding.errors.js";
 export { FUNDING_RELEASE_JOB } from "./funding.jobs.js";
 export type { FundingPorts, WaitingPayout, WaitingPayoutQueue } from "./funding.ports.js";
 export type {
@@ -19,14 +25,27 @@ export type {
   PayoutForFunding,
   TransferRow,
 } from "./funding.postings.js";
+export { presentFundingAccount, presentTransfer } from "./funding.service.js";
 export type { FindFundingAccount, FundingAccountRow } from "./funding.shared.js";
 
 /** Funding accounts and the posting rules on the ledger. */
 export function defineFunding(platform: PlatformServices, ports: FundingPorts) {
   const { db, clock, ids, events, jobStore } = platform;
   const postings = createFundingPostings({ clock, ids, events, jobStore });
+  const service = createFundingService({
+    db,
+    clock,
+    ids,
+    postings,
+    recordAudit: ports.recordAudit,
+    reportWeakenedControl: ports.reportWeakenedControl,
+  });
   return defineModule({
     name: "funding",
+    routeRoles: fundingRouteRoles,
+    errorCodes: FUNDING_ERRORS,
+    registerRoutes: (app) => registerFundingRoutes(app, service),
+    sharedSchemas: [FundingAccountSchema, TransferSchema],
     jobs: {
       definitions: [FUNDING_RELEASE_JOB],
       handlers: createReleaseHandler({ db, clock, jobStore, postings, waitingPayouts: ports.waitingPayouts }),

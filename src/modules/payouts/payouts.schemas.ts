@@ -3,7 +3,7 @@ import { type Static, Type } from "@sinclair/typebox";
 import { DOCUMENTED_AS, DOCUMENTED_REQUIRED } from "../../platform/http/openapi-document.js";
 import { nameString, nullable, stringEnum } from "../../platform/http/schema-types.js";
 import { PageQuerySchema } from "../../platform/pagination/cursor.js";
-import { PAYOUT_STATUSES } from "./payouts.state.js";
+import { PAYOUT_FUNDING_STATUSES, PAYOUT_STATUSES } from "./payouts.state.js";
 
 const nullableString = nullable(Type.String());
 const nullableDateTime = nullable(Type.String({ format: "date-time" }));
@@ -57,6 +57,10 @@ export const PayoutSchema = Type.Object(
     delivered_at: nullableDateTime,
     settled_at: nullableDateTime,
     returned_at: nullableDateTime,
+    funding_status: stringEnum(PAYOUT_FUNDING_STATUSES, {
+      description:
+        "What the funding account holds for it: `not_tracked` (before approval, or never held), `reserved` (held at approval), `awaiting_funds` (approved, enforcement on, not covered: nothing is sent until funds arrive), `posted` (disbursed: the hold became a debit), `released` (failed, canceled or rejected: the hold voided or the wait ended), `reversed` (returned: credited back).",
+    }),
     created_at: Type.String({ format: "date-time" }),
     updated_at: Type.String({ format: "date-time" }),
     created_by: Type.Object(

@@ -100,6 +100,7 @@ export function presentPayout(row: PayoutRow): PayoutBody {
     delivered_at: iso(row.deliveredAt),
     settled_at: iso(row.settledAt),
     returned_at: iso(row.returnedAt),
+    funding_status: row.fundingStatus,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
     created_by: {

@@ -54,6 +54,9 @@ export const AUDIT_ACTIONS = [
   "beneficiaries_exported",
   "beneficiaries_imported",
   "control_weakened",
+  // Funding accounts (issue 27).
+  "funding_account_updated",
+  "sandbox_credit_posted",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -1,0 +1,66 @@
+// The funding row as the one serialisation point of its balance, under real concurrency (PostgreSQL only: PGlite
+// runs one transaction at a time): 50 concurrent approvals of 10.00 against 200.00 available with `enforce`
+// reserve exactly 20, the other 30 wait; the row's balances equal the fold of its transfers. Rounds:
+// LEDGER_RACE_ROUNDS (100 for a deep local run), a handful by default to keep CI fast.
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryRows } from "../../src/platform/db/client.js";
+import { registerBusiness } from "../helpers/factories.js";
+import { buildTestApp, type TestApp } from "../helpers/test-app.js";
+import { onPostgres } from "../helpers/test-database.js";
+import { createPayout, decide, payableBeneficiary } from "../payouts/payout-fixtures.js";
+import { expectLedgerConsistent, onlyFundingAccount, sandboxCredit, setFunding } from "./funding-fixtures.js";
+
+const ROUNDS = Number(process.env.LEDGER_RACE_ROUNDS ?? "3");
+const APPROVALS = 50;
+const AMOUNT = 1000;
+const AVAILABLE = 20_000;
+
+describe.skipIf(!onPostgres)("funding races on PostgreSQL", () => {
+  let t: TestApp;
+  const db = () => t.runtime.deps.database.db;
+
+  beforeAll(async () => {
+    // Enough connections for every approval at once: the race is on the funding row, not on the pool.
+    t = await buildTestApp({ env: { DATABASE_POOL_SIZE: String(APPROVALS + 5) } });
+  });
+  afterAll(async () => t?.close());
+
+  it(`${APPROVALS} concurrent approvals of 10.00 against 200.00 available reserve exactly 20 (${ROUNDS} rounds)`, async () => {
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const business = await registerBusiness(t.app, `Funding race ${round}`);
+      const key = business.keys.sandbox;
+      const { beneficiaryId } = await payableBeneficiary(t.app, key);
+      // The first approval creates the sandbox account (track-only: held at once); the worker disburses it.
+      const opener = await createPayout(t.app, key, { beneficiary_id: beneficiaryId, amount_minor: 1 });
+      expect((await decide(t.app, key, opener.payout_id, "approve")).statusCode).toBe(201);
+      await t.runtime.createWorker(`race-${round}`).drain();
+      const account = await onlyFundingAccount(t.app, key);
+      expect((await sandboxCredit(t.app, key, account.id, AVAILABLE + 1)).statusCode).toBe(201);
+      expect((await setFunding(t.app, key, account.id, { enforcement: "enforce" })).statusCode).toBe(200);
+
+      const ids: string[] = [];
+      for (let i = 0; i < APPROVALS; i += 1) {
+        ids.push((await createPayout(t.app, key, { beneficiary_id: beneficiaryId, amount_minor: AMOUNT })).payout_id);
+      }
+      const answers = await Promise.all(ids.map((id) => decide(t.app, key, id, "approve")));
+      expect(answers.filter((a) => a.statusCode !== 201).map((a) => a.body)).toEqual([]);
+
+      const statuses = await queryRows<{ funding_status: string; count: number }>(
+        db(),
+        sql`select funding_status, count(*)::int as count from payouts where id in ${ids} group by funding_status order by funding_status`,
+      );
+      expect(statuses).toEqual([
+        { funding_status: "awaiting_funds", count: APPROVALS - AVAILABLE / AMOUNT },
+        { funding_status: "reserved", count: AVAILABLE / AMOUNT },
+      ]);
+      const after = await onlyFundingAccount(t.app, key);
+      expect(after).toMatchObject({
+        available_minor: 0,
+        pending_minor: AVAILABLE,
+        awaiting_funds: { count: APPROVALS - AVAILABLE / AMOUNT, amount_minor: (APPROVALS - AVAILABLE / AMOUNT) * AMOUNT },
+      });
+      await expectLedgerConsistent(db(), after);
+    }
+  });
+});
