@@ -215,7 +215,7 @@ async function measureApprovals(context: BenchContext, engine: Engine, label: st
   const service = await startService(context, engine, { DATABASE_POOL_SIZE: String(LOOPS) });
   try {
     const baseUrl = service.server.baseUrl;
-    const business = await registerBusiness(service, `ledger-${label}-${engine}`);
+    const business = await registerBusiness(service, `ledger-${label.replace(/\W+/g, "-")}-${engine}`);
     const key = business.sandboxKey;
     const beneficiary = await call(baseUrl, key, "POST", "/v1/beneficiaries", {
       beneficiary_type: "person",

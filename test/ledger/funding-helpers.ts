@@ -1,6 +1,6 @@
 // Set-up shared by the ledger's invariant suite and its PostgreSQL races: credits through the funding module's
 // CreditFundingAccount port (what a top-up's approval calls; the sandbox credit route where the build has it),
-// enforcement through PATCH /v1/funding-accounts/{id} (or the row, on a build without the route).
+// enforcement through PATCH /v1/funding-accounts/{id}.
 import { sql } from "drizzle-orm";
 import type { Environment } from "../../src/platform/auth/api-key-format.js";
 import { type Db, queryRows, transaction } from "../../src/platform/db/client.js";
@@ -25,13 +25,9 @@ export function creditPort(t: TestApp): CreditPort {
   return credit;
 }
 
-export function hasRoute(t: TestApp, method: "GET" | "POST" | "PATCH", url: string): boolean {
-  return t.app.hasRoute({ method, url });
-}
-
 /**
- * A credit of `amountMinor` on the funding account: the sandbox credit route in sandbox (when the build has it),
- * else the port in its own transaction, as a top-up's approval calls it.
+ * A credit of `amountMinor` on the funding account: the sandbox credit route in sandbox, else the port in its own
+ * transaction, as a top-up's approval calls it.
  */
 export async function credit(
   t: TestApp,
@@ -40,7 +36,7 @@ export async function credit(
   fundingAccountId: string,
   amountMinor: number,
 ): Promise<void> {
-  if (tenant.environment === "sandbox" && hasRoute(t, "POST", "/v1/sandbox/funding-accounts/:id/credits")) {
+  if (tenant.environment === "sandbox") {
     const response = await t.app.inject({
       method: "POST",
       url: `/v1/sandbox/funding-accounts/${fundingAccountId}/credits`,
@@ -51,13 +47,17 @@ export async function credit(
     return;
   }
   const id = crypto.randomUUID();
-  const type = tenant.environment === "sandbox" ? "sandbox_credit" : "top_up";
   await transaction(t.runtime.deps.database.db, (tx) =>
-    creditPort(t)(tx, tenant, { fundingAccountId, amountMinor, cause: { type, id }, idempotencyKey: `${type}:${id}:credit` }),
+    creditPort(t)(tx, tenant, {
+      fundingAccountId,
+      amountMinor,
+      cause: { type: "top_up", id },
+      idempotencyKey: `top_up:${id}:credit`,
+    }),
   );
 }
 
-/** Enforcement and overdraft limit: PATCH where the route exists, else the row (the CHECK may refuse it: false). */
+/** Enforcement and overdraft limit through PATCH /v1/funding-accounts/{id}: false when it is refused. */
 export async function setEnforcement(
   t: TestApp,
   key: string,
@@ -65,24 +65,13 @@ export async function setEnforcement(
   enforcement: "enforce" | "track_only",
   overdraftLimitMinor = 0,
 ): Promise<boolean> {
-  if (hasRoute(t, "PATCH", "/v1/funding-accounts/:id")) {
-    const response = await t.app.inject({
-      method: "PATCH",
-      url: `/v1/funding-accounts/${fundingAccountId}`,
-      headers: bearer(key),
-      payload: { enforcement, overdraft_limit_minor: overdraftLimitMinor },
-    });
-    return response.statusCode === 200;
-  }
-  return t.runtime.deps.database.db
-    .execute(
-      sql`update funding_accounts set enforcement = ${enforcement}, overdraft_limit_minor = ${overdraftLimitMinor}
-          where id = ${fundingAccountId}::uuid`,
-    )
-    .then(
-      () => true,
-      () => false,
-    );
+  const response = await t.app.inject({
+    method: "PATCH",
+    url: `/v1/funding-accounts/${fundingAccountId}`,
+    headers: bearer(key),
+    payload: { enforcement, overdraft_limit_minor: overdraftLimitMinor },
+  });
+  return response.statusCode === 200;
 }
 
 export interface FundingRow {
