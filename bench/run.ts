@@ -18,6 +18,7 @@ import { beneficiariesListBenchmark } from "./beneficiaries-list.bench.js";
 import { beneficiaryExportBenchmark } from "./beneficiary-export.bench.js";
 import { dashboardPayoutsBenchmark } from "./dashboard-payouts.bench.js";
 import { eventsFeedBenchmark } from "./events-feed.bench.js";
+import { ledgerHotAccountBenchmark, ledgerPayoutApprovalBenchmark } from "./ledger.bench.js";
 import { runPendingCleanups } from "./lib/cleanup.js";
 import { machineInfo } from "./lib/machine.js";
 import { checkPostgres, postgresVersion } from "./lib/scratch-postgres.js";
@@ -45,6 +46,8 @@ const BENCHMARKS: readonly Benchmark[] = [
   listenBenchmark,
   payoutsListBenchmark,
   dashboardPayoutsBenchmark,
+  ledgerHotAccountBenchmark,
+  ledgerPayoutApprovalBenchmark,
 ];
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
