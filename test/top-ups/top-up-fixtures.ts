@@ -21,7 +21,7 @@ export async function openFundingAccount(t: TestApp, tenant: Tenant, currency = 
   const funding = fundingOf(t);
   const kind = tenant.environment === "sandbox" ? "sandbox" : "simulator";
   const row = await transaction(t.runtime.deps.database.db, (tx) =>
-    funding.offers.ensureFundingAccount(tx, tenant, currency, { kind }),
+    funding.offers.payoutPostings.ensureFundingAccount(tx, tenant, currency, { kind }),
   );
   return row.id;
 }
