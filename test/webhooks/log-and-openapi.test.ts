@@ -59,6 +59,11 @@ describe("webhooks in the OpenAPI document and the delivery log", () => {
         expect(schema.properties.data.required).toEqual(
           expect.arrayContaining(["top_up_id", "funding_account_id", "amount", "amount_minor", "currency", "status"]),
         );
+      } else if (type.startsWith("funding_account.")) {
+        // The ordering subject of funding_account.* events is the funding account; its balances after the posting.
+        expect(schema.properties.data.required).toEqual(
+          expect.arrayContaining(["funding_account_id", "currency", "posted_minor", "pending_minor", "available_minor"]),
+        );
       } else {
         expect(schema.properties.data.required).toContain("beneficiary_id");
       }
