@@ -219,6 +219,8 @@ describe.skipIf(!browserAvailable)("the dashboard's webhooks and Home in Chromiu
       .poll(() => chart.locator("figcaption").textContent(), { timeout: 15_000 })
       .toBe("EUR: €1,052.49 in 3 payouts, highest day €1,002.50");
     await expect(page.getByRole("img", { name: /^EUR: €1,052.49/ }).count()).resolves.toBe(1);
+    // The amount axis: zero, half and the highest day.
+    await expect(chart.getByTestId("volume-axis-tick").allTextContents()).resolves.toEqual(["€0.00", "€501.25", "€1,002.50"]);
     await page.getByText("EUR per day as a table").click();
     await expect(chart.getByTestId("volume-table").locator("tbody tr").allTextContents()).resolves.toEqual([
       "10 Jun2€1,002.50",

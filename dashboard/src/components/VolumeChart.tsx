@@ -11,10 +11,12 @@ const WIDTH = 600;
 const HEIGHT = 140;
 const TOP = 8;
 const BOTTOM = 20;
+/** Room for the amount axis's labels at the left of the bars. */
+const LEFT = 84;
 
 function CurrencyChart({ series, timeZone }: { series: VolumeSeries; timeZone: string }) {
   const captionId = useId();
-  const slot = WIDTH / series.days.length;
+  const slot = (WIDTH - LEFT) / series.days.length;
   const plot = HEIGHT - TOP - BOTTOM;
   const first = series.days[0];
   const last = series.days[series.days.length - 1];
@@ -36,14 +38,32 @@ function CurrencyChart({ series, timeZone }: { series: VolumeSeries; timeZone: s
         style={{ display: "block", maxWidth: WIDTH }}
       >
         <title>{caption}</title>
-        <line x1={0} x2={WIDTH} y1={HEIGHT - BOTTOM} y2={HEIGHT - BOTTOM} stroke="var(--mantine-color-gray-7)" strokeWidth={1} />
+        {/* The amount axis: zero, half and the highest day, each a labelled grid line, so a bar's height reads as money. */}
+        {[0, 0.5, 1].map((fraction) => {
+          const y = HEIGHT - BOTTOM - fraction * plot;
+          return (
+            <g key={fraction} data-testid="volume-axis-tick">
+              <line
+                x1={LEFT}
+                x2={WIDTH}
+                y1={y}
+                y2={y}
+                stroke={fraction === 0 ? "var(--mantine-color-gray-7)" : "var(--mantine-color-gray-4)"}
+                strokeWidth={1}
+              />
+              <text x={LEFT - 6} y={y + 4} fontSize={11} textAnchor="end" fill="var(--mantine-color-gray-7)">
+                {formatMoney(Math.round(series.maxMinor * fraction), series.currency)}
+              </text>
+            </g>
+          );
+        })}
         {series.days.map((day, index) => {
           const height =
             series.maxMinor === 0 ? 0 : Math.max(day.amountMinor > 0 ? 2 : 0, (day.amountMinor / series.maxMinor) * plot);
           return (
             <rect
               key={day.date}
-              x={index * slot + 1}
+              x={LEFT + index * slot + 1}
               y={HEIGHT - BOTTOM - height}
               width={Math.max(1, slot - 2)}
               height={height}
@@ -55,7 +75,7 @@ function CurrencyChart({ series, timeZone }: { series: VolumeSeries; timeZone: s
           );
         })}
         {first !== undefined && (
-          <text x={0} y={HEIGHT - 4} fontSize={12} fill="var(--mantine-color-gray-7)">
+          <text x={LEFT} y={HEIGHT - 4} fontSize={12} fill="var(--mantine-color-gray-7)">
             {formatDay(first.date)}
           </text>
         )}
