@@ -7,7 +7,13 @@
 import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sepaConfig } from "../bank-rails/bank-rail-fixtures.js";
-import { browserAvailable, browserRequired, type DashboardHarness, startDashboard } from "../helpers/dashboard-browser.js";
+import {
+  browserAvailable,
+  browserRequired,
+  type DashboardHarness,
+  pickOption,
+  startDashboard,
+} from "../helpers/dashboard-browser.js";
 import { bearer, createBeneficiary, registerBankAccount } from "../helpers/factories.js";
 import { REGISTRATION_PASSWORD } from "../helpers/sessions.js";
 import { TEST_START } from "../helpers/test-app.js";
@@ -62,9 +68,9 @@ describe.skipIf(!browserAvailable)("Editing a Beneficiary and retrying its enrol
     await expect.poll(() => page.locator(`[id="${errorId}"]`).textContent(), { timeout: 15_000 }).toMatch(/date|format|pattern/i);
     await h.capture(page, "beneficiary-edit-invalid");
 
-    // Fixed, the country typed in lower case, the nickname emptied (cleared by the API).
+    // Fixed, the country chosen by its name, the nickname emptied (cleared by the API).
     await dialog.getByLabel("Date of birth").fill("1906-12-09");
-    await dialog.getByLabel("Country of residence").fill("us");
+    await pickOption(page, dialog.getByLabel("Country of residence"), "United States", "United States (US)");
     await dialog.getByLabel("Nickname").fill("");
     await dialog.getByRole("button", { name: "Save identity" }).click();
     await dialog.waitFor({ state: "detached" });
@@ -115,7 +121,7 @@ describe.skipIf(!browserAvailable)("Editing a Beneficiary and retrying its enrol
       .toBe(1);
     // A street and a country without a town: the API's "required" beside the town field.
     await address.getByLabel("Street and number").fill("Hauptstraße 1");
-    await address.getByLabel("Country").fill("de");
+    await pickOption(page, address.getByLabel("Country", { exact: true }), "Germany", "Germany (DE)");
     await dialog.getByRole("button", { name: "Save identity" }).click();
     await expect.poll(() => dialog.getByRole("alert").first().textContent(), { timeout: 15_000 }).toContain("validation_failed");
     const described = await address.getByLabel("Town or city").getAttribute("aria-describedby");
@@ -148,7 +154,9 @@ describe.skipIf(!browserAvailable)("Editing a Beneficiary and retrying its enrol
 
     // Every address field emptied: the address is removed (sent as null).
     await page.getByRole("button", { name: "Edit identity" }).click();
-    for (const label of ["Street and number", "Town or city", "Postal code", "Country"]) await address.getByLabel(label).fill("");
+    for (const label of ["Street and number", "Town or city", "Postal code"]) await address.getByLabel(label).fill("");
+    // The country is a picker: emptied by its clear button.
+    await address.getByLabel("Clear Country").click();
     await dialog.getByRole("button", { name: "Save identity" }).click();
     await dialog.waitFor({ state: "detached" });
     await expect.poll(lastUpdate, { timeout: 15_000 }).toEqual({ postal_address: null });
@@ -259,7 +267,7 @@ describe.skipIf(!browserAvailable)("Editing a Beneficiary and retrying its enrol
       .toBe(1);
     const address = dialog.getByRole("group", { name: "Postal address" });
     for (const label of ["Town or city", "Country"]) {
-      const described = await address.getByLabel(label).getAttribute("aria-describedby");
+      const described = await address.getByLabel(label, { exact: true }).getAttribute("aria-describedby");
       const errorId = described?.split(" ").find((id) => id.endsWith("error"));
       await expect
         .poll(() => page.locator(`[id="${errorId}"]`).textContent(), { timeout: 15_000 })
@@ -268,7 +276,7 @@ describe.skipIf(!browserAvailable)("Editing a Beneficiary and retrying its enrol
     await h.capture(page, "beneficiary-address-sepa");
     await address.getByLabel("Street and number").fill("Damrak 1");
     await address.getByLabel("Town or city").fill("Amsterdam");
-    await address.getByLabel("Country").fill("NL");
+    await pickOption(page, address.getByLabel("Country", { exact: true }), "Netherlands", "Netherlands (NL)");
     await dialog.getByRole("button", { name: "Save identity" }).click();
     await dialog.waitFor({ state: "detached" });
 

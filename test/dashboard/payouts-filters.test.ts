@@ -16,6 +16,7 @@ import {
   browserRequired,
   listenOnLoopback,
   noticeIfNoBrowser,
+  pickOption,
   startBrowser,
 } from "../helpers/dashboard-browser.js";
 import { bearer } from "../helpers/factories.js";
@@ -134,7 +135,7 @@ describe.skipIf(!browserAvailable && !browserRequired)("the dashboard's payouts 
     await filters.getByText("Choose a currency to filter by amount").waitFor();
     expect(page.url()).not.toContain("amount_min");
 
-    await filters.getByLabel("Currency").fill("EUR");
+    await pickOption(page, filters.getByLabel("Currency"), "EUR", "Euro (EUR)");
     await filters.getByRole("button", { name: "Apply filters" }).click();
     await expect.poll(() => refs(page), { timeout: 15_000 }).toEqual(["INV-LARGE"]);
     // page.url() follows the page's own history changes by an event of their own: polled, not read once.
@@ -262,7 +263,8 @@ describe.skipIf(!browserAvailable && !browserRequired)("the dashboard's payouts 
     await page.getByTestId("deliveries-empty").waitFor();
 
     // From the payout to its Beneficiary, and from there to that Beneficiary's payouts only.
-    await page.getByRole("link", { name: /^[0-9a-f]{8}-[0-9a-f]{4}-/ }).click();
+    // The payout names its payee (linked to the Beneficiary), not the Beneficiary's id.
+    await page.getByTestId("payout-payee").click();
     await page.getByRole("link", { name: /^Payouts to / }).click();
     await page.getByRole("heading", { level: 1, name: "Payouts" }).waitFor();
     await expect

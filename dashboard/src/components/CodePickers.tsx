@@ -44,6 +44,11 @@ function withCurrent(options: { value: string; label: string }[], value: string 
   return [{ value, label: value }, ...options];
 }
 
+/** The form keeps "" for no value; the Select shows nothing only for null (an emptied form after Back included). */
+function emptyAsNull(value: string | null | undefined): { value?: string | null } {
+  return value === undefined ? {} : { value: value === "" ? null : value };
+}
+
 export function CountrySelect(props: PickerProps) {
   const options = useMemo(countryOptions, []);
   return (
@@ -52,7 +57,9 @@ export function CountrySelect(props: PickerProps) {
       clearable={props.required !== true}
       nothingFoundMessage="No country of that name"
       placeholder="Search by name or code"
+      clearButtonProps={{ "aria-label": `Clear ${typeof props.label === "string" ? props.label : "country"}` }}
       {...props}
+      {...emptyAsNull(props.value)}
       onChange={(value, option) => props.onChange?.(value ?? "", option)}
       data={withCurrent(options, props.value)}
     />
@@ -67,7 +74,9 @@ export function CurrencySelect(props: PickerProps) {
       clearable={props.required !== true}
       nothingFoundMessage="No currency of that name"
       placeholder="Search by name or code"
+      clearButtonProps={{ "aria-label": `Clear ${typeof props.label === "string" ? props.label : "currency"}` }}
       {...props}
+      {...emptyAsNull(props.value)}
       onChange={(value, option) => props.onChange?.(value ?? "", option)}
       data={withCurrent(options, props.value)}
     />

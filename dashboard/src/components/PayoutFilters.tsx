@@ -10,6 +10,7 @@ import { useSearchParams } from "react-router";
 import { ApiError } from "../api/client";
 import { applyDraft, draftFromParams, FILTER_PARAMS, type FilterDraft } from "../lib/payout-filters";
 import { useTimeZone } from "../lib/time-zone";
+import { CurrencySelect } from "./CodePickers";
 
 /** The API's query field each form field is sent as (for the API's field errors). */
 const API_FIELD: Record<keyof FilterDraft, string> = {
@@ -74,14 +75,7 @@ export function PayoutFilters({ error, onApplied }: { error: unknown; onApplied?
           {...inputProps("channel")}
           w={160}
         />
-        <TextInput
-          label="Currency"
-          placeholder="EUR"
-          maxLength={3}
-          {...inputProps("currency")}
-          onChange={(e) => form.setFieldValue("currency", e.currentTarget.value.toUpperCase())}
-          w={100}
-        />
+        <CurrencySelect label="Currency" placeholder="Any currency" {...inputProps("currency")} w={220} />
         <TextInput label="Amount from" inputMode="decimal" {...inputProps("amountMin")} w={140} />
         <TextInput label="Amount to" inputMode="decimal" {...inputProps("amountMax")} w={140} />
         <TextInput type="date" label="Created from" {...inputProps("createdFrom")} w={160} />

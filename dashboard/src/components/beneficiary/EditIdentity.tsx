@@ -11,6 +11,7 @@ import type { ApiError } from "../../api/client";
 import { useUpdateBeneficiary } from "../../hooks/api/beneficiaries/mutations";
 import type { Beneficiary, UpdateBeneficiaryRequest } from "../../hooks/api/beneficiaries/types";
 import { setFieldErrors } from "../../hooks/api/form-errors";
+import { CountrySelect } from "../CodePickers";
 import { MutationError } from "../MutationError";
 
 type Field =
@@ -152,6 +153,8 @@ function EditIdentityDialog(props: { b: Beneficiary; sepaMissing: readonly Addre
     const field = form.getInputProps(`postal_address.${name}`);
     const sepaHint =
       sepaMissing.includes(name) && form.values.postal_address[name].trim() === "" ? "Needed for a SEPA payout" : undefined;
+    // A country is chosen by its name from the list (the form keeps the two letters the API stores).
+    if (name === "country") return <CountrySelect label={label} {...field} error={field.error ?? sepaHint} />;
     return <TextInput label={label} {...field} error={field.error ?? sepaHint} {...extra} />;
   };
 
@@ -206,15 +209,12 @@ function EditIdentityDialog(props: { b: Beneficiary; sepaMissing: readonly Addre
               {input("first_name", "First name")}
               {input("last_name", "Last name")}
               {input("date_of_birth", "Date of birth", { description: "YYYY-MM-DD" })}
-              {input("country_of_residence", "Country of residence", { description: "Two letters, such as GB", maxLength: 2 })}
+              <CountrySelect label="Country of residence" {...form.getInputProps("country_of_residence")} />
             </SimpleGrid>
           ) : (
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
               {input("business_name", "Business name")}
-              {input("country_of_incorporation", "Country of incorporation", {
-                description: "Two letters, such as GB",
-                maxLength: 2,
-              })}
+              <CountrySelect label="Country of incorporation" {...form.getInputProps("country_of_incorporation")} />
               {input("registration_number", "Registration number")}
             </SimpleGrid>
           )}
@@ -236,7 +236,7 @@ function EditIdentityDialog(props: { b: Beneficiary; sepaMissing: readonly Addre
                 {addressInput("postal_code", "Postal code")}
                 {addressInput("city", "Town or city")}
                 {addressInput("state", "State or region")}
-                {addressInput("country", "Country", { description: "Two letters, such as DE", maxLength: 2 })}
+                {addressInput("country", "Country")}
               </SimpleGrid>
             </Stack>
           </Fieldset>
