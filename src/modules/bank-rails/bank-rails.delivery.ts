@@ -120,6 +120,33 @@ export interface SftpSettings {
   readonly timeoutMs?: number;
 }
 
+/**
+ * The SFTP settings of a stored rail configuration's delivery and its decrypted secrets: one mapping for the
+ * file upload and the connection test, so both connect exactly the same way.
+ */
+export function sftpSettingsOf(
+  delivery: {
+    readonly host?: string | null | undefined;
+    readonly port?: number | null | undefined;
+    readonly username?: string | null | undefined;
+    readonly hostKeyFingerprint?: string | null | undefined;
+    readonly outboundDirectory: string;
+    readonly inboundDirectory: string;
+  },
+  secrets: { readonly password?: string | undefined; readonly privateKey?: string | undefined } | null,
+): SftpSettings {
+  return {
+    host: delivery.host ?? "",
+    port: delivery.port ?? 22,
+    username: delivery.username ?? "",
+    ...(secrets?.password === undefined ? {} : { password: secrets.password }),
+    ...(secrets?.privateKey === undefined ? {} : { privateKey: secrets.privateKey }),
+    hostKeyFingerprint: delivery.hostKeyFingerprint ?? "",
+    outboundDirectory: delivery.outboundDirectory,
+    inboundDirectory: delivery.inboundDirectory,
+  };
+}
+
 /** `SHA256:…` of a raw host key, the way OpenSSH prints it. */
 export function openSshFingerprint(key: Buffer): string {
   return `SHA256:${createHash("sha256").update(key).digest("base64").replace(/=+$/, "")}`;

@@ -42,6 +42,7 @@ import {
   describeDeliveryFailure,
   openLocalTarget,
   openSftpTarget,
+  sftpSettingsOf,
   sha256Hex,
 } from "./bank-rails.delivery.js";
 import { createBankInbound } from "./bank-rails.inbound.js";
@@ -541,19 +542,7 @@ export function createBankFiles(deps: BankFilesDeps) {
         delivery.inboundDirectory,
       );
     }
-    return openSftpTarget(
-      {
-        host: delivery.host ?? "",
-        port: delivery.port ?? 22,
-        username: delivery.username ?? "",
-        ...(secrets?.password === undefined ? {} : { password: secrets.password }),
-        ...(secrets?.privateKey === undefined ? {} : { privateKey: secrets.privateKey }),
-        hostKeyFingerprint: delivery.hostKeyFingerprint ?? "",
-        outboundDirectory: delivery.outboundDirectory,
-        inboundDirectory: delivery.inboundDirectory,
-      },
-      deps.sftpPolicy,
-    );
+    return openSftpTarget(sftpSettingsOf(delivery, secrets), deps.sftpPolicy);
   }
 
   const upload = jobHandler(BANK_UPLOAD_JOB, async ({ fileId }, context) => {

@@ -21,6 +21,7 @@ import { readBankPublicKey, unlockPrivateKey } from "../../rails/bank-files/open
 import type { PostalAddressValue } from "../beneficiaries/index.js";
 import { describeTargetChange } from "./bank-rails.alerts.js";
 import { type ConnectionStep, testLocalFolders, testSftpConnection } from "./bank-rails.connection-test.js";
+import { sftpSettingsOf } from "./bank-rails.delivery.js";
 import { BANK_RAIL_ERRORS } from "./bank-rails.errors.js";
 import type { OpenRailFundingAccount } from "./bank-rails.ports.js";
 import {
@@ -717,19 +718,7 @@ export function createBankRailService(deps: BankRailServiceDeps) {
     } else {
       const secrets =
         row.secretsEncrypted === null ? null : (JSON.parse(cipher.decrypt(row.secretsEncrypted)) as BankRailSecrets);
-      steps = await testSftpConnection(
-        {
-          host: delivery.host ?? "",
-          port: delivery.port ?? 22,
-          username: delivery.username ?? "",
-          ...(secrets?.password === undefined ? {} : { password: secrets.password }),
-          ...(secrets?.privateKey === undefined ? {} : { privateKey: secrets.privateKey }),
-          hostKeyFingerprint: delivery.hostKeyFingerprint ?? "",
-          outboundDirectory: delivery.outboundDirectory,
-          inboundDirectory: delivery.inboundDirectory,
-        },
-        deps.sftpPolicy,
-      );
+      steps = await testSftpConnection(sftpSettingsOf(delivery, secrets), deps.sftpPolicy);
     }
     const failed = steps.find((step) => step.status === "failed");
     const testedAt = clock.now();
