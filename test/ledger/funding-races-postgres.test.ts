@@ -81,13 +81,18 @@ describe.skipIf(!onPostgres)("funding races on PostgreSQL", () => {
         }
         // Enough for some of them (never all): 1 to PAYOUTS - 1 payouts' worth.
         const covered = 1 + Math.floor(Math.random() * (PAYOUTS - 1));
-        // The credit lands anywhere in the span the approvals took last round (it is faster than an HTTP approval).
+        // Every third round the credit lands before the approvals, every third after them (so both sides of the race
+        // happen whatever the machine's load); otherwise anywhere in the span the approvals took last round (it is
+        // faster than an HTTP approval).
+        const order = round % 3 === 0 ? "credit_first" : round % 3 === 1 ? "credit_last" : "raced";
+        if (order === "credit_first") await credit(t, tenant, key, accountId, covered * AMOUNT);
         const started = performance.now();
         const answers = await Promise.all([
           ...payouts.map((id) => jitter(8).then(() => decide(t.app, key, id, "approve"))),
-          jitter(span).then(() => credit(t, tenant, key, accountId, covered * AMOUNT)),
+          order === "raced" ? jitter(span).then(() => credit(t, tenant, key, accountId, covered * AMOUNT)) : null,
         ]);
-        span = Math.max(10, Math.round(performance.now() - started));
+        if (order === "raced") span = Math.max(10, Math.round(performance.now() - started));
+        if (order === "credit_last") await credit(t, tenant, key, accountId, covered * AMOUNT);
         for (const answer of answers.slice(0, PAYOUTS)) {
           expect(answer?.statusCode, answer?.body).toBe(201);
         }
@@ -95,6 +100,8 @@ describe.skipIf(!onPostgres)("funding races on PostgreSQL", () => {
         const raced = await fundingStatusCounts(db(), accountId, payouts);
         expect((raced.reserved ?? 0) + (raced.awaiting_funds ?? 0), `round ${round}: ${JSON.stringify(raced)}`).toBe(PAYOUTS);
         expect(raced.reserved ?? 0).toBeLessThanOrEqual(covered);
+        if (order === "credit_first") expect(raced.reserved ?? 0, `round ${round}: the money was there`).toBe(covered);
+        if (order === "credit_last") expect(raced.reserved ?? 0, `round ${round}: no money yet`).toBe(0);
         tally.reservedAtOnce += raced.reserved ?? 0;
         if (process.env.LEDGER_RACE_DEBUG) console.info(`round ${round}: covered ${covered}, at once ${JSON.stringify(raced)}`);
         await expectInvariants(business.businessId, round);
@@ -123,7 +130,7 @@ describe.skipIf(!onPostgres)("funding races on PostgreSQL", () => {
         expect(await fundingStatusCounts(db(), accountId, payouts)).toEqual({ posted: PAYOUTS });
         await expectInvariants(business.businessId, round);
       }
-      // Both sides of the race happened: approvals that found the credit, and approvals that waited for it.
+      // Both sides happened: approvals that found the credit, and approvals that waited for it (ROUNDS >= 2).
       expect(tally.reservedAtOnce).toBeGreaterThan(0);
       expect(tally.waitedThenReserved).toBeGreaterThan(0);
     },
@@ -148,29 +155,41 @@ describe.skipIf(!onPostgres)("funding races on PostgreSQL", () => {
         expect(await fundingStatusCounts(db(), accountId, payouts)).toEqual({ awaiting_funds: PAYOUTS });
         // Funds for all of them arrive; the release (and the disbursements it dispatches) runs while half are canceled.
         await credit(t, tenant, key, accountId, PAYOUTS * AMOUNT);
-        const targets = payouts.filter(() => Math.random() < 0.5);
-        // The cancels land anywhere in the span the worker's run took last round: before the release, between the
-        // release and the disbursement, after the disbursement.
-        const [drainMs, ...answers] = await Promise.all([
-          jitter(6).then(async () => {
-            const started = performance.now();
-            await drain();
-            return performance.now() - started;
-          }),
-          ...targets.map((id) =>
-            jitter(span).then(() =>
-              t.app.inject({ method: "POST", url: `/v1/payouts/${id}/cancel`, headers: bearer(key), payload: {} }),
-            ),
-          ),
-        ]);
-        span = Math.max(10, Math.round(drainMs * 1.2));
+        // At least one target each round (the first payout), the others by a coin.
+        const targets = payouts.filter((_, i) => i === 0 || Math.random() < 0.5);
+        const cancel = (id: string) =>
+          t.app.inject({ method: "POST", url: `/v1/payouts/${id}/cancel`, headers: bearer(key), payload: {} });
+        // Every third round the cancels land before the worker runs, every third after it (so both outcomes happen
+        // whatever the machine's load); otherwise anywhere in the span the worker's run took last round: before the
+        // release, between the release and the disbursement, after the disbursement.
+        const order = round % 3 === 0 ? "cancels_first" : round % 3 === 1 ? "cancels_last" : "raced";
+        let answers: Awaited<ReturnType<typeof cancel>>[];
+        if (order === "cancels_first") {
+          answers = await Promise.all(targets.map(cancel));
+          await drain();
+        } else if (order === "cancels_last") {
+          await drain();
+          answers = await Promise.all(targets.map(cancel));
+        } else {
+          const [drainMs, ...raced] = await Promise.all([
+            jitter(6).then(async () => {
+              const started = performance.now();
+              await drain();
+              return performance.now() - started;
+            }),
+            ...targets.map((id) => jitter(span).then(() => cancel(id))),
+          ]);
+          span = Math.max(10, Math.round((drainMs as number) * 1.2));
+          answers = raced as Awaited<ReturnType<typeof cancel>>[];
+        }
         await drain();
         await drain();
         const canceled = new Set<string>();
-        for (const [i, answer] of (answers as Awaited<ReturnType<typeof t.app.inject>>[]).entries()) {
+        for (const [i, answer] of answers.entries()) {
           if (answer.statusCode === 200) canceled.add(targets[i] as string);
           else {
             expect(answer.statusCode, answer.body).toBe(409);
+            expect(order, `round ${round}: a cancel before the release was refused`).not.toBe("cancels_first");
             tally.refused += 1;
           }
         }
