@@ -1,16 +1,19 @@
-// The shapes of a bank statement as the readers give it (camt.053 end-of-day, camt.052 intraday, BAI2), the
+// The shapes of a bank statement (and the reader's one error) as the readers give it (camt.053 end-of-day, camt.052 intraday, BAI2), the
 // contract between the readers (statements.ts) and the reconciliation module. Pure data: amounts in integer
 // minor units of the line's currency (ISO 4217 exponent), dates as `YYYY-MM-DD`, nothing read from the
 // network or the clock.
 
+/** A statement file that cannot be read; the message says in words what is wrong and where, safe to show a user. */
+export class StatementParseError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StatementParseError";
+  }
+}
+
 export type StatementFormat = "camt.053" | "camt.052" | "bai2";
 
-export type StatementMessageVersion =
-  | "camt.053.001.02"
-  | "camt.053.001.08"
-  | "camt.052.001.02"
-  | "camt.052.001.08"
-  | "bai2";
+export type StatementMessageVersion = "camt.053.001.02" | "camt.053.001.08" | "camt.052.001.02" | "camt.052.001.08" | "bai2";
 
 /** A statement (or an intraday report) of one account: its balances and its entries. */
 export interface BankStatement {
@@ -70,10 +73,12 @@ export interface StatementLine {
 }
 
 export interface StatementLineDetail {
+  /** Refs/EndToEndId ("NOTPROVIDED" read as null); null on a return, whose reference is returnInfo's. */
   endToEndId: string | null;
   instructionId: string | null;
   paymentInformationId: string | null;
   amountMinor: number | null;
+  /** RtrInf present: the original EndToEndId (Refs/EndToEndId), reason, instructed amount, charges (Chrgs, else InstdAmt minus the amount). */
   returnInfo: {
     originalEndToEndId: string | null;
     reasonCode: string | null;

@@ -2,7 +2,10 @@
 // BAI2 (US banks). `readBankStatements` detects the format; every refusal is a StatementParseError whose message
 // says, in words, what is wrong and where. Pure: no I/O, no clock.
 import { createHash } from "node:crypto";
-import type { BankStatement, StatementLine } from "./statement-types.js";
+import { readBai2Statements } from "./bai2-reader.js";
+import { readCamtStatements } from "./camt-statements.js";
+import { STATEMENT_MAX_BYTES } from "./limits.js";
+import { type BankStatement, type StatementLine, StatementParseError } from "./statement-types.js";
 
 export type {
   BankStatement,
@@ -12,18 +15,24 @@ export type {
   StatementMessageVersion,
 } from "./statement-types.js";
 
-/** A statement file that cannot be read; the message is safe to show a user. */
-export class StatementParseError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "StatementParseError";
-  }
-}
+export { StatementParseError };
 
-/** Reads every statement of a camt.053, camt.052 (.001.02 or .001.08) or BAI2 file. */
+/**
+ * Reads every statement of a camt.053 or camt.052 (.001.02 or .001.08) or BAI2 file, told apart by their first
+ * characters: `<` for XML, a record code and a comma (`01,`) for BAI2. One file may hold several statements (accounts, groups).
+ */
 export function readBankStatements(content: string): BankStatement[] {
-  void content;
-  throw new StatementParseError("statement readers are not written yet");
+  if (content.length > STATEMENT_MAX_BYTES)
+    throw new StatementParseError(
+      `the file is larger than ${STATEMENT_MAX_BYTES / 1024 / 1024} MB: ask the bank for smaller statements`,
+    );
+  const start = content.replace(/^\uFEFF/, "").trimStart();
+  if (start === "") throw new StatementParseError("the file is empty: not a statement");
+  if (start.startsWith("<")) return readCamtStatements(start);
+  if (/^\d{2},/.test(start)) return readBai2Statements(start);
+  throw new StatementParseError(
+    `neither a camt.053/camt.052 statement (XML) nor a BAI2 file: it starts with ${JSON.stringify(start.slice(0, 20))}`,
+  );
 }
 
 function lineFacts(statement: BankStatement, line: StatementLine): string {
@@ -76,7 +85,9 @@ function fingerprintsOf(statement: BankStatement): string[] {
   const seen = new Map<string, number>();
   return statement.lines.map((line) => {
     if (line.bankReference !== null && line.bankReference !== "") {
-      return `ref:${createHash("sha256").update(JSON.stringify([account, line.bankReference])).digest("hex")}`;
+      return `ref:${createHash("sha256")
+        .update(JSON.stringify([account, line.bankReference]))
+        .digest("hex")}`;
     }
     const digest = createHash("sha256").update(lineFacts(statement, line)).digest("hex");
     const occurrence = (seen.get(digest) ?? 0) + 1;
