@@ -358,6 +358,15 @@ describe("camt.053 and camt.052 statements, both versions", () => {
       details: [{ endToEndId: "MUELL/FINP/RA12345", amountMinor: null }],
     });
     expect(v2[0]?.lines[0]).toMatchObject({ bankReference: null, bankTransactionCode: "544" });
+    // A notification is not a statement: said so, naming what it is.
+    for (const [file, version] of [
+      ["genkgo-camt.camt054.v2.xml", "camt.054.001.02"],
+      ["genkgo-camt.camt054.v8.xml", "camt.054.001.08"],
+    ] as const) {
+      expect(() => readBankStatements(readFileSync(resolve(SAMPLES, file), "utf8"))).toThrow(
+        `${version} is not read here (this message): statements are read as camt.053.001.02, camt.053.001.08, camt.052.001.02 or camt.052.001.08`,
+      );
+    }
   });
 });
 
