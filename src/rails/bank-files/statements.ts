@@ -45,8 +45,9 @@ function lineFacts(statement: BankStatement, line: StatementLine): string {
     statement.account.iban ?? "",
     statement.account.number ?? "",
     statement.account.currency,
-    line.bookingDate ?? "",
-    line.valueDate ?? "",
+    // The value date when given, else the booking date: a pending entry of an intraday report has no booking
+    // date yet, and is the same line once the end-of-day statement books it.
+    line.valueDate ?? line.bookingDate ?? "",
     line.direction,
     line.reversal,
     line.amountMinor,
@@ -58,8 +59,8 @@ function lineFacts(statement: BankStatement, line: StatementLine): string {
 
 /**
  * What identifies a line across files: the bank's reference when it gives one (with the account, since two banks
- * may reuse a reference), else a SHA-256 of the line's facts (account, dates, direction, amount, currency,
- * references, remittance). Two lines of the same statement with the same facts are told apart by their order
+ * may reuse a reference), else a SHA-256 of the line's facts (account, value date or else booking date, direction,
+ * reversal, amount, currency, references, remittance; not the status, so a pending entry booked later keeps it). Two lines of the same statement with the same facts are told apart by their order
  * (`#2`, `#3`): the second fee of 1.00 on a day is a second fee, and a re-sent file numbers them the same way.
  * Computed once per statement (kept beside it while the statement object lives).
  */

@@ -385,6 +385,27 @@ describe("statement line fingerprints", () => {
     expect(prints[3]).toMatch(/^facts:[0-9a-f]{64}$/);
   });
 
+  it("keeps a line's print from the intraday report's pending entry to the statement's booking, reference or not", () => {
+    const statement = sampleStatement();
+    const booked = statement.lines[3] as BankStatement["lines"][number];
+    const pending = { ...booked, status: "pending" as const, bookingDate: null, valueDate: "2026-04-02" };
+    const withValueDate = { ...booked, valueDate: "2026-04-02" };
+    const intraday = versionOf("camt.052.001.08", { ...statement, lines: [pending] });
+    const endOfDay = sampleStatement({ lines: [withValueDate] });
+    const [fromReport] = statementLineFingerprints(
+      readBankStatements(
+        writeCamtStatement({ version: "camt.052.001.08", messageId: "R", createdAt: "2026-04-02T12:00:00" }, [intraday]),
+      )[0] as BankStatement,
+    );
+    const [fromStatement] = statementLineFingerprints(
+      readBankStatements(
+        writeCamtStatement({ version: "camt.053.001.02", messageId: "S", createdAt: "2026-04-02T22:00:00" }, [endOfDay]),
+      )[0] as BankStatement,
+    );
+    expect(fromReport).toMatch(/^facts:/);
+    expect(fromReport).toBe(fromStatement);
+  });
+
   it("tells apart two lines with the same facts and no reference by their order, and a changed fact changes the print", () => {
     const fee = { ...(sampleStatement().lines[3] as BankStatement["lines"][number]), remittance: "Fee" };
     const statement = sampleStatement({ lines: [fee, { ...fee }, { ...fee, amountMinor: fee.amountMinor + 1 }] });
