@@ -218,5 +218,37 @@ describe("BAI2", () => {
     expect(file.split("\n").filter((record) => record.startsWith("88,")).length).toBeGreaterThanOrEqual(2);
     expect(file.split("\n").every((record) => record.length <= 80)).toBe(true);
     expect(readBankStatements(file)).toEqual([statement]);
+    // Two groups (two as-of dates) and two accounts in the second, totals checked at every level.
+    const nextDay = {
+      ...statement,
+      statementId: "7:BANK:2026-05-26:000123456789",
+      periodFrom: "2026-05-26",
+      periodTo: "2026-05-26",
+      closingDate: "2026-05-26",
+      lines: statement.lines.map((l) => ({ ...l, bookingDate: "2026-05-26" })),
+    };
+    const otherAccount = {
+      ...nextDay,
+      statementId: "7:BANK:2026-05-26:555",
+      account: { iban: null, number: "555", currency: "USD" },
+      openingBookedMinor: null,
+      closingBookedMinor: null,
+      closingDate: null,
+      lines: [],
+    };
+    const both = writeBai2File({ sender: "BANK", receiver: "PAYOUTSCO", fileId: "7", createdAt: "2026-05-22T06:30" }, [
+      statement,
+      nextDay,
+      otherAccount,
+    ]);
+    expect(both.split("\n").filter((record) => record.startsWith("02,"))).toHaveLength(2);
+    expect(readBankStatements(both)).toEqual([statement, nextDay, otherAccount]);
+  });
+
+  it("takes the group's currency for an account that names none, and USD when the group names none either", () => {
+    const noCurrency = FILE.replace("02,PAYOUTSCO,121000248,1,260402,2400,USD,2/", "02,PAYOUTSCO,121000248,1,260402,2400,,2/");
+    expect(readBankStatements(noCurrency)[0]?.account.currency).toBe("USD");
+    const euros = FILE.replace("02,PAYOUTSCO,121000248,1,260402,2400,USD,2/", "02,PAYOUTSCO,121000248,1,260402,2400,EUR,2/");
+    expect(readBankStatements(euros).map((s) => s.account.currency)).toEqual(["EUR", "CAD"]);
   });
 });
