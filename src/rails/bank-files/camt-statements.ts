@@ -131,14 +131,16 @@ function achTraceOf(details: XmlNode): string | null {
   return null;
 }
 
-/** Charges in minor units of `currency` (v02: repeated Chrgs/Amt; v08: Chrgs/TtlChrgsAndTaxAmt or Chrgs/Rcrd/Amt). */
+/**
+ * Charges in minor units of `currency` (v02: repeated Chrgs/Amt; v08: Chrgs/TtlChrgsAndTaxAmt or Chrgs/Rcrd/Amt).
+ * A charge in another currency (a correspondent's fee) cannot be added to the entry's: left out.
+ */
 function chargesOf(node: XmlNode, currency: string, where: string): number | null {
   let total: number | null = null;
   const add = (holder: XmlNode, path: string[]) => {
     const amount = text(holder, ...path);
     const ccy = attribute(holder, path, "Ccy");
-    if (amount === null || ccy === null) return;
-    if (ccy !== currency) throw new StatementParseError(`${where}: a charge in ${ccy} on an entry in ${currency}`);
+    if (amount === null || ccy === null || ccy !== currency) return;
     total = (total ?? 0) + isoAmountMinor(amount, ccy, `${where} charge`);
   };
   for (const charges of children(node, "Chrgs")) {

@@ -208,7 +208,7 @@ describe("camt.053 and camt.052 statements, both versions", () => {
     ]);
   });
 
-  it("reads a hand-written camt.053.001.02: PRCD as opening, NOTPROVIDED as no reference, a batch without details, INFO skipped, a charge on the return entry", () => {
+  it("reads a hand-written camt.053.001.02: PRCD as opening, NOTPROVIDED as no reference, a batch without details, INFO skipped, a charge on the return entry (one in another currency left out)", () => {
     const xml = `<?xml version="1.0"?>
 <Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt>
 <GrpHdr><MsgId>M1</MsgId><CreDtTm>2026-04-07T06:00:00</CreDtTm></GrpHdr>
@@ -222,7 +222,7 @@ describe("camt.053 and camt.052 statements, both versions", () => {
  <NtryDtls><Btch><PmtInfId>BLOCK-7</PmtInfId><NbOfTxs>2</NbOfTxs><TtlAmt Ccy="EUR">300</TtlAmt></Btch></NtryDtls></Ntry>
 <Ntry><Amt Ccy="EUR">1.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><Sts>INFO</Sts><BkTxCd><Prtry><Cd>X</Cd></Prtry></BkTxCd></Ntry>
 <Ntry><Amt Ccy="EUR">25.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><Sts>BOOK</Sts><BookgDt><Dt>2026-04-07</Dt></BookgDt><AcctSvcrRef>R4</AcctSvcrRef><BkTxCd><Prtry><Cd>RTRN</Cd></Prtry></BkTxCd>
- <Chrgs><Amt Ccy="EUR">2.50</Amt></Chrgs>
+ <Chrgs><Amt Ccy="EUR">2.50</Amt></Chrgs><Chrgs><Amt Ccy="USD">3.00</Amt></Chrgs>
  <NtryDtls><TxDtls><Refs><EndToEndId>E2E-9</EndToEndId><Prtry><Tp>ACH TRACE</Tp><Ref>091000010000001</Ref></Prtry></Refs><RtrInf><Rsn><Prtry>ACCOUNT CLOSED</Prtry></Rsn></RtrInf></TxDtls></NtryDtls>
  <AddtlNtryInf>RETOURE</AddtlNtryInf></Ntry>
 </Stmt></BkToCstmrStmt></Document>`;
