@@ -282,9 +282,14 @@ export function createFundingPostings(deps: FundingPostingsDeps) {
     tx: Tx,
     payout: PayoutForFunding,
     source: FundingSource,
+    options: {
+      /** The caller's writes that need the account's id, run before the statement that locks the funding row. */
+      readonly beforeLock?: (fundingAccountId: string) => Promise<void>;
+    } = {},
   ): Promise<{ fundingAccount: FundingAccountRow; status: "reserved" | "awaiting_funds" }> {
     const tenant = tenantOfRow(payout);
     const { id, created } = await fundingAccountIdOf(tx, tenant, payout.currency, source);
+    await options.beforeLock?.(id);
     const now = clock.now();
     const held = await post(
       tx,

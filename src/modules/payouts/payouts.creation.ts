@@ -341,20 +341,30 @@ export function createPayoutWriter(deps: PayoutWriterDeps) {
     });
     if (rule === null) return payout;
     const reason = `Approval policy rule "${rule.name}"`;
-    const moved = await lifecycle.apply(tx, payout, { type: rule.outcome }, { extraData: { reason } });
+    // The Decision is written with the move, before its posting on the funding account (see lifecycle.apply).
+    const moved = await lifecycle.apply(
+      tx,
+      payout,
+      { type: rule.outcome },
+      {
+        extraData: { reason },
+        beforeMoney: async () => {
+          await insertDecision(tx, {
+            id: ids.newId(),
+            businessId: payout.businessId,
+            environment: payout.environment,
+            payoutId: payout.id,
+            outcome: rule.outcome,
+            reason,
+            validatorType: "automated",
+            validatorName: "approval_policy",
+            policyRule: rule.name,
+            createdAt: now,
+          });
+        },
+      },
+    );
     if (moved.kind !== "moved") throw new Error(`policy decision on a new payout did not apply: ${moved.kind}`);
-    await insertDecision(tx, {
-      id: ids.newId(),
-      businessId: payout.businessId,
-      environment: payout.environment,
-      payoutId: payout.id,
-      outcome: rule.outcome,
-      reason,
-      validatorType: "automated",
-      validatorName: "approval_policy",
-      policyRule: rule.name,
-      createdAt: now,
-    });
     // A payout waiting for funds (enforce) is dispatched by the release that reserves it, not now.
     if (rule.outcome === "approve" && moved.payout.fundingStatus !== "awaiting_funds")
       await enqueueDisbursement(jobStore, tx, payout.id);

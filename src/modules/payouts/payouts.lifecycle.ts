@@ -122,14 +122,29 @@ export function createLifecycle(deps: LifecycleDeps) {
     if (trigger.type === "approve") {
       const source = await deps.fundingSourceOf(tx, payout);
       if (source === null) return payout;
-      const { fundingAccount, status } = await funding.holdForPayout(tx, payout, source);
+      // The payout's funding fields are written before the hold, as if it will be reserved (the usual outcome), so
+      // that the hold is the last write before the caller's commit: the funding row stays locked for that statement
+      // and the commit only. A payout that must wait is written again below.
+      let reservedRow = null as PayoutRow | null;
+      const { fundingAccount, status } = await funding.holdForPayout(tx, payout, source, {
+        beforeLock: async (fundingAccountId) => {
+          reservedRow = await setPayoutFunding(tx, payout.id, {
+            fundingStatus: "reserved",
+            fundingAccountId,
+            awaitingFundsSince: null,
+          });
+        },
+      });
       const now = clock.now();
       const waiting = status === "awaiting_funds";
-      const updated = await setPayoutFunding(tx, payout.id, {
-        fundingStatus: status,
-        fundingAccountId: fundingAccount.id,
-        awaitingFundsSince: waiting ? now : null,
-      });
+      const updated =
+        !waiting && reservedRow !== null
+          ? reservedRow
+          : await setPayoutFunding(tx, payout.id, {
+              fundingStatus: status,
+              fundingAccountId: fundingAccount.id,
+              awaitingFundsSince: waiting ? now : null,
+            });
       if (waiting) {
         await events.record(tx, {
           tenant: tenantOfPayout(updated),
@@ -171,7 +186,15 @@ export function createLifecycle(deps: LifecycleDeps) {
     tx: Tx,
     payout: PayoutRow,
     trigger: PayoutTrigger,
-    options: { extraPatch?: PayoutPatch; extraData?: Readonly<Record<string, unknown>> } = {},
+    options: {
+      extraPatch?: PayoutPatch;
+      extraData?: Readonly<Record<string, unknown>>;
+      /**
+       * The caller's own writes of the move (a Decision, its audit record), run after the payout's update and event
+       * and before the posting on the funding account, so that the funding row is locked as late as possible.
+       */
+      beforeMoney?: (tx: Tx, moved: PayoutRow) => Promise<void>;
+    } = {},
   ): Promise<ApplyOutcome> {
     const result: TransitionResult = transition(stateViewOf(payout), trigger);
     if (result.kind !== "move") return { kind: result.kind, payout, reason: result.reason };
@@ -184,7 +207,7 @@ export function createLifecycle(deps: LifecycleDeps) {
       updatedAt: now,
     });
     if (updated === null) return { kind: "lost", payout };
-    const funded = await applyFunding(tx, updated, result.from, trigger);
+    // The move's event first, the posting on the funding account last (its row is locked until the commit).
     if (result.event !== null) {
       await events.record(tx, {
         tenant: tenantOfPayout(updated),
@@ -197,6 +220,8 @@ export function createLifecycle(deps: LifecycleDeps) {
         ...(trigger.type === "disbursed" && trigger.disbursedAt !== undefined ? { occurredAt: trigger.disbursedAt } : {}),
       });
     }
+    await options.beforeMoney?.(tx, updated);
+    const funded = await applyFunding(tx, updated, result.from, trigger);
     return { kind: "moved", payout: funded, from: result.from, event: result.event };
   }
 

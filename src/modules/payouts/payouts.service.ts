@@ -355,31 +355,43 @@ export function createPayoutService(deps: PayoutServiceDeps) {
         if (policy?.makerChecker === true) throw new AppError(PAYOUT_ERRORS.MAKER_CHECKER_VIOLATION);
       }
       const reason = body.reason ?? null;
-      const moved = await lifecycle.apply(tx, payout, { type: body.outcome }, { extraData: { reason } });
-      if (moved.kind !== "moved") return { kind: "decided" as const };
-      const decision = await insertDecision(tx, {
-        id: ids.newId(),
-        businessId: payout.businessId,
-        environment: payout.environment,
-        payoutId: payout.id,
-        outcome: body.outcome,
-        reason,
-        validatorType: body.validator?.type ?? "human",
-        validatorName: body.validator?.type === "automated" ? (body.validator.name ?? null) : null,
-        apiKeyId: actor.apiKeyId,
-        userId: actor.userId,
-        membershipId: actor.membershipId,
-        createdAt: clock.now(),
-      });
+      // The Decision and its audit record are written with the move, before its posting on the funding account
+      // (beforeMoney), so that the funding row is locked by the transaction's last writes only.
+      let decision = null as DecisionRow | null;
+      const moved = await lifecycle.apply(
+        tx,
+        payout,
+        { type: body.outcome },
+        {
+          extraData: { reason },
+          beforeMoney: async () => {
+            decision = await insertDecision(tx, {
+              id: ids.newId(),
+              businessId: payout.businessId,
+              environment: payout.environment,
+              payoutId: payout.id,
+              outcome: body.outcome,
+              reason,
+              validatorType: body.validator?.type ?? "human",
+              validatorName: body.validator?.type === "automated" ? (body.validator.name ?? null) : null,
+              apiKeyId: actor.apiKeyId,
+              userId: actor.userId,
+              membershipId: actor.membershipId,
+              createdAt: clock.now(),
+            });
+            await recordAudit(tx, actor, {
+              action: "payout_decided",
+              subjectType: "payout",
+              subjectId: payout.id,
+              details: { outcome: body.outcome, decision_id: decision.id },
+            });
+          },
+        },
+      );
+      if (moved.kind !== "moved" || decision === null) return { kind: "decided" as const };
       // A payout waiting for funds (enforce) is dispatched by the release that reserves it, not now.
       if (body.outcome === "approve" && moved.payout.fundingStatus !== "awaiting_funds")
         await enqueueDisbursement(jobStore, tx, payout.id);
-      await recordAudit(tx, actor, {
-        action: "payout_decided",
-        subjectType: "payout",
-        subjectId: payout.id,
-        details: { outcome: body.outcome, decision_id: decision.id },
-      });
       return { kind: "created" as const, decision, payout: moved.payout };
     });
     if (outcome.kind === "created") {
