@@ -147,7 +147,9 @@ describe("turning enforcement off from a dashboard session", () => {
     for (const mails of sent.values()) {
       expect(mails).toHaveLength(1);
       expect(mails[0]?.subject).toMatch(/balance enforcement was weakened/i);
-      expect(mails[0]?.text).toContain(`Payouts from the ${String(account.name)} funding account are no longer held to its balance`);
+      expect(mails[0]?.text).toContain(
+        `Payouts from the ${String(account.name)} funding account are no longer held to its balance`,
+      );
     }
     expect(sent.has(readOnly.email)).toBe(false);
 

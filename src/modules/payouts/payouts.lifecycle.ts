@@ -8,7 +8,7 @@ import type { EventRecorder } from "../../platform/events/outbox.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
 import { currencyExponent } from "../../platform/reference/iso-codes.js";
 import type { FundingPostings, FundingSource } from "../funding/index.js";
-import { PAYOUT_FUNDS_EXPIRY_JOB } from "./payouts.jobs.js";
+import { enqueueDisbursement, PAYOUT_FUNDS_EXPIRY_JOB } from "./payouts.jobs.js";
 import { type PayoutPatch, type PayoutRow, setPayoutFunding, updatePayoutIfUnchanged } from "./payouts.repo.js";
 import {
   formatMajorAmount,
@@ -100,7 +100,7 @@ export type PayoutFundingRules = Pick<FundingPostings, "holdForPayout" | "postFo
 export interface LifecycleDeps {
   readonly clock: Clock;
   readonly events: EventRecorder;
-  readonly jobStore: Pick<JobStore, "enqueue">;
+  readonly jobStore: Pick<JobStore, "enqueue" | "withdraw">;
   /** The posting rules (the funding module), run in the transaction of the move. */
   readonly funding: PayoutFundingRules;
   /** Where an approved payout's money comes from (its bank rail, the simulator, sandbox); null: not tracked. */
@@ -120,12 +120,19 @@ export function createLifecycle(deps: LifecycleDeps) {
   async function applyFunding(tx: Tx, payout: PayoutRow, from: PayoutStatus, trigger: PayoutTrigger): Promise<PayoutRow> {
     const to = payout.status;
     if (trigger.type === "approve") {
+      // An approved payout's disbursement is dispatched now, unless it waits for funds (the release that reserves
+      // it dispatches it then).
       const source = await deps.fundingSourceOf(tx, payout);
-      if (source === null) return payout;
-      // The payout's funding fields are written before the hold, as if it will be reserved (the usual outcome), so
-      // that the hold is the last write before the caller's commit: the funding row stays locked for that statement
-      // and the commit only. A payout that must wait is written again below.
+      if (source === null) {
+        await enqueueDisbursement(jobStore, tx, payout.id);
+        return payout;
+      }
+      // The payout's funding fields and its disbursement are written before the hold, as if it will be reserved
+      // (the usual outcome), so that the hold is the last write before the caller's commit: the funding row stays
+      // locked for that statement and the commit only. A payout that must wait takes its disbursement job back
+      // (never committed, so no worker saw it) and is written again below.
       let reservedRow = null as PayoutRow | null;
+      let disbursementJob = null as string | null;
       const { fundingAccount, status } = await funding.holdForPayout(tx, payout, source, {
         beforeLock: async (fundingAccountId) => {
           reservedRow = await setPayoutFunding(tx, payout.id, {
@@ -133,10 +140,12 @@ export function createLifecycle(deps: LifecycleDeps) {
             fundingAccountId,
             awaitingFundsSince: null,
           });
+          disbursementJob = await enqueueDisbursement(jobStore, tx, payout.id);
         },
       });
       const now = clock.now();
       const waiting = status === "awaiting_funds";
+      if (waiting && disbursementJob !== null) await jobStore.withdraw(tx, disbursementJob);
       const updated =
         !waiting && reservedRow !== null
           ? reservedRow

@@ -15,18 +15,10 @@ import type { Clock } from "../../platform/clock.js";
 import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { AppError, type ErrorDetail } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
-import type { JobStore } from "../../platform/jobs/job-store.js";
 import { DEFAULT_PAGE_SIZE, decodeCursor } from "../../platform/pagination/cursor.js";
 import { addDays, dayInZone, dayStartInZone, isTimeZone } from "../../platform/time-zone.js";
 import { canonicalUploadId } from "./payouts.bulk.js";
-import {
-  creationErrorOf,
-  currencyError,
-  enqueueDisbursement,
-  type Maker,
-  type PayoutWriter,
-  payoutRequestOf,
-} from "./payouts.creation.js";
+import { creationErrorOf, currencyError, type Maker, type PayoutWriter, payoutRequestOf } from "./payouts.creation.js";
 import { PAYOUT_ERRORS } from "./payouts.errors.js";
 import { type Lifecycle, majorAmount } from "./payouts.lifecycle.js";
 import { payeesOf } from "./payouts.payees.js";
@@ -67,7 +59,6 @@ export interface PayoutServiceDeps {
   readonly db: Db;
   readonly clock: Clock;
   readonly ids: IdGenerator;
-  readonly jobStore: Pick<JobStore, "enqueue">;
   readonly lifecycle: Lifecycle;
   /** The audit log: creations, cancellations, Decisions and approval-policy changes are recorded in their transaction. */
   readonly recordAudit: RecordActorAudit;
@@ -215,7 +206,7 @@ export function isSameMaker(
 }
 
 export function createPayoutService(deps: PayoutServiceDeps) {
-  const { db, clock, ids, jobStore, lifecycle, writer } = deps;
+  const { db, clock, ids, lifecycle, writer } = deps;
   const { recordAudit } = deps;
 
   async function create(
@@ -389,9 +380,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
         },
       );
       if (moved.kind !== "moved" || decision === null) return { kind: "decided" as const };
-      // A payout waiting for funds (enforce) is dispatched by the release that reserves it, not now.
-      if (body.outcome === "approve" && moved.payout.fundingStatus !== "awaiting_funds")
-        await enqueueDisbursement(jobStore, tx, payout.id);
+      // An approval's disbursement is enqueued by the lifecycle (not for a payout waiting for funds).
       return { kind: "created" as const, decision, payout: moved.payout };
     });
     if (outcome.kind === "created") {
