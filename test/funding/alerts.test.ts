@@ -44,7 +44,7 @@ describe("funding_account.low_balance", () => {
     const business = await registerBusiness(t.app, "Low balance");
     const key = business.keys.sandbox;
     const { beneficiaryId } = await payableBeneficiary(t.app, key);
-    // The first approval opens the sandbox account (available -100), a credit brings it to 10,000.
+    // The first approval opens the sandbox account (100 held: available -100), a credit brings it to 10,000.
     await approve(key, beneficiaryId, 100);
     const account = await onlyFundingAccount(t.app, key);
     expect((await sandboxCredit(t.app, key, account.id, 10_100)).statusCode).toBe(201);
@@ -62,8 +62,8 @@ describe("funding_account.low_balance", () => {
       {
         funding_account_id: account.id,
         currency: "EUR",
-        posted_minor: 10_000,
-        pending_minor: 6000,
+        posted_minor: 10_100,
+        pending_minor: 6100,
         available_minor: 4000,
         low_balance_threshold_minor: 5000,
       },
