@@ -158,6 +158,27 @@ async function runHotAccount(context: BenchContext): Promise<{ readonly [key: st
       await bare.query({ ...POST, values: [ceilingRow.id, amount] });
     };
 
+    // The same two updates, each in its own explicit transaction (BEGIN, UPDATE, COMMIT): the row stays locked
+    // from the UPDATE until the COMMIT reaches the server, one more round trip through this process, which any
+    // posting inside a use case's transaction pays. It tells the round trip's cost apart from the posting's own.
+    const inTransaction = async (query: { name: string; text: string }, values: unknown[]) => {
+      const client = await bare.connect();
+      try {
+        await client.query("begin");
+        const result = await client.query({ ...query, values });
+        await client.query("commit");
+        return result;
+      } finally {
+        client.release();
+      }
+    };
+    const bareHoldAndPostInTransactions = async (_loop: number, n: number) => {
+      const amount = 1000 + (n % 100);
+      const held = await inTransaction(HOLD, [ceilingRow.id, amount]);
+      if (held.rowCount !== 1) throw new Error("ceiling hold refused");
+      await inTransaction(POST, [ceilingRow.id, amount]);
+    };
+
     const warm = Math.min(context.settings.warmupSeconds, 5);
     context.log(`ledger_hot_account: warming up ${warm}s each`);
     await closedLoops(LOOPS, warm, holdAndPost);
@@ -166,8 +187,11 @@ async function runHotAccount(context: BenchContext): Promise<{ readonly [key: st
     const ledger = await closedLoops(LOOPS, context.settings.measureSeconds, holdAndPost);
     context.log(`ledger_hot_account: bare conditional updates ${context.settings.measureSeconds}s`);
     const ceiling = await closedLoops(LOOPS, context.settings.measureSeconds, bareHoldAndPost);
+    context.log(`ledger_hot_account: bare conditional updates in transactions ${context.settings.measureSeconds}s`);
+    const ceilingInTransactions = await closedLoops(LOOPS, context.settings.measureSeconds, bareHoldAndPostInTransactions);
     const postingsPerSec = r(ledger.ops_per_sec * 2, 1);
     const ceilingPerSec = r(ceiling.ops_per_sec * 2, 1);
+    const ceilingInTransactionsPerSec = r(ceilingInTransactions.ops_per_sec * 2, 1);
     // The books balance after the load: the row is the fold of its entries.
     const check = await bare.query<{ ok: boolean }>(
       `select f.posted_minor = coalesce(sum(e.amount_minor) filter (where not e.pending), 0)
@@ -186,7 +210,13 @@ async function runHotAccount(context: BenchContext): Promise<{ readonly [key: st
         updates_per_sec: ceilingPerSec,
         hold_then_post: { ...ceiling },
       },
+      ceiling_in_transactions: {
+        statement: "the same UPDATEs, each in its own BEGIN ... COMMIT (the row locked until the COMMIT's round trip)",
+        updates_per_sec: ceilingInTransactionsPerSec,
+        hold_then_post: { ...ceilingInTransactions },
+      },
       ratio_to_ceiling: r(postingsPerSec / ceilingPerSec, 3),
+      ratio_to_ceiling_in_transactions: r(postingsPerSec / ceilingInTransactionsPerSec, 3),
       books_balance_after_load: check.rows[0]?.ok === true,
       target: { postings_per_sec: HOT_TARGET_PER_SEC },
       met: ledger.errors === 0 && postingsPerSec >= HOT_TARGET_PER_SEC,
@@ -212,7 +242,10 @@ async function call(baseUrl: string, key: string, method: string, route: string,
 }
 
 async function measureApprovals(context: BenchContext, engine: Engine, label: string): Promise<Measured> {
-  const service = await startService(context, engine, { DATABASE_POOL_SIZE: String(LOOPS) });
+  // BENCH_LEDGER_POOL_SIZE: the service's pool (default one connection per loop; 10 is the service's default,
+  // where requests queue for a connection while others wait for the hot funding row).
+  const poolSize = process.env.BENCH_LEDGER_POOL_SIZE || String(LOOPS);
+  const service = await startService(context, engine, { DATABASE_POOL_SIZE: poolSize });
   try {
     const baseUrl = service.server.baseUrl;
     const business = await registerBusiness(service, `ledger-${label.replace(/\W+/g, "-")}-${engine}`);
@@ -244,7 +277,9 @@ async function measureApprovals(context: BenchContext, engine: Engine, label: st
     };
     await closedLoops(LOOPS, context.settings.warmupSeconds, createAndApprove);
     const measured = await closedLoops(LOOPS, context.settings.measureSeconds, createAndApprove);
-    context.log(`[${engine}] ${label}: ${measured.ops_per_sec} create+approve/s, p99 ${measured.latency_p99_ms} ms`);
+    context.log(
+      `[${engine}] ${label}: ${measured.ops_per_sec} create+approve/s, p99 ${measured.latency_p99_ms} ms, ${measured.errors} errors (pool ${poolSize})`,
+    );
     return measured;
   } finally {
     await service.dispose();
@@ -285,6 +320,7 @@ async function runApprovals(context: BenchContext, engine: Engine): Promise<{ re
       mean_ops_per_sec: mean(off, "ops_per_sec"),
       mean_p99_ms: mean(off, "latency_p99_ms"),
     },
+    service_pool_size: Number(process.env.BENCH_LEDGER_POOL_SIZE || LOOPS),
     throughput_ratio: throughputRatio,
     p99_ratio: p99Ratio,
     target: { throughput_ratio_min: APPROVAL_THROUGHPUT_RATIO, p99_ratio_max: APPROVAL_P99_RATIO },

@@ -1,7 +1,8 @@
 // The funding row as the one serialisation point of its balance, under real concurrency (PostgreSQL only: PGlite
 // runs one transaction at a time): 50 concurrent approvals of 10.00 against 200.00 available with `enforce`
 // reserve exactly 20, the other 30 wait; the row's balances equal the fold of its transfers. Rounds:
-// LEDGER_RACE_ROUNDS (100 for a deep local run), a handful by default to keep CI fast.
+// FUNDING_RACE_ROUNDS (default 3; 100 for a deep local run). The ledger's own race file
+// (test/ledger/funding-races-postgres.test.ts) has its own variable, LEDGER_RACE_ROUNDS.
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../src/platform/db/client.js";
@@ -11,7 +12,7 @@ import { onPostgres } from "../helpers/test-database.js";
 import { createPayout, decide, payableBeneficiary } from "../payouts/payout-fixtures.js";
 import { expectLedgerConsistent, onlyFundingAccount, sandboxCredit, setFunding } from "./funding-fixtures.js";
 
-const ROUNDS = Number(process.env.LEDGER_RACE_ROUNDS ?? "3");
+const ROUNDS = Number(process.env.FUNDING_RACE_ROUNDS || 3);
 const APPROVALS = 50;
 const AMOUNT = 1000;
 const AVAILABLE = 20_000;

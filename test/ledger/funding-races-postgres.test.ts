@@ -5,6 +5,7 @@
 //   covers it), and the balances are exact;
 // - cancels racing the release of waiting payouts: a canceled payout never ends up holding funds, a payout the
 //   release reserved is paid (not canceled), each hold is voided or posted at most once.
+// Rounds: LEDGER_RACE_ROUNDS (default 12; test/funding/races-postgres.test.ts has its own, FUNDING_RACE_ROUNDS).
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../src/platform/db/client.js";

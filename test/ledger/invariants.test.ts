@@ -12,8 +12,9 @@
 //   - the API: each funding account's posted/pending/available, and GET .../balance?at=T for T at its transfers'
 //     times (and just before them, and now) equal the fold of its entries up to T;
 //   - the model: posted = the credits this run made - the payouts whose funding is posted.
-// Runs: LEDGER_RUNS (default 4, up to 60 commands each: LEDGER_MAX_COMMANDS); LEDGER_SEED replays a failing seed (fast-check prints the seed
-// and the shrunk command list on failure; the suite also prints the seed it used).
+// Runs: LEDGER_RUNS (default 2 on PGlite, which `npm test` runs, and 4 on PostgreSQL; up to 60 commands each:
+// LEDGER_MAX_COMMANDS); LEDGER_SEED replays a failing seed (fast-check prints the seed and the shrunk command list on
+// failure; the suite also prints the seed it used). A deep local run: LEDGER_RUNS=50.
 import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -35,7 +36,7 @@ import {
 import { credit as creditAccount, creditPort, setEnforcement } from "./funding-helpers.js";
 import { foldAt, ledgerViolations } from "./ledger-invariants.js";
 
-const RUNS = Number(process.env.LEDGER_RUNS || 4);
+const RUNS = Number(process.env.LEDGER_RUNS || (onPostgres ? 4 : 2));
 const SEED = process.env.LEDGER_SEED ? Number(process.env.LEDGER_SEED) : Date.now() % 2_147_483_647;
 const MAX_COMMANDS = Number(process.env.LEDGER_MAX_COMMANDS || 60);
 /** The scripted rail refuses this amount at submission (the payout fails with its hold voided). */

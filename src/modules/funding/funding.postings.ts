@@ -10,17 +10,27 @@ import type { EventRecorder } from "../../platform/events/outbox.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
 import {
-  findTransferByKey,
+  findLedgerAccountIds,
   findTransferWithEntriesByKey,
+  type LedgerAccountIds,
   openLedgerAccounts,
-  recordTransfer,
+  postTransfer,
   type TransferCauseType,
   type TransferLeg,
   type TransferStep,
   type TransferWithEntries,
 } from "../ledger/ledger.shared.js";
 import { FUNDING_RELEASE_JOB } from "./funding.jobs.js";
-import { insertFundingAccountIfAbsent, lockFundingAccountRow, moveBalances, updateFundingSettings } from "./funding.repo.js";
+import {
+  balanceUpdateSql,
+  findFundingAccountRow,
+  fundingRowFromRaw,
+  insertFundingAccountIfAbsent,
+  moveBalances,
+  POSTING_STATEMENT_NAME,
+  type PostingBalanceChange,
+  updateFundingSettings,
+} from "./funding.repo.js";
 import type { FundingAccountKind, FundingAccountRow } from "./funding.schema.js";
 
 export type { TransferWithEntries as TransferRow } from "../ledger/ledger.shared.js";
@@ -82,6 +92,29 @@ const tenantOfRow = (row: { businessId: string; environment: "sandbox" | "produc
 export function createFundingPostings(deps: FundingPostingsDeps) {
   const { clock, ids, events, jobStore } = deps;
 
+  // Ids that never change once committed, kept for the life of the process so that a posting runs no look-up
+  // before its one statement: a source's funding account id, and a funding account's ledger account ids. Only ids
+  // read by a transaction that did not create them are kept (a transaction that created them may still roll back).
+  const fundingAccountIdOfSource = new Map<string, string>();
+  const ledgerIdsOfAccount = new Map<string, LedgerAccountIds>();
+
+  async function ledgerIdsOf(
+    tx: Tx,
+    tenant: Tenant,
+    fundingAccountId: string,
+    currency: string,
+    options: { readonly createdInThisTransaction?: boolean } = {},
+  ): Promise<LedgerAccountIds> {
+    const cached = ledgerIdsOfAccount.get(fundingAccountId);
+    if (cached !== undefined) return cached;
+    const found = await findLedgerAccountIds(tx, tenant, fundingAccountId, currency);
+    if (options.createdInThisTransaction !== true) ledgerIdsOfAccount.set(fundingAccountId, found);
+    return found;
+  }
+
+  const sourceKey = (tenant: Tenant, currency: string, source: FundingSource) =>
+    `${tenant.businessId}:${tenant.environment}:${currency}:${source.kind}:${source.kind === "bank_rail" ? source.rail : ""}`;
+
   /**
    * The funding account of a source and currency, created with its ledger accounts the first time (ON CONFLICT DO
    * NOTHING: concurrent first payouts of a currency all get the one account). Does not lock it.
@@ -92,6 +125,28 @@ export function createFundingPostings(deps: FundingPostingsDeps) {
     currency: string,
     source: FundingSource,
   ): Promise<FundingAccountRow> {
+    return (await ensureFundingAccountRow(tx, tenant, currency, source)).row;
+  }
+
+  /** The id of a source's funding account (from the cache when it is known), and whether this transaction created it. */
+  async function fundingAccountIdOf(
+    tx: Tx,
+    tenant: Tenant,
+    currency: string,
+    source: FundingSource,
+  ): Promise<{ readonly id: string; readonly created: boolean }> {
+    const cached = fundingAccountIdOfSource.get(sourceKey(tenant, currency, source));
+    if (cached !== undefined) return { id: cached, created: false };
+    const { row, created } = await ensureFundingAccountRow(tx, tenant, currency, source);
+    return { id: row.id, created };
+  }
+
+  async function ensureFundingAccountRow(
+    tx: Tx,
+    tenant: Tenant,
+    currency: string,
+    source: FundingSource,
+  ): Promise<{ readonly row: FundingAccountRow; readonly created: boolean }> {
     const now = clock.now();
     const kind = source.kind;
     const rail = source.kind === "bank_rail" ? source.rail : null;
@@ -109,7 +164,8 @@ export function createFundingPostings(deps: FundingPostingsDeps) {
       updatedAt: now,
     });
     if (created) await openLedgerAccounts(tx, ids, tenant, { fundingAccountId: row.id, currency, createdAt: now });
-    return row;
+    else fundingAccountIdOfSource.set(sourceKey(tenant, currency, source), row.id);
+    return { row, created };
   }
 
   /** For bank-rails: a configured rail's funding account, created the first time, its masked identifier kept current. */
@@ -157,70 +213,108 @@ export function createFundingPostings(deps: FundingPostingsDeps) {
     });
   }
 
-  /** Writes one transfer whose balance change was just applied to `after` (the row, locked by that update). */
-  async function record(
+  /**
+   * One posting, one statement: the balance change on the funding row, the transfer with the balances after it and
+   * its entries (ledger.shared.ts postTransfer); nothing when the key is recorded already (`duplicate`) or the
+   * change is not covered where enforced (`refused`).
+   */
+  async function post(
     tx: Tx,
-    after: FundingAccountRow,
+    change: PostingBalanceChange & { readonly currency: string; readonly createdInThisTransaction?: boolean },
     step: TransferStep,
     cause: { type: TransferCauseType; id: string },
     idempotencyKey: string,
     legs: readonly TransferLeg[],
-  ): Promise<TransferWithEntries> {
-    return recordTransfer(tx, ids, tenantOfRow(after), {
-      fundingAccountId: after.id,
-      currency: after.currency,
+  ) {
+    const accountIds = await ledgerIdsOf(tx, change.tenant, change.id, change.currency, change);
+    return postTransfer(tx, ids, change.tenant, {
+      statementName: POSTING_STATEMENT_NAME,
+      balanceUpdate: balanceUpdateSql(change),
+      mapRow: fundingRowFromRaw,
+      accountIds,
       step,
       cause,
       idempotencyKey,
       legs,
-      postedAfterMinor: after.postedMinor,
-      pendingAfterMinor: after.pendingMinor,
-      createdAt: after.lastTransferAt ?? clock.now(),
     });
   }
 
   const creditFundingAccount: CreditFundingAccount = async (tx, tenant, input) => {
     if (!Number.isSafeInteger(input.amountMinor) || input.amountMinor <= 0)
       throw new Error("a credit must be a positive integer");
-    const existing = await findTransferWithEntriesByKey(tx, tenant, input.idempotencyKey);
-    if (existing !== null) return existing;
-    const account = await lockFundingAccountRow(tx, tenant, input.fundingAccountId);
+    const account = await findFundingAccountRow(tx, tenant, input.fundingAccountId);
     if (account === null) throw new Error("no such funding account");
-    const after = await moveBalances(tx, account.id, { postedDelta: input.amountMinor, pendingDelta: 0, now: clock.now() });
-    if (after === null) throw new Error("funding account vanished under its lock");
-    const transfer = await record(tx, after, "credit", input.cause, input.idempotencyKey, [
-      { account: "outside_world", amountMinor: -input.amountMinor, pending: false },
-      { account: "funding", amountMinor: input.amountMinor, pending: false },
-    ]);
-    await scheduleRelease(tx, after, `credit:${transfer.id}`);
-    return transfer;
+    const posted = await post(
+      tx,
+      { tenant, id: account.id, currency: account.currency, postedDelta: input.amountMinor, pendingDelta: 0, now: clock.now() },
+      "credit",
+      input.cause,
+      input.idempotencyKey,
+      [
+        { account: "outside_world", amountMinor: -input.amountMinor, pending: false },
+        { account: "funding", amountMinor: input.amountMinor, pending: false },
+      ],
+    );
+    if (posted.kind === "refused") throw new Error("funding account vanished");
+    if (posted.kind === "duplicate") {
+      const existing = await findTransferWithEntriesByKey(tx, tenant, input.idempotencyKey);
+      if (existing === null) throw new Error("a duplicate transfer vanished");
+      return existing;
+    }
+    await scheduleRelease(tx, posted.row, `credit:${posted.transfer.id}`);
+    return posted.transfer;
   };
 
   const key = (payoutId: string, step: TransferStep) => `payout:${payoutId}:${step}`;
   const payoutCause = (payout: PayoutForFunding) => ({ type: "payout" as const, id: payout.id });
 
+  const holdLegs = (amountMinor: number): TransferLeg[] => [
+    { account: "funding", amountMinor: -amountMinor, pending: true },
+    { account: "payees_in_transit", amountMinor, pending: true },
+  ];
+
   /**
    * Approval: a hold (pending debit of funding, pending credit of payees in transit) when available covers it or
-   * the account only tracks; otherwise (enforce) the payout waits: no hold, counted on the account.
+   * the account only tracks; otherwise (enforce) the payout waits: no hold, counted on the account. Once the
+   * account's ids are known (after its first posting in this process) the hold is one statement.
    */
   async function holdForPayout(
     tx: Tx,
     payout: PayoutForFunding,
     source: FundingSource,
+    options: {
+      /** The caller's writes that need the account's id, run before the statement that locks the funding row. */
+      readonly beforeLock?: (fundingAccountId: string) => Promise<void>;
+    } = {},
   ): Promise<{ fundingAccount: FundingAccountRow; status: "reserved" | "awaiting_funds" }> {
     const tenant = tenantOfRow(payout);
-    const account = await ensureFundingAccount(tx, tenant, payout.currency, source);
-    if ((await findTransferByKey(tx, tenant, key(payout.id, "hold"))) !== null)
-      return { fundingAccount: account, status: "reserved" };
+    const { id, created } = await fundingAccountIdOf(tx, tenant, payout.currency, source);
+    await options.beforeLock?.(id);
     const now = clock.now();
-    const held = await moveBalances(tx, account.id, {
-      postedDelta: 0,
-      pendingDelta: payout.amountMinor,
-      now,
-      coverAmount: payout.amountMinor,
-    });
-    if (held === null) {
-      const waiting = await moveBalances(tx, account.id, {
+    const held = await post(
+      tx,
+      {
+        tenant,
+        id,
+        currency: payout.currency,
+        createdInThisTransaction: created,
+        postedDelta: 0,
+        pendingDelta: payout.amountMinor,
+        now,
+        coverAmount: payout.amountMinor,
+      },
+      "hold",
+      payoutCause(payout),
+      key(payout.id, "hold"),
+      holdLegs(payout.amountMinor),
+    );
+    if (held.kind === "duplicate") {
+      const account = await findFundingAccountRow(tx, tenant, id);
+      if (account === null) throw new Error("funding account vanished");
+      return { fundingAccount: account, status: "reserved" };
+    }
+    if (held.kind === "refused") {
+      const waiting = await moveBalances(tx, id, {
         postedDelta: 0,
         pendingDelta: 0,
         awaitingCountDelta: 1,
@@ -230,12 +324,8 @@ export function createFundingPostings(deps: FundingPostingsDeps) {
       if (waiting === null) throw new Error("funding account vanished");
       return { fundingAccount: waiting, status: "awaiting_funds" };
     }
-    await record(tx, held, "hold", payoutCause(payout), key(payout.id, "hold"), [
-      { account: "funding", amountMinor: -payout.amountMinor, pending: true },
-      { account: "payees_in_transit", amountMinor: payout.amountMinor, pending: true },
-    ]);
-    await reportLowBalance(tx, availableOf(held) + payout.amountMinor, held);
-    return { fundingAccount: held, status: "reserved" };
+    await reportLowBalance(tx, availableOf(held.row) + payout.amountMinor, held.row);
+    return { fundingAccount: held.row, status: "reserved" };
   }
 
   /**
@@ -247,39 +337,59 @@ export function createFundingPostings(deps: FundingPostingsDeps) {
     account: FundingAccountRow,
     payout: Omit<PayoutForFunding, "fundingAccountId" | "fundingStatus">,
   ) {
-    const held = await moveBalances(tx, account.id, {
-      postedDelta: 0,
-      pendingDelta: payout.amountMinor,
-      awaitingCountDelta: -1,
-      awaitingMinorDelta: -payout.amountMinor,
-      now: clock.now(),
-      coverAmount: payout.amountMinor,
-    });
-    if (held === null) return null;
-    await record(tx, held, "hold", { type: "payout", id: payout.id }, key(payout.id, "hold"), [
-      { account: "funding", amountMinor: -payout.amountMinor, pending: true },
-      { account: "payees_in_transit", amountMinor: payout.amountMinor, pending: true },
-    ]);
-    await reportLowBalance(tx, availableOf(held) + payout.amountMinor, held);
-    return held;
+    const held = await post(
+      tx,
+      {
+        tenant: tenantOfRow(account),
+        id: account.id,
+        currency: account.currency,
+        postedDelta: 0,
+        pendingDelta: payout.amountMinor,
+        awaitingCountDelta: -1,
+        awaitingMinorDelta: -payout.amountMinor,
+        now: clock.now(),
+        coverAmount: payout.amountMinor,
+      },
+      "hold",
+      { type: "payout", id: payout.id },
+      key(payout.id, "hold"),
+      holdLegs(payout.amountMinor),
+    );
+    if (held.kind !== "recorded") return null;
+    await reportLowBalance(tx, availableOf(held.row) + payout.amountMinor, held.row);
+    return held.row;
+  }
+
+  /** A payout's posting on its funding account (post, void, reverse): one statement, unconditional. */
+  async function postOfPayout(
+    tx: Tx,
+    payout: PayoutForFunding & { readonly fundingAccountId: string },
+    step: TransferStep,
+    deltas: { readonly postedDelta: number; readonly pendingDelta: number },
+    legs: readonly TransferLeg[],
+  ) {
+    const posted = await post(
+      tx,
+      { tenant: tenantOfRow(payout), id: payout.fundingAccountId, currency: payout.currency, ...deltas, now: clock.now() },
+      step,
+      payoutCause(payout),
+      key(payout.id, step),
+      legs,
+    );
+    if (posted.kind === "refused") throw new Error("funding account vanished");
+    return posted;
   }
 
   /** `disbursed`: the hold becomes a posted debit (funding) and a posted credit (payees in transit). */
   async function postForPayout(tx: Tx, payout: PayoutForFunding): Promise<FundingStatus> {
-    if (payout.fundingStatus !== "reserved" || payout.fundingAccountId === null) return payout.fundingStatus;
-    const tenant = tenantOfRow(payout);
-    if ((await findTransferByKey(tx, tenant, key(payout.id, "post"))) !== null) return "posted";
-    const after = await moveBalances(tx, payout.fundingAccountId, {
-      postedDelta: -payout.amountMinor,
-      pendingDelta: -payout.amountMinor,
-      now: clock.now(),
-    });
-    if (after === null) throw new Error("funding account vanished");
-    await record(tx, after, "post", payoutCause(payout), key(payout.id, "post"), [
-      { account: "funding", amountMinor: payout.amountMinor, pending: true },
-      { account: "funding", amountMinor: -payout.amountMinor, pending: false },
-      { account: "payees_in_transit", amountMinor: -payout.amountMinor, pending: true },
-      { account: "payees_in_transit", amountMinor: payout.amountMinor, pending: false },
+    const { fundingAccountId } = payout;
+    if (payout.fundingStatus !== "reserved" || fundingAccountId === null) return payout.fundingStatus;
+    const amount = payout.amountMinor;
+    await postOfPayout(tx, { ...payout, fundingAccountId }, "post", { postedDelta: -amount, pendingDelta: -amount }, [
+      { account: "funding", amountMinor: amount, pending: true },
+      { account: "funding", amountMinor: -amount, pending: false },
+      { account: "payees_in_transit", amountMinor: -amount, pending: true },
+      { account: "payees_in_transit", amountMinor: amount, pending: false },
     ]);
     return "posted";
   }
@@ -289,9 +399,10 @@ export function createFundingPostings(deps: FundingPostingsDeps) {
    * payout that was waiting leaves the queue.
    */
   async function voidForPayout(tx: Tx, payout: PayoutForFunding): Promise<FundingStatus> {
-    if (payout.fundingAccountId === null) return payout.fundingStatus;
+    const { fundingAccountId } = payout;
+    if (fundingAccountId === null) return payout.fundingStatus;
     if (payout.fundingStatus === "awaiting_funds") {
-      const after = await moveBalances(tx, payout.fundingAccountId, {
+      const after = await moveBalances(tx, fundingAccountId, {
         postedDelta: 0,
         pendingDelta: 0,
         awaitingCountDelta: -1,
@@ -302,19 +413,12 @@ export function createFundingPostings(deps: FundingPostingsDeps) {
       return "released";
     }
     if (payout.fundingStatus !== "reserved") return payout.fundingStatus;
-    const tenant = tenantOfRow(payout);
-    if ((await findTransferByKey(tx, tenant, key(payout.id, "void"))) !== null) return "released";
-    const after = await moveBalances(tx, payout.fundingAccountId, {
-      postedDelta: 0,
-      pendingDelta: -payout.amountMinor,
-      now: clock.now(),
-    });
-    if (after === null) throw new Error("funding account vanished");
-    const transfer = await record(tx, after, "void", payoutCause(payout), key(payout.id, "void"), [
-      { account: "funding", amountMinor: payout.amountMinor, pending: true },
-      { account: "payees_in_transit", amountMinor: -payout.amountMinor, pending: true },
+    const amount = payout.amountMinor;
+    const voided = await postOfPayout(tx, { ...payout, fundingAccountId }, "void", { postedDelta: 0, pendingDelta: -amount }, [
+      { account: "funding", amountMinor: amount, pending: true },
+      { account: "payees_in_transit", amountMinor: -amount, pending: true },
     ]);
-    await scheduleRelease(tx, after, `void:${transfer.id}`);
+    if (voided.kind === "recorded") await scheduleRelease(tx, voided.row, `void:${voided.transfer.id}`);
     return "released";
   }
 
@@ -327,18 +431,21 @@ export function createFundingPostings(deps: FundingPostingsDeps) {
     payout: PayoutForFunding,
     returnedAmountMinor = payout.amountMinor,
   ): Promise<FundingStatus> {
-    if (payout.fundingStatus !== "posted" || payout.fundingAccountId === null) return payout.fundingStatus;
-    const tenant = tenantOfRow(payout);
-    if ((await findTransferByKey(tx, tenant, key(payout.id, "reverse"))) !== null) return "reversed";
+    const { fundingAccountId } = payout;
+    if (payout.fundingStatus !== "posted" || fundingAccountId === null) return payout.fundingStatus;
     const returned = Math.min(Math.max(returnedAmountMinor, 0), payout.amountMinor);
     const shortfall = payout.amountMinor - returned;
-    const after = await moveBalances(tx, payout.fundingAccountId, { postedDelta: returned, pendingDelta: 0, now: clock.now() });
-    if (after === null) throw new Error("funding account vanished");
     const legs: TransferLeg[] = [{ account: "payees_in_transit", amountMinor: -payout.amountMinor, pending: false }];
     if (returned > 0) legs.push({ account: "funding", amountMinor: returned, pending: false });
     if (shortfall > 0) legs.push({ account: "fees", amountMinor: shortfall, pending: false });
-    const transfer = await record(tx, after, "reverse", payoutCause(payout), key(payout.id, "reverse"), legs);
-    await scheduleRelease(tx, after, `reverse:${transfer.id}`);
+    const reversed = await postOfPayout(
+      tx,
+      { ...payout, fundingAccountId },
+      "reverse",
+      { postedDelta: returned, pendingDelta: 0 },
+      legs,
+    );
+    if (reversed.kind === "recorded") await scheduleRelease(tx, reversed.row, `reverse:${reversed.transfer.id}`);
     return "reversed";
   }
 

@@ -1,6 +1,6 @@
 // The funding module's queries on its one table. Balance changes are single conditional updates on the row
 // (the serialisation point of its balance); callers hold the payout row first, the funding row last.
-import { and, desc, eq, lt, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, lt, type SQL, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
 import type { Db, Tx } from "../../platform/db/client.js";
 import { ownedBy } from "../../platform/db/tenant-scope.js";
@@ -135,6 +135,57 @@ export async function moveBalances(
     .where(and(...conditions))
     .returning();
   return row ?? null;
+}
+
+/** A balance change that records a transfer (see balanceUpdateSql). */
+export interface PostingBalanceChange {
+  readonly tenant: Tenant;
+  readonly id: string;
+  readonly postedDelta: number;
+  readonly pendingDelta: number;
+  readonly awaitingCountDelta?: number;
+  readonly awaitingMinorDelta?: number;
+  readonly now: Date;
+  /** Applies only if available still covers this amount where enforced (re-checked on the committed row). */
+  readonly coverAmount?: number;
+}
+
+/** The name of the posting statement built around balanceUpdateSql (its text never varies: every input is a parameter). */
+export const POSTING_STATEMENT_NAME = "funding_post_transfer_v1";
+
+/**
+ * The balance update of a posting, for the ledger's one-statement posting (ledger.shared.ts postTransfer): the same
+ * change as moveBalances, as SQL whose text never varies (every input a parameter), scoped to the tenant, with the
+ * ledger's `guard` (no transfer under the key yet) in its WHERE, RETURNING the whole row.
+ */
+export function balanceUpdateSql(change: PostingBalanceChange): (guard: SQL) => SQL {
+  const now = change.now.toISOString();
+  const cover = change.coverAmount ?? null;
+  return (guard) => sql`update funding_accounts set
+      posted_minor = posted_minor + ${change.postedDelta}::bigint,
+      pending_minor = pending_minor + ${change.pendingDelta}::bigint,
+      awaiting_count = awaiting_count + ${change.awaitingCountDelta ?? 0}::integer,
+      awaiting_minor = awaiting_minor + ${change.awaitingMinorDelta ?? 0}::bigint,
+      last_transfer_at = greatest(coalesce(last_transfer_at, ${now}::timestamptz), ${now}::timestamptz),
+      updated_at = ${now}::timestamptz
+    where id = ${change.id}::uuid and business_id = ${change.tenant.businessId}::uuid
+      and environment = ${change.tenant.environment}::environment
+      and (${cover}::bigint is null or enforcement = 'track_only'
+           or posted_minor - pending_minor - ${cover}::bigint >= -overdraft_limit_minor)
+      and ${guard}
+    returning funding_accounts.*`;
+}
+
+const FUNDING_COLUMNS = Object.entries(getTableColumns(fundingAccounts));
+
+/** A funding_accounts row read by raw SQL (column names, driver values) as the query builder would return it. */
+export function fundingRowFromRaw(raw: Record<string, unknown>): FundingAccountRow {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of FUNDING_COLUMNS) {
+    const value = raw[column.name];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row as FundingAccountRow;
 }
 
 export async function updateFundingSettings(

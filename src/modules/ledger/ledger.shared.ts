@@ -2,9 +2,9 @@
 // transfer with its entries, and the reads of transfers and past balances. Every function runs in the caller's
 // handle or transaction; the caller (funding) holds the funding account's row lock while it records a transfer,
 // and writes the balances after it on that row in the same transaction.
-import { and, asc, desc, eq, inArray, isNull, lt, lte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, lt, lte, type SQL, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
-import type { Db, Tx } from "../../platform/db/client.js";
+import { type Db, namedQueryRows, type Tx } from "../../platform/db/client.js";
 import { ownedBy } from "../../platform/db/tenant-scope.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import {
@@ -161,6 +161,148 @@ export async function recordTransfer(
   return {
     ...transfer,
     entries: input.legs.map((leg) => ({ account: leg.account, amountMinor: leg.amountMinor, pending: leg.pending })),
+  };
+}
+
+/** The ids of a funding account's ledger account and of the internal accounts of its Business, environment and currency. */
+export type LedgerAccountIds = Readonly<Record<LedgerAccountKind, string>>;
+
+/**
+ * The ledger accounts a funding account's transfers use, looked up in `tx`. Ledger accounts are never updated or
+ * deleted, so ids read from committed rows can be kept for the life of the process (see createLedgerPostings).
+ */
+export async function findLedgerAccountIds(
+  tx: Tx,
+  tenant: Tenant,
+  fundingAccountId: string,
+  currency: string,
+): Promise<LedgerAccountIds> {
+  const accounts = await tx
+    .select({ id: ledgerAccounts.id, kind: ledgerAccounts.kind })
+    .from(ledgerAccounts)
+    .where(
+      and(
+        ownedBy(ledgerAccounts, tenant),
+        eq(ledgerAccounts.currency, currency),
+        sql`(${ledgerAccounts.fundingAccountId} = ${fundingAccountId} or ${ledgerAccounts.fundingAccountId} is null)`,
+      ),
+    );
+  const idOf = new Map(accounts.map((a) => [a.kind, a.id]));
+  const ids: Partial<Record<LedgerAccountKind, string>> = {};
+  for (const kind of LEDGER_ACCOUNT_KINDS_IN_ORDER) {
+    const id = idOf.get(kind);
+    if (id === undefined) throw new Error(`no ledger account ${kind} for ${currency}`);
+    ids[kind] = id;
+  }
+  return ids as LedgerAccountIds;
+}
+
+const LEDGER_ACCOUNT_KINDS_IN_ORDER: readonly LedgerAccountKind[] = [
+  "funding",
+  "payees_in_transit",
+  "fees",
+  "suspense",
+  "outside_world",
+];
+
+/** What one posting statement did. */
+export type PostingOutcome<Row> =
+  /** The transfer and its entries are written; `row` is the funding account's row as the balance update left it. */
+  | { readonly kind: "recorded"; readonly row: Row; readonly transfer: TransferWithEntries }
+  /** A transfer with this idempotency key exists already: nothing was changed. */
+  | { readonly kind: "duplicate" }
+  /** The balance update matched no row (not covered where enforced, or no such account): nothing was changed. */
+  | { readonly kind: "refused" };
+
+/**
+ * One posting as ONE statement (one round trip): the funding account's balance update (the caller's UPDATE, the
+ * funding module owns that table), the transfer with the balances after it, and its entries, in data-modifying CTEs;
+ * the update applies only when no transfer has this idempotency key yet (`guard`, which the caller's UPDATE must put
+ * in its WHERE). The funding row is locked by that statement and for the rest of the caller's transaction only: no
+ * look-up runs between the lock and the writes. `accountIds` come from findLedgerAccountIds (or a cache of it).
+ * `balanceUpdate` must always render the same SQL text for one `statementName` (a named prepared statement on
+ * PostgreSQL), with RETURNING the row's columns. Entries must sum to zero (checked here, and at commit by the
+ * ledger_entries_balanced trigger).
+ */
+export async function postTransfer<Row>(
+  tx: Tx,
+  ids: IdGenerator,
+  tenant: Tenant,
+  input: {
+    readonly statementName: string;
+    readonly balanceUpdate: (guard: SQL) => SQL;
+    readonly mapRow: (raw: Record<string, unknown>) => Row;
+    readonly accountIds: LedgerAccountIds;
+    readonly step: TransferStep;
+    readonly cause: { readonly type: TransferCauseType; readonly id: string };
+    readonly idempotencyKey: string;
+    readonly legs: readonly TransferLeg[];
+  },
+): Promise<PostingOutcome<Row>> {
+  assertBalanced(input.legs);
+  const transferId = ids.newId();
+  const entries = input.legs.map((leg) => ({
+    id: ids.newId(),
+    account: input.accountIds[leg.account],
+    amount: leg.amountMinor,
+    pending: leg.pending,
+  }));
+  const guard = sql`not exists (select 1 from existing)`;
+  const [raw] = await namedQueryRows<Record<string, unknown>>(
+    tx,
+    input.statementName,
+    sql`with existing as (
+          select 1 from ledger_transfers
+          where business_id = ${tenant.businessId}::uuid and environment = ${tenant.environment}::environment
+            and idempotency_key = ${input.idempotencyKey}::text
+        ),
+        moved as (${input.balanceUpdate(guard)}),
+        transfer as (
+          insert into ledger_transfers (id, business_id, environment, funding_account_id, currency, step, cause_type,
+            cause_id, idempotency_key, posted_after_minor, pending_after_minor, created_at)
+          select ${transferId}::uuid, m.business_id, m.environment, m.id, m.currency, ${input.step}::text,
+            ${input.cause.type}::text, ${input.cause.id}::text, ${input.idempotencyKey}::text, m.posted_minor,
+            m.pending_minor, m.last_transfer_at
+          from moved m
+          returning seq, created_at
+        ),
+        entries as (
+          insert into ledger_entries (id, transfer_id, ledger_account_id, amount_minor, pending)
+          select e.id, ${transferId}::uuid, e.account, e.amount, e.pending
+          from transfer cross join jsonb_to_recordset(${JSON.stringify(entries)}::jsonb)
+            as e(id uuid, account uuid, amount bigint, pending boolean)
+          returning 1
+        )
+        select exists (select 1 from existing) as ledger_duplicate, t.seq as ledger_transfer_seq,
+          t.created_at as ledger_transfer_created_at, m.*
+        from (select 1) as one left join moved m on true left join transfer t on true`,
+  );
+  if (raw === undefined) throw new Error("posting statement returned no row");
+  if (raw.ledger_duplicate === true) return { kind: "duplicate" };
+  if (raw.ledger_transfer_seq === null || raw.ledger_transfer_seq === undefined) return { kind: "refused" };
+  const row = input.mapRow(raw);
+  const postedAfterMinor = Number(raw.posted_minor);
+  const pendingAfterMinor = Number(raw.pending_minor);
+  const createdAt = raw.ledger_transfer_created_at;
+  return {
+    kind: "recorded",
+    row,
+    transfer: {
+      id: transferId,
+      businessId: tenant.businessId,
+      environment: tenant.environment,
+      seq: Number(raw.ledger_transfer_seq),
+      fundingAccountId: String(raw.id),
+      currency: String(raw.currency),
+      step: input.step,
+      causeType: input.cause.type,
+      causeId: input.cause.id,
+      idempotencyKey: input.idempotencyKey,
+      postedAfterMinor,
+      pendingAfterMinor,
+      createdAt: createdAt instanceof Date ? createdAt : new Date(String(createdAt)),
+      entries: input.legs.map((leg) => ({ account: leg.account, amountMinor: leg.amountMinor, pending: leg.pending })),
+    },
   };
 }
 

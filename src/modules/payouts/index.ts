@@ -56,7 +56,6 @@ export function definePayouts(platform: PlatformServices, settings: PayoutsSetti
   const writer = createPayoutWriter({
     clock,
     ids,
-    jobStore,
     lifecycle,
     checkRailRoutes: ports.checkRailRoutes,
     recordAudit: ports.recordAudit,
@@ -65,7 +64,6 @@ export function definePayouts(platform: PlatformServices, settings: PayoutsSetti
     db,
     clock,
     ids,
-    jobStore,
     lifecycle,
     writer,
     recordAudit: ports.recordAudit,

@@ -31,11 +31,9 @@ import type { Tx } from "../../platform/db/client.js";
 import { isUniqueViolation } from "../../platform/db/errors.js";
 import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
-import type { JobStore } from "../../platform/jobs/job-store.js";
 import { currencyExponent } from "../../platform/reference/iso-codes.js";
 import { PAYOUT_ERRORS } from "./payouts.errors.js";
 import { checkReplacement, resolveDestination } from "./payouts.gates.js";
-import { PAYOUT_DISBURSE_JOB } from "./payouts.jobs.js";
 import type { Lifecycle } from "./payouts.lifecycle.js";
 import { evaluatePolicy } from "./payouts.policy.js";
 import {
@@ -139,10 +137,7 @@ export function creationErrorOf(error: unknown): AppError | null {
   return isUniqueViolation(error, "payouts_live_replacement_key") ? new AppError(PAYOUT_ERRORS.PAYOUT_ALREADY_REPLACED) : null;
 }
 
-/** Enqueues the disbursement of an approved payout, in the approving transaction (one job per payout). */
-export async function enqueueDisbursement(jobStore: Pick<JobStore, "enqueue">, tx: Tx, payoutId: string): Promise<void> {
-  await jobStore.enqueue(tx, PAYOUT_DISBURSE_JOB, { payoutId }, { dedupeKey: `payout-disburse:${payoutId}` });
-}
+export { enqueueDisbursement } from "./payouts.jobs.js";
 
 /** What keeps two copies of the same work apart (a try-lock held to commit). */
 export type CreationLock = { readonly kind: "idempotency_key" } | { readonly kind: "upload"; readonly uploadId: string };
@@ -170,7 +165,6 @@ export type RailRouteCheck = (
 export interface PayoutWriterDeps {
   readonly clock: Clock;
   readonly ids: IdGenerator;
-  readonly jobStore: Pick<JobStore, "enqueue">;
   readonly lifecycle: Lifecycle;
   /** From the bank-rails module (a port, src/composition.ts): refuses a production payout no configured rail can carry. */
   readonly checkRailRoutes: RailRouteCheck;
@@ -189,7 +183,7 @@ interface Claimed {
 }
 
 export function createPayoutWriter(deps: PayoutWriterDeps) {
-  const { clock, ids, jobStore, lifecycle, checkRailRoutes, recordAudit } = deps;
+  const { clock, ids, lifecycle, checkRailRoutes, recordAudit } = deps;
 
   /**
    * The audit entry of what one call created: the payout itself for a single request; for a bulk batch one
@@ -341,23 +335,31 @@ export function createPayoutWriter(deps: PayoutWriterDeps) {
     });
     if (rule === null) return payout;
     const reason = `Approval policy rule "${rule.name}"`;
-    const moved = await lifecycle.apply(tx, payout, { type: rule.outcome }, { extraData: { reason } });
+    // The Decision is written with the move, before its posting on the funding account (see lifecycle.apply).
+    const moved = await lifecycle.apply(
+      tx,
+      payout,
+      { type: rule.outcome },
+      {
+        extraData: { reason },
+        beforeMoney: async () => {
+          await insertDecision(tx, {
+            id: ids.newId(),
+            businessId: payout.businessId,
+            environment: payout.environment,
+            payoutId: payout.id,
+            outcome: rule.outcome,
+            reason,
+            validatorType: "automated",
+            validatorName: "approval_policy",
+            policyRule: rule.name,
+            createdAt: now,
+          });
+        },
+      },
+    );
     if (moved.kind !== "moved") throw new Error(`policy decision on a new payout did not apply: ${moved.kind}`);
-    await insertDecision(tx, {
-      id: ids.newId(),
-      businessId: payout.businessId,
-      environment: payout.environment,
-      payoutId: payout.id,
-      outcome: rule.outcome,
-      reason,
-      validatorType: "automated",
-      validatorName: "approval_policy",
-      policyRule: rule.name,
-      createdAt: now,
-    });
-    // A payout waiting for funds (enforce) is dispatched by the release that reserves it, not now.
-    if (rule.outcome === "approve" && moved.payout.fundingStatus !== "awaiting_funds")
-      await enqueueDisbursement(jobStore, tx, payout.id);
+    // An approval's disbursement is enqueued by the lifecycle (not for a payout waiting for funds).
     return moved.payout;
   }
 

@@ -1,7 +1,9 @@
 // The payouts module's jobs: the disbursement path (see payouts.disbursement.ts for what each one does).
 // The rail simulator's control endpoint enqueues PAYOUT_RAIL_OUTCOME_JOB too, through this module's index.ts.
 import { Type } from "@sinclair/typebox";
+import type { Tx } from "../../platform/db/client.js";
 import { defineJob } from "../../platform/jobs/job-definition.js";
+import type { JobStore } from "../../platform/jobs/job-store.js";
 
 /** A rail outcome as a job carries it (rails/rail.ts SerializedRailOutcome): dates travel as ISO strings. */
 const SerializedRailOutcomeSchema = Type.Union([
@@ -22,6 +24,14 @@ export const PAYOUT_DISBURSE_JOB = defineJob({
   version: 1,
   payload: Type.Object({ payoutId: Type.String() }),
 });
+
+/**
+ * Enqueues the disbursement of an approved payout, in the approving transaction (one job per payout); answers the
+ * job's id, or null when the payout's disbursement job exists already.
+ */
+export async function enqueueDisbursement(jobStore: Pick<JobStore, "enqueue">, tx: Tx, payoutId: string): Promise<string | null> {
+  return jobStore.enqueue(tx, PAYOUT_DISBURSE_JOB, { payoutId }, { dedupeKey: `payout-disburse:${payoutId}` });
+}
 
 /**
  * Applies one rail outcome. Outcomes a rail scheduled at submission are chained: `next` holds those still to

@@ -8,7 +8,7 @@ import type { EventRecorder } from "../../platform/events/outbox.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
 import { currencyExponent } from "../../platform/reference/iso-codes.js";
 import type { FundingPostings, FundingSource } from "../funding/index.js";
-import { PAYOUT_FUNDS_EXPIRY_JOB } from "./payouts.jobs.js";
+import { enqueueDisbursement, PAYOUT_FUNDS_EXPIRY_JOB } from "./payouts.jobs.js";
 import { type PayoutPatch, type PayoutRow, setPayoutFunding, updatePayoutIfUnchanged } from "./payouts.repo.js";
 import {
   formatMajorAmount,
@@ -100,7 +100,7 @@ export type PayoutFundingRules = Pick<FundingPostings, "holdForPayout" | "postFo
 export interface LifecycleDeps {
   readonly clock: Clock;
   readonly events: EventRecorder;
-  readonly jobStore: Pick<JobStore, "enqueue">;
+  readonly jobStore: Pick<JobStore, "enqueue" | "withdraw">;
   /** The posting rules (the funding module), run in the transaction of the move. */
   readonly funding: PayoutFundingRules;
   /** Where an approved payout's money comes from (its bank rail, the simulator, sandbox); null: not tracked. */
@@ -120,16 +120,40 @@ export function createLifecycle(deps: LifecycleDeps) {
   async function applyFunding(tx: Tx, payout: PayoutRow, from: PayoutStatus, trigger: PayoutTrigger): Promise<PayoutRow> {
     const to = payout.status;
     if (trigger.type === "approve") {
+      // An approved payout's disbursement is dispatched now, unless it waits for funds (the release that reserves
+      // it dispatches it then).
       const source = await deps.fundingSourceOf(tx, payout);
-      if (source === null) return payout;
-      const { fundingAccount, status } = await funding.holdForPayout(tx, payout, source);
+      if (source === null) {
+        await enqueueDisbursement(jobStore, tx, payout.id);
+        return payout;
+      }
+      // The payout's funding fields and its disbursement are written before the hold, as if it will be reserved
+      // (the usual outcome), so that the hold is the last write before the caller's commit: the funding row stays
+      // locked for that statement and the commit only. A payout that must wait takes its disbursement job back
+      // (never committed, so no worker saw it) and is written again below.
+      let reservedRow = null as PayoutRow | null;
+      let disbursementJob = null as string | null;
+      const { fundingAccount, status } = await funding.holdForPayout(tx, payout, source, {
+        beforeLock: async (fundingAccountId) => {
+          reservedRow = await setPayoutFunding(tx, payout.id, {
+            fundingStatus: "reserved",
+            fundingAccountId,
+            awaitingFundsSince: null,
+          });
+          disbursementJob = await enqueueDisbursement(jobStore, tx, payout.id);
+        },
+      });
       const now = clock.now();
       const waiting = status === "awaiting_funds";
-      const updated = await setPayoutFunding(tx, payout.id, {
-        fundingStatus: status,
-        fundingAccountId: fundingAccount.id,
-        awaitingFundsSince: waiting ? now : null,
-      });
+      if (waiting && disbursementJob !== null) await jobStore.withdraw(tx, disbursementJob);
+      const updated =
+        !waiting && reservedRow !== null
+          ? reservedRow
+          : await setPayoutFunding(tx, payout.id, {
+              fundingStatus: status,
+              fundingAccountId: fundingAccount.id,
+              awaitingFundsSince: waiting ? now : null,
+            });
       if (waiting) {
         await events.record(tx, {
           tenant: tenantOfPayout(updated),
@@ -171,7 +195,15 @@ export function createLifecycle(deps: LifecycleDeps) {
     tx: Tx,
     payout: PayoutRow,
     trigger: PayoutTrigger,
-    options: { extraPatch?: PayoutPatch; extraData?: Readonly<Record<string, unknown>> } = {},
+    options: {
+      extraPatch?: PayoutPatch;
+      extraData?: Readonly<Record<string, unknown>>;
+      /**
+       * The caller's own writes of the move (a Decision, its audit record), run after the payout's update and event
+       * and before the posting on the funding account, so that the funding row is locked as late as possible.
+       */
+      beforeMoney?: (tx: Tx, moved: PayoutRow) => Promise<void>;
+    } = {},
   ): Promise<ApplyOutcome> {
     const result: TransitionResult = transition(stateViewOf(payout), trigger);
     if (result.kind !== "move") return { kind: result.kind, payout, reason: result.reason };
@@ -184,7 +216,7 @@ export function createLifecycle(deps: LifecycleDeps) {
       updatedAt: now,
     });
     if (updated === null) return { kind: "lost", payout };
-    const funded = await applyFunding(tx, updated, result.from, trigger);
+    // The move's event first, the posting on the funding account last (its row is locked until the commit).
     if (result.event !== null) {
       await events.record(tx, {
         tenant: tenantOfPayout(updated),
@@ -197,6 +229,8 @@ export function createLifecycle(deps: LifecycleDeps) {
         ...(trigger.type === "disbursed" && trigger.disbursedAt !== undefined ? { occurredAt: trigger.disbursedAt } : {}),
       });
     }
+    await options.beforeMoney?.(tx, updated);
+    const funded = await applyFunding(tx, updated, result.from, trigger);
     return { kind: "moved", payout: funded, from: result.from, event: result.event };
   }
 

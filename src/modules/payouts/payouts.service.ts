@@ -15,18 +15,10 @@ import type { Clock } from "../../platform/clock.js";
 import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { AppError, type ErrorDetail } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
-import type { JobStore } from "../../platform/jobs/job-store.js";
 import { DEFAULT_PAGE_SIZE, decodeCursor } from "../../platform/pagination/cursor.js";
 import { addDays, dayInZone, dayStartInZone, isTimeZone } from "../../platform/time-zone.js";
 import { canonicalUploadId } from "./payouts.bulk.js";
-import {
-  creationErrorOf,
-  currencyError,
-  enqueueDisbursement,
-  type Maker,
-  type PayoutWriter,
-  payoutRequestOf,
-} from "./payouts.creation.js";
+import { creationErrorOf, currencyError, type Maker, type PayoutWriter, payoutRequestOf } from "./payouts.creation.js";
 import { PAYOUT_ERRORS } from "./payouts.errors.js";
 import { type Lifecycle, majorAmount } from "./payouts.lifecycle.js";
 import { payeesOf } from "./payouts.payees.js";
@@ -67,7 +59,6 @@ export interface PayoutServiceDeps {
   readonly db: Db;
   readonly clock: Clock;
   readonly ids: IdGenerator;
-  readonly jobStore: Pick<JobStore, "enqueue">;
   readonly lifecycle: Lifecycle;
   /** The audit log: creations, cancellations, Decisions and approval-policy changes are recorded in their transaction. */
   readonly recordAudit: RecordActorAudit;
@@ -215,7 +206,7 @@ export function isSameMaker(
 }
 
 export function createPayoutService(deps: PayoutServiceDeps) {
-  const { db, clock, ids, jobStore, lifecycle, writer } = deps;
+  const { db, clock, ids, lifecycle, writer } = deps;
   const { recordAudit } = deps;
 
   async function create(
@@ -355,31 +346,41 @@ export function createPayoutService(deps: PayoutServiceDeps) {
         if (policy?.makerChecker === true) throw new AppError(PAYOUT_ERRORS.MAKER_CHECKER_VIOLATION);
       }
       const reason = body.reason ?? null;
-      const moved = await lifecycle.apply(tx, payout, { type: body.outcome }, { extraData: { reason } });
-      if (moved.kind !== "moved") return { kind: "decided" as const };
-      const decision = await insertDecision(tx, {
-        id: ids.newId(),
-        businessId: payout.businessId,
-        environment: payout.environment,
-        payoutId: payout.id,
-        outcome: body.outcome,
-        reason,
-        validatorType: body.validator?.type ?? "human",
-        validatorName: body.validator?.type === "automated" ? (body.validator.name ?? null) : null,
-        apiKeyId: actor.apiKeyId,
-        userId: actor.userId,
-        membershipId: actor.membershipId,
-        createdAt: clock.now(),
-      });
-      // A payout waiting for funds (enforce) is dispatched by the release that reserves it, not now.
-      if (body.outcome === "approve" && moved.payout.fundingStatus !== "awaiting_funds")
-        await enqueueDisbursement(jobStore, tx, payout.id);
-      await recordAudit(tx, actor, {
-        action: "payout_decided",
-        subjectType: "payout",
-        subjectId: payout.id,
-        details: { outcome: body.outcome, decision_id: decision.id },
-      });
+      // The Decision and its audit record are written with the move, before its posting on the funding account
+      // (beforeMoney), so that the funding row is locked by the transaction's last writes only.
+      let decision = null as DecisionRow | null;
+      const moved = await lifecycle.apply(
+        tx,
+        payout,
+        { type: body.outcome },
+        {
+          extraData: { reason },
+          beforeMoney: async () => {
+            decision = await insertDecision(tx, {
+              id: ids.newId(),
+              businessId: payout.businessId,
+              environment: payout.environment,
+              payoutId: payout.id,
+              outcome: body.outcome,
+              reason,
+              validatorType: body.validator?.type ?? "human",
+              validatorName: body.validator?.type === "automated" ? (body.validator.name ?? null) : null,
+              apiKeyId: actor.apiKeyId,
+              userId: actor.userId,
+              membershipId: actor.membershipId,
+              createdAt: clock.now(),
+            });
+            await recordAudit(tx, actor, {
+              action: "payout_decided",
+              subjectType: "payout",
+              subjectId: payout.id,
+              details: { outcome: body.outcome, decision_id: decision.id },
+            });
+          },
+        },
+      );
+      if (moved.kind !== "moved" || decision === null) return { kind: "decided" as const };
+      // An approval's disbursement is enqueued by the lifecycle (not for a payout waiting for funds).
       return { kind: "created" as const, decision, payout: moved.payout };
     });
     if (outcome.kind === "created") {

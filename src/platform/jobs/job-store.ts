@@ -43,6 +43,12 @@ export interface JobStore {
    * (group commit), each entry fenced by its own lease token.
    */
   completeGrouped(job: ClaimedJob, values: readonly unknown[], grouped: GroupedEffects): Promise<boolean>;
+  /**
+   * Takes back a job `tx` itself enqueued (its id, as enqueue answered it) while it is still pending: for a use case
+   * that enqueues ahead of a decision which then goes the other way in the same transaction. No worker can have
+   * seen it (it is not committed). Returns whether it was removed.
+   */
+  withdraw(tx: Db, jobId: string): Promise<boolean>;
   /** Returns jobs whose worker died (lease expired) to the queue. */
   reclaimExpired(): Promise<number>;
   stats(): Promise<{ pending: number; running: number; dead: number; oldestPendingAgeSeconds: number }>;
@@ -251,6 +257,14 @@ export function createJobStore(deps: { db: Db; clock: Clock; ids: IdGenerator; d
         .onConflictDoNothing({ target: jobs.dedupeKey })
         .returning({ id: jobs.id });
       return inserted[0]?.id ?? null;
+    },
+
+    async withdraw(tx, jobId) {
+      const removed = await tx
+        .delete(jobs)
+        .where(and(eq(jobs.id, jobId), eq(jobs.status, "pending")))
+        .returning({ id: jobs.id });
+      return removed.length > 0;
     },
 
     async claim(workerId, limit, leaseMs, types) {
