@@ -44,6 +44,10 @@ describe.skipIf(!onPostgres)("funding races on PostgreSQL", () => {
       for (let i = 0; i < APPROVALS; i += 1) {
         ids.push((await createPayout(t.app, key, { beneficiary_id: beneficiaryId, amount_minor: AMOUNT })).payout_id);
       }
+      // The pool's connections opened before the race (opening 50 at once on a loaded machine can exceed the pool's
+      // 5 s connection limit and answer 503, which is not what this test is about).
+      const pool = t.runtime.deps.database.pool;
+      if (pool) await Promise.all(Array.from({ length: APPROVALS }, () => pool.query("select 1")));
       const answers = await Promise.all(ids.map((id) => decide(t.app, key, id, "approve")));
       expect(answers.filter((a) => a.statusCode !== 201).map((a) => a.body)).toEqual([]);
 
