@@ -34,9 +34,9 @@ import type { IdGenerator } from "../../platform/ids.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
 import { currencyExponent } from "../../platform/reference/iso-codes.js";
 import { PAYOUT_ERRORS } from "./payouts.errors.js";
-import { checkReplacement, resolveDestination } from "./payouts.gates.js";
+import { checkPayoutLimit, checkReplacement, resolveDestination } from "./payouts.gates.js";
 import { PAYOUT_DISBURSE_JOB } from "./payouts.jobs.js";
-import type { Lifecycle } from "./payouts.lifecycle.js";
+import type { Lifecycle, PayoutLimitRules } from "./payouts.lifecycle.js";
 import { evaluatePolicy } from "./payouts.policy.js";
 import {
   claimKeyAndReadGates,
@@ -174,6 +174,8 @@ export interface PayoutWriterDeps {
   readonly lifecycle: Lifecycle;
   /** From the bank-rails module (a port, src/composition.ts): refuses a production payout no configured rail can carry. */
   readonly checkRailRoutes: RailRouteCheck;
+  /** From the payout-limits module (a port): the per-payout maxima of the currencies of a creation, one query. */
+  readonly perPayoutMaxima: PayoutLimitRules["perPayoutMaxima"];
   /** The audit log (people module, a port passed in src/composition.ts): every creation is recorded with its maker. */
   readonly recordAudit: RecordActorAudit;
 }
@@ -189,7 +191,7 @@ interface Claimed {
 }
 
 export function createPayoutWriter(deps: PayoutWriterDeps) {
-  const { clock, ids, jobStore, lifecycle, checkRailRoutes, recordAudit } = deps;
+  const { clock, ids, jobStore, lifecycle, checkRailRoutes, perPayoutMaxima, recordAudit } = deps;
 
   /**
    * The audit entry of what one call created: the payout itself for a single request; for a bulk batch one
@@ -342,6 +344,8 @@ export function createPayoutWriter(deps: PayoutWriterDeps) {
     if (rule === null) return payout;
     const reason = `Approval policy rule "${rule.name}"`;
     const moved = await lifecycle.apply(tx, payout, { type: rule.outcome }, { extraData: { reason } });
+    // The day's limit is reached: the policy does not approve it; it waits for a person (who meets the same limit).
+    if (moved.kind === "limit_exceeded") return payout;
     if (moved.kind !== "moved") throw new Error(`policy decision on a new payout did not apply: ${moved.kind}`);
     await insertDecision(tx, {
       id: ids.newId(),
@@ -448,9 +452,17 @@ export function createPayoutWriter(deps: PayoutWriterDeps) {
         release.push((requests[i] as PayoutRequest).idempotencyKey);
         outcomes[i] = { kind: "failed", error };
       };
+      const maxima = await perPayoutMaxima(
+        tx,
+        tenant,
+        fresh.map((i) => (requests[i] as PayoutRequest).currency),
+      );
       const gates = fresh.map((i) => {
         const request = requests[i] as PayoutRequest;
-        return resolveDestination(claimed.beneficiaries.get(request.beneficiaryId) ?? null, live, request);
+        const gate = resolveDestination(claimed.beneficiaries.get(request.beneficiaryId) ?? null, live, request);
+        if (!gate.ok) return gate;
+        const overLimit = checkPayoutLimit(maxima.get(request.currency), request.amountMinor, request.currency);
+        return overLimit === null ? gate : { ok: false as const, error: overLimit };
       });
       // The rail check of every request that passed its gate, in one call (a fixed number of queries).
       const routable = fresh.flatMap((i, k) => {
