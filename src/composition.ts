@@ -5,8 +5,8 @@ import { defineBeneficiaries, findPostalAddresses, identityRequirementsOf } from
 import { defineBeneficiaryExport } from "./modules/beneficiary-export/index.js";
 import { defineBeneficiaryImport } from "./modules/beneficiary-import/index.js";
 import { defineBusinessProfile } from "./modules/business-profile/index.js";
-import { defineControlChanges } from "./modules/control-changes/index.js";
 import { closeLinksOfArchivedBeneficiary, defineCollection } from "./modules/collection/index.js";
+import { defineControlChanges } from "./modules/control-changes/index.js";
 import { defineDestinations, destinationRoutingFactsOf } from "./modules/destinations/index.js";
 import { defineEmails } from "./modules/emails/index.js";
 import { defineEnrollment, type EnrollmentPorts } from "./modules/enrollment/index.js";

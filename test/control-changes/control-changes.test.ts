@@ -3,12 +3,12 @@
 // admin; the proposer cannot approve their own change; tightening applies at once; a change whose control moved
 // since is stale; proposals and approvals are audited and e-mailed; other tenants see nothing.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { onlyFundingAccount, sandboxCredit, setFunding } from "../funding/funding-fixtures.js";
 import { bearer, type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
 import { queuedMails } from "../helpers/queued-mail.js";
 import { addMember, asPerson, STRONG_PASSWORD } from "../helpers/sessions.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import { expectErrorEnvelope } from "../http/error-envelope.js";
-import { onlyFundingAccount, sandboxCredit, setFunding } from "../funding/funding-fixtures.js";
 import { createPayout, payableBeneficiary } from "../payouts/payout-fixtures.js";
 
 let t: TestApp;
@@ -18,7 +18,11 @@ let second: { email: string; membershipId: string; userId: string };
 let proposer: Record<string, string>;
 let approver: Record<string, string>;
 
-const eur = (perPayout: number | null, daily: number | null) => ({ currency: "EUR", per_payout_max_minor: perPayout, daily_max_minor: daily });
+const eur = (perPayout: number | null, daily: number | null) => ({
+  currency: "EUR",
+  per_payout_max_minor: perPayout,
+  daily_max_minor: daily,
+});
 const putLimits = (headers: Record<string, string>, limits: unknown[]) =>
   t.app.inject({ method: "PUT", url: "/v1/payout-limits", headers, payload: { limits } });
 const limitsNow = async () =>
@@ -34,7 +38,12 @@ beforeAll(async () => {
   proposer = await asPerson(t.app, business.email);
   approver = await asPerson(t.app, second.email, "sandbox", STRONG_PASSWORD);
   expect((await putLimits(bearer(key), [eur(1_000, 5_000)])).statusCode).toBe(200);
-  const on = await t.app.inject({ method: "PUT", url: "/v1/approval-policy", headers: bearer(key), payload: { rules: [], maker_checker: true } });
+  const on = await t.app.inject({
+    method: "PUT",
+    url: "/v1/approval-policy",
+    headers: bearer(key),
+    payload: { rules: [], maker_checker: true },
+  });
   expect(on.statusCode, on.body).toBe(200);
 });
 afterAll(async () => t?.close());
@@ -79,7 +88,9 @@ describe("a weakening waits for a second admin", () => {
 
     const audit = await t.app.inject({ method: "GET", url: "/v1/audit-records?limit=20", headers: bearer(key) });
     const actions = audit.json().audit_records.map((r: { action: string }) => r.action);
-    expect(actions).toEqual(expect.arrayContaining(["control_change_proposed", "control_change_approved", "control_weakened", "payout_limits_changed"]));
+    expect(actions).toEqual(
+      expect.arrayContaining(["control_change_proposed", "control_change_approved", "control_weakened", "payout_limits_changed"]),
+    );
   });
 
   it("tightening applies at once (a key may); a raise by a key is refused; a change whose control moved is stale", async () => {
@@ -155,15 +166,24 @@ describe("a weakening waits for a second admin", () => {
 describe("roles and tenants", () => {
   it("another Business sees none of the changes; read-only members read but cannot decide", async () => {
     const other = await registerBusiness(t.app, "Other Four Eyes Co");
-    const [change] = (await t.app.inject({ method: "GET", url: "/v1/control-changes", headers: bearer(key) })).json().control_changes;
+    const [change] = (await t.app.inject({ method: "GET", url: "/v1/control-changes", headers: bearer(key) })).json()
+      .control_changes;
     expect(change).toBeDefined();
-    const foreign = await t.app.inject({ method: "GET", url: `/v1/control-changes/${change.id}`, headers: bearer(other.keys.sandbox) });
+    const foreign = await t.app.inject({
+      method: "GET",
+      url: `/v1/control-changes/${change.id}`,
+      headers: bearer(other.keys.sandbox),
+    });
     expectErrorEnvelope(foreign, {
       status: 404,
       code: "not_found",
       actor: { user_id: other.userId, membership_id: other.membershipId, role: "business_admin", environment: "sandbox" },
     });
-    const production = await t.app.inject({ method: "GET", url: "/v1/control-changes", headers: bearer(business.keys.production) });
+    const production = await t.app.inject({
+      method: "GET",
+      url: "/v1/control-changes",
+      headers: bearer(business.keys.production),
+    });
     expect(production.json().control_changes).toEqual([]);
     const reader = await addMember(t.app, key, "business_read_only");
     const readerHeaders = await asPerson(t.app, reader.email, "sandbox", STRONG_PASSWORD);

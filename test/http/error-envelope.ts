@@ -77,7 +77,11 @@ export function expectErrorEnvelope(response: LightMyRequestResponse, expected: 
     for (const detail of error.details ?? []) {
       // A limit refusal (issue 29) adds the limit and, for a day, its usage.
       const optional = new Set(["limit_minor", "used_minor"]);
-      expect(Object.keys(detail).filter((k) => !optional.has(k)).sort()).toEqual(["code", "field", "message"]);
+      expect(
+        Object.keys(detail)
+          .filter((k) => !optional.has(k))
+          .sort(),
+      ).toEqual(["code", "field", "message"]);
       expect(typeof detail.field).toBe("string");
       expect(detail.message.length).toBeGreaterThan(0);
     }

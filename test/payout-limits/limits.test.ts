@@ -3,6 +3,7 @@
 // given back when an approved payout is canceled, roles, tenants and error envelopes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer, createApiKey, type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
+import { asPerson } from "../helpers/sessions.js";
 import { buildTestApp, TEST_START, type TestApp } from "../helpers/test-app.js";
 import { expectErrorEnvelope } from "../http/error-envelope.js";
 import { createPayout, decide, getPayout, newKey, payableBeneficiary, postPayout } from "../payouts/payout-fixtures.js";
@@ -58,8 +59,15 @@ describe("per-payout limit at creation", () => {
       currency: "EUR",
       idempotency_key: newKey(),
     });
-    const error = expectErrorEnvelope(over, { status: 422, code: "PAYOUT_LIMIT_EXCEEDED", actor: actorOf(business), details: true });
-    expect(error.details).toEqual([expect.objectContaining({ field: "amount_minor", code: "per_payout_limit", limit_minor: 5_000 })]);
+    const error = expectErrorEnvelope(over, {
+      status: 422,
+      code: "PAYOUT_LIMIT_EXCEEDED",
+      actor: actorOf(business),
+      details: true,
+    });
+    expect(error.details).toEqual([
+      expect.objectContaining({ field: "amount_minor", code: "per_payout_limit", limit_minor: 5_000 }),
+    ]);
     expect((await createPayout(t.app, key, { beneficiary_id: payee.beneficiaryId, amount_minor: 5_000 })).status).toBe(
       "pending_approval",
     );
@@ -87,15 +95,27 @@ describe("daily limit at approval", () => {
     const { business, key, payee } = await setup("Daily Limits Co");
     expect((await putLimits(key, [eur(null, 10_000)])).statusCode).toBe(200);
     const ids: string[] = [];
-    for (let i = 0; i < 3; i += 1) ids.push((await createPayout(t.app, key, { beneficiary_id: payee.beneficiaryId, amount_minor: 4_000 })).payout_id);
+    for (let i = 0; i < 3; i += 1)
+      ids.push((await createPayout(t.app, key, { beneficiary_id: payee.beneficiaryId, amount_minor: 4_000 })).payout_id);
     expect((await decide(t.app, key, ids[0] as string, "approve")).statusCode).toBe(201);
     expect((await decide(t.app, key, ids[1] as string, "approve")).statusCode).toBe(201);
     const refused = await decide(t.app, key, ids[2] as string, "approve");
-    const error = expectErrorEnvelope(refused, { status: 409, code: "DAILY_LIMIT_EXCEEDED", actor: actorOf(business), details: true });
+    const error = expectErrorEnvelope(refused, {
+      status: 409,
+      code: "DAILY_LIMIT_EXCEEDED",
+      actor: actorOf(business),
+      details: true,
+    });
     expect(error.details).toEqual([expect.objectContaining({ limit_minor: 10_000, used_minor: 8_000 })]);
     expect((await getPayout(t.app, key, ids[2] as string)).status).toBe("pending_approval");
     expect((await getLimits(key)).limits).toEqual([
-      { currency: "EUR", per_payout_max_minor: null, daily_max_minor: 10_000, used_today_minor: 8_000, remaining_today_minor: 2_000 },
+      {
+        currency: "EUR",
+        per_payout_max_minor: null,
+        daily_max_minor: 10_000,
+        used_today_minor: 8_000,
+        remaining_today_minor: 2_000,
+      },
     ]);
     // Rejecting is never limited.
     expect((await decide(t.app, key, ids[2] as string, "reject")).statusCode).toBe(201);
@@ -104,7 +124,8 @@ describe("daily limit at approval", () => {
     const policy = await t.app.inject({
       method: "PUT",
       url: "/v1/approval-policy",
-      headers: bearer(key),
+      // A new approve rule loosens the policy: a person makes it (maker-checker is off: it applies at once).
+      headers: await asPerson(t.app, business.email),
       payload: { rules: [{ name: "small", outcome: "approve", max_amount_minor: 5_000 }] },
     });
     expect(policy.statusCode, policy.body).toBe(200);
@@ -153,7 +174,12 @@ describe("daily limit at approval", () => {
     expect((await decide(t.app, key, first.payout_id, "approve")).statusCode).toBe(201);
     const second = await createPayout(t.app, key, { beneficiary_id: payee.beneficiaryId, amount_minor: 1_000 });
     expect((await decide(t.app, key, second.payout_id, "approve")).statusCode).toBe(409);
-    const cancel = await t.app.inject({ method: "POST", url: `/v1/payouts/${first.payout_id}/cancel`, headers: bearer(key), payload: {} });
+    const cancel = await t.app.inject({
+      method: "POST",
+      url: `/v1/payouts/${first.payout_id}/cancel`,
+      headers: bearer(key),
+      payload: {},
+    });
     expect(cancel.statusCode, cancel.body).toBe(200);
     expect(cancel.json().status).toBe("canceled");
     expect((await getLimits(key)).limits[0]).toMatchObject({ used_today_minor: 0, remaining_today_minor: 5_000 });

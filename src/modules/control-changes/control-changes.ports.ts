@@ -1,7 +1,11 @@
 // What the control-changes module needs from other modules, named and required (test/startup/module-ports.test.ts).
-import type { Tenant } from "../../platform/auth/actor.js";
-import type { Actor } from "../../platform/auth/actor.js";
-import type { ControlChangeApplier, ControlWeakening, RecordActorAudit, ReportWeakenedControl } from "../../platform/auth/audit.js";
+import type { Actor, Tenant } from "../../platform/auth/actor.js";
+import type {
+  ControlChangeApplier,
+  ControlWeakening,
+  RecordActorAudit,
+  ReportWeakenedControl,
+} from "../../platform/auth/audit.js";
 import type { Db, Tx } from "../../platform/db/client.js";
 
 export interface ControlChangesPorts {

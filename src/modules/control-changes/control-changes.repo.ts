@@ -61,10 +61,7 @@ export async function decideControlChange(
   tx: Tx,
   tenant: Tenant,
   id: string,
-  patch: Pick<
-    ControlChangeRow,
-    "status" | "decidedAt" | "decidedByApiKeyId" | "decidedByMembershipId" | "decidedByUserId"
-  >,
+  patch: Pick<ControlChangeRow, "status" | "decidedAt" | "decidedByApiKeyId" | "decidedByMembershipId" | "decidedByUserId">,
 ): Promise<ControlChangeRow | null> {
   const [row] = await tx
     .update(pendingControlChanges)

@@ -22,10 +22,17 @@ export const ControlChangeSchema = Type.Object(
       description:
         "Which control: `payout_limits` (PUT /v1/payout-limits), `approval_policy` (PUT /v1/approval-policy), `funding_account` (PATCH /v1/funding-accounts/{id}).",
     }),
-    subject_id: Type.String({ description: "The controlled thing: the environment for a policy or limits, a funding account's id." }),
-    control: Type.String({ description: "The weakened control as the admins' e-mail names it (`maker_checker`, `approval_rules`, `payout_limits`, `funding_enforcement`)." }),
+    subject_id: Type.String({
+      description: "The controlled thing: the environment for a policy or limits, a funding account's id.",
+    }),
+    control: Type.String({
+      description:
+        "The weakened control as the admins' e-mail names it (`maker_checker`, `approval_rules`, `payout_limits`, `funding_enforcement`).",
+    }),
     summary: Type.String({ description: "What the change does, in one sentence." }),
-    base: Type.Unknown({ description: "The control's value when the change was proposed; the change applies only while it is still so." }),
+    base: Type.Unknown({
+      description: "The control's value when the change was proposed; the change applies only while it is still so.",
+    }),
     proposed: Type.Unknown({ description: "The value the change sets, in the shape of the control's own request." }),
     status: stringEnum(CONTROL_CHANGE_STATUSES, {
       description:

@@ -66,7 +66,10 @@ export function registerFundingRoutes(app: AppInstance, service: FundingService)
         params: FundingAccountParamsSchema,
         body: UpdateFundingAccountBodySchema,
         response: routeResponses(
-          { 200: account, 202: Type.Ref("ControlChange", { description: "The weakening waits for a second admin (maker-checker on)." }) },
+          {
+            200: account,
+            202: Type.Ref("ControlChange", { description: "The weakening waits for a second admin (maker-checker on)." }),
+          },
           {
             access: "write",
             hasBody: true,

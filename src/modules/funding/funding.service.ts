@@ -3,12 +3,7 @@
 // and sandbox credits. Each use case owns its transaction.
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
-import type {
-  ControlChangeApplier,
-  GuardWeakening,
-  PendingControlChange,
-  RecordActorAudit,
-} from "../../platform/auth/audit.js";
+import type { ControlChangeApplier, GuardWeakening, PendingControlChange, RecordActorAudit } from "../../platform/auth/audit.js";
 import { canonicalJson } from "../../platform/canonical-json.js";
 import type { Clock } from "../../platform/clock.js";
 import { type Db, type Tx, transaction } from "../../platform/db/client.js";
@@ -117,7 +112,8 @@ export function createFundingService(deps: {
     };
     const enforcement = patch.enforcement ?? before.enforcement;
     const overdraft = patch.overdraftLimitMinor ?? before.overdraftLimitMinor;
-    if (enforcement === "enforce" && availableOf(before) < -overdraft) throw new AppError(FUNDING_ERRORS.FUNDING_ACCOUNT_OVERDRAWN);
+    if (enforcement === "enforce" && availableOf(before) < -overdraft)
+      throw new AppError(FUNDING_ERRORS.FUNDING_ACCOUNT_OVERDRAWN);
     const after = await updateFundingSettings(tx, before.id, patch, clock.now());
     await recordAudit(tx, actor, {
       action: "funding_account_updated",

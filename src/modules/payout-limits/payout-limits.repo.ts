@@ -32,7 +32,9 @@ export async function replaceLimits(
 ): Promise<void> {
   await tx.delete(payoutLimits).where(ownedBy(payoutLimits, tenant));
   if (rows.length === 0) return;
-  await tx.insert(payoutLimits).values(rows.map((row) => ({ ...row, businessId: tenant.businessId, environment: tenant.environment })));
+  await tx
+    .insert(payoutLimits)
+    .values(rows.map((row) => ({ ...row, businessId: tenant.businessId, environment: tenant.environment })));
 }
 
 export async function usageOfDay(db: Db, tenant: Tenant, day: string): Promise<Array<{ currency: string; usedMinor: number }>> {

@@ -23,7 +23,9 @@ export const PayoutLimitsSchema = Type.Object(
   {
     object: Type.Literal("payout_limits"),
     environment: Type.Union([Type.Literal("sandbox"), Type.Literal("production")]),
-    time_zone: Type.String({ description: "The zone whose calendar days the daily limits count in: the Business's (UTC when unset)." }),
+    time_zone: Type.String({
+      description: "The zone whose calendar days the daily limits count in: the Business's (UTC when unset).",
+    }),
     today: Type.String({ format: "date", description: "Today in that zone: the day `used_today_minor` counts." }),
     limits: Type.Array(Type.Ref("PayoutLimit"), {
       description: "One entry per currency with a limit or with approvals today, by currency.",

@@ -69,7 +69,10 @@ export function createPayoutLimitsService(deps: { readonly db: Db; readonly cloc
         remaining_today_minor: daily === null ? null : Math.max(daily - used, 0),
       };
     });
-    const updatedAt = rows.reduce<Date | null>((latest, r) => (latest === null || r.updatedAt > latest ? r.updatedAt : latest), null);
+    const updatedAt = rows.reduce<Date | null>(
+      (latest, r) => (latest === null || r.updatedAt > latest ? r.updatedAt : latest),
+      null,
+    );
     return {
       object: "payout_limits",
       environment: tenant.environment,
@@ -101,7 +104,11 @@ export function createPayoutLimitsService(deps: { readonly db: Db; readonly cloc
       seen.add(limit.currency);
     }
     if (details.length > 0) throw new AppError("validation_failed", { details });
-    return body.limits.map((l) => ({ currency: l.currency, perPayoutMaxMinor: l.per_payout_max_minor, dailyMaxMinor: l.daily_max_minor }));
+    return body.limits.map((l) => ({
+      currency: l.currency,
+      perPayoutMaxMinor: l.per_payout_max_minor,
+      dailyMaxMinor: l.daily_max_minor,
+    }));
   }
 
   async function write(tx: Tx, actor: Actor, tenant: Tenant, before: readonly LimitSetting[], after: readonly LimitSetting[]) {

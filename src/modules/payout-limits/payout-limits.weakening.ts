@@ -21,10 +21,7 @@ export function limitsWeakenedBy(before: readonly LimitSetting[], after: readonl
   const weakened: string[] = [];
   for (const old of before) {
     const now = next.get(old.currency);
-    if (
-      raised(old.perPayoutMaxMinor, now?.perPayoutMaxMinor ?? null) ||
-      raised(old.dailyMaxMinor, now?.dailyMaxMinor ?? null)
-    )
+    if (raised(old.perPayoutMaxMinor, now?.perPayoutMaxMinor ?? null) || raised(old.dailyMaxMinor, now?.dailyMaxMinor ?? null))
       weakened.push(old.currency);
   }
   return weakened;

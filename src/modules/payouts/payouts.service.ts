@@ -9,14 +9,9 @@
 
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
-import type {
-  ControlChangeApplier,
-  GuardWeakening,
-  PendingControlChange,
-  RecordActorAudit,
-} from "../../platform/auth/audit.js";
-import { canonicalJson } from "../../platform/canonical-json.js";
+import type { ControlChangeApplier, GuardWeakening, PendingControlChange, RecordActorAudit } from "../../platform/auth/audit.js";
 import { isSameMaker as isSameMakerOf } from "../../platform/auth/maker-checker.js";
+import { canonicalJson } from "../../platform/canonical-json.js";
 import type { Clock } from "../../platform/clock.js";
 import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { AppError, type ErrorDetail } from "../../platform/errors.js";

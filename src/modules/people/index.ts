@@ -129,7 +129,11 @@ export function definePeople(platform: PlatformServices, settings: PeopleSetting
       /** For payouts and bank-rails: a weakened control is refused to keys, recorded and e-mailed to admins. */
       reportWeakenedControl,
       /** For control-changes: a weakening waiting for a second admin is refused to keys, recorded and e-mailed to admins. */
-      notifyControlChangeProposed: createControlChangeNotice({ audit: audit.record, mail: ports.mail, publicBaseUrl: settings.publicBaseUrl }),
+      notifyControlChangeProposed: createControlChangeNotice({
+        audit: audit.record,
+        mail: ports.mail,
+        publicBaseUrl: settings.publicBaseUrl,
+      }),
       /** For the access hook (app.ts): the session behind a request's cookie. */
       sessions,
     },

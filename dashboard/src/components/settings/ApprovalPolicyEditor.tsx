@@ -10,6 +10,7 @@ import { ApiError } from "../../api/client";
 import { useReplaceApprovalPolicy } from "../../hooks/api/approval-policy/mutations";
 import { useApprovalPolicy } from "../../hooks/api/approval-policy/queries";
 import { setFieldErrors, withCode } from "../../hooks/api/form-errors";
+import { isControlChange } from "../../hooks/api/payout-limits/types";
 import { useSignedIn } from "../../lib/session";
 import { ErrorAlert } from "../ErrorAlert";
 import { Time } from "../Time";
@@ -44,7 +45,8 @@ export function ApprovalPolicyEditor() {
     // Refused by the browser's checks: the last answer (saved, or the API's refusal) no longer applies.
     () => replace.reset(),
   );
-  const saved = replace.isSuccess;
+  const saved = replace.isSuccess && !isControlChange(replace.data);
+  const waiting = replace.isSuccess && isControlChange(replace.data);
 
   if (policy.isPending) return <Text c="dimmed">Loading the approval policy…</Text>;
   if (policy.isError) return <ErrorAlert error={policy.error} />;
@@ -89,6 +91,12 @@ export function ApprovalPolicyEditor() {
         {saved && (
           <Text role="status" c="teal.9">
             Approval policy saved.
+          </Text>
+        )}
+        {waiting && (
+          <Text role="status" c="orange.9" data-testid="waiting-for-second-admin">
+            Waiting for a second admin: maker-checker is on, so this weakening applies only once another admin approves it
+            (Settings, Limits).
           </Text>
         )}
         {admin ? (
