@@ -1,6 +1,6 @@
 // A funding account's enforcement settings (admins; step-up from a session; turning enforcement off or raising the
 // overdraft is a weakened control the API records and e-mails to every admin).
-import { NumberInput, Select, Text, TextInput } from "@mantine/core";
+import { Alert, NumberInput, Select, Text, TextInput } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { useState } from "react";
 import { setFieldErrors } from "../../hooks/api/form-errors";
@@ -103,10 +103,9 @@ export function FundingSettingsDialog(props: { account: FundingAccount; onClose:
         Turning enforcement off or raising the overdraft is recorded and e-mailed to every admin.
       </Text>
       {waiting && (
-        <Text role="status" c="orange.9" data-testid="waiting-for-second-admin">
-          Waiting for a second admin: maker-checker is on, so this change applies only once another admin approves it (Settings,
-          Limits).
-        </Text>
+        <Alert color="yellow" title="Waiting for a second admin" data-testid="waiting-for-second-admin">
+          Maker-checker is on, so this change applies only once another admin approves it (Settings, Limits).
+        </Alert>
       )}
     </FormDialog>
   );

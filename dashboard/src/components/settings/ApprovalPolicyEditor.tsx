@@ -3,7 +3,7 @@
 // sent in minor units by its exponent; a rule without a currency compares raw minor units, so its fields say
 // so. The API's validation details (`rules[0].name`) are shown beside the field they name. The rules' drafts
 // and their checks are approval-policy/rules.ts, one rule's card approval-policy/RuleCard.tsx.
-import { Badge, Button, Group, Stack, Switch, Text } from "@mantine/core";
+import { Alert, Badge, Button, Group, Stack, Switch, Text } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { useEffect } from "react";
 import { ApiError } from "../../api/client";
@@ -94,10 +94,9 @@ export function ApprovalPolicyEditor() {
           </Text>
         )}
         {waiting && (
-          <Text role="status" c="orange.9" data-testid="waiting-for-second-admin">
-            Waiting for a second admin: maker-checker is on, so this weakening applies only once another admin approves it
-            (Settings, Limits).
-          </Text>
+          <Alert color="yellow" title="Waiting for a second admin" data-testid="waiting-for-second-admin">
+            Maker-checker is on, so this weakening applies only once another admin approves it (Settings, Limits).
+          </Alert>
         )}
         {admin ? (
           <Group>

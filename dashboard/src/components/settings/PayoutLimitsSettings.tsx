@@ -2,7 +2,7 @@
 // admins' editor (amounts typed in the currency's units, sent in minor units), and the control changes waiting for
 // a second admin (approve: another admin than the proposer; discard: any admin). Raising or removing a limit while
 // maker-checker is on is not applied: the API answers a pending change, shown here as waiting.
-import { Badge, Button, Group, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Badge, Button, Group, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { useEffect, useState } from "react";
 import { useDecideControlChange } from "../../hooks/api/control-changes/mutations";
 import { usePendingControlChanges } from "../../hooks/api/control-changes/queries";
@@ -94,34 +94,36 @@ function LimitsSection({ admin }: { admin: boolean }) {
           No limits: any amount may be paid and approved.
         </Text>
       ) : (
-        <Table aria-label="Payout limits" striped>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Currency</Table.Th>
-              <Table.Th>Per payout</Table.Th>
-              <Table.Th>Per day</Table.Th>
-              <Table.Th>Approved today</Table.Th>
-              <Table.Th>Left today</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {limits.data.limits.map((l) => (
-              <Table.Tr key={l.currency}>
-                <Table.Td>{l.currency}</Table.Td>
-                <Table.Td>{money(l.per_payout_max_minor, l.currency)}</Table.Td>
-                <Table.Td>{money(l.daily_max_minor, l.currency)}</Table.Td>
-                <Table.Td>{formatMoney(l.used_today_minor, l.currency)}</Table.Td>
-                <Table.Td>{l.remaining_today_minor === null ? "—" : formatMoney(l.remaining_today_minor, l.currency)}</Table.Td>
+        <Table.ScrollContainer minWidth={560}>
+          <Table aria-label="Payout limits" striped>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Currency</Table.Th>
+                <Table.Th>Per payout</Table.Th>
+                <Table.Th>Per day</Table.Th>
+                <Table.Th>Approved today</Table.Th>
+                <Table.Th>Left today</Table.Th>
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+            </Table.Thead>
+            <Table.Tbody>
+              {limits.data.limits.map((l) => (
+                <Table.Tr key={l.currency}>
+                  <Table.Td>{l.currency}</Table.Td>
+                  <Table.Td>{money(l.per_payout_max_minor, l.currency)}</Table.Td>
+                  <Table.Td>{money(l.daily_max_minor, l.currency)}</Table.Td>
+                  <Table.Td>{formatMoney(l.used_today_minor, l.currency)}</Table.Td>
+                  <Table.Td>{l.remaining_today_minor === null ? "—" : formatMoney(l.remaining_today_minor, l.currency)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
       )}
       {admin ? (
         <form onSubmit={save} aria-label="Change payout limits">
           <Stack>
             {rows.map((row) => (
-              <Group key={row.key} align="flex-end">
+              <Group key={row.key} align="flex-end" wrap="wrap">
                 <TextInput
                   label="Currency"
                   w={100}
@@ -159,10 +161,9 @@ function LimitsSection({ admin }: { admin: boolean }) {
               </Text>
             )}
             {waiting && (
-              <Text role="status" c="orange.9" data-testid="waiting-for-second-admin">
-                Waiting for a second admin: maker-checker is on, so raising or removing a limit applies only once another admin
-                approves it (below).
-              </Text>
+              <Alert color="yellow" title="Waiting for a second admin" data-testid="waiting-for-second-admin">
+                Maker-checker is on, so raising or removing a limit applies only once another admin approves it (below).
+              </Alert>
             )}
             <Group>
               <Button variant="default" onClick={() => setRows((c) => [...c, draft()])}>
@@ -209,52 +210,54 @@ function PendingChangesSection({ admin }: { admin: boolean }) {
           Nothing is waiting.
         </Text>
       ) : (
-        <Table aria-label="Pending control changes">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Control</Table.Th>
-              <Table.Th>Change</Table.Th>
-              <Table.Th>Proposed</Table.Th>
-              {admin && <Table.Th>Decide</Table.Th>}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {pending.map((change) => (
-              <Table.Tr key={change.id}>
-                <Table.Td>
-                  <Badge color="orange.9" variant="light">
-                    {KIND_LABELS[change.kind] ?? change.kind}
-                  </Badge>
-                </Table.Td>
-                <Table.Td>{change.summary}</Table.Td>
-                <Table.Td>
-                  <Time value={change.created_at} />
-                </Table.Td>
-                {admin && (
-                  <Table.Td>
-                    <Group gap="xs">
-                      <Button
-                        size="xs"
-                        loading={decide.isPending && decide.variables?.id === change.id && decide.variables.verb === "approve"}
-                        onClick={() => decide.mutate({ id: change.id, verb: "approve" })}
-                      >
-                        Approve
-                      </Button>
-                      <Button
-                        size="xs"
-                        variant="default"
-                        loading={decide.isPending && decide.variables?.id === change.id && decide.variables.verb === "discard"}
-                        onClick={() => decide.mutate({ id: change.id, verb: "discard" })}
-                      >
-                        Discard
-                      </Button>
-                    </Group>
-                  </Table.Td>
-                )}
+        <Table.ScrollContainer minWidth={560}>
+          <Table aria-label="Pending control changes">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Control</Table.Th>
+                <Table.Th>Change</Table.Th>
+                <Table.Th>Proposed</Table.Th>
+                {admin && <Table.Th>Decide</Table.Th>}
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+            </Table.Thead>
+            <Table.Tbody>
+              {pending.map((change) => (
+                <Table.Tr key={change.id}>
+                  <Table.Td>
+                    <Badge color="gray.7" variant="filled" autoContrast>
+                      {KIND_LABELS[change.kind] ?? change.kind}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>{change.summary}</Table.Td>
+                  <Table.Td>
+                    <Time value={change.created_at} />
+                  </Table.Td>
+                  {admin && (
+                    <Table.Td>
+                      <Group gap="xs">
+                        <Button
+                          size="xs"
+                          loading={decide.isPending && decide.variables?.id === change.id && decide.variables.verb === "approve"}
+                          onClick={() => decide.mutate({ id: change.id, verb: "approve" })}
+                        >
+                          Approve
+                        </Button>
+                        <Button
+                          size="xs"
+                          variant="default"
+                          loading={decide.isPending && decide.variables?.id === change.id && decide.variables.verb === "discard"}
+                          onClick={() => decide.mutate({ id: change.id, verb: "discard" })}
+                        >
+                          Discard
+                        </Button>
+                      </Group>
+                    </Table.Td>
+                  )}
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
       )}
       <ErrorAlert error={decide.error} title="The change was not decided" />
     </Stack>
