@@ -4105,6 +4105,15 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        /**
+         * @example {
+         *       "currency": "EUR",
+         *       "per_payout_max_minor": 2500000,
+         *       "daily_max_minor": 10000000,
+         *       "used_today_minor": 4250000,
+         *       "remaining_today_minor": 5750000
+         *     }
+         */
         PayoutLimit: {
             /** @description ISO 4217. */
             currency: string;
@@ -4117,6 +4126,24 @@ export interface components {
             /** @description What today's approvals may still take; null without a daily limit. */
             remaining_today_minor: number | null;
         };
+        /**
+         * @example {
+         *       "object": "payout_limits",
+         *       "environment": "production",
+         *       "time_zone": "Europe/Berlin",
+         *       "today": "2026-05-27",
+         *       "limits": [
+         *         {
+         *           "currency": "EUR",
+         *           "per_payout_max_minor": 2500000,
+         *           "daily_max_minor": 10000000,
+         *           "used_today_minor": 4250000,
+         *           "remaining_today_minor": 5750000
+         *         }
+         *       ],
+         *       "updated_at": "2026-05-20T09:00:00.000Z"
+         *     }
+         */
         PayoutLimits: {
             /** @enum {string} */
             object: "payout_limits";
@@ -4133,6 +4160,41 @@ export interface components {
             /** Format: date-time */
             updated_at: string | null;
         };
+        /**
+         * @example {
+         *       "id": "01970a2e-7c00-7a00-8c00-0000000000c1",
+         *       "object": "control_change",
+         *       "kind": "payout_limits",
+         *       "subject_id": "production",
+         *       "control": "payout_limits",
+         *       "summary": "Payout limits raised or removed for EUR.",
+         *       "base": [
+         *         {
+         *           "currency": "EUR",
+         *           "per_payout_max_minor": 2500000,
+         *           "daily_max_minor": 10000000
+         *         }
+         *       ],
+         *       "proposed": {
+         *         "limits": [
+         *           {
+         *             "currency": "EUR",
+         *             "per_payout_max_minor": 5000000,
+         *             "daily_max_minor": 10000000
+         *           }
+         *         ]
+         *       },
+         *       "status": "pending",
+         *       "proposed_by": {
+         *         "api_key_id": null,
+         *         "membership_id": "0196f1a2-7b3c-7d12-8c33-6e7f8091a2b4",
+         *         "user_id": "0196f1a2-7b3c-7d11-9b22-5d6e7f8091a3"
+         *       },
+         *       "decided_by": null,
+         *       "decided_at": null,
+         *       "created_at": "2026-05-27T12:00:00.000Z"
+         *     }
+         */
         ControlChange: {
             /** Format: uuid */
             id: string;
@@ -6428,6 +6490,17 @@ export interface components {
             /** @description Why it is rejected (kept on the top-up and in its event). */
             reason: string;
         };
+        /**
+         * @example {
+         *       "limits": [
+         *         {
+         *           "currency": "EUR",
+         *           "per_payout_max_minor": 2500000,
+         *           "daily_max_minor": 10000000
+         *         }
+         *       ]
+         *     }
+         */
         PutPayoutLimitsRequest: {
             /** @description The whole set: a currency left out has no limits. */
             limits: {
@@ -6439,6 +6512,46 @@ export interface components {
                 daily_max_minor: number | null;
             }[];
         };
+        /**
+         * @example {
+         *       "control_changes": [
+         *         {
+         *           "id": "01970a2e-7c00-7a00-8c00-0000000000c1",
+         *           "object": "control_change",
+         *           "kind": "payout_limits",
+         *           "subject_id": "production",
+         *           "control": "payout_limits",
+         *           "summary": "Payout limits raised or removed for EUR.",
+         *           "base": [
+         *             {
+         *               "currency": "EUR",
+         *               "per_payout_max_minor": 2500000,
+         *               "daily_max_minor": 10000000
+         *             }
+         *           ],
+         *           "proposed": {
+         *             "limits": [
+         *               {
+         *                 "currency": "EUR",
+         *                 "per_payout_max_minor": 5000000,
+         *                 "daily_max_minor": 10000000
+         *               }
+         *             ]
+         *           },
+         *           "status": "pending",
+         *           "proposed_by": {
+         *             "api_key_id": null,
+         *             "membership_id": "0196f1a2-7b3c-7d12-8c33-6e7f8091a2b4",
+         *             "user_id": "0196f1a2-7b3c-7d11-9b22-5d6e7f8091a3"
+         *           },
+         *           "decided_by": null,
+         *           "decided_at": null,
+         *           "created_at": "2026-05-27T12:00:00.000Z"
+         *         }
+         *       ],
+         *       "next_cursor": null
+         *     }
+         */
         ControlChangeList: {
             control_changes: components["schemas"]["ControlChange"][];
             next_cursor: string | null;
