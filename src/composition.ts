@@ -6,18 +6,21 @@ import { defineBeneficiaryExport } from "./modules/beneficiary-export/index.js";
 import { defineBeneficiaryImport } from "./modules/beneficiary-import/index.js";
 import { defineBusinessProfile } from "./modules/business-profile/index.js";
 import { closeLinksOfArchivedBeneficiary, defineCollection } from "./modules/collection/index.js";
+import { defineControlChanges } from "./modules/control-changes/index.js";
 import { defineDestinations, destinationRoutingFactsOf } from "./modules/destinations/index.js";
 import { defineEmails } from "./modules/emails/index.js";
 import { defineEnrollment, type EnrollmentPorts } from "./modules/enrollment/index.js";
 import { defineEvents } from "./modules/events/index.js";
 import { defineFunding, type WaitingPayoutQueue } from "./modules/funding/index.js";
 import { defineLedger } from "./modules/ledger/index.js";
-import { definePayouts, type PayoutBankFileHooks } from "./modules/payouts/index.js";
+import { definePayoutLimits } from "./modules/payout-limits/index.js";
+import { definePayouts, makerCheckerOn, type PayoutBankFileHooks } from "./modules/payouts/index.js";
 import { createAuditRecorder, definePeople } from "./modules/people/index.js";
 import { defineRailSimulator } from "./modules/rail-simulator/index.js";
 import { defineRegistration, emailRecipientFacts } from "./modules/registration/index.js";
 import { defineTopUps } from "./modules/top-ups/index.js";
 import { defineWebhooks } from "./modules/webhooks/index.js";
+import type { ControlChangeApplier } from "./platform/auth/audit.js";
 import { assembleRouteRoles, PLATFORM_ROUTE_ROLES, type RouteRoles } from "./platform/auth/route-roles.js";
 import { assembleErrorCodes, type ErrorCodeTable, PLATFORM_ERRORS } from "./platform/errors.js";
 import type { Mailer } from "./platform/mail/mailer.js";
@@ -166,6 +169,16 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
     "funding.waitingPayouts.markReserved",
   );
 
+  // Four eyes on weakening a control (issue 29): control-changes hands an approved change back to the control's
+  // owner, defined after it (each owner takes control-changes' guard): the appliers are filled in the second step.
+  const applierFilledLater = (name: string) =>
+    portFilledLater<Parameters<ControlChangeApplier>, ReturnType<ControlChangeApplier>>(`control-changes.appliers.${name}`);
+  const appliers = {
+    payout_limits: applierFilledLater("payout_limits"),
+    approval_policy: applierFilledLater("approval_policy"),
+    funding_account: applierFilledLater("funding_account"),
+  };
+
   const apiKeys = defineApiKeys(platform, { recordAudit });
   // Every e-mail goes through this outbox. It learns who a Business's verified people are from the registration
   // module's shared query (registration itself sends through the outbox).
@@ -194,12 +207,22 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
     { mail: emails.offers.outbox, revokeKeysOfRemovedMember: apiKeys.offers.revokeKeysOfRemovedMember },
   );
   const { reportWeakenedControl } = people.offers;
+  const controlChanges = defineControlChanges(platform, {
+    makerCheckerOn,
+    appliers: Object.fromEntries(Object.entries(appliers).map(([kind, port]) => [kind, port.call])),
+    reportWeakenedControl,
+    notifyControlChangeProposed: people.offers.notifyControlChangeProposed,
+    recordAudit,
+  });
+  const { guardWeakening } = controlChanges.offers;
+  // Payout limits: the payouts module runs their rules at creation, approval and void.
+  const payoutLimits = definePayoutLimits(platform, { recordAudit, guardWeakening });
   // The ledger (its tables, written through ledger.shared.ts) and the funding accounts posting on it.
   const ledger = defineLedger();
   const funding = defineFunding(platform, {
     waitingPayouts: { lockWaiting: lockWaitingForFunds.call, markReserved: markFundsReserved.call },
     recordAudit,
-    reportWeakenedControl,
+    guardWeakening,
   });
   const registration = defineRegistration(
     platform,
@@ -253,7 +276,8 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
       bankRails: bankRails.offers.queue,
       funding: funding.offers.payoutPostings,
       recordAudit,
-      reportWeakenedControl,
+      limits: payoutLimits.offers.rules,
+      guardWeakening,
     },
   );
   const destinations = defineDestinations(platform, {
@@ -305,6 +329,11 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
   failBeforeSubmission.fill(payouts.offers.bankFiles.failBeforeSubmission);
   lockWaitingForFunds.fill(payouts.offers.waitingPayouts.lockWaiting);
   markFundsReserved.fill(payouts.offers.waitingPayouts.markReserved);
+  for (const owner of [payoutLimits.offers.controlChange, payouts.offers.controlChange, funding.offers.controlChange]) {
+    const port = appliers[owner.kind as keyof typeof appliers];
+    if (port === undefined) throw new Error(`no applier port for control changes of kind ${owner.kind}`);
+    port.fill(owner.apply);
+  }
 
   // The module list, in the order of their routes (the OpenAPI document's paths follow it).
   const modules: readonly ModuleDefinition[] = [
@@ -327,6 +356,8 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
     ledger,
     funding,
     topUps,
+    payoutLimits,
+    controlChanges,
   ];
 
   const rank = (module: ModuleDefinition) => {

@@ -397,6 +397,30 @@ const topUp = {
   created_at: "2026-05-27T12:00:00.000Z",
 };
 
+const payoutLimit = {
+  currency: "EUR",
+  per_payout_max_minor: 2500000,
+  daily_max_minor: 10000000,
+  used_today_minor: 4250000,
+  remaining_today_minor: 5750000,
+};
+
+const controlChange = {
+  id: "01970a2e-7c00-7a00-8c00-0000000000c1",
+  object: "control_change",
+  kind: "payout_limits",
+  subject_id: "production",
+  control: "payout_limits",
+  summary: "Payout limits raised or removed for EUR.",
+  base: [{ currency: "EUR", per_payout_max_minor: 2500000, daily_max_minor: 10000000 }],
+  proposed: { limits: [{ currency: "EUR", per_payout_max_minor: 5000000, daily_max_minor: 10000000 }] },
+  status: "pending",
+  proposed_by: { api_key_id: null, membership_id: MEMBERSHIP_ID, user_id: USER_ID },
+  decided_by: null,
+  decided_at: null,
+  created_at: "2026-05-27T12:00:00.000Z",
+};
+
 export const COMPONENT_EXAMPLES: Readonly<Record<string, unknown>> = {
   // Registration
   RegisterBusinessRequest: {
@@ -828,5 +852,18 @@ export const COMPONENT_EXAMPLES: Readonly<Record<string, unknown>> = {
   CreateTopUpRequest: { amount_minor: 5000000, reference: "ACME-TOPUP-2026-05" },
   RejectTopUpRequest: { reason: "No such transfer on the bank statement." },
   TopUp: topUp,
+  // Payout limits and control changes (issue 29)
+  PayoutLimit: payoutLimit,
+  PayoutLimits: {
+    object: "payout_limits",
+    environment: "production",
+    time_zone: "Europe/Berlin",
+    today: "2026-05-27",
+    limits: [payoutLimit],
+    updated_at: "2026-05-20T09:00:00.000Z",
+  },
+  PutPayoutLimitsRequest: { limits: [{ currency: "EUR", per_payout_max_minor: 2500000, daily_max_minor: 10000000 }] },
+  ControlChange: controlChange,
+  ControlChangeList: { control_changes: [controlChange], next_cursor: null },
   TopUpList: { top_ups: [topUp], next_cursor: null },
 };

@@ -147,6 +147,16 @@ export function referenceTags(config: Config): ReferenceTag[] {
       description:
         "Money a Business moved into a funding account's bank account, recorded by an admin and credited to the account (a ledger transfer) only when a different person approves it: maker-checker by person, always on. Events `top_up.approved` and `top_up.rejected`.",
     },
+    {
+      name: "Payout limits",
+      description:
+        "Per environment and currency: `per_payout_max_minor`, checked at creation (422 `PAYOUT_LIMIT_EXCEEDED`), and `daily_max_minor`, the most one day's approvals may total (days in the Business's time zone, UTC when unset), checked at approval by a person or the approval policy (409 `DAILY_LIMIT_EXCEEDED`; the payout stays pending). A payout canceled or failed after its approval gives its amount back to its day; a returned one does not. Raising or removing a limit weakens a control (see Control changes).",
+    },
+    {
+      name: "Control changes",
+      description:
+        "Four eyes on weakening a control. While maker-checker is on (the approval policy), raising or removing a payout limit, turning maker-checker off, loosening the approval rules and switching a funding account's enforcement off (or raising its overdraft) are not applied: the request answers 202 with a pending control change, which a second admin approves (applied then, as proposed, unless the control changed since: `CONTROL_CHANGE_STALE`) or any admin discards. Proposals and approvals are refused to API keys, audited and e-mailed to every admin. Tightening a control applies at once.",
+    },
     { name: "Webhooks", description: "The webhook endpoint of the environment, and the delivery log." },
     {
       name: "Events",

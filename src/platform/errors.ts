@@ -194,6 +194,10 @@ export interface ErrorDetail {
   readonly field: string;
   readonly code: string;
   readonly message: string;
+  /** A limit refusal: the limit, in minor units. */
+  readonly limit_minor?: number;
+  /** A daily limit refusal: what the day already took, in minor units. */
+  readonly used_minor?: number;
 }
 
 export interface AppErrorOptions {

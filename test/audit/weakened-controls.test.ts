@@ -5,13 +5,22 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sepaConfig } from "../bank-rails/bank-rail-fixtures.js";
 import { bearer, type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
 import { queuedMails } from "../helpers/queued-mail.js";
-import { addMember, type SignedIn, sessionHeaders, signedInFrom, signIn, totpCode } from "../helpers/sessions.js";
+import {
+  addMember,
+  asPerson,
+  type SignedIn,
+  STRONG_PASSWORD,
+  sessionHeaders,
+  signedInFrom,
+  signIn,
+  totpCode,
+} from "../helpers/sessions.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import { expectErrorEnvelope } from "../http/error-envelope.js";
 
 let t: TestApp;
 let business: RegisteredBusiness;
-let otherAdmin: { email: string; membershipId: string };
+let otherAdmin: { email: string; membershipId: string; userId: string };
 let readOnly: { email: string };
 let session: SignedIn;
 
@@ -99,7 +108,7 @@ afterAll(async () => {
 });
 
 describe("maker-checker and the approval rules", () => {
-  it("turning maker-checker on (a key may) sends nothing; turning it off from a session e-mails every admin once", async () => {
+  it("turning maker-checker on (a key may) sends nothing; turning it off from a session waits for a second admin, whose approval e-mails every admin once", async () => {
     const on = await alertsOf(async () => {
       const response = await putPolicy(bearer(business.keys.sandbox), { rules: [REJECT_HUGE], maker_checker: true });
       expect(response.statusCode, response.body).toBe(200);
@@ -118,15 +127,28 @@ describe("maker-checker and the approval rules", () => {
     const unchanged = await t.app.inject({ method: "GET", url: "/v1/approval-policy", headers: bearer(business.keys.sandbox) });
     expect(unchanged.json().maker_checker).toBe(true);
 
-    const off = await alertsOf(async () => {
+    // Maker-checker is on, so turning it off is a pending control change (issue 29) until a second admin approves.
+    let changeId = "";
+    const proposed = await alertsOf(async () => {
       const response = await putPolicy(sessionHeaders(session), { rules: [REJECT_HUGE], maker_checker: false });
+      expect(response.statusCode, response.body).toBe(202);
+      expect(response.json()).toMatchObject({ object: "control_change", kind: "approval_policy", status: "pending" });
+      changeId = response.json().id;
+    });
+    expect(proposed.size).toBe(0);
+    const off = await alertsOf(async () => {
+      const response = await t.app.inject({
+        method: "POST",
+        url: `/v1/control-changes/${changeId}/approve`,
+        headers: await asPerson(t.app, otherAdmin.email, "sandbox", STRONG_PASSWORD),
+      });
       expect(response.statusCode, response.body).toBe(200);
     });
     expectOneAlertPerAdmin(off, /maker-checker/i);
     const [record] = await weakenings();
     expect(record).toMatchObject({
       environment: "sandbox",
-      actor: { user_id: business.userId, session_id: session.body.session.id, api_key_id: null },
+      actor: { user_id: otherAdmin.userId, api_key_id: null },
       subject: { type: "approval_policy", id: "sandbox" },
       details: { control: "maker_checker", admins_notified: 2 },
     });

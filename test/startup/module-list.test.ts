@@ -65,6 +65,8 @@ describe("the module list", () => {
       "ledger",
       "funding",
       "top-ups",
+      "payout-limits",
+      "control-changes",
     ]);
   });
 

@@ -1,5 +1,6 @@
 // Settings of the Business and of the signed-in person, one tab each (the tab is in the address, `?tab=`, so
-// a link or a reload keeps it): the Business profile, the approval policy, security (my two-factor, my
+// a link or a reload keeps it): the Business profile, the approval policy, the payout limits with the control
+// changes waiting for a second admin, security (my two-factor, my
 // sessions, two-factor for every member), the audit log, the collection pages' branding and the bank rails. Every member
 // sees what the API lets them read; admins change.
 import { Alert, Button, Stack, Tabs, Text, Title } from "@mantine/core";
@@ -11,10 +12,11 @@ import { AuditLog } from "../components/settings/AuditLog";
 import { BrandingSettings } from "../components/settings/BrandingSettings";
 import { BusinessProfile } from "../components/settings/BusinessProfile";
 import { SessionsSection } from "../components/settings/MySessions";
+import { PayoutLimitsSettings } from "../components/settings/PayoutLimitsSettings";
 import { RequireTwoFactorSection, TwoFactorSection } from "../components/settings/SecuritySettings";
 import { useSignedIn } from "../lib/session";
 
-const TABS = ["business", "approval-policy", "security", "audit-log", "branding", "bank-rails"] as const;
+const TABS = ["business", "approval-policy", "limits", "security", "audit-log", "branding", "bank-rails"] as const;
 type Tab = (typeof TABS)[number];
 
 export function SettingsPage() {
@@ -64,6 +66,7 @@ function SettingsTabs({ params, setParams }: { params: URLSearchParams; setParam
         <Tabs.List>
           <Tabs.Tab value="business">Business</Tabs.Tab>
           <Tabs.Tab value="approval-policy">Approval policy</Tabs.Tab>
+          <Tabs.Tab value="limits">Limits</Tabs.Tab>
           <Tabs.Tab value="security">Security</Tabs.Tab>
           <Tabs.Tab value="audit-log">Audit log</Tabs.Tab>
           <Tabs.Tab value="branding">Branding</Tabs.Tab>
@@ -74,6 +77,9 @@ function SettingsTabs({ params, setParams }: { params: URLSearchParams; setParam
         </Tabs.Panel>
         <Tabs.Panel value="approval-policy" pt="md">
           <ApprovalPolicyEditor />
+        </Tabs.Panel>
+        <Tabs.Panel value="limits" pt="md">
+          <PayoutLimitsSettings />
         </Tabs.Panel>
         <Tabs.Panel value="security" pt="md">
           <Stack gap="xl">

@@ -12,6 +12,7 @@ export const emailKindEnum = pgEnum("email_kind", [
   "team_invitation",
   "password_reset",
   "control_weakened",
+  "control_change_proposed",
 ]);
 /** `captured`: kept here, never delivered (sandbox mail to anyone but the Business's verified people). `sent`: handed to a `mail.send` job. */
 export const emailDispositionEnum = pgEnum("email_disposition", ["captured", "sent"]);

@@ -1,5 +1,5 @@
 // What the funding module needs from other modules, named and required (test/startup/module-ports.test.ts).
-import type { RecordActorAudit, ReportWeakenedControl } from "../../platform/auth/audit.js";
+import type { GuardWeakening, RecordActorAudit } from "../../platform/auth/audit.js";
 import type { Tx } from "../../platform/db/client.js";
 
 /** A payout waiting for funds, as the release needs it. */
@@ -26,6 +26,9 @@ export interface FundingPorts {
   readonly waitingPayouts: WaitingPayoutQueue;
   /** From the people module: settings changes, sandbox credits. */
   readonly recordAudit: RecordActorAudit;
-  /** From the people module: enforcement turned off or the overdraft raised is refused to keys and e-mailed to admins. */
-  readonly reportWeakenedControl: ReportWeakenedControl;
+  /**
+   * From the control-changes module: enforcement turned off or the overdraft raised waits for a second admin when
+   * maker-checker is on; otherwise it is refused to keys and e-mailed to admins, and applied.
+   */
+  readonly guardWeakening: GuardWeakening;
 }

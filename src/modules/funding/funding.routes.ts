@@ -62,11 +62,14 @@ export function registerFundingRoutes(app: AppInstance, service: FundingService)
         operationId: "updateFundingAccount",
         summary: "Change a funding account's settings",
         description:
-          "Any of `name`, `enforcement`, `overdraft_limit_minor`, `low_balance_threshold_minor`, `awaiting_funds_expiry_hours`. Admins, with step-up from a session; audited. Turning enforcement off, or raising the overdraft limit while enforced, weakens a control: an API key is refused (403 `CONTROL_WEAKENING_NEEDS_PERSON`), and every admin is e-mailed. Turning `enforce` on needs `available_minor >= -overdraft_limit_minor` now (409 `FUNDING_ACCOUNT_OVERDRAWN`). Payouts already waiting are released in approval order when the change lets them fit.",
+          "Any of `name`, `enforcement`, `overdraft_limit_minor`, `low_balance_threshold_minor`, `awaiting_funds_expiry_hours`. Admins, with step-up from a session; audited. Turning enforcement off, or raising the overdraft limit while enforced, weakens a control: an API key is refused (403 `CONTROL_WEAKENING_NEEDS_PERSON`), and every admin is e-mailed; with maker-checker on the change is not applied but answered 202 with a pending control change a second admin approves (POST /v1/control-changes/{id}/approve). Turning `enforce` on needs `available_minor >= -overdraft_limit_minor` now (409 `FUNDING_ACCOUNT_OVERDRAWN`). Payouts already waiting are released in approval order when the change lets them fit.",
         params: FundingAccountParamsSchema,
         body: UpdateFundingAccountBodySchema,
         response: routeResponses(
-          { 200: account },
+          {
+            200: account,
+            202: Type.Ref("ControlChange", { description: "The weakening waits for a second admin (maker-checker on)." }),
+          },
           {
             access: "write",
             hasBody: true,
@@ -75,7 +78,10 @@ export function registerFundingRoutes(app: AppInstance, service: FundingService)
         ),
       },
     },
-    async (request) => service.update(requireActor(request), request.params.id, request.body),
+    async (request, reply) => {
+      const outcome = await service.update(requireActor(request), request.params.id, request.body);
+      return outcome.kind === "pending" ? reply.code(202).send(outcome.change) : outcome.account;
+    },
   );
 
   app.get(

@@ -3,9 +3,10 @@
 // and sandbox credits. Each use case owns its transaction.
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
-import type { RecordActorAudit, ReportWeakenedControl } from "../../platform/auth/audit.js";
+import type { ControlChangeApplier, GuardWeakening, PendingControlChange, RecordActorAudit } from "../../platform/auth/audit.js";
+import { canonicalJson } from "../../platform/canonical-json.js";
 import type { Clock } from "../../platform/clock.js";
-import { type Db, transaction } from "../../platform/db/client.js";
+import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import { decodeCursor, toPage } from "../../platform/pagination/cursor.js";
@@ -59,6 +60,9 @@ export function presentTransfer(row: TransferWithEntries): TransferBody {
   };
 }
 
+/** The control-changes kind of a funding account's settings. */
+export const FUNDING_ACCOUNT_CONTROL = "funding_account";
+
 const notFound = () => new AppError("not_found", { message: "No such funding account." });
 
 export function createFundingService(deps: {
@@ -67,9 +71,9 @@ export function createFundingService(deps: {
   readonly ids: IdGenerator;
   readonly postings: FundingPostings;
   readonly recordAudit: RecordActorAudit;
-  readonly reportWeakenedControl: ReportWeakenedControl;
+  readonly guardWeakening: GuardWeakening;
 }) {
-  const { db, clock, ids, postings, recordAudit, reportWeakenedControl } = deps;
+  const { db, clock, ids, postings, recordAudit, guardWeakening } = deps;
 
   async function found(tenant: Tenant, id: string): Promise<FundingAccountRow> {
     const row = await findFundingAccountRow(db, tenant, id);
@@ -92,32 +96,65 @@ export function createFundingService(deps: {
     return presentFundingAccount(await found(tenantOf(actor), id));
   }
 
+  /** What a pending control change of a funding account records as its base: the settings a weakening compares. */
+  function controlValueOf(row: FundingAccountRow) {
+    return { enforcement: row.enforcement, overdraft_limit_minor: row.overdraftLimitMinor };
+  }
+
+  /** The change's checks and writes, on the locked row (the request's and an approved control change's alike). */
+  async function applyUpdate(tx: Tx, actor: Actor, before: FundingAccountRow, body: UpdateFundingAccountBody) {
+    const patch: FundingAccountPatch = {
+      ...(body.name === undefined ? {} : { name: body.name }),
+      ...(body.enforcement === undefined ? {} : { enforcement: body.enforcement }),
+      ...(body.overdraft_limit_minor === undefined ? {} : { overdraftLimitMinor: body.overdraft_limit_minor }),
+      ...(body.low_balance_threshold_minor === undefined ? {} : { lowBalanceThresholdMinor: body.low_balance_threshold_minor }),
+      ...(body.awaiting_funds_expiry_hours === undefined ? {} : { awaitingFundsExpiryHours: body.awaiting_funds_expiry_hours }),
+    };
+    const enforcement = patch.enforcement ?? before.enforcement;
+    const overdraft = patch.overdraftLimitMinor ?? before.overdraftLimitMinor;
+    if (enforcement === "enforce" && availableOf(before) < -overdraft)
+      throw new AppError(FUNDING_ERRORS.FUNDING_ACCOUNT_OVERDRAWN);
+    const after = await updateFundingSettings(tx, before.id, patch, clock.now());
+    await recordAudit(tx, actor, {
+      action: "funding_account_updated",
+      subjectType: "funding_account",
+      subjectId: after.id,
+      details: { ...body },
+    });
+    if (weakens(before, body)) await postings.scheduleRelease(tx, after, `settings:${clock.now().getTime()}`);
+    return after;
+  }
+
+  function weakens(before: FundingAccountRow, body: UpdateFundingAccountBody) {
+    const enforcement = body.enforcement ?? before.enforcement;
+    const overdraft = body.overdraft_limit_minor ?? before.overdraftLimitMinor;
+    const enforcementOff = before.enforcement === "enforce" && enforcement === "track_only";
+    const overdraftRaised = enforcement === "enforce" && overdraft > before.overdraftLimitMinor;
+    return enforcementOff || overdraftRaised;
+  }
+
   /**
-   * Settings. Turning enforcement off or raising the overdraft limit weakens a control: refused to API keys,
-   * recorded and e-mailed to every admin (reportWeakenedControl). Turning enforce on (or lowering the overdraft)
-   * needs the balance to satisfy it now (409 FUNDING_ACCOUNT_OVERDRAWN). A change that lets waiting payouts fit
-   * schedules their release.
+   * Settings. Turning enforcement off or raising the overdraft limit weakens a control: it goes through the
+   * control-changes guard (with maker-checker on it waits for a second admin and nothing is applied; otherwise it
+   * is refused to API keys, recorded and e-mailed to every admin, and applied). Turning enforce on (or lowering
+   * the overdraft) needs the balance to satisfy it now (409 FUNDING_ACCOUNT_OVERDRAWN). A change that lets
+   * waiting payouts fit schedules their release.
    */
-  async function update(actor: Actor, id: string, body: UpdateFundingAccountBody): Promise<FundingAccountBody> {
+  async function update(
+    actor: Actor,
+    id: string,
+    body: UpdateFundingAccountBody,
+  ): Promise<{ kind: "applied"; account: FundingAccountBody } | { kind: "pending"; change: PendingControlChange }> {
     const tenant = tenantOf(actor);
-    const saved = await transaction(db, async (tx) => {
+    return transaction(db, async (tx) => {
       const before = await lockFundingAccountRow(tx, tenant, id);
       if (before === null) throw notFound();
-      const patch: FundingAccountPatch = {
-        ...(body.name === undefined ? {} : { name: body.name }),
-        ...(body.enforcement === undefined ? {} : { enforcement: body.enforcement }),
-        ...(body.overdraft_limit_minor === undefined ? {} : { overdraftLimitMinor: body.overdraft_limit_minor }),
-        ...(body.low_balance_threshold_minor === undefined ? {} : { lowBalanceThresholdMinor: body.low_balance_threshold_minor }),
-        ...(body.awaiting_funds_expiry_hours === undefined ? {} : { awaitingFundsExpiryHours: body.awaiting_funds_expiry_hours }),
-      };
-      const enforcement = patch.enforcement ?? before.enforcement;
-      const overdraft = patch.overdraftLimitMinor ?? before.overdraftLimitMinor;
-      if (enforcement === "enforce" && availableOf(before) < -overdraft)
-        throw new AppError(FUNDING_ERRORS.FUNDING_ACCOUNT_OVERDRAWN);
-      const enforcementOff = before.enforcement === "enforce" && enforcement === "track_only";
-      const overdraftRaised = enforcement === "enforce" && overdraft > before.overdraftLimitMinor;
-      if (enforcementOff || overdraftRaised) {
-        await reportWeakenedControl(tx, actor, {
+      if (weakens(before, body)) {
+        const enforcement = body.enforcement ?? before.enforcement;
+        const overdraft = body.overdraft_limit_minor ?? before.overdraftLimitMinor;
+        const enforcementOff = before.enforcement === "enforce" && enforcement === "track_only";
+        const pending = await guardWeakening(tx, actor, {
+          kind: FUNDING_ACCOUNT_CONTROL,
           control: "funding_enforcement",
           subjectType: "funding_account",
           subjectId: before.id,
@@ -130,20 +167,22 @@ export function createFundingService(deps: {
             overdraft_limit_minor_before: before.overdraftLimitMinor,
             overdraft_limit_minor_after: overdraft,
           },
+          base: controlValueOf(before),
+          proposed: body,
         });
+        if (pending !== null) return { kind: "pending" as const, change: pending };
       }
-      const after = await updateFundingSettings(tx, before.id, patch, clock.now());
-      await recordAudit(tx, actor, {
-        action: "funding_account_updated",
-        subjectType: "funding_account",
-        subjectId: after.id,
-        details: { ...body },
-      });
-      if (enforcementOff || overdraftRaised) await postings.scheduleRelease(tx, after, `settings:${clock.now().getTime()}`);
-      return after;
+      return { kind: "applied" as const, account: presentFundingAccount(await applyUpdate(tx, actor, before, body)) };
     });
-    return presentFundingAccount(saved);
   }
+
+  /** The applier of an approved `funding_account` change (control-changes), in the approval's transaction. */
+  const applyApprovedChange: ControlChangeApplier = async (tx, actor, change) => {
+    const before = await lockFundingAccountRow(tx, tenantOf(actor), change.subjectId);
+    if (before === null || canonicalJson(controlValueOf(before)) !== canonicalJson(change.base)) return "stale";
+    await applyUpdate(tx, actor, before, change.proposed as UpdateFundingAccountBody);
+    return "applied";
+  };
 
   async function balance(actor: Actor, id: string, at: string | undefined) {
     const tenant = tenantOf(actor);
@@ -200,7 +239,7 @@ export function createFundingService(deps: {
     return presentTransfer(transfer);
   }
 
-  return { list, get, update, balance, transfers, sandboxCredit };
+  return { list, get, update, applyApprovedChange, balance, transfers, sandboxCredit };
 }
 
 export type FundingService = ReturnType<typeof createFundingService>;

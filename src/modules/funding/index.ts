@@ -10,7 +10,7 @@ import { createFundingPostings } from "./funding.postings.js";
 import { createReleaseHandler } from "./funding.release.js";
 import { registerFundingRoutes } from "./funding.routes.js";
 import { FundingAccountSchema, TransferSchema } from "./funding.schemas.js";
-import { createFundingService } from "./funding.service.js";
+import { createFundingService, FUNDING_ACCOUNT_CONTROL } from "./funding.service.js";
 import { findFundingAccount } from "./funding.shared.js";
 
 export { FUNDING_ERRORS } from "./funding.errors.js";
@@ -38,7 +38,7 @@ export function defineFunding(platform: PlatformServices, ports: FundingPorts) {
     ids,
     postings,
     recordAudit: ports.recordAudit,
-    reportWeakenedControl: ports.reportWeakenedControl,
+    guardWeakening: ports.guardWeakening,
   });
   return defineModule({
     name: "funding",
@@ -59,6 +59,8 @@ export function defineFunding(platform: PlatformServices, ports: FundingPorts) {
       payoutPostings: postings,
       /** For bank-rails: the funding account of a configured rail's debtor account. */
       openRailFundingAccount: postings.openRailFundingAccount,
+      /** For control-changes: applies an approved weakening of a funding account's settings. */
+      controlChange: { kind: FUNDING_ACCOUNT_CONTROL, apply: service.applyApprovedChange },
     },
   });
 }

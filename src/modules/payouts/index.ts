@@ -19,9 +19,10 @@ export type { BankFilePayout, PayoutBankFileHooks } from "./payouts.bank-files.j
 export type { RailRouteCheck } from "./payouts.creation.js";
 export type { BankRailQueue } from "./payouts.disbursement.js";
 export { PAYOUT_DISBURSE_JOB, PAYOUT_FUNDS_EXPIRY_JOB, PAYOUT_RAIL_OUTCOME_JOB, PAYOUT_SETTLE_JOB } from "./payouts.jobs.js";
+export type { DailyLimitRefusal, PayoutLimitRules } from "./payouts.lifecycle.js";
 export type { PayoutsPorts } from "./payouts.ports.js";
 /** For the masking backfill (worker): re-masks the destination copies payouts keep. */
-export { replaceDestinationLast4 } from "./payouts.shared.js";
+export { makerCheckerOn, replaceDestinationLast4 } from "./payouts.shared.js";
 export { type PayoutStatus, transition } from "./payouts.state.js";
 
 export interface PayoutsSettings {
@@ -43,6 +44,7 @@ export function definePayouts(platform: PlatformServices, settings: PayoutsSetti
     events,
     jobStore,
     funding: ports.funding,
+    limits: ports.limits,
     // Where an approved payout's money comes from: sandbox's own account; in production the bank rail it goes
     // to (read as the disbursement will), else the simulator; a payout no rail takes is not tracked (it fails).
     fundingSourceOf: async (tx, payout) => {
@@ -58,6 +60,7 @@ export function definePayouts(platform: PlatformServices, settings: PayoutsSetti
     ids,
     lifecycle,
     checkRailRoutes: ports.checkRailRoutes,
+    perPayoutMaxima: ports.limits.perPayoutMaxima,
     recordAudit: ports.recordAudit,
   });
   const service = createPayoutService({
@@ -67,7 +70,7 @@ export function definePayouts(platform: PlatformServices, settings: PayoutsSetti
     lifecycle,
     writer,
     recordAudit: ports.recordAudit,
-    reportWeakenedControl: ports.reportWeakenedControl,
+    guardWeakening: ports.guardWeakening,
   });
   const bulk = createPayoutBulkService({ db, logger, writer });
   const exporter = createPayoutExportService({ db, clock, recordAudit: ports.recordAudit });
@@ -106,6 +109,8 @@ export function definePayouts(platform: PlatformServices, settings: PayoutsSetti
       bankFiles: createPayoutBankFileHooks({ clock, cipher, lifecycle }),
       /** For the funding module's release: the payouts waiting for funds, and the record of a reservation. */
       waitingPayouts: createWaitingPayoutQueue({ events, jobStore }),
+      /** For control-changes: applies an approved weakening of the approval policy. */
+      controlChange: { kind: "approval_policy", apply: service.applyApprovedPolicyChange },
     },
   });
 }

@@ -33,8 +33,8 @@ import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import { currencyExponent } from "../../platform/reference/iso-codes.js";
 import { PAYOUT_ERRORS } from "./payouts.errors.js";
-import { checkReplacement, resolveDestination } from "./payouts.gates.js";
-import type { Lifecycle } from "./payouts.lifecycle.js";
+import { checkPayoutLimit, checkReplacement, resolveDestination } from "./payouts.gates.js";
+import type { Lifecycle, PayoutLimitRules } from "./payouts.lifecycle.js";
 import { evaluatePolicy } from "./payouts.policy.js";
 import {
   claimKeyAndReadGates,
@@ -168,6 +168,8 @@ export interface PayoutWriterDeps {
   readonly lifecycle: Lifecycle;
   /** From the bank-rails module (a port, src/composition.ts): refuses a production payout no configured rail can carry. */
   readonly checkRailRoutes: RailRouteCheck;
+  /** From the payout-limits module (a port): the per-payout maxima of the currencies of a creation, one query. */
+  readonly perPayoutMaxima: PayoutLimitRules["perPayoutMaxima"];
   /** The audit log (people module, a port passed in src/composition.ts): every creation is recorded with its maker. */
   readonly recordAudit: RecordActorAudit;
 }
@@ -183,7 +185,7 @@ interface Claimed {
 }
 
 export function createPayoutWriter(deps: PayoutWriterDeps) {
-  const { clock, ids, lifecycle, checkRailRoutes, recordAudit } = deps;
+  const { clock, ids, lifecycle, checkRailRoutes, perPayoutMaxima, recordAudit } = deps;
 
   /**
    * The audit entry of what one call created: the payout itself for a single request; for a bulk batch one
@@ -358,6 +360,8 @@ export function createPayoutWriter(deps: PayoutWriterDeps) {
         },
       },
     );
+    // The day's limit is reached: the policy does not approve it; it waits for a person (who meets the same limit).
+    if (moved.kind === "limit_exceeded") return payout;
     if (moved.kind !== "moved") throw new Error(`policy decision on a new payout did not apply: ${moved.kind}`);
     // An approval's disbursement is enqueued by the lifecycle (not for a payout waiting for funds).
     return moved.payout;
@@ -450,9 +454,17 @@ export function createPayoutWriter(deps: PayoutWriterDeps) {
         release.push((requests[i] as PayoutRequest).idempotencyKey);
         outcomes[i] = { kind: "failed", error };
       };
+      const maxima = await perPayoutMaxima(
+        tx,
+        tenant,
+        fresh.map((i) => (requests[i] as PayoutRequest).currency),
+      );
       const gates = fresh.map((i) => {
         const request = requests[i] as PayoutRequest;
-        return resolveDestination(claimed.beneficiaries.get(request.beneficiaryId) ?? null, live, request);
+        const gate = resolveDestination(claimed.beneficiaries.get(request.beneficiaryId) ?? null, live, request);
+        if (!gate.ok) return gate;
+        const overLimit = checkPayoutLimit(maxima.get(request.currency), request.amountMinor, request.currency);
+        return overLimit === null ? gate : { ok: false as const, error: overLimit };
       });
       // The rail check of every request that passed its gate, in one call (a fixed number of queries).
       const routable = fresh.flatMap((i, k) => {

@@ -5,7 +5,9 @@
 import { AppError } from "../../platform/errors.js";
 import { BENEFICIARY_ERRORS } from "../beneficiaries/beneficiaries.errors.js";
 import { DESTINATION_ERRORS, isPayoutUsable } from "../destinations/index.js";
+import { PAYOUT_LIMIT_ERRORS } from "../payout-limits/payout-limits.errors.js";
 import { PAYOUT_ERRORS } from "./payouts.errors.js";
+import type { DailyLimitRefusal } from "./payouts.lifecycle.js";
 import type { GateBeneficiary, GateDestination, PayoutRow } from "./payouts.repo.js";
 
 export interface GateInput {
@@ -68,4 +70,36 @@ export function checkReplacement(
   if (replaced.status !== "failed") return new AppError(PAYOUT_ERRORS.REPLACED_PAYOUT_NOT_FAILED);
   if (replaced.beneficiaryId !== beneficiaryId) return new AppError(PAYOUT_ERRORS.REPLACEMENT_BENEFICIARY_MISMATCH);
   return null;
+}
+
+/** The per-payout limit of the currency (payout-limits), after the destination resolved: 422 with the limit. */
+export function checkPayoutLimit(maxMinor: number | undefined, amountMinor: number, currency: string): AppError | null {
+  if (maxMinor === undefined || amountMinor <= maxMinor) return null;
+  return new AppError(PAYOUT_LIMIT_ERRORS.PAYOUT_LIMIT_EXCEEDED, {
+    message: `The amount (${amountMinor} minor units) is above the per-payout limit for ${currency} (${maxMinor} minor units).`,
+    details: [
+      {
+        field: "amount_minor",
+        code: "per_payout_limit",
+        message: `At most ${maxMinor} minor units of ${currency} per payout.`,
+        limit_minor: maxMinor,
+      },
+    ],
+  });
+}
+
+/** An approval the daily limit refuses (409; the payout stays pending), with the limit and the day's usage. */
+export function dailyLimitError(refusal: DailyLimitRefusal, currency: string): AppError {
+  return new AppError(PAYOUT_LIMIT_ERRORS.DAILY_LIMIT_EXCEEDED, {
+    message: `Approving it would take the approvals of ${refusal.day} past the daily limit for ${currency} (${refusal.dailyMaxMinor} minor units; ${refusal.usedMinor} taken). The payout stays pending.`,
+    details: [
+      {
+        field: "amount_minor",
+        code: "daily_limit",
+        message: `At most ${refusal.dailyMaxMinor} minor units of ${currency} per day; ${refusal.usedMinor} taken on ${refusal.day}.`,
+        limit_minor: refusal.dailyMaxMinor,
+        used_minor: refusal.usedMinor,
+      },
+    ],
+  });
 }

@@ -24,7 +24,9 @@ export type ApplyOutcome =
   | { readonly kind: "moved"; readonly payout: PayoutRow; readonly from: PayoutStatus; readonly event: PayoutEventType | null }
   | { readonly kind: "noop" | "refused"; readonly payout: PayoutRow; readonly reason: string }
   /** The conditional update matched nothing: another transaction moved the payout first. */
-  | { readonly kind: "lost"; readonly payout: PayoutRow };
+  | { readonly kind: "lost"; readonly payout: PayoutRow }
+  /** An approval the currency's daily limit refuses (payout-limits): nothing changed, the payout stays pending. */
+  | { readonly kind: "limit_exceeded"; readonly payout: PayoutRow; readonly refusal: DailyLimitRefusal };
 
 export function tenantOfPayout(row: PayoutRow): Tenant {
   return { businessId: row.businessId, environment: row.environment };
@@ -97,6 +99,26 @@ function patchOf(trigger: PayoutTrigger, now: Date): PayoutPatch {
 /** The posting rules of the funding module a payout's moves run (a port of the payouts module). */
 export type PayoutFundingRules = Pick<FundingPostings, "holdForPayout" | "postForPayout" | "voidForPayout" | "reverseForPayout">;
 
+/**
+ * The payout limits' rules (the payout-limits module, a port of payouts): the per-payout maxima at creation, the
+ * day's usage taken at approval (one conditional update, in the approval's transaction) and given back on void.
+ */
+export interface PayoutLimitRules {
+  perPayoutMaxima(tx: Tx, tenant: Tenant, currencies: readonly string[]): Promise<ReadonlyMap<string, number>>;
+  /** Null when taken; else the refusal, nothing changed. */
+  reserveDaily(
+    tx: Tx,
+    payout: Pick<PayoutRow, "id" | "businessId" | "environment" | "currency" | "amountMinor">,
+  ): Promise<DailyLimitRefusal | null>;
+  releaseDaily(tx: Tx, payoutId: string): Promise<void>;
+}
+
+export interface DailyLimitRefusal {
+  readonly dailyMaxMinor: number;
+  readonly usedMinor: number;
+  readonly day: string;
+}
+
 export interface LifecycleDeps {
   readonly clock: Clock;
   readonly events: EventRecorder;
@@ -105,6 +127,8 @@ export interface LifecycleDeps {
   readonly funding: PayoutFundingRules;
   /** Where an approved payout's money comes from (its bank rail, the simulator, sandbox); null: not tracked. */
   readonly fundingSourceOf: (tx: Tx, payout: PayoutRow) => Promise<FundingSource | null>;
+  /** The daily limits (payout-limits), run in the transaction of the move. */
+  readonly limits: Pick<PayoutLimitRules, "reserveDaily" | "releaseDaily">;
 }
 
 const ENDED_WITHOUT_MONEY: ReadonlySet<PayoutStatus> = new Set(["failed", "canceled", "rejected"]);
@@ -207,6 +231,11 @@ export function createLifecycle(deps: LifecycleDeps) {
   ): Promise<ApplyOutcome> {
     const result: TransitionResult = transition(stateViewOf(payout), trigger);
     if (result.kind !== "move") return { kind: result.kind, payout, reason: result.reason };
+    // The day's usage first (one conditional update): a refused approval changes nothing, the payout stays pending.
+    if (trigger.type === "approve") {
+      const refusal = await deps.limits.reserveDaily(tx, payout);
+      if (refusal !== null) return { kind: "limit_exceeded", payout, refusal };
+    }
     const now = clock.now();
     const updated = await updatePayoutIfUnchanged(tx, payout, {
       ...patchOf(trigger, now),
@@ -215,7 +244,13 @@ export function createLifecycle(deps: LifecycleDeps) {
       heldFromStatus: result.heldFromStatus,
       updatedAt: now,
     });
-    if (updated === null) return { kind: "lost", payout };
+    if (updated === null) {
+      if (trigger.type === "approve") await deps.limits.releaseDaily(tx, payout.id);
+      return { kind: "lost", payout };
+    }
+    // A payout voided after its approval (canceled, failed) gives its amount back to the day it was counted in;
+    // a returned one does not (the money left that day). Rejected never follows an approval.
+    if (ENDED_WITHOUT_MONEY.has(result.to) && result.from !== result.to) await deps.limits.releaseDaily(tx, updated.id);
     // The move's event first, the posting on the funding account last (its row is locked until the commit).
     if (result.event !== null) {
       await events.record(tx, {

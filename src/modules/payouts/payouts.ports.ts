@@ -1,9 +1,9 @@
 // What the payouts module needs from other modules, named and required: the composition root (src/composition.ts)
 // passes each one; a test passes an explicit fake. None may be optional (test/startup/module-ports.test.ts).
-import type { RecordActorAudit, ReportWeakenedControl } from "../../platform/auth/audit.js";
+import type { GuardWeakening, RecordActorAudit } from "../../platform/auth/audit.js";
 import type { RailRouteCheck } from "./payouts.creation.js";
 import type { BankRailQueue } from "./payouts.disbursement.js";
-import type { PayoutFundingRules } from "./payouts.lifecycle.js";
+import type { PayoutFundingRules, PayoutLimitRules } from "./payouts.lifecycle.js";
 
 export interface PayoutsPorts {
   /** From the funding module: the ledger postings of each move, in the move's transaction. */
@@ -14,6 +14,8 @@ export interface PayoutsPorts {
   readonly bankRails: BankRailQueue;
   /** From the people module: creations, cancellations, Decisions and policy changes, in their transaction. */
   readonly recordAudit: RecordActorAudit;
-  /** From the people module: maker-checker off or rules loosened is refused to keys and e-mailed to admins. */
-  readonly reportWeakenedControl: ReportWeakenedControl;
+  /** From the payout-limits module: per-payout maxima at creation, the day's usage at approval and on void. */
+  readonly limits: PayoutLimitRules;
+  /** From the control-changes module: a weakened approval policy waits for a second admin when maker-checker is on. */
+  readonly guardWeakening: GuardWeakening;
 }

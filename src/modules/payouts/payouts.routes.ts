@@ -5,6 +5,7 @@ import type { AppInstance } from "../../platform/http/types.js";
 import { BANK_FILE_REFUSALS } from "../../rails/bank-files/refusals.js";
 import { BENEFICIARY_ERRORS } from "../beneficiaries/beneficiaries.errors.js";
 import { DESTINATION_ERRORS } from "../destinations/destinations.errors.js";
+import { PAYOUT_LIMIT_ERRORS } from "../payout-limits/payout-limits.errors.js";
 import { PEOPLE_ERRORS } from "../people/people.errors.js";
 import type { PayoutBulkService } from "./payouts.bulk.js";
 import { PAYOUT_ERRORS } from "./payouts.errors.js";
@@ -36,6 +37,7 @@ const payout = Type.Ref("Payout");
 
 const CREATE_CODES = [
   "not_found",
+  PAYOUT_LIMIT_ERRORS.PAYOUT_LIMIT_EXCEEDED,
   BENEFICIARY_ERRORS.BENEFICIARY_ARCHIVED,
   BENEFICIARY_ERRORS.BENEFICIARY_SUSPENDED,
   PAYOUT_ERRORS.REACKNOWLEDGMENT_REQUIRED,
@@ -66,7 +68,7 @@ const CREATE_CODES = [
 ] as const;
 
 const DECISION_DESCRIPTION =
-  "Moves a `pending_approval` payout to `approved` (the disbursement is dispatched after commit) or `rejected` (event `payout.rejected` with the `reason`). Answers 201 with the new Decision and the payout. Repeating the same outcome is idempotent (200 with the existing Decision); the other outcome on a decided payout is 409 `PAYOUT_ALREADY_DECIDED`. With maker-checker on, the key that created the payout cannot approve it (403 `MAKER_CHECKER_VIOLATION`).";
+  "Moves a `pending_approval` payout to `approved` (the disbursement is dispatched after commit) or `rejected` (event `payout.rejected` with the `reason`). Answers 201 with the new Decision and the payout. Repeating the same outcome is idempotent (200 with the existing Decision); the other outcome on a decided payout is 409 `PAYOUT_ALREADY_DECIDED`. With maker-checker on, the key that created the payout cannot approve it (403 `MAKER_CHECKER_VIOLATION`). An approval that would take the day's approvals in the payout's currency past the daily limit (GET /v1/payout-limits) is 409 `DAILY_LIMIT_EXCEEDED` and the payout stays `pending_approval`.";
 
 export function registerPayoutRoutes(app: AppInstance, service: PayoutService, bulk: PayoutBulkService): void {
   app.post(
@@ -77,7 +79,7 @@ export function registerPayoutRoutes(app: AppInstance, service: PayoutService, b
         operationId: "createPayout",
         summary: "Create a payout",
         description:
-          "Creates a payout in `pending_approval` (or decided at once by a matching approval-policy rule). Idempotent on (Business, environment, idempotency key) for 24 hours: the key is `idempotency_key` in the body or the `Idempotency-Key` header. A replay of the same request answers 200 with the payout as it is now and `Idempotent-Replayed: true`; the same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request is still running, 409 `IDEMPOTENCY_KEY_IN_FLIGHT`. A refused request stores nothing, so its key can be used again. Gates: the Beneficiary must be active, not suspended, compliant, without pending re-acknowledgment and not refused by the rail's enrollment; the destination is `bank_account_id`, else the declared destination, else the only payout-usable one; its currency must be the payout's. In production, once the Business configured a bank rail (SEPA, ACH), the payout must fit one of them: 422 `NO_RAIL_FOR_DESTINATION` otherwise, and a SEPA payout needs a Beneficiary with a structured postal address (422 `SEPA_ADDRESS_NOT_STRUCTURED`) and an account holder name a SEPA file can carry (422 `SEPA_NAME_NOT_REPRESENTABLE`). What the rail's file cannot carry is refused, never cut: the amount beyond the format's field (422 `SEPA_AMOUNT_OUT_OF_RANGE` above 999,999,999.99 EUR, `ACH_AMOUNT_OUT_OF_RANGE` above 99,999,999.99 USD), texts longer than their field once transliterated (Greek and Cyrillic are written in Latin letters): SEPA account holder name 70, `external_ref` 140, postal address line1 70, line2 35, postal_code 16, city 35, state 35 (422 `SEPA_FIELD_TOO_LONG`), ACH account holder name 22 (422 `ACH_FIELD_TOO_LONG`), each `details` entry naming the field and its limit; a SEPA account in a SEPA country outside the EEA (CH, GB, MC, SM, VA, AD, …) without its BIC (422 `SEPA_BIC_REQUIRED`) or with a BIC of another country (422 `SEPA_BIC_MISMATCH`). In a bulk creation each such row gets its own error.",
+          "Creates a payout in `pending_approval` (or decided at once by a matching approval-policy rule). Idempotent on (Business, environment, idempotency key) for 24 hours: the key is `idempotency_key` in the body or the `Idempotency-Key` header. A replay of the same request answers 200 with the payout as it is now and `Idempotent-Replayed: true`; the same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request is still running, 409 `IDEMPOTENCY_KEY_IN_FLIGHT`. A refused request stores nothing, so its key can be used again. Gates: the Beneficiary must be active, not suspended, compliant, without pending re-acknowledgment and not refused by the rail's enrollment; the destination is `bank_account_id`, else the declared destination, else the only payout-usable one; its currency must be the payout's; the amount must be within the per-payout limit of its currency (422 `PAYOUT_LIMIT_EXCEEDED`, `details` naming the limit). In production, once the Business configured a bank rail (SEPA, ACH), the payout must fit one of them: 422 `NO_RAIL_FOR_DESTINATION` otherwise, and a SEPA payout needs a Beneficiary with a structured postal address (422 `SEPA_ADDRESS_NOT_STRUCTURED`) and an account holder name a SEPA file can carry (422 `SEPA_NAME_NOT_REPRESENTABLE`). What the rail's file cannot carry is refused, never cut: the amount beyond the format's field (422 `SEPA_AMOUNT_OUT_OF_RANGE` above 999,999,999.99 EUR, `ACH_AMOUNT_OUT_OF_RANGE` above 99,999,999.99 USD), texts longer than their field once transliterated (Greek and Cyrillic are written in Latin letters): SEPA account holder name 70, `external_ref` 140, postal address line1 70, line2 35, postal_code 16, city 35, state 35 (422 `SEPA_FIELD_TOO_LONG`), ACH account holder name 22 (422 `ACH_FIELD_TOO_LONG`), each `details` entry naming the field and its limit; a SEPA account in a SEPA country outside the EEA (CH, GB, MC, SM, VA, AD, …) without its BIC (422 `SEPA_BIC_REQUIRED`) or with a BIC of another country (422 `SEPA_BIC_MISMATCH`). In a bulk creation each such row gets its own error.",
         headers: CreatePayoutHeadersSchema,
         body: CreatePayoutBodySchema,
         response: routeResponses({ 201: payout, 200: payout }, { access: "write", hasBody: true, codes: [...CREATE_CODES] }),
@@ -163,7 +165,12 @@ export function registerPayoutRoutes(app: AppInstance, service: PayoutService, b
       access: "write",
       hasBody: true,
       hasInput: true,
-      codes: ["not_found", PAYOUT_ERRORS.PAYOUT_ALREADY_DECIDED, PAYOUT_ERRORS.MAKER_CHECKER_VIOLATION],
+      codes: [
+        "not_found",
+        PAYOUT_ERRORS.PAYOUT_ALREADY_DECIDED,
+        PAYOUT_ERRORS.MAKER_CHECKER_VIOLATION,
+        PAYOUT_LIMIT_ERRORS.DAILY_LIMIT_EXCEEDED,
+      ],
     },
   );
 
@@ -268,10 +275,13 @@ export function registerPayoutRoutes(app: AppInstance, service: PayoutService, b
         operationId: "replaceApprovalPolicy",
         summary: "Replace the approval policy",
         description:
-          "Replaces the rules (evaluated in order at creation; the first whose every condition holds decides, with an automated Decision naming it; no match waits for a person) and `maker_checker` (default false). Applies to payouts created afterwards. Weakening the policy (turning `maker_checker` off, or loosening the rules: a new or changed `approve` rule, a `reject` rule removed or changed, an `approve` rule moved above a `reject` rule it followed; names do not count) needs a person: an API key gets 403 `CONTROL_WEAKENING_NEEDS_PERSON`, a dashboard session needs a recent confirmation. Every admin is then e-mailed and the audit log records `control_weakened`. Strengthening it with a key is allowed and sends nothing. A rule whose `min_amount_minor` exceeds its `max_amount_minor` (or `min_beneficiary_age_hours` its `max_beneficiary_age_hours`) could never match and is refused with 422 `POLICY_RULE_NEVER_MATCHES`, naming the field.",
+          "Replaces the rules (evaluated in order at creation; the first whose every condition holds decides, with an automated Decision naming it; no match waits for a person) and `maker_checker` (default false). Applies to payouts created afterwards. Weakening the policy (turning `maker_checker` off, or loosening the rules: a new or changed `approve` rule, a `reject` rule removed or changed, an `approve` rule moved above a `reject` rule it followed; names do not count) needs a person: an API key gets 403 `CONTROL_WEAKENING_NEEDS_PERSON`, a dashboard session needs a recent confirmation. With maker-checker on, a weakening is not applied: the answer is 202 with a pending control change, applied when a second admin approves it (POST /v1/control-changes/{id}/approve); every admin is e-mailed. Otherwise it applies, every admin is e-mailed and the audit log records `control_weakened`. Strengthening it with a key is allowed and sends nothing. A rule whose `min_amount_minor` exceeds its `max_amount_minor` (or `min_beneficiary_age_hours` its `max_beneficiary_age_hours`) could never match and is refused with 422 `POLICY_RULE_NEVER_MATCHES`, naming the field.",
         body: PutApprovalPolicyBodySchema,
         response: routeResponses(
-          { 200: Type.Ref("ApprovalPolicy") },
+          {
+            200: Type.Ref("ApprovalPolicy"),
+            202: Type.Ref("ControlChange", { description: "The weakening waits for a second admin (maker-checker on)." }),
+          },
           {
             access: "write",
             hasBody: true,
@@ -280,7 +290,10 @@ export function registerPayoutRoutes(app: AppInstance, service: PayoutService, b
         ),
       },
     },
-    async (request) => service.putPolicy(requireActor(request), request.body),
+    async (request, reply) => {
+      const outcome = await service.putPolicy(requireActor(request), request.body);
+      return outcome.kind === "pending" ? reply.code(202).send(outcome.change) : outcome.policy;
+    },
   );
 }
 

@@ -9,8 +9,9 @@
 
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
-import type { RecordActorAudit, ReportWeakenedControl } from "../../platform/auth/audit.js";
+import type { ControlChangeApplier, GuardWeakening, PendingControlChange, RecordActorAudit } from "../../platform/auth/audit.js";
 import { isSameMaker as isSameMakerOf } from "../../platform/auth/maker-checker.js";
+import { canonicalJson } from "../../platform/canonical-json.js";
 import type { Clock } from "../../platform/clock.js";
 import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { AppError, type ErrorDetail } from "../../platform/errors.js";
@@ -20,6 +21,7 @@ import { addDays, dayInZone, dayStartInZone, isTimeZone } from "../../platform/t
 import { canonicalUploadId } from "./payouts.bulk.js";
 import { creationErrorOf, currencyError, type Maker, type PayoutWriter, payoutRequestOf } from "./payouts.creation.js";
 import { PAYOUT_ERRORS } from "./payouts.errors.js";
+import { dailyLimitError } from "./payouts.gates.js";
 import { type Lifecycle, majorAmount } from "./payouts.lifecycle.js";
 import { payeesOf } from "./payouts.payees.js";
 import { approvalRulesLoosened } from "./payouts.policy.js";
@@ -62,8 +64,8 @@ export interface PayoutServiceDeps {
   readonly lifecycle: Lifecycle;
   /** The audit log: creations, cancellations, Decisions and approval-policy changes are recorded in their transaction. */
   readonly recordAudit: RecordActorAudit;
-  /** Maker-checker off or the rules loosened: refused to keys, recorded, e-mailed to every admin (people module). */
-  readonly reportWeakenedControl: ReportWeakenedControl;
+  /** Maker-checker off or the rules loosened while maker-checker is on: waits for a second admin (control-changes). */
+  readonly guardWeakening: GuardWeakening;
   readonly writer: PayoutWriter;
 }
 
@@ -174,6 +176,14 @@ export function emptyRuleRanges(rules: readonly PolicyRule[]): ErrorDetail[] {
     }
   }
   return details;
+}
+
+/** The control-changes kind of the approval policy. */
+export const APPROVAL_POLICY_CONTROL = "approval_policy";
+
+/** The policy's value as a control change records it (its base) and proposes it. */
+function policyValueOf(row: PolicyRow | null): { rules: PolicyRule[]; maker_checker: boolean } {
+  return { rules: (row?.rules as PolicyRule[] | undefined) ?? [], maker_checker: row?.makerChecker ?? false };
 }
 
 export function presentPolicy(environment: Tenant["environment"], row: PolicyRow | null): ApprovalPolicyBody {
@@ -379,6 +389,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
           },
         },
       );
+      if (moved.kind === "limit_exceeded") throw dailyLimitError(moved.refusal, payout.currency);
       if (moved.kind !== "moved" || decision === null) return { kind: "decided" as const };
       // An approval's disbursement is enqueued by the lifecycle (not for a payout waiting for funds).
       return { kind: "created" as const, decision, payout: moved.payout };
@@ -438,6 +449,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
       }
       if (moved.kind === "moved" || moved.kind === "noop") return presentOne(tx, tenant, moved.payout);
       if (moved.kind === "lost") throw new Error("a locked payout changed under its lock");
+      if (moved.kind === "limit_exceeded") throw new Error("a cancellation meets no limit");
       throw new AppError(PAYOUT_ERRORS.PAYOUT_NOT_CANCELABLE, {
         message: `The payout can no longer be canceled (${moved.reason}).`,
       });
@@ -449,7 +461,15 @@ export function createPayoutService(deps: PayoutServiceDeps) {
     return presentPolicy(tenant.environment, await findPolicy(db, tenant));
   }
 
-  async function putPolicy(actor: Actor, body: PutApprovalPolicyBody): Promise<ApprovalPolicyBody> {
+  /**
+   * Replaces the policy. A weakening (maker-checker off, rules loosened) goes through the control-changes guard:
+   * with maker-checker on it waits for a second admin (answered as the pending change, nothing applied); otherwise
+   * it is refused to keys, recorded and e-mailed, and applied. A strengthening applies at once.
+   */
+  async function putPolicy(
+    actor: Actor,
+    body: PutApprovalPolicyBody,
+  ): Promise<{ kind: "applied"; policy: ApprovalPolicyBody } | { kind: "pending"; change: PendingControlChange }> {
     const tenant = tenantOf(actor);
     for (const [index, rule] of body.rules.entries()) {
       const bad = rule.currency === undefined ? null : currencyError(rule.currency, `rules[${index}].currency`);
@@ -457,43 +477,63 @@ export function createPayoutService(deps: PayoutServiceDeps) {
     }
     const emptyRanges = emptyRuleRanges(body.rules);
     if (emptyRanges.length > 0) throw new AppError(PAYOUT_ERRORS.POLICY_RULE_NEVER_MATCHES, { details: emptyRanges });
-    const saved = await transaction(db, async (tx) => {
+    const proposed = { rules: body.rules, maker_checker: body.maker_checker ?? false };
+    return transaction(db, async (tx) => {
       // Locked, so two concurrent replacements each compare against what the other left.
       const before = await lockPolicy(tx, tenant);
-      const policy = await upsertPolicy(tx, {
-        businessId: tenant.businessId,
-        environment: tenant.environment,
-        rules: body.rules,
-        makerChecker: body.maker_checker ?? false,
-        updatedAt: clock.now(),
-      });
-      await recordAudit(tx, actor, {
-        action: "approval_policy_changed",
-        subjectType: "approval_policy",
-        subjectId: tenant.environment,
-        details: { rules: body.rules.length, maker_checker: body.maker_checker ?? false },
-      });
-      if (before?.makerChecker === true && !(body.maker_checker ?? false)) {
-        await deps.reportWeakenedControl(tx, actor, {
-          control: "maker_checker",
+      const rulesBefore = (before?.rules as PolicyRule[] | undefined) ?? [];
+      const makerCheckerOff = before?.makerChecker === true && !proposed.maker_checker;
+      const loosened = approvalRulesLoosened(rulesBefore, body.rules);
+      if (makerCheckerOff || loosened) {
+        const pending = await deps.guardWeakening(tx, actor, {
+          kind: APPROVAL_POLICY_CONTROL,
+          control: makerCheckerOff ? "maker_checker" : "approval_rules",
           subjectType: "approval_policy",
           subjectId: tenant.environment,
-          summary: "The person who creates a payout may now approve it themselves.",
+          summary: [
+            makerCheckerOff ? "The person who creates a payout may now approve it themselves." : null,
+            loosened
+              ? `The approval rules now approve more payouts automatically, or reject fewer (${body.rules.length} rule(s) now).`
+              : null,
+          ]
+            .filter((line) => line !== null)
+            .join(" "),
+          details: { rules_before: rulesBefore.length, rules_after: body.rules.length },
+          base: policyValueOf(before),
+          proposed,
         });
+        if (pending !== null) return { kind: "pending" as const, change: pending };
       }
-      if (approvalRulesLoosened((before?.rules as PolicyRule[] | undefined) ?? [], body.rules)) {
-        await deps.reportWeakenedControl(tx, actor, {
-          control: "approval_rules",
-          subjectType: "approval_policy",
-          subjectId: tenant.environment,
-          summary: `The approval rules now approve more payouts automatically, or reject fewer (${body.rules.length} rule(s) now).`,
-          details: { rules_before: (before?.rules as PolicyRule[] | undefined)?.length ?? 0, rules_after: body.rules.length },
-        });
-      }
-      return policy;
+      const policy = await savePolicy(tx, actor, proposed);
+      return { kind: "applied" as const, policy: presentPolicy(tenant.environment, policy) };
     });
-    return presentPolicy(tenant.environment, saved);
   }
+
+  async function savePolicy(tx: Tx, actor: Actor, value: { rules: PolicyRule[]; maker_checker: boolean }): Promise<PolicyRow> {
+    const tenant = tenantOf(actor);
+    const policy = await upsertPolicy(tx, {
+      businessId: tenant.businessId,
+      environment: tenant.environment,
+      rules: value.rules,
+      makerChecker: value.maker_checker,
+      updatedAt: clock.now(),
+    });
+    await recordAudit(tx, actor, {
+      action: "approval_policy_changed",
+      subjectType: "approval_policy",
+      subjectId: tenant.environment,
+      details: { rules: value.rules.length, maker_checker: value.maker_checker },
+    });
+    return policy;
+  }
+
+  /** The applier of an approved `approval_policy` change (control-changes), in the approval's transaction. */
+  const applyApprovedPolicyChange: ControlChangeApplier = async (tx, actor, change) => {
+    const before = await lockPolicy(tx, tenantOf(actor));
+    if (canonicalJson(policyValueOf(before)) !== canonicalJson(change.base)) return "stale";
+    await savePolicy(tx, actor, change.proposed as { rules: PolicyRule[]; maker_checker: boolean });
+    return "applied";
+  };
 
   /** For the destinations module (injected): is a payout awaiting approval headed to this destination? */
   async function pendingPayoutHeadsTo(tx: Tx, tenant: Tenant, destinationId: string): Promise<boolean> {
@@ -509,6 +549,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
     cancel,
     getPolicy,
     putPolicy,
+    applyApprovedPolicyChange,
     pendingPayoutHeadsTo,
     volume,
   };

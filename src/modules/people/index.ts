@@ -4,7 +4,7 @@ import { defineModule, type PlatformServices } from "../../platform/modules/modu
 import { createPasswordHasher } from "../../platform/password-hasher.js";
 import { createPasswordPolicy } from "../registration/index.js";
 import { peopleRouteRoles } from "./people.access.js";
-import { createControlAlerts } from "./people.alerts.js";
+import { createControlAlerts, createControlChangeNotice } from "./people.alerts.js";
 import { createAuditRecorder } from "./people.audit.js";
 import { PEOPLE_ERRORS } from "./people.errors.js";
 import { createSessionExpiry } from "./people.expiry.js";
@@ -128,6 +128,12 @@ export function definePeople(platform: PlatformServices, settings: PeopleSetting
       passwordPolicy,
       /** For payouts and bank-rails: a weakened control is refused to keys, recorded and e-mailed to admins. */
       reportWeakenedControl,
+      /** For control-changes: a weakening waiting for a second admin is refused to keys, recorded and e-mailed to admins. */
+      notifyControlChangeProposed: createControlChangeNotice({
+        audit: audit.record,
+        mail: ports.mail,
+        publicBaseUrl: settings.publicBaseUrl,
+      }),
       /** For the access hook (app.ts): the session behind a request's cookie. */
       sessions,
     },

@@ -29,6 +29,7 @@ const CONTROL_NAMES: Readonly<Record<ControlWeakening["control"], string>> = {
   two_factor_requirement: "Two-factor authentication is no longer required",
   bank_rail_delivery_target: "A bank rail's delivery target changed",
   funding_enforcement: "A funding account's balance enforcement was weakened",
+  payout_limits: "A payout limit was raised or removed",
 };
 
 export function createControlAlerts(deps: {
@@ -76,6 +77,64 @@ export function createControlAlerts(deps: {
         text: rendered.text,
         html: rendered.html,
         idempotencyKey: `control-weakened:${alertId}:${admin.membershipId}`,
+      });
+    }
+  };
+}
+
+/**
+ * A weakening proposed while maker-checker is on (issue 29, the control-changes module): nothing changed yet; the
+ * change waits for a second admin. Refused to API keys like the weakening itself, recorded as
+ * `control_change_proposed`, and every admin is e-mailed, so the one who must approve (or discard) it hears of it.
+ */
+export type NotifyControlChangeProposed = (
+  tx: Tx,
+  actor: Actor,
+  proposal: ControlWeakening & { readonly changeId: string },
+) => Promise<void>;
+
+export function createControlChangeNotice(deps: {
+  readonly audit: AuditRecorder;
+  readonly mail: Pick<MailOutbox, "sendPlatformMail">;
+  readonly publicBaseUrl: string;
+}): NotifyControlChangeProposed {
+  return async (tx, actor, proposal) => {
+    if (actor.apiKeyId !== null) throw new AppError(PEOPLE_ERRORS.CONTROL_WEAKENING_NEEDS_PERSON);
+    const admins = (await members.listActiveMembersOfBusiness(tx, actor.businessId)).filter((m) => m.role === "business_admin");
+    const person = await members.findUserById(tx, actor.userId);
+    await deps.audit(tx, {
+      businessId: actor.businessId,
+      environment: actor.environment,
+      action: "control_change_proposed",
+      actor,
+      subjectType: proposal.subjectType,
+      subjectId: proposal.subjectId,
+      details: { control: proposal.control, control_change_id: proposal.changeId, ...(proposal.details ?? {}) },
+    });
+    const businessName = admins[0]?.businessName ?? "your Business";
+    const heading = `${CONTROL_NAMES[proposal.control]}: waiting for a second admin`;
+    for (const admin of admins) {
+      const rendered = renderEmail({
+        businessName: "Payout service",
+        heading,
+        paragraphs: [
+          `A change that weakens a control of ${businessName} ${environmentWords(actor.environment)} at ${deps.publicBaseUrl} was proposed. Maker-checker is on, so it takes effect only when a second admin approves it.`,
+          proposal.summary,
+          `Proposed by ${person?.email ?? "a member"} (membership ${actor.membershipId}).`,
+        ],
+        closing: [
+          "Review it in the dashboard (Settings, Limits: pending control changes): approve it if you expected it, discard it if not.",
+        ],
+        footer: `You receive this because you are an admin of ${businessName}; every admin receives it.`,
+        textWidth: 72,
+      });
+      await deps.mail.sendPlatformMail(tx, {
+        kind: "control_change_proposed",
+        to: admin.email,
+        subject: `Approval needed: ${CONTROL_NAMES[proposal.control].toLowerCase()} (${businessName})`,
+        text: rendered.text,
+        html: rendered.html,
+        idempotencyKey: `control-change-proposed:${proposal.changeId}:${admin.membershipId}`,
       });
     }
   };

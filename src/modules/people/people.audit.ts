@@ -62,6 +62,11 @@ export const AUDIT_ACTIONS = [
   // Money into a funding account (issue 27): recorded by one person, approved or rejected by another.
   "top_up_created",
   "top_up_decided",
+  // Payout limits and four eyes on weakening a control (issue 29).
+  "payout_limits_changed",
+  "control_change_proposed",
+  "control_change_approved",
+  "control_change_discarded",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -40,7 +40,8 @@ export type WeakenedControl =
   | "approval_rules"
   | "two_factor_requirement"
   | "bank_rail_delivery_target"
-  | "funding_enforcement";
+  | "funding_enforcement"
+  | "payout_limits";
 
 export interface ControlWeakening {
   readonly control: WeakenedControl;
@@ -60,3 +61,40 @@ export interface ControlWeakening {
  * control can be weakened: a missing one must not silently let the act through unheard.
  */
 export type ReportWeakenedControl = (tx: Tx, actor: Actor, weakening: ControlWeakening) => Promise<void>;
+
+/**
+ * A weakening handed to the control-changes module by the control's owner (issue 29): `kind` names the owner's
+ * applier, `base` is the control's value now (the change applies only while it is still so), `proposed` the value
+ * the change sets, in the owner's request shape. Both are JSON.
+ */
+export interface ControlChangeProposal extends ControlWeakening {
+  readonly kind: string;
+  readonly base: unknown;
+  readonly proposed: unknown;
+}
+
+/** A pending control change as the API answers it (the control-changes module's `ControlChange`). */
+export interface PendingControlChange {
+  readonly id: string;
+  readonly status: string;
+  readonly [field: string]: unknown;
+}
+
+/**
+ * Called by the owner of a control, inside its transaction, when a change weakens it. With maker-checker on (the
+ * environment's approval policy) the change is stored as pending and returned: the owner answers 202 with it and
+ * applies nothing. Otherwise it is reported as weakened at once (ReportWeakenedControl: refused to keys, recorded,
+ * e-mailed) and null is returned: the owner applies it. Either way an API key is refused.
+ */
+export type GuardWeakening = (tx: Tx, actor: Actor, proposal: ControlChangeProposal) => Promise<PendingControlChange | null>;
+
+/**
+ * The owner's side of an approved change: applies `proposed` in the approval's transaction, as the approving
+ * actor, with the owner's own audit entry; answers "stale" (and changes nothing) when the control is no longer
+ * `base`.
+ */
+export type ControlChangeApplier = (
+  tx: Tx,
+  actor: Actor,
+  change: { readonly subjectId: string; readonly base: unknown; readonly proposed: unknown },
+) => Promise<"applied" | "stale">;

@@ -18,6 +18,14 @@ export const ErrorDetailSchema = Type.Object(
     field: Type.String({ description: "Path of the offending field, e.g. `rows[3].email`; empty for the whole body." }),
     code: Type.String({ description: "Stable machine-readable code, e.g. `required`, `invalid_uuid`, `too_long`." }),
     message: Type.String(),
+    limit_minor: Type.Optional(
+      Type.Integer({
+        description: "A limit refusal only (`PAYOUT_LIMIT_EXCEEDED`, `DAILY_LIMIT_EXCEEDED`): the limit, in minor units.",
+      }),
+    ),
+    used_minor: Type.Optional(
+      Type.Integer({ description: "`DAILY_LIMIT_EXCEEDED` only: what the day's approvals already took, in minor units." }),
+    ),
   },
   { $id: "ErrorDetail" },
 );

@@ -1,10 +1,12 @@
 // A funding account's enforcement settings (admins; step-up from a session; turning enforcement off or raising the
 // overdraft is a weakened control the API records and e-mails to every admin).
-import { NumberInput, Select, Text, TextInput } from "@mantine/core";
+import { Alert, NumberInput, Select, Text, TextInput } from "@mantine/core";
 import { useForm } from "@mantine/form";
+import { useState } from "react";
 import { setFieldErrors } from "../../hooks/api/form-errors";
 import { useUpdateFundingAccount } from "../../hooks/api/funding/mutations";
 import type { Enforcement, FundingAccount } from "../../hooks/api/funding/types";
+import { isControlChange } from "../../hooks/api/payout-limits/types";
 import { minorToDecimal, parseMoneyInput } from "../../lib/money";
 import { FormDialog } from "../FormDialog";
 
@@ -18,6 +20,8 @@ const LABELS = {
 export function FundingSettingsDialog(props: { account: FundingAccount; onClose: () => void }) {
   const { account } = props;
   const update = useUpdateFundingAccount();
+  // A weakening while maker-checker is on is not applied: the API answers a pending control change (202).
+  const [waiting, setWaiting] = useState(false);
   const form = useForm({
     initialValues: {
       enforcement: account.enforcement as string,
@@ -45,7 +49,7 @@ export function FundingSettingsDialog(props: { account: FundingAccount; onClose:
         },
       },
       {
-        onSuccess: props.onClose,
+        onSuccess: (answer) => (isControlChange(answer) ? setWaiting(true) : props.onClose()),
         onError: (error) =>
           setFieldErrors(form, error, {
             aliases: {
@@ -98,6 +102,11 @@ export function FundingSettingsDialog(props: { account: FundingAccount; onClose:
       <Text size="xs" c="dimmed">
         Turning enforcement off or raising the overdraft is recorded and e-mailed to every admin.
       </Text>
+      {waiting && (
+        <Alert color="yellow" title="Waiting for a second admin" data-testid="waiting-for-second-admin">
+          Maker-checker is on, so this change applies only once another admin approves it (Settings, Limits).
+        </Alert>
+      )}
     </FormDialog>
   );
 }

@@ -3,13 +3,14 @@
 // sent in minor units by its exponent; a rule without a currency compares raw minor units, so its fields say
 // so. The API's validation details (`rules[0].name`) are shown beside the field they name. The rules' drafts
 // and their checks are approval-policy/rules.ts, one rule's card approval-policy/RuleCard.tsx.
-import { Badge, Button, Group, Stack, Switch, Text } from "@mantine/core";
+import { Alert, Badge, Button, Group, Stack, Switch, Text } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { useEffect } from "react";
 import { ApiError } from "../../api/client";
 import { useReplaceApprovalPolicy } from "../../hooks/api/approval-policy/mutations";
 import { useApprovalPolicy } from "../../hooks/api/approval-policy/queries";
 import { setFieldErrors, withCode } from "../../hooks/api/form-errors";
+import { isControlChange } from "../../hooks/api/payout-limits/types";
 import { useSignedIn } from "../../lib/session";
 import { ErrorAlert } from "../ErrorAlert";
 import { Time } from "../Time";
@@ -44,7 +45,8 @@ export function ApprovalPolicyEditor() {
     // Refused by the browser's checks: the last answer (saved, or the API's refusal) no longer applies.
     () => replace.reset(),
   );
-  const saved = replace.isSuccess;
+  const saved = replace.isSuccess && !isControlChange(replace.data);
+  const waiting = replace.isSuccess && isControlChange(replace.data);
 
   if (policy.isPending) return <Text c="dimmed">Loading the approval policy…</Text>;
   if (policy.isError) return <ErrorAlert error={policy.error} />;
@@ -90,6 +92,11 @@ export function ApprovalPolicyEditor() {
           <Text role="status" c="teal.9">
             Approval policy saved.
           </Text>
+        )}
+        {waiting && (
+          <Alert color="yellow" title="Waiting for a second admin" data-testid="waiting-for-second-admin">
+            Maker-checker is on, so this weakening applies only once another admin approves it (Settings, Limits).
+          </Alert>
         )}
         {admin ? (
           <Group>

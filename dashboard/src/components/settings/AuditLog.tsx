@@ -66,6 +66,10 @@ const ACTIONS = [
   "sandbox_credit_posted",
   "top_up_created",
   "top_up_decided",
+  "payout_limits_changed",
+  "control_change_proposed",
+  "control_change_approved",
+  "control_change_discarded",
 ] as const satisfies readonly AuditAction[];
 true satisfies CompleteList<typeof ACTIONS, AuditAction>;
 type Action = (typeof ACTIONS)[number];

@@ -53,6 +53,13 @@ export const queryKeys = {
     simulator: (env: Environment) => [env, "bank-rails", "production-simulator"] as const,
   },
 
+  /** GET /v1/payout-limits: the limits and today's usage. */
+  payoutLimits: (env: Environment) => [env, "payout-limits"] as const,
+  /** GET /v1/control-changes: weakenings waiting for a second admin. */
+  controlChanges: {
+    all: (env: Environment) => [env, "control-changes"] as const,
+  },
+
   payouts: {
     all: (env: Environment) => [env, "payouts"] as const,
     list: (env: Environment, filters: KeyFilters, cursor: string | null) => [env, "payouts", "list", filters, cursor] as const,

@@ -14,6 +14,7 @@ export const OPERATIONS = {
   acceptInvitation: { method: "POST", path: "/v1/invitations/acceptance", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
   acknowledgeBeneficiary: { method: "POST", path: "/v1/beneficiaries/{id}/acknowledge", retry: "unsent", idempotencyKey: false, body: false, response: "json", listKey: null },
   applyNotificationOfChange: { method: "POST", path: "/v1/beneficiaries/{id}/bank-accounts/{accountId}/notification-of-change/apply", retry: "unsent", idempotencyKey: false, body: false, response: "json", listKey: null },
+  approveControlChange: { method: "POST", path: "/v1/control-changes/{id}/approve", retry: "unsent", idempotencyKey: false, body: false, response: "json", listKey: null },
   approvePayout: { method: "POST", path: "/v1/payouts/{payoutId}/approve", retry: "always", idempotencyKey: false, body: true, response: "json", listKey: null },
   approveTopUp: { method: "POST", path: "/v1/top-ups/{id}/approve", retry: "unsent", idempotencyKey: false, body: false, response: "json", listKey: null },
   archiveBeneficiary: { method: "POST", path: "/v1/beneficiaries/{id}/archive", retry: "unsent", idempotencyKey: false, body: false, response: "json", listKey: null },
@@ -44,6 +45,7 @@ export const OPERATIONS = {
   deleteSepaRail: { method: "DELETE", path: "/v1/bank-rails/sepa", retry: "always", idempotencyKey: false, body: false, response: "none", listKey: null },
   deleteWebhookSubscription: { method: "DELETE", path: "/v1/webhook-subscriptions", retry: "always", idempotencyKey: false, body: false, response: "none", listKey: null },
   disableTwoFactor: { method: "POST", path: "/v1/session/two-factor/disable", retry: "unsent", idempotencyKey: false, body: true, response: "none", listKey: null },
+  discardControlChange: { method: "POST", path: "/v1/control-changes/{id}/discard", retry: "unsent", idempotencyKey: false, body: false, response: "json", listKey: null },
   downloadBankFileContent: { method: "GET", path: "/v1/bank-files/{id}/content", retry: "always", idempotencyKey: false, body: false, response: "text", listKey: null },
   endMySession: { method: "DELETE", path: "/v1/session/sessions/{sessionId}", retry: "always", idempotencyKey: false, body: false, response: "none", listKey: null },
   enrollBeneficiary: { method: "POST", path: "/v1/beneficiaries/{id}/enrollment", retry: "unsent", idempotencyKey: false, body: false, response: "json", listKey: null },
@@ -56,10 +58,12 @@ export const OPERATIONS = {
   getBeneficiary: { method: "GET", path: "/v1/beneficiaries/{id}", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getBranding: { method: "GET", path: "/v1/branding", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getBusinessProfile: { method: "GET", path: "/v1/business", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
+  getControlChange: { method: "GET", path: "/v1/control-changes/{id}", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getEvent: { method: "GET", path: "/v1/events/{id}", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getFundingAccount: { method: "GET", path: "/v1/funding-accounts/{id}", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getFundingAccountBalance: { method: "GET", path: "/v1/funding-accounts/{id}/balance", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getPayout: { method: "GET", path: "/v1/payouts/{payoutId}", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
+  getPayoutLimits: { method: "GET", path: "/v1/payout-limits", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getPayoutVolume: { method: "GET", path: "/v1/payouts/volume", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getSandboxEmail: { method: "GET", path: "/v1/sandbox/emails/{id}", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getSecuritySettings: { method: "GET", path: "/v1/security-settings", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
@@ -75,6 +79,7 @@ export const OPERATIONS = {
   listBankInboundFiles: { method: "GET", path: "/v1/bank-inbound-files", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "bank_inbound_files" },
   listBankRails: { method: "GET", path: "/v1/bank-rails", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   listBeneficiaries: { method: "GET", path: "/v1/beneficiaries", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "beneficiaries" },
+  listControlChanges: { method: "GET", path: "/v1/control-changes", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "control_changes" },
   listDestinations: { method: "GET", path: "/v1/beneficiaries/{id}/bank-accounts", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   listEvents: { method: "GET", path: "/v1/events", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "events" },
   listFundingAccounts: { method: "GET", path: "/v1/funding-accounts", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "funding_accounts" },
@@ -87,6 +92,7 @@ export const OPERATIONS = {
   listSandboxEmails: { method: "GET", path: "/v1/sandbox/emails", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "emails" },
   listTopUps: { method: "GET", path: "/v1/top-ups", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "top_ups" },
   listWebhookDeliveries: { method: "GET", path: "/v1/webhook-deliveries", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "deliveries" },
+  putPayoutLimits: { method: "PUT", path: "/v1/payout-limits", retry: "always", idempotencyKey: false, body: true, response: "json", listKey: null },
   redeliverWebhookDelivery: { method: "POST", path: "/v1/webhook-deliveries/{id}/redeliver", retry: "unsent", idempotencyKey: false, body: false, response: "json", listKey: null },
   regenerateRecoveryCodes: { method: "POST", path: "/v1/session/two-factor/recovery-codes", retry: "unsent", idempotencyKey: false, body: false, response: "json", listKey: null },
   registerBusiness: { method: "POST", path: "/v1/registration", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
@@ -124,6 +130,7 @@ export interface ListOperations {
   listBankFiles: "bank_files";
   listBankInboundFiles: "bank_inbound_files";
   listBeneficiaries: "beneficiaries";
+  listControlChanges: "control_changes";
   listEvents: "events";
   listFundingAccounts: "funding_accounts";
   listFundingAccountTransfers: "transfers";

@@ -1220,7 +1220,7 @@ export interface paths {
         put?: never;
         /**
          * Create a payout
-         * @description Creates a payout in `pending_approval` (or decided at once by a matching approval-policy rule). Idempotent on (Business, environment, idempotency key) for 24 hours: the key is `idempotency_key` in the body or the `Idempotency-Key` header. A replay of the same request answers 200 with the payout as it is now and `Idempotent-Replayed: true`; the same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request is still running, 409 `IDEMPOTENCY_KEY_IN_FLIGHT`. A refused request stores nothing, so its key can be used again. Gates: the Beneficiary must be active, not suspended, compliant, without pending re-acknowledgment and not refused by the rail's enrollment; the destination is `bank_account_id`, else the declared destination, else the only payout-usable one; its currency must be the payout's. In production, once the Business configured a bank rail (SEPA, ACH), the payout must fit one of them: 422 `NO_RAIL_FOR_DESTINATION` otherwise, and a SEPA payout needs a Beneficiary with a structured postal address (422 `SEPA_ADDRESS_NOT_STRUCTURED`) and an account holder name a SEPA file can carry (422 `SEPA_NAME_NOT_REPRESENTABLE`). What the rail's file cannot carry is refused, never cut: the amount beyond the format's field (422 `SEPA_AMOUNT_OUT_OF_RANGE` above 999,999,999.99 EUR, `ACH_AMOUNT_OUT_OF_RANGE` above 99,999,999.99 USD), texts longer than their field once transliterated (Greek and Cyrillic are written in Latin letters): SEPA account holder name 70, `external_ref` 140, postal address line1 70, line2 35, postal_code 16, city 35, state 35 (422 `SEPA_FIELD_TOO_LONG`), ACH account holder name 22 (422 `ACH_FIELD_TOO_LONG`), each `details` entry naming the field and its limit; a SEPA account in a SEPA country outside the EEA (CH, GB, MC, SM, VA, AD, …) without its BIC (422 `SEPA_BIC_REQUIRED`) or with a BIC of another country (422 `SEPA_BIC_MISMATCH`). In a bulk creation each such row gets its own error.
+         * @description Creates a payout in `pending_approval` (or decided at once by a matching approval-policy rule). Idempotent on (Business, environment, idempotency key) for 24 hours: the key is `idempotency_key` in the body or the `Idempotency-Key` header. A replay of the same request answers 200 with the payout as it is now and `Idempotent-Replayed: true`; the same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request is still running, 409 `IDEMPOTENCY_KEY_IN_FLIGHT`. A refused request stores nothing, so its key can be used again. Gates: the Beneficiary must be active, not suspended, compliant, without pending re-acknowledgment and not refused by the rail's enrollment; the destination is `bank_account_id`, else the declared destination, else the only payout-usable one; its currency must be the payout's; the amount must be within the per-payout limit of its currency (422 `PAYOUT_LIMIT_EXCEEDED`, `details` naming the limit). In production, once the Business configured a bank rail (SEPA, ACH), the payout must fit one of them: 422 `NO_RAIL_FOR_DESTINATION` otherwise, and a SEPA payout needs a Beneficiary with a structured postal address (422 `SEPA_ADDRESS_NOT_STRUCTURED`) and an account holder name a SEPA file can carry (422 `SEPA_NAME_NOT_REPRESENTABLE`). What the rail's file cannot carry is refused, never cut: the amount beyond the format's field (422 `SEPA_AMOUNT_OUT_OF_RANGE` above 999,999,999.99 EUR, `ACH_AMOUNT_OUT_OF_RANGE` above 99,999,999.99 USD), texts longer than their field once transliterated (Greek and Cyrillic are written in Latin letters): SEPA account holder name 70, `external_ref` 140, postal address line1 70, line2 35, postal_code 16, city 35, state 35 (422 `SEPA_FIELD_TOO_LONG`), ACH account holder name 22 (422 `ACH_FIELD_TOO_LONG`), each `details` entry naming the field and its limit; a SEPA account in a SEPA country outside the EEA (CH, GB, MC, SM, VA, AD, …) without its BIC (422 `SEPA_BIC_REQUIRED`) or with a BIC of another country (422 `SEPA_BIC_MISMATCH`). In a bulk creation each such row gets its own error.
          *
          *     Roles: `business_admin`.
          */
@@ -1314,7 +1314,7 @@ export interface paths {
         put?: never;
         /**
          * Record a Decision
-         * @description Moves a `pending_approval` payout to `approved` (the disbursement is dispatched after commit) or `rejected` (event `payout.rejected` with the `reason`). Answers 201 with the new Decision and the payout. Repeating the same outcome is idempotent (200 with the existing Decision); the other outcome on a decided payout is 409 `PAYOUT_ALREADY_DECIDED`. With maker-checker on, the key that created the payout cannot approve it (403 `MAKER_CHECKER_VIOLATION`). The Validator is the calling key's person unless `validator` says `automated` with a `name`.
+         * @description Moves a `pending_approval` payout to `approved` (the disbursement is dispatched after commit) or `rejected` (event `payout.rejected` with the `reason`). Answers 201 with the new Decision and the payout. Repeating the same outcome is idempotent (200 with the existing Decision); the other outcome on a decided payout is 409 `PAYOUT_ALREADY_DECIDED`. With maker-checker on, the key that created the payout cannot approve it (403 `MAKER_CHECKER_VIOLATION`). An approval that would take the day's approvals in the payout's currency past the daily limit (GET /v1/payout-limits) is 409 `DAILY_LIMIT_EXCEEDED` and the payout stays `pending_approval`. The Validator is the calling key's person unless `validator` says `automated` with a `name`.
          *
          *     Roles: `business_admin`, `business_approver`; from a session, a password or two-factor confirmation within the last STEP_UP_WINDOW_MINUTES (5 by default) is needed, else 401 `STEP_UP_REQUIRED`.
          */
@@ -1336,7 +1336,7 @@ export interface paths {
         put?: never;
         /**
          * Approve a payout
-         * @description Alias of the decisions route with outcome `approve`, by the calling key's person; optional body `{ "reason": "..." }`. Moves a `pending_approval` payout to `approved` (the disbursement is dispatched after commit) or `rejected` (event `payout.rejected` with the `reason`). Answers 201 with the new Decision and the payout. Repeating the same outcome is idempotent (200 with the existing Decision); the other outcome on a decided payout is 409 `PAYOUT_ALREADY_DECIDED`. With maker-checker on, the key that created the payout cannot approve it (403 `MAKER_CHECKER_VIOLATION`).
+         * @description Alias of the decisions route with outcome `approve`, by the calling key's person; optional body `{ "reason": "..." }`. Moves a `pending_approval` payout to `approved` (the disbursement is dispatched after commit) or `rejected` (event `payout.rejected` with the `reason`). Answers 201 with the new Decision and the payout. Repeating the same outcome is idempotent (200 with the existing Decision); the other outcome on a decided payout is 409 `PAYOUT_ALREADY_DECIDED`. With maker-checker on, the key that created the payout cannot approve it (403 `MAKER_CHECKER_VIOLATION`). An approval that would take the day's approvals in the payout's currency past the daily limit (GET /v1/payout-limits) is 409 `DAILY_LIMIT_EXCEEDED` and the payout stays `pending_approval`.
          *
          *     Roles: `business_admin`, `business_approver`; from a session, a password or two-factor confirmation within the last STEP_UP_WINDOW_MINUTES (5 by default) is needed, else 401 `STEP_UP_REQUIRED`.
          */
@@ -1358,7 +1358,7 @@ export interface paths {
         put?: never;
         /**
          * Reject a payout
-         * @description Alias of the decisions route with outcome `reject`, by the calling key's person; optional body `{ "reason": "..." }`. Moves a `pending_approval` payout to `approved` (the disbursement is dispatched after commit) or `rejected` (event `payout.rejected` with the `reason`). Answers 201 with the new Decision and the payout. Repeating the same outcome is idempotent (200 with the existing Decision); the other outcome on a decided payout is 409 `PAYOUT_ALREADY_DECIDED`. With maker-checker on, the key that created the payout cannot approve it (403 `MAKER_CHECKER_VIOLATION`).
+         * @description Alias of the decisions route with outcome `reject`, by the calling key's person; optional body `{ "reason": "..." }`. Moves a `pending_approval` payout to `approved` (the disbursement is dispatched after commit) or `rejected` (event `payout.rejected` with the `reason`). Answers 201 with the new Decision and the payout. Repeating the same outcome is idempotent (200 with the existing Decision); the other outcome on a decided payout is 409 `PAYOUT_ALREADY_DECIDED`. With maker-checker on, the key that created the payout cannot approve it (403 `MAKER_CHECKER_VIOLATION`). An approval that would take the day's approvals in the payout's currency past the daily limit (GET /v1/payout-limits) is 409 `DAILY_LIMIT_EXCEEDED` and the payout stays `pending_approval`.
          *
          *     Roles: `business_admin`, `business_approver`; from a session, a password or two-factor confirmation within the last STEP_UP_WINDOW_MINUTES (5 by default) is needed, else 401 `STEP_UP_REQUIRED`.
          */
@@ -1407,7 +1407,7 @@ export interface paths {
         get: operations["getApprovalPolicy"];
         /**
          * Replace the approval policy
-         * @description Replaces the rules (evaluated in order at creation; the first whose every condition holds decides, with an automated Decision naming it; no match waits for a person) and `maker_checker` (default false). Applies to payouts created afterwards. Weakening the policy (turning `maker_checker` off, or loosening the rules: a new or changed `approve` rule, a `reject` rule removed or changed, an `approve` rule moved above a `reject` rule it followed; names do not count) needs a person: an API key gets 403 `CONTROL_WEAKENING_NEEDS_PERSON`, a dashboard session needs a recent confirmation. Every admin is then e-mailed and the audit log records `control_weakened`. Strengthening it with a key is allowed and sends nothing. A rule whose `min_amount_minor` exceeds its `max_amount_minor` (or `min_beneficiary_age_hours` its `max_beneficiary_age_hours`) could never match and is refused with 422 `POLICY_RULE_NEVER_MATCHES`, naming the field.
+         * @description Replaces the rules (evaluated in order at creation; the first whose every condition holds decides, with an automated Decision naming it; no match waits for a person) and `maker_checker` (default false). Applies to payouts created afterwards. Weakening the policy (turning `maker_checker` off, or loosening the rules: a new or changed `approve` rule, a `reject` rule removed or changed, an `approve` rule moved above a `reject` rule it followed; names do not count) needs a person: an API key gets 403 `CONTROL_WEAKENING_NEEDS_PERSON`, a dashboard session needs a recent confirmation. With maker-checker on, a weakening is not applied: the answer is 202 with a pending control change, applied when a second admin approves it (POST /v1/control-changes/{id}/approve); every admin is e-mailed. Otherwise it applies, every admin is e-mailed and the audit log records `control_weakened`. Strengthening it with a key is allowed and sends nothing. A rule whose `min_amount_minor` exceeds its `max_amount_minor` (or `min_beneficiary_age_hours` its `max_beneficiary_age_hours`) could never match and is refused with 422 `POLICY_RULE_NEVER_MATCHES`, naming the field.
          *
          *     Roles: `business_admin`; from a session, a password or two-factor confirmation within the last STEP_UP_WINDOW_MINUTES (5 by default) is needed, else 401 `STEP_UP_REQUIRED`.
          */
@@ -1759,7 +1759,7 @@ export interface paths {
         head?: never;
         /**
          * Change a funding account's settings
-         * @description Any of `name`, `enforcement`, `overdraft_limit_minor`, `low_balance_threshold_minor`, `awaiting_funds_expiry_hours`. Admins, with step-up from a session; audited. Turning enforcement off, or raising the overdraft limit while enforced, weakens a control: an API key is refused (403 `CONTROL_WEAKENING_NEEDS_PERSON`), and every admin is e-mailed. Turning `enforce` on needs `available_minor >= -overdraft_limit_minor` now (409 `FUNDING_ACCOUNT_OVERDRAWN`). Payouts already waiting are released in approval order when the change lets them fit.
+         * @description Any of `name`, `enforcement`, `overdraft_limit_minor`, `low_balance_threshold_minor`, `awaiting_funds_expiry_hours`. Admins, with step-up from a session; audited. Turning enforcement off, or raising the overdraft limit while enforced, weakens a control: an API key is refused (403 `CONTROL_WEAKENING_NEEDS_PERSON`), and every admin is e-mailed; with maker-checker on the change is not applied but answered 202 with a pending control change a second admin approves (POST /v1/control-changes/{id}/approve). Turning `enforce` on needs `available_minor >= -overdraft_limit_minor` now (409 `FUNDING_ACCOUNT_OVERDRAWN`). Payouts already waiting are released in approval order when the change lets them fit.
          *
          *     Roles: `business_admin`; from a session, a password or two-factor confirmation within the last STEP_UP_WINDOW_MINUTES (5 by default) is needed, else 401 `STEP_UP_REQUIRED`.
          */
@@ -1936,6 +1936,122 @@ export interface paths {
          *     Roles: `business_admin`, `business_approver`; from a session, a password or two-factor confirmation within the last STEP_UP_WINDOW_MINUTES (5 by default) is needed, else 401 `STEP_UP_REQUIRED`.
          */
         post: operations["rejectTopUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payout-limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the payout limits
+         * @description The environment's limits per currency (per payout, per day) and what today's approvals took, today being the calendar day in the Business's time zone (UTC when unset). Every role.
+         *
+         *     Roles: `business_admin`, `business_approver`, `business_read_only`.
+         */
+        get: operations["getPayoutLimits"];
+        /**
+         * Replace the payout limits
+         * @description Replaces the whole set (a currency left out has no limits). `per_payout_max_minor` is checked at creation (422 `PAYOUT_LIMIT_EXCEEDED`; a bulk row on its own); `daily_max_minor` at approval, by a person or the approval policy (409 `DAILY_LIMIT_EXCEEDED`: the payout stays pending; the policy leaves it for a person). Admins, with step-up from a session; audited (`payout_limits_changed`). Raising or removing a limit weakens a control: an API key gets 403 `CONTROL_WEAKENING_NEEDS_PERSON`; with maker-checker on the change is not applied but answered 202 with a pending control change a second admin approves (POST /v1/control-changes/{id}/approve); otherwise it applies and every admin is e-mailed. Lowering or adding a limit applies at once.
+         *
+         *     Roles: `business_admin`; from a session, a password or two-factor confirmation within the last STEP_UP_WINDOW_MINUTES (5 by default) is needed, else 401 `STEP_UP_REQUIRED`.
+         */
+        put: operations["putPayoutLimits"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/control-changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List control changes
+         * @description Changes that weaken a control (raising or removing a payout limit, turning maker-checker off, loosening the approval rules, switching a funding account's enforcement off or raising its overdraft) proposed while maker-checker is on: each waits `pending` for a second admin. Newest first, in cursor pages; filter `status`. Every role.
+         *
+         *     Roles: `business_admin`, `business_approver`, `business_read_only`.
+         */
+        get: operations["listControlChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/control-changes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a control change
+         * @description One control change, with who proposed and who decided it. Every role.
+         *
+         *     Roles: `business_admin`, `business_approver`, `business_read_only`.
+         */
+        get: operations["getControlChange"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/control-changes/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a control change
+         * @description Applies the change in this transaction, as it was proposed. Admins with step-up, a person (an API key gets 403 `CONTROL_WEAKENING_NEEDS_PERSON`), never the proposer (403 `CONTROL_CHANGE_SAME_PERSON`, compared by person). 409 `CONTROL_CHANGE_NOT_PENDING` once decided or superseded; 409 `CONTROL_CHANGE_STALE` when the control changed since the proposal (discard and propose again). The audit log records `control_change_approved` and `control_weakened`, and every admin is e-mailed.
+         *
+         *     Roles: `business_admin`; from a session, a password or two-factor confirmation within the last STEP_UP_WINDOW_MINUTES (5 by default) is needed, else 401 `STEP_UP_REQUIRED`.
+         */
+        post: operations["approveControlChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/control-changes/{id}/discard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Discard a control change
+         * @description Nothing is applied. Any admin with step-up, the proposer included (a withdrawal). 409 `CONTROL_CHANGE_NOT_PENDING` once decided or superseded. Audited (`control_change_discarded`).
+         *
+         *     Roles: `business_admin`; from a session, a password or two-factor confirmation within the last STEP_UP_WINDOW_MINUTES (5 by default) is needed, else 401 `STEP_UP_REQUIRED`.
+         */
+        post: operations["discardControlChange"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2402,6 +2518,10 @@ export interface components {
             /** @description Stable machine-readable code, e.g. `required`, `invalid_uuid`, `too_long`. */
             code: string;
             message: string;
+            /** @description A limit refusal only (`PAYOUT_LIMIT_EXCEEDED`, `DAILY_LIMIT_EXCEEDED`): the limit, in minor units. */
+            limit_minor?: number;
+            /** @description `DAILY_LIMIT_EXCEEDED` only: what the day's approvals already took, in minor units. */
+            used_minor?: number;
         };
         ErrorEnvelope: {
             error: {
@@ -3987,6 +4107,153 @@ export interface components {
         };
         /**
          * @example {
+         *       "currency": "EUR",
+         *       "per_payout_max_minor": 2500000,
+         *       "daily_max_minor": 10000000,
+         *       "used_today_minor": 4250000,
+         *       "remaining_today_minor": 5750000
+         *     }
+         */
+        PayoutLimit: {
+            /** @description ISO 4217. */
+            currency: string;
+            /** @description The largest amount one payout may have; null: no per-payout limit. */
+            per_payout_max_minor: number | null;
+            /** @description The most the approvals of one day (in the Business's time zone) may total; null: no daily limit. */
+            daily_max_minor: number | null;
+            /** @description What today's approvals took (voided payouts given back). */
+            used_today_minor: number;
+            /** @description What today's approvals may still take; null without a daily limit. */
+            remaining_today_minor: number | null;
+        };
+        /**
+         * @example {
+         *       "object": "payout_limits",
+         *       "environment": "production",
+         *       "time_zone": "Europe/Berlin",
+         *       "today": "2026-05-27",
+         *       "limits": [
+         *         {
+         *           "currency": "EUR",
+         *           "per_payout_max_minor": 2500000,
+         *           "daily_max_minor": 10000000,
+         *           "used_today_minor": 4250000,
+         *           "remaining_today_minor": 5750000
+         *         }
+         *       ],
+         *       "updated_at": "2026-05-20T09:00:00.000Z"
+         *     }
+         */
+        PayoutLimits: {
+            /** @enum {string} */
+            object: "payout_limits";
+            environment: "sandbox" | "production";
+            /** @description The zone whose calendar days the daily limits count in: the Business's (UTC when unset). */
+            time_zone: string;
+            /**
+             * Format: date
+             * @description Today in that zone: the day `used_today_minor` counts.
+             */
+            today: string;
+            /** @description One entry per currency with a limit or with approvals today, by currency. */
+            limits: components["schemas"]["PayoutLimit"][];
+            /** Format: date-time */
+            updated_at: string | null;
+        };
+        /**
+         * @example {
+         *       "id": "01970a2e-7c00-7a00-8c00-0000000000c1",
+         *       "object": "control_change",
+         *       "kind": "payout_limits",
+         *       "subject_id": "production",
+         *       "control": "payout_limits",
+         *       "summary": "Payout limits raised or removed for EUR.",
+         *       "base": [
+         *         {
+         *           "currency": "EUR",
+         *           "per_payout_max_minor": 2500000,
+         *           "daily_max_minor": 10000000
+         *         }
+         *       ],
+         *       "proposed": {
+         *         "limits": [
+         *           {
+         *             "currency": "EUR",
+         *             "per_payout_max_minor": 5000000,
+         *             "daily_max_minor": 10000000
+         *           }
+         *         ]
+         *       },
+         *       "status": "pending",
+         *       "proposed_by": {
+         *         "api_key_id": null,
+         *         "membership_id": "0196f1a2-7b3c-7d12-8c33-6e7f8091a2b4",
+         *         "user_id": "0196f1a2-7b3c-7d11-9b22-5d6e7f8091a3"
+         *       },
+         *       "decided_by": null,
+         *       "decided_at": null,
+         *       "created_at": "2026-05-27T12:00:00.000Z"
+         *     }
+         */
+        ControlChange: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            object: "control_change";
+            /** @description Which control: `payout_limits` (PUT /v1/payout-limits), `approval_policy` (PUT /v1/approval-policy), `funding_account` (PATCH /v1/funding-accounts/{id}). */
+            kind: string;
+            /** @description The controlled thing: the environment for a policy or limits, a funding account's id. */
+            subject_id: string;
+            /** @description The weakened control as the admins' e-mail names it (`maker_checker`, `approval_rules`, `payout_limits`, `funding_enforcement`). */
+            control: string;
+            /** @description What the change does, in one sentence. */
+            summary: string;
+            /** @description The control's value when the change was proposed; the change applies only while it is still so. */
+            base: unknown;
+            /** @description The value the change sets, in the shape of the control's own request. */
+            proposed: unknown;
+            /**
+             * @description `pending` until a second admin approves it (`approved`: applied) or an admin discards it (`discarded`); `superseded` when a newer proposal for the same control replaced it.
+             * @enum {string}
+             */
+            status: "pending" | "approved" | "discarded" | "superseded";
+            /** @description Who proposed it. That person may not approve it (four eyes means two people). */
+            proposed_by: {
+                /**
+                 * Format: uuid
+                 * @description The key; null from a dashboard session.
+                 */
+                api_key_id: string | null;
+                /**
+                 * Format: uuid
+                 * @description The member behind the key or session.
+                 */
+                membership_id: string | null;
+                /** Format: uuid */
+                user_id: string | null;
+            };
+            /** @description Who approved or discarded it; null while pending or when superseded. */
+            decided_by: {
+                /**
+                 * Format: uuid
+                 * @description The key; null from a dashboard session.
+                 */
+                api_key_id: string | null;
+                /**
+                 * Format: uuid
+                 * @description The member behind the key or session.
+                 */
+                membership_id: string | null;
+                /** Format: uuid */
+                user_id: string | null;
+            } | null;
+            /** Format: date-time */
+            decided_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /**
+         * @example {
          *       "business_name": "Acme Payouts GmbH",
          *       "email": "finance@acme.example",
          *       "password": "correct horse battery staple"
@@ -4638,7 +4905,7 @@ export interface components {
             audit_records: {
                 /** Format: uuid */
                 id: string;
-                /** @description One of `sign_in`, `sign_in_failed`, `signed_out`, `signed_out_everywhere`, `session_ended`, `session_confirmed`, `business_switched`, `password_changed`, `password_reset_requested`, `password_reset`, `two_factor_enabled`, `two_factor_disabled`, `recovery_code_used`, `recovery_codes_regenerated`, `session_expired`, `bank_rail_configured`, `bank_rail_removed`, `bank_file_content_read`, `bank_rail_connection_tested`, `member_invited`, `invitation_revoked`, `member_joined`, `member_role_changed`, `member_removed`, `security_settings_changed`, `business_profile_changed`, `api_key_created`, `api_key_revoked`, `webhook_secret_rotated`, `approval_policy_changed`, `payout_decided`, `webhook_subscription_created`, `webhook_subscription_changed`, `webhook_subscription_deleted`, `branding_changed`, `bank_account_added`, `bank_account_removed`, `bank_account_corrected`, `declared_destination_changed`, `payout_created`, `payouts_created`, `payout_canceled`, `payouts_exported`, `beneficiaries_exported`, `beneficiaries_imported`, `control_weakened`, `funding_account_updated`, `sandbox_credit_posted`, `top_up_created`, `top_up_decided`. */
+                /** @description One of `sign_in`, `sign_in_failed`, `signed_out`, `signed_out_everywhere`, `session_ended`, `session_confirmed`, `business_switched`, `password_changed`, `password_reset_requested`, `password_reset`, `two_factor_enabled`, `two_factor_disabled`, `recovery_code_used`, `recovery_codes_regenerated`, `session_expired`, `bank_rail_configured`, `bank_rail_removed`, `bank_file_content_read`, `bank_rail_connection_tested`, `member_invited`, `invitation_revoked`, `member_joined`, `member_role_changed`, `member_removed`, `security_settings_changed`, `business_profile_changed`, `api_key_created`, `api_key_revoked`, `webhook_secret_rotated`, `approval_policy_changed`, `payout_decided`, `webhook_subscription_created`, `webhook_subscription_changed`, `webhook_subscription_deleted`, `branding_changed`, `bank_account_added`, `bank_account_removed`, `bank_account_corrected`, `declared_destination_changed`, `payout_created`, `payouts_created`, `payout_canceled`, `payouts_exported`, `beneficiaries_exported`, `beneficiaries_imported`, `control_weakened`, `funding_account_updated`, `sandbox_credit_posted`, `top_up_created`, `top_up_decided`, `payout_limits_changed`, `control_change_proposed`, `control_change_approved`, `control_change_discarded`. */
                 action: string;
                 /** Format: date-time */
                 occurred_at: string;
@@ -6222,6 +6489,72 @@ export interface components {
         RejectTopUpRequest: {
             /** @description Why it is rejected (kept on the top-up and in its event). */
             reason: string;
+        };
+        /**
+         * @example {
+         *       "limits": [
+         *         {
+         *           "currency": "EUR",
+         *           "per_payout_max_minor": 2500000,
+         *           "daily_max_minor": 10000000
+         *         }
+         *       ]
+         *     }
+         */
+        PutPayoutLimitsRequest: {
+            /** @description The whole set: a currency left out has no limits. */
+            limits: {
+                /** @description ISO 4217. */
+                currency: string;
+                /** @description The largest amount one payout may have; null: none. */
+                per_payout_max_minor: number | null;
+                /** @description The most one day's approvals may total; null: none. */
+                daily_max_minor: number | null;
+            }[];
+        };
+        /**
+         * @example {
+         *       "control_changes": [
+         *         {
+         *           "id": "01970a2e-7c00-7a00-8c00-0000000000c1",
+         *           "object": "control_change",
+         *           "kind": "payout_limits",
+         *           "subject_id": "production",
+         *           "control": "payout_limits",
+         *           "summary": "Payout limits raised or removed for EUR.",
+         *           "base": [
+         *             {
+         *               "currency": "EUR",
+         *               "per_payout_max_minor": 2500000,
+         *               "daily_max_minor": 10000000
+         *             }
+         *           ],
+         *           "proposed": {
+         *             "limits": [
+         *               {
+         *                 "currency": "EUR",
+         *                 "per_payout_max_minor": 5000000,
+         *                 "daily_max_minor": 10000000
+         *               }
+         *             ]
+         *           },
+         *           "status": "pending",
+         *           "proposed_by": {
+         *             "api_key_id": null,
+         *             "membership_id": "0196f1a2-7b3c-7d12-8c33-6e7f8091a2b4",
+         *             "user_id": "0196f1a2-7b3c-7d11-9b22-5d6e7f8091a3"
+         *           },
+         *           "decided_by": null,
+         *           "decided_at": null,
+         *           "created_at": "2026-05-27T12:00:00.000Z"
+         *         }
+         *       ],
+         *       "next_cursor": null
+         *     }
+         */
+        ControlChangeList: {
+            control_changes: components["schemas"]["ControlChange"][];
+            next_cursor: string | null;
         };
     };
     responses: never;
@@ -9479,7 +9812,7 @@ export interface operations {
                 limit?: number;
                 /** @description The `next_cursor` of the previous page; omit for the first page. */
                 cursor?: string;
-                action?: "sign_in" | "sign_in_failed" | "signed_out" | "signed_out_everywhere" | "session_ended" | "session_confirmed" | "business_switched" | "password_changed" | "password_reset_requested" | "password_reset" | "two_factor_enabled" | "two_factor_disabled" | "recovery_code_used" | "recovery_codes_regenerated" | "session_expired" | "bank_rail_configured" | "bank_rail_removed" | "bank_file_content_read" | "bank_rail_connection_tested" | "member_invited" | "invitation_revoked" | "member_joined" | "member_role_changed" | "member_removed" | "security_settings_changed" | "business_profile_changed" | "api_key_created" | "api_key_revoked" | "webhook_secret_rotated" | "approval_policy_changed" | "payout_decided" | "webhook_subscription_created" | "webhook_subscription_changed" | "webhook_subscription_deleted" | "branding_changed" | "bank_account_added" | "bank_account_removed" | "bank_account_corrected" | "declared_destination_changed" | "payout_created" | "payouts_created" | "payout_canceled" | "payouts_exported" | "beneficiaries_exported" | "beneficiaries_imported" | "control_weakened" | "funding_account_updated" | "sandbox_credit_posted" | "top_up_created" | "top_up_decided";
+                action?: "sign_in" | "sign_in_failed" | "signed_out" | "signed_out_everywhere" | "session_ended" | "session_confirmed" | "business_switched" | "password_changed" | "password_reset_requested" | "password_reset" | "two_factor_enabled" | "two_factor_disabled" | "recovery_code_used" | "recovery_codes_regenerated" | "session_expired" | "bank_rail_configured" | "bank_rail_removed" | "bank_file_content_read" | "bank_rail_connection_tested" | "member_invited" | "invitation_revoked" | "member_joined" | "member_role_changed" | "member_removed" | "security_settings_changed" | "business_profile_changed" | "api_key_created" | "api_key_revoked" | "webhook_secret_rotated" | "approval_policy_changed" | "payout_decided" | "webhook_subscription_created" | "webhook_subscription_changed" | "webhook_subscription_deleted" | "branding_changed" | "bank_account_added" | "bank_account_removed" | "bank_account_corrected" | "declared_destination_changed" | "payout_created" | "payouts_created" | "payout_canceled" | "payouts_exported" | "beneficiaries_exported" | "beneficiaries_imported" | "control_weakened" | "funding_account_updated" | "sandbox_credit_posted" | "top_up_created" | "top_up_decided" | "payout_limits_changed" | "control_change_proposed" | "control_change_approved" | "control_change_discarded";
                 actor_user_id?: string;
                 /** @description Records at or after this time. */
                 since?: string;
@@ -14517,7 +14850,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope; code `BENEFICIARY_ARCHIVED` or `REACKNOWLEDGMENT_REQUIRED` or `BENEFICIARY_NOT_COMPLIANT` or `BENEFICIARY_ENROLLMENT_REJECTED` or `BANK_ACCOUNT_REJECTED` or `BANK_ACCOUNT_NOT_VALIDATED` or `NO_PAYOUT_DESTINATION` or `DESTINATION_AMBIGUOUS` or `CURRENCY_MISMATCH` or `REPLACED_PAYOUT_NOT_FOUND` or `REPLACED_PAYOUT_NOT_FAILED` or `REPLACEMENT_BENEFICIARY_MISMATCH` or `NO_RAIL_FOR_DESTINATION` or `SEPA_ADDRESS_NOT_STRUCTURED` or `SEPA_NAME_NOT_REPRESENTABLE` or `SEPA_BIC_REQUIRED` or `SEPA_BIC_MISMATCH` or `SEPA_AMOUNT_OUT_OF_RANGE` or `SEPA_FIELD_TOO_LONG` or `ACH_NAME_NOT_REPRESENTABLE` or `ACH_AMOUNT_OUT_OF_RANGE` or `ACH_FIELD_TOO_LONG` or `IDEMPOTENCY_KEY_REUSED`. */
+            /** @description Error envelope; code `PAYOUT_LIMIT_EXCEEDED` or `BENEFICIARY_ARCHIVED` or `REACKNOWLEDGMENT_REQUIRED` or `BENEFICIARY_NOT_COMPLIANT` or `BENEFICIARY_ENROLLMENT_REJECTED` or `BANK_ACCOUNT_REJECTED` or `BANK_ACCOUNT_NOT_VALIDATED` or `NO_PAYOUT_DESTINATION` or `DESTINATION_AMBIGUOUS` or `CURRENCY_MISMATCH` or `REPLACED_PAYOUT_NOT_FOUND` or `REPLACED_PAYOUT_NOT_FAILED` or `REPLACEMENT_BENEFICIARY_MISMATCH` or `NO_RAIL_FOR_DESTINATION` or `SEPA_ADDRESS_NOT_STRUCTURED` or `SEPA_NAME_NOT_REPRESENTABLE` or `SEPA_BIC_REQUIRED` or `SEPA_BIC_MISMATCH` or `SEPA_AMOUNT_OUT_OF_RANGE` or `SEPA_FIELD_TOO_LONG` or `ACH_NAME_NOT_REPRESENTABLE` or `ACH_AMOUNT_OUT_OF_RANGE` or `ACH_FIELD_TOO_LONG` or `IDEMPOTENCY_KEY_REUSED`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -15145,7 +15478,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope; code `PAYOUT_ALREADY_DECIDED`. */
+            /** @description Error envelope; code `PAYOUT_ALREADY_DECIDED` or `DAILY_LIMIT_EXCEEDED`. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -15317,7 +15650,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope; code `PAYOUT_ALREADY_DECIDED`. */
+            /** @description Error envelope; code `PAYOUT_ALREADY_DECIDED` or `DAILY_LIMIT_EXCEEDED`. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -15489,7 +15822,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope; code `PAYOUT_ALREADY_DECIDED`. */
+            /** @description Error envelope; code `PAYOUT_ALREADY_DECIDED` or `DAILY_LIMIT_EXCEEDED`. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -15855,6 +16188,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApprovalPolicy"];
+                };
+            };
+            /** @description The weakening waits for a second admin (maker-checker on). */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlChange"];
                 };
             };
             /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
@@ -18048,6 +18394,19 @@ export interface operations {
                     "application/json": components["schemas"]["FundingAccount"];
                 };
             };
+            /** @description The weakening waits for a second admin (maker-checker on). */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlChange"];
+                };
+            };
             /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
             400: {
                 headers: {
@@ -19170,6 +19529,732 @@ export interface operations {
             };
             /** @description Error envelope; code `unsupported_media_type`. */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `internal_error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `service_unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getPayoutLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutLimits"];
+                };
+            };
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `unauthorized` or `SESSION_EXPIRED` or `TWO_FACTOR_REQUIRED`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `forbidden`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `internal_error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `service_unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    putPayoutLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutPayoutLimitsRequest"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutLimits"];
+                };
+            };
+            /** @description The change waits for a second admin (maker-checker on). */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlChange"];
+                };
+            };
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `unauthorized` or `SESSION_EXPIRED` or `TWO_FACTOR_REQUIRED` or `STEP_UP_REQUIRED`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `forbidden` or `CSRF_TOKEN_INVALID` or `CROSS_SITE_REQUEST` or `CONTROL_WEAKENING_NEEDS_PERSON`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `payload_too_large`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `internal_error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `service_unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listControlChanges: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 200. */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page; omit for the first page. */
+                cursor?: string;
+                status?: "pending" | "approved" | "discarded" | "superseded";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlChangeList"];
+                };
+            };
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `unauthorized` or `SESSION_EXPIRED` or `TWO_FACTOR_REQUIRED`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `forbidden`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `internal_error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `service_unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getControlChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlChange"];
+                };
+            };
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `unauthorized` or `SESSION_EXPIRED` or `TWO_FACTOR_REQUIRED`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `forbidden`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `internal_error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `service_unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    approveControlChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlChange"];
+                };
+            };
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `unauthorized` or `SESSION_EXPIRED` or `TWO_FACTOR_REQUIRED` or `STEP_UP_REQUIRED`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `forbidden` or `CSRF_TOKEN_INVALID` or `CROSS_SITE_REQUEST` or `CONTROL_CHANGE_SAME_PERSON` or `CONTROL_WEAKENING_NEEDS_PERSON`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `CONTROL_CHANGE_NOT_PENDING` or `CONTROL_CHANGE_STALE`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `internal_error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `service_unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    discardControlChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlChange"];
+                };
+            };
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `unauthorized` or `SESSION_EXPIRED` or `TWO_FACTOR_REQUIRED` or `STEP_UP_REQUIRED`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `forbidden` or `CSRF_TOKEN_INVALID` or `CROSS_SITE_REQUEST`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `CONTROL_CHANGE_NOT_PENDING`. */
+            409: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];

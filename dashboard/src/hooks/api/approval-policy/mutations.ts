@@ -2,6 +2,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { api, call } from "../../../api/client";
 import { useSession } from "../../../lib/session-context";
+import { isControlChange } from "../payout-limits/types";
 import { queryKeys } from "../query-keys";
 import { useApiMutation } from "../use-api-mutation";
 import type { ApprovalPolicyInput } from "./types";
@@ -11,6 +12,13 @@ export function useReplaceApprovalPolicy() {
   const queryClient = useQueryClient();
   return useApiMutation({
     mutationFn: (body: ApprovalPolicyInput) => call(api.PUT("/v1/approval-policy", { body })),
-    onSuccess: (answer) => queryClient.setQueryData(queryKeys.approvalPolicy(environment), answer),
+    // A weakening while maker-checker is on answers 202 with a pending control change: nothing changed yet.
+    onSuccess: (answer) => {
+      if (isControlChange(answer)) {
+        return queryClient.invalidateQueries({ queryKey: queryKeys.controlChanges.all(environment) });
+      }
+      queryClient.setQueryData(queryKeys.approvalPolicy(environment), answer);
+      return undefined;
+    },
   });
 }

@@ -13,6 +13,10 @@ export function useUpdateFundingAccount() {
   return useApiMutation({
     mutationFn: ({ id, changes }: { id: string; changes: FundingSettingsChanges }) =>
       call(api.PATCH("/v1/funding-accounts/{id}", { params: { path: { id } }, body: changes })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.funding.all(environment) }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.funding.all(environment) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.controlChanges.all(environment) }),
+      ]),
   });
 }
