@@ -46,7 +46,6 @@ describe.skipIf(!onPostgres)("daily limit races on PostgreSQL", () => {
 
     const answers = await Promise.all(ids.map((id) => decide(t.app, key, id, "approve")));
     const codes = answers.map((a) => (a.statusCode === 201 ? "approved" : `${a.statusCode} ${a.json().error?.code}`));
-    const said = answers.map((a) => (a.statusCode === 201 ? "approved" : a.json().error?.message)).join("\n");
     expect(
       codes.filter((c) => c === "approved"),
       codes.join(", "),
