@@ -112,7 +112,10 @@ export const e2e = (payoutId: string) => payoutId.replaceAll("-", "");
 
 let counter = 0;
 /** A unique id for message and statement ids. */
-export const unique = (prefix: string) => `${prefix}-${(counter += 1)}-${Math.random().toString(36).slice(2, 8)}`;
+export function unique(prefix: string): string {
+  counter += 1;
+  return `${prefix}-${counter}-${Math.random().toString(36).slice(2, 8)}`;
+}
 
 export function line(overrides: Partial<StatementLine> = {}): StatementLine {
   return {
