@@ -1,6 +1,6 @@
 import type { Config } from "./config.js";
 import { defineApiKeys } from "./modules/api-keys/index.js";
-import { defineBankRails } from "./modules/bank-rails/index.js";
+import { defineBankRails, type InboundStatements } from "./modules/bank-rails/index.js";
 import { defineBeneficiaries, findPostalAddresses, identityRequirementsOf } from "./modules/beneficiaries/index.js";
 import { defineBeneficiaryExport } from "./modules/beneficiary-export/index.js";
 import { defineBeneficiaryImport } from "./modules/beneficiary-import/index.js";
@@ -17,6 +17,7 @@ import { definePayoutLimits } from "./modules/payout-limits/index.js";
 import { definePayouts, makerCheckerOn, type PayoutBankFileHooks } from "./modules/payouts/index.js";
 import { createAuditRecorder, definePeople } from "./modules/people/index.js";
 import { defineRailSimulator } from "./modules/rail-simulator/index.js";
+import { defineReconciliation } from "./modules/reconciliation/index.js";
 import { defineRegistration, emailRecipientFacts } from "./modules/registration/index.js";
 import { defineTopUps } from "./modules/top-ups/index.js";
 import { defineWebhooks } from "./modules/webhooks/index.js";
@@ -27,6 +28,7 @@ import type { Mailer } from "./platform/mail/mailer.js";
 import type { ModuleDefinition, ModuleJobs, PlatformServices, SharedSchema } from "./platform/modules/module-definition.js";
 import type { TargetPolicy } from "./platform/outbound-http/url-safety.js";
 import type { WebhookSender } from "./platform/outbound-http/webhook-sender.js";
+import { isBankStatement, readStatementsOrRefuse } from "./rails/bank-files/statement-reader.js";
 import type { RailRegistry } from "./rails/rail.js";
 import { createMaskingBackfillHandler, MASKING_BACKFILL_JOB } from "./worker/masking-backfill.js";
 import { createRetentionHandler, RETENTION_SWEEP_JOB } from "./worker/retention.js";
@@ -168,6 +170,12 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
   const markFundsReserved = portFilledLater<Parameters<Waiting<"markReserved">>, ReturnType<Waiting<"markReserved">>>(
     "funding.waitingPayouts.markReserved",
   );
+  // bank-rails -> reconciliation (statements found in an inbound folder), reconciliation -> bank-rails (the
+  // payouts a statement line names): cut on the inbound side, which is called only when a poll runs.
+  const receiveInboundStatement = portFilledLater<
+    Parameters<InboundStatements["receive"]>,
+    ReturnType<InboundStatements["receive"]>
+  >("reconciliation.inboundStatements.receive");
 
   // Four eyes on weakening a control (issue 29): control-changes hands an approved change back to the control's
   // owner, defined after it (each owner takes control-changes' guard): the appliers are filled in the second step.
@@ -266,6 +274,7 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
       recordAudit,
       reportWeakenedControl,
       openFundingAccount: funding.offers.openRailFundingAccount,
+      statements: { isStatement: isBankStatement, receive: receiveInboundStatement.call },
     },
   );
   const payouts = definePayouts(
@@ -315,6 +324,28 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
     creditFundingAccount: funding.offers.creditFundingAccount,
     findFundingAccount: funding.offers.findFundingAccount,
   });
+  // Reconciliation: statements in, lines matched to payouts (through the payouts lifecycle) and top-ups, unknown
+  // money posted on the funding accounts' ledger.
+  const reconciliation = defineReconciliation(
+    platform,
+    {
+      readStatements: readStatementsOrRefuse,
+      isStatement: isBankStatement,
+      toleranceMinor: config.reconciliation.toleranceMinor,
+      windowBusinessDays: config.reconciliation.windowBusinessDays,
+      maxStatementBytes: config.bankRails.inboundMaxFileBytes,
+    },
+    {
+      findRailFundingAccount: funding.offers.findRailFundingAccount,
+      findFundingAccount: funding.offers.findFundingAccount,
+      creditFundingAccount: funding.offers.creditFundingAccount,
+      postStatementMovement: funding.offers.postStatementMovement,
+      statementFacts: bankRails.offers.statementFacts,
+      payouts: payouts.offers.reconciliation,
+      topUps: topUps.offers.statementTopUps,
+      recordAudit,
+    },
+  );
   const webhooks = defineWebhooks(platform, { policy: deps.webhookPolicy, sender: deps.webhookSender }, { recordAudit });
   const events = defineEvents(platform, { connectionTimeoutMs: config.http.connectionTimeoutMs });
   // The production simulator's operator control endpoint exists only when a control token is configured.
@@ -334,6 +365,7 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
     if (port === undefined) throw new Error(`no applier port for control changes of kind ${owner.kind}`);
     port.fill(owner.apply);
   }
+  receiveInboundStatement.fill((tx, tenant, text) => reconciliation.offers.inboundStatements.receive(tx, tenant, text));
 
   // The module list, in the order of their routes (the OpenAPI document's paths follow it).
   const modules: readonly ModuleDefinition[] = [
@@ -358,6 +390,7 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
     topUps,
     payoutLimits,
     controlChanges,
+    reconciliation,
   ];
 
   const rank = (module: ModuleDefinition) => {

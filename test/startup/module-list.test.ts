@@ -67,6 +67,7 @@ describe("the module list", () => {
       "top-ups",
       "payout-limits",
       "control-changes",
+      "reconciliation",
     ]);
   });
 

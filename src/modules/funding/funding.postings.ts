@@ -265,6 +265,49 @@ export function createFundingPostings(deps: FundingPostingsDeps) {
     return posted.transfer;
   };
 
+  /**
+   * For reconciliation (issue 28): one posted movement of a funding account against an internal account, caused
+   * by a statement line or statement (an unknown debit to suspense, a bank fee, its release, an opening balance).
+   * `amountMinor` is signed for the funding account (positive: money in). Idempotent on the key.
+   */
+  const postStatementMovement = async (
+    tx: Tx,
+    tenant: Tenant,
+    input: {
+      readonly fundingAccountId: string;
+      readonly amountMinor: number;
+      readonly counterpart: "suspense" | "fees" | "outside_world";
+      readonly step: TransferStep;
+      readonly cause: { readonly type: Exclude<TransferCauseType, "payout">; readonly id: string };
+      readonly idempotencyKey: string;
+    },
+  ): Promise<TransferWithEntries> => {
+    if (!Number.isSafeInteger(input.amountMinor) || input.amountMinor === 0)
+      throw new Error("a movement must be a non-zero integer");
+    const account = await findFundingAccountRow(tx, tenant, input.fundingAccountId);
+    if (account === null) throw new Error("no such funding account");
+    const posted = await post(
+      tx,
+      { tenant, id: account.id, currency: account.currency, postedDelta: input.amountMinor, pendingDelta: 0, now: clock.now() },
+      input.step,
+      input.cause,
+      input.idempotencyKey,
+      [
+        { account: input.counterpart, amountMinor: -input.amountMinor, pending: false },
+        { account: "funding", amountMinor: input.amountMinor, pending: false },
+      ],
+    );
+    if (posted.kind === "refused") throw new Error("funding account vanished");
+    if (posted.kind === "duplicate") {
+      const existing = await findTransferWithEntriesByKey(tx, tenant, input.idempotencyKey);
+      if (existing === null) throw new Error("a duplicate transfer vanished");
+      return existing;
+    }
+    if (input.amountMinor > 0) await scheduleRelease(tx, posted.row, `statement:${posted.transfer.id}`);
+    else await reportLowBalance(tx, availableOf(posted.row) - input.amountMinor, posted.row);
+    return posted.transfer;
+  };
+
   const key = (payoutId: string, step: TransferStep) => `payout:${payoutId}:${step}`;
   const payoutCause = (payout: PayoutForFunding) => ({ type: "payout" as const, id: payout.id });
 
@@ -453,6 +496,7 @@ export function createFundingPostings(deps: FundingPostingsDeps) {
     ensureFundingAccount,
     openRailFundingAccount,
     creditFundingAccount,
+    postStatementMovement,
     holdForPayout,
     reserveWaiting,
     postForPayout,

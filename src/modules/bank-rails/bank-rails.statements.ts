@@ -1,0 +1,93 @@
+// What the bank-rails module offers the reconciliation module (issue 28) over its tables: which rail a bank
+// statement's account is (the SEPA debtor IBAN, the ACH originator's account number), the payouts a reference
+// names (a SEPA EndToEndId, an ACH trace), and a payment block of ours (its PmtInfId) less its rejected items.
+import { electronicFormatIBAN } from "ibantools";
+import type { Tenant } from "../../platform/auth/actor.js";
+import type { Db } from "../../platform/db/client.js";
+import { classOf } from "./bank-rails.iso-answers.js";
+import { findConfig, findItemsByPaymentInfoIds, findItemsByReferences } from "./bank-rails.repo.js";
+import type { BankRailSettings } from "./bank-rails.service.js";
+
+/** A payout we sent in a bank file, as a statement line may name it. */
+export interface SentItem {
+  readonly payoutId: string;
+  readonly amountMinor: number;
+  readonly rail: "sepa" | "ach";
+  readonly reference: string;
+  /** The bank's last status rejected it (pain.002 RJCT, an ACH return before settlement). */
+  readonly rejected: boolean;
+}
+
+const normalise = (value: string) => value.replace(/[\s-]/g, "").toUpperCase();
+
+/** The rail whose debtor account the statement names, or null (none of the Business's). */
+export async function statementAccountRail(
+  db: Db,
+  tenant: Tenant,
+  account: { readonly iban: string | null; readonly number: string | null },
+): Promise<"sepa" | "ach" | null> {
+  if (account.iban !== null) {
+    const sepa = await findConfig(db, tenant, "sepa");
+    const ours = sepa === null ? null : String((sepa.settings as BankRailSettings).originator.iban ?? "");
+    if (ours !== null && normalise(electronicFormatIBAN(ours) ?? ours) === normalise(account.iban)) return "sepa";
+  }
+  if (account.number !== null) {
+    const ach = await findConfig(db, tenant, "ach");
+    const ours = ach === null ? null : (ach.settings as BankRailSettings).originator.account_number;
+    if (typeof ours === "string" && ours !== "" && normalise(ours) === normalise(account.number)) return "ach";
+    // A statement may name the SEPA account by its number (the IBAN's BBAN) rather than the IBAN.
+    const sepa = await findConfig(db, tenant, "sepa");
+    const iban = sepa === null ? null : String((sepa.settings as BankRailSettings).originator.iban ?? "");
+    if (iban !== null && iban.length > 4 && normalise(iban).endsWith(normalise(account.number)) && account.number.length >= 8)
+      return "sepa";
+  }
+  return null;
+}
+
+/** Our items named by these references (EndToEndIds are matched case-insensitively), keyed by the reference as given. */
+export async function sentItemsByReferences(
+  db: Db,
+  tenant: Tenant,
+  references: readonly string[],
+): Promise<Map<string, SentItem>> {
+  const out = new Map<string, SentItem>();
+  if (references.length === 0) return out;
+  const wanted = [...new Set(references.flatMap((r) => [r, r.toLowerCase()]))];
+  for (const rail of ["sepa", "ach"] as const) {
+    const found = await findItemsByReferences(db, tenant, rail, wanted);
+    for (const reference of references) {
+      const item = found.get(reference) ?? found.get(reference.toLowerCase());
+      if (item === undefined || item.fileId === null || out.has(reference)) continue;
+      out.set(reference, {
+        payoutId: item.payoutId,
+        amountMinor: item.amountMinor,
+        rail,
+        reference: item.reference ?? reference,
+        rejected: classOf(item.bankStatus) === "rejected",
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * The items of payment blocks of ours by their reference, kept on each item when its file was written (a SEPA
+ * PmtInfId; an ACH batch reference where one is kept), whatever file they went in; blocks not found are absent.
+ */
+export async function paymentBlocks(db: Db, tenant: Tenant, references: readonly string[]): Promise<Map<string, SentItem[]>> {
+  const out = new Map<string, SentItem[]>();
+  const rows = await findItemsByPaymentInfoIds(db, tenant, references);
+  for (const item of rows) {
+    if (item.paymentInfoId === null || item.fileId === null) continue;
+    const list = out.get(item.paymentInfoId) ?? [];
+    list.push({
+      payoutId: item.payoutId,
+      amountMinor: item.amountMinor,
+      rail: item.rail === "ach" ? "ach" : "sepa",
+      reference: item.reference ?? "",
+      rejected: classOf(item.bankStatus) === "rejected",
+    });
+    out.set(item.paymentInfoId, list);
+  }
+  return out;
+}
