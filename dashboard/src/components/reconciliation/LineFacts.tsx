@@ -13,7 +13,7 @@ export function LineFacts({ line, accountName }: { line: StatementLine; accountN
         <Text fw={700} size="lg">
           <Money minor={line.direction === "debit" ? -line.amount_minor : line.amount_minor} currency={line.currency} />
         </Text>
-        <Badge color={line.direction === "debit" ? "orange.9" : "teal.9"} variant="light" autoContrast>
+        <Badge color={line.direction === "debit" ? "#a33c00" : "teal.9"} variant="filled" autoContrast>
           {directionName(line.direction)}
         </Badge>
         {line.entry_status === "pending" && (

@@ -32,7 +32,7 @@ function Outcome({ line }: { line: StatementLine }) {
   return (
     <Stack gap={2}>
       <Text size="sm">
-        Matched {ruleWords(m.rule)} <Time value={m.matched_at} />
+        Matched {ruleWords(m.rule)} on <Time value={m.matched_at} />
       </Text>
       <Text size="sm">
         {m.top_up_id !== null
@@ -67,7 +67,7 @@ export function LinesTable(props: {
   const lines = useStatementLines(props.filters, pages.cursor);
   const rows = lines.data?.statement_lines ?? [];
   const columns: readonly DataColumn<StatementLine>[] = [
-    { header: "Booked", cell: (l) => l.booking_date ?? "—" },
+    { header: "Booked", cell: (l) => <span style={{ whiteSpace: "nowrap" }}>{l.booking_date ?? "—"}</span> },
     { header: "Account", cell: (l) => props.accountName(l.funding_account_id) },
     { header: "Direction", cell: (l) => directionName(l.direction) },
     {

@@ -14,7 +14,7 @@ import { ErrorAlert } from "../ErrorAlert";
 import { MutationError } from "../MutationError";
 import { Time } from "../Time";
 import { ReasonDialog } from "./ReasonDialog";
-import { balanceCheckWords, formatName, periodWords } from "./words";
+import { balanceCheckWords, differenceWords, formatName, periodWords } from "./words";
 
 export function Mismatches(props: { decider: boolean; admin: boolean; accountName: (id: string) => string }) {
   const mismatches = useMismatchedStatements();
@@ -49,6 +49,7 @@ function Mismatch(props: { statement: BankStatement; decider: boolean; admin: bo
   const resolve = useResolveMismatch();
   const accept = useAcceptOpeningBalance();
   const account = props.accountName(statement.funding_account_id);
+  const difference = differenceWords(statement.balance_check, statement.currency);
   return (
     <Card
       withBorder
@@ -61,9 +62,9 @@ function Mismatch(props: { statement: BankStatement; decider: boolean; admin: bo
           <Title order={3} size="h5">
             {account} · {periodWords(statement)}
           </Title>
-          {statement.balance_check.difference_minor !== null && (
+          {difference !== null && (
             <Text fw={700} c="red.9">
-              Difference {formatMoney(statement.balance_check.difference_minor, statement.currency)}
+              The bank's is {difference}
             </Text>
           )}
         </Group>

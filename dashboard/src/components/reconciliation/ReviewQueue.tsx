@@ -2,7 +2,8 @@
 // not add up), the line on the left and its candidates on the right (payee, amount, when it was created). One
 // click matches a candidate; several selected are matched together (a batch the bank booked as one line); a line
 // that is nobody's is ignored with a reason. People who only read see the same queue without the buttons.
-import { Anchor, Button, Card, Group, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { Anchor, Button, Card, Grid, Group, Stack, Text, Title } from "@mantine/core";
+import { useMediaQuery } from "@mantine/hooks";
 import { useState } from "react";
 import { Link } from "react-router";
 import { useMatchLine } from "../../hooks/api/reconciliation/mutations";
@@ -10,7 +11,7 @@ import { useStatementLines } from "../../hooks/api/reconciliation/queries";
 import type { Candidate, StatementLine } from "../../hooks/api/reconciliation/types";
 import { formatMoney } from "../../lib/money";
 import { useCursorPages } from "../../lib/use-cursor-pages";
-import { CursorPager, DataList } from "../DataList";
+import { CursorPager, type DataColumn, DataList } from "../DataList";
 import { ErrorAlert } from "../ErrorAlert";
 import { Money } from "../Money";
 import { MutationError } from "../MutationError";
@@ -46,6 +47,7 @@ export function ReviewQueue(props: { decider: boolean; accountName: (id: string)
 function ReviewItem(props: { line: StatementLine; decider: boolean; accountName: (id: string) => string }) {
   const { line } = props;
   const match = useMatchLine();
+  const phone = useMediaQuery("(max-width: 40em)") ?? false;
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const chosen = line.candidates.filter((c) => selected.has(c.payout_id));
   const chosenMinor = chosen.reduce((sum, c) => sum + c.amount_minor, 0);
@@ -54,102 +56,129 @@ function ReviewItem(props: { line: StatementLine; decider: boolean; accountName:
   const target = match.isPending ? match.variables?.target : undefined;
   const inFlight = target !== undefined && "payoutIds" in target ? target.payoutIds : [];
   const label = `${formatMoney(line.amount_minor, line.currency)} booked ${line.booking_date ?? ""}`.trim();
-  const columns = [
-    { header: "Payee", cell: (c: Candidate) => c.payee },
-    { header: "Amount", align: "right" as const, cell: (c: Candidate) => <Money minor={c.amount_minor} currency={c.currency} /> },
-    { header: "Created", cell: (c: Candidate) => <Time value={c.created_at} /> },
-    {
-      header: "Payout",
-      cell: (c: Candidate) => (
-        <Anchor component={Link} to={`/payouts/${c.payout_id}`} size="sm">
-          {c.payout_id.slice(-8)}
-        </Anchor>
-      ),
-    },
-    ...(props.decider
-      ? [
-          {
-            header: "Match",
-            hiddenHeader: true,
-            cell: (c: Candidate) => (
-              <Button
-                size="xs"
-                color="teal.9"
-                loading={inFlight.length === 1 && inFlight[0] === c.payout_id}
-                disabled={match.isPending}
-                onClick={() => matchPayouts([c.payout_id])}
-                aria-label={`Match ${c.payee}, ${formatMoney(c.amount_minor, c.currency)}`}
-              >
-                Match
-              </Button>
-            ),
-          },
-        ]
-      : []),
-  ];
+  const payoutLink = (c: Candidate) => (
+    <Anchor component={Link} to={`/payouts/${c.payout_id}`} size="sm">
+      Payout {c.payout_id.slice(-8)}
+    </Anchor>
+  );
+  const matchButton: DataColumn<Candidate>[] = props.decider
+    ? [
+        {
+          header: "Match",
+          hiddenHeader: true,
+          cell: (c) => (
+            <Button
+              size="xs"
+              color="teal.9"
+              loading={inFlight.length === 1 && inFlight[0] === c.payout_id}
+              disabled={match.isPending}
+              onClick={() => matchPayouts([c.payout_id])}
+              aria-label={`Match ${c.payee}, ${formatMoney(c.amount_minor, c.currency)}`}
+            >
+              Match
+            </Button>
+          ),
+        },
+      ]
+    : [];
+  // On a phone the candidate's facts are one cell, so the Match button stays on the screen.
+  const columns: DataColumn<Candidate>[] = phone
+    ? [
+        {
+          header: "Candidate",
+          cell: (c) => (
+            <Stack gap={0}>
+              <Text size="sm" fw={600}>
+                {c.payee}
+              </Text>
+              <Text size="sm">
+                <Money minor={c.amount_minor} currency={c.currency} />
+              </Text>
+              <Text size="xs" c="dimmed">
+                Created <Time value={c.created_at} />
+              </Text>
+              {payoutLink(c)}
+            </Stack>
+          ),
+        },
+        ...matchButton,
+      ]
+    : [
+        { header: "Payee", cell: (c) => c.payee },
+        { header: "Amount", align: "right", cell: (c) => <Money minor={c.amount_minor} currency={c.currency} /> },
+        { header: "Created", cell: (c) => <Time value={c.created_at} /> },
+        { header: "Payout", cell: payoutLink },
+        ...matchButton,
+      ];
   return (
     <Card withBorder component="article" aria-label={`Line ${label}`} data-testid="review-item">
-      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
-        <Stack gap="xs">
-          <Title order={3} size="h5">
-            The bank's line
-          </Title>
-          <LineFacts line={line} accountName={props.accountName(line.funding_account_id)} />
-          <LineActions line={line} decider={props.decider} offerMatch />
-        </Stack>
-        <Stack gap="xs">
-          <Title order={3} size="h5">
-            {line.candidates.length === 0
-              ? "No candidate"
-              : `${line.candidates.length} candidate${line.candidates.length === 1 ? "" : "s"}`}
-          </Title>
-          <DataList
-            rows={line.candidates}
-            rowKey={(c) => c.payout_id}
-            columns={columns}
-            empty="No payout fits this line's amount, account and dates. Match one by its id, or ignore the line."
-            rowTestId="candidate-row"
-            minWidth={460}
-            caption={`Candidates for the line of ${label}`}
-            tableProps={{ fz: "sm" }}
-            {...(props.decider && line.candidates.length > 1
-              ? {
-                  selection: {
-                    isSelected: (c: Candidate) => selected.has(c.payout_id),
-                    onToggle: (c: Candidate, on: boolean) => {
-                      const next = new Set(selected);
-                      if (on) next.add(c.payout_id);
-                      else next.delete(c.payout_id);
-                      setSelected(next);
+      <Grid>
+        <Grid.Col span={{ base: 12, md: 5 }}>
+          <Stack gap="xs">
+            <Title order={3} size="h5">
+              The bank's line
+            </Title>
+            <LineFacts line={line} accountName={props.accountName(line.funding_account_id)} />
+            <LineActions line={line} decider={props.decider} offerMatch />
+          </Stack>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 7 }}>
+          <Stack gap="xs">
+            <Title order={3} size="h5">
+              {line.candidates.length === 0
+                ? "No candidate"
+                : `${line.candidates.length} candidate${line.candidates.length === 1 ? "" : "s"}`}
+            </Title>
+            <DataList
+              rows={line.candidates}
+              rowKey={(c) => c.payout_id}
+              columns={columns}
+              empty="No payout fits this line's amount, account and dates. Match one by its id, or ignore the line."
+              rowTestId="candidate-row"
+              minWidth={phone ? 280 : 520}
+              caption={`Candidates for the line of ${label}`}
+              tableProps={{ fz: "sm" }}
+              {...(props.decider && line.candidates.length > 1
+                ? {
+                    selection: {
+                      isSelected: (c: Candidate) => selected.has(c.payout_id),
+                      onToggle: (c: Candidate, on: boolean) => {
+                        const next = new Set(selected);
+                        if (on) next.add(c.payout_id);
+                        else next.delete(c.payout_id);
+                        setSelected(next);
+                      },
+                      rowLabel: (c: Candidate) => `Select ${c.payee}, ${formatMoney(c.amount_minor, c.currency)}`,
                     },
-                    rowLabel: (c: Candidate) => `Select ${c.payee}, ${formatMoney(c.amount_minor, c.currency)}`,
-                  },
-                }
-              : {})}
-          />
-          {props.decider && line.candidates.length > 1 && (
-            <Group gap="xs" wrap="wrap">
-              <Button
-                size="xs"
-                variant="default"
-                disabled={chosen.length < 2 || match.isPending}
-                loading={inFlight.length > 1}
-                onClick={() => matchPayouts(chosen.map((c) => c.payout_id))}
-              >
-                Match the {chosen.length} selected as one booking
-              </Button>
-              {chosen.length > 0 && (
-                <Text size="sm" role="status">
-                  Selected <Money minor={chosenMinor} currency={line.currency} /> of the line's{" "}
-                  <Money minor={line.amount_minor} currency={line.currency} />
-                  {chosenMinor === line.amount_minor ? ": they add up" : ""}
-                </Text>
-              )}
-            </Group>
-          )}
-          <MutationError mutation={match} title="The line was not matched" />
-        </Stack>
-      </SimpleGrid>
+                  }
+                : {})}
+            />
+            {props.decider && line.candidates.length > 1 && (
+              <Group gap="xs" wrap="wrap">
+                <Button
+                  size="xs"
+                  variant="default"
+                  disabled={chosen.length < 2 || match.isPending}
+                  loading={inFlight.length > 1}
+                  onClick={() => matchPayouts(chosen.map((c) => c.payout_id))}
+                >
+                  {chosen.length < 2
+                    ? "Select two or more to match as one booking"
+                    : `Match the ${chosen.length} selected as one booking`}
+                </Button>
+                {chosen.length > 0 && (
+                  <Text size="sm" role="status">
+                    Selected <Money minor={chosenMinor} currency={line.currency} /> of the line's{" "}
+                    <Money minor={line.amount_minor} currency={line.currency} />
+                    {chosenMinor === line.amount_minor ? ": they add up" : ""}
+                  </Text>
+                )}
+              </Group>
+            )}
+            <MutationError mutation={match} title="The line was not matched" />
+          </Stack>
+        </Grid.Col>
+      </Grid>
     </Card>
   );
 }

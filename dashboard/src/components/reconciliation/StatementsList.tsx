@@ -49,7 +49,7 @@ export function StatementsList(props: { accountName: (id: string) => string }) {
         </Stack>
       ),
     },
-    { header: "Period", cell: (s) => periodWords(s) },
+    { header: "Period", cell: (s) => <span style={{ whiteSpace: "nowrap" }}>{periodWords(s)}</span> },
     { header: "Account", cell: (s) => `${props.accountName(s.funding_account_id)} · ${s.currency}` },
     {
       header: "Closing balance",

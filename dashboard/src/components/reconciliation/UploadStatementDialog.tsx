@@ -40,6 +40,9 @@ export function UploadStatementDialog(props: { onClose: () => void }) {
       <FileInput
         label="Statement file"
         placeholder="Choose a file"
+        // Mantine's placeholder grey is below AA contrast on white (as on Bulk upload).
+        styles={{ placeholder: { color: "var(--mantine-color-gray-7)" } }}
+        clearButtonProps={{ "aria-label": "Remove the file" }}
         accept=".xml,.txt,.bai,.bai2,.053,.052,application/xml,text/xml,text/plain"
         value={file}
         onChange={(picked) => {

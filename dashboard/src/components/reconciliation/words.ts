@@ -59,6 +59,16 @@ export const BALANCE_STATUS: Readonly<Record<BalanceCheck["status"], { label: st
   resolved: { label: "Difference resolved", color: "blue.8" },
 };
 
+/** How far the bank's balance is from the service's, in words: "€1.00 less than ours"; null when unknown or none. */
+export function differenceWords(check: BalanceCheck, currency: string): string | null {
+  const difference =
+    check.bank_minor !== null && check.ledger_minor !== null ? check.bank_minor - check.ledger_minor : check.difference_minor;
+  if (difference === null || difference === 0) return null;
+  const amount = formatMoney(Math.abs(difference), currency);
+  if (check.bank_minor === null || check.ledger_minor === null) return `a difference of ${amount}`;
+  return `${amount} ${difference < 0 ? "less" : "more"} than ours`;
+}
+
 /** The balance check as a sentence: what the bank says, what the service says, the difference and any gap. */
 export function balanceCheckWords(check: BalanceCheck, currency: string): string {
   const money = (minor: number) => formatMoney(minor, currency);
@@ -77,14 +87,11 @@ export function balanceCheckWords(check: BalanceCheck, currency: string): string
         : `The bank's closing balance of ${amounts.bank} agrees with ours.${gap}`;
     case "mismatch":
     case "resolved": {
-      const difference =
-        check.difference_minor === null || check.difference_minor === 0
-          ? ""
-          : `, a difference of ${money(check.difference_minor)}`;
+      const difference = differenceWords(check, currency);
       const said =
         amounts === null
           ? gap.trim()
-          : `The bank's closing balance is ${amounts.bank} but ours is ${amounts.ours}${difference}.${gap}`;
+          : `The bank's closing balance is ${amounts.bank}, ours is ${amounts.ours}${difference === null ? "" : `: the bank's is ${difference}`}.${gap}`;
       return check.status === "resolved" ? `${said} Someone explained it and marked it resolved.` : said;
     }
     default:
