@@ -11,7 +11,7 @@ import { type DataColumn, DataList } from "../DataList";
 import { Money } from "../Money";
 import { Time } from "../Time";
 import { LineActions } from "./LineActions";
-import { directionName, LINE_STATUS, referenceWords, ruleWords } from "./words";
+import { directionName, lineStatus, referenceWords, ruleWords } from "./words";
 
 function Outcome({ line }: { line: StatementLine }) {
   if (line.status === "ignored")
@@ -21,7 +21,7 @@ function Outcome({ line }: { line: StatementLine }) {
       </Text>
     );
   if (line.match === null) {
-    const status = LINE_STATUS[line.status];
+    const status = lineStatus(line.status);
     return (
       <Badge color={status.color} variant="filled" autoContrast>
         {status.label}

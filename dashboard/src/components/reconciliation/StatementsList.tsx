@@ -7,11 +7,11 @@ import { useCursorPages } from "../../lib/use-cursor-pages";
 import { type DataColumn, DataList } from "../DataList";
 import { Money } from "../Money";
 import { Time } from "../Time";
-import { BALANCE_STATUS, balanceCheckWords, formatName, linesByStatusWords, periodWords, sourceName } from "./words";
+import { balanceCheckWords, balanceStatus, formatName, linesByStatusWords, periodWords, sourceName } from "./words";
 
 export function BalanceCheckCell({ statement }: { statement: BankStatement }) {
   const check = statement.balance_check;
-  const status = BALANCE_STATUS[check.status];
+  const status = balanceStatus(check.status);
   return (
     <Stack gap={2}>
       <Badge color={status.color} variant="filled" autoContrast styles={{ root: { minWidth: "max-content" } }}>

@@ -1,7 +1,32 @@
 // Reconciliation in words: statement formats, line statuses, the rule that made a match, and the balance check as
 // a sentence with the difference and any gap in the statements' sequence numbers (never the API's values alone).
-import type { BalanceCheck, BankStatement, LineStatus, StatementLine } from "../../hooks/api/reconciliation/types";
-import { formatMoney } from "../../lib/money";
+// Pure code on the facts it reads (no generated type, so the root suite's unit test imports it:
+// test/unit/dashboard-reconciliation-words.test.ts); the API's objects fit these shapes.
+import { formatMoney } from "../../lib/money.js";
+
+export interface BalanceCheck {
+  readonly status: string;
+  readonly ledger_minor: number | null;
+  readonly bank_minor: number | null;
+  readonly difference_minor: number | null;
+  readonly sequence_gap: { readonly expected: number; readonly received: number } | null;
+}
+export interface LineCounts {
+  readonly matched: number;
+  readonly needs_review: number;
+  readonly unmatched: number;
+  readonly ignored: number;
+  readonly pending: number;
+}
+interface LineReferences {
+  readonly bank_reference: string | null;
+  readonly references: {
+    readonly end_to_end_ids: readonly string[];
+    readonly payment_information_id: string | null;
+    readonly instruction_ids: readonly string[];
+    readonly ach_trace: string | null;
+  };
+}
 
 /** A word for a value this build does not know: the value with its underscores as spaces. */
 const fallback = (value: string) => {
@@ -19,14 +44,15 @@ export const formatName = (format: string) => FORMATS[format] ?? format;
 const SOURCES: Readonly<Record<string, string>> = { upload: "Uploaded", inbound_folder: "From the bank's folder" };
 export const sourceName = (source: string) => SOURCES[source] ?? fallback(source);
 
-export const LINE_STATUS: Readonly<Record<LineStatus, { label: string; color: string }>> = {
+const LINE_STATUS: Readonly<Record<string, { label: string; color: string }>> = {
   matched: { label: "Matched", color: "teal.9" },
   needs_review: { label: "Needs review", color: "yellow.5" },
   unmatched: { label: "Not expected", color: "red.8" },
   ignored: { label: "Ignored", color: "gray.7" },
 };
+export const lineStatus = (status: string) => LINE_STATUS[status] ?? { label: fallback(status), color: "gray.7" };
 
-export const directionName = (direction: StatementLine["direction"]) => (direction === "debit" ? "Money out" : "Money in");
+export const directionName = (direction: string) => (direction === "debit" ? "Money out" : "Money in");
 
 const RULES: Readonly<Record<string, string>> = {
   end_to_end_id: "by its end-to-end reference",
@@ -40,7 +66,7 @@ const RULES: Readonly<Record<string, string>> = {
 export const ruleWords = (rule: string) => RULES[rule] ?? `by the rule ${rule.replaceAll("_", " ")}`;
 
 /** "3 matched · 1 to review · 2 not expected"; nothing for a count of zero; "no lines" when all are. */
-export function linesByStatusWords(counts: BankStatement["lines_by_status"]): string {
+export function linesByStatusWords(counts: LineCounts): string {
   const parts = [
     [counts.matched, "matched"],
     [counts.needs_review, "to review"],
@@ -52,12 +78,13 @@ export function linesByStatusWords(counts: BankStatement["lines_by_status"]): st
   return said.length === 0 ? "no lines" : said.join(" · ");
 }
 
-export const BALANCE_STATUS: Readonly<Record<BalanceCheck["status"], { label: string; color: string }>> = {
+const BALANCE_STATUS: Readonly<Record<string, { label: string; color: string }>> = {
   agrees: { label: "Balance agrees", color: "teal.9" },
   mismatch: { label: "Balance differs", color: "red.8" },
   not_checked: { label: "Not checked", color: "gray.7" },
   resolved: { label: "Difference resolved", color: "blue.8" },
 };
+export const balanceStatus = (status: string) => BALANCE_STATUS[status] ?? { label: fallback(status), color: "gray.7" };
 
 /** How far the bank's balance is from the service's, in words: "€1.00 less than ours"; null when unknown or none. */
 export function differenceWords(check: BalanceCheck, currency: string): string | null {
@@ -100,7 +127,7 @@ export function balanceCheckWords(check: BalanceCheck, currency: string): string
 }
 
 /** "2026-05-04 to 2026-05-05", one day alone, or what is known of it. */
-export function periodWords(statement: Pick<BankStatement, "period_from" | "period_to">): string {
+export function periodWords(statement: { readonly period_from: string | null; readonly period_to: string | null }): string {
   const { period_from: from, period_to: to } = statement;
   if (from === null && to === null) return "No period given";
   if (from === null || to === null || from === to) return from ?? to ?? "";
@@ -108,12 +135,12 @@ export function periodWords(statement: Pick<BankStatement, "period_from" | "peri
 }
 
 /** The references a line carries, in words, for reading beside candidates. */
-export function referenceWords(line: StatementLine): string[] {
+export function referenceWords(line: LineReferences): string[] {
   const r = line.references;
   return [
-    ...r.end_to_end_ids.map((id) => `End-to-end ${id}`),
+    ...r.end_to_end_ids.map((id: string) => `End-to-end ${id}`),
     ...(r.payment_information_id === null ? [] : [`Payment block ${r.payment_information_id}`]),
-    ...r.instruction_ids.map((id) => `Instruction ${id}`),
+    ...r.instruction_ids.map((id: string) => `Instruction ${id}`),
     ...(r.ach_trace === null ? [] : [`ACH trace ${r.ach_trace}`]),
     ...(line.bank_reference === null ? [] : [`Bank reference ${line.bank_reference}`]),
   ];
