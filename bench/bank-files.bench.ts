@@ -33,6 +33,9 @@ import { createScratchDatabase } from "./lib/scratch-postgres.js";
 import { round } from "./lib/stats.js";
 import type { BenchContext, Benchmark, Json } from "./lib/types.js";
 
+/** No bank statements read here (issue 28's reconciliation is not part of this). */
+const NO_STATEMENTS = { isStatement: () => false, receive: async () => ({ kind: "statement", unmatched: [] }) };
+
 const COUNT = 10_000;
 const SMALL = 1_000;
 const TARGET_MS = 2_000;
@@ -215,6 +218,7 @@ async function ingestOnPostgres(context: BenchContext): Promise<{ [key: string]:
       .returning();
     const inbound = createBankInbound({
       db,
+      statements: NO_STATEMENTS,
       clock: systemClock,
       ids: uuidV7Generator,
       cipher,

@@ -1,6 +1,6 @@
 import type { Config } from "./config.js";
 import { defineApiKeys } from "./modules/api-keys/index.js";
-import { defineBankRails } from "./modules/bank-rails/index.js";
+import { defineBankRails, type InboundStatements } from "./modules/bank-rails/index.js";
 import { defineBeneficiaries, findPostalAddresses, identityRequirementsOf } from "./modules/beneficiaries/index.js";
 import { defineBeneficiaryExport } from "./modules/beneficiary-export/index.js";
 import { defineBeneficiaryImport } from "./modules/beneficiary-import/index.js";
@@ -15,6 +15,7 @@ import { defineLedger } from "./modules/ledger/index.js";
 import { definePayouts, type PayoutBankFileHooks } from "./modules/payouts/index.js";
 import { createAuditRecorder, definePeople } from "./modules/people/index.js";
 import { defineRailSimulator } from "./modules/rail-simulator/index.js";
+import { defineReconciliation } from "./modules/reconciliation/index.js";
 import { defineRegistration, emailRecipientFacts } from "./modules/registration/index.js";
 import { defineTopUps } from "./modules/top-ups/index.js";
 import { defineWebhooks } from "./modules/webhooks/index.js";
@@ -24,6 +25,7 @@ import type { Mailer } from "./platform/mail/mailer.js";
 import type { ModuleDefinition, ModuleJobs, PlatformServices, SharedSchema } from "./platform/modules/module-definition.js";
 import type { TargetPolicy } from "./platform/outbound-http/url-safety.js";
 import type { WebhookSender } from "./platform/outbound-http/webhook-sender.js";
+import { isBankStatement, readStatementsOrRefuse } from "./rails/bank-files/statement-reader.js";
 import type { RailRegistry } from "./rails/rail.js";
 import { createMaskingBackfillHandler, MASKING_BACKFILL_JOB } from "./worker/masking-backfill.js";
 import { createRetentionHandler, RETENTION_SWEEP_JOB } from "./worker/retention.js";
@@ -165,6 +167,12 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
   const markFundsReserved = portFilledLater<Parameters<Waiting<"markReserved">>, ReturnType<Waiting<"markReserved">>>(
     "funding.waitingPayouts.markReserved",
   );
+  // bank-rails -> reconciliation (statements found in an inbound folder), reconciliation -> bank-rails (the
+  // payouts a statement line names): cut on the inbound side, which is called only when a poll runs.
+  const receiveInboundStatement = portFilledLater<
+    Parameters<InboundStatements["receive"]>,
+    ReturnType<InboundStatements["receive"]>
+  >("reconciliation.inboundStatements.receive");
 
   const apiKeys = defineApiKeys(platform, { recordAudit });
   // Every e-mail goes through this outbox. It learns who a Business's verified people are from the registration
@@ -243,6 +251,7 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
       recordAudit,
       reportWeakenedControl,
       openFundingAccount: funding.offers.openRailFundingAccount,
+      statements: { isStatement: isBankStatement, receive: receiveInboundStatement.call },
     },
   );
   const payouts = definePayouts(
@@ -291,6 +300,28 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
     creditFundingAccount: funding.offers.creditFundingAccount,
     findFundingAccount: funding.offers.findFundingAccount,
   });
+  // Reconciliation: statements in, lines matched to payouts (through the payouts lifecycle) and top-ups, unknown
+  // money posted on the funding accounts' ledger.
+  const reconciliation = defineReconciliation(
+    platform,
+    {
+      readStatements: readStatementsOrRefuse,
+      isStatement: isBankStatement,
+      toleranceMinor: config.reconciliation.toleranceMinor,
+      windowBusinessDays: config.reconciliation.windowBusinessDays,
+      maxStatementBytes: config.bankRails.inboundMaxFileBytes,
+    },
+    {
+      findRailFundingAccount: funding.offers.findRailFundingAccount,
+      findFundingAccount: funding.offers.findFundingAccount,
+      creditFundingAccount: funding.offers.creditFundingAccount,
+      postStatementMovement: funding.offers.postStatementMovement,
+      statementFacts: bankRails.offers.statementFacts,
+      payouts: payouts.offers.reconciliation,
+      topUps: topUps.offers.statementTopUps,
+      recordAudit,
+    },
+  );
   const webhooks = defineWebhooks(platform, { policy: deps.webhookPolicy, sender: deps.webhookSender }, { recordAudit });
   const events = defineEvents(platform, { connectionTimeoutMs: config.http.connectionTimeoutMs });
   // The production simulator's operator control endpoint exists only when a control token is configured.
@@ -305,6 +336,7 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
   failBeforeSubmission.fill(payouts.offers.bankFiles.failBeforeSubmission);
   lockWaitingForFunds.fill(payouts.offers.waitingPayouts.lockWaiting);
   markFundsReserved.fill(payouts.offers.waitingPayouts.markReserved);
+  receiveInboundStatement.fill((tx, tenant, text) => reconciliation.offers.inboundStatements.receive(tx, tenant, text));
 
   // The module list, in the order of their routes (the OpenAPI document's paths follow it).
   const modules: readonly ModuleDefinition[] = [
@@ -327,6 +359,7 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
     ledger,
     funding,
     topUps,
+    reconciliation,
   ];
 
   const rank = (module: ModuleDefinition) => {

@@ -145,6 +145,12 @@ export interface Config {
     /** Hours after `disbursed` before a production payout settles, absent a rail return (PAYOUT_RETURN_WINDOW_HOURS). */
     readonly returnWindowHours: number;
   };
+  readonly reconciliation: {
+    /** RECONCILIATION_TOLERANCE_MINOR: the difference (a bank fee) a match may carry, posted to fees; 0 by default. */
+    readonly toleranceMinor: number;
+    /** RECONCILIATION_WINDOW_BUSINESS_DAYS: how far a booking may be from a payout's sending for `amount_date`. */
+    readonly windowBusinessDays: number;
+  };
 }
 
 export type ProductionRail = "simulator";
@@ -465,6 +471,10 @@ export function loadConfig(env: Env = process.env): Config {
       endedSessionDays: readInt(env, "ENDED_SESSION_RETENTION_DAYS", 30, 1, 3650),
     },
     payouts: { returnWindowHours: readInt(env, "PAYOUT_RETURN_WINDOW_HOURS", 72, 0, 24 * 365) },
+    reconciliation: {
+      toleranceMinor: readInt(env, "RECONCILIATION_TOLERANCE_MINOR", 0, 0, 1_000_000),
+      windowBusinessDays: readInt(env, "RECONCILIATION_WINDOW_BUSINESS_DAYS", 2, 0, 30),
+    },
     sessions: {
       idleMinutes: readInt(env, "SESSION_IDLE_MINUTES", 30, 1, 24 * 60),
       absoluteHours: readInt(env, "SESSION_ABSOLUTE_HOURS", 12, 1, 24 * 30),

@@ -213,6 +213,8 @@ const payout = {
   settled_at: null,
   returned_at: null,
   funding_status: "not_tracked",
+  reconciliation_status: "unreconciled",
+  reconciled_at: null,
   created_at: "2026-05-27T12:10:00.000Z",
   updated_at: "2026-05-27T12:10:00.000Z",
   created_by: { api_key_id: KEY_ID, membership_id: MEMBERSHIP_ID, user_id: USER_ID },

@@ -147,6 +147,11 @@ export function referenceTags(config: Config): ReferenceTag[] {
       description:
         "Money a Business moved into a funding account's bank account, recorded by an admin and credited to the account (a ledger transfer) only when a different person approves it: maker-checker by person, always on. Events `top_up.approved` and `top_up.rejected`.",
     },
+    {
+      name: "Reconciliation",
+      description:
+        "Bank statements (camt.053 `.001.02`/`.001.08`, camt.052, BAI2), uploaded or read from a bank rail's inbound folder, each of a funding account by its account. Every booked line is matched, in order, by `end_to_end_id` (one payout), `batch` (a payment block's PmtInfId: the block less its rejected transfers), `return` (the original EndToEndId or ACH trace: the payout is returned, what did not come back posts to fees), `top_up` (its reference) and `amount_date` (the exact amount, one payout sent within RECONCILIATION_WINDOW_BUSINESS_DAYS): a matched debit disburses the payout at the booking date when not yet and marks it `reconciled` (`payout.reconciled`). More than one possible answer is `needs_review` with its candidates (`statement_line.needs_review`), never a guess. A credit matching nothing funds the account (`funding_account.credited`); a debit matching nothing goes to suspense, lowering `available_minor`. Each statement's closing booked balance is proved against the ledger; a difference or missing statements raise `funding_account.balance_mismatch`. A line is recorded once (the bank's reference, else a fingerprint of its facts): statements sent again, overlapping intraday and end-of-day reports and out-of-order files add nothing. Pending entries move no money.",
+    },
     { name: "Webhooks", description: "The webhook endpoint of the environment, and the delivery log." },
     {
       name: "Events",

@@ -47,6 +47,7 @@ import {
 } from "./bank-rails.delivery.js";
 import { createBankInbound } from "./bank-rails.inbound.js";
 import { BANK_CUTOFF_JOB, BANK_UPLOAD_JOB } from "./bank-rails.jobs.js";
+import type { InboundStatements } from "./bank-rails.ports.js";
 import {
   advanceCounter,
   type BankRailConfigRow,
@@ -96,6 +97,8 @@ export interface BankFilesDeps {
   readonly pollIntervalMs?: number;
   /** The size limit of one inbound file (BANK_RAIL_INBOUND_MAX_FILE_BYTES). */
   readonly inboundMaxFileBytes: number;
+  /** Bank statements found in an inbound folder go to the reconciliation module (issue 28). */
+  readonly statements: InboundStatements;
   /** Counts each inbound download and the bytes it read (metrics). */
   readonly observeInboundRead?: (rail: string, bytes: number) => void;
   /**
@@ -125,6 +128,7 @@ function remittanceOf(payout: BankFilePayout): string {
 export function createBankFiles(deps: BankFilesDeps) {
   const { db, clock, ids, cipher, jobStore, logger } = deps;
   const inbound = createBankInbound({
+    statements: deps.statements,
     db,
     clock,
     ids,

@@ -61,6 +61,7 @@ import { type DeliveryTarget, type InboundEntry, InboundTooLargeError, sha256Hex
 import { checkBatchBooking, decideStatusReport } from "./bank-rails.iso-answers.js";
 import { BANK_POLL_JOB } from "./bank-rails.jobs.js";
 import { matchAchAnswer } from "./bank-rails.matching.js";
+import type { InboundStatements } from "./bank-rails.ports.js";
 import { refusalWords, unmatchedProblem } from "./bank-rails.problems.js";
 import {
   type BankFileRow,
@@ -102,6 +103,8 @@ export interface InboundDeps {
   readonly pollIntervalMs?: number;
   /** The size limit of one inbound file (BANK_RAIL_INBOUND_MAX_FILE_BYTES). */
   readonly maxFileBytes: number;
+  /** Bank statements (camt.053, camt.052, BAI2) go to the reconciliation module, in the file's transaction. */
+  readonly statements: InboundStatements;
 }
 
 interface Applied {
@@ -566,7 +569,9 @@ export function createBankInbound(deps: InboundDeps) {
         if (!claimed) return "seen" as const;
         let applied: Applied;
         const effects = createEffects(inboundId);
-        if (rail === "ach") applied = await applyNacha(tx, tenant, effects, readNachaFile(text));
+        if (deps.statements.isStatement(text))
+          applied = await deps.statements.receive(tx, tenant, text, { rail, fileName: name });
+        else if (rail === "ach") applied = await applyNacha(tx, tenant, effects, readNachaFile(text));
         else if (/CstmrPmtStsRpt/.test(text)) applied = await applyPain002(tx, tenant, effects, text);
         else if (/BkToCstmrDbtCdtNtfctn/.test(text))
           applied = await applyCamt054(tx, tenant, effects, text, (config.settings as BankRailSettings).timeZone);

@@ -17,7 +17,24 @@ export type OpenRailFundingAccount = (
   account: { readonly rail: "sepa" | "ach"; readonly currency: string; readonly accountIdentifierMasked: string },
 ) => Promise<unknown>;
 
+/**
+ * From the reconciliation module (issue 28): a bank statement (camt.053, camt.052, BAI2) found in a rail's inbound
+ * folder, handed over in the file's transaction. Answers what it did, in words for the inbound file; throws a
+ * parse or refusal error (the file is then recorded refused, with the error's words).
+ */
+export interface InboundStatements {
+  isStatement(text: string): boolean;
+  receive(
+    tx: Tx,
+    tenant: Tenant,
+    text: string,
+    origin: { readonly rail: "sepa" | "ach"; readonly fileName: string },
+  ): Promise<{ readonly kind: string; readonly unmatched: string[] }>;
+}
+
 export interface BankRailsPorts {
+  /** From the reconciliation module: statements found in an inbound folder. */
+  readonly statements: InboundStatements;
   readonly openFundingAccount: OpenRailFundingAccount;
   /**
    * From the destinations module: the routing facts of destinations by id, one query for all (a bulk creation

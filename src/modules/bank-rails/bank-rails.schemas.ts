@@ -207,6 +207,14 @@ export const PutAchBodySchema = Type.Object(
               "`payroll`: wages and salaries, sent with the Company Entry Description `PAYROLL` as NACHA requires. Default `other`.",
           }),
         ),
+        account_number: Type.Optional(
+          Type.String({
+            pattern: "^[0-9A-Za-z-]{4,17}$",
+            "x-pattern-message": "Expected the account number as the bank prints it on statements: 4 to 17 digits or letters.",
+            description:
+              "The originator's account at the ODFI, as its BAI2 statements name it: a statement uploaded or received for this number belongs to this rail's funding account (issue 28).",
+          }),
+        ),
         entry_description: Type.Optional(
           Type.String({
             pattern: "^[A-Z0-9 ]{1,10}$",

@@ -545,6 +545,7 @@ export function createBankRailService(deps: BankRailServiceDeps) {
       company_identification: o.company_identification,
       payout_purpose: o.payout_purpose ?? "other",
       entry_description: (o.payout_purpose ?? "other") === "payroll" ? "PAYROLL" : description,
+      ...(o.account_number === undefined ? {} : { account_number: o.account_number }),
     };
     return save(actor, "ach", body, originator, "nacha");
   }

@@ -9,12 +9,14 @@ import type { BankRailsPorts } from "./bank-rails.ports.js";
 import { registerBankRailRoutes } from "./bank-rails.routes.js";
 import { BankFileSchema, BankInboundFileSchema, BankRailSchema } from "./bank-rails.schemas.js";
 import { createBankRailService } from "./bank-rails.service.js";
+import { paymentBlockItems, sentItemsByReferences, statementAccountRail } from "./bank-rails.statements.js";
 
 export { bankFileName } from "./bank-rails.files.js";
 export { BANK_CUTOFF_JOB, BANK_POLL_JOB, BANK_UPLOAD_JOB } from "./bank-rails.jobs.js";
-export type { BankRailsPorts } from "./bank-rails.ports.js";
+export type { BankRailsPorts, InboundStatements } from "./bank-rails.ports.js";
 export { type RailRoute, routePayout } from "./bank-rails.routing.js";
 export type { BankRailName } from "./bank-rails.schemas.js";
+export type { SentItem } from "./bank-rails.statements.js";
 
 export interface BankRailsSettings {
   /** BANK_RAIL_LOCAL_ROOT: where local-directory delivery may write; null forbids it. */
@@ -67,6 +69,7 @@ export function defineBankRails(platform: PlatformServices, settings: BankRailsS
     pollIntervalMs: settings.pollIntervalMs,
     inboundMaxFileBytes: settings.inboundMaxFileBytes,
     observeInboundRead: (rail, bytes) => metrics.observeBankInboundRead(rail, bytes),
+    statements: ports.statements,
     ...(settings.testOnlyPauseAfterUpload === undefined ? {} : { testOnlyPauseAfterUpload: settings.testOnlyPauseAfterUpload }),
   });
   return defineModule({
@@ -91,6 +94,8 @@ export function defineBankRails(platform: PlatformServices, settings: BankRailsS
       checkAccount: service.checkAccount,
       /** For the disbursement job (payouts): the bank rail a production payout goes to, and its queueing there. */
       queue: bankFiles.queue,
+      /** For reconciliation (issue 28): a statement's account, the payouts a reference or a payment block names. */
+      statementFacts: { statementAccountRail, sentItemsByReferences, paymentBlockItems },
     },
   });
 }

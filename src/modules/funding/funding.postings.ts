@@ -196,6 +196,41 @@ export function createFundingPostings(deps: FundingPostingsDeps) {
     return transfer;
   };
 
+  /**
+   * For reconciliation (issue 28): one posted movement of a funding account against an internal account, caused
+   * by a statement line or statement (an unknown debit to suspense, a bank fee, its release, an opening balance).
+   * `amountMinor` is signed for the funding account (positive: money in). Idempotent on the key.
+   */
+  const postStatementMovement = async (
+    tx: Tx,
+    tenant: Tenant,
+    input: {
+      readonly fundingAccountId: string;
+      readonly amountMinor: number;
+      readonly counterpart: "suspense" | "fees" | "outside_world";
+      readonly step: TransferStep;
+      readonly cause: { readonly type: Exclude<TransferCauseType, "payout">; readonly id: string };
+      readonly idempotencyKey: string;
+    },
+  ): Promise<TransferWithEntries> => {
+    if (!Number.isSafeInteger(input.amountMinor) || input.amountMinor === 0)
+      throw new Error("a movement must be a non-zero integer");
+    const existing = await findTransferWithEntriesByKey(tx, tenant, input.idempotencyKey);
+    if (existing !== null) return existing;
+    const account = await lockFundingAccountRow(tx, tenant, input.fundingAccountId);
+    if (account === null) throw new Error("no such funding account");
+    const before = availableOf(account);
+    const after = await moveBalances(tx, account.id, { postedDelta: input.amountMinor, pendingDelta: 0, now: clock.now() });
+    if (after === null) throw new Error("funding account vanished under its lock");
+    const transfer = await record(tx, after, input.step, input.cause, input.idempotencyKey, [
+      { account: input.counterpart, amountMinor: -input.amountMinor, pending: false },
+      { account: "funding", amountMinor: input.amountMinor, pending: false },
+    ]);
+    if (input.amountMinor > 0) await scheduleRelease(tx, after, `statement:${transfer.id}`);
+    else await reportLowBalance(tx, before, after);
+    return transfer;
+  };
+
   const key = (payoutId: string, step: TransferStep) => `payout:${payoutId}:${step}`;
   const payoutCause = (payout: PayoutForFunding) => ({ type: "payout" as const, id: payout.id });
 
@@ -346,6 +381,7 @@ export function createFundingPostings(deps: FundingPostingsDeps) {
     ensureFundingAccount,
     openRailFundingAccount,
     creditFundingAccount,
+    postStatementMovement,
     holdForPayout,
     reserveWaiting,
     postForPayout,

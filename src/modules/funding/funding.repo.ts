@@ -60,6 +60,27 @@ export async function findFundingAccountRow(db: Db, tenant: Tenant, id: string):
   return row ?? null;
 }
 
+export async function findRailFundingAccountRow(
+  db: Db,
+  tenant: Tenant,
+  rail: "sepa" | "ach",
+  currency: string,
+): Promise<FundingAccountRow | null> {
+  const [row] = await db
+    .select()
+    .from(fundingAccounts)
+    .where(
+      and(
+        ownedBy(fundingAccounts, tenant),
+        eq(fundingAccounts.kind, "bank_rail"),
+        eq(fundingAccounts.rail, rail),
+        eq(fundingAccounts.currency, currency),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
 export async function lockFundingAccountRow(tx: Tx, tenant: Tenant, id: string): Promise<FundingAccountRow | null> {
   const [row] = await tx
     .select()

@@ -11,7 +11,7 @@ import { createReleaseHandler } from "./funding.release.js";
 import { registerFundingRoutes } from "./funding.routes.js";
 import { FundingAccountSchema, TransferSchema } from "./funding.schemas.js";
 import { createFundingService } from "./funding.service.js";
-import { findFundingAccount } from "./funding.shared.js";
+import { findFundingAccount, findRailFundingAccount } from "./funding.shared.js";
 
 export { FUNDING_ERRORS } from "./funding.errors.js";
 export { FUNDING_RELEASE_JOB } from "./funding.jobs.js";
@@ -26,7 +26,7 @@ export type {
   TransferRow,
 } from "./funding.postings.js";
 export { presentFundingAccount, presentTransfer } from "./funding.service.js";
-export type { FindFundingAccount, FundingAccountRow } from "./funding.shared.js";
+export type { FindFundingAccount, FindRailFundingAccount, FundingAccountRow } from "./funding.shared.js";
 
 /** Funding accounts and the posting rules on the ledger. */
 export function defineFunding(platform: PlatformServices, ports: FundingPorts) {
@@ -57,6 +57,10 @@ export function defineFunding(platform: PlatformServices, ports: FundingPorts) {
       findFundingAccount,
       /** For the payouts lifecycle: the posting rules, in the transaction of the payout's move. */
       payoutPostings: postings,
+      /** For reconciliation: the funding account of a bank rail in a currency (a statement's account). */
+      findRailFundingAccount,
+      /** For reconciliation: statement movements (unknown debits to suspense, fees, opening balances). */
+      postStatementMovement: postings.postStatementMovement,
       /** For bank-rails: the funding account of a configured rail's debtor account. */
       openRailFundingAccount: postings.openRailFundingAccount,
     },

@@ -11,6 +11,7 @@ import { createFundsExpiryHandler, createWaitingPayoutQueue } from "./payouts.fu
 import { PAYOUT_DISBURSE_JOB, PAYOUT_FUNDS_EXPIRY_JOB, PAYOUT_RAIL_OUTCOME_JOB, PAYOUT_SETTLE_JOB } from "./payouts.jobs.js";
 import { createLifecycle } from "./payouts.lifecycle.js";
 import type { PayoutsPorts } from "./payouts.ports.js";
+import { createPayoutReconciliation } from "./payouts.reconciliation.js";
 import { registerPayoutExportRoute, registerPayoutRoutes } from "./payouts.routes.js";
 import { ApprovalPolicySchema, BulkRowSchema, DecisionSchema, PayoutPayeeSchema, PayoutSchema } from "./payouts.schemas.js";
 import { createPayoutService } from "./payouts.service.js";
@@ -20,6 +21,7 @@ export type { RailRouteCheck } from "./payouts.creation.js";
 export type { BankRailQueue } from "./payouts.disbursement.js";
 export { PAYOUT_DISBURSE_JOB, PAYOUT_FUNDS_EXPIRY_JOB, PAYOUT_RAIL_OUTCOME_JOB, PAYOUT_SETTLE_JOB } from "./payouts.jobs.js";
 export type { PayoutsPorts } from "./payouts.ports.js";
+export type { PayoutForReconciliation, PayoutReconciliation, ReconcileOutcome } from "./payouts.reconciliation.js";
 /** For the masking backfill (worker): re-masks the destination copies payouts keep. */
 export { replaceDestinationLast4 } from "./payouts.shared.js";
 export { type PayoutStatus, transition } from "./payouts.state.js";
@@ -108,6 +110,8 @@ export function definePayouts(platform: PlatformServices, settings: PayoutsSetti
       bankFiles: createPayoutBankFileHooks({ clock, cipher, lifecycle }),
       /** For the funding module's release: the payouts waiting for funds, and the record of a reservation. */
       waitingPayouts: createWaitingPayoutQueue({ events, jobStore }),
+      /** For the reconciliation module: the payouts a statement line names, marked reconciled or returned. */
+      reconciliation: createPayoutReconciliation({ clock, events, lifecycle }),
     },
   });
 }

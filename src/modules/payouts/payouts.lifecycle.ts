@@ -158,7 +158,14 @@ export function createLifecycle(deps: LifecycleDeps) {
     let next: PayoutFundingStatus = payout.fundingStatus;
     if (to === "disbursed" && from !== "disbursed" && from !== "compliance_hold") next = await funding.postForPayout(tx, payout);
     else if (ENDED_WITHOUT_MONEY.has(to) && from !== to) next = await funding.voidForPayout(tx, payout);
-    else if (to === "returned" && from !== "returned") next = await funding.reverseForPayout(tx, payout);
+    else if (to === "returned" && from !== "returned")
+      next = await funding.reverseForPayout(
+        tx,
+        payout,
+        trigger.type === "returned" && trigger.returnedAmountMinor !== undefined
+          ? trigger.returnedAmountMinor
+          : payout.amountMinor,
+      );
     if (next === payout.fundingStatus) return payout;
     return setPayoutFunding(tx, payout.id, { fundingStatus: next, awaitingFundsSince: null });
   }

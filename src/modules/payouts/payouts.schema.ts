@@ -84,6 +84,9 @@ export const payouts = pgTable(
     fundingAccountId: uuid("funding_account_id"),
     /** When it started waiting for funds: the order of the release. */
     awaitingFundsSince: timestamp("awaiting_funds_since", { withTimezone: true, mode: "date" }),
+    /** Issue 28: `reconciled` once a bank statement line was matched to it (the reconciliation module's markReconciled). */
+    reconciliationStatus: text("reconciliation_status").$type<"unreconciled" | "reconciled">().notNull().default("unreconciled"),
+    reconciledAt: timestamp("reconciled_at", { withTimezone: true, mode: "date" }),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
   },
@@ -116,6 +119,7 @@ export const payouts = pgTable(
     index("payouts_awaiting_funds_idx")
       .on(t.fundingAccountId, t.awaitingFundsSince, t.id)
       .where(sql`funding_status = 'awaiting_funds'`),
+    check("payouts_reconciliation_status", sql`${t.reconciliationStatus} in ('unreconciled', 'reconciled')`),
     check(
       "payouts_funding_status",
       sql`${t.fundingStatus} in ('not_tracked', 'reserved', 'awaiting_funds', 'posted', 'released', 'reversed')`,

@@ -104,6 +104,11 @@ export const PayoutSchema = Type.Object(
       description:
         "What the funding account holds for it: `not_tracked` (before approval, or never held), `reserved` (held at approval), `awaiting_funds` (approved, enforcement on, not covered: nothing is sent until funds arrive), `posted` (disbursed: the hold became a debit), `released` (failed, canceled or rejected: the hold voided or the wait ended), `reversed` (returned: credited back).",
     }),
+    reconciliation_status: stringEnum(["unreconciled", "reconciled"], {
+      description:
+        "`reconciled` once a line of a bank statement was matched to it (automatically or by a person, `POST /v1/statement-lines/{id}/match`); back to `unreconciled` when that match is undone.",
+    }),
+    reconciled_at: nullableDateTime,
     created_at: Type.String({ format: "date-time" }),
     updated_at: Type.String({ format: "date-time" }),
     payee: Type.Ref("PayoutPayee"),

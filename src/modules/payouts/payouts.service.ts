@@ -123,6 +123,8 @@ export function presentPayout(row: PayoutRow, payee: PayoutPayeeBody): PayoutBod
     settled_at: iso(row.settledAt),
     returned_at: iso(row.returnedAt),
     funding_status: row.fundingStatus,
+    reconciliation_status: row.reconciliationStatus,
+    reconciled_at: iso(row.reconciledAt),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
     created_by: {

@@ -53,7 +53,8 @@ export type PayoutEventType =
   | "payout.failed"
   | "payout.returned"
   | "payout.awaiting_funds"
-  | "payout.funds_reserved";
+  | "payout.funds_reserved"
+  | "payout.reconciled";
 
 /** What the state machine needs to know about a payout. */
 export interface PayoutStateView {
@@ -80,7 +81,8 @@ export type PayoutTrigger =
   | { readonly type: "compliance_hold"; readonly reason: string }
   | { readonly type: "compliance_hold_cleared" }
   | { readonly type: "settle" }
-  | { readonly type: "returned"; readonly reason: string };
+  /** `returnedAmountMinor`: what came back when a statement says so (less than the amount: the rest is a bank fee). */
+  | { readonly type: "returned"; readonly reason: string; readonly returnedAmountMinor?: number };
 
 export type PayoutTriggerType = PayoutTrigger["type"];
 

@@ -5,8 +5,10 @@ import type { TopUpsPorts } from "./top-ups.ports.js";
 import { registerTopUpRoutes } from "./top-ups.routes.js";
 import { TopUpSchema } from "./top-ups.schemas.js";
 import { createTopUpService } from "./top-ups.service.js";
+import { findTopUpForStatement, findTopUpsOfAmount } from "./top-ups.shared.js";
 
 export type { CreditFundingAccount, FindFundingAccount, TopUpsPorts } from "./top-ups.ports.js";
+export type { TopUpRow } from "./top-ups.shared.js";
 
 /**
  * Top-ups: money a Business records as moved into a funding account, credited on the ledger (through the
@@ -29,6 +31,12 @@ export function defineTopUps(platform: PlatformServices, ports: TopUpsPorts) {
     errorCodes: TOP_UP_ERRORS,
     registerRoutes: (app) => registerTopUpRoutes(app, service),
     sharedSchemas: [TopUpSchema],
-    offers: {},
+    offers: {
+      /** For reconciliation: a statement credit is matched to a top-up by its reference (never credited twice). */
+      statementTopUps: {
+        ofAmount: findTopUpsOfAmount,
+        find: findTopUpForStatement,
+      },
+    },
   });
 }

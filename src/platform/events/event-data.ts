@@ -298,6 +298,67 @@ export const EVENT_DATA_SCHEMAS: Readonly<Record<EventType, TSchema>> = {
     },
     "A recorded top-up was rejected: nothing was credited.",
   ),
+  "payout.reconciled": payoutData(
+    ["approved", "disbursed", "settled", "returned", "compliance_hold"],
+    {
+      reconciliation_status: Type.Unsafe<"reconciled">({
+        type: "string",
+        enum: ["reconciled"],
+        description: "Always `reconciled`.",
+      }),
+      reconciled_at: dateTime("When the match was made."),
+      statement_line_id: uuid("The bank statement line matched to it."),
+      rule: Type.String({ description: "The rule that matched: end_to_end_id, batch, amount_date or manual." }),
+    },
+    "A line of a bank statement was matched to the payout: the bank booked its money (issue 28).",
+  ),
+  "statement_line.needs_review": Type.Object(
+    {
+      statement_line_id: uuid("The line; the ordering subject of statement_line.* events."),
+      statement_id: uuid("The statement that brought it."),
+      funding_account_id: uuid("The funding account of the statement."),
+      direction: Type.Unsafe<string>({ type: "string", enum: ["debit", "credit"] }),
+      amount_minor: Type.Integer({ minimum: 0 }),
+      currency: Type.String({ minLength: 3, maxLength: 3 }),
+      booking_date: Type.Unsafe<string | null>({ type: ["string", "null"], format: "date" }),
+      candidate_payout_ids: Type.Array(uuid("A candidate payout.")),
+      reason: Type.String({ description: "Why no match was made automatically, in words." }),
+    },
+    {
+      additionalProperties: true,
+      description: "A booked statement line has more than one possible match (or a doubtful one): a person decides.",
+    },
+  ),
+  "funding_account.credited": Type.Object(
+    {
+      funding_account_id: uuid("The funding account; the ordering subject of funding_account.* events."),
+      currency: Type.String({ minLength: 3, maxLength: 3 }),
+      amount_minor: Type.Integer({ minimum: 1, description: "The credit, minor units." }),
+      statement_line_id: uuid("The statement line of the credit."),
+      transfer_id: uuid("The ledger transfer."),
+      posted_minor: Type.Integer({ description: "Posted balance after the credit." }),
+      available_minor: Type.Integer({ description: "Available balance after the credit." }),
+    },
+    { additionalProperties: true, description: "A bank statement credit matching nothing we know funded the account." },
+  ),
+  "funding_account.balance_mismatch": Type.Object(
+    {
+      funding_account_id: uuid("The funding account."),
+      statement_id: uuid("The bank statement whose closing balance or sequence number disagrees."),
+      closing_date: Type.Unsafe<string | null>({ type: ["string", "null"], format: "date" }),
+      bank_minor: Type.Unsafe<number | null>({ type: ["integer", "null"], description: "The bank's closing booked balance." }),
+      ledger_minor: Type.Unsafe<number | null>({ type: ["integer", "null"], description: "The ledger's posted balance." }),
+      difference_minor: Type.Unsafe<number | null>({ type: ["integer", "null"], description: "bank_minor - ledger_minor." }),
+      sequence_gap: Type.Unsafe<{ expected: number; received: number } | null>({
+        type: ["object", "null"],
+        description: "The statement sequence number expected and the one received, when statements are missing.",
+      }),
+    },
+    {
+      additionalProperties: true,
+      description: "A bank statement's closing balance disagrees with the ledger, or statements are missing.",
+    },
+  ),
 };
 
 /** The envelope of one event type (spec "Envelope"). */

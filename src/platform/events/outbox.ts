@@ -33,6 +33,10 @@ export const EVENT_TYPES = [
   "bank_file.item_unmatched",
   "top_up.approved",
   "top_up.rejected",
+  "payout.reconciled",
+  "statement_line.needs_review",
+  "funding_account.credited",
+  "funding_account.balance_mismatch",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

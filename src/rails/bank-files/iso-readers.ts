@@ -13,7 +13,7 @@ export class IsoParseError extends Error {
   }
 }
 
-type XmlNode = { readonly [key: string]: unknown };
+export type XmlNode = { readonly [key: string]: unknown };
 
 const REPEATED = new Set([
   "OrgnlPmtInfAndSts",
@@ -28,9 +28,16 @@ const REPEATED = new Set([
   "Btch",
   "PmtInf",
   "CdtTrfTxInf",
+  // camt.052/053 (statements.ts reads them with these helpers too)
+  "Stmt",
+  "Rpt",
+  "Bal",
+  "Ustrd",
+  "Chrgs",
+  "Rcrd",
 ]);
 
-function parseXml(text: string): XmlNode {
+export function parseXml(text: string): XmlNode {
   if (/<!DOCTYPE/i.test(text) || /<!ENTITY/i.test(text)) throw new IsoParseError("document type declarations are not accepted");
   const parser = new XMLParser({
     ignoreAttributes: false,
@@ -84,19 +91,19 @@ function notWellFormed(text: string, err: { code: string; msg: string; line: num
 }
 
 /** The root element's local name (namespace prefix dropped), for a refusal naming what the file is. */
-function rootName(document: XmlNode): string {
+export function rootName(document: XmlNode): string {
   const names = Object.keys(document).filter((key) => !key.startsWith("?") && !key.startsWith("@"));
   return names[0] ?? "(none)";
 }
 
-function child(node: unknown, name: string): XmlNode | undefined {
+export function child(node: unknown, name: string): XmlNode | undefined {
   if (typeof node !== "object" || node === null) return undefined;
   const value = (node as XmlNode)[name];
   if (Array.isArray(value)) return value[0] as XmlNode | undefined;
   return typeof value === "object" && value !== null ? (value as XmlNode) : undefined;
 }
 
-function children(node: unknown, name: string): XmlNode[] {
+export function children(node: unknown, name: string): XmlNode[] {
   if (typeof node !== "object" || node === null) return [];
   const value = (node as XmlNode)[name];
   if (value === undefined) return [];
@@ -104,7 +111,7 @@ function children(node: unknown, name: string): XmlNode[] {
 }
 
 /** The text of a leaf element (or of `#text` when it has attributes), decoding only the five XML entities. */
-function text(node: unknown, ...path: string[]): string | null {
+export function text(node: unknown, ...path: string[]): string | null {
   let current: unknown = node;
   for (const name of path) {
     if (typeof current !== "object" || current === null) return null;
@@ -118,7 +125,7 @@ function text(node: unknown, ...path: string[]): string | null {
   return null;
 }
 
-function attribute(node: unknown, path: string[], name: string): string | null {
+export function attribute(node: unknown, path: string[], name: string): string | null {
   let current: unknown = node;
   for (const step of path) {
     if (typeof current !== "object" || current === null) return null;
@@ -138,7 +145,7 @@ function decodeXmlEntities(value: string): string {
 }
 
 /** The strings of a repeated leaf element, entities decoded. */
-function strings(value: unknown): string[] {
+export function strings(value: unknown): string[] {
   const list = Array.isArray(value) ? value : value === undefined ? [] : [value];
   return list.filter((v): v is string => typeof v === "string").map(decodeXmlEntities);
 }

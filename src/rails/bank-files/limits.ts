@@ -143,3 +143,12 @@ export const NON_EEA_SEPA_COUNTRIES: ReadonlySet<string> = new Set([
 export function sepaNeedsCreditorBic(country: string): boolean {
   return NON_EEA_SEPA_COUNTRIES.has(country);
 }
+
+/**
+ * Statements read (statements.ts): a file larger than this is refused before parsing (a day's camt.053 of a
+ * busy account with 100,000 entries and their details is some 60 MB), and so is one with more entries.
+ */
+export const STATEMENT_MAX_BYTES = 64 * 1024 * 1024;
+export const STATEMENT_MAX_ENTRIES = 100_000;
+/** A BAI2 physical record longer than this is not a BAI2 record (banks write 80 or variable up to a few hundred). */
+export const BAI2_MAX_RECORD_LENGTH = 4096;

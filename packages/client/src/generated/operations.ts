@@ -12,6 +12,7 @@ export interface OperationInfo {
 
 export const OPERATIONS = {
   acceptInvitation: { method: "POST", path: "/v1/invitations/acceptance", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
+  acceptStatementOpeningBalance: { method: "POST", path: "/v1/bank-statements/{id}/accept-opening-balance", retry: "unsent", idempotencyKey: false, body: false, response: "json", listKey: null },
   acknowledgeBeneficiary: { method: "POST", path: "/v1/beneficiaries/{id}/acknowledge", retry: "unsent", idempotencyKey: false, body: false, response: "json", listKey: null },
   applyNotificationOfChange: { method: "POST", path: "/v1/beneficiaries/{id}/bank-accounts/{accountId}/notification-of-change/apply", retry: "unsent", idempotencyKey: false, body: false, response: "json", listKey: null },
   approvePayout: { method: "POST", path: "/v1/payouts/{payoutId}/approve", retry: "always", idempotencyKey: false, body: true, response: "json", listKey: null },
@@ -53,6 +54,7 @@ export const OPERATIONS = {
   getApprovalPolicy: { method: "GET", path: "/v1/approval-policy", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getBankFile: { method: "GET", path: "/v1/bank-files/{id}", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getBankInboundFile: { method: "GET", path: "/v1/bank-inbound-files/{id}", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
+  getBankStatement: { method: "GET", path: "/v1/bank-statements/{id}", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getBeneficiary: { method: "GET", path: "/v1/beneficiaries/{id}", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getBranding: { method: "GET", path: "/v1/branding", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getBusinessProfile: { method: "GET", path: "/v1/business", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
@@ -65,15 +67,18 @@ export const OPERATIONS = {
   getSecuritySettings: { method: "GET", path: "/v1/security-settings", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getSepaRail: { method: "GET", path: "/v1/bank-rails/sepa", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getSession: { method: "GET", path: "/v1/session", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
+  getStatementLine: { method: "GET", path: "/v1/statement-lines/{id}", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getTopUp: { method: "GET", path: "/v1/top-ups/{id}", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getWebhookDelivery: { method: "GET", path: "/v1/webhook-deliveries/{id}", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getWebhookSubscription: { method: "GET", path: "/v1/webhook-subscriptions", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
+  ignoreStatementLine: { method: "POST", path: "/v1/statement-lines/{id}/ignore", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
   importBeneficiaries: { method: "POST", path: "/v1/beneficiaries/import", retry: "always", idempotencyKey: false, body: true, response: "json", listKey: null },
   listApiKeys: { method: "GET", path: "/v1/api-keys", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "api_keys" },
   listAuditRecords: { method: "GET", path: "/v1/audit-records", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "audit_records" },
   listBankFiles: { method: "GET", path: "/v1/bank-files", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "bank_files" },
   listBankInboundFiles: { method: "GET", path: "/v1/bank-inbound-files", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "bank_inbound_files" },
   listBankRails: { method: "GET", path: "/v1/bank-rails", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
+  listBankStatements: { method: "GET", path: "/v1/bank-statements", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "bank_statements" },
   listBeneficiaries: { method: "GET", path: "/v1/beneficiaries", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "beneficiaries" },
   listDestinations: { method: "GET", path: "/v1/beneficiaries/{id}/bank-accounts", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   listEvents: { method: "GET", path: "/v1/events", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "events" },
@@ -85,8 +90,10 @@ export const OPERATIONS = {
   listPayoutDecisions: { method: "GET", path: "/v1/payouts/{payoutId}/decisions", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   listPayouts: { method: "GET", path: "/v1/payouts", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "payouts" },
   listSandboxEmails: { method: "GET", path: "/v1/sandbox/emails", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "emails" },
+  listStatementLines: { method: "GET", path: "/v1/statement-lines", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "statement_lines" },
   listTopUps: { method: "GET", path: "/v1/top-ups", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "top_ups" },
   listWebhookDeliveries: { method: "GET", path: "/v1/webhook-deliveries", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "deliveries" },
+  matchStatementLine: { method: "POST", path: "/v1/statement-lines/{id}/match", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
   redeliverWebhookDelivery: { method: "POST", path: "/v1/webhook-deliveries/{id}/redeliver", retry: "unsent", idempotencyKey: false, body: false, response: "json", listKey: null },
   regenerateRecoveryCodes: { method: "POST", path: "/v1/session/two-factor/recovery-codes", retry: "unsent", idempotencyKey: false, body: false, response: "json", listKey: null },
   registerBusiness: { method: "POST", path: "/v1/registration", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
@@ -95,6 +102,7 @@ export const OPERATIONS = {
   removeMember: { method: "DELETE", path: "/v1/members/{membershipId}", retry: "always", idempotencyKey: false, body: false, response: "none", listKey: null },
   replaceApprovalPolicy: { method: "PUT", path: "/v1/approval-policy", retry: "always", idempotencyKey: false, body: true, response: "json", listKey: null },
   requestPasswordReset: { method: "POST", path: "/v1/password-resets", retry: "unsent", idempotencyKey: false, body: true, response: "none", listKey: null },
+  resolveStatementMismatch: { method: "POST", path: "/v1/bank-statements/{id}/resolve-mismatch", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
   revokeApiKey: { method: "DELETE", path: "/v1/api-keys/{id}", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   revokeInvitation: { method: "DELETE", path: "/v1/invitations/{invitationId}", retry: "always", idempotencyKey: false, body: false, response: "none", listKey: null },
   setDeclaredDestination: { method: "PUT", path: "/v1/beneficiaries/{id}/declared-destination", retry: "always", idempotencyKey: false, body: true, response: "json", listKey: null },
@@ -106,12 +114,14 @@ export const OPERATIONS = {
   testAchRailConnection: { method: "POST", path: "/v1/bank-rails/ach/test-connection", retry: "unsent", idempotencyKey: false, body: false, response: "json", listKey: null },
   testSepaRailConnection: { method: "POST", path: "/v1/bank-rails/sepa/test-connection", retry: "unsent", idempotencyKey: false, body: false, response: "json", listKey: null },
   unarchiveBeneficiary: { method: "POST", path: "/v1/beneficiaries/{id}/unarchive", retry: "unsent", idempotencyKey: false, body: false, response: "json", listKey: null },
+  unmatchStatementLine: { method: "POST", path: "/v1/statement-lines/{id}/unmatch", retry: "unsent", idempotencyKey: false, body: false, response: "json", listKey: null },
   updateBeneficiary: { method: "PUT", path: "/v1/beneficiaries/{id}", retry: "always", idempotencyKey: false, body: true, response: "json", listKey: null },
   updateBranding: { method: "PATCH", path: "/v1/branding", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
   updateBusinessProfile: { method: "PATCH", path: "/v1/business", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
   updateFundingAccount: { method: "PATCH", path: "/v1/funding-accounts/{id}", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
   updateSecuritySettings: { method: "PUT", path: "/v1/security-settings", retry: "always", idempotencyKey: false, body: true, response: "json", listKey: null },
   updateWebhookSubscription: { method: "PATCH", path: "/v1/webhook-subscriptions", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
+  uploadBankStatement: { method: "POST", path: "/v1/bank-statements", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
   verifyRegistration: { method: "POST", path: "/v1/registration/verification", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
 } as const satisfies Record<string, OperationInfo>;
 
@@ -129,12 +139,14 @@ export interface ListOperations {
   listAuditRecords: "audit_records";
   listBankFiles: "bank_files";
   listBankInboundFiles: "bank_inbound_files";
+  listBankStatements: "bank_statements";
   listBeneficiaries: "beneficiaries";
   listEvents: "events";
   listFundingAccounts: "funding_accounts";
   listFundingAccountTransfers: "transfers";
   listPayouts: "payouts";
   listSandboxEmails: "emails";
+  listStatementLines: "statement_lines";
   listTopUps: "top_ups";
   listWebhookDeliveries: "deliveries";
 }
@@ -204,4 +216,4 @@ export const SIMULATOR_SCENARIOS: readonly { readonly name: string; readonly amo
 ];
 
 /** Every event type the service records (webhooks and the events API). */
-export const EVENT_TYPES = ["payout.disbursement_submitted","payout.acknowledged","payout.estimated_arrival_at","payout.disbursed","payout.delivered","payout.settled","payout.canceled","payout.rejected","payout.failed","payout.returned","payout.awaiting_funds","payout.funds_reserved","funding_account.low_balance","beneficiary.details_submitted","beneficiary.bank_account.registered","beneficiary.enrollment_rejected","beneficiary.bank_account.notification_of_change","beneficiary.bank_account.corrected","bank_file.refused","bank_file.item_unmatched","top_up.approved","top_up.rejected"] as const;
+export const EVENT_TYPES = ["payout.disbursement_submitted","payout.acknowledged","payout.estimated_arrival_at","payout.disbursed","payout.delivered","payout.settled","payout.canceled","payout.rejected","payout.failed","payout.returned","payout.awaiting_funds","payout.funds_reserved","funding_account.low_balance","beneficiary.details_submitted","beneficiary.bank_account.registered","beneficiary.enrollment_rejected","beneficiary.bank_account.notification_of_change","beneficiary.bank_account.corrected","bank_file.refused","bank_file.item_unmatched","top_up.approved","top_up.rejected","payout.reconciled","statement_line.needs_review","funding_account.credited","funding_account.balance_mismatch"] as const;

@@ -1,0 +1,313 @@
+// The matching rules (issue 28), in the order they are tried, as one decision per booked line. Reads only: the
+// service applies the decisions. A line is matched automatically only when every fact agrees and the answer is
+// unique; anything else is `needs_review` with its candidates (never a guess) or `unmatched` (money we did not
+// send or expect).
+import type { Tenant } from "../../platform/auth/actor.js";
+import type { Db } from "../../platform/db/client.js";
+import {
+  addCalendarDays,
+  isFederalReserveBusinessDay,
+  isTarget2BusinessDay,
+  weekdayOf,
+} from "../../rails/bank-files/calendars.js";
+import type { PayoutForReconciliation } from "../payouts/index.js";
+import type { ReconciliationPorts, SentItemFacts, TopUpFacts } from "./reconciliation.ports.js";
+import { payoutsMatched } from "./reconciliation.repo.js";
+import type { MatchRule } from "./reconciliation.schema.js";
+
+/** The facts of a booked line matching reads. */
+export interface LineFacts {
+  readonly id: string;
+  readonly direction: "debit" | "credit";
+  readonly amountMinor: number;
+  readonly currency: string;
+  readonly bookingDate: string | null;
+  readonly valueDate: string | null;
+  readonly reversal: boolean;
+  readonly bankReference: string | null;
+  readonly endToEndIds: readonly string[];
+  readonly instructionIds: readonly string[];
+  readonly paymentInformationId: string | null;
+  readonly batchCount: number | null;
+  readonly achTrace: string | null;
+  readonly remittance: string | null;
+  /** Return information of the entry's transactions. */
+  readonly returns: ReadonlyArray<{
+    readonly originalEndToEndId: string | null;
+    readonly reasonCode: string | null;
+    readonly amountMinor: number | null;
+  }>;
+}
+
+export type Decision =
+  | {
+      readonly kind: "debit";
+      readonly rule: Extract<MatchRule, "end_to_end_id" | "batch" | "amount_date">;
+      readonly payouts: readonly PayoutForReconciliation[];
+      readonly differenceMinor: number;
+    }
+  | {
+      readonly kind: "return";
+      readonly returns: ReadonlyArray<{
+        readonly payout: PayoutForReconciliation;
+        readonly returnedMinor: number;
+        readonly reason: string;
+      }>;
+    }
+  | { readonly kind: "top_up"; readonly topUp: TopUpFacts }
+  | { readonly kind: "review"; readonly candidates: readonly PayoutForReconciliation[]; readonly reason: string }
+  | { readonly kind: "unmatched"; readonly reason: string };
+
+export interface MatchSettings {
+  /** The difference a match may carry (a bank fee), minor units; 0 by default. */
+  readonly toleranceMinor: number;
+  /** How many business days before the booking a payout may have been sent for `amount_date`. */
+  readonly windowBusinessDays: number;
+}
+
+/** Statuses whose money may have left: a debit line may book them. */
+const SENT: ReadonlySet<string> = new Set(["approved", "disbursed", "settled", "returned", "compliance_hold"]);
+
+function isBusinessDay(date: string, currency: string): boolean {
+  if (currency === "EUR") return isTarget2BusinessDay(date);
+  if (currency === "USD") return isFederalReserveBusinessDay(date);
+  const day = weekdayOf(date);
+  return day !== 0 && day !== 6;
+}
+
+/** The date `days` business days before `date` (the window's first day). */
+export function businessDaysBefore(date: string, days: number, currency: string): string {
+  let current = date;
+  let left = days;
+  while (left > 0) {
+    current = addCalendarDays(current, -1);
+    if (isBusinessDay(current, currency)) left -= 1;
+  }
+  return current;
+}
+
+const normaliseText = (value: string) => value.toUpperCase().replace(/[^A-Z0-9]/g, "");
+
+function money(minor: number, currency: string): string {
+  const sign = minor < 0 ? "-" : "";
+  const abs = Math.abs(minor);
+  return `${currency} ${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
+}
+
+/** What the lines of one statement name, read in a few queries for all of them. */
+export interface Lookups {
+  readonly items: Map<string, SentItemFacts>;
+  readonly blocks: Map<string, SentItemFacts[] | null>;
+  readonly payouts: Map<string, PayoutForReconciliation>;
+}
+
+export async function readLookups(
+  db: Db,
+  tenant: Tenant,
+  ports: Pick<ReconciliationPorts, "statementFacts" | "payouts">,
+  lines: readonly LineFacts[],
+): Promise<Lookups> {
+  const references = new Set<string>();
+  const blockIds = new Set<string>();
+  for (const line of lines) {
+    for (const id of line.endToEndIds) references.add(id);
+    for (const r of line.returns) if (r.originalEndToEndId !== null) references.add(r.originalEndToEndId);
+    if (line.achTrace !== null) references.add(line.achTrace);
+    if (line.paymentInformationId !== null) blockIds.add(line.paymentInformationId);
+  }
+  const items = await ports.statementFacts.sentItemsByReferences(db, tenant, [...references]);
+  const blocks = new Map<string, SentItemFacts[] | null>();
+  for (const id of blockIds) blocks.set(id, await ports.statementFacts.paymentBlockItems(db, tenant, id));
+  const payoutIds = new Set<string>();
+  for (const item of items.values()) payoutIds.add(item.payoutId);
+  for (const block of blocks.values()) for (const item of block ?? []) payoutIds.add(item.payoutId);
+  const payouts = await ports.payouts.findPayouts(db, tenant, [...payoutIds]);
+  return { items, blocks, payouts };
+}
+
+export function createMatcher(ports: Pick<ReconciliationPorts, "payouts" | "topUps">, settings: MatchSettings) {
+  const within = (difference: number) => Math.abs(difference) <= settings.toleranceMinor;
+
+  /** The debit rules that read references: end_to_end_id, then batch. Null: no reference of ours. */
+  function debitByReference(line: LineFacts, lookups: Lookups): Decision | null {
+    const named = line.endToEndIds.map((id) => lookups.items.get(id));
+    const found = named.flatMap((item) => (item === undefined ? [] : [item]));
+    if (found.length > 0) {
+      const payouts = found.flatMap((item) => lookups.payouts.get(item.payoutId) ?? []);
+      if (found.length < named.length)
+        return {
+          kind: "review",
+          candidates: payouts,
+          reason: `The entry names ${named.length} EndToEndIds; ${named.length - found.length} of them are none of our transfers.`,
+        };
+      const notSent = payouts.filter((p) => !SENT.has(p.status));
+      if (notSent.length > 0 || payouts.length < found.length)
+        return {
+          kind: "review",
+          candidates: payouts,
+          reason: `The bank booked a payment we believe did not leave: ${notSent.map((p) => `payout ${p.id} is ${p.status}`).join(", ") || "a payout is missing"}.`,
+        };
+      const wrongCurrency = payouts.filter((p) => p.currency !== line.currency);
+      if (wrongCurrency.length > 0)
+        return {
+          kind: "review",
+          candidates: payouts,
+          reason: `The entry is in ${line.currency}; the payout is in ${wrongCurrency[0]?.currency}.`,
+        };
+      const expected = payouts.reduce((sum, p) => sum + p.amountMinor, 0);
+      const difference = line.amountMinor - expected;
+      if (!within(difference))
+        return {
+          kind: "review",
+          candidates: payouts,
+          reason: `The bank booked ${money(line.amountMinor, line.currency)}; we sent ${money(expected, line.currency)} (difference ${money(difference, line.currency)}, beyond the tolerance of ${money(settings.toleranceMinor, line.currency)}).`,
+        };
+      return { kind: "debit", rule: payouts.length === 1 ? "end_to_end_id" : "batch", payouts, differenceMinor: difference };
+    }
+    if (line.paymentInformationId !== null) {
+      const block = lookups.blocks.get(line.paymentInformationId) ?? null;
+      if (block === null) return null;
+      const remaining = block.filter((item) => !item.rejected);
+      const rejected = block.length - remaining.length;
+      const payouts = remaining.flatMap((item) => lookups.payouts.get(item.payoutId) ?? []);
+      const expected = remaining.reduce((sum, item) => sum + item.amountMinor, 0);
+      const difference = line.amountMinor - expected;
+      const countAgrees = line.batchCount === null || line.batchCount === remaining.length;
+      const less = rejected > 0 ? ` (${block.length} sent less ${rejected} rejected)` : "";
+      if (remaining.length === 0 || payouts.length < remaining.length)
+        return {
+          kind: "review",
+          candidates: payouts,
+          reason: `Payment block ${line.paymentInformationId} has nothing left to book${less}.`,
+        };
+      if (!countAgrees || !within(difference) || payouts.some((p) => !SENT.has(p.status) || p.currency !== line.currency))
+        return {
+          kind: "review",
+          candidates: payouts,
+          reason: `Payment block ${line.paymentInformationId}: we expected ${remaining.length} transfers for ${money(expected, line.currency)}${less}; the bank booked ${line.batchCount ?? "?"} for ${money(line.amountMinor, line.currency)}.`,
+        };
+      return { kind: "debit", rule: "batch", payouts, differenceMinor: difference };
+    }
+    return null;
+  }
+
+  /** `amount_date`: the exact amount, a unique payout sent within the window of business days before the booking. */
+  async function debitByAmountDate(db: Db, tenant: Tenant, fundingAccountId: string, line: LineFacts): Promise<Decision> {
+    const booked = line.bookingDate ?? line.valueDate;
+    if (booked === null) return { kind: "unmatched", reason: "The entry has no booking date and names none of our transfers." };
+    const from = businessDaysBefore(booked, settings.windowBusinessDays, line.currency);
+    const to = addCalendarDays(booked, 1);
+    const found = await ports.payouts.amountDateCandidates(db, tenant, {
+      currency: line.currency,
+      amountMinor: line.amountMinor,
+      from: new Date(`${from}T00:00:00.000Z`),
+      to: new Date(`${to}T23:59:59.999Z`),
+    });
+    const ofAccount = found.filter((p) => p.fundingAccountId === null || p.fundingAccountId === fundingAccountId);
+    const taken = await payoutsMatched(
+      db,
+      ofAccount.map((p) => p.id),
+      "debit",
+    );
+    const open = ofAccount.filter((p) => !taken.has(p.id));
+    if (open.length === 1) return { kind: "debit", rule: "amount_date", payouts: open, differenceMinor: 0 };
+    if (open.length > 1)
+      return {
+        kind: "review",
+        candidates: open,
+        reason: `${open.length} payouts of ${money(line.amountMinor, line.currency)} were sent within ${settings.windowBusinessDays} business days before ${booked}, and the entry names none of them.`,
+      };
+    return {
+      kind: "unmatched",
+      reason:
+        "The entry names none of our transfers and no payout of this amount was sent in the window: a debit we did not make.",
+    };
+  }
+
+  function creditByReturn(line: LineFacts, lookups: Lookups): Decision | null {
+    const targets: Array<{ reference: string; reasonCode: string | null; amountMinor: number | null }> = [];
+    for (const r of line.returns)
+      if (r.originalEndToEndId !== null)
+        targets.push({ reference: r.originalEndToEndId, reasonCode: r.reasonCode, amountMinor: r.amountMinor });
+    if (targets.length === 0)
+      for (const id of line.endToEndIds) targets.push({ reference: id, reasonCode: null, amountMinor: null });
+    if (targets.length === 0 && line.achTrace !== null)
+      targets.push({ reference: line.achTrace, reasonCode: null, amountMinor: null });
+    const ours = targets.flatMap((t) => {
+      const item = lookups.items.get(t.reference);
+      const payout = item === undefined ? undefined : lookups.payouts.get(item.payoutId);
+      return payout === undefined ? [] : [{ ...t, payout }];
+    });
+    if (ours.length === 0) return null;
+    if (ours.length < targets.length)
+      return { kind: "review", candidates: ours.map((o) => o.payout), reason: "The return names transfers that are not ours." };
+    const amounts = ours.length === 1 ? [line.amountMinor] : ours.map((o) => o.amountMinor ?? Number.NaN);
+    const total = amounts.reduce((sum, a) => sum + a, 0);
+    const bad = ours.find(
+      (o, i) =>
+        !(amounts[i] !== undefined && amounts[i] > 0 && amounts[i] <= o.payout.amountMinor) ||
+        o.payout.currency !== line.currency,
+    );
+    if (bad !== undefined || total !== line.amountMinor)
+      return {
+        kind: "review",
+        candidates: ours.map((o) => o.payout),
+        reason: `The bank credited ${money(line.amountMinor, line.currency)} as a return; it does not fit what we sent (a return is at most the transfer's amount, less the banks' fees).`,
+      };
+    const notReturnable = ours.find(
+      (o) => !SENT.has(o.payout.status) || (o.payout.status === "approved" && o.payout.disbursementStartedAt === null),
+    );
+    if (notReturnable !== undefined)
+      return {
+        kind: "review",
+        candidates: ours.map((o) => o.payout),
+        reason: `The bank returned payout ${notReturnable.payout.id}, which is ${notReturnable.payout.status}.`,
+      };
+    return {
+      kind: "return",
+      returns: ours.map((o, i) => ({
+        payout: o.payout,
+        returnedMinor: amounts[i] ?? line.amountMinor,
+        reason: o.reasonCode === null ? "Returned by the bank (statement)" : `Returned by the bank: ${o.reasonCode}`,
+      })),
+    };
+  }
+
+  async function creditByTopUp(db: Db, tenant: Tenant, fundingAccountId: string, line: LineFacts): Promise<Decision | null> {
+    const topUps = await ports.topUps.ofAmount(db, tenant, fundingAccountId, line.amountMinor);
+    if (topUps.length === 0) return null;
+    const said = normaliseText(
+      [line.remittance ?? "", line.bankReference ?? "", ...line.endToEndIds, ...line.instructionIds].join(" "),
+    );
+    const named = topUps.filter((t) => {
+      const reference = normaliseText(t.reference);
+      return reference.length >= 4 && said.includes(reference);
+    });
+    if (named.length === 1 && named[0] !== undefined) return { kind: "top_up", topUp: named[0] };
+    if (named.length > 1)
+      return {
+        kind: "review",
+        candidates: [],
+        reason: `${named.length} top-ups of ${money(line.amountMinor, line.currency)} have the reference this credit carries: ${named.map((t) => t.id).join(", ")}.`,
+      };
+    return null;
+  }
+
+  /** The decision for one booked line. */
+  async function decide(db: Db, tenant: Tenant, fundingAccountId: string, line: LineFacts, lookups: Lookups): Promise<Decision> {
+    if (line.direction === "debit") {
+      const byReference = debitByReference(line, lookups);
+      if (byReference !== null) return byReference;
+      return debitByAmountDate(db, tenant, fundingAccountId, line);
+    }
+    const byReturn = creditByReturn(line, lookups);
+    if (byReturn !== null) return byReturn;
+    const byTopUp = await creditByTopUp(db, tenant, fundingAccountId, line);
+    if (byTopUp !== null) return byTopUp;
+    return { kind: "unmatched", reason: "A credit naming none of our transfers or top-ups: it funded the account." };
+  }
+
+  return { decide, within };
+}
+
+export type Matcher = ReturnType<typeof createMatcher>;

@@ -1,0 +1,102 @@
+// What the reconciliation module needs from other modules, named and required (test/startup/module-ports.test.ts).
+// Each is another module's offer, stated here by the shape this module uses.
+import type { Tenant } from "../../platform/auth/actor.js";
+import type { RecordActorAudit } from "../../platform/auth/audit.js";
+import type { Db, Tx } from "../../platform/db/client.js";
+import type { PayoutReconciliation } from "../payouts/index.js";
+
+/** A funding account as reconciliation reads it. */
+export interface FundingAccountFacts {
+  readonly id: string;
+  readonly currency: string;
+  readonly postedMinor: number;
+  readonly pendingMinor: number;
+}
+
+export interface TransferRef {
+  readonly id: string;
+  readonly postedAfterMinor: number;
+  readonly pendingAfterMinor: number;
+}
+
+/** A payout we sent in a bank file, as the bank-rails module knows it. */
+export interface SentItemFacts {
+  readonly payoutId: string;
+  readonly amountMinor: number;
+  readonly rail: "sepa" | "ach";
+  readonly reference: string;
+  readonly rejected: boolean;
+}
+
+export interface StatementFacts {
+  /** The rail whose debtor account the statement names, or null. */
+  statementAccountRail(
+    db: Db,
+    tenant: Tenant,
+    account: { readonly iban: string | null; readonly number: string | null },
+  ): Promise<"sepa" | "ach" | null>;
+  /** Our items named by EndToEndIds or ACH traces, keyed by the reference as given. */
+  sentItemsByReferences(db: Db, tenant: Tenant, references: readonly string[]): Promise<Map<string, SentItemFacts>>;
+  /** The items of one payment block of ours (PmtInfId), or null. */
+  paymentBlockItems(db: Db, tenant: Tenant, paymentInfoId: string): Promise<SentItemFacts[] | null>;
+}
+
+export interface TopUpFacts {
+  readonly id: string;
+  readonly fundingAccountId: string;
+  readonly amountMinor: number;
+  readonly currency: string;
+  readonly reference: string;
+  readonly status: "pending_approval" | "approved" | "rejected";
+}
+
+export interface StatementTopUps {
+  ofAmount(db: Db, tenant: Tenant, fundingAccountId: string, amountMinor: number): Promise<TopUpFacts[]>;
+  find(db: Db, tenant: Tenant, id: string): Promise<TopUpFacts | null>;
+}
+
+export type StatementMovement = (
+  tx: Tx,
+  tenant: Tenant,
+  input: {
+    readonly fundingAccountId: string;
+    readonly amountMinor: number;
+    readonly counterpart: "suspense" | "fees" | "outside_world";
+    readonly step: "post" | "reverse" | "credit" | "fee";
+    readonly cause: { readonly type: "statement_line"; readonly id: string };
+    readonly idempotencyKey: string;
+  },
+) => Promise<TransferRef>;
+
+export interface ReconciliationPorts {
+  /** From the funding module: the funding account of a bank rail in a currency. */
+  readonly findRailFundingAccount: (
+    db: Db,
+    tenant: Tenant,
+    rail: "sepa" | "ach",
+    currency: string,
+  ) => Promise<FundingAccountFacts | null>;
+  /** From the funding module: a funding account by id (its balances now). */
+  readonly findFundingAccount: (db: Db, tenant: Tenant, id: string) => Promise<FundingAccountFacts | null>;
+  /** From the funding module: an unknown credit funds the account (outside world -> funding). */
+  readonly creditFundingAccount: (
+    tx: Tx,
+    tenant: Tenant,
+    input: {
+      readonly fundingAccountId: string;
+      readonly amountMinor: number;
+      readonly cause: { readonly type: "statement_line"; readonly id: string };
+      readonly idempotencyKey: string;
+    },
+  ) => Promise<TransferRef>;
+  /** From the funding module: unknown debits to suspense, fees, releases, opening balances. */
+  readonly postStatementMovement: StatementMovement;
+  /** From the bank-rails module: a statement's account, the payouts a reference or a payment block names. */
+  readonly statementFacts: StatementFacts;
+  /** From the payouts module: candidates, and the moves a matched line makes (through the lifecycle). */
+  readonly payouts: PayoutReconciliation;
+  /** From the top-ups module: a credit's top-up by reference. */
+  readonly topUps: StatementTopUps;
+  /** From the people module: manual acts, in their transaction. */
+  readonly recordAudit: RecordActorAudit;
+}

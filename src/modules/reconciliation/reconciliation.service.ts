@@ -1,0 +1,1141 @@
+// Reconciliation use cases (issue 28): statements in (upload and inbound folders), their lines recorded once and
+// matched, unknown money posted (credits fund the account, debits go to suspense), the closing balance proved
+// against the ledger; the people's acts (match, unmatch, ignore, accept the opening balance, resolve a mismatch).
+// Each use case is one transaction with its postings, events and audit records. Lock order: statement row (its
+// unique key), the payouts a statement moves (in id order), the funding row last (by the postings).
+import { createHash } from "node:crypto";
+import type { Actor, Tenant } from "../../platform/auth/actor.js";
+import { tenantOf } from "../../platform/auth/actor.js";
+import type { Clock } from "../../platform/clock.js";
+import { type Db, type Tx, transaction } from "../../platform/db/client.js";
+import { AppError } from "../../platform/errors.js";
+import type { EventRecorder } from "../../platform/events/outbox.js";
+import type { IdGenerator } from "../../platform/ids.js";
+import { DEFAULT_PAGE_SIZE, decodeCursor, toPage } from "../../platform/pagination/cursor.js";
+import type { PayoutForReconciliation } from "../payouts/index.js";
+import { RECONCILIATION_ERRORS } from "./reconciliation.errors.js";
+import { createMatcher, type Decision, type LineFacts, type MatchSettings, readLookups } from "./reconciliation.matching.js";
+import type { FundingAccountFacts, ReconciliationPorts } from "./reconciliation.ports.js";
+import {
+  bookPendingLine,
+  countLinesByStatus,
+  deleteMatchesOfLine,
+  findLine,
+  findLinesByKeys,
+  findStatement,
+  findStatementByIdentity,
+  highestSequence,
+  insertLinesIfNew,
+  insertMatchesAllOrNothing,
+  insertStatementIfNew,
+  type LineCounts,
+  type LineRow,
+  latestClosingDate,
+  listLines,
+  listStatements,
+  lockLine,
+  lockStatement,
+  type MatchRow,
+  matchesOfLines,
+  type NewLineRow,
+  type NewMatchRow,
+  openingAccepted,
+  type StatementRow,
+  updateLine,
+  updateStatement,
+} from "./reconciliation.repo.js";
+import type { ActorRef, CandidateValue, LineReferences } from "./reconciliation.schema.js";
+import type {
+  BankStatementBody,
+  LineListQuery,
+  MatchBody,
+  StatementLineBody,
+  StatementListQuery,
+} from "./reconciliation.schemas.js";
+import type { BankStatement, StatementLine } from "./reconciliation.statement-types.js";
+
+export interface ReconciliationSettings extends MatchSettings {
+  /** Reads a statement file (camt.053, camt.052, BAI2); throws an error whose message says what is wrong. */
+  readonly readStatements: (content: string) => BankStatement[];
+  /** Whether a text is a statement (the inbound folder hands only those over). */
+  readonly isStatement: (content: string) => boolean;
+}
+
+export interface ReconciliationServiceDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly events: EventRecorder;
+  readonly settings: ReconciliationSettings;
+  readonly ports: ReconciliationPorts;
+}
+
+const AUTO: ActorRef = { kind: "auto", api_key_id: null, membership_id: null, user_id: null };
+const personOf = (actor: Actor): ActorRef => ({
+  kind: "person",
+  api_key_id: actor.apiKeyId,
+  membership_id: actor.membershipId,
+  user_id: actor.userId,
+});
+
+const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
+
+/** A fingerprint of an entry's facts (for entries without the bank's reference): equal facts, equal print. */
+export function lineFingerprint(statement: BankStatement, line: StatementLine): string {
+  return sha256(
+    JSON.stringify([
+      statement.account.iban ?? statement.account.number ?? "",
+      line.currency,
+      line.bookingDate ?? line.valueDate ?? "",
+      line.valueDate ?? "",
+      line.direction,
+      line.amountMinor,
+      line.reversal,
+      line.bankTransactionCode ?? "",
+      line.paymentInformationId ?? "",
+      line.achTrace ?? "",
+      line.details.map((d) => [d.endToEndId, d.instructionId, d.returnInfo?.originalEndToEndId ?? null]),
+      line.remittance ?? "",
+    ]),
+  );
+}
+
+function referencesOf(line: StatementLine): LineReferences {
+  const e2e = line.details.flatMap((d) => (d.endToEndId === null || d.endToEndId === "NOTPROVIDED" ? [] : [d.endToEndId]));
+  return {
+    end_to_end_ids: [...new Set(e2e)],
+    payment_information_id:
+      line.paymentInformationId ?? line.details.find((d) => d.paymentInformationId !== null)?.paymentInformationId ?? null,
+    instruction_ids: [...new Set(line.details.flatMap((d) => (d.instructionId === null ? [] : [d.instructionId])))],
+    ach_trace: line.achTrace,
+  };
+}
+
+interface StoredDetail {
+  readonly endToEndId: string | null;
+  readonly returnInfo: { originalEndToEndId: string | null; reasonCode: string | null } | null;
+  readonly amountMinor: number | null;
+}
+
+function factsOf(row: LineRow): LineFacts {
+  const details = (row.details as StoredDetail[]) ?? [];
+  return {
+    id: row.id,
+    direction: row.direction,
+    amountMinor: row.amountMinor,
+    currency: row.currency,
+    bookingDate: row.bookingDate,
+    valueDate: row.valueDate,
+    reversal: row.reversal,
+    bankReference: row.bankReference,
+    endToEndIds: row.references.end_to_end_ids,
+    instructionIds: row.references.instruction_ids,
+    paymentInformationId: row.references.payment_information_id,
+    batchCount: row.batchCount,
+    achTrace: row.references.ach_trace,
+    remittance: row.remittance,
+    returns: details.flatMap((d) =>
+      d.returnInfo === null
+        ? []
+        : [
+            {
+              originalEndToEndId: d.returnInfo.originalEndToEndId,
+              reasonCode: d.returnInfo.reasonCode,
+              amountMinor: d.amountMinor,
+            },
+          ],
+    ),
+  };
+}
+
+export function presentStatement(row: StatementRow, counts: LineCounts): BankStatementBody {
+  return {
+    id: row.id,
+    object: "bank_statement",
+    funding_account_id: row.fundingAccountId,
+    format: row.format as BankStatementBody["format"],
+    message_version: row.messageVersion,
+    statement_id: row.statementId,
+    sequence_number: row.sequenceNumber,
+    period_from: row.periodFrom,
+    period_to: row.periodTo,
+    opening_booked_minor: row.openingBookedMinor,
+    closing_booked_minor: row.closingBookedMinor,
+    currency: row.currency,
+    line_count: counts.matched + counts.needs_review + counts.unmatched + counts.ignored + counts.pending,
+    lines_received: row.linesReceived,
+    lines_by_status: counts,
+    balance_check: {
+      status: row.balanceStatus,
+      ledger_minor: row.ledgerMinor,
+      bank_minor: row.bankMinor,
+      difference_minor: row.differenceMinor,
+      sequence_gap:
+        row.sequenceExpected === null || row.sequenceReceived === null
+          ? null
+          : { expected: row.sequenceExpected, received: row.sequenceReceived },
+      resolved_reason: row.resolvedReason,
+    },
+    created_at: row.createdAt.toISOString(),
+    source: row.source,
+  };
+}
+
+export function presentLine(row: LineRow, matches: readonly MatchRow[]): StatementLineBody {
+  return {
+    id: row.id,
+    object: "statement_line",
+    statement_id: row.statementId,
+    funding_account_id: row.fundingAccountId,
+    status: row.status,
+    entry_status: row.entryStatus,
+    booking_date: row.bookingDate,
+    value_date: row.valueDate,
+    direction: row.direction,
+    amount_minor: row.amountMinor,
+    currency: row.currency,
+    bank_reference: row.bankReference,
+    references: row.references,
+    remittance: row.remittance,
+    match:
+      row.status === "matched" && row.matchRule !== null && row.matchedAt !== null
+        ? {
+            rule: row.matchRule,
+            payout_ids: matches.flatMap((m) => (m.payoutId === null ? [] : [m.payoutId])),
+            top_up_id: row.matchTopUpId,
+            difference_minor: row.matchDifferenceMinor ?? 0,
+            matched_by: row.matchedBy ?? AUTO,
+            matched_at: row.matchedAt.toISOString(),
+          }
+        : null,
+    candidates: row.candidates,
+    review_reason: row.reviewReason,
+    ignored_reason: row.ignoredReason,
+    transfer_id: row.transferId,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+/** Start of the booking day (UTC): when a matched payout is recorded disbursed. */
+const bookedAt = (row: LineRow, now: Date) => {
+  const date = row.bookingDate ?? row.valueDate;
+  return date === null ? now : new Date(`${date}T00:00:00.000Z`);
+};
+
+export type ReceiveOutcome = { readonly created: boolean; readonly statements: readonly StatementRow[] };
+
+export function createReconciliationService(deps: ReconciliationServiceDeps) {
+  const { db, clock, ids, events, settings, ports } = deps;
+  const matcher = createMatcher(ports, settings);
+
+  function parse(content: string): BankStatement[] {
+    try {
+      const statements = settings.readStatements(content);
+      if (statements.length === 0) throw new Error("the file holds no statement");
+      return statements;
+    } catch (error) {
+      throw new AppError(RECONCILIATION_ERRORS.STATEMENT_UNREADABLE, {
+        message: `The file is not a statement the service reads: ${error instanceof Error ? error.message : String(error)}`.slice(
+          0,
+          500,
+        ),
+      });
+    }
+  }
+
+  /** The funding account each statement is of; any account none of the Business's refuses the whole file. */
+  async function accountsOf(handle: Db, tenant: Tenant, statements: readonly BankStatement[]): Promise<FundingAccountFacts[]> {
+    const out: FundingAccountFacts[] = [];
+    for (const statement of statements) {
+      const rail = await ports.statementFacts.statementAccountRail(handle, tenant, statement.account);
+      const account = rail === null ? null : await ports.findRailFundingAccount(handle, tenant, rail, statement.account.currency);
+      if (account === null) {
+        const named = statement.account.iban ?? statement.account.number ?? "(none)";
+        throw new AppError(RECONCILIATION_ERRORS.STATEMENT_ACCOUNT_UNKNOWN, {
+          message: `The statement is of account ****${named.slice(-4)} in ${statement.account.currency}, which is none of this Business's funding accounts in ${tenant.environment}: configure the bank rail of that account (the SEPA debtor IBAN, or the ACH originator's account_number).`,
+        });
+      }
+      out.push(account);
+    }
+    return out;
+  }
+
+  async function candidateValues(
+    handle: Db,
+    tenant: Tenant,
+    payouts: readonly PayoutForReconciliation[],
+  ): Promise<CandidateValue[]> {
+    if (payouts.length === 0) return [];
+    const names = await ports.payouts.payeeNames(
+      handle,
+      tenant,
+      payouts.map((p) => p.beneficiaryId),
+    );
+    return payouts.slice(0, 20).map((p) => ({
+      payout_id: p.id,
+      amount_minor: p.amountMinor,
+      currency: p.currency,
+      payee: {
+        beneficiary_id: p.beneficiaryId,
+        display_name: names.get(p.beneficiaryId) ?? null,
+        destination_last4: p.destinationLast4,
+      },
+      created_at: p.createdAt.toISOString(),
+    }));
+  }
+
+  async function toReview(
+    tx: Tx,
+    tenant: Tenant,
+    line: LineRow,
+    candidates: readonly PayoutForReconciliation[],
+    reason: string,
+  ): Promise<LineRow> {
+    const values = await candidateValues(tx, tenant, candidates);
+    const updated = await updateLine(tx, line.id, {
+      status: "needs_review",
+      candidates: values,
+      reviewReason: reason,
+      matchRule: null,
+      matchTopUpId: null,
+      matchDifferenceMinor: null,
+      matchedBy: null,
+      matchedAt: null,
+      updatedAt: clock.now(),
+    });
+    await events.record(tx, {
+      tenant,
+      type: "statement_line.needs_review",
+      subjectId: line.id,
+      data: {
+        statement_line_id: line.id,
+        statement_id: line.statementId,
+        funding_account_id: line.fundingAccountId,
+        direction: line.direction,
+        amount_minor: line.amountMinor,
+        currency: line.currency,
+        booking_date: line.bookingDate,
+        candidate_payout_ids: values.map((c) => c.payout_id),
+        reason,
+      },
+    });
+    return updated;
+  }
+
+  async function matchRows(
+    tenant: Tenant,
+    line: LineRow,
+    kind: "debit" | "return" | "top_up",
+    rule: NewMatchRow["rule"],
+    targets: ReadonlyArray<{ payoutId?: string; topUpId?: string; amountMinor: number }>,
+  ): Promise<NewMatchRow[]> {
+    const now = clock.now();
+    return targets.map((t) => ({
+      id: ids.newId(),
+      businessId: tenant.businessId,
+      environment: tenant.environment,
+      lineId: line.id,
+      kind,
+      rule,
+      payoutId: t.payoutId ?? null,
+      topUpId: t.topUpId ?? null,
+      amountMinor: t.amountMinor,
+      createdAt: now,
+    }));
+  }
+
+  /** Posts a matched debit's difference (a bank fee) to fees; the key names the match act. */
+  async function postDifference(tx: Tx, tenant: Tenant, line: LineRow, difference: number, act: string): Promise<void> {
+    if (difference === 0) return;
+    await ports.postStatementMovement(tx, tenant, {
+      fundingAccountId: line.fundingAccountId,
+      amountMinor: -difference,
+      counterpart: "fees",
+      step: "fee",
+      cause: { type: "statement_line", id: line.id },
+      idempotencyKey: `statement_line:${line.id}:fee:${act}`,
+    });
+  }
+
+  /**
+   * Applies one decision to a new (or newly booked) line, in the statement's transaction. A payout matched by
+   * another line meanwhile (the unique index of matches) sends the line to review instead.
+   */
+  async function applyDecision(tx: Tx, tenant: Tenant, line: LineRow, decision: Decision): Promise<void> {
+    const now = clock.now();
+    const matched = (patch: Partial<NewLineRow>) =>
+      updateLine(tx, line.id, {
+        status: "matched",
+        matchedBy: AUTO,
+        matchedAt: now,
+        candidates: [],
+        reviewReason: null,
+        updatedAt: now,
+        ...patch,
+      });
+    switch (decision.kind) {
+      case "debit": {
+        const rows = await matchRows(
+          tenant,
+          line,
+          "debit",
+          decision.rule,
+          decision.payouts.map((p) => ({ payoutId: p.id, amountMinor: p.amountMinor })),
+        );
+        if ((await insertMatchesAllOrNothing(tx, rows)) === null) {
+          await toReview(tx, tenant, line, decision.payouts, "A payout this entry names is matched to another line already.");
+          return;
+        }
+        for (const payout of decision.payouts) {
+          const outcome = await ports.payouts.markReconciled(tx, tenant, payout.id, {
+            bookedAt: bookedAt(line, now),
+            statementLineId: line.id,
+            rule: decision.rule,
+          });
+          if (outcome.kind === "refused") throw new Error(`payout ${payout.id} could not be reconciled: ${outcome.reason}`);
+        }
+        await postDifference(tx, tenant, line, decision.differenceMinor, "auto");
+        await matched({ matchRule: decision.rule, matchDifferenceMinor: decision.differenceMinor });
+        return;
+      }
+      case "return": {
+        const rows = await matchRows(
+          tenant,
+          line,
+          "return",
+          "return",
+          decision.returns.map((r) => ({ payoutId: r.payout.id, amountMinor: r.returnedMinor })),
+        );
+        if ((await insertMatchesAllOrNothing(tx, rows)) === null) {
+          await toReview(
+            tx,
+            tenant,
+            line,
+            decision.returns.map((r) => r.payout),
+            "The payout this return names was returned by another line already.",
+          );
+          return;
+        }
+        for (const r of decision.returns) {
+          const outcome = await ports.payouts.returnPayout(tx, tenant, r.payout.id, {
+            reason: r.reason,
+            returnedAmountMinor: r.returnedMinor,
+          });
+          if (outcome.kind === "refused") throw new Error(`payout ${r.payout.id} could not be returned: ${outcome.reason}`);
+        }
+        const returned = decision.returns.reduce((sum, r) => sum + r.payout.amountMinor, 0);
+        await matched({ matchRule: "return", matchDifferenceMinor: line.amountMinor - returned });
+        return;
+      }
+      case "top_up": {
+        const rows = await matchRows(tenant, line, "top_up", "top_up", [
+          { topUpId: decision.topUp.id, amountMinor: line.amountMinor },
+        ]);
+        if ((await insertMatchesAllOrNothing(tx, rows)) === null) {
+          await toReview(tx, tenant, line, [], `Top-up ${decision.topUp.id} is matched to another line already.`);
+          return;
+        }
+        await matched({ matchRule: "top_up", matchTopUpId: decision.topUp.id, matchDifferenceMinor: 0 });
+        return;
+      }
+      case "review":
+        await toReview(tx, tenant, line, decision.candidates, decision.reason);
+        return;
+      case "unmatched": {
+        const transfer =
+          line.direction === "credit"
+            ? await ports.creditFundingAccount(tx, tenant, {
+                fundingAccountId: line.fundingAccountId,
+                amountMinor: line.amountMinor,
+                cause: { type: "statement_line", id: line.id },
+                idempotencyKey: `statement_line:${line.id}:credit`,
+              })
+            : line.amountMinor === 0
+              ? null
+              : await ports.postStatementMovement(tx, tenant, {
+                  fundingAccountId: line.fundingAccountId,
+                  amountMinor: -line.amountMinor,
+                  counterpart: "suspense",
+                  step: "post",
+                  cause: { type: "statement_line", id: line.id },
+                  idempotencyKey: `statement_line:${line.id}:suspense`,
+                });
+        await updateLine(tx, line.id, {
+          status: "unmatched",
+          reviewReason: decision.reason,
+          transferId: transfer?.id ?? null,
+          updatedAt: now,
+        });
+        if (line.direction === "credit" && transfer !== null) {
+          await events.record(tx, {
+            tenant,
+            type: "funding_account.credited",
+            subjectId: line.fundingAccountId,
+            data: {
+              funding_account_id: line.fundingAccountId,
+              currency: line.currency,
+              amount_minor: line.amountMinor,
+              statement_line_id: line.id,
+              transfer_id: transfer.id,
+              posted_minor: transfer.postedAfterMinor,
+              available_minor: transfer.postedAfterMinor - transfer.pendingAfterMinor,
+              booking_date: line.bookingDate,
+              remittance: line.remittance,
+            },
+          });
+        }
+        return;
+      }
+    }
+  }
+
+  /** The closing booked balance against the ledger's posted balance, and the sequence numbers; the mismatch event. */
+  async function checkBalance(tx: Tx, tenant: Tenant, statement: StatementRow): Promise<StatementRow> {
+    let expected: number | null = null;
+    if (statement.sequenceNumber !== null) {
+      const highest = await highestSequence(tx, statement.fundingAccountId, statement.format, statement.id);
+      if (highest !== null && statement.sequenceNumber > highest + 1) expected = highest + 1;
+    }
+    const gap = expected === null || statement.sequenceNumber === null ? null : { expected, received: statement.sequenceNumber };
+    let patch: Partial<StatementRow> = { balanceStatus: "not_checked" };
+    if (statement.closingBookedMinor !== null) {
+      const later = await latestClosingDate(tx, statement.fundingAccountId, statement.id);
+      const superseded = later !== null && statement.closingDate !== null && later > statement.closingDate;
+      if (!superseded) {
+        const account = await ports.findFundingAccount(tx, tenant, statement.fundingAccountId);
+        const ledger = account?.postedMinor ?? 0;
+        const difference = statement.closingBookedMinor - ledger;
+        patch = {
+          balanceStatus: difference === 0 && gap === null ? "agrees" : "mismatch",
+          ledgerMinor: ledger,
+          bankMinor: statement.closingBookedMinor,
+          differenceMinor: difference,
+        };
+      }
+    }
+    if (gap !== null)
+      patch = { ...patch, balanceStatus: "mismatch", sequenceExpected: gap.expected, sequenceReceived: gap.received };
+    const saved = await updateStatement(tx, statement.id, patch);
+    if (saved.balanceStatus === "mismatch") await recordMismatch(tx, tenant, saved);
+    return saved;
+  }
+
+  async function recordMismatch(tx: Tx, tenant: Tenant, statement: StatementRow): Promise<void> {
+    await events.record(tx, {
+      tenant,
+      type: "funding_account.balance_mismatch",
+      subjectId: statement.fundingAccountId,
+      data: {
+        funding_account_id: statement.fundingAccountId,
+        statement_id: statement.id,
+        closing_date: statement.closingDate,
+        bank_minor: statement.bankMinor,
+        ledger_minor: statement.ledgerMinor,
+        difference_minor: statement.differenceMinor,
+        sequence_gap:
+          statement.sequenceExpected === null || statement.sequenceReceived === null
+            ? null
+            : { expected: statement.sequenceExpected, received: statement.sequenceReceived },
+      },
+    });
+  }
+
+  /**
+   * One statement in the caller's transaction: the statement row (an identity already known answers that
+   * statement, changing nothing), its new lines (a line already known adds nothing; a pending one now booked is
+   * booked), the booked new lines matched, the balance checked.
+   */
+  async function applyStatement(
+    tx: Tx,
+    tenant: Tenant,
+    account: FundingAccountFacts,
+    statement: BankStatement,
+    origin: { readonly source: "upload" | "inbound_folder"; readonly contentSha256: string },
+  ): Promise<{ created: boolean; row: StatementRow }> {
+    const now = clock.now();
+    const row = await insertStatementIfNew(tx, {
+      id: ids.newId(),
+      businessId: tenant.businessId,
+      environment: tenant.environment,
+      fundingAccountId: account.id,
+      format: statement.format,
+      messageVersion: statement.messageVersion,
+      messageId: statement.messageId,
+      statementId: statement.statementId,
+      sequenceNumber: statement.sequenceNumber,
+      periodFrom: statement.periodFrom,
+      periodTo: statement.periodTo,
+      openingBookedMinor: statement.openingBookedMinor,
+      closingBookedMinor: statement.closingBookedMinor,
+      closingDate: statement.closingDate,
+      currency: statement.account.currency,
+      contentSha256: origin.contentSha256,
+      source: origin.source,
+      linesReceived: statement.lines.length,
+      createdAt: now,
+    });
+    if (row === null) {
+      const existing = await findStatementByIdentity(tx, tenant, {
+        fundingAccountId: account.id,
+        format: statement.format,
+        messageId: statement.messageId,
+        statementId: statement.statementId,
+      });
+      if (existing === null) throw new Error("a statement neither inserted nor found");
+      return { created: false, row: existing };
+    }
+
+    // Each entry's key: the bank's reference, else its fingerprint ranked among equal facts of this statement.
+    const rank = new Map<string, number>();
+    const candidates: NewLineRow[] = statement.lines.map((line) => {
+      let lineKey: string;
+      if (line.bankReference !== null && line.bankReference !== "" && line.bankReference !== "NONREF") {
+        lineKey = `ref:${line.direction}:${line.bankReference}`;
+      } else {
+        const print = lineFingerprint(statement, line);
+        const n = rank.get(print) ?? 0;
+        rank.set(print, n + 1);
+        lineKey = `fp:${print}:${n}`;
+      }
+      return {
+        id: ids.newId(),
+        businessId: tenant.businessId,
+        environment: tenant.environment,
+        fundingAccountId: account.id,
+        statementId: row.id,
+        lineKey,
+        status: line.status === "pending" ? "pending" : "unmatched",
+        entryStatus: line.status,
+        bookingDate: line.bookingDate,
+        valueDate: line.valueDate,
+        direction: line.direction,
+        amountMinor: line.amountMinor,
+        currency: line.currency,
+        reversal: line.reversal,
+        bankReference: line.bankReference,
+        bankTransactionCode: line.bankTransactionCode,
+        references: referencesOf(line),
+        batchCount: line.batchCount,
+        batchTotalMinor: line.batchTotalMinor,
+        remittance: line.remittance,
+        details: line.details.map((d) => ({ ...d })),
+        candidates: [],
+        createdAt: now,
+        updatedAt: now,
+      };
+    });
+    // One entry twice in the same file (the same bank reference): the first is kept.
+    const unique = [...new Map(candidates.map((c) => [c.lineKey, c])).values()];
+    const inserted = await insertLinesIfNew(tx, unique);
+    const insertedKeys = new Set(inserted.map((l) => l.lineKey));
+    // Entries known before: a pending one booked now is booked (once, of two statements racing).
+    const known = unique.filter((c) => !insertedKeys.has(c.lineKey));
+    const toBook: LineRow[] = [];
+    if (known.some((c) => c.entryStatus === "booked")) {
+      const existing = await findLinesByKeys(
+        tx,
+        tenant,
+        account.id,
+        known.filter((c) => c.entryStatus === "booked").map((c) => c.lineKey),
+      );
+      const incoming = new Map(known.map((c) => [c.lineKey, c]));
+      for (const line of existing) {
+        if (line.entryStatus !== "pending") continue;
+        const fresh = incoming.get(line.lineKey);
+        if (fresh === undefined) continue;
+        const booked = await bookPendingLine(tx, line.id, {
+          status: "unmatched",
+          bookingDate: fresh.bookingDate ?? null,
+          valueDate: fresh.valueDate ?? null,
+          amountMinor: fresh.amountMinor,
+          references: fresh.references,
+          details: fresh.details,
+          remittance: fresh.remittance ?? null,
+          updatedAt: now,
+        });
+        if (booked !== null) toBook.push(booked);
+      }
+    }
+    const booked = [...inserted.filter((l) => l.entryStatus === "booked"), ...toBook];
+    if (booked.length > 0) await matchLines(tx, tenant, account.id, booked);
+    return { created: true, row: await checkBalance(tx, tenant, row) };
+  }
+
+  /** Decides every booked line first (reads), locks the payouts they move in id order, then applies them. */
+  async function matchLines(tx: Tx, tenant: Tenant, fundingAccountId: string, lines: readonly LineRow[]): Promise<void> {
+    const facts = lines.map(factsOf);
+    const lookups = await readLookups(tx, tenant, ports, facts);
+    const decisions: Decision[] = [];
+    for (const line of facts) decisions.push(await matcher.decide(tx, tenant, fundingAccountId, line, lookups));
+    // Two lines of one statement each finding the same single payout by amount and date: neither is sure.
+    const claims = new Map<string, number>();
+    for (const d of decisions)
+      if (d.kind === "debit" && d.rule === "amount_date")
+        for (const p of d.payouts) claims.set(p.id, (claims.get(p.id) ?? 0) + 1);
+    const final = decisions.map((d): Decision => {
+      if (d.kind !== "debit" || d.rule !== "amount_date") return d;
+      const contested = d.payouts.some((p) => (claims.get(p.id) ?? 0) > 1);
+      return contested
+        ? {
+            kind: "review",
+            candidates: d.payouts,
+            reason: "Another entry of this statement has the same amount and could be the same payout: a person decides.",
+          }
+        : d;
+    });
+    const moving = final.flatMap((d) =>
+      d.kind === "debit" ? d.payouts.map((p) => p.id) : d.kind === "return" ? d.returns.map((r) => r.payout.id) : [],
+    );
+    await ports.payouts.lockPayouts(tx, tenant, moving);
+    for (let i = 0; i < lines.length; i += 1) {
+      const line = lines[i];
+      const decision = final[i];
+      if (line === undefined || decision === undefined) continue;
+      await applyDecision(tx, tenant, line, decision);
+    }
+  }
+
+  /** Reads a file and applies its statements in one transaction (the caller's, or a new one). */
+  async function receiveIn(
+    tx: Tx,
+    tenant: Tenant,
+    content: string,
+    source: "upload" | "inbound_folder",
+  ): Promise<ReceiveOutcome> {
+    const statements = parse(content);
+    const accounts = await accountsOf(tx, tenant, statements);
+    const contentSha256 = sha256(content);
+    const rows: StatementRow[] = [];
+    let created = false;
+    for (let i = 0; i < statements.length; i += 1) {
+      const statement = statements[i];
+      const account = accounts[i];
+      if (statement === undefined || account === undefined) continue;
+      const applied = await applyStatement(tx, tenant, account, statement, { source, contentSha256 });
+      created ||= applied.created;
+      rows.push(applied.row);
+    }
+    return { created, statements: rows };
+  }
+
+  async function presentStatements(handle: Db, rows: readonly StatementRow[]): Promise<BankStatementBody[]> {
+    const counts = await countLinesByStatus(
+      handle,
+      rows.map((r) => r.id),
+    );
+    return rows.map((r) =>
+      presentStatement(r, counts.get(r.id) ?? { matched: 0, needs_review: 0, unmatched: 0, ignored: 0, pending: 0 }),
+    );
+  }
+
+  async function presentLines(handle: Db, rows: readonly LineRow[]): Promise<StatementLineBody[]> {
+    const matches = await matchesOfLines(
+      handle,
+      rows.map((r) => r.id),
+    );
+    return rows.map((r) => presentLine(r, matches.get(r.id) ?? []));
+  }
+
+  /** `POST /v1/bank-statements`: 201 with the (first) statement when anything is new, else 200 with it. */
+  async function upload(actor: Actor, content: string): Promise<{ created: boolean; statement: BankStatementBody }> {
+    const tenant = tenantOf(actor);
+    const outcome = await transaction(db, (tx) => receiveIn(tx, tenant, content, "upload"));
+    const [first] = await presentStatements(db, outcome.statements);
+    if (first === undefined) throw new Error("a statement file with no statement was accepted");
+    return { created: outcome.created, statement: first };
+  }
+
+  /** The bank rails' inbound folder: a statement file, in the inbound file's transaction. */
+  async function receiveInbound(tx: Tx, tenant: Tenant, content: string): Promise<{ kind: string; unmatched: string[] }> {
+    const outcome = await receiveIn(tx, tenant, content, "inbound_folder");
+    const first = outcome.statements[0];
+    return { kind: first === undefined ? "statement" : first.format, unmatched: [] };
+  }
+
+  async function getStatement(actor: Actor, id: string): Promise<BankStatementBody> {
+    const row = await findStatement(db, tenantOf(actor), id);
+    if (row === null) throw new AppError("not_found", { message: "No such bank statement." });
+    const [body] = await presentStatements(db, [row]);
+    if (body === undefined) throw new Error("unreachable");
+    return body;
+  }
+
+  async function listStatementsOf(actor: Actor, query: StatementListQuery) {
+    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+    const rows = await listStatements(
+      db,
+      tenantOf(actor),
+      { fundingAccountId: query.funding_account_id?.toLowerCase() },
+      decodeCursor(query.cursor),
+      limit + 1,
+    );
+    const page = toPage(rows, limit);
+    return { bank_statements: await presentStatements(db, page.items), next_cursor: page.nextCursor };
+  }
+
+  async function getLine(actor: Actor, id: string): Promise<StatementLineBody> {
+    const row = await findLine(db, tenantOf(actor), id);
+    if (row === null) throw new AppError("not_found", { message: "No such statement line." });
+    const [body] = await presentLines(db, [row]);
+    if (body === undefined) throw new Error("unreachable");
+    return body;
+  }
+
+  async function listLinesOf(actor: Actor, query: LineListQuery) {
+    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+    const rows = await listLines(
+      db,
+      tenantOf(actor),
+      {
+        status: query.status,
+        fundingAccountId: query.funding_account_id?.toLowerCase(),
+        statementId: query.statement_id?.toLowerCase(),
+      },
+      decodeCursor(query.cursor),
+      limit + 1,
+    );
+    const page = toPage(rows, limit);
+    return { statement_lines: await presentLines(db, page.items), next_cursor: page.nextCursor };
+  }
+
+  const notOpen = (line: LineRow, act: string) =>
+    new AppError(RECONCILIATION_ERRORS.STATEMENT_LINE_NOT_OPEN, {
+      message: `The line is ${line.entryStatus === "pending" ? "a pending entry (not booked yet)" : line.status}: it cannot be ${act}.`,
+    });
+  const refuse = (message: string) => new AppError(RECONCILIATION_ERRORS.STATEMENT_MATCH_REFUSED, { message });
+
+  /** Undoes what an unmatched line posted (its credit, or its debit to suspense) before a person matches it. */
+  async function releaseUnmatchedPosting(tx: Tx, tenant: Tenant, line: LineRow, act: string): Promise<void> {
+    if (line.status !== "unmatched" || line.transferId === null) return;
+    await ports.postStatementMovement(tx, tenant, {
+      fundingAccountId: line.fundingAccountId,
+      amountMinor: line.direction === "credit" ? -line.amountMinor : line.amountMinor,
+      counterpart: line.direction === "credit" ? "outside_world" : "suspense",
+      step: "reverse",
+      cause: { type: "statement_line", id: line.id },
+      idempotencyKey: `statement_line:${line.id}:release:${act}`,
+    });
+  }
+
+  /** `POST /v1/statement-lines/{id}/match`: a person's match (audited), in one transaction. */
+  async function match(actor: Actor, id: string, body: MatchBody): Promise<StatementLineBody> {
+    const tenant = tenantOf(actor);
+    if ((body.payout_ids === undefined) === (body.top_up_id === undefined))
+      throw new AppError("validation_failed", {
+        details: [{ field: "payout_ids", code: "required", message: "Give exactly one of payout_ids and top_up_id." }],
+      });
+    const saved = await transaction(db, async (tx) => {
+      const line = await lockLine(tx, tenant, id);
+      if (line === null) throw new AppError("not_found", { message: "No such statement line." });
+      if (line.entryStatus !== "booked" || (line.status !== "needs_review" && line.status !== "unmatched"))
+        throw notOpen(line, "matched");
+      const act = ids.newId();
+      const now = clock.now();
+      const person = personOf(actor);
+      if (body.top_up_id !== undefined) {
+        if (line.direction !== "credit") throw refuse("A top-up is money in: only a credit line can be a top-up.");
+        const topUp = await ports.topUps.find(tx, tenant, body.top_up_id.toLowerCase());
+        if (topUp === null || topUp.fundingAccountId !== line.fundingAccountId)
+          throw refuse("No such top-up on this line's funding account.");
+        if (topUp.status === "rejected") throw refuse("The top-up was rejected: it was never money in.");
+        if (topUp.amountMinor !== line.amountMinor)
+          throw refuse(`The top-up is ${topUp.amountMinor} minor units; the line is ${line.amountMinor}.`);
+        if (topUp.status === "pending_approval" && line.status === "unmatched" && line.transferId !== null)
+          throw refuse(
+            "This credit already funded the account and the top-up is still waiting for approval (its approval would credit it again): reject the top-up, or approve it first and then match.",
+          );
+        const rows = await matchRows(tenant, line, "top_up", "manual", [{ topUpId: topUp.id, amountMinor: line.amountMinor }]);
+        if ((await insertMatchesAllOrNothing(tx, rows)) === null) throw refuse("The top-up is matched to another line already.");
+        if (topUp.status === "approved") await releaseUnmatchedPosting(tx, tenant, line, act);
+        await updateLine(tx, line.id, {
+          status: "matched",
+          matchRule: "manual",
+          matchTopUpId: topUp.id,
+          matchDifferenceMinor: 0,
+          matchedBy: person,
+          matchedAt: now,
+          candidates: [],
+          reviewReason: null,
+          transferId: topUp.status === "approved" ? null : line.transferId,
+          updatedAt: now,
+        });
+      } else {
+        const wanted = [...new Set((body.payout_ids ?? []).map((p) => p.toLowerCase()))];
+        const found = await ports.payouts.findPayouts(tx, tenant, wanted);
+        const missing = wanted.filter((p) => !found.has(p));
+        if (missing.length > 0) throw refuse(`No such payout: ${missing.join(", ")}.`);
+        const payouts = wanted.flatMap((p) => found.get(p) ?? []);
+        const foreign = payouts.find((p) => p.currency !== line.currency);
+        if (foreign !== undefined)
+          throw refuse(`Payout ${foreign.id} is in ${foreign.currency}; the line is in ${line.currency}.`);
+        await ports.payouts.lockPayouts(tx, tenant, wanted);
+        if (line.direction === "debit") {
+          const notSent = payouts.find(
+            (p) => !["approved", "disbursed", "settled", "returned", "compliance_hold"].includes(p.status),
+          );
+          if (notSent !== undefined) throw refuse(`Payout ${notSent.id} is ${notSent.status}: its money did not leave.`);
+          const unsent = payouts.find((p) => p.status === "approved" && p.disbursementStartedAt === null);
+          if (unsent !== undefined) throw refuse(`Payout ${unsent.id} was not sent to the bank yet.`);
+          const expected = payouts.reduce((sum, p) => sum + p.amountMinor, 0);
+          const difference = line.amountMinor - expected;
+          if (!matcher.within(difference))
+            throw refuse(
+              `The payouts add up to ${expected} minor units; the line is ${line.amountMinor} (difference ${difference}, tolerance ${settings.toleranceMinor}).`,
+            );
+          const rows = await matchRows(
+            tenant,
+            line,
+            "debit",
+            "manual",
+            payouts.map((p) => ({ payoutId: p.id, amountMinor: p.amountMinor })),
+          );
+          if ((await insertMatchesAllOrNothing(tx, rows)) === null)
+            throw refuse("A payout named is matched to another line already (unmatch that line first).");
+          await releaseUnmatchedPosting(tx, tenant, line, act);
+          for (const payout of payouts) {
+            const outcome = await ports.payouts.markReconciled(tx, tenant, payout.id, {
+              bookedAt: bookedAt(line, now),
+              statementLineId: line.id,
+              rule: "manual",
+            });
+            if (outcome.kind === "refused") throw refuse(`Payout ${payout.id}: ${outcome.reason}.`);
+          }
+          await postDifference(tx, tenant, line, difference, act);
+          await updateLine(tx, line.id, {
+            status: "matched",
+            matchRule: "manual",
+            matchDifferenceMinor: difference,
+            matchedBy: person,
+            matchedAt: now,
+            candidates: [],
+            reviewReason: null,
+            transferId: null,
+            updatedAt: now,
+          });
+        } else {
+          const [payout] = payouts;
+          if (payouts.length !== 1 || payout === undefined) throw refuse("A credit line returns exactly one payout.");
+          if (line.amountMinor > payout.amountMinor || line.amountMinor === 0)
+            throw refuse(`A return is at most the payout's amount (${payout.amountMinor}); the line is ${line.amountMinor}.`);
+          const rows = await matchRows(tenant, line, "return", "manual", [
+            { payoutId: payout.id, amountMinor: line.amountMinor },
+          ]);
+          if ((await insertMatchesAllOrNothing(tx, rows)) === null)
+            throw refuse("The payout was returned by another line already.");
+          await releaseUnmatchedPosting(tx, tenant, line, act);
+          const outcome = await ports.payouts.returnPayout(tx, tenant, payout.id, {
+            reason: "Returned by the bank (statement, matched by a person)",
+            returnedAmountMinor: line.amountMinor,
+          });
+          if (outcome.kind === "refused") throw refuse(`Payout ${payout.id} cannot be returned: ${outcome.reason}.`);
+          await updateLine(tx, line.id, {
+            status: "matched",
+            matchRule: "manual",
+            matchDifferenceMinor: line.amountMinor - payout.amountMinor,
+            matchedBy: person,
+            matchedAt: now,
+            candidates: [],
+            reviewReason: null,
+            transferId: null,
+            updatedAt: now,
+          });
+        }
+      }
+      await ports.recordAudit(tx, actor, {
+        action: "statement_line_matched",
+        subjectType: "statement_line",
+        subjectId: line.id,
+        details: {
+          ...(body.payout_ids === undefined ? {} : { payout_ids: body.payout_ids }),
+          ...(body.top_up_id === undefined ? {} : { top_up_id: body.top_up_id }),
+        },
+      });
+      const after = await findLine(tx, tenant, line.id);
+      if (after === null) throw new Error("unreachable");
+      return after;
+    });
+    const [out] = await presentLines(db, [saved]);
+    if (out === undefined) throw new Error("unreachable");
+    return out;
+  }
+
+  /** `POST /v1/statement-lines/{id}/unmatch`: the payouts back to unreconciled, the line to review (audited). */
+  async function unmatch(actor: Actor, id: string): Promise<StatementLineBody> {
+    const tenant = tenantOf(actor);
+    const saved = await transaction(db, async (tx) => {
+      const line = await lockLine(tx, tenant, id);
+      if (line === null) throw new AppError("not_found", { message: "No such statement line." });
+      if (line.status !== "matched") throw notOpen(line, "unmatched");
+      const current = await matchesOfLines(tx, [line.id]);
+      const rows = current.get(line.id) ?? [];
+      if (rows.some((m) => m.kind === "return"))
+        throw new AppError(RECONCILIATION_ERRORS.STATEMENT_LINE_NOT_OPEN, {
+          message: "A return moved its payout to returned, which cannot be undone: the line stays matched.",
+        });
+      const payoutIds = rows.flatMap((m) => (m.payoutId === null ? [] : [m.payoutId]));
+      await ports.payouts.lockPayouts(tx, tenant, payoutIds);
+      await deleteMatchesOfLine(tx, line.id);
+      for (const payoutId of payoutIds) await ports.payouts.markUnreconciled(tx, tenant, payoutId);
+      const difference = line.matchDifferenceMinor ?? 0;
+      if (difference !== 0 && line.direction === "debit") {
+        await ports.postStatementMovement(tx, tenant, {
+          fundingAccountId: line.fundingAccountId,
+          amountMinor: difference,
+          counterpart: "fees",
+          step: "reverse",
+          cause: { type: "statement_line", id: line.id },
+          idempotencyKey: `statement_line:${line.id}:fee_reversed:${ids.newId()}`,
+        });
+      }
+      const found = await ports.payouts.findPayouts(tx, tenant, payoutIds);
+      await toReview(tx, tenant, line, [...found.values()], "A person undid the match.");
+      await ports.recordAudit(tx, actor, {
+        action: "statement_line_unmatched",
+        subjectType: "statement_line",
+        subjectId: line.id,
+        details: { payout_ids: payoutIds, top_up_id: line.matchTopUpId, rule: line.matchRule },
+      });
+      const after = await findLine(tx, tenant, line.id);
+      if (after === null) throw new Error("unreachable");
+      return after;
+    });
+    const [out] = await presentLines(db, [saved]);
+    if (out === undefined) throw new Error("unreachable");
+    return out;
+  }
+
+  /** `POST /v1/statement-lines/{id}/ignore`: explained outside the service (audited); its postings stay. */
+  async function ignore(actor: Actor, id: string, reason: string): Promise<StatementLineBody> {
+    const tenant = tenantOf(actor);
+    const saved = await transaction(db, async (tx) => {
+      const line = await lockLine(tx, tenant, id);
+      if (line === null) throw new AppError("not_found", { message: "No such statement line." });
+      if (line.status !== "needs_review" && line.status !== "unmatched") throw notOpen(line, "ignored");
+      const after = await updateLine(tx, line.id, { status: "ignored", ignoredReason: reason, updatedAt: clock.now() });
+      await ports.recordAudit(tx, actor, {
+        action: "statement_line_ignored",
+        subjectType: "statement_line",
+        subjectId: line.id,
+        details: { reason, previous_status: line.status },
+      });
+      return after;
+    });
+    const [out] = await presentLines(db, [saved]);
+    if (out === undefined) throw new Error("unreachable");
+    return out;
+  }
+
+  /**
+   * `POST /v1/bank-statements/{id}/accept-opening-balance` (admin): the statement's opening booked balance becomes
+   * the funding account's starting balance (a ledger transfer from the outside world), once per account; the
+   * statement's balance check is taken again with it.
+   */
+  async function acceptOpeningBalance(actor: Actor, id: string): Promise<BankStatementBody> {
+    const tenant = tenantOf(actor);
+    const saved = await transaction(db, async (tx) => {
+      const statement = await lockStatement(tx, tenant, id);
+      if (statement === null) throw new AppError("not_found", { message: "No such bank statement." });
+      if (statement.openingBookedMinor === null)
+        throw refuse("The statement carries no opening booked balance (camt OPBD/PRCD, BAI2 010).");
+      // One acceptance per account, whatever races: the funding row is locked by the posting, so check again under it.
+      if (await openingAccepted(tx, statement.fundingAccountId))
+        throw new AppError(RECONCILIATION_ERRORS.OPENING_BALANCE_ALREADY_SET);
+      const opening = statement.openingBookedMinor;
+      const transfer =
+        opening === 0
+          ? null
+          : await ports.postStatementMovement(tx, tenant, {
+              fundingAccountId: statement.fundingAccountId,
+              amountMinor: opening,
+              counterpart: "outside_world",
+              step: opening > 0 ? "credit" : "post",
+              cause: { type: "statement_line", id: statement.id },
+              idempotencyKey: `funding_account:${statement.fundingAccountId}:opening_balance`,
+            });
+      let patch: Partial<StatementRow> = { openingTransferId: transfer?.id ?? statement.id };
+      if (statement.bankMinor !== null && statement.ledgerMinor !== null && statement.balanceStatus === "mismatch") {
+        const ledger = statement.ledgerMinor + opening;
+        const difference = statement.bankMinor - ledger;
+        patch = {
+          ...patch,
+          ledgerMinor: ledger,
+          differenceMinor: difference,
+          balanceStatus: difference === 0 && statement.sequenceExpected === null ? "agrees" : "mismatch",
+        };
+      }
+      const after = await updateStatement(tx, statement.id, patch);
+      await ports.recordAudit(tx, actor, {
+        action: "bank_statement_opening_balance_accepted",
+        subjectType: "funding_account",
+        subjectId: statement.fundingAccountId,
+        details: { statement_id: statement.id, opening_booked_minor: opening, transfer_id: transfer?.id ?? null },
+      });
+      return after;
+    });
+    const [out] = await presentStatements(db, [saved]);
+    if (out === undefined) throw new Error("unreachable");
+    return out;
+  }
+
+  /** `POST /v1/bank-statements/{id}/resolve-mismatch`: a person explains the difference (audited). */
+  async function resolveMismatch(actor: Actor, id: string, reason: string): Promise<BankStatementBody> {
+    const tenant = tenantOf(actor);
+    const saved = await transaction(db, async (tx) => {
+      const statement = await lockStatement(tx, tenant, id);
+      if (statement === null) throw new AppError("not_found", { message: "No such bank statement." });
+      if (statement.balanceStatus !== "mismatch") throw new AppError(RECONCILIATION_ERRORS.BALANCE_NOT_MISMATCHED);
+      const after = await updateStatement(tx, statement.id, {
+        balanceStatus: "resolved",
+        resolvedReason: reason,
+        resolvedBy: personOf(actor),
+        resolvedAt: clock.now(),
+      });
+      await ports.recordAudit(tx, actor, {
+        action: "bank_statement_mismatch_resolved",
+        subjectType: "bank_statement",
+        subjectId: statement.id,
+        details: { reason, difference_minor: statement.differenceMinor, funding_account_id: statement.fundingAccountId },
+      });
+      return after;
+    });
+    const [out] = await presentStatements(db, [saved]);
+    if (out === undefined) throw new Error("unreachable");
+    return out;
+  }
+
+  return {
+    upload,
+    receiveInbound,
+    /** For tests and the bench: statements already read, applied as an upload would. */
+    receiveStatements: (tenant: Tenant, statements: readonly BankStatement[], source: "upload" | "inbound_folder" = "upload") =>
+      transaction(db, async (tx) => {
+        const accounts = await accountsOf(tx, tenant, statements);
+        const rows: StatementRow[] = [];
+        let created = false;
+        for (let i = 0; i < statements.length; i += 1) {
+          const statement = statements[i];
+          const account = accounts[i];
+          if (statement === undefined || account === undefined) continue;
+          const applied = await applyStatement(tx, tenant, account, statement, {
+            source,
+            contentSha256: sha256(JSON.stringify(statement)),
+          });
+          created ||= applied.created;
+          rows.push(applied.row);
+        }
+        return { created, statements: rows } satisfies ReceiveOutcome;
+      }),
+    isStatement: settings.isStatement,
+    getStatement,
+    listStatements: listStatementsOf,
+    getLine,
+    listLines: listLinesOf,
+    match,
+    unmatch,
+    ignore,
+    acceptOpeningBalance,
+    resolveMismatch,
+  };
+}
+
+export type ReconciliationService = ReturnType<typeof createReconciliationService>;
