@@ -2,7 +2,8 @@
 // (production, a SEPA rail whose debtor IBAN the statement names): a camt.053 written by hand is read, its lines
 // listed by status, the balance check printed in words; the same file again adds nothing; a file naming no account
 // of the Business is refused with the service's code and a non-zero exit; a bad --status is a usage error.
-import { writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sepaConfig, uniqueSepaOriginator } from "../bank-rails/bank-rail-fixtures.js";
@@ -16,9 +17,11 @@ let t: TestApp;
 let business: RegisteredBusiness;
 let cli: CliHarness;
 let iban: string;
+let root: string;
 
 beforeAll(async () => {
-  t = await buildTestApp();
+  root = mkdtempSync(path.join(tmpdir(), "reconciliation-cli-"));
+  t = await buildTestApp({ env: { BANK_RAIL_LOCAL_ROOT: root } });
   await t.app.listen({ port: 0, host: "127.0.0.1" });
   const address = t.app.server.address();
   if (address === null || typeof address === "string") throw new Error("no port");
@@ -40,6 +43,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await cli?.close();
   await t?.close();
+  if (root) rmSync(root, { recursive: true, force: true });
 });
 
 const asAdmin = () => ({ env: { PAYOUTS_API_KEY: business.keys.production } });

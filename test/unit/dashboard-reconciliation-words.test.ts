@@ -30,9 +30,9 @@ describe("the balance check in words", () => {
   });
 
   it("says a statement is missing, and that a difference was resolved", () => {
-    const gap = check({ status: "resolved", sequence_gap: { expected: 11, received: 12 } });
+    const gap = check({ status: "resolved", sequence_gap: { expected: 11, received: 12 }, resolved_reason: "Fee booked late" });
     expect(balanceCheckWords(gap, "EUR")).toBe(
-      "The bank's closing balance is €9,750.00, ours is €9,751.00: the bank's is €1.00 less than ours. Statement number 11 was expected next but number 12 arrived: a statement is missing. Someone explained it and marked it resolved.",
+      "The bank's closing balance is €9,750.00, ours is €9,751.00: the bank's is €1.00 less than ours. Statement number 11 was expected next but number 12 arrived: a statement is missing. Resolved: Fee booked late.",
     );
     expect(
       balanceCheckWords(

@@ -32,6 +32,11 @@ export function LineFacts({ line, accountName }: { line: StatementLine; accountN
           “{line.remittance}”
         </Text>
       )}
+      {line.review_reason !== null && (
+        <Text size="sm" c="red.9" data-testid="review-reason">
+          {line.review_reason}
+        </Text>
+      )}
       {references.length === 0 ? (
         <Text size="xs" c="dimmed">
           The bank gave no reference for this line.

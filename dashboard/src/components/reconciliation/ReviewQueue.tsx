@@ -19,6 +19,9 @@ import { Time } from "../Time";
 import { LineActions } from "./LineActions";
 import { LineFacts } from "./LineFacts";
 
+const payeeName = (c: Candidate) => c.payee.display_name ?? "Payee without a name";
+const destinationWords = (c: Candidate) => `Account •••• ${c.payee.destination_last4}`;
+
 export function ReviewQueue(props: { decider: boolean; accountName: (id: string) => string }) {
   const pages = useCursorPages("needs_review");
   const lines = useStatementLines({ status: "needs_review", fundingAccountId: null, statementId: null }, pages.cursor, 10);
@@ -56,6 +59,11 @@ function ReviewItem(props: { line: StatementLine; decider: boolean; accountName:
   const target = match.isPending ? match.variables?.target : undefined;
   const inFlight = target !== undefined && "payoutIds" in target ? target.payoutIds : [];
   const label = `${formatMoney(line.amount_minor, line.currency)} booked ${line.booking_date ?? ""}`.trim();
+  const payee = (c: Candidate) => (
+    <Anchor component={Link} to={`/beneficiaries/${c.payee.beneficiary_id}`} size="sm">
+      {payeeName(c)}
+    </Anchor>
+  );
   const payoutLink = (c: Candidate) => (
     <Anchor component={Link} to={`/payouts/${c.payout_id}`} size="sm">
       Payout {c.payout_id.slice(-8)}
@@ -73,7 +81,7 @@ function ReviewItem(props: { line: StatementLine; decider: boolean; accountName:
               loading={inFlight.length === 1 && inFlight[0] === c.payout_id}
               disabled={match.isPending}
               onClick={() => matchPayouts([c.payout_id])}
-              aria-label={`Match ${c.payee}, ${formatMoney(c.amount_minor, c.currency)}`}
+              aria-label={`Match ${payeeName(c)}, ${formatMoney(c.amount_minor, c.currency)}`}
             >
               Match
             </Button>
@@ -89,8 +97,9 @@ function ReviewItem(props: { line: StatementLine; decider: boolean; accountName:
           cell: (c) => (
             <Stack gap={0}>
               <Text size="sm" fw={600}>
-                {c.payee}
+                {payee(c)}
               </Text>
+              <Text size="xs">{destinationWords(c)}</Text>
               <Text size="sm">
                 <Money minor={c.amount_minor} currency={c.currency} />
               </Text>
@@ -104,7 +113,15 @@ function ReviewItem(props: { line: StatementLine; decider: boolean; accountName:
         ...matchButton,
       ]
     : [
-        { header: "Payee", cell: (c) => c.payee },
+        {
+          header: "Payee",
+          cell: (c) => (
+            <Stack gap={0}>
+              {payee(c)}
+              <Text size="xs">{destinationWords(c)}</Text>
+            </Stack>
+          ),
+        },
         { header: "Amount", align: "right", cell: (c) => <Money minor={c.amount_minor} currency={c.currency} /> },
         { header: "Created", cell: (c) => <Time value={c.created_at} /> },
         { header: "Payout", cell: payoutLink },
@@ -148,7 +165,7 @@ function ReviewItem(props: { line: StatementLine; decider: boolean; accountName:
                         else next.delete(c.payout_id);
                         setSelected(next);
                       },
-                      rowLabel: (c: Candidate) => `Select ${c.payee}, ${formatMoney(c.amount_minor, c.currency)}`,
+                      rowLabel: (c: Candidate) => `Select ${payeeName(c)}, ${formatMoney(c.amount_minor, c.currency)}`,
                     },
                   }
                 : {})}

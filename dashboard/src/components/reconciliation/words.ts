@@ -10,6 +10,7 @@ export interface BalanceCheck {
   readonly bank_minor: number | null;
   readonly difference_minor: number | null;
   readonly sequence_gap: { readonly expected: number; readonly received: number } | null;
+  readonly resolved_reason?: string | null;
 }
 export interface LineCounts {
   readonly matched: number;
@@ -49,6 +50,7 @@ const LINE_STATUS: Readonly<Record<string, { label: string; color: string }>> = 
   needs_review: { label: "Needs review", color: "yellow.5" },
   unmatched: { label: "Not expected", color: "red.8" },
   ignored: { label: "Ignored", color: "gray.7" },
+  pending: { label: "Pending at the bank", color: "gray.7" },
 };
 export const lineStatus = (status: string) => LINE_STATUS[status] ?? { label: fallback(status), color: "gray.7" };
 
@@ -119,7 +121,9 @@ export function balanceCheckWords(check: BalanceCheck, currency: string): string
         amounts === null
           ? gap.trim()
           : `The bank's closing balance is ${amounts.bank}, ours is ${amounts.ours}${difference === null ? "" : `: the bank's is ${difference}`}.${gap}`;
-      return check.status === "resolved" ? `${said} Someone explained it and marked it resolved.` : said;
+      if (check.status !== "resolved") return said;
+      const reason = check.resolved_reason ?? null;
+      return `${said} Resolved${reason === null ? "" : `: ${reason}`}.`;
     }
     default:
       return `Not checked: this statement carries no closing booked balance to compare (an intraday report, or pending entries only).${gap}`;

@@ -1,10 +1,8 @@
-// Bank statements and their lines as the Reconciliation page uses them, read off the OpenAPI paths (whatever the
-// generated schemas are named): a statement, a line, a line's status, a line's match.
-import "../../../api/reconciliation-contract";
-import type { paths } from "../../../api/generated/openapi";
+// Bank statements and their lines as the Reconciliation page uses them, from the generated OpenAPI types.
+import type { Schemas } from "../../../api/client";
 
-export type BankStatement = paths["/v1/bank-statements/{id}"]["get"]["responses"][200]["content"]["application/json"];
-export type StatementLine = paths["/v1/statement-lines/{id}"]["get"]["responses"][200]["content"]["application/json"];
+export type BankStatement = Schemas["BankStatement"];
+export type StatementLine = Schemas["StatementLine"];
 export type LineStatus = StatementLine["status"];
 export type BalanceCheck = BankStatement["balance_check"];
 export type Candidate = StatementLine["candidates"][number];
