@@ -101,4 +101,5 @@ CREATE INDEX "statement_lines_statement_idx" ON "statement_lines" USING btree ("
 CREATE UNIQUE INDEX "statement_matches_payout_key" ON "statement_matches" USING btree ("payout_id","kind") WHERE payout_id is not null;--> statement-breakpoint
 CREATE UNIQUE INDEX "statement_matches_top_up_key" ON "statement_matches" USING btree ("top_up_id") WHERE top_up_id is not null;--> statement-breakpoint
 CREATE INDEX "statement_matches_line_idx" ON "statement_matches" USING btree ("line_id");--> statement-breakpoint
+CREATE INDEX "bank_file_items_payment_info_idx" ON "bank_file_items" USING btree ("business_id","environment","payment_info_id") WHERE payment_info_id is not null;--> statement-breakpoint
 ALTER TABLE "payouts" ADD CONSTRAINT "payouts_reconciliation_status" CHECK ("payouts"."reconciliation_status" in ('unreconciled', 'reconciled'));

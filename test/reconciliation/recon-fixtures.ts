@@ -174,7 +174,7 @@ export function statement(
     openingBookedMinor: null,
     closingBookedMinor: null,
     closingDate: "2026-06-01",
-    lines,
+    lines: [...lines],
     ...overrides,
   };
 }

@@ -1,11 +1,24 @@
 // The matching rules (issue 28), each on both databases: end_to_end_id, batch (one line for a 3-payout batch, a
 // partially rejected batch booked as one line of the accepted amount), return (with a fee), top_up, amount_date
 // (unique, and two equal amounts to review); unknown debit and credit.
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bankFileItems } from "../../src/modules/bank-rails/bank-rails.schema.js";
 import { bearer } from "../helpers/factories.js";
 import type { TestApp } from "../helpers/test-app.js";
 import { getPayout, payoutEvents } from "../payouts/payout-fixtures.js";
-import { bookingOf, buildReconApp, getJson, linesOf, reconService, sentPayouts, statement } from "./recon-fixtures.js";
+import {
+  bookingOf,
+  buildReconApp,
+  e2e,
+  getJson,
+  line,
+  linesOf,
+  reconService,
+  type Scenario,
+  sentPayouts,
+  statement,
+} from "./recon-fixtures.js";
 
 let t: TestApp;
 const db = () => t.runtime.deps.database.db;
@@ -41,5 +54,281 @@ describe("end_to_end_id", () => {
       (await t.app.inject({ method: "GET", url: `/v1/bank-statements/${stmt?.id}`, headers: bearer(s.business.keys.sandbox) }))
         .statusCode,
     ).toBe(404);
+  });
+});
+
+async function account(s: Scenario) {
+  return getJson(t, s.key, `/v1/funding-accounts/${s.fundingAccountId}`);
+}
+async function apply(s: Scenario, lines: Parameters<typeof statement>[1], overrides: Parameters<typeof statement>[2] = {}) {
+  const applied = await reconService(t).receiveStatements(s.tenant, [statement(s, lines, overrides)]);
+  const stmt = applied.statements[0];
+  if (stmt === undefined) throw new Error("no statement");
+  return { stmt, lines: await linesOf(t, s.key, stmt.id) };
+}
+
+describe("batch", () => {
+  it("one line for a 3-payout payment block books all three (PmtInfId and NbOfTxs), money posted once", async () => {
+    const s = await sentPayouts(t, [1_000, 2_000, 3_000]);
+    const before = await account(s);
+    const { lines } = await apply(s, [
+      line({ amountMinor: 6_000, paymentInformationId: s.block, batchCount: 3, batchTotalMinor: 6_000 }),
+    ]);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ status: "matched", match: { rule: "batch", difference_minor: 0 } });
+    expect([...(lines[0]?.match as { payout_ids: string[] }).payout_ids].sort()).toEqual([...s.payouts].sort());
+    for (const id of s.payouts)
+      expect(await getPayout(t.app, s.key, id)).toMatchObject({ status: "disbursed", reconciliation_status: "reconciled" });
+    // The holds became posted debits: 60.00 out of posted, nothing left held.
+    const after = await account(s);
+    expect(Number(after.posted_minor) - Number(before.posted_minor)).toBe(-6_000);
+    expect(after.pending_minor).toBe(0);
+  });
+
+  it("a partially rejected block booked as one line of the accepted amount books the accepted payouts only", async () => {
+    const s = await sentPayouts(t, [1_500, 2_500, 4_000]);
+    const rejected = s.payouts[1] as string;
+    await t.runtime.deps.database.db
+      .update(bankFileItems)
+      .set({ bankStatus: "RJCT" })
+      .where(eq(bankFileItems.payoutId, rejected));
+    const { lines } = await apply(s, [line({ amountMinor: 5_500, paymentInformationId: s.block, batchCount: 2 })]);
+    expect(lines[0]).toMatchObject({ status: "matched", match: { rule: "batch" } });
+    expect([...(lines[0]?.match as { payout_ids: string[] }).payout_ids].sort()).toEqual([s.payouts[0], s.payouts[2]].sort());
+    expect(await getPayout(t.app, s.key, rejected)).toMatchObject({ reconciliation_status: "unreconciled" });
+  });
+
+  it("a block booked for the whole amount despite a rejection goes to review with its candidates, moving nothing", async () => {
+    const s = await sentPayouts(t, [1_100, 2_200]);
+    await t.runtime.deps.database.db
+      .update(bankFileItems)
+      .set({ bankStatus: "RJCT" })
+      .where(eq(bankFileItems.payoutId, s.payouts[0] as string));
+    const { lines } = await apply(s, [line({ amountMinor: 3_300, paymentInformationId: s.block })]);
+    expect(lines[0]).toMatchObject({ status: "needs_review", match: null });
+    expect((lines[0]?.candidates as Array<{ payout_id: string }>).map((c) => c.payout_id)).toEqual([s.payouts[1]]);
+    expect(String(lines[0]?.review_reason)).toMatch(/2 sent less 1 rejected/);
+    expect(await getPayout(t.app, s.key, s.payouts[1] as string)).toMatchObject({
+      status: "approved",
+      reconciliation_status: "unreconciled",
+    });
+  });
+});
+
+describe("return", () => {
+  it("a return with a fee returns the payout: the amount that came back is credited, the fee posted to fees", async () => {
+    const s = await sentPayouts(t, [10_000]);
+    const payoutId = s.payouts[0] as string;
+    await apply(s, [bookingOf(payoutId, 10_000)]);
+    const before = await account(s);
+    const { lines } = await apply(s, [
+      line({
+        direction: "credit",
+        amountMinor: 9_700,
+        bookingDate: "2026-06-03",
+        valueDate: "2026-06-03",
+        details: [
+          {
+            endToEndId: null,
+            instructionId: null,
+            paymentInformationId: null,
+            amountMinor: 9_700,
+            returnInfo: { originalEndToEndId: e2e(payoutId), reasonCode: "AC04", originalAmountMinor: 10_000, feeMinor: 300 },
+            remittance: null,
+          },
+        ],
+      }),
+    ]);
+    expect(lines[0]).toMatchObject({
+      status: "matched",
+      match: { rule: "return", payout_ids: [payoutId], difference_minor: -300 },
+    });
+    expect(await getPayout(t.app, s.key, payoutId)).toMatchObject({
+      status: "returned",
+      failure_reason: expect.stringMatching(/AC04/),
+    });
+    const after = await account(s);
+    expect(Number(after.posted_minor) - Number(before.posted_minor)).toBe(9_700);
+    const transfers = (await getJson(t, s.key, `/v1/funding-accounts/${s.fundingAccountId}/transfers`)).transfers as Array<{
+      step: string;
+      entries: Array<{ account: string; amount_minor: number }>;
+    }>;
+    const reverse = transfers.find((tr) => tr.step === "reverse");
+    expect(reverse?.entries).toContainEqual(expect.objectContaining({ account: "fees", amount_minor: 300 }));
+  });
+});
+
+describe("top_up", () => {
+  it("a credit carrying a top-up's reference is matched to it and credits nothing more", async () => {
+    const s = await sentPayouts(t, [1_000]);
+    const recorded = await t.app.inject({
+      method: "POST",
+      url: `/v1/funding-accounts/${s.fundingAccountId}/top-ups`,
+      headers: bearer(s.key),
+      payload: { amount_minor: 500_000, reference: "WIRE-7731-ACME" },
+    });
+    expect(recorded.statusCode, recorded.body).toBe(201);
+    const before = await account(s);
+    const { lines } = await apply(s, [
+      line({ direction: "credit", amountMinor: 500_000, remittance: "Transfer WIRE 7731 ACME from operating" }),
+    ]);
+    expect(lines[0]).toMatchObject({
+      status: "matched",
+      match: { rule: "top_up", top_up_id: recorded.json().id, payout_ids: [] },
+    });
+    expect((await account(s)).posted_minor).toBe(before.posted_minor);
+  });
+});
+
+describe("amount_date", () => {
+  it("a debit with no reference, its amount unique among the payouts sent in the window, is matched", async () => {
+    const s = await sentPayouts(t, [4_321]);
+    const today = t.clock.now().toISOString().slice(0, 10);
+    const { lines } = await apply(s, [line({ amountMinor: 4_321, bookingDate: today, valueDate: today })]);
+    expect(lines[0]).toMatchObject({ status: "matched", match: { rule: "amount_date", payout_ids: [s.payouts[0]] } });
+  });
+
+  it("two equal amounts without references go to review with both candidates, never a guess", async () => {
+    const s = await sentPayouts(t, [7_777, 7_777]);
+    const today = t.clock.now().toISOString().slice(0, 10);
+    const { lines } = await apply(s, [
+      line({ amountMinor: 7_777, bookingDate: today }),
+      line({ amountMinor: 7_777, bookingDate: today }),
+    ]);
+    expect(lines.map((l) => l.status)).toEqual(["needs_review", "needs_review"]);
+    for (const l of lines)
+      expect(
+        (l.candidates as Array<{ payout_id: string; payee: { display_name: string } }>).map((c) => c.payout_id).sort(),
+      ).toEqual([...s.payouts].sort());
+    expect((lines[0]?.candidates as Array<{ payee: { display_name: string } }>)[0]?.payee.display_name).toEqual(
+      expect.any(String),
+    );
+    for (const id of s.payouts)
+      expect(await getPayout(t.app, s.key, id)).toMatchObject({ status: "approved", reconciliation_status: "unreconciled" });
+    const review = await getJson(t, s.key, "/v1/statement-lines?status=needs_review&limit=200");
+    expect((review.statement_lines as Array<{ id: string }>).map((l) => l.id)).toEqual(
+      expect.arrayContaining(lines.map((l) => l.id)),
+    );
+  });
+});
+
+describe("money the service did not send", () => {
+  it("an unknown debit goes to suspense and lowers available; an unknown credit funds the account", async () => {
+    const s = await sentPayouts(t, [1_000]);
+    const before = await account(s);
+    const { lines } = await apply(s, [
+      line({ amountMinor: 1_250, remittance: "Kontofuehrungsentgelt", bankTransactionCode: "ACMT/MDOP/CHRG" }),
+      line({ direction: "credit", amountMinor: 88_800, remittance: "Rechnung 4711" }),
+    ]);
+    const debit = lines.find((l) => l.direction === "debit");
+    const credit = lines.find((l) => l.direction === "credit");
+    expect(debit).toMatchObject({ status: "unmatched", match: null, transfer_id: expect.any(String) });
+    expect(credit).toMatchObject({ status: "unmatched", match: null, transfer_id: expect.any(String) });
+    const after = await account(s);
+    expect(Number(after.available_minor) - Number(before.available_minor)).toBe(88_800 - 1_250);
+    const transfers = (await getJson(t, s.key, `/v1/funding-accounts/${s.fundingAccountId}/transfers`)).transfers as Array<{
+      id: string;
+      entries: Array<{ account: string; amount_minor: number }>;
+    }>;
+    expect(transfers.find((tr) => tr.id === debit?.transfer_id)?.entries).toContainEqual(
+      expect.objectContaining({ account: "suspense", amount_minor: 1_250 }),
+    );
+    const unmatched = await getJson(t, s.key, `/v1/statement-lines?status=unmatched&funding_account_id=${s.fundingAccountId}`);
+    expect((unmatched.statement_lines as unknown[]).length).toBe(2);
+    const credited = await getJson(t, s.key, "/v1/events?type=funding_account.credited");
+    expect(JSON.stringify(credited)).toContain(String(credit?.id));
+  });
+
+  it("a pending entry moves no money and is booked (and matched) when the end-of-day statement books it", async () => {
+    const s = await sentPayouts(t, [2_468]);
+    const payoutId = s.payouts[0] as string;
+    const pending = bookingOf(payoutId, 2_468, { status: "pending", bookingDate: null, bankReference: "ACSR-PEND-1" });
+    const first = await apply(s, [pending], { format: "camt.052", messageVersion: "camt.052.001.08", closingBookedMinor: null });
+    expect(first.lines[0]).toMatchObject({ status: "pending", entry_status: "pending" });
+    expect(await getPayout(t.app, s.key, payoutId)).toMatchObject({ status: "approved", reconciliation_status: "unreconciled" });
+    await apply(s, [bookingOf(payoutId, 2_468, { bankReference: "ACSR-PEND-1" })]);
+    const read = await getJson(t, s.key, `/v1/statement-lines/${first.lines[0]?.id}`);
+    expect(read).toMatchObject({ status: "matched", entry_status: "booked", statement_id: first.stmt.id });
+    expect(await getPayout(t.app, s.key, payoutId)).toMatchObject({ status: "disbursed", reconciliation_status: "reconciled" });
+  });
+});
+
+describe("balances proved", () => {
+  it("a closing balance off by 1.00 raises funding_account.balance_mismatch; a person resolves it", async () => {
+    const s = await sentPayouts(t, [5_000]);
+    const ledger = Number((await account(s)).posted_minor);
+    const { stmt } = await apply(s, [bookingOf(s.payouts[0] as string, 5_000)], { closingBookedMinor: ledger - 5_000 - 100 });
+    const read = await getJson(t, s.key, `/v1/bank-statements/${stmt.id}`);
+    expect(read.balance_check).toMatchObject({
+      status: "mismatch",
+      ledger_minor: ledger - 5_000,
+      bank_minor: ledger - 5_100,
+      difference_minor: -100,
+    });
+    const events = await getJson(t, s.key, "/v1/events?type=funding_account.balance_mismatch");
+    expect(JSON.stringify(events)).toContain(stmt.id);
+    const resolved = await t.app.inject({
+      method: "POST",
+      url: `/v1/bank-statements/${stmt.id}/resolve-mismatch`,
+      headers: bearer(s.key),
+      payload: { reason: "Bank charge booked on the account, explained with the bank" },
+    });
+    expect(resolved.statusCode, resolved.body).toBe(200);
+    expect(resolved.json().balance_check).toMatchObject({
+      status: "resolved",
+      resolved_reason: expect.stringMatching(/Bank charge/),
+    });
+    const again = await t.app.inject({
+      method: "POST",
+      url: `/v1/bank-statements/${stmt.id}/resolve-mismatch`,
+      headers: bearer(s.key),
+      payload: { reason: "x" },
+    });
+    expect(again.statusCode).toBe(409);
+  });
+
+  it("the first statement's opening balance, accepted by an admin, makes the closing balance agree; once per account", async () => {
+    const s = await sentPayouts(t, [3_000]);
+    const ledger = Number((await account(s)).posted_minor);
+    const { stmt } = await apply(s, [bookingOf(s.payouts[0] as string, 3_000)], {
+      openingBookedMinor: 1_000_000,
+      closingBookedMinor: 1_000_000 + ledger - 3_000,
+      sequenceNumber: 7,
+    });
+    expect((await getJson(t, s.key, `/v1/bank-statements/${stmt.id}`)).balance_check).toMatchObject({
+      status: "mismatch",
+      difference_minor: 1_000_000,
+    });
+    const accepted = await t.app.inject({
+      method: "POST",
+      url: `/v1/bank-statements/${stmt.id}/accept-opening-balance`,
+      headers: bearer(s.key),
+    });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    expect(accepted.json().balance_check).toMatchObject({ status: "agrees", difference_minor: 0 });
+    const twice = await t.app.inject({
+      method: "POST",
+      url: `/v1/bank-statements/${stmt.id}/accept-opening-balance`,
+      headers: bearer(s.key),
+    });
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json().error.code).toBe("OPENING_BALANCE_ALREADY_SET");
+    // The next statement agrees; one that skips a sequence number is a mismatch naming the gap.
+    const next = await apply(s, [], {
+      sequenceNumber: 8,
+      closingBookedMinor: 1_000_000 + ledger - 3_000,
+      closingDate: "2026-06-02",
+    });
+    expect((await getJson(t, s.key, `/v1/bank-statements/${next.stmt.id}`)).balance_check).toMatchObject({ status: "agrees" });
+    const gap = await apply(s, [], {
+      sequenceNumber: 10,
+      closingBookedMinor: 1_000_000 + ledger - 3_000,
+      closingDate: "2026-06-04",
+    });
+    expect((await getJson(t, s.key, `/v1/bank-statements/${gap.stmt.id}`)).balance_check).toMatchObject({
+      status: "mismatch",
+      difference_minor: 0,
+      sequence_gap: { expected: 9, received: 10 },
+    });
   });
 });

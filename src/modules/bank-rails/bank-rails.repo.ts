@@ -439,6 +439,24 @@ export async function findItemsByReferences(
   return new Map(rows.map((row) => [row.reference ?? "", row]));
 }
 
+/** Items of the tenant whose payment block (PmtInfId, or an ACH batch reference) is one of these (reconciliation). */
+export async function findItemsByPaymentInfoIds(
+  db: Db,
+  tenant: Tenant,
+  references: readonly string[],
+): Promise<BankFileItemRow[]> {
+  if (references.length === 0) return [];
+  return db
+    .select()
+    .from(bankFileItems)
+    .where(
+      and(
+        ownedBy(bankFileItems, tenant),
+        sql`${bankFileItems.paymentInfoId} = any(${textArrayLiteral([...new Set(references)])}::text[])`,
+      ),
+    );
+}
+
 /** A filed item with the file it went in (what matching an answer to it needs). */
 export interface FiledItem {
   readonly item: BankFileItemRow;

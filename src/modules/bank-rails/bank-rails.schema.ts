@@ -137,6 +137,10 @@ export const bankFileItems = pgTable(
     index("bank_file_items_waiting_idx").on(t.businessId, t.environment, t.rail, t.queuedAt).where(sql`file_id is null`),
     index("bank_file_items_file_idx").on(t.fileId),
     index("bank_file_items_reference_idx").on(t.businessId, t.environment, t.rail, t.reference),
+    // Reconciliation (issue 28): a statement line booking a whole payment block names its PmtInfId.
+    index("bank_file_items_payment_info_idx")
+      .on(t.businessId, t.environment, t.paymentInfoId)
+      .where(sql`payment_info_id is not null`),
   ],
 );
 

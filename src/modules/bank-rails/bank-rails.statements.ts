@@ -5,7 +5,7 @@ import { electronicFormatIBAN } from "ibantools";
 import type { Tenant } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/client.js";
 import { classOf } from "./bank-rails.iso-answers.js";
-import { findConfig, findFileByMessageId, findItemsByReferences, listItemReferencesOfFile } from "./bank-rails.repo.js";
+import { findConfig, findItemsByPaymentInfoIds, findItemsByReferences } from "./bank-rails.repo.js";
 import type { BankRailSettings } from "./bank-rails.service.js";
 
 /** A payout we sent in a bank file, as a statement line may name it. */
@@ -70,17 +70,24 @@ export async function sentItemsByReferences(
   return out;
 }
 
-/** The items of one SEPA payment block of ours (our PmtInfIds are a file's MsgId and a four-digit block number), or null. */
-export async function paymentBlockItems(db: Db, tenant: Tenant, paymentInfoId: string): Promise<SentItem[] | null> {
-  const file = await findFileByMessageId(db, tenant, "sepa", paymentInfoId.replace(/-\d{4}$/, ""));
-  if (file === null) return null;
-  const items = (await listItemReferencesOfFile(db, file.id)).filter((item) => item.paymentInfoId === paymentInfoId);
-  if (items.length === 0) return null;
-  return items.map((item) => ({
-    payoutId: item.payoutId,
-    amountMinor: item.amountMinor,
-    rail: "sepa" as const,
-    reference: item.reference ?? "",
-    rejected: classOf(item.bankStatus) === "rejected",
-  }));
+/**
+ * The items of payment blocks of ours by their reference, kept on each item when its file was written (a SEPA
+ * PmtInfId; an ACH batch reference where one is kept), whatever file they went in; blocks not found are absent.
+ */
+export async function paymentBlocks(db: Db, tenant: Tenant, references: readonly string[]): Promise<Map<string, SentItem[]>> {
+  const out = new Map<string, SentItem[]>();
+  const rows = await findItemsByPaymentInfoIds(db, tenant, references);
+  for (const item of rows) {
+    if (item.paymentInfoId === null || item.fileId === null) continue;
+    const list = out.get(item.paymentInfoId) ?? [];
+    list.push({
+      payoutId: item.payoutId,
+      amountMinor: item.amountMinor,
+      rail: item.rail === "ach" ? "ach" : "sepa",
+      reference: item.reference ?? "",
+      rejected: classOf(item.bankStatus) === "rejected",
+    });
+    out.set(item.paymentInfoId, list);
+  }
+  return out;
 }

@@ -9,7 +9,7 @@ import type { BankRailsPorts } from "./bank-rails.ports.js";
 import { registerBankRailRoutes } from "./bank-rails.routes.js";
 import { BankFileSchema, BankInboundFileSchema, BankRailSchema } from "./bank-rails.schemas.js";
 import { createBankRailService } from "./bank-rails.service.js";
-import { paymentBlockItems, sentItemsByReferences, statementAccountRail } from "./bank-rails.statements.js";
+import { paymentBlocks, sentItemsByReferences, statementAccountRail } from "./bank-rails.statements.js";
 
 export { bankFileName } from "./bank-rails.files.js";
 export { BANK_CUTOFF_JOB, BANK_POLL_JOB, BANK_UPLOAD_JOB } from "./bank-rails.jobs.js";
@@ -95,7 +95,7 @@ export function defineBankRails(platform: PlatformServices, settings: BankRailsS
       /** For the disbursement job (payouts): the bank rail a production payout goes to, and its queueing there. */
       queue: bankFiles.queue,
       /** For reconciliation (issue 28): a statement's account, the payouts a reference or a payment block names. */
-      statementFacts: { statementAccountRail, sentItemsByReferences, paymentBlockItems },
+      statementFacts: { statementAccountRail, sentItemsByReferences, paymentBlocks },
     },
   });
 }

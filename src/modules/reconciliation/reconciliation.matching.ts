@@ -97,7 +97,7 @@ function money(minor: number, currency: string): string {
 /** What the lines of one statement name, read in a few queries for all of them. */
 export interface Lookups {
   readonly items: Map<string, SentItemFacts>;
-  readonly blocks: Map<string, SentItemFacts[] | null>;
+  readonly blocks: Map<string, SentItemFacts[]>;
   readonly payouts: Map<string, PayoutForReconciliation>;
 }
 
@@ -112,15 +112,18 @@ export async function readLookups(
   for (const line of lines) {
     for (const id of line.endToEndIds) references.add(id);
     for (const r of line.returns) if (r.originalEndToEndId !== null) references.add(r.originalEndToEndId);
-    if (line.achTrace !== null) references.add(line.achTrace);
+    if (line.achTrace !== null) {
+      references.add(line.achTrace);
+      // An ACH batch booked as one line names the batch's reference where a single entry names its trace.
+      if (line.direction === "debit") blockIds.add(line.achTrace);
+    }
     if (line.paymentInformationId !== null) blockIds.add(line.paymentInformationId);
   }
   const items = await ports.statementFacts.sentItemsByReferences(db, tenant, [...references]);
-  const blocks = new Map<string, SentItemFacts[] | null>();
-  for (const id of blockIds) blocks.set(id, await ports.statementFacts.paymentBlockItems(db, tenant, id));
+  const blocks = await ports.statementFacts.paymentBlocks(db, tenant, [...blockIds]);
   const payoutIds = new Set<string>();
   for (const item of items.values()) payoutIds.add(item.payoutId);
-  for (const block of blocks.values()) for (const item of block ?? []) payoutIds.add(item.payoutId);
+  for (const block of blocks.values()) for (const item of block) payoutIds.add(item.payoutId);
   const payouts = await ports.payouts.findPayouts(db, tenant, [...payoutIds]);
   return { items, blocks, payouts };
 }
@@ -128,67 +131,96 @@ export async function readLookups(
 export function createMatcher(ports: Pick<ReconciliationPorts, "payouts" | "topUps">, settings: MatchSettings) {
   const within = (difference: number) => Math.abs(difference) <= settings.toleranceMinor;
 
-  /** The debit rules that read references: end_to_end_id, then batch. Null: no reference of ours. */
+  /** Payouts whose money may have left, in the line's currency, adding up to it within the tolerance: a match. */
+  function debitOf(
+    line: LineFacts,
+    rule: "end_to_end_id" | "batch",
+    payouts: readonly PayoutForReconciliation[],
+    expectedMinor: number,
+    said: string,
+  ): Decision {
+    const notSent = payouts.filter((p) => !SENT.has(p.status));
+    if (notSent.length > 0)
+      return {
+        kind: "review",
+        candidates: payouts,
+        reason: `The bank booked a payment we believe did not leave: ${notSent.map((p) => `payout ${p.id} is ${p.status}`).join(", ")}.`,
+      };
+    const wrongCurrency = payouts.find((p) => p.currency !== line.currency);
+    if (wrongCurrency !== undefined)
+      return {
+        kind: "review",
+        candidates: payouts,
+        reason: `The entry is in ${line.currency}; payout ${wrongCurrency.id} is in ${wrongCurrency.currency}.`,
+      };
+    const difference = line.amountMinor - expectedMinor;
+    if (!within(difference))
+      return {
+        kind: "review",
+        candidates: payouts,
+        reason: `${said}: we expected ${money(expectedMinor, line.currency)}; the bank booked ${money(line.amountMinor, line.currency)} (difference ${money(difference, line.currency)}, beyond the tolerance of ${money(settings.toleranceMinor, line.currency)}).`,
+      };
+    return { kind: "debit", rule, payouts, differenceMinor: difference };
+  }
+
+  /** `batch`: a block of ours booked as one line, less its rejected transfers. */
+  function batchOf(line: LineFacts, reference: string, block: readonly SentItemFacts[], lookups: Lookups): Decision {
+    const remaining = block.filter((item) => !item.rejected);
+    const rejected = block.length - remaining.length;
+    const payouts = remaining.flatMap((item) => lookups.payouts.get(item.payoutId) ?? []);
+    const expected = remaining.reduce((sum, item) => sum + item.amountMinor, 0);
+    const less = rejected > 0 ? ` (${block.length} sent less ${rejected} rejected)` : "";
+    const said = `Payment block ${reference}, ${remaining.length} transfers${less}`;
+    if (remaining.length === 0 || payouts.length < remaining.length)
+      return { kind: "review", candidates: payouts, reason: `${said}: nothing of it is left to book.` };
+    if (line.batchCount !== null && line.batchCount !== remaining.length)
+      return {
+        kind: "review",
+        candidates: payouts,
+        reason: `${said}: the bank booked ${line.batchCount} transfers.`,
+      };
+    // Transaction details, when the bank gives them, must be transfers of the block.
+    const inBlock = new Set(block.map((item) => item.reference.toLowerCase()));
+    const stray = line.endToEndIds.filter((id) => !inBlock.has(id.toLowerCase()));
+    if (stray.length > 0)
+      return {
+        kind: "review",
+        candidates: payouts,
+        reason: `${said}: the entry also names ${stray.join(", ")}, not of the block.`,
+      };
+    return debitOf(line, "batch", payouts, expected, said);
+  }
+
+  /** The debit rules that read references: end_to_end_id (or an ACH trace), then batch. Null: no reference of ours. */
   function debitByReference(line: LineFacts, lookups: Lookups): Decision | null {
-    const named = line.endToEndIds.map((id) => lookups.items.get(id));
-    const found = named.flatMap((item) => (item === undefined ? [] : [item]));
-    if (found.length > 0) {
-      const payouts = found.flatMap((item) => lookups.payouts.get(item.payoutId) ?? []);
-      if (found.length < named.length)
-        return {
-          kind: "review",
-          candidates: payouts,
-          reason: `The entry names ${named.length} EndToEndIds; ${named.length - found.length} of them are none of our transfers.`,
-        };
-      const notSent = payouts.filter((p) => !SENT.has(p.status));
-      if (notSent.length > 0 || payouts.length < found.length)
-        return {
-          kind: "review",
-          candidates: payouts,
-          reason: `The bank booked a payment we believe did not leave: ${notSent.map((p) => `payout ${p.id} is ${p.status}`).join(", ") || "a payout is missing"}.`,
-        };
-      const wrongCurrency = payouts.filter((p) => p.currency !== line.currency);
-      if (wrongCurrency.length > 0)
-        return {
-          kind: "review",
-          candidates: payouts,
-          reason: `The entry is in ${line.currency}; the payout is in ${wrongCurrency[0]?.currency}.`,
-        };
-      const expected = payouts.reduce((sum, p) => sum + p.amountMinor, 0);
-      const difference = line.amountMinor - expected;
-      if (!within(difference))
-        return {
-          kind: "review",
-          candidates: payouts,
-          reason: `The bank booked ${money(line.amountMinor, line.currency)}; we sent ${money(expected, line.currency)} (difference ${money(difference, line.currency)}, beyond the tolerance of ${money(settings.toleranceMinor, line.currency)}).`,
-        };
-      return { kind: "debit", rule: payouts.length === 1 ? "end_to_end_id" : "batch", payouts, differenceMinor: difference };
-    }
     if (line.paymentInformationId !== null) {
-      const block = lookups.blocks.get(line.paymentInformationId) ?? null;
-      if (block === null) return null;
-      const remaining = block.filter((item) => !item.rejected);
-      const rejected = block.length - remaining.length;
-      const payouts = remaining.flatMap((item) => lookups.payouts.get(item.payoutId) ?? []);
-      const expected = remaining.reduce((sum, item) => sum + item.amountMinor, 0);
-      const difference = line.amountMinor - expected;
-      const countAgrees = line.batchCount === null || line.batchCount === remaining.length;
-      const less = rejected > 0 ? ` (${block.length} sent less ${rejected} rejected)` : "";
-      if (remaining.length === 0 || payouts.length < remaining.length)
-        return {
-          kind: "review",
-          candidates: payouts,
-          reason: `Payment block ${line.paymentInformationId} has nothing left to book${less}.`,
-        };
-      if (!countAgrees || !within(difference) || payouts.some((p) => !SENT.has(p.status) || p.currency !== line.currency))
-        return {
-          kind: "review",
-          candidates: payouts,
-          reason: `Payment block ${line.paymentInformationId}: we expected ${remaining.length} transfers for ${money(expected, line.currency)}${less}; the bank booked ${line.batchCount ?? "?"} for ${money(line.amountMinor, line.currency)}.`,
-        };
-      return { kind: "debit", rule: "batch", payouts, differenceMinor: difference };
+      const block = lookups.blocks.get(line.paymentInformationId);
+      if (block !== undefined) return batchOf(line, line.paymentInformationId, block, lookups);
     }
-    return null;
+    const references = [...line.endToEndIds];
+    if (references.length === 0 && line.achTrace !== null) {
+      const block = lookups.blocks.get(line.achTrace);
+      if (block !== undefined && !lookups.items.has(line.achTrace)) return batchOf(line, line.achTrace, block, lookups);
+      references.push(line.achTrace);
+    }
+    const named = references.map((id) => lookups.items.get(id));
+    const found = named.flatMap((item) => (item === undefined ? [] : [item]));
+    if (found.length === 0) return null;
+    const payouts = found.flatMap((item) => lookups.payouts.get(item.payoutId) ?? []);
+    if (found.length < named.length || payouts.length < found.length)
+      return {
+        kind: "review",
+        candidates: payouts,
+        reason: `The entry names ${named.length} transfers; ${named.length - found.length} of them are none of ours.`,
+      };
+    const expected = found.reduce((sum, item) => sum + item.amountMinor, 0);
+    return debitOf(
+      line,
+      payouts.length === 1 ? "end_to_end_id" : "batch",
+      payouts,
+      expected,
+      payouts.length === 1 ? `Transfer ${references[0]}` : `${payouts.length} transfers named`,
+    );
   }
 
   /** `amount_date`: the exact amount, a unique payout sent within the window of business days before the booking. */

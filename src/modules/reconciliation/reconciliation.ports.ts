@@ -37,8 +37,8 @@ export interface StatementFacts {
   ): Promise<"sepa" | "ach" | null>;
   /** Our items named by EndToEndIds or ACH traces, keyed by the reference as given. */
   sentItemsByReferences(db: Db, tenant: Tenant, references: readonly string[]): Promise<Map<string, SentItemFacts>>;
-  /** The items of one payment block of ours (PmtInfId), or null. */
-  paymentBlockItems(db: Db, tenant: Tenant, paymentInfoId: string): Promise<SentItemFacts[] | null>;
+  /** The items of payment blocks of ours by their reference (PmtInfId, ACH batch reference); unknown ones absent. */
+  paymentBlocks(db: Db, tenant: Tenant, references: readonly string[]): Promise<Map<string, SentItemFacts[]>>;
 }
 
 export interface TopUpFacts {

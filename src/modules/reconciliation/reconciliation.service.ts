@@ -12,6 +12,7 @@ import { AppError } from "../../platform/errors.js";
 import type { EventRecorder } from "../../platform/events/outbox.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import { DEFAULT_PAGE_SIZE, decodeCursor, toPage } from "../../platform/pagination/cursor.js";
+import { statementLineFingerprints } from "../../rails/bank-files/statements.js";
 import type { PayoutForReconciliation } from "../payouts/index.js";
 import { RECONCILIATION_ERRORS } from "./reconciliation.errors.js";
 import { createMatcher, type Decision, type LineFacts, type MatchSettings, readLookups } from "./reconciliation.matching.js";
@@ -79,26 +80,6 @@ const personOf = (actor: Actor): ActorRef => ({
 });
 
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
-
-/** A fingerprint of an entry's facts (for entries without the bank's reference): equal facts, equal print. */
-export function lineFingerprint(statement: BankStatement, line: StatementLine): string {
-  return sha256(
-    JSON.stringify([
-      statement.account.iban ?? statement.account.number ?? "",
-      line.currency,
-      line.bookingDate ?? line.valueDate ?? "",
-      line.valueDate ?? "",
-      line.direction,
-      line.amountMinor,
-      line.reversal,
-      line.bankTransactionCode ?? "",
-      line.paymentInformationId ?? "",
-      line.achTrace ?? "",
-      line.details.map((d) => [d.endToEndId, d.instructionId, d.returnInfo?.originalEndToEndId ?? null]),
-      line.remittance ?? "",
-    ]),
-  );
-}
 
 function referencesOf(line: StatementLine): LineReferences {
   const e2e = line.details.flatMap((d) => (d.endToEndId === null || d.endToEndId === "NOTPROVIDED" ? [] : [d.endToEndId]));
@@ -585,18 +566,11 @@ export function createReconciliationService(deps: ReconciliationServiceDeps) {
       return { created: false, row: existing };
     }
 
-    // Each entry's key: the bank's reference, else its fingerprint ranked among equal facts of this statement.
-    const rank = new Map<string, number>();
-    const candidates: NewLineRow[] = statement.lines.map((line) => {
-      let lineKey: string;
-      if (line.bankReference !== null && line.bankReference !== "" && line.bankReference !== "NONREF") {
-        lineKey = `ref:${line.direction}:${line.bankReference}`;
-      } else {
-        const print = lineFingerprint(statement, line);
-        const n = rank.get(print) ?? 0;
-        rank.set(print, n + 1);
-        lineKey = `fp:${print}:${n}`;
-      }
+    // Each entry's key: the bank's reference, else a fingerprint of its facts ranked among equal facts of this
+    // statement (statementLineFingerprints): the same entry in another file has the same key.
+    const prints = statementLineFingerprints(statement);
+    const candidates: NewLineRow[] = statement.lines.map((line, index) => {
+      const lineKey = prints[index] ?? `line:${index}`;
       return {
         id: ids.newId(),
         businessId: tenant.businessId,
