@@ -46,6 +46,7 @@ const BeneficiariesPage = page("beneficiaries", (m) => m.BeneficiariesPage);
 const BeneficiaryPage = page("beneficiary", (m) => m.BeneficiaryPage);
 const SettingsPage = page("settings", (m) => m.SettingsPage);
 const BankFilesPage = page("bankFiles", (m) => m.BankFilesPage);
+const ReconciliationPage = page("reconciliation", (m) => m.ReconciliationPage);
 
 function Loading() {
   return (
@@ -98,6 +99,7 @@ export function App() {
           <Route path="beneficiaries/:beneficiaryId" element={<BeneficiaryPage />} />
           <Route path="settings" element={<SettingsPage />} />
           <Route path="bank-files" element={<BankFilesPage />} />
+          <Route path="reconciliation" element={<ReconciliationPage />} />
           {/* Inside the signed-in frame: an unknown address says so (after sign-in), never silently goes Home. */}
           <Route path="*" element={<NotFoundPage />} />
         </Route>

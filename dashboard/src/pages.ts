@@ -19,6 +19,7 @@ const pageChunks = {
   beneficiary: () => import("./pages/beneficiary"),
   settings: () => import("./pages/settings"),
   bankFiles: () => import("./pages/bank-files"),
+  reconciliation: () => import("./pages/reconciliation"),
 } as const;
 
 export type PageName = keyof typeof pageChunks;
@@ -56,6 +57,7 @@ function pageAt(path: string): PageName | null {
     uploads: "uploads",
     settings: "settings",
     "bank-files": "bankFiles",
+    reconciliation: "reconciliation",
   };
   return single[first] ?? null;
 }

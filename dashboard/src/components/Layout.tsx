@@ -31,6 +31,7 @@ const NAV = [
   { to: "/approvals", label: "Approvals" },
   { to: "/payouts", label: "Payouts" },
   { to: "/balances", label: "Balances" },
+  { to: "/reconciliation", label: "Reconciliation" },
   { to: "/uploads", label: "Bulk upload" },
   { to: "/beneficiaries", label: "Beneficiaries" },
   { to: "/developers", label: "Developers" },

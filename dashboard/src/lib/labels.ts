@@ -2,7 +2,9 @@
 // `verified`, `iban` or `DE`. Payout and Beneficiary statuses and roles keep their own tables beside their
 // colours (lib/payouts.ts, BeneficiaryStatusBadge, lib/roles.ts) and are re-exported here, so this is the
 // place to look a word up. Country and currency names come from the browser's CLDR data (Intl.DisplayNames),
-// the same data the service's e-mails use (src/platform/reference/words.ts).
+// the same data the service's e-mails use (src/platform/reference/words.ts). The bank files' and reconciliation's
+// words live beside their components (components/bank-rails/words.ts, components/reconciliation/words.ts), in
+// those pages' own chunks.
 import { BENEFICIARY_STATUS_LABELS } from "../components/beneficiary/BeneficiaryStatusBadge";
 import { STATUS_LABELS } from "./payouts";
 import { roleName } from "./roles";

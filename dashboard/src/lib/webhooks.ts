@@ -30,6 +30,10 @@ export const EVENT_TYPES = [
   "bank_file.item_unmatched",
   "top_up.approved",
   "top_up.rejected",
+  "payout.reconciled",
+  "statement_line.needs_review",
+  "funding_account.credited",
+  "funding_account.balance_mismatch",
 ] as const satisfies readonly EventType[];
 true satisfies CompleteList<typeof EVENT_TYPES, EventType>;
 

@@ -90,6 +90,8 @@ interface Entry {
   retry: "always" | "unsent";
   idempotencyKey: boolean;
   body: boolean;
+  /** The media types of a body that is not JSON (a bank statement's bytes as XML or text); empty for JSON. */
+  textBody: string[];
   response: "json" | "text" | "none";
   listKey: string | null;
 }
@@ -120,6 +122,9 @@ for (const [route, methods] of Object.entries(document.paths)) {
       retry,
       idempotencyKey,
       body: operation.requestBody !== undefined,
+      textBody: Object.keys(operation.requestBody?.content ?? {}).includes("application/json")
+        ? []
+        : Object.keys(operation.requestBody?.content ?? {}),
       response,
       listKey,
     });
@@ -147,6 +152,14 @@ const lines = [
   "} as const satisfies Record<string, OperationInfo>;",
   "",
   "export type OperationId = keyof typeof OPERATIONS;",
+  "",
+  "/**",
+  " * The operations whose body is not JSON but the bytes of a file, sent as a string with the first of these media",
+  " * types unless the call's headers name another (`content-type`).",
+  " */",
+  `export const TEXT_BODIES: { readonly [K in OperationId]?: readonly string[] } = ${JSON.stringify(
+    Object.fromEntries(entries.filter((e) => e.textBody.length > 0).map((e) => [e.id, e.textBody])),
+  )};`,
   "",
   "/** The operations that return one page of a list (`cursor` in, `next_cursor` out), with the list's property. */",
   "export interface ListOperations {",

@@ -2,7 +2,7 @@
 // timeouts, automatic idempotency keys and async iteration over every list. Browser-safe: fetch, WebCrypto
 // and AbortSignal only.
 import { PayoutsApiError, PayoutsConnectionError } from "./errors.js";
-import { OPERATIONS, type OperationId, type OperationInfo } from "./generated/operations.js";
+import { OPERATIONS, type OperationId, type OperationInfo, TEXT_BODIES } from "./generated/operations.js";
 import type { InputIsOptional, ListItem, ListOperationId, OperationInput, OperationResult } from "./types.js";
 
 export interface RetryOptions {
@@ -108,7 +108,14 @@ export function createClient(options: ClientOptions): PayoutsClient {
     // One key per call, the same on every attempt: the service answers a retry with the first result.
     if (info.idempotencyKey) headers["idempotency-key"] = requestOptions.idempotencyKey ?? newIdempotencyKey();
     let body: string | undefined;
-    if (info.body) {
+    const textTypes = TEXT_BODIES[operationId];
+    if (info.body && textTypes !== undefined) {
+      // A file's bytes (a bank statement): sent as given, as the caller's content-type or the first the route takes.
+      if (typeof input.body !== "string") throw new TypeError(`${operationId} takes the file's content as a string`);
+      const named = Object.keys(headers).find((name) => name.toLowerCase() === "content-type");
+      if (named === undefined) headers["content-type"] = textTypes[0] ?? "text/plain";
+      body = input.body;
+    } else if (info.body) {
       headers["content-type"] = "application/json";
       body = JSON.stringify(input.body ?? {});
     }

@@ -20,7 +20,9 @@ type BodyOf<K extends OperationId> = [RequestBody<K>] extends [never]
   ? never
   : RequestBody<K> extends { content: { "application/json": infer B } }
     ? B
-    : never;
+    : RequestBody<K> extends { content: Record<string, string> }
+      ? string
+      : never;
 /** Whether the operation's body may be left out (its requestBody is not required). */
 type BodyOptional<K extends OperationId> = Op<K> extends { requestBody: unknown } ? false : true;
 

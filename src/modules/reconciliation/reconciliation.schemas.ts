@@ -136,6 +136,7 @@ export type StatementLineBody = Static<typeof StatementLineSchema>;
 export const IdParamsSchema = Type.Object({ id: Type.String({ format: "uuid" }) });
 
 export const StatementUploadSchema = Type.String({
+  // A statement file has line breaks: without this the single-line rule of every body string refuses it (400).
   "x-multiline": true,
   description:
     "The statement file's bytes as UTF-8 text: camt.053 (`.001.02`, `.001.08`), camt.052 or BAI2. `Content-Type: application/xml` (or `text/xml`) or `text/plain`.",

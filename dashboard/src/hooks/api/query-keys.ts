@@ -113,6 +113,17 @@ export const queryKeys = {
     list: (env: Environment, filters: KeyFilters, cursor: string | null) => [env, "top-ups", "list", filters, cursor] as const,
   },
 
+  reconciliation: {
+    /** Statements and their lines: a match, an ignore or an upload changes both (a statement counts its lines). */
+    all: (env: Environment) => [env, "reconciliation"] as const,
+    statements: (env: Environment, pageSize: number, cursor: string | null) =>
+      [env, "reconciliation", "statements", pageSize, cursor] as const,
+    lines: (env: Environment, filters: KeyFilters, cursor: string | null) =>
+      [env, "reconciliation", "lines", filters, cursor] as const,
+    /** The statements whose balance check differs (the Mismatches tab and its count). */
+    mismatches: (env: Environment) => [env, "reconciliation", "mismatches"] as const,
+  },
+
   approvalPolicy: (env: Environment) => [env, "approval-policy"] as const,
   securitySettings: (env: Environment) => [env, "security-settings"] as const,
   branding: (env: Environment) => [env, "branding"] as const,

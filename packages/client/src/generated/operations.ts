@@ -133,6 +133,12 @@ export const OPERATIONS = {
 
 export type OperationId = keyof typeof OPERATIONS;
 
+/**
+ * The operations whose body is not JSON but the bytes of a file, sent as a string with the first of these media
+ * types unless the call's headers name another (`content-type`).
+ */
+export const TEXT_BODIES: { readonly [K in OperationId]?: readonly string[] } = {"uploadBankStatement":["application/xml","text/xml","text/plain"]};
+
 /** The operations that return one page of a list (`cursor` in, `next_cursor` out), with the list's property. */
 export interface ListOperations {
   listApiKeys: "api_keys";
