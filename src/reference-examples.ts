@@ -169,6 +169,12 @@ const destination = {
   card_expiry_year: null,
   rail_rejection_reason: null,
   notification_of_change: null,
+  approval_status: "approved",
+  approved_by: "0197a3c2-0000-7000-8000-00000000a002",
+  approved_at: "2026-05-27T12:03:00.000Z",
+  added_by: { kind: "api_key", id: "0197a3c2-0000-7000-8000-00000000a001" },
+  details_changed_at: "2026-05-27T12:01:00.000Z",
+  usable_from: "2026-05-28T12:03:00.000Z",
   created_at: "2026-05-27T12:01:00.000Z",
 };
 
