@@ -25,7 +25,7 @@ import { queuedMails } from "../helpers/queued-mail.js";
 import { addMember, asPerson, STRONG_PASSWORD } from "../helpers/sessions.js";
 import { addTeamMember, type TeamMember } from "../helpers/team.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
-import { expectErrorEnvelope } from "../http/error-envelope.js";
+import { type ExpectedActor, expectErrorEnvelope } from "../http/error-envelope.js";
 import { newKey, PERSON_IDENTITY } from "../payouts/payout-fixtures.js";
 
 type Json = Record<string, unknown>;
@@ -63,7 +63,7 @@ async function businessWith(policy: Json | null): Promise<{
   biz: RegisteredBusiness;
   key: string;
   other: TeamMember;
-  actorOf: (env?: "sandbox" | "production") => Json;
+  actorOf: (env?: "sandbox" | "production") => ExpectedActor;
 }> {
   const biz = await registerBusiness(t.app);
   const other = await addTeamMember(t, biz.businessId);
@@ -78,7 +78,7 @@ async function businessWith(policy: Json | null): Promise<{
     actorOf: (environment = "sandbox") => ({
       user_id: biz.userId,
       membership_id: biz.membershipId,
-      role: "business_admin",
+      role: "business_admin" as const,
       environment,
     }),
   };
