@@ -190,6 +190,9 @@ const payoutPayee = {
     currency: "EUR",
     last4: "3000",
     deleted: false,
+    approval_status: "approved",
+    details_changed_at: "2026-05-27T12:01:00.000Z",
+    first_payout: true,
   },
 };
 

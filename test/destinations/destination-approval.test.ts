@@ -325,9 +325,17 @@ describe("approval of bank details under require_approval", () => {
     expect((await decideAccount(keyHeaders(other.keys.production), beneficiaryId, first.id, "approve")).statusCode).toBe(404);
 
     const readOnly = await addMember(t.app, key, "business_read_only");
-    expect((await decideAccount(await asPerson(t.app, readOnly.email, "sandbox", STRONG_PASSWORD), beneficiaryId, first.id, "approve")).statusCode).toBe(403);
+    expect(
+      (await decideAccount(await asPerson(t.app, readOnly.email, "sandbox", STRONG_PASSWORD), beneficiaryId, first.id, "approve"))
+        .statusCode,
+    ).toBe(403);
     const approver = await addMember(t.app, key, "business_approver");
-    const byApprover = await decideAccount(await asPerson(t.app, approver.email, "sandbox", STRONG_PASSWORD), beneficiaryId, first.id, "approve");
+    const byApprover = await decideAccount(
+      await asPerson(t.app, approver.email, "sandbox", STRONG_PASSWORD),
+      beneficiaryId,
+      first.id,
+      "approve",
+    );
     expect(byApprover.statusCode, byApprover.body).toBe(200);
     expect(byApprover.json().approved_by).toBe(approver.membershipId);
     expect((await inject("GET", "/v1/bank-account-approvals", keyHeaders(key))).json().bank_accounts).toHaveLength(1);

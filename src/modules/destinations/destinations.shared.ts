@@ -429,6 +429,9 @@ export interface DestinationSummary {
   readonly currency: string;
   readonly last4: string;
   readonly deleted: boolean;
+  readonly approvalStatus: "approved" | "pending_approval" | "rejected";
+  /** When its details were set: creation, or their last change. */
+  readonly detailsChangedAt: Date;
 }
 
 /**
@@ -451,8 +454,16 @@ export async function findDestinationSummaries(
       currency: destinations.currency,
       last4: destinations.last4,
       deletedAt: destinations.deletedAt,
+      approvalStatus: destinations.approvalStatus,
+      detailsChangedAt: destinations.detailsChangedAt,
+      createdAt: destinations.createdAt,
     })
     .from(destinations)
     .where(and(ownedBy(destinations, tenant), inArray(destinations.id, unique)));
-  return new Map(rows.map(({ id, deletedAt, ...row }) => [id, { ...row, deleted: deletedAt !== null }] as const));
+  return new Map(
+    rows.map(
+      ({ id, deletedAt, detailsChangedAt, createdAt, ...row }) =>
+        [id, { ...row, deleted: deletedAt !== null, detailsChangedAt: detailsChangedAt ?? createdAt }] as const,
+    ),
+  );
 }
