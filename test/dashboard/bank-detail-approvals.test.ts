@@ -8,7 +8,7 @@ import { browserAvailable, browserRequired, type DashboardHarness, startDashboar
 import { bearer, createBeneficiary, GERMAN_IBAN_ACCOUNT } from "../helpers/factories.js";
 import { REGISTRATION_PASSWORD, sessionHeaders, signIn } from "../helpers/sessions.js";
 import { addTeamMember, type TeamMember } from "../helpers/team.js";
-import { PERSON_IDENTITY } from "../payouts/payout-fixtures.js";
+import { createPayout, PERSON_IDENTITY } from "../payouts/payout-fixtures.js";
 
 if (!browserAvailable && !browserRequired) console.warn("NOTICE: dashboard bank-detail approval tests skipped: no Chromium");
 
@@ -96,6 +96,35 @@ describe.skipIf(!browserAvailable && !browserRequired)("bank details awaiting ap
       await expect.poll(() => page.getByText("Destination policy saved.").isVisible(), { timeout: 15_000 }).toBe(true);
       const read = await h.t.app.inject({ method: "GET", url: "/v1/destination-policy", headers: bearer(h.biz.keys.sandbox) });
       expect(read.json()).toMatchObject({ require_approval: true, cooling_off_hours: 24 });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("the payout approvals inbox and the payout page show the destination's facts", async () => {
+    const key = h.biz.keys.sandbox;
+    const ack = await h.t.app.inject({
+      method: "POST",
+      url: `/v1/beneficiaries/${beneficiaryId}/acknowledge`,
+      headers: bearer(key),
+    });
+    expect(ack.statusCode, ack.body).toBe(200);
+    const created = await createPayout(h.t.app, key, {
+      beneficiary_id: beneficiaryId,
+      bank_account_id: theirs,
+      amount_minor: 4_200,
+    });
+    const { context, page } = await h.newPage();
+    try {
+      await h.signIn(page, h.biz.email, REGISTRATION_PASSWORD);
+      await page.goto(`${h.base}/dashboard/approvals`);
+      const row = page.getByTestId("approval-row").filter({ hasText: "Clara Vogel" });
+      const facts = row.getByTestId("destination-facts");
+      await expect.poll(() => facts.textContent(), { timeout: 15_000 }).toContain("First payout to this account");
+      expect(await facts.textContent()).toMatch(/Added or changed (today|\d+ days? ago)/);
+      await page.goto(`${h.base}/dashboard/payouts/${created.payout_id}`);
+      const onPage = page.getByTestId("destination-facts");
+      await expect.poll(() => onPage.textContent(), { timeout: 15_000 }).toContain("First payout to this account");
     } finally {
       await context.close();
     }
