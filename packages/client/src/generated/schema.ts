@@ -3322,7 +3322,10 @@ export interface components {
          *         "country": "DE",
          *         "currency": "EUR",
          *         "last4": "3000",
-         *         "deleted": false
+         *         "deleted": false,
+         *         "approval_status": "approved",
+         *         "details_changed_at": "2026-05-27T12:01:00.000Z",
+         *         "first_payout": true
          *       }
          *     }
          */
@@ -3355,6 +3358,18 @@ export interface components {
                 last4: string;
                 /** @description True when the destination was deleted after the payout was created. */
                 deleted: boolean;
+                /**
+                 * @description The destination's approval state now (destination policy `require_approval`).
+                 * @enum {string}
+                 */
+                approval_status: "approved" | "pending_approval" | "rejected";
+                /**
+                 * Format: date-time
+                 * @description When the destination's bank details were added or last changed: an approver sees how fresh they are.
+                 */
+                details_changed_at: string;
+                /** @description True when this is the first payout ever created to this destination. */
+                first_payout: boolean;
             };
         };
         /**
@@ -3402,7 +3417,10 @@ export interface components {
          *           "country": "DE",
          *           "currency": "EUR",
          *           "last4": "3000",
-         *           "deleted": false
+         *           "deleted": false,
+         *           "approval_status": "approved",
+         *           "details_changed_at": "2026-05-27T12:01:00.000Z",
+         *           "first_payout": true
          *         }
          *       }
          *     }
@@ -5561,7 +5579,10 @@ export interface components {
          *               "country": "DE",
          *               "currency": "EUR",
          *               "last4": "3000",
-         *               "deleted": false
+         *               "deleted": false,
+         *               "approval_status": "approved",
+         *               "details_changed_at": "2026-05-27T12:01:00.000Z",
+         *               "first_payout": true
          *             }
          *           }
          *         }
@@ -5846,7 +5867,10 @@ export interface components {
          *             "country": "DE",
          *             "currency": "EUR",
          *             "last4": "3000",
-         *             "deleted": false
+         *             "deleted": false,
+         *             "approval_status": "approved",
+         *             "details_changed_at": "2026-05-27T12:01:00.000Z",
+         *             "first_payout": true
          *           }
          *         }
          *       }
