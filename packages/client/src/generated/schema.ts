@@ -2990,6 +2990,17 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        /**
+         * @example {
+         *       "environment": "sandbox",
+         *       "require_approval": true,
+         *       "cooling_off_hours": 24,
+         *       "name_check": "warn",
+         *       "screening": "on",
+         *       "updated_at": "2026-05-27T11:00:00.000Z",
+         *       "updated_by": "0197a3c2-0000-7000-8000-00000000a002"
+         *     }
+         */
         DestinationPolicy: {
             /** @enum {string} */
             environment: "sandbox" | "production";
@@ -5232,14 +5243,63 @@ export interface components {
              */
             destination_id: string;
         };
+        /**
+         * @example {
+         *       "reason": "Confirmed with the payee by phone on the number on file."
+         *     }
+         */
         DestinationDecisionRequest: {
             /** @description Must contain a letter or digit. */
             reason?: string;
         };
+        /**
+         * @example {
+         *       "bank_accounts": [
+         *         {
+         *           "id": "0196f1a3-0a1b-7c21-9f66-91a2b3c4d5e7",
+         *           "kind": "bank_account",
+         *           "beneficiary_id": "0196f1a3-0a1b-7c20-8e55-8091a2b3c4d6",
+         *           "account_holder_name": "Jane Doe",
+         *           "currency": "EUR",
+         *           "country": "DE",
+         *           "status": "verified",
+         *           "validation_status": "validated",
+         *           "payout_usable": false,
+         *           "last4": "3000",
+         *           "account_type": "checking",
+         *           "scheme": "iban",
+         *           "bank_name": null,
+         *           "swift_bic": null,
+         *           "pix_key_type": null,
+         *           "card_network": null,
+         *           "card_expiry_month": null,
+         *           "card_expiry_year": null,
+         *           "rail_rejection_reason": null,
+         *           "notification_of_change": null,
+         *           "approval_status": "pending_approval",
+         *           "approved_by": null,
+         *           "approved_at": null,
+         *           "added_by": {
+         *             "kind": "api_key",
+         *             "id": "0197a3c2-0000-7000-8000-00000000a001"
+         *           },
+         *           "details_changed_at": "2026-05-27T12:01:00.000Z",
+         *           "usable_from": null,
+         *           "created_at": "2026-05-27T12:01:00.000Z"
+         *         }
+         *       ]
+         *     }
+         */
         PendingDestinationList: {
             bank_accounts: components["schemas"]["Destination"][];
         };
-        /** @description The fields to change; an absent field keeps its value. */
+        /**
+         * @description The fields to change; an absent field keeps its value.
+         * @example {
+         *       "require_approval": true,
+         *       "cooling_off_hours": 24
+         *     }
+         */
         UpdateDestinationPolicyRequest: {
             /** @description Every new destination and every change of one (API, dashboard, import, collection link, applied notification of change) waits in `pending_approval` until a person other than the one who added it approves. */
             require_approval?: boolean;
