@@ -295,6 +295,7 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
     checkBankRailAccount: bankRails.offers.checkAccount,
     pendingPayoutHeadsTo: payouts.offers.pendingPayoutHeadsTo,
     recordAudit,
+    reportWeakenedControl,
   });
   const beneficiaryExport = defineBeneficiaryExport(platform, {
     presentBeneficiary: beneficiaries.offers.service.present,

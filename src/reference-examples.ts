@@ -169,6 +169,12 @@ const destination = {
   card_expiry_year: null,
   rail_rejection_reason: null,
   notification_of_change: null,
+  approval_status: "approved",
+  approved_by: "0197a3c2-0000-7000-8000-00000000a002",
+  approved_at: "2026-05-27T12:03:00.000Z",
+  added_by: { kind: "api_key", id: "0197a3c2-0000-7000-8000-00000000a001" },
+  details_changed_at: "2026-05-27T12:01:00.000Z",
+  usable_from: "2026-05-28T12:03:00.000Z",
   created_at: "2026-05-27T12:01:00.000Z",
 };
 
@@ -184,6 +190,9 @@ const payoutPayee = {
     currency: "EUR",
     last4: "3000",
     deleted: false,
+    approval_status: "approved",
+    details_changed_at: "2026-05-27T12:01:00.000Z",
+    first_payout: true,
   },
 };
 
@@ -659,6 +668,29 @@ export const COMPONENT_EXAMPLES: Readonly<Record<string, unknown>> = {
   },
   Destination: destination,
   DestinationList: { bank_accounts: [destination] },
+  PendingDestinationList: {
+    bank_accounts: [
+      {
+        ...destination,
+        approval_status: "pending_approval",
+        payout_usable: false,
+        approved_by: null,
+        approved_at: null,
+        usable_from: null,
+      },
+    ],
+  },
+  DestinationDecisionRequest: { reason: "Confirmed with the payee by phone on the number on file." },
+  DestinationPolicy: {
+    environment: "sandbox",
+    require_approval: true,
+    cooling_off_hours: 24,
+    name_check: "warn",
+    screening: "on",
+    updated_at: "2026-05-27T11:00:00.000Z",
+    updated_by: "0197a3c2-0000-7000-8000-00000000a002",
+  },
+  UpdateDestinationPolicyRequest: { require_approval: true, cooling_off_hours: 24 },
   SetDeclaredDestinationRequest: { destination_id: DESTINATION_ID },
   // Collection links
   CreateCollectionRequestBody: { scope: "full_onboarding", send_email: true },

@@ -98,6 +98,9 @@ describe("the payee summary", () => {
         currency: "EUR",
         last4: "3000",
         deleted: false,
+        approval_status: "approved",
+        details_changed_at: expect.any(String),
+        first_payout: true,
       },
     });
     // The nickname, when set, is the display name (as the Beneficiary's own `display_name`).

@@ -8,7 +8,7 @@ import { ErrorAlert } from "../components/ErrorAlert";
 import { Money } from "../components/Money";
 import { MutationError } from "../components/MutationError";
 import { PayoutActivity } from "../components/PayoutActivity";
-import { countryName, destinationText } from "../components/payouts/Payee";
+import { countryName, DestinationFacts, destinationText } from "../components/payouts/Payee";
 import { StatusBadge } from "../components/StatusBadge";
 import { Time } from "../components/Time";
 import { useApprovalPolicy } from "../hooks/api/approval-policy/queries";
@@ -162,7 +162,10 @@ export function PayoutPage() {
             </Anchor>
             {p.payee.country !== null && ` · ${countryName(p.payee.country)}`}
           </Field>
-          <Field label="Destination">{destinationText(p.payee.destination)}</Field>
+          <Field label="Destination">
+            {destinationText(p.payee.destination)}
+            <DestinationFacts destination={p.payee.destination} />
+          </Field>
           <Field label="Created">
             <Time value={p.created_at} />
           </Field>

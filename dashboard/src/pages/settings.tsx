@@ -11,12 +11,22 @@ import { ApprovalPolicyEditor } from "../components/settings/ApprovalPolicyEdito
 import { AuditLog } from "../components/settings/AuditLog";
 import { BrandingSettings } from "../components/settings/BrandingSettings";
 import { BusinessProfile } from "../components/settings/BusinessProfile";
+import { DestinationPolicyEditor } from "../components/settings/DestinationPolicyEditor";
 import { SessionsSection } from "../components/settings/MySessions";
 import { PayoutLimitsSettings } from "../components/settings/PayoutLimitsSettings";
 import { RequireTwoFactorSection, TwoFactorSection } from "../components/settings/SecuritySettings";
 import { useSignedIn } from "../lib/session";
 
-const TABS = ["business", "approval-policy", "limits", "security", "audit-log", "branding", "bank-rails"] as const;
+const TABS = [
+  "business",
+  "approval-policy",
+  "destination-policy",
+  "limits",
+  "security",
+  "audit-log",
+  "branding",
+  "bank-rails",
+] as const;
 type Tab = (typeof TABS)[number];
 
 export function SettingsPage() {
@@ -67,6 +77,7 @@ function SettingsTabs({ params, setParams }: { params: URLSearchParams; setParam
           <Tabs.Tab value="business">Business</Tabs.Tab>
           <Tabs.Tab value="approval-policy">Approval policy</Tabs.Tab>
           <Tabs.Tab value="limits">Limits</Tabs.Tab>
+          <Tabs.Tab value="destination-policy">Destination policy</Tabs.Tab>
           <Tabs.Tab value="security">Security</Tabs.Tab>
           <Tabs.Tab value="audit-log">Audit log</Tabs.Tab>
           <Tabs.Tab value="branding">Branding</Tabs.Tab>
@@ -80,6 +91,9 @@ function SettingsTabs({ params, setParams }: { params: URLSearchParams; setParam
         </Tabs.Panel>
         <Tabs.Panel value="limits" pt="md">
           <PayoutLimitsSettings />
+        </Tabs.Panel>
+        <Tabs.Panel value="destination-policy" pt="md">
+          <DestinationPolicyEditor />
         </Tabs.Panel>
         <Tabs.Panel value="security" pt="md">
           <Stack gap="xl">

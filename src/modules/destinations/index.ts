@@ -3,7 +3,7 @@ import { destinationsRouteRoles } from "./destinations.access.js";
 import { DESTINATION_ERRORS } from "./destinations.errors.js";
 import type { DestinationsPorts } from "./destinations.ports.js";
 import { registerDestinationRoutes } from "./destinations.routes.js";
-import { DestinationSchema } from "./destinations.schemas.js";
+import { DestinationPolicySchema, DestinationSchema } from "./destinations.schemas.js";
 import { createDestinationService } from "./destinations.service.js";
 
 export type { DestinationsPorts } from "./destinations.ports.js";
@@ -23,8 +23,24 @@ export {
   type RemaskedDestination,
   remaskStoredDestinations,
 } from "./destinations.service.js";
+/** The destination policy (issue 29): the shared query other modules read it through, and what weakens it. */
 /** For the bank-rails module: an ACH notification of change, recorded on the destination it names. */
-export { recordNotificationOfChange } from "./destinations.shared.js";
+export {
+  type ApprovalFields,
+  approvalFieldsFor,
+  approvalFieldsUnder,
+  DEFAULT_DESTINATION_POLICY,
+  type DestinationAddedBy,
+  type DestinationPolicy,
+  type DestinationPolicyControls,
+  destinationAddedByActor,
+  destinationPolicyWeakens,
+  findDestinationPolicy,
+  hasUsableDetails,
+  type NameCheckMode,
+  recordNotificationOfChange,
+  type ScreeningMode,
+} from "./destinations.shared.js";
 
 export {
   type BankForm,
@@ -50,13 +66,14 @@ export function defineDestinations(platform: PlatformServices, ports: Destinatio
     checkBankRailAccount: ports.checkBankRailAccount,
     pendingPayoutHeadsTo: ports.pendingPayoutHeadsTo,
     recordAudit: ports.recordAudit,
+    reportWeakenedControl: ports.reportWeakenedControl,
   });
   return defineModule({
     name: "destinations",
     routeRoles: destinationsRouteRoles,
     errorCodes: DESTINATION_ERRORS,
     registerRoutes: (app) => registerDestinationRoutes(app, service),
-    sharedSchemas: [DestinationSchema],
+    sharedSchemas: [DestinationSchema, DestinationPolicySchema],
     offers: {
       /** For the import and collection: accounts prepared and written by the same checks as the API's. */
       service,

@@ -6,7 +6,7 @@ import type { Tenant } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/client.js";
 import { findPayeeNames } from "../beneficiaries/beneficiaries.shared.js";
 import { findDestinationSummaries } from "../destinations/destinations.shared.js";
-import type { PayoutRow } from "./payouts.repo.js";
+import { findFirstPayoutIdsTo, type PayoutRow } from "./payouts.repo.js";
 import type { PayoutPayeeBody } from "./payouts.schemas.js";
 
 /** The `payee` of each payout, in the order of `rows`. Runs on the handle it is given (a transaction's inside one). */
@@ -18,6 +18,11 @@ export async function payeesOf(db: Db, tenant: Tenant, rows: readonly PayoutRow[
     rows.map((row) => row.beneficiaryId),
   );
   const destinations = await findDestinationSummaries(
+    db,
+    tenant,
+    rows.map((row) => row.destinationId),
+  );
+  const firsts = await findFirstPayoutIdsTo(
     db,
     tenant,
     rows.map((row) => row.destinationId),
@@ -41,6 +46,9 @@ export async function payeesOf(db: Db, tenant: Tenant, rows: readonly PayoutRow[
         currency: destination.currency,
         last4: destination.last4,
         deleted: destination.deleted,
+        approval_status: destination.approvalStatus,
+        details_changed_at: destination.detailsChangedAt.toISOString(),
+        first_payout: firsts.get(row.destinationId) === row.id,
       },
     };
   });

@@ -605,3 +605,22 @@ export async function setPayoutFunding(
   if (row === undefined) throw new Error("payout vanished under its lock");
   return row;
 }
+
+/**
+ * The first payout (by creation, then id) to each of these destinations of the tenant: what "first payout to
+ * this account" on a payout's payee is decided by. One query for a page of payouts.
+ */
+export async function findFirstPayoutIdsTo(
+  db: Db,
+  tenant: Tenant,
+  destinationIds: readonly string[],
+): Promise<Map<string, string>> {
+  const unique = [...new Set(destinationIds)];
+  if (unique.length === 0) return new Map();
+  const rows = await db
+    .selectDistinctOn([payouts.destinationId], { destinationId: payouts.destinationId, id: payouts.id })
+    .from(payouts)
+    .where(and(ownedBy(payouts, tenant), inArray(payouts.destinationId, unique)))
+    .orderBy(payouts.destinationId, asc(payouts.createdAt), asc(payouts.id));
+  return new Map(rows.map((row) => [row.destinationId, row.id]));
+}

@@ -44,6 +44,14 @@ export const PayoutPayeeSchema = Type.Object(
             "The masked account identifier: at most its last four characters, never more than half of it (the same value as `destination_last4`). A full account number is never shown.",
         }),
         deleted: Type.Boolean({ description: "True when the destination was deleted after the payout was created." }),
+        approval_status: stringEnum(["approved", "pending_approval", "rejected"], {
+          description: "The destination's approval state now (destination policy `require_approval`).",
+        }),
+        details_changed_at: Type.String({
+          format: "date-time",
+          description: "When the destination's bank details were added or last changed: an approver sees how fresh they are.",
+        }),
+        first_payout: Type.Boolean({ description: "True when this is the first payout ever created to this destination." }),
       },
       { description: "Where the money goes, masked." },
     ),
@@ -411,6 +419,14 @@ export const PolicyRuleSchema = Type.Object(
     ),
     max_beneficiary_age_hours: Type.Optional(
       Type.Integer({ minimum: 0, maximum: 87_600, description: "Only Beneficiaries created at most this long ago (new ones)." }),
+    ),
+    min_destination_age_hours: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 87_600,
+        description:
+          "Only destinations whose bank details were set (added or last changed) at least this long ago, and whose cooling-off (destination policy) ended at least this long ago: an `approve` rule with it never pays a fresh destination.",
+      }),
     ),
   },
   { additionalProperties: false },

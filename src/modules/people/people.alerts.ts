@@ -30,6 +30,7 @@ const CONTROL_NAMES: Readonly<Record<ControlWeakening["control"], string>> = {
   bank_rail_delivery_target: "A bank rail's delivery target changed",
   funding_enforcement: "A funding account's balance enforcement was weakened",
   payout_limits: "A payout limit was raised or removed",
+  destination_policy: "The destination policy was relaxed",
 };
 
 export function createControlAlerts(deps: {

@@ -67,6 +67,10 @@ export const AUDIT_ACTIONS = [
   "control_change_proposed",
   "control_change_approved",
   "control_change_discarded",
+  // Controls on where money goes (issue 29): the destination policy, and bank details approved or rejected.
+  "destination_policy_changed",
+  "bank_account_approved",
+  "bank_account_rejected",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

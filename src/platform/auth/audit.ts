@@ -41,7 +41,8 @@ export type WeakenedControl =
   | "two_factor_requirement"
   | "bank_rail_delivery_target"
   | "funding_enforcement"
-  | "payout_limits";
+  | "payout_limits"
+  | "destination_policy";
 
 export interface ControlWeakening {
   readonly control: WeakenedControl;

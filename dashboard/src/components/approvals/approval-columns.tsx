@@ -6,7 +6,7 @@ import { Link } from "react-router";
 import type { Payout } from "../../lib/payouts";
 import type { DataColumn } from "../DataList";
 import { Money } from "../Money";
-import { destinationText, PayeeCell, PayeeName } from "../payouts/Payee";
+import { DestinationFacts, destinationText, PayeeCell, PayeeName } from "../payouts/Payee";
 import { Time } from "../Time";
 
 export interface ApprovalColumnsInput {
@@ -56,9 +56,12 @@ export function approvalColumns({ ruleText, verdict }: ApprovalColumnsInput, pho
     {
       header: "Destination",
       cell: (payout) => (
-        <Text size="sm" data-testid="payee-destination">
-          {destinationText(payout.payee.destination)}
-        </Text>
+        <>
+          <Text size="sm" data-testid="payee-destination">
+            {destinationText(payout.payee.destination)}
+          </Text>
+          <DestinationFacts destination={payout.payee.destination} />
+        </>
       ),
     },
     { header: "Amount", align: "right", cell: (payout) => <Money minor={payout.amount_minor} currency={payout.currency} /> },

@@ -45,6 +45,32 @@ export function destinationText(destination: PayoutDestination): string {
   return `${schemeLabel(destination.scheme)} ${masked} · ${countryName(destination.country)}${deleted}`;
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * What an approver should see of where the money goes (issue 29): "First payout to this account", how long ago
+ * the bank details were added or changed, and their approval state when not approved.
+ */
+export function destinationFacts(destination: PayoutDestination, now: number): string[] {
+  const facts: string[] = [];
+  if (destination.first_payout) facts.push("First payout to this account");
+  const days = Math.max(0, Math.floor((now - Date.parse(destination.details_changed_at)) / DAY_MS));
+  facts.push(days === 0 ? "Added or changed today" : `Added or changed ${days} day${days === 1 ? "" : "s"} ago`);
+  if (destination.approval_status === "pending_approval") facts.push("Bank details awaiting approval");
+  if (destination.approval_status === "rejected") facts.push("Bank details rejected");
+  return facts;
+}
+
+/** The destination's facts as one dimmed line (data-testid `destination-facts`). */
+export function DestinationFacts({ destination }: { destination: PayoutDestination }) {
+  const facts = destinationFacts(destination, Date.now());
+  return (
+    <Text size="xs" c={destination.approval_status === "approved" ? "dimmed" : "red.9"} data-testid="destination-facts">
+      {facts.join(" · ")}
+    </Text>
+  );
+}
+
 /** The payee's name, a link to the Beneficiary's page when `link`. */
 export function PayeeName({ payee, link = false }: { payee: PayoutPayee; link?: boolean }) {
   return link ? (
@@ -66,6 +92,7 @@ export function PayeeCell({ payee, link = false }: { payee: PayoutPayee; link?: 
       <Text size="xs" c="dimmed" data-testid="payee-destination">
         {destinationText(payee.destination)}
       </Text>
+      <DestinationFacts destination={payee.destination} />
     </Stack>
   );
 }

@@ -70,6 +70,9 @@ const ACTIONS = [
   "control_change_proposed",
   "control_change_approved",
   "control_change_discarded",
+  "destination_policy_changed",
+  "bank_account_approved",
+  "bank_account_rejected",
 ] as const satisfies readonly AuditAction[];
 true satisfies CompleteList<typeof ACTIONS, AuditAction>;
 type Action = (typeof ACTIONS)[number];

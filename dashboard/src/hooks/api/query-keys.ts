@@ -124,6 +124,10 @@ export const queryKeys = {
     mismatches: (env: Environment) => [env, "reconciliation", "mismatches"] as const,
   },
 
+  /** GET /v1/destination-policy: approval of bank details, cooling-off, name check, screening. */
+  destinationPolicy: (env: Environment) => [env, "destination-policy"] as const,
+  /** GET /v1/bank-account-approvals: bank details waiting for a second person. Under beneficiaries: a decision refreshes both. */
+  bankAccountApprovals: (env: Environment) => [env, "beneficiaries", "bank-account-approvals"] as const,
   approvalPolicy: (env: Environment) => [env, "approval-policy"] as const,
   securitySettings: (env: Environment) => [env, "security-settings"] as const,
   branding: (env: Environment) => [env, "branding"] as const,
