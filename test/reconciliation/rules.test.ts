@@ -76,7 +76,9 @@ describe("batch", () => {
     ]);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ status: "matched", match: { rule: "batch", difference_minor: 0 } });
-    expect([...(lines[0]?.match as { payout_ids: string[] }).payout_ids].sort()).toEqual([...s.payouts].sort());
+    expect([...((lines[0] as { match: unknown }).match as { payout_ids: string[] }).payout_ids].sort()).toEqual(
+      [...s.payouts].sort(),
+    );
     for (const id of s.payouts)
       expect(await getPayout(t.app, s.key, id)).toMatchObject({ status: "disbursed", reconciliation_status: "reconciled" });
     // The holds became posted debits: 60.00 out of posted, nothing left held.
@@ -94,7 +96,9 @@ describe("batch", () => {
       .where(eq(bankFileItems.payoutId, rejected));
     const { lines } = await apply(s, [line({ amountMinor: 5_500, paymentInformationId: s.block, batchCount: 2 })]);
     expect(lines[0]).toMatchObject({ status: "matched", match: { rule: "batch" } });
-    expect([...(lines[0]?.match as { payout_ids: string[] }).payout_ids].sort()).toEqual([s.payouts[0], s.payouts[2]].sort());
+    expect([...((lines[0] as { match: unknown }).match as { payout_ids: string[] }).payout_ids].sort()).toEqual(
+      [s.payouts[0], s.payouts[2]].sort(),
+    );
     expect(await getPayout(t.app, s.key, rejected)).toMatchObject({ reconciliation_status: "unreconciled" });
   });
 
@@ -106,7 +110,9 @@ describe("batch", () => {
       .where(eq(bankFileItems.payoutId, s.payouts[0] as string));
     const { lines } = await apply(s, [line({ amountMinor: 3_300, paymentInformationId: s.block })]);
     expect(lines[0]).toMatchObject({ status: "needs_review", match: null });
-    expect((lines[0]?.candidates as Array<{ payout_id: string }>).map((c) => c.payout_id)).toEqual([s.payouts[1]]);
+    expect(((lines[0] as { candidates: unknown }).candidates as Array<{ payout_id: string }>).map((c) => c.payout_id)).toEqual([
+      s.payouts[1],
+    ]);
     expect(String(lines[0]?.review_reason)).toMatch(/2 sent less 1 rejected/);
     expect(await getPayout(t.app, s.key, s.payouts[1] as string)).toMatchObject({
       status: "approved",
@@ -200,9 +206,9 @@ describe("amount_date", () => {
       expect(
         (l.candidates as Array<{ payout_id: string; payee: { display_name: string } }>).map((c) => c.payout_id).sort(),
       ).toEqual([...s.payouts].sort());
-    expect((lines[0]?.candidates as Array<{ payee: { display_name: string } }>)[0]?.payee.display_name).toEqual(
-      expect.any(String),
-    );
+    expect(
+      ((lines[0] as { candidates: unknown }).candidates as Array<{ payee: { display_name: string } }>)[0]?.payee.display_name,
+    ).toEqual(expect.any(String));
     for (const id of s.payouts)
       expect(await getPayout(t.app, s.key, id)).toMatchObject({ status: "approved", reconciliation_status: "unreconciled" });
     const review = await getJson(t, s.key, "/v1/statement-lines?status=needs_review&limit=200");
