@@ -6,7 +6,7 @@ import { defineBeneficiaryExport } from "./modules/beneficiary-export/index.js";
 import { defineBeneficiaryImport } from "./modules/beneficiary-import/index.js";
 import { defineBusinessProfile } from "./modules/business-profile/index.js";
 import { closeLinksOfArchivedBeneficiary, defineCollection } from "./modules/collection/index.js";
-import { defineDestinations, destinationRoutingFactsOf } from "./modules/destinations/index.js";
+import { createNameCheckRequests, defineDestinations, destinationRoutingFactsOf } from "./modules/destinations/index.js";
 import { defineEmails } from "./modules/emails/index.js";
 import { defineEnrollment, type EnrollmentPorts } from "./modules/enrollment/index.js";
 import { defineEvents } from "./modules/events/index.js";
@@ -24,6 +24,7 @@ import type { Mailer } from "./platform/mail/mailer.js";
 import type { ModuleDefinition, ModuleJobs, PlatformServices, SharedSchema } from "./platform/modules/module-definition.js";
 import type { TargetPolicy } from "./platform/outbound-http/url-safety.js";
 import type { WebhookSender } from "./platform/outbound-http/webhook-sender.js";
+import { createPayeeNameVerifiers } from "./rails/payee-name/registry.js";
 import type { RailRegistry } from "./rails/rail.js";
 import { createMaskingBackfillHandler, MASKING_BACKFILL_JOB } from "./worker/masking-backfill.js";
 import { createRetentionHandler, RETENTION_SWEEP_JOB } from "./worker/retention.js";
@@ -212,6 +213,9 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
   );
   const businessProfile = defineBusinessProfile(platform, { recordAudit });
   const enrollment = defineEnrollment(platform, { rails: deps.rails }, { readBeneficiary: readBeneficiary.call });
+  // Payee name checks are queued by the destinations module's job definition from the job store alone, so the
+  // beneficiaries module (legal name changes) and the import (accounts written in bulk) get them before it exists.
+  const nameChecks = createNameCheckRequests(platform.jobStore);
   const beneficiaries = defineBeneficiaries(
     platform,
     { identityRequirements: identityRequirementsOf(config.identityRequired) },
@@ -220,6 +224,7 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
       enrollAfterCommit: enrollment.offers.enrollAfterCommit,
       // Archiving closes the live collection link in its own transaction (collection owns the links).
       closeLinksOnArchive: closeLinksOfArchivedBeneficiary,
+      requestNameChecks: nameChecks.ofBeneficiary,
       recordAudit,
     },
   );
@@ -252,17 +257,24 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
       checkRailRoutes: bankRails.offers.checkRoutes,
       bankRails: bankRails.offers.queue,
       funding: funding.offers.payoutPostings,
+      // INTERIM stand-in until the destination policy (h/destapproval) is merged: the merger wires this to
+      // `(tx, tenant) => findDestinationPolicy(tx, tenant).then((p) => p.name_check)`.
+      nameCheckMode: async () => config.nameCheck.mode,
       recordAudit,
       reportWeakenedControl,
     },
   );
-  const destinations = defineDestinations(platform, {
-    beneficiaries: beneficiaries.offers.service,
-    enrollAfterCommit: enrollment.offers.enrollAfterCommit,
-    checkBankRailAccount: bankRails.offers.checkAccount,
-    pendingPayoutHeadsTo: payouts.offers.pendingPayoutHeadsTo,
-    recordAudit,
-  });
+  const destinations = defineDestinations(
+    platform,
+    { nameVerifiers: createPayeeNameVerifiers(config.nameCheck.verifier) },
+    {
+      beneficiaries: beneficiaries.offers.service,
+      enrollAfterCommit: enrollment.offers.enrollAfterCommit,
+      checkBankRailAccount: bankRails.offers.checkAccount,
+      pendingPayoutHeadsTo: payouts.offers.pendingPayoutHeadsTo,
+      recordAudit,
+    },
+  );
   const beneficiaryExport = defineBeneficiaryExport(platform, {
     presentBeneficiary: beneficiaries.offers.service.present,
     recordAudit,
@@ -271,6 +283,7 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
     prepareBeneficiary: beneficiaries.offers.service.prepareBeneficiary,
     prepareBankAccount: destinations.offers.service.prepareBankAccount,
     enqueueEnrollment: enrollment.offers.enqueueEnrollment,
+    requestNameChecks: nameChecks.ofDestinations,
     recordAudit,
   });
   const collection = defineCollection(

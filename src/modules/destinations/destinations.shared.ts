@@ -183,7 +183,7 @@ export async function listLiveMaskedDestinationsOf(
 /** What the creation gates read of a destination. */
 export type GateDestination = Pick<
   DestinationRow,
-  "id" | "beneficiaryId" | "status" | "validationStatus" | "deletedAt" | "currency" | "last4"
+  "id" | "beneficiaryId" | "status" | "validationStatus" | "deletedAt" | "currency" | "last4" | "nameCheckResult"
 >;
 
 /**
@@ -205,10 +205,11 @@ export async function listLiveDestinationsForGates(
     validation_status: DestinationRow["validationStatus"];
     currency: string;
     last4: string;
+    name_check_result: DestinationRow["nameCheckResult"];
   }>(
     tx,
     "payouts_live_destinations_for_gates",
-    sql`select id, beneficiary_id, status, validation_status, currency, last4 from destinations
+    sql`select id, beneficiary_id, status, validation_status, currency, last4, name_check_result from destinations
       where beneficiary_id = any(${toPgArray(beneficiaryIds)}::uuid[]) and business_id = ${tenant.businessId}::uuid
         and environment = ${tenant.environment}::environment and deleted_at is null
       order by id`,
@@ -221,6 +222,7 @@ export async function listLiveDestinationsForGates(
     deletedAt: null,
     currency: row.currency,
     last4: row.last4,
+    nameCheckResult: row.name_check_result,
   }));
 }
 

@@ -59,6 +59,7 @@ export function definePayouts(platform: PlatformServices, settings: PayoutsSetti
     jobStore,
     lifecycle,
     checkRailRoutes: ports.checkRailRoutes,
+    nameCheckMode: ports.nameCheckMode,
     recordAudit: ports.recordAudit,
   });
   const service = createPayoutService({

@@ -34,7 +34,7 @@ import type { IdGenerator } from "../../platform/ids.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
 import { currencyExponent } from "../../platform/reference/iso-codes.js";
 import { PAYOUT_ERRORS } from "./payouts.errors.js";
-import { checkReplacement, resolveDestination } from "./payouts.gates.js";
+import { checkReplacement, type NameCheckMode, resolveDestination } from "./payouts.gates.js";
 import { PAYOUT_DISBURSE_JOB } from "./payouts.jobs.js";
 import type { Lifecycle } from "./payouts.lifecycle.js";
 import { evaluatePolicy } from "./payouts.policy.js";
@@ -174,6 +174,8 @@ export interface PayoutWriterDeps {
   readonly lifecycle: Lifecycle;
   /** From the bank-rails module (a port, src/composition.ts): refuses a production payout no configured rail can carry. */
   readonly checkRailRoutes: RailRouteCheck;
+  /** The destination policy's `name_check` mode of the tenant (destinations module), read in the creating transaction. */
+  readonly nameCheckMode: (tx: Tx, tenant: Tenant) => Promise<NameCheckMode>;
   /** The audit log (people module, a port passed in src/composition.ts): every creation is recorded with its maker. */
   readonly recordAudit: RecordActorAudit;
 }
@@ -448,9 +450,10 @@ export function createPayoutWriter(deps: PayoutWriterDeps) {
         release.push((requests[i] as PayoutRequest).idempotencyKey);
         outcomes[i] = { kind: "failed", error };
       };
+      const nameCheckMode = await deps.nameCheckMode(tx, tenant);
       const gates = fresh.map((i) => {
         const request = requests[i] as PayoutRequest;
-        return resolveDestination(claimed.beneficiaries.get(request.beneficiaryId) ?? null, live, request);
+        return resolveDestination(claimed.beneficiaries.get(request.beneficiaryId) ?? null, live, request, nameCheckMode);
       });
       // The rail check of every request that passed its gate, in one call (a fixed number of queries).
       const routable = fresh.flatMap((i, k) => {

@@ -1,7 +1,7 @@
 // What the payouts module needs from other modules, named and required: the composition root (src/composition.ts)
 // passes each one; a test passes an explicit fake. None may be optional (test/startup/module-ports.test.ts).
 import type { RecordActorAudit, ReportWeakenedControl } from "../../platform/auth/audit.js";
-import type { RailRouteCheck } from "./payouts.creation.js";
+import type { PayoutWriterDeps, RailRouteCheck } from "./payouts.creation.js";
 import type { BankRailQueue } from "./payouts.disbursement.js";
 import type { PayoutFundingRules } from "./payouts.lifecycle.js";
 
@@ -12,6 +12,11 @@ export interface PayoutsPorts {
   readonly checkRailRoutes: RailRouteCheck;
   /** From the bank-rails module: whether a production payout waits for a bank file, and its queueing there. */
   readonly bankRails: BankRailQueue;
+  /**
+   * The destination policy's `name_check` mode (destinations module's `findDestinationPolicy` once merged; until
+   * then the configured NAME_CHECK_MODE, src/composition.ts).
+   */
+  readonly nameCheckMode: PayoutWriterDeps["nameCheckMode"];
   /** From the people module: creations, cancellations, Decisions and policy changes, in their transaction. */
   readonly recordAudit: RecordActorAudit;
   /** From the people module: maker-checker off or rules loosened is refused to keys and e-mailed to admins. */
