@@ -169,6 +169,10 @@ const destination = {
   card_expiry_year: null,
   rail_rejection_reason: null,
   notification_of_change: null,
+  name_check_result: "match",
+  name_check_bank_name: null,
+  name_check_source: "local",
+  name_check_at: "2026-05-27T12:01:01.000Z",
   created_at: "2026-05-27T12:01:00.000Z",
 };
 
@@ -184,6 +188,8 @@ const payoutPayee = {
     currency: "EUR",
     last4: "3000",
     deleted: false,
+    name_check_result: "match",
+    name_check_bank_name: null,
   },
 };
 

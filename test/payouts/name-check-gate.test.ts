@@ -66,6 +66,8 @@ describe("name_check: warn", () => {
     const payee = await payeeWith(t, biz.keys.sandbox, NO_MATCH_IBAN);
     const created = await postPayout(t.app, biz.keys.sandbox, payoutOf(payee));
     expect(created.statusCode, created.body).toBe(201);
+    // The approver reading the payout sees the answer beside the masked account.
+    expect(created.json().payee.destination).toMatchObject({ name_check_result: "no_match", name_check_bank_name: null });
     const listed = await t.app.inject({
       method: "GET",
       url: `/v1/beneficiaries/${payee.beneficiaryId}/bank-accounts`,

@@ -274,6 +274,9 @@ export interface DestinationSummary {
   readonly currency: string;
   readonly last4: string;
   readonly deleted: boolean;
+  /** The latest payee name check's answer, and the bank's name with a close match (null until checked). */
+  readonly nameCheckResult: DestinationRow["nameCheckResult"];
+  readonly nameCheckBankName: string | null;
 }
 
 /**
@@ -296,6 +299,8 @@ export async function findDestinationSummaries(
       currency: destinations.currency,
       last4: destinations.last4,
       deletedAt: destinations.deletedAt,
+      nameCheckResult: destinations.nameCheckResult,
+      nameCheckBankName: destinations.nameCheckBankName,
     })
     .from(destinations)
     .where(and(ownedBy(destinations, tenant), inArray(destinations.id, unique)));

@@ -41,6 +41,8 @@ export async function payeesOf(db: Db, tenant: Tenant, rows: readonly PayoutRow[
         currency: destination.currency,
         last4: destination.last4,
         deleted: destination.deleted,
+        name_check_result: destination.nameCheckResult,
+        name_check_bank_name: destination.nameCheckBankName,
       },
     };
   });

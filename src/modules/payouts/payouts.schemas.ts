@@ -44,6 +44,13 @@ export const PayoutPayeeSchema = Type.Object(
             "The masked account identifier: at most its last four characters, never more than half of it (the same value as `destination_last4`). A full account number is never shown.",
         }),
         deleted: Type.Boolean({ description: "True when the destination was deleted after the payout was created." }),
+        name_check_result: Type.Union([stringEnum(["match", "close_match", "no_match", "not_possible"]), Type.Null()], {
+          description:
+            "The destination's latest payee name check (its `name_check_result`): whether the bank holds the account in the payee's name, shown so an approver sees it before deciding. Null until checked.",
+        }),
+        name_check_bank_name: Type.Union([Type.String(), Type.Null()], {
+          description: "With a `close_match`: the name the bank holds for the account. Null otherwise.",
+        }),
       },
       { description: "Where the money goes, masked." },
     ),
