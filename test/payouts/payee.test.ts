@@ -98,6 +98,9 @@ describe("the payee summary", () => {
         currency: "EUR",
         last4: "3000",
         deleted: false,
+        // No worker ran in this file: the account's payee name check has not answered yet.
+        name_check_result: null,
+        name_check_bank_name: null,
       },
     });
     // The nickname, when set, is the display name (as the Beneficiary's own `display_name`).
