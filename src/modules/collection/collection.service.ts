@@ -71,7 +71,10 @@ export interface CollectionServiceDeps {
     BeneficiaryService,
     "identityProblems" | "identityUpdatePatch" | "identityRequirements" | "changeDeclaredDestination"
   >;
-  readonly destinations: Pick<DestinationService, "prepareBankAccount" | "insertPrepared" | "liveDestinations" | "findOne">;
+  readonly destinations: Pick<
+    DestinationService,
+    "prepareBankAccount" | "insertPrepared" | "liveDestinations" | "findOne" | "requestNameChecksOf"
+  >;
   /**
    * The routing check payout creation runs (bank-rails, a port passed in src/composition.ts). A submission runs it on the
    * chosen account so that a production Beneficiary whose SEPA account needs a structured address is asked
@@ -567,6 +570,8 @@ export function createCollectionService(deps: CollectionServiceDeps) {
         }
         const patch = beneficiaries.identityUpdatePatch(locked, submission.identity);
         await recordDetailsSubmitted(tx, tenant, locked.id, patch, now);
+        // A new legal name: every account's holder name is checked against it again (the new one's check is queued).
+        if (patch.name !== undefined && patch.name !== locked.name) await destinations.requestNameChecksOf(tx, tenant, locked.id);
         await refuseWhatTheRailWould(tx, tenant, destination, settled.created);
         await declare();
         await events.record(tx, {

@@ -508,7 +508,13 @@ export function createDestinationService(deps: DestinationServiceDeps) {
     }
   }
 
+  /** Queues the payee name check of the Beneficiary's live accounts in `tx` (its legal name changed there). */
+  async function requestNameChecksOf(tx: Tx, tenant: Tenant, beneficiaryId: string): Promise<void> {
+    await deps.nameChecks.ofBeneficiary(tx, tenant, beneficiaryId);
+  }
+
   return {
+    requestNameChecksOf,
     prepareBankAccount,
     prepareCard,
     applyNotificationOfChange,
