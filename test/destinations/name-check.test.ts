@@ -141,3 +141,34 @@ describe("a change of the payee's legal name", () => {
     expect((await readAccount(key, beneficiaryId, registered.id)).name_check_at).toBe(checked.name_check_at);
   });
 });
+
+describe("accounts written by the import", () => {
+  it("are checked like those registered one by one", async () => {
+    const key = biz.keys.sandbox;
+    const row = (email: string, iban: string) => ({
+      email,
+      first_name: "Jane",
+      last_name: "Doe",
+      country_of_residence: "DE",
+      bank: account(iban),
+    });
+    const imported = await t.app.inject({
+      method: "POST",
+      url: "/v1/beneficiaries/import",
+      headers: bearer(key),
+      payload: {
+        rows: [
+          row("import-a@name-check.example.com", NAME_CHECK_IBANS.plain),
+          row("import-b@name-check.example.com", NAME_CHECK_IBANS.noMatch),
+        ],
+      },
+    });
+    expect(imported.statusCode, imported.body).toBe(200);
+    const results = imported.json().results as Array<{ status: string; beneficiary_id: string; bank_account_id: string }>;
+    expect(results.map((r) => r.status)).toEqual(["created", "created"]);
+    await runWorker();
+    const [a, b] = results as [(typeof results)[0], (typeof results)[0]];
+    expect(await readAccount(key, a.beneficiary_id, a.bank_account_id)).toMatchObject({ name_check_result: "match" });
+    expect(await readAccount(key, b.beneficiary_id, b.bank_account_id)).toMatchObject({ name_check_result: "no_match" });
+  });
+});
