@@ -6,7 +6,12 @@ import { defineBeneficiaryExport } from "./modules/beneficiary-export/index.js";
 import { defineBeneficiaryImport } from "./modules/beneficiary-import/index.js";
 import { defineBusinessProfile } from "./modules/business-profile/index.js";
 import { closeLinksOfArchivedBeneficiary, defineCollection } from "./modules/collection/index.js";
-import { createNameCheckRequests, defineDestinations, destinationRoutingFactsOf } from "./modules/destinations/index.js";
+import {
+  createNameCheckRequests,
+  defineDestinations,
+  destinationRoutingFactsOf,
+  findDestinationPolicy,
+} from "./modules/destinations/index.js";
 import { defineEmails } from "./modules/emails/index.js";
 import { defineEnrollment, type EnrollmentPorts } from "./modules/enrollment/index.js";
 import { defineEvents } from "./modules/events/index.js";
@@ -257,9 +262,8 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
       checkRailRoutes: bankRails.offers.checkRoutes,
       bankRails: bankRails.offers.queue,
       funding: funding.offers.payoutPostings,
-      // INTERIM stand-in until the destination policy (h/destapproval) is merged: the merger wires this to
-      // `(tx, tenant) => findDestinationPolicy(tx, tenant).then((p) => p.name_check)`.
-      nameCheckMode: async () => config.nameCheck.mode,
+      // The destination policy's `name_check` of the tenant, read in the creating transaction.
+      nameCheckMode: async (tx, tenant) => (await findDestinationPolicy(tx, tenant)).nameCheck,
       recordAudit,
       reportWeakenedControl,
     },
@@ -273,6 +277,7 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
       checkBankRailAccount: bankRails.offers.checkAccount,
       pendingPayoutHeadsTo: payouts.offers.pendingPayoutHeadsTo,
       recordAudit,
+      reportWeakenedControl,
     },
   );
   const beneficiaryExport = defineBeneficiaryExport(platform, {

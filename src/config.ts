@@ -84,12 +84,6 @@ export interface Config {
   readonly nameCheck: {
     /** NAME_CHECK_VERIFIER: who answers production's checks: `local` (the comparator, default) or `simulator` (magic values). Sandbox always uses the simulator. */
     readonly verifier: "local" | "simulator";
-    /**
-     * NAME_CHECK_MODE (`off`, `warn` default, `block`): INTERIM, until the destination policy (`name_check`, per
-     * Business and environment) is merged: the mode every Business gets. The merger wires the payouts module's
-     * `nameCheckMode` port to the policy and removes this setting.
-     */
-    readonly mode: "off" | "warn" | "block";
   };
   /** Bank rails (SEPA, ACH by bank file). */
   readonly bankRails: {
@@ -468,7 +462,6 @@ export function loadConfig(env: Env = process.env): Config {
     productionRail: readProductionRail(env),
     nameCheck: {
       verifier: readChoice(env, "NAME_CHECK_VERIFIER", ["local", "simulator"] as const, "local"),
-      mode: readChoice(env, "NAME_CHECK_MODE", ["off", "warn", "block"] as const, "warn"),
     },
     simulatorControlToken: readSimulatorControlToken(env),
     bankRails: {

@@ -173,6 +173,12 @@ const destination = {
   name_check_bank_name: null,
   name_check_source: "local",
   name_check_at: "2026-05-27T12:01:01.000Z",
+  approval_status: "approved",
+  approved_by: "0197a3c2-0000-7000-8000-00000000a002",
+  approved_at: "2026-05-27T12:03:00.000Z",
+  added_by: { kind: "api_key", id: "0197a3c2-0000-7000-8000-00000000a001" },
+  details_changed_at: "2026-05-27T12:01:00.000Z",
+  usable_from: "2026-05-28T12:03:00.000Z",
   created_at: "2026-05-27T12:01:00.000Z",
 };
 

@@ -125,7 +125,12 @@ export function referenceTags(config: Config): ReferenceTag[] {
     {
       name: "Destinations",
       description:
-        "Bank accounts and cards of a Beneficiary, always masked to their last four characters; the full number is never returned.",
+        "Bank accounts and cards of a Beneficiary, always masked to their last four characters; the full number is never returned. Under the destination policy's `require_approval`, new and changed bank details wait for a second person's approval (`approval_status`), and `cooling_off_hours` delay the first payout (`usable_from`).",
+    },
+    {
+      name: "Destination policy",
+      description:
+        "Controls on where money goes, per Business and environment: approval of new and changed bank details by a second person, a cooling-off before a destination may be paid, the payee name check and sanctions screening. A control: admins change it, and relaxing it is refused to API keys and e-mailed to every admin.",
     },
     { name: "Collection links", description: COLLECTION_STATES },
     {

@@ -1,8 +1,6 @@
 // The name check's policy at payout creation (issue 29): under `warn` a no-match account is still paid (the
 // answer is shown), under `block` its payouts are refused with 422 NAME_CHECK_NO_MATCH, alone or per bulk row,
 // while accounts whose check matched (or has not run, or could not be made) are paid as before.
-// INTERIM: the mode comes from NAME_CHECK_MODE until the destination policy is merged; then these tests set
-// the policy's `name_check` through PUT /v1/destination-policy instead (see `appWithMode`).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   bearer,
@@ -20,8 +18,17 @@ const NOT_POSSIBLE_IBAN = "DE05370400440532010923";
 const PLAIN_IBAN = "DE62370400440532013001";
 
 async function appWithMode(mode: "warn" | "block"): Promise<{ t: TestApp; biz: RegisteredBusiness }> {
-  const t = await buildTestApp({ env: { NAME_CHECK_MODE: mode } });
-  return { t, biz: await registerBusiness(t.app, `Name Check ${mode} Ltd`) };
+  const t = await buildTestApp();
+  const biz = await registerBusiness(t.app, `Name Check ${mode} Ltd`);
+  // The destination policy's name_check (tightening it from the default `off` is allowed to a key).
+  const set = await t.app.inject({
+    method: "PUT",
+    url: "/v1/destination-policy",
+    headers: bearer(biz.keys.sandbox),
+    payload: { name_check: mode },
+  });
+  expect(set.statusCode, set.body).toBe(200);
+  return { t, biz };
 }
 
 /** A compliant Beneficiary with one account, its name check answered by the worker. */

@@ -6,6 +6,7 @@ import { useMemo, useState } from "react";
 import { approvalColumns, referenceOf } from "../components/approvals/approval-columns";
 import { DataList } from "../components/DataList";
 import { DecisionDialog } from "../components/DecisionDialog";
+import { BankDetailApprovals } from "../components/destinations/BankDetailApprovals";
 import { useApprovalPolicy } from "../hooks/api/approval-policy/queries";
 import { usePendingApprovals } from "../hooks/api/approvals/queries";
 import type { Outcome } from "../hooks/api/approvals/types";
@@ -174,6 +175,7 @@ export function ApprovalsPage() {
           }}
         />
       )}
+      <BankDetailApprovals />
     </Stack>
   );
 }

@@ -10,11 +10,12 @@ import { ApprovalPolicyEditor } from "../components/settings/ApprovalPolicyEdito
 import { AuditLog } from "../components/settings/AuditLog";
 import { BrandingSettings } from "../components/settings/BrandingSettings";
 import { BusinessProfile } from "../components/settings/BusinessProfile";
+import { DestinationPolicyEditor } from "../components/settings/DestinationPolicyEditor";
 import { SessionsSection } from "../components/settings/MySessions";
 import { RequireTwoFactorSection, TwoFactorSection } from "../components/settings/SecuritySettings";
 import { useSignedIn } from "../lib/session";
 
-const TABS = ["business", "approval-policy", "security", "audit-log", "branding", "bank-rails"] as const;
+const TABS = ["business", "approval-policy", "destination-policy", "security", "audit-log", "branding", "bank-rails"] as const;
 type Tab = (typeof TABS)[number];
 
 export function SettingsPage() {
@@ -64,6 +65,7 @@ function SettingsTabs({ params, setParams }: { params: URLSearchParams; setParam
         <Tabs.List>
           <Tabs.Tab value="business">Business</Tabs.Tab>
           <Tabs.Tab value="approval-policy">Approval policy</Tabs.Tab>
+          <Tabs.Tab value="destination-policy">Destination policy</Tabs.Tab>
           <Tabs.Tab value="security">Security</Tabs.Tab>
           <Tabs.Tab value="audit-log">Audit log</Tabs.Tab>
           <Tabs.Tab value="branding">Branding</Tabs.Tab>
@@ -74,6 +76,9 @@ function SettingsTabs({ params, setParams }: { params: URLSearchParams; setParam
         </Tabs.Panel>
         <Tabs.Panel value="approval-policy" pt="md">
           <ApprovalPolicyEditor />
+        </Tabs.Panel>
+        <Tabs.Panel value="destination-policy" pt="md">
+          <DestinationPolicyEditor />
         </Tabs.Panel>
         <Tabs.Panel value="security" pt="md">
           <Stack gap="xl">

@@ -229,6 +229,7 @@ export interface ActiveEmailMatch {
     readonly fingerprint: string;
     readonly validationStatus: "validated" | "unvalidated";
     readonly status: "unverified" | "verified" | "rejected";
+    readonly approvalStatus: "approved" | "pending_approval" | "rejected";
   } | null;
 }
 
@@ -256,9 +257,19 @@ export async function findActiveByEmails(
     beneficiaryId: row.beneficiaryId,
     emailNormalized: row.emailNormalized,
     destination:
-      row.destinationId === null || row.fingerprint === null || row.validationStatus === null || row.status === null
+      row.destinationId === null ||
+      row.fingerprint === null ||
+      row.validationStatus === null ||
+      row.status === null ||
+      row.approvalStatus === null
         ? null
-        : { id: row.destinationId, fingerprint: row.fingerprint, validationStatus: row.validationStatus, status: row.status },
+        : {
+            id: row.destinationId,
+            fingerprint: row.fingerprint,
+            validationStatus: row.validationStatus,
+            status: row.status,
+            approvalStatus: row.approvalStatus,
+          },
   }));
 }
 

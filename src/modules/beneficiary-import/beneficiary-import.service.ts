@@ -20,6 +20,7 @@ import type { RecordActorAudit } from "../../platform/auth/audit.js";
 import type { Clock } from "../../platform/clock.js";
 import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import type { ErrorDetail } from "../../platform/errors.js";
+import type { EventRecorder } from "../../platform/events/outbox.js";
 import { compileDetailsValidator } from "../../platform/http/validation.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import {
@@ -30,7 +31,15 @@ import {
 } from "../beneficiaries/beneficiaries.shared.js";
 import { type BeneficiaryService, PostalAddressSchema, type PreparedBeneficiary } from "../beneficiaries/index.js";
 import { insertDestinations, type NewDestinationRow } from "../destinations/destinations.shared.js";
-import { type DestinationService, isPayoutUsable, type PreparedDestination } from "../destinations/index.js";
+import {
+  type ApprovalFields,
+  approvalFieldsUnder,
+  type DestinationService,
+  destinationAddedByActor,
+  findDestinationPolicy,
+  isPayoutUsable,
+  type PreparedDestination,
+} from "../destinations/index.js";
 import {
   type BeneficiaryImportRow,
   BeneficiaryImportRowSchema,
@@ -48,6 +57,8 @@ export interface BeneficiaryImportServiceDeps {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly logger: ImportLogger;
+  /** Records `beneficiary.bank_account.review_required` for accounts that wait for approval (destination policy). */
+  readonly events: EventRecorder;
   readonly prepareBeneficiary: BeneficiaryService["prepareBeneficiary"];
   readonly prepareBankAccount: DestinationService["prepareBankAccount"];
   /**
@@ -219,7 +230,7 @@ export function createBeneficiaryImportService(deps: BeneficiaryImportServiceDep
   }
 
   /** The rows of one candidate, with ids chosen up front (UUIDv7 in file order, so lists show the file's order). */
-  function rowsOf(tenant: Tenant, candidate: Candidate, now: Date) {
+  function rowsOf(tenant: Tenant, candidate: Candidate, now: Date, approval: ApprovalFields) {
     const beneficiary: NewBeneficiaryRow = {
       ...candidate.beneficiary,
       id: ids.newId(),
@@ -230,6 +241,8 @@ export function createBeneficiaryImportService(deps: BeneficiaryImportServiceDep
     };
     const destination: NewDestinationRow = {
       ...candidate.destination,
+      // Under require_approval every imported account waits for a person other than the importer.
+      ...approval,
       id: ids.newId(),
       businessId: tenant.businessId,
       environment: tenant.environment,
@@ -271,6 +284,23 @@ export function createBeneficiaryImportService(deps: BeneficiaryImportServiceDep
           added.map((d) => d.id as string),
         );
       }
+      for (const d of added) {
+        if (d.approvalStatus !== "pending_approval") continue;
+        await deps.events.record(tx, {
+          tenant: { businessId: d.businessId, environment: d.environment },
+          type: "beneficiary.bank_account.review_required",
+          subjectId: d.beneficiaryId,
+          data: {
+            beneficiary_id: d.beneficiaryId,
+            bank_account_id: d.id,
+            change: "added",
+            last4: d.last4,
+            country: d.country,
+            currency: d.currency,
+            added_by: { kind: d.addedByKind ?? null, id: d.addedById ?? null },
+          },
+        });
+      }
       if (added.length > 0) {
         // New places money can go, added by this import: one entry per insert transaction, masked values only.
         await deps.recordAudit(tx, actor, {
@@ -308,9 +338,10 @@ export function createBeneficiaryImportService(deps: BeneficiaryImportServiceDep
     actor: Actor,
     tenant: Tenant,
     candidates: readonly Candidate[],
+    approval: ApprovalFields,
   ): Promise<Map<number, InsertOutcome>> {
     const now = clock.now();
-    const planned = candidates.map((candidate) => ({ candidate, rows: rowsOf(tenant, candidate, now) }));
+    const planned = candidates.map((candidate) => ({ candidate, rows: rowsOf(tenant, candidate, now, approval) }));
     const outcomeOf = (p: (typeof planned)[number], inserted: ReadonlySet<string>): InsertOutcome =>
       p.rows.beneficiary.id !== undefined && p.rows.destination.id !== undefined && inserted.has(p.rows.beneficiary.id)
         ? { kind: "created", beneficiaryId: p.rows.beneficiary.id, destinationId: p.rows.destination.id }
@@ -368,7 +399,9 @@ export function createBeneficiaryImportService(deps: BeneficiaryImportServiceDep
       else results[candidate.index] = existingResult(candidate, matches);
     }
 
-    const outcomes = await insertCandidates(actor, tenant, toInsert);
+    // The destination policy read once for the request: every account it adds starts alike.
+    const approval = approvalFieldsUnder(await findDestinationPolicy(db, tenant), destinationAddedByActor(actor), clock.now());
+    const outcomes = await insertCandidates(actor, tenant, toInsert, approval);
     const taken: Candidate[] = [];
     for (const candidate of toInsert) {
       const outcome = outcomes.get(candidate.index);
@@ -381,6 +414,7 @@ export function createBeneficiaryImportService(deps: BeneficiaryImportServiceDep
           payout_usable: isPayoutUsable({
             validationStatus: candidate.destination.validationStatus,
             status: "unverified",
+            approvalStatus: approval.approvalStatus ?? "approved",
             deletedAt: null,
           }),
         };

@@ -15,6 +15,7 @@ export function defineBeneficiaryImport(platform: PlatformServices, ports: Benef
     clock: platform.clock,
     ids: platform.ids,
     logger: platform.logger,
+    events: platform.events,
     recordAudit: ports.recordAudit,
     prepareBeneficiary: ports.prepareBeneficiary,
     prepareBankAccount: ports.prepareBankAccount,

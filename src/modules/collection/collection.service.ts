@@ -73,7 +73,7 @@ export interface CollectionServiceDeps {
   >;
   readonly destinations: Pick<
     DestinationService,
-    "prepareBankAccount" | "insertPrepared" | "liveDestinations" | "findOne" | "requestNameChecksOf"
+    "prepareBankAccount" | "insertPrepared" | "liveDestinations" | "findOne" | "requestNameChecksOf" | "restartCoolingOff"
   >;
   /**
    * The routing check payout creation runs (bank-rails, a port passed in src/composition.ts). A submission runs it on the
@@ -410,6 +410,7 @@ export function createCollectionService(deps: CollectionServiceDeps) {
     tenant: Tenant,
     beneficiaryId: string,
     choice: DestinationChoice,
+    collectionRequestId: string,
   ): Promise<{ row: DestinationRow; created: boolean }> {
     if (choice.kind === "existing") {
       const row = await destinations.findOne(tx, tenant, beneficiaryId, choice.id);
@@ -426,7 +427,11 @@ export function createCollectionService(deps: CollectionServiceDeps) {
         "bank.",
       );
       if (!prepared.ok) throw new SubmissionRefused(prepared.details);
-      return await destinations.insertPrepared(tx, tenant, beneficiaryId, prepared.value, true);
+      // No person of the Business is behind a link's submission: any approver may approve it (require_approval).
+      return await destinations.insertPrepared(tx, tenant, beneficiaryId, prepared.value, true, {
+        kind: "collection_link",
+        collectionRequestId,
+      });
     }
     throw new SubmissionRefused([
       { field: "destination", code: "required", message: "Choose an account or add a new bank account." },
@@ -537,7 +542,7 @@ export function createCollectionService(deps: CollectionServiceDeps) {
           await recordTaxDocumentSummary(tx, tenant, locked.id, summary, now);
           return { chosen: null, enroll: false };
         }
-        const settled = await settleDestination(tx, tenant, locked.id, submission.destination);
+        const settled = await settleDestination(tx, tenant, locked.id, submission.destination, request.id);
         const destination = settled.row;
         if (settled.created) {
           // Added by whoever holds the link (no person or key of the Business): recorded with no actor.
@@ -551,12 +556,16 @@ export function createCollectionService(deps: CollectionServiceDeps) {
         const compliant = locked.complianceStatus === "compliant" && !locked.reacknowledgmentRequired;
         // The last write wins, and the Beneficiary is told by e-mail like for any change of the declared
         // destination: whoever holds the link submits it, and that may be the Business itself.
-        const declare = () =>
-          beneficiaries.changeDeclaredDestination(tx, tenant, locked, {
+        // A change of the declared destination restarts its cooling-off (destination policy).
+        const declare = async () => {
+          const changed = locked.declaredDestinationId !== destination.id;
+          await beneficiaries.changeDeclaredDestination(tx, tenant, locked, {
             destination,
             by: { kind: "beneficiary_link", collectionRequestId: request.id },
             reason: "link_submitted",
           });
+          if (changed && !settled.created) await destinations.restartCoolingOff(tx, tenant, destination);
+        };
         if (submission.scope === "payout_destination") {
           if (submission.postalAddress !== undefined) {
             const patch = beneficiaries.identityUpdatePatch(locked, { postal_address: submission.postalAddress } as Parameters<

@@ -46,4 +46,28 @@ export const DESTINATION_ERRORS = defineErrorCodes({
     message: "A payout awaiting approval is headed to this destination: reject that payout first, then delete the destination.",
     description: "Reject that payout first (`POST /v1/payouts/{payoutId}/reject`), then delete the destination.",
   },
+  DESTINATION_NOT_APPROVED: {
+    status: 422,
+    message:
+      "The destination's bank details wait for approval (or were rejected), so it cannot receive payouts yet: a person other than the one who added them must approve them first.",
+    description:
+      "The destination policy requires approval of new and changed bank details (`require_approval`). Approve the destination (`POST /v1/beneficiaries/{id}/bank-accounts/{accountId}/approve`, another person than the one who added it), or, when it was rejected, register the right account.",
+  },
+  DESTINATION_COOLING_OFF: {
+    status: 422,
+    message: "The destination is in its cooling-off period and cannot receive payouts until details.usable_from.",
+    description:
+      "The destination policy's `cooling_off_hours` have not passed since the destination was approved (or added, or became the declared destination). `details.usable_from` says when payouts may be created to it.",
+  },
+  DESTINATION_NOT_PENDING_APPROVAL: {
+    status: 409,
+    message: "The destination's bank details are not waiting for approval (approved or rejected already).",
+    description: "Only a destination whose `approval_status` is `pending_approval` can be approved or rejected.",
+  },
+  DESTINATION_MAKER_CHECKER_VIOLATION: {
+    status: 403,
+    message: "The person who added or changed these bank details may not approve them: ask another team member to approve them.",
+    description:
+      "Bank details are approved by a person other than the one who added them. The maker is the key, the membership and the user that added them: another key of the same person does not count. A collection-link submission has no person behind it: any approver may approve it.",
+  },
 });

@@ -1,9 +1,9 @@
 // Drizzle queries for destinations, always scoped by tenant and Beneficiary.
-import { and, asc, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
 import { type Db, queryRows, type Tx } from "../../platform/db/client.js";
 import { ownedBy } from "../../platform/db/tenant-scope.js";
-import { destinations } from "./destinations.schema.js";
+import { destinationPolicies, destinations } from "./destinations.schema.js";
 
 export type DestinationRow = typeof destinations.$inferSelect;
 export type NewDestinationRow = typeof destinations.$inferInsert;
@@ -186,4 +186,88 @@ export async function recordNameCheck(
     .update(destinations)
     .set(check)
     .where(and(ownedBy(destinations, tenant), eq(destinations.id, id)));
+}
+
+// Destination policy -------------------------------------------------------------------------------------------
+
+export type DestinationPolicyRow = typeof destinationPolicies.$inferSelect;
+
+/** The tenant's policy row locked for a change (null: none yet; the insert then races on the primary key). */
+export async function lockDestinationPolicy(tx: Tx, tenant: Tenant): Promise<DestinationPolicyRow | null> {
+  const [row] = await tx.select().from(destinationPolicies).where(ownedBy(destinationPolicies, tenant)).for("update");
+  return row ?? null;
+}
+
+export async function upsertDestinationPolicy(tx: Tx, row: DestinationPolicyRow): Promise<DestinationPolicyRow> {
+  const [saved] = await tx
+    .insert(destinationPolicies)
+    .values(row)
+    .onConflictDoUpdate({
+      target: [destinationPolicies.businessId, destinationPolicies.environment],
+      set: {
+        requireApproval: row.requireApproval,
+        coolingOffHours: row.coolingOffHours,
+        nameCheck: row.nameCheck,
+        screening: row.screening,
+        updatedAt: row.updatedAt,
+        updatedBy: row.updatedBy,
+      },
+    })
+    .returning();
+  if (saved === undefined) throw new Error("upsert returned no row");
+  return saved;
+}
+
+// Approval of bank details ------------------------------------------------------------------------------------
+
+/**
+ * Records a person's decision on pending bank details, conditionally: only a live destination still
+ * `pending_approval` moves (the loser of two racing decisions gets null).
+ */
+export async function decideDestinationApproval(
+  tx: Tx,
+  tenant: Tenant,
+  beneficiaryId: string,
+  id: string,
+  patch: Pick<NewDestinationRow, "approvalStatus" | "approvedBy" | "approvedAt" | "usableFrom" | "rejectionReason" | "updatedAt">,
+): Promise<DestinationRow | null> {
+  const [row] = await tx
+    .update(destinations)
+    .set(patch)
+    .where(
+      and(
+        scoped(tenant, beneficiaryId),
+        eq(destinations.id, id),
+        isNull(destinations.deletedAt),
+        eq(destinations.approvalStatus, "pending_approval"),
+      ),
+    )
+    .returning();
+  return row ?? null;
+}
+
+/** Restarts the cooling-off of an approved destination (it became the declared destination). */
+export async function restartDestinationCoolingOff(
+  tx: Tx,
+  tenant: Tenant,
+  id: string,
+  usableFrom: Date,
+  at: Date,
+): Promise<void> {
+  await tx
+    .update(destinations)
+    .set({ usableFrom, updatedAt: at })
+    .where(and(ownedBy(destinations, tenant), eq(destinations.id, id), eq(destinations.approvalStatus, "approved")));
+}
+
+/** The tenant's live destinations waiting for approval, newest first (the bank-detail approvals queue). */
+export async function listPendingApproval(db: Db, tenant: Tenant, limit: number): Promise<DestinationRow[]> {
+  return db
+    .select()
+    .from(destinations)
+    .where(
+      and(ownedBy(destinations, tenant), eq(destinations.approvalStatus, "pending_approval"), isNull(destinations.deletedAt)),
+    )
+    .orderBy(desc(destinations.id))
+    .limit(limit);
 }

@@ -5,12 +5,16 @@ import type { AppInstance } from "../../platform/http/types.js";
 import { BANK_FILE_REFUSALS } from "../../rails/bank-files/refusals.js";
 import { BENEFICIARY_ERRORS } from "../beneficiaries/beneficiaries.errors.js";
 import { EMAIL_ERRORS } from "../emails/emails.errors.js";
+import { PEOPLE_ERRORS } from "../people/people.errors.js";
 import { DESTINATION_ERRORS } from "./destinations.errors.js";
 import {
   BeneficiaryParamsSchema,
   DeclaredDestinationBodySchema,
+  DestinationDecisionBodySchema,
   DestinationListSchema,
   DestinationParamsSchema,
+  PendingDestinationListSchema,
+  PutDestinationPolicyBodySchema,
   RegisterBankAccountBodySchema,
   RegisterCardBodySchema,
 } from "./destinations.schemas.js";
@@ -182,6 +186,7 @@ export function registerDestinationRoutes(app: AppInstance, service: Destination
               DESTINATION_ERRORS.BANK_ACCOUNT_NOT_FOUND,
               DESTINATION_ERRORS.BANK_ACCOUNT_NOT_VALIDATED,
               DESTINATION_ERRORS.BANK_ACCOUNT_REJECTED,
+              DESTINATION_ERRORS.DESTINATION_NOT_APPROVED,
               BENEFICIARY_ERRORS.BENEFICIARY_ARCHIVED,
               EMAIL_ERRORS.BUSINESS_NOT_VERIFIED,
             ],
@@ -190,5 +195,100 @@ export function registerDestinationRoutes(app: AppInstance, service: Destination
       },
     },
     async (request) => service.declare(requireActor(request), request.params.id, request.body),
+  );
+
+  registerApprovalRoutes(app, service);
+}
+
+function registerApprovalRoutes(app: AppInstance, service: DestinationService): void {
+  for (const outcome of ["approve", "reject"] as const) {
+    app.post(
+      `/v1/beneficiaries/:id/bank-accounts/:accountId/${outcome}`,
+      {
+        schema: {
+          tags,
+          operationId: outcome === "approve" ? "approveBankAccount" : "rejectBankAccount",
+          summary: outcome === "approve" ? "Approve bank details" : "Reject bank details",
+          description:
+            (outcome === "approve"
+              ? "Approves bank details waiting for approval (`approval_status: pending_approval`, destination policy `require_approval`): the destination becomes payout-usable once the policy's `cooling_off_hours` have passed from now (`usable_from`). Records `beneficiary.bank_account.approved`."
+              : "Rejects bank details waiting for approval: the destination can never receive payouts (register the right account instead). Records `beneficiary.bank_account.rejected`; the optional `reason` is kept in the audit log and the event.") +
+            " Maker-checker per person: whoever added or changed the details (their key, membership or user; another key of the same person counts as them) gets 403 `DESTINATION_MAKER_CHECKER_VIOLATION`; details submitted through a collection link have no person behind them, so any approver may decide. 409 `DESTINATION_NOT_PENDING_APPROVAL` when the details are not waiting. Audited (`bank_account_approved` / `bank_account_rejected`).",
+          params: DestinationParamsSchema,
+          body: DestinationDecisionBodySchema,
+          response: routeResponses(
+            { 200: destination },
+            {
+              access: "write",
+              hasBody: true,
+              hasInput: true,
+              codes: [
+                "not_found",
+                DESTINATION_ERRORS.BANK_ACCOUNT_NOT_FOUND,
+                BENEFICIARY_ERRORS.BENEFICIARY_ARCHIVED,
+                DESTINATION_ERRORS.DESTINATION_NOT_PENDING_APPROVAL,
+                DESTINATION_ERRORS.DESTINATION_MAKER_CHECKER_VIOLATION,
+              ],
+            },
+          ),
+        },
+      },
+      async (request) => {
+        const { id, accountId } = request.params;
+        const body = request.body ?? null;
+        return outcome === "approve"
+          ? service.approve(requireActor(request), id, accountId, body)
+          : service.reject(requireActor(request), id, accountId, body);
+      },
+    );
+  }
+
+  app.get(
+    "/v1/bank-account-approvals",
+    {
+      schema: {
+        tags,
+        operationId: "listBankAccountApprovals",
+        summary: "List bank details waiting for approval",
+        description:
+          "Every live destination of the environment whose bank details wait for approval (`approval_status: pending_approval`), newest first (at most 500), with who added them (`added_by`) and when (`details_changed_at`).",
+        response: routeResponses({ 200: PendingDestinationListSchema }, { access: "read" }),
+      },
+    },
+    async (request) => service.listPending(requireActor(request)),
+  );
+
+  app.get(
+    "/v1/destination-policy",
+    {
+      schema: {
+        tags: ["Destination policy"],
+        operationId: "getDestinationPolicy",
+        summary: "Get the destination policy",
+        description:
+          "The environment's destination policy: approval of new and changed bank details, cooling-off before a destination may be paid, payee name check and sanctions screening. The defaults (everything off, `updated_at` null) until an admin sets it.",
+        response: routeResponses({ 200: Type.Ref("DestinationPolicy") }, { access: "read" }),
+      },
+    },
+    async (request) => service.getPolicy(requireActor(request)),
+  );
+
+  app.put(
+    "/v1/destination-policy",
+    {
+      schema: {
+        tags: ["Destination policy"],
+        operationId: "updateDestinationPolicy",
+        summary: "Change the destination policy",
+        description:
+          "Changes the fields given (an absent field keeps its value); applies to destinations added or changed and payouts created afterwards (approved destinations stay approved). Audited (`destination_policy_changed`, before and after). Weakening it (`require_approval` off, a shorter `cooling_off_hours`, a laxer `name_check` (block > warn > off), `screening` off) needs a person: an API key gets 403 `CONTROL_WEAKENING_NEEDS_PERSON`, a dashboard session a recent confirmation; every admin is then e-mailed and the audit log records `control_weakened`. Tightening it with a key is allowed and sends nothing.",
+        body: PutDestinationPolicyBodySchema,
+        response: routeResponses(
+          { 200: Type.Ref("DestinationPolicy") },
+          { access: "write", hasBody: true, codes: [PEOPLE_ERRORS.CONTROL_WEAKENING_NEEDS_PERSON] },
+        ),
+      },
+    },
+    async (request) => service.putPolicy(requireActor(request), request.body),
   );
 }

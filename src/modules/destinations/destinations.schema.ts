@@ -1,11 +1,14 @@
 // The destinations module's table.
 import { sql } from "drizzle-orm";
 import {
+  boolean,
+  check,
   index,
   integer,
   jsonb,
   pgEnum,
   pgTable,
+  primaryKey,
   smallint,
   text,
   timestamp,
@@ -18,6 +21,11 @@ import { beneficiaries } from "../beneficiaries/beneficiaries.schema.js";
 
 export const destinationKindEnum = pgEnum("destination_kind", ["bank_account", "card"]);
 export const destinationValidationEnum = pgEnum("destination_validation_status", ["validated", "unvalidated"]);
+export const destinationApprovalEnum = pgEnum("destination_approval_status", ["approved", "pending_approval", "rejected"]);
+/** Who added (or last changed) a destination's bank details: a key, a dashboard session, or a collection link (no person). */
+export const destinationAddedByEnum = pgEnum("destination_added_by_kind", ["api_key", "session", "collection_link"]);
+export const nameCheckModeEnum = pgEnum("destination_name_check_mode", ["off", "warn", "block"]);
+export const screeningModeEnum = pgEnum("destination_screening_mode", ["off", "on"]);
 export const destinationVerificationEnum = pgEnum("destination_verification_status", ["unverified", "verified", "rejected"]);
 /** The answers of a payee name check (src/rails/payee-name): the same four as the EU's Verification of Payee. */
 export const nameCheckResultEnum = pgEnum("name_check_result", ["match", "close_match", "no_match", "not_possible"]);
@@ -100,6 +108,31 @@ export const destinations = pgTable(
     nameCheckBankName: text("name_check_bank_name"),
     nameCheckSource: text("name_check_source"),
     nameCheckAt: timestamp("name_check_at", { withTimezone: true, mode: "date" }),
+    /**
+     * Approval of the bank details (destination policy `require_approval`): `pending_approval` from the moment
+     * they are added or changed until a person other than the one who added them approves; rows from before
+     * the policy existed, and rows added while it is off, are `approved`.
+     */
+    approvalStatus: destinationApprovalEnum("approval_status").notNull().default("approved"),
+    /** Who added or last changed the details: kind, and the key id, membership id or collection link id. Null on older rows. */
+    addedByKind: destinationAddedByEnum("added_by_kind"),
+    addedById: uuid("added_by_id"),
+    /** The person behind the change, compared by maker-checker (platform/auth/maker-checker.ts); null for a collection link. */
+    addedByApiKeyId: uuid("added_by_api_key_id"),
+    addedByMembershipId: uuid("added_by_membership_id"),
+    addedByUserId: uuid("added_by_user_id"),
+    /** When the account details were set: creation, or the last change of them (an applied notification of change). */
+    detailsChangedAt: timestamp("details_changed_at", { withTimezone: true, mode: "date" }),
+    /** The membership that approved or rejected the details (null while pending, and for rows approved by default). */
+    approvedBy: uuid("approved_by"),
+    approvedAt: timestamp("approved_at", { withTimezone: true, mode: "date" }),
+    rejectionReason: text("approval_rejection_reason"),
+    /**
+     * From when a payout may be created to it (cooling-off): approval (or creation without require_approval)
+     * plus the policy's cooling_off_hours, restarted when it becomes the declared destination. Null while
+     * pending or rejected; null on older rows (usable at once).
+     */
+    usableFrom: timestamp("usable_from", { withTimezone: true, mode: "date" }),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
     deletedAt: timestamp("deleted_at", { withTimezone: true, mode: "date" }),
@@ -110,5 +143,35 @@ export const destinations = pgTable(
     uniqueIndex("destinations_beneficiary_fingerprint_key").on(t.beneficiaryId, t.fingerprint).where(sql`deleted_at is null`),
     index("destinations_tenant_idx").on(t.businessId, t.environment, t.id),
     index("destinations_mask_pending_idx").on(t.id).where(sql`mask_version < 1`),
+    // The bank-detail approvals queue of a tenant.
+    index("destinations_pending_approval_idx")
+      .on(t.businessId, t.environment, t.id)
+      .where(sql`approval_status = 'pending_approval' and deleted_at is null`),
+  ],
+);
+
+/**
+ * The destination policy of a Business and environment (issue 29): whether new and changed bank details wait
+ * for a second person's approval, the cooling-off before a destination may be paid, and the payee name check
+ * and sanctions screening modes (read by those modules through findDestinationPolicy). No row: the defaults.
+ */
+export const destinationPolicies = pgTable(
+  "destination_policies",
+  {
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businesses.id),
+    environment: environmentEnum("environment").notNull(),
+    requireApproval: boolean("require_approval").notNull().default(false),
+    coolingOffHours: integer("cooling_off_hours").notNull().default(0),
+    nameCheck: nameCheckModeEnum("name_check").notNull().default("off"),
+    screening: screeningModeEnum("screening").notNull().default("off"),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
+    /** The membership that last changed it. */
+    updatedBy: uuid("updated_by"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.businessId, t.environment] }),
+    check("destination_policies_cooling_off_range", sql`cooling_off_hours between 0 and 720`),
   ],
 );

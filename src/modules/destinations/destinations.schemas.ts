@@ -129,6 +129,46 @@ export const DestinationSchema = Type.Object(
     name_check_at: Type.Union([Type.String({ format: "date-time" }), Type.Null()], {
       description: "When the name check answered.",
     }),
+    approval_status: stringEnum(["approved", "pending_approval", "rejected"], {
+      description:
+        "Approval of the bank details (destination policy `require_approval`): `pending_approval` from when they are added or changed until a person other than the one who added them approves (`POST …/approve`); `rejected` by a person (`POST …/reject`). Only `approved` destinations can receive payouts (422 `DESTINATION_NOT_APPROVED`). Destinations added while the policy does not require approval are `approved` at once.",
+    }),
+    approved_by: nullable(
+      Type.String({
+        format: "uuid",
+        description:
+          "The membership of the person who approved (or rejected) the bank details; null while pending and when they were approved without review (the policy did not require it).",
+      }),
+    ),
+    approved_at: nullable(
+      Type.String({
+        format: "date-time",
+        description: "When the bank details were approved or rejected by a person; null otherwise.",
+      }),
+    ),
+    added_by: Type.Object(
+      {
+        kind: nullable(stringEnum(["api_key", "session", "collection_link"])),
+        id: nullable(
+          Type.String({ format: "uuid", description: "The API key, the membership (dashboard session) or the collection link." }),
+        ),
+      },
+      {
+        "x-component": "DestinationAddedBy",
+        description: "Who added the bank details or last changed them (both null for destinations added before this was kept).",
+      },
+    ),
+    details_changed_at: Type.String({
+      format: "date-time",
+      description: "When the account details were set: creation, or their last change (an applied notification of change).",
+    }),
+    usable_from: nullable(
+      Type.String({
+        format: "date-time",
+        description:
+          "From when payouts may be created to this destination: its approval (or creation, when approval is not required) plus the policy's `cooling_off_hours`, restarted when it becomes the declared destination. Before then, creation answers 422 `DESTINATION_COOLING_OFF` with `details.usable_from`. Null while pending or rejected.",
+      }),
+    ),
     created_at: Type.String({ format: "date-time" }),
   },
   { $id: "Destination" },
@@ -151,3 +191,64 @@ export const DeclaredDestinationBodySchema = Type.Object(
   { "x-component": "SetDeclaredDestinationRequest", additionalProperties: false },
 );
 export type DeclaredDestinationBody = Static<typeof DeclaredDestinationBodySchema>;
+
+export const DestinationDecisionBodySchema = Type.Union(
+  [
+    Type.Object({ reason: Type.Optional(nameString(500, "Must contain a letter or digit.")) }, { additionalProperties: false }),
+    Type.Null(),
+  ],
+  { "x-component": "DestinationDecisionRequest" },
+);
+export type DestinationDecisionBody = Static<typeof DestinationDecisionBodySchema>;
+
+// Destination policy ---------------------------------------------------------------------------------------
+
+const policyFields = {
+  require_approval: Type.Boolean({
+    description:
+      "Every new destination and every change of one (API, dashboard, import, collection link, applied notification of change) waits in `pending_approval` until a person other than the one who added it approves.",
+  }),
+  cooling_off_hours: Type.Integer({
+    minimum: 0,
+    maximum: 720,
+    description:
+      "Hours after approval (or creation, without `require_approval`) before a destination may be paid; restarted when it becomes the declared destination.",
+  }),
+  name_check: stringEnum(["off", "warn", "block"], {
+    description: "Payee name check: `warn` shows the result to approvers, `block` makes a `no_match` not payout-usable.",
+  }),
+  screening: stringEnum(["off", "on"], { description: "Sanctions screening of Beneficiaries." }),
+};
+
+export const DestinationPolicySchema = Type.Object(
+  {
+    environment: stringEnum(["sandbox", "production"]),
+    ...policyFields,
+    updated_at: nullable(Type.String({ format: "date-time", description: "Null while the defaults apply." })),
+    updated_by: nullable(Type.String({ format: "uuid", description: "The membership that last changed it." })),
+  },
+  { $id: "DestinationPolicy" },
+);
+export type DestinationPolicyBody = Static<typeof DestinationPolicySchema>;
+
+export const PutDestinationPolicyBodySchema = Type.Object(
+  {
+    require_approval: Type.Optional(policyFields.require_approval),
+    cooling_off_hours: Type.Optional(policyFields.cooling_off_hours),
+    name_check: Type.Optional(policyFields.name_check),
+    screening: Type.Optional(policyFields.screening),
+  },
+  {
+    "x-component": "UpdateDestinationPolicyRequest",
+    additionalProperties: false,
+    description: "The fields to change; an absent field keeps its value.",
+  },
+);
+export type PutDestinationPolicyBody = Static<typeof PutDestinationPolicyBodySchema>;
+
+export const PendingDestinationListSchema = Type.Object(
+  {
+    bank_accounts: Type.Array(Type.Ref("Destination")),
+  },
+  { "x-component": "PendingDestinationList" },
+);

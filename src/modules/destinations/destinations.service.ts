@@ -5,7 +5,8 @@
 
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
-import type { RecordActorAudit } from "../../platform/auth/audit.js";
+import type { RecordActorAudit, ReportWeakenedControl } from "../../platform/auth/audit.js";
+import { isSameMaker } from "../../platform/auth/maker-checker.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
 import { type Db, type Tx, transaction } from "../../platform/db/client.js";
@@ -22,25 +23,44 @@ import type { NameCheckRequests } from "./destinations.name-check.js";
 import {
   anyDestinationToRemask,
   correctDestination,
+  type DestinationPolicyRow,
   type DestinationRow,
+  decideDestinationApproval,
   findDestination,
   findLiveByFingerprint,
   insertDestination,
   listLiveDestinations,
+  listPendingApproval,
+  lockDestinationPolicy,
   lockDestinationsToRemask,
   lockLiveDestination,
   markDestinationDeleted,
   type NewDestinationRow,
+  restartDestinationCoolingOff,
   saveRemaskedDestinations,
+  upsertDestinationPolicy,
 } from "./destinations.repo.js";
 import { bicMatchesIbanCountry } from "./destinations.routing.js";
 import type { NotificationOfChange } from "./destinations.schema.js";
 import type {
   DeclaredDestinationBody,
   DestinationBody,
+  DestinationDecisionBody,
+  DestinationPolicyBody,
+  PutDestinationPolicyBody,
   RegisterBankAccountBody,
   RegisterCardBody,
 } from "./destinations.schemas.js";
+import {
+  approvalFieldsFor,
+  DEFAULT_DESTINATION_POLICY,
+  type DestinationAddedBy,
+  type DestinationPolicy,
+  destinationAddedByActor,
+  destinationPolicyWeakens,
+  findDestinationPolicy,
+  hasUsableDetails,
+} from "./destinations.shared.js";
 import { isSepaCountry } from "./validation/iban-bic.js";
 import {
   type BankDetailsInput,
@@ -74,6 +94,8 @@ export interface DestinationServiceDeps {
   readonly recordAudit: RecordActorAudit;
   /** Queues the payee name check of destinations written in the transaction (destinations.name-check.ts). */
   readonly nameChecks: NameCheckRequests;
+  /** People module: a weakened destination policy is refused to API keys, audited and e-mailed to every admin. */
+  readonly reportWeakenedControl: ReportWeakenedControl;
 }
 
 /** What the audit log keeps of a destination: where it is and its masked last four, never the number. */
@@ -115,11 +137,15 @@ function bankRailFactsOf(prepared: PreparedDestination): BankRailAccountFacts {
   };
 }
 
-/** Validated or verified by the rail, and not refused by it. SQL twin: usableDestinationCount (beneficiaries repo). */
-export function isPayoutUsable(row: Pick<DestinationRow, "validationStatus" | "status" | "deletedAt">): boolean {
-  return (
-    row.deletedAt === null && (row.validationStatus === "validated" || row.status === "verified") && row.status !== "rejected"
-  );
+/**
+ * Validated or verified by the rail, not refused by the rail, and its bank details approved (destination
+ * policy). Cooling-off is not part of it (a matter of time: see usable_from). SQL twin: payoutUsableDestination
+ * (destinations.shared.ts).
+ */
+export function isPayoutUsable(
+  row: Pick<DestinationRow, "validationStatus" | "status" | "deletedAt" | "approvalStatus">,
+): boolean {
+  return hasUsableDetails(row) && row.approvalStatus === "approved";
 }
 
 export function presentDestination(row: DestinationRow): DestinationBody {
@@ -148,7 +174,37 @@ export function presentDestination(row: DestinationRow): DestinationBody {
     name_check_bank_name: row.nameCheckBankName ?? null,
     name_check_source: row.nameCheckSource ?? null,
     name_check_at: row.nameCheckAt?.toISOString() ?? null,
+    approval_status: row.approvalStatus,
+    approved_by: row.approvedBy,
+    approved_at: row.approvedAt?.toISOString() ?? null,
+    added_by: { kind: row.addedByKind, id: row.addedById },
+    details_changed_at: (row.detailsChangedAt ?? row.createdAt).toISOString(),
+    usable_from: row.usableFrom?.toISOString() ?? null,
     created_at: row.createdAt.toISOString(),
+  };
+}
+
+export function presentDestinationPolicy(environment: Tenant["environment"], policy: DestinationPolicy): DestinationPolicyBody {
+  return {
+    environment,
+    require_approval: policy.requireApproval,
+    cooling_off_hours: policy.coolingOffHours,
+    name_check: policy.nameCheck,
+    screening: policy.screening,
+    updated_at: policy.updatedAt?.toISOString() ?? null,
+    updated_by: policy.updatedBy,
+  };
+}
+
+function policyOfRow(row: DestinationPolicyRow | null): DestinationPolicy {
+  if (row === null) return DEFAULT_DESTINATION_POLICY;
+  return {
+    requireApproval: row.requireApproval,
+    coolingOffHours: row.coolingOffHours,
+    nameCheck: row.nameCheck,
+    screening: row.screening,
+    updatedAt: row.updatedAt,
+    updatedBy: row.updatedBy,
   };
 }
 
@@ -179,6 +235,8 @@ export type PreparedDestination = Omit<
   NewDestinationRow,
   "id" | "businessId" | "environment" | "beneficiaryId" | "createdAt" | "updatedAt"
 >;
+
+const HOUR_MS = 3_600_000;
 
 /** Schemes validated only by shape (a generic SWIFT corridor) are `unvalidated` until the rail verifies them. */
 const SHAPE_ONLY_SCHEMES = new Set(["swift"]);
@@ -255,7 +313,9 @@ export function createDestinationService(deps: DestinationServiceDeps) {
   /**
    * Inserts a prepared destination for a locked, active Beneficiary. The same account registered again
    * (same keyed fingerprint) returns the existing destination instead of a duplicate. `announce` records
-   * `beneficiary.bank_account.registered` (every channel except import).
+   * `beneficiary.bank_account.registered` (every channel except import). Under the destination policy's
+   * `require_approval` the new destination starts `pending_approval` (`beneficiary.bank_account.review_required`);
+   * `by` is who added it (the maker a second person is compared with).
    */
   async function insertPrepared(
     tx: Tx,
@@ -263,12 +323,14 @@ export function createDestinationService(deps: DestinationServiceDeps) {
     beneficiaryId: string,
     prepared: PreparedDestination,
     announce: boolean,
+    by: DestinationAddedBy,
   ): Promise<{ row: DestinationRow; created: boolean }> {
     const existing = await findLiveByFingerprint(tx, tenant, beneficiaryId, prepared.fingerprint);
     if (existing !== null) return { row: existing, created: false };
     const now = clock.now();
     const row = await insertDestination(tx, {
       ...prepared,
+      ...(await approvalFieldsFor(tx, tenant, by, now)),
       id: ids.newId(),
       businessId: tenant.businessId,
       environment: tenant.environment,
@@ -278,6 +340,7 @@ export function createDestinationService(deps: DestinationServiceDeps) {
     });
     // Every new destination, whatever the path (API, dashboard, collection link), gets its payee name checked.
     await deps.nameChecks.ofDestinations(tx, tenant, [row.id]);
+    if (row.approvalStatus === "pending_approval") await announceReviewRequired(tx, tenant, row, "added");
     if (announce) {
       // The stored ids, not the path's spelling: a path id in capitals must not make a second subject.
       await events.record(tx, {
@@ -315,7 +378,14 @@ export function createDestinationService(deps: DestinationServiceDeps) {
         const beneficiary = await lockActive(tx, tenant, beneficiaryId);
         const refusal = await deps.checkBankRailAccount(tx, tenant, bankRailFactsOf(prepared.value));
         if (refusal !== null) throw refusal;
-        const { row, created } = await insertPrepared(tx, tenant, beneficiaryId, prepared.value, true);
+        const { row, created } = await insertPrepared(
+          tx,
+          tenant,
+          beneficiaryId,
+          prepared.value,
+          true,
+          destinationAddedByActor(actor),
+        );
         if (created) {
           await deps.recordAudit(tx, actor, {
             action: "bank_account_added",
@@ -403,12 +473,16 @@ export function createDestinationService(deps: DestinationServiceDeps) {
       const destination = await findDestination(tx, tenant, beneficiaryId, body.destination_id);
       if (destination === null || destination.deletedAt !== null) throw new AppError(DESTINATION_ERRORS.BANK_ACCOUNT_NOT_FOUND);
       if (destination.status === "rejected") throw new AppError(DESTINATION_ERRORS.BANK_ACCOUNT_REJECTED);
-      if (!isPayoutUsable(destination)) throw new AppError(DESTINATION_ERRORS.BANK_ACCOUNT_NOT_VALIDATED);
+      if (!hasUsableDetails(destination)) throw new AppError(DESTINATION_ERRORS.BANK_ACCOUNT_NOT_VALIDATED);
+      // Bank details waiting for approval may be declared (payouts still wait for the approval); rejected ones not.
+      if (destination.approvalStatus === "rejected") throw new AppError(DESTINATION_ERRORS.DESTINATION_NOT_APPROVED);
+      const changed = beneficiary.declaredDestinationId !== destination.id;
       await deps.changeDeclaredDestination(tx, tenant, beneficiary, {
         destination,
         by: { kind: "business", actor },
         reason: "declared",
       });
+      if (changed) await restartCoolingOff(tx, tenant, destination);
       const found = await findBeneficiary(tx, tenant, beneficiaryId);
       if (found === null) throw new Error("beneficiary vanished inside its own transaction");
       return presentBeneficiary(found);
@@ -465,7 +539,10 @@ export function createDestinationService(deps: DestinationServiceDeps) {
         }
         const now = clock.now();
         const { correction_encrypted: _applied, ...kept } = notice;
+        // Changed bank details are new bank details: approved again (under require_approval), cooling-off restarted.
+        const approval = await approvalFieldsFor(tx, tenant, destinationAddedByActor(actor), now);
         const row = await correctDestination(tx, tenant, beneficiaryId, destination.id, {
+          ...approval,
           routingCode: prepared.value.routingCode ?? null,
           accountType: prepared.value.accountType ?? destination.accountType,
           sensitiveEncrypted: prepared.value.sensitiveEncrypted,
@@ -498,6 +575,7 @@ export function createDestinationService(deps: DestinationServiceDeps) {
             previous_last4: destination.last4,
           },
         });
+        if (row.approvalStatus === "pending_approval") await announceReviewRequired(tx, tenant, row, "changed");
         return presentDestination(row);
       });
     } catch (error) {
@@ -508,6 +586,163 @@ export function createDestinationService(deps: DestinationServiceDeps) {
     }
   }
 
+  /** `beneficiary.bank_account.review_required`: new or changed bank details wait for a second person. */
+  async function announceReviewRequired(tx: Tx, tenant: Tenant, row: DestinationRow, change: "added" | "changed") {
+    await events.record(tx, {
+      tenant,
+      type: "beneficiary.bank_account.review_required",
+      subjectId: row.beneficiaryId,
+      data: {
+        beneficiary_id: row.beneficiaryId,
+        bank_account_id: row.id,
+        change,
+        last4: row.last4,
+        country: row.country,
+        currency: row.currency,
+        added_by: { kind: row.addedByKind, id: row.addedById },
+      },
+    });
+  }
+
+  /**
+   * The destination became the declared destination: its cooling-off starts again from now (approved ones;
+   * pending ones start theirs at approval). With no cooling-off this changes nothing that matters.
+   */
+  async function restartCoolingOff(tx: Tx, tenant: Tenant, destination: DestinationRow): Promise<void> {
+    if (destination.approvalStatus !== "approved") return;
+    const policy = await findDestinationPolicy(tx, tenant);
+    if (policy.coolingOffHours === 0) return;
+    const now = clock.now();
+    await restartDestinationCoolingOff(
+      tx,
+      tenant,
+      destination.id,
+      new Date(now.getTime() + policy.coolingOffHours * HOUR_MS),
+      now,
+    );
+  }
+
+  async function getPolicy(actor: Actor): Promise<DestinationPolicyBody> {
+    const tenant = tenantOf(actor);
+    return presentDestinationPolicy(tenant.environment, await findDestinationPolicy(db, tenant));
+  }
+
+  /**
+   * Changes the fields given. Weakening (approval no longer required, a shorter cooling-off, a laxer name
+   * check, screening off) is refused to API keys, recorded as `control_weakened` and e-mailed to every admin;
+   * every change is audited (`destination_policy_changed`). Applies to destinations added or changed afterwards
+   * (and to payouts created afterwards); destinations already approved stay approved.
+   */
+  async function putPolicy(actor: Actor, body: PutDestinationPolicyBody): Promise<DestinationPolicyBody> {
+    const tenant = tenantOf(actor);
+    const saved = await transaction(db, async (tx) => {
+      // Locked, so two concurrent changes each compare against what the other left.
+      const before = policyOfRow(await lockDestinationPolicy(tx, tenant));
+      const now = clock.now();
+      const row = await upsertDestinationPolicy(tx, {
+        businessId: tenant.businessId,
+        environment: tenant.environment,
+        requireApproval: body.require_approval ?? before.requireApproval,
+        coolingOffHours: body.cooling_off_hours ?? before.coolingOffHours,
+        nameCheck: body.name_check ?? before.nameCheck,
+        screening: body.screening ?? before.screening,
+        updatedAt: now,
+        updatedBy: actor.membershipId,
+      });
+      const after = policyOfRow(row);
+      const controls = (p: DestinationPolicy) => ({
+        require_approval: p.requireApproval,
+        cooling_off_hours: p.coolingOffHours,
+        name_check: p.nameCheck,
+        screening: p.screening,
+      });
+      await deps.recordAudit(tx, actor, {
+        action: "destination_policy_changed",
+        subjectType: "destination_policy",
+        subjectId: tenant.environment,
+        details: { before: controls(before), after: controls(after) },
+      });
+      const weakened = destinationPolicyWeakens(before, after);
+      if (weakened.length > 0) {
+        await deps.reportWeakenedControl(tx, actor, {
+          control: "destination_policy",
+          subjectType: "destination_policy",
+          subjectId: tenant.environment,
+          summary: `The destination policy was relaxed (${weakened.join(", ")}): new or changed bank details can be paid sooner or with fewer checks.`,
+          details: { weakened, before: controls(before), after: controls(after) },
+        });
+      }
+      return after;
+    });
+    return presentDestinationPolicy(tenant.environment, saved);
+  }
+
+  /** Bank details waiting for approval, newest first, with their Beneficiaries' names (the dashboard's queue). */
+  async function listPending(actor: Actor): Promise<{ bank_accounts: DestinationBody[] }> {
+    const rows = await listPendingApproval(db, tenantOf(actor), 500);
+    return { bank_accounts: rows.map(presentDestination) };
+  }
+
+  /**
+   * A person decides on pending bank details: never the one who added them (compared by key, membership and
+   * user); a collection-link submission has no person behind it, so any approver may. Approval starts the
+   * cooling-off (usable_from = now + cooling_off_hours). Audited; `beneficiary.bank_account.approved|rejected`.
+   */
+  async function decide(
+    actor: Actor,
+    beneficiaryId: string,
+    accountId: string,
+    outcome: "approved" | "rejected",
+    body: DestinationDecisionBody,
+  ): Promise<DestinationBody> {
+    const tenant = tenantOf(actor);
+    return transaction(db, async (tx) => {
+      await lockActive(tx, tenant, beneficiaryId);
+      const destination = await lockLiveDestination(tx, tenant, beneficiaryId, accountId);
+      if (destination === null) throw new AppError(DESTINATION_ERRORS.BANK_ACCOUNT_NOT_FOUND);
+      if (destination.approvalStatus !== "pending_approval")
+        throw new AppError(DESTINATION_ERRORS.DESTINATION_NOT_PENDING_APPROVAL);
+      const maker = {
+        apiKeyId: destination.addedByApiKeyId,
+        membershipId: destination.addedByMembershipId,
+        userId: destination.addedByUserId,
+      };
+      if (isSameMaker(maker, actor)) throw new AppError(DESTINATION_ERRORS.DESTINATION_MAKER_CHECKER_VIOLATION);
+      const now = clock.now();
+      const policy = await findDestinationPolicy(tx, tenant);
+      const reason = body?.reason ?? null;
+      const row = await decideDestinationApproval(tx, tenant, beneficiaryId, destination.id, {
+        approvalStatus: outcome,
+        approvedBy: actor.membershipId,
+        approvedAt: now,
+        usableFrom: outcome === "approved" ? new Date(now.getTime() + policy.coolingOffHours * HOUR_MS) : null,
+        rejectionReason: outcome === "rejected" ? reason : null,
+        updatedAt: now,
+      });
+      if (row === null) throw new AppError(DESTINATION_ERRORS.DESTINATION_NOT_PENDING_APPROVAL);
+      await deps.recordAudit(tx, actor, {
+        action: outcome === "approved" ? "bank_account_approved" : "bank_account_rejected",
+        subjectType: "bank_account",
+        subjectId: row.id,
+        details: { ...auditedDestination(row), ...(reason === null ? {} : { reason }) },
+      });
+      await events.record(tx, {
+        tenant,
+        type: outcome === "approved" ? "beneficiary.bank_account.approved" : "beneficiary.bank_account.rejected",
+        subjectId: row.beneficiaryId,
+        data: {
+          beneficiary_id: row.beneficiaryId,
+          bank_account_id: row.id,
+          last4: row.last4,
+          decided_by: actor.membershipId,
+          usable_from: row.usableFrom?.toISOString() ?? null,
+          ...(reason === null ? {} : { reason }),
+        },
+      });
+      return presentDestination(row);
+    });
+  }
+
   /** Queues the payee name check of the Beneficiary's live accounts in `tx` (its legal name changed there). */
   async function requestNameChecksOf(tx: Tx, tenant: Tenant, beneficiaryId: string): Promise<void> {
     await deps.nameChecks.ofBeneficiary(tx, tenant, beneficiaryId);
@@ -515,6 +750,14 @@ export function createDestinationService(deps: DestinationServiceDeps) {
 
   return {
     requestNameChecksOf,
+    getPolicy,
+    putPolicy,
+    listPending,
+    approve: (actor: Actor, beneficiaryId: string, accountId: string, body: DestinationDecisionBody) =>
+      decide(actor, beneficiaryId, accountId, "approved", body),
+    reject: (actor: Actor, beneficiaryId: string, accountId: string, body: DestinationDecisionBody) =>
+      decide(actor, beneficiaryId, accountId, "rejected", body),
+    restartCoolingOff,
     prepareBankAccount,
     prepareCard,
     applyNotificationOfChange,

@@ -3,11 +3,140 @@
 // destinations.schema.ts.
 import { and, asc, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
-import type { Tenant } from "../../platform/auth/actor.js";
+import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { type Db, namedQueryRows, preparedQuery, type Tx } from "../../platform/db/client.js";
 import { insertFromJson } from "../../platform/db/insert-from-json.js";
 import { ownedBy } from "../../platform/db/tenant-scope.js";
-import { destinations, type NotificationOfChange } from "./destinations.schema.js";
+import { destinationPolicies, destinations, type NotificationOfChange } from "./destinations.schema.js";
+
+/** Routing details usable (validated or verified by the rail) and not refused by the rail, approval aside. */
+export function hasUsableDetails(row: Pick<DestinationRow, "validationStatus" | "status" | "deletedAt">): boolean {
+  return (
+    row.deletedAt === null && (row.validationStatus === "validated" || row.status === "verified") && row.status !== "rejected"
+  );
+}
+
+/** Who adds or changes bank details: a person (through a key or a session), or a collection link (no person). */
+export type DestinationAddedBy =
+  | { readonly kind: "api_key" | "session"; readonly actor: Pick<Actor, "apiKeyId" | "membershipId" | "userId"> }
+  | { readonly kind: "collection_link"; readonly collectionRequestId: string };
+
+export function destinationAddedByActor(actor: Pick<Actor, "apiKeyId" | "membershipId" | "userId">): DestinationAddedBy {
+  return { kind: actor.apiKeyId === null ? "session" : "api_key", actor };
+}
+
+/** The approval columns of bank details added or changed now by `by`, under the tenant's destination policy. */
+export type ApprovalFields = Pick<
+  NewDestinationRow,
+  | "approvalStatus"
+  | "addedByKind"
+  | "addedById"
+  | "addedByApiKeyId"
+  | "addedByMembershipId"
+  | "addedByUserId"
+  | "detailsChangedAt"
+  | "approvedBy"
+  | "approvedAt"
+  | "rejectionReason"
+  | "usableFrom"
+>;
+
+/**
+ * What bank details added or changed at `now` start with: `pending_approval` (no usable_from yet) under
+ * `require_approval`, else approved with usable_from = now + cooling_off_hours; and who added them. Every path
+ * that adds or changes a destination (API, dashboard, import, collection link, notification of change) uses it.
+ */
+export async function approvalFieldsFor(db: Db, tenant: Tenant, by: DestinationAddedBy, now: Date): Promise<ApprovalFields> {
+  const policy = await findDestinationPolicy(db, tenant);
+  return approvalFieldsUnder(policy, by, now);
+}
+
+/** approvalFieldsFor with the policy already read (the import reads it once for all its rows). */
+export function approvalFieldsUnder(policy: DestinationPolicy, by: DestinationAddedBy, now: Date): ApprovalFields {
+  const person = by.kind === "collection_link" ? null : by.actor;
+  return {
+    approvalStatus: policy.requireApproval ? "pending_approval" : "approved",
+    addedByKind: by.kind,
+    addedById:
+      by.kind === "collection_link" ? by.collectionRequestId : by.kind === "api_key" ? by.actor.apiKeyId : by.actor.membershipId,
+    addedByApiKeyId: person?.apiKeyId ?? null,
+    addedByMembershipId: person?.membershipId ?? null,
+    addedByUserId: person?.userId ?? null,
+    detailsChangedAt: now,
+    approvedBy: null,
+    approvedAt: null,
+    rejectionReason: null,
+    usableFrom: policy.requireApproval ? null : new Date(now.getTime() + policy.coolingOffHours * 3_600_000),
+  };
+}
+
+// The destination policy as plain values, and what weakens it (pure). ---------------------------------------
+
+export type NameCheckMode = "off" | "warn" | "block";
+export type ScreeningMode = "off" | "on";
+
+export interface DestinationPolicy {
+  readonly requireApproval: boolean;
+  /** 0..720. */
+  readonly coolingOffHours: number;
+  readonly nameCheck: NameCheckMode;
+  readonly screening: ScreeningMode;
+  /** Null while the defaults apply (no row). */
+  readonly updatedAt: Date | null;
+  readonly updatedBy: string | null;
+}
+
+/** What applies when a Business never set a policy: every control off, as before the policy existed. */
+export const DEFAULT_DESTINATION_POLICY: DestinationPolicy = {
+  requireApproval: false,
+  coolingOffHours: 0,
+  nameCheck: "off",
+  screening: "off",
+  updatedAt: null,
+  updatedBy: null,
+};
+
+export const MAX_COOLING_OFF_HOURS = 720;
+
+const NAME_CHECK_STRENGTH: Readonly<Record<NameCheckMode, number>> = { off: 0, warn: 1, block: 2 };
+
+export type DestinationPolicyControls = Pick<
+  DestinationPolicy,
+  "requireApproval" | "coolingOffHours" | "nameCheck" | "screening"
+>;
+
+/**
+ * The fields whose change from `before` to `after` weakens the policy (lets money go somewhere sooner or with
+ * fewer checks): approval no longer required, a shorter cooling-off, a laxer name check (block > warn > off),
+ * screening turned off. Empty when nothing weakens (tightening, or no change). Four eyes on weakening a
+ * control (control-changes module) hands such a change to a second admin.
+ */
+export function destinationPolicyWeakens(before: DestinationPolicyControls, after: DestinationPolicyControls): string[] {
+  const weakened: string[] = [];
+  if (before.requireApproval && !after.requireApproval) weakened.push("require_approval");
+  if (after.coolingOffHours < before.coolingOffHours) weakened.push("cooling_off_hours");
+  if (NAME_CHECK_STRENGTH[after.nameCheck] < NAME_CHECK_STRENGTH[before.nameCheck]) weakened.push("name_check");
+  if (before.screening === "on" && after.screening === "off") weakened.push("screening");
+  return weakened;
+}
+
+/**
+ * The destination policy of the tenant (require_approval, cooling_off_hours, name_check, screening), or the
+ * defaults (everything off) when the Business never set one. Runs on the handle given (a transaction or the
+ * database); the one way other modules read the policy (issue 29: name check and screening read their modes).
+ */
+export async function findDestinationPolicy(db: Db, tenant: Tenant): Promise<DestinationPolicy> {
+  const [row] = await db.select().from(destinationPolicies).where(ownedBy(destinationPolicies, tenant)).limit(1);
+  if (row === undefined) return DEFAULT_DESTINATION_POLICY;
+  return {
+    requireApproval: row.requireApproval,
+    coolingOffHours: row.coolingOffHours,
+    nameCheck: row.nameCheck,
+    screening: row.screening,
+    updatedAt: row.updatedAt,
+    updatedBy: row.updatedBy,
+  };
+}
 
 export type DestinationRow = typeof destinations.$inferSelect;
 export type EnrollmentDestinationRow = DestinationRow;
@@ -105,7 +234,7 @@ export async function markDestinationRejected(
  * to the outer query's table.
  */
 const payoutUsableDestination = sql.raw(
-  `"destinations"."deleted_at" is null and ("destinations"."validation_status" = 'validated' or "destinations"."status" = 'verified') and "destinations"."status" <> 'rejected'`,
+  `"destinations"."deleted_at" is null and ("destinations"."validation_status" = 'validated' or "destinations"."status" = 'verified') and "destinations"."status" <> 'rejected' and "destinations"."approval_status" = 'approved'`,
 );
 
 /**
@@ -141,6 +270,7 @@ const maskedDestinationColumns = {
   last4: destinations.last4,
   validationStatus: destinations.validationStatus,
   status: destinations.status,
+  approvalStatus: destinations.approvalStatus,
   deletedAt: destinations.deletedAt,
 };
 
@@ -153,6 +283,7 @@ export interface MaskedDestinationRow {
   readonly last4: string;
   readonly validationStatus: "validated" | "unvalidated";
   readonly status: "unverified" | "verified" | "rejected";
+  readonly approvalStatus: "approved" | "pending_approval" | "rejected";
   readonly deletedAt: Date | null;
 }
 
@@ -183,7 +314,18 @@ export async function listLiveMaskedDestinationsOf(
 /** What the creation gates read of a destination. */
 export type GateDestination = Pick<
   DestinationRow,
-  "id" | "beneficiaryId" | "status" | "validationStatus" | "deletedAt" | "currency" | "last4" | "nameCheckResult"
+  | "id"
+  | "beneficiaryId"
+  | "status"
+  | "validationStatus"
+  | "deletedAt"
+  | "currency"
+  | "last4"
+  | "approvalStatus"
+  | "usableFrom"
+  | "detailsChangedAt"
+  | "createdAt"
+  | "nameCheckResult"
 >;
 
 /**
@@ -205,11 +347,16 @@ export async function listLiveDestinationsForGates(
     validation_status: DestinationRow["validationStatus"];
     currency: string;
     last4: string;
+    approval_status: DestinationRow["approvalStatus"];
+    usable_from: string | Date | null;
+    details_changed_at: string | Date | null;
+    created_at: string | Date;
     name_check_result: DestinationRow["nameCheckResult"];
   }>(
     tx,
     "payouts_live_destinations_for_gates",
-    sql`select id, beneficiary_id, status, validation_status, currency, last4, name_check_result from destinations
+    sql`select id, beneficiary_id, status, validation_status, currency, last4, approval_status, usable_from,
+        details_changed_at, created_at, name_check_result from destinations
       where beneficiary_id = any(${toPgArray(beneficiaryIds)}::uuid[]) and business_id = ${tenant.businessId}::uuid
         and environment = ${tenant.environment}::environment and deleted_at is null
       order by id`,
@@ -223,7 +370,17 @@ export async function listLiveDestinationsForGates(
     currency: row.currency,
     last4: row.last4,
     nameCheckResult: row.name_check_result,
+    approvalStatus: row.approval_status,
+    usableFrom: asDate(row.usable_from),
+    detailsChangedAt: asDate(row.details_changed_at),
+    createdAt: asDate(row.created_at) ?? new Date(0),
   }));
+}
+
+/** A timestamp column read through plain SQL: a Date from node-postgres, a string or Date from PGlite. */
+function asDate(value: string | Date | null): Date | null {
+  if (value === null) return null;
+  return value instanceof Date ? value : new Date(value);
 }
 
 /** A destination by id, deleted or not (an approved payout is still sent after deletion). */
@@ -262,6 +419,7 @@ export function liveDestinationsWithFingerprintJoin(beneficiaryId: AnyPgColumn, 
       fingerprint: destinations.fingerprint,
       validationStatus: destinations.validationStatus,
       status: destinations.status,
+      approvalStatus: destinations.approvalStatus,
     },
   };
 }

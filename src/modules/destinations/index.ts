@@ -10,7 +10,7 @@ import {
 } from "./destinations.name-check.js";
 import type { DestinationsPorts } from "./destinations.ports.js";
 import { registerDestinationRoutes } from "./destinations.routes.js";
-import { DestinationSchema } from "./destinations.schemas.js";
+import { DestinationPolicySchema, DestinationSchema } from "./destinations.schemas.js";
 import { createDestinationService } from "./destinations.service.js";
 
 export type { DestinationsPorts } from "./destinations.ports.js";
@@ -30,8 +30,25 @@ export {
   type RemaskedDestination,
   remaskStoredDestinations,
 } from "./destinations.service.js";
+/** The destination policy (issue 29): the shared query other modules read it through, and what weakens it. */
 /** For the bank-rails module: an ACH notification of change, recorded on the destination it names. */
-export { recordNotificationOfChange } from "./destinations.shared.js";
+export {
+  type ApprovalFields,
+  approvalFieldsFor,
+  approvalFieldsUnder,
+  DEFAULT_DESTINATION_POLICY,
+  type DestinationAddedBy,
+  type DestinationPolicy,
+  type DestinationPolicyControls,
+  destinationAddedByActor,
+  destinationPolicyWeakens,
+  findDestinationPolicy,
+  hasUsableDetails,
+  type NameCheckMode,
+  recordNotificationOfChange,
+  type ScreeningMode,
+} from "./destinations.shared.js";
+
 export {
   type BankForm,
   type BankFormField,
@@ -68,6 +85,7 @@ export function defineDestinations(platform: PlatformServices, settings: Destina
     checkBankRailAccount: ports.checkBankRailAccount,
     pendingPayoutHeadsTo: ports.pendingPayoutHeadsTo,
     recordAudit: ports.recordAudit,
+    reportWeakenedControl: ports.reportWeakenedControl,
     nameChecks,
   });
   const nameCheckHandler = createNameCheckJobHandler({
@@ -81,7 +99,7 @@ export function defineDestinations(platform: PlatformServices, settings: Destina
     routeRoles: destinationsRouteRoles,
     errorCodes: DESTINATION_ERRORS,
     registerRoutes: (app) => registerDestinationRoutes(app, service),
-    sharedSchemas: [DestinationSchema],
+    sharedSchemas: [DestinationSchema, DestinationPolicySchema],
     jobs: { definitions: [DESTINATION_NAME_CHECK_JOB], handlers: nameCheckHandler },
     offers: {
       /** For the import and collection: accounts prepared and written by the same checks as the API's. */

@@ -329,6 +329,7 @@ export function createPayoutWriter(deps: PayoutWriterDeps) {
     tx: Tx,
     payout: PayoutRow,
     beneficiary: GateBeneficiary,
+    destination: GateDestination,
     policy: PolicyRow | null,
   ): Promise<PayoutRow> {
     const rules = (policy?.rules as PolicyRule[] | undefined) ?? [];
@@ -339,6 +340,9 @@ export function createPayoutWriter(deps: PayoutWriterDeps) {
       currency: payout.currency,
       channel: payout.channel as "api" | "csv",
       beneficiaryCreatedAt: beneficiary.createdAt,
+      // The later of when the bank details were set and when the destination became usable (approval plus
+      // cooling-off, restarted when it became the declared destination).
+      destinationSince: destinationSince(destination),
       now,
     });
     if (rule === null) return payout;
@@ -453,7 +457,7 @@ export function createPayoutWriter(deps: PayoutWriterDeps) {
       const nameCheckMode = await deps.nameCheckMode(tx, tenant);
       const gates = fresh.map((i) => {
         const request = requests[i] as PayoutRequest;
-        return resolveDestination(claimed.beneficiaries.get(request.beneficiaryId) ?? null, live, request, nameCheckMode);
+        return resolveDestination(claimed.beneficiaries.get(request.beneficiaryId) ?? null, live, request, now, nameCheckMode);
       });
       // The rail check of every request that passed its gate, in one call (a fixed number of queries).
       const routable = fresh.flatMap((i, k) => {
@@ -502,11 +506,13 @@ export function createPayoutWriter(deps: PayoutWriterDeps) {
       await releaseKeys(tx, tenant, release);
       const inserted = rows.length === 1 ? [await insertPayout(tx, rows[0] as NewPayoutRow)] : await insertPayouts(tx, rows);
       const indexOf = new Map(fresh.map((i) => [payoutIds[i] as string, i]));
+      const destinationOf = new Map(live.map((d) => [d.id, d]));
       for (const row of inserted) {
         const beneficiary = claimed.beneficiaries.get(row.beneficiaryId) as GateBeneficiary;
+        const destination = destinationOf.get(row.destinationId) as GateDestination;
         outcomes[indexOf.get(row.id) as number] = {
           kind: "created",
-          payout: await applyPolicy(tx, row, beneficiary, claimed.policy),
+          payout: await applyPolicy(tx, row, beneficiary, destination, claimed.policy),
         };
       }
       await auditCreation(tx, maker, lock, inserted);
@@ -518,4 +524,11 @@ export function createPayoutWriter(deps: PayoutWriterDeps) {
   }
 
   return { createPayouts };
+}
+
+/** Since when a destination is what it is: its details set (or changed), or its cooling-off restarted, whichever is later. */
+function destinationSince(destination: GateDestination): Date {
+  const set = destination.detailsChangedAt ?? destination.createdAt;
+  const usable = destination.usableFrom;
+  return usable !== null && usable.getTime() > set.getTime() ? usable : set;
 }

@@ -4,7 +4,7 @@
 
 import { AppError } from "../../platform/errors.js";
 import { BENEFICIARY_ERRORS } from "../beneficiaries/beneficiaries.errors.js";
-import { DESTINATION_ERRORS, isPayoutUsable } from "../destinations/index.js";
+import { DESTINATION_ERRORS, hasUsableDetails } from "../destinations/index.js";
 import { PAYOUT_ERRORS } from "./payouts.errors.js";
 import type { GateBeneficiary, GateDestination, PayoutRow } from "./payouts.repo.js";
 
@@ -19,12 +19,14 @@ export type NameCheckMode = "off" | "warn" | "block";
 /**
  * Order: the Beneficiary (exists, not archived, not suspended, no pending re-acknowledgment, compliant,
  * enrollment not rejected), then the destination (named; else declared; else the only payout-usable one),
- * then the currency. Returns the destination or the error the request gets.
+ * then the currency, then the destination policy (bank details approved, cooling-off over at `now`). Returns
+ * the destination or the error the request gets.
  */
 export function resolveDestination(
   beneficiary: GateBeneficiary | null,
   liveDestinations: readonly GateDestination[],
   input: GateInput,
+  now: Date,
   nameCheckMode: NameCheckMode = "warn",
 ): { ok: true; destination: GateDestination } | { ok: false; error: AppError } {
   const fail = (error: AppError) => ({ ok: false as const, error });
@@ -43,9 +45,13 @@ export function resolveDestination(
     destination = liveDestinations.find((d) => d.id === named && d.beneficiaryId === beneficiary.id);
     if (destination === undefined) return fail(new AppError(DESTINATION_ERRORS.BANK_ACCOUNT_NOT_FOUND));
     if (destination.status === "rejected") return fail(new AppError(DESTINATION_ERRORS.BANK_ACCOUNT_REJECTED));
-    if (!isPayoutUsable(destination)) return fail(new AppError(DESTINATION_ERRORS.BANK_ACCOUNT_NOT_VALIDATED));
+    if (!hasUsableDetails(destination)) return fail(new AppError(DESTINATION_ERRORS.BANK_ACCOUNT_NOT_VALIDATED));
   } else {
-    const usable = liveDestinations.filter((d) => d.beneficiaryId === beneficiary.id && isPayoutUsable(d));
+    // Bank details waiting for approval still count here: the one account is named, then refused as not approved
+    // (a second, unapproved account makes the choice ambiguous rather than silently paying the older one).
+    const usable = liveDestinations.filter(
+      (d) => d.beneficiaryId === beneficiary.id && hasUsableDetails(d) && d.approvalStatus !== "rejected",
+    );
     if (usable.length === 0) return fail(new AppError(PAYOUT_ERRORS.NO_PAYOUT_DESTINATION));
     if (usable.length > 1) return fail(new AppError(PAYOUT_ERRORS.DESTINATION_AMBIGUOUS));
     destination = usable[0] as GateDestination;
@@ -57,6 +63,16 @@ export function resolveDestination(
     return fail(
       new AppError(PAYOUT_ERRORS.CURRENCY_MISMATCH, {
         message: `The destination receives ${destination.currency}; the payout is in ${input.currency}.`,
+      }),
+    );
+  }
+  if (destination.approvalStatus !== "approved") return fail(new AppError(DESTINATION_ERRORS.DESTINATION_NOT_APPROVED));
+  if (destination.usableFrom !== null && destination.usableFrom.getTime() > now.getTime()) {
+    const usableFrom = destination.usableFrom.toISOString();
+    return fail(
+      new AppError(DESTINATION_ERRORS.DESTINATION_COOLING_OFF, {
+        message: `The destination is in its cooling-off period: payouts to it can be created from ${usableFrom}.`,
+        details: [{ field: "usable_from", code: "cooling_off", message: usableFrom }],
       }),
     );
   }

@@ -8,6 +8,8 @@ export interface PolicyInput {
   readonly currency: string;
   readonly channel: "api" | "csv";
   readonly beneficiaryCreatedAt: Date;
+  /** Since when the destination is what it is (its bank details set or changed; its cooling-off ended). */
+  readonly destinationSince: Date;
   readonly now: Date;
 }
 
@@ -21,6 +23,8 @@ export function ruleMatches(rule: PolicyRule, input: PolicyInput): boolean {
   const ageMs = input.now.getTime() - input.beneficiaryCreatedAt.getTime();
   if (rule.min_beneficiary_age_hours !== undefined && ageMs < rule.min_beneficiary_age_hours * HOUR_MS) return false;
   if (rule.max_beneficiary_age_hours !== undefined && ageMs > rule.max_beneficiary_age_hours * HOUR_MS) return false;
+  const destinationAgeMs = input.now.getTime() - input.destinationSince.getTime();
+  if (rule.min_destination_age_hours !== undefined && destinationAgeMs < rule.min_destination_age_hours * HOUR_MS) return false;
   return true;
 }
 

@@ -12,10 +12,7 @@ export interface PayoutsPorts {
   readonly checkRailRoutes: RailRouteCheck;
   /** From the bank-rails module: whether a production payout waits for a bank file, and its queueing there. */
   readonly bankRails: BankRailQueue;
-  /**
-   * The destination policy's `name_check` mode (destinations module's `findDestinationPolicy` once merged; until
-   * then the configured NAME_CHECK_MODE, src/composition.ts).
-   */
+  /** From the destinations module: the destination policy's `name_check` mode (`findDestinationPolicy`, src/composition.ts). */
   readonly nameCheckMode: PayoutWriterDeps["nameCheckMode"];
   /** From the people module: creations, cancellations, Decisions and policy changes, in their transaction. */
   readonly recordAudit: RecordActorAudit;

@@ -414,6 +414,14 @@ export const PolicyRuleSchema = Type.Object(
     max_beneficiary_age_hours: Type.Optional(
       Type.Integer({ minimum: 0, maximum: 87_600, description: "Only Beneficiaries created at most this long ago (new ones)." }),
     ),
+    min_destination_age_hours: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 87_600,
+        description:
+          "Only destinations whose bank details were set (added or last changed) at least this long ago, and whose cooling-off (destination policy) ended at least this long ago: an `approve` rule with it never pays a fresh destination.",
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -29,6 +29,7 @@ const CONTROL_NAMES: Readonly<Record<ControlWeakening["control"], string>> = {
   two_factor_requirement: "Two-factor authentication is no longer required",
   bank_rail_delivery_target: "A bank rail's delivery target changed",
   funding_enforcement: "A funding account's balance enforcement was weakened",
+  destination_policy: "The destination policy was relaxed",
 };
 
 export function createControlAlerts(deps: {

@@ -62,6 +62,10 @@ export const AUDIT_ACTIONS = [
   // Money into a funding account (issue 27): recorded by one person, approved or rejected by another.
   "top_up_created",
   "top_up_decided",
+  // Controls on where money goes (issue 29): the destination policy, and bank details approved or rejected.
+  "destination_policy_changed",
+  "bank_account_approved",
+  "bank_account_rejected",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -40,7 +40,8 @@ export type WeakenedControl =
   | "approval_rules"
   | "two_factor_requirement"
   | "bank_rail_delivery_target"
-  | "funding_enforcement";
+  | "funding_enforcement"
+  | "destination_policy";
 
 export interface ControlWeakening {
   readonly control: WeakenedControl;

@@ -249,6 +249,59 @@ export const EVENT_DATA_SCHEMAS: Readonly<Record<EventType, TSchema>> = {
         "The Business applied a notification of change: the bank account's routing number, account number or type were replaced by the bank's correction. Payouts not yet written to a bank file go to the corrected account.",
     },
   ),
+  "beneficiary.bank_account.review_required": Type.Object(
+    {
+      beneficiary_id: uuid("The Beneficiary; the ordering subject."),
+      bank_account_id: uuid("The bank account (or card) waiting for approval."),
+      change: Type.Unsafe<string>({
+        type: "string",
+        enum: ["added", "changed"],
+        description: "`added`: a new destination; `changed`: its details changed (an applied notification of change).",
+      }),
+      last4: Type.String({ description: "The masked account number." }),
+      country: Type.String(),
+      currency: Type.String(),
+      added_by: Type.Object(
+        {
+          kind: Type.Unsafe<string | null>({ type: ["string", "null"], enum: ["api_key", "session", "collection_link", null] }),
+          id: Type.Unsafe<string | null>({ type: ["string", "null"], format: "uuid" }),
+        },
+        { description: "Who added or changed the details: an API key, a membership (dashboard session) or a collection link." },
+      ),
+    },
+    {
+      additionalProperties: true,
+      description:
+        "New or changed bank details wait for approval (destination policy `require_approval`): no payout can be created to them until a person other than the one who added them approves (`POST /v1/beneficiaries/{id}/bank-accounts/{accountId}/approve`).",
+    },
+  ),
+  "beneficiary.bank_account.approved": Type.Object(
+    {
+      beneficiary_id: uuid("The Beneficiary; the ordering subject."),
+      bank_account_id: uuid("The bank account approved."),
+      last4: Type.String({ description: "The masked account number." }),
+      decided_by: uuid("The membership of the person who approved."),
+      usable_from: Type.Unsafe<string | null>({
+        type: ["string", "null"],
+        format: "date-time",
+        description: "From when payouts may be created to it (approval plus the policy's cooling-off).",
+      }),
+    },
+    { additionalProperties: true, description: "A person approved bank details that waited for approval." },
+  ),
+  "beneficiary.bank_account.rejected": Type.Object(
+    {
+      beneficiary_id: uuid("The Beneficiary; the ordering subject."),
+      bank_account_id: uuid("The bank account rejected."),
+      last4: Type.String({ description: "The masked account number." }),
+      decided_by: uuid("The membership of the person who rejected."),
+      reason: Type.Optional(Type.String({ description: "The reason given, when one was." })),
+    },
+    {
+      additionalProperties: true,
+      description: "A person rejected bank details that waited for approval: no payout can ever be made to them.",
+    },
+  ),
   "bank_file.refused": Type.Object(
     {
       inbound_file_id: uuid("The inbound file (`GET /v1/bank-inbound-files/{id}`); the ordering subject."),

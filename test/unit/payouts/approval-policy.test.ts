@@ -3,7 +3,14 @@ import { evaluatePolicy } from "../../../src/modules/payouts/payouts.policy.js";
 
 const now = new Date("2026-05-27T12:00:00Z");
 const hoursAgo = (hours: number) => new Date(now.getTime() - hours * 3_600_000);
-const input = { amountMinor: 5_000, currency: "EUR", channel: "api" as const, beneficiaryCreatedAt: hoursAgo(100), now };
+const input = {
+  amountMinor: 5_000,
+  currency: "EUR",
+  channel: "api" as const,
+  beneficiaryCreatedAt: hoursAgo(100),
+  destinationSince: hoursAgo(100),
+  now,
+};
 
 describe("approval policy", () => {
   it("decides with the first rule whose every condition holds", () => {

@@ -66,6 +66,9 @@ const ACTIONS = [
   "sandbox_credit_posted",
   "top_up_created",
   "top_up_decided",
+  "destination_policy_changed",
+  "bank_account_approved",
+  "bank_account_rejected",
 ] as const satisfies readonly AuditAction[];
 true satisfies CompleteList<typeof ACTIONS, AuditAction>;
 type Action = (typeof ACTIONS)[number];

@@ -106,6 +106,10 @@ export const queryKeys = {
     list: (env: Environment, filters: KeyFilters, cursor: string | null) => [env, "top-ups", "list", filters, cursor] as const,
   },
 
+  /** GET /v1/destination-policy: approval of bank details, cooling-off, name check, screening. */
+  destinationPolicy: (env: Environment) => [env, "destination-policy"] as const,
+  /** GET /v1/bank-account-approvals: bank details waiting for a second person. Under beneficiaries: a decision refreshes both. */
+  bankAccountApprovals: (env: Environment) => [env, "beneficiaries", "bank-account-approvals"] as const,
   approvalPolicy: (env: Environment) => [env, "approval-policy"] as const,
   securitySettings: (env: Environment) => [env, "security-settings"] as const,
   branding: (env: Environment) => [env, "branding"] as const,

@@ -14,6 +14,7 @@ export const OPERATIONS = {
   acceptInvitation: { method: "POST", path: "/v1/invitations/acceptance", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
   acknowledgeBeneficiary: { method: "POST", path: "/v1/beneficiaries/{id}/acknowledge", retry: "unsent", idempotencyKey: false, body: false, response: "json", listKey: null },
   applyNotificationOfChange: { method: "POST", path: "/v1/beneficiaries/{id}/bank-accounts/{accountId}/notification-of-change/apply", retry: "unsent", idempotencyKey: false, body: false, response: "json", listKey: null },
+  approveBankAccount: { method: "POST", path: "/v1/beneficiaries/{id}/bank-accounts/{accountId}/approve", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
   approvePayout: { method: "POST", path: "/v1/payouts/{payoutId}/approve", retry: "always", idempotencyKey: false, body: true, response: "json", listKey: null },
   approveTopUp: { method: "POST", path: "/v1/top-ups/{id}/approve", retry: "unsent", idempotencyKey: false, body: false, response: "json", listKey: null },
   archiveBeneficiary: { method: "POST", path: "/v1/beneficiaries/{id}/archive", retry: "unsent", idempotencyKey: false, body: false, response: "json", listKey: null },
@@ -56,6 +57,7 @@ export const OPERATIONS = {
   getBeneficiary: { method: "GET", path: "/v1/beneficiaries/{id}", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getBranding: { method: "GET", path: "/v1/branding", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getBusinessProfile: { method: "GET", path: "/v1/business", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
+  getDestinationPolicy: { method: "GET", path: "/v1/destination-policy", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getEvent: { method: "GET", path: "/v1/events/{id}", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getFundingAccount: { method: "GET", path: "/v1/funding-accounts/{id}", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getFundingAccountBalance: { method: "GET", path: "/v1/funding-accounts/{id}/balance", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
@@ -71,6 +73,7 @@ export const OPERATIONS = {
   importBeneficiaries: { method: "POST", path: "/v1/beneficiaries/import", retry: "always", idempotencyKey: false, body: true, response: "json", listKey: null },
   listApiKeys: { method: "GET", path: "/v1/api-keys", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "api_keys" },
   listAuditRecords: { method: "GET", path: "/v1/audit-records", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "audit_records" },
+  listBankAccountApprovals: { method: "GET", path: "/v1/bank-account-approvals", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   listBankFiles: { method: "GET", path: "/v1/bank-files", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "bank_files" },
   listBankInboundFiles: { method: "GET", path: "/v1/bank-inbound-files", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "bank_inbound_files" },
   listBankRails: { method: "GET", path: "/v1/bank-rails", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
@@ -90,6 +93,7 @@ export const OPERATIONS = {
   redeliverWebhookDelivery: { method: "POST", path: "/v1/webhook-deliveries/{id}/redeliver", retry: "unsent", idempotencyKey: false, body: false, response: "json", listKey: null },
   regenerateRecoveryCodes: { method: "POST", path: "/v1/session/two-factor/recovery-codes", retry: "unsent", idempotencyKey: false, body: false, response: "json", listKey: null },
   registerBusiness: { method: "POST", path: "/v1/registration", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
+  rejectBankAccount: { method: "POST", path: "/v1/beneficiaries/{id}/bank-accounts/{accountId}/reject", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
   rejectPayout: { method: "POST", path: "/v1/payouts/{payoutId}/reject", retry: "always", idempotencyKey: false, body: true, response: "json", listKey: null },
   rejectTopUp: { method: "POST", path: "/v1/top-ups/{id}/reject", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
   removeMember: { method: "DELETE", path: "/v1/members/{membershipId}", retry: "always", idempotencyKey: false, body: false, response: "none", listKey: null },
@@ -109,6 +113,7 @@ export const OPERATIONS = {
   updateBeneficiary: { method: "PUT", path: "/v1/beneficiaries/{id}", retry: "always", idempotencyKey: false, body: true, response: "json", listKey: null },
   updateBranding: { method: "PATCH", path: "/v1/branding", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
   updateBusinessProfile: { method: "PATCH", path: "/v1/business", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
+  updateDestinationPolicy: { method: "PUT", path: "/v1/destination-policy", retry: "always", idempotencyKey: false, body: true, response: "json", listKey: null },
   updateFundingAccount: { method: "PATCH", path: "/v1/funding-accounts/{id}", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
   updateSecuritySettings: { method: "PUT", path: "/v1/security-settings", retry: "always", idempotencyKey: false, body: true, response: "json", listKey: null },
   updateWebhookSubscription: { method: "PATCH", path: "/v1/webhook-subscriptions", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
@@ -198,4 +203,4 @@ export const SIMULATOR_SCENARIOS: readonly { readonly name: string; readonly amo
 ];
 
 /** Every event type the service records (webhooks and the events API). */
-export const EVENT_TYPES = ["payout.disbursement_submitted","payout.acknowledged","payout.estimated_arrival_at","payout.disbursed","payout.delivered","payout.settled","payout.canceled","payout.rejected","payout.failed","payout.returned","payout.awaiting_funds","payout.funds_reserved","funding_account.low_balance","beneficiary.details_submitted","beneficiary.bank_account.registered","beneficiary.enrollment_rejected","beneficiary.bank_account.notification_of_change","beneficiary.bank_account.corrected","bank_file.refused","bank_file.item_unmatched","top_up.approved","top_up.rejected"] as const;
+export const EVENT_TYPES = ["payout.disbursement_submitted","payout.acknowledged","payout.estimated_arrival_at","payout.disbursed","payout.delivered","payout.settled","payout.canceled","payout.rejected","payout.failed","payout.returned","payout.awaiting_funds","payout.funds_reserved","funding_account.low_balance","beneficiary.details_submitted","beneficiary.bank_account.registered","beneficiary.enrollment_rejected","beneficiary.bank_account.notification_of_change","beneficiary.bank_account.corrected","beneficiary.bank_account.review_required","beneficiary.bank_account.approved","beneficiary.bank_account.rejected","bank_file.refused","bank_file.item_unmatched","top_up.approved","top_up.rejected"] as const;

@@ -854,6 +854,100 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/beneficiaries/{id}/bank-accounts/{accountId}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve bank details
+         * @description Approves bank details waiting for approval (`approval_status: pending_approval`, destination policy `require_approval`): the destination becomes payout-usable once the policy's `cooling_off_hours` have passed from now (`usable_from`). Records `beneficiary.bank_account.approved`. Maker-checker per person: whoever added or changed the details (their key, membership or user; another key of the same person counts as them) gets 403 `DESTINATION_MAKER_CHECKER_VIOLATION`; details submitted through a collection link have no person behind them, so any approver may decide. 409 `DESTINATION_NOT_PENDING_APPROVAL` when the details are not waiting. Audited (`bank_account_approved` / `bank_account_rejected`).
+         *
+         *     Roles: `business_admin`, `business_approver`; from a session, a password or two-factor confirmation within the last STEP_UP_WINDOW_MINUTES (5 by default) is needed, else 401 `STEP_UP_REQUIRED`.
+         */
+        post: operations["approveBankAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/beneficiaries/{id}/bank-accounts/{accountId}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject bank details
+         * @description Rejects bank details waiting for approval: the destination can never receive payouts (register the right account instead). Records `beneficiary.bank_account.rejected`; the optional `reason` is kept in the audit log and the event. Maker-checker per person: whoever added or changed the details (their key, membership or user; another key of the same person counts as them) gets 403 `DESTINATION_MAKER_CHECKER_VIOLATION`; details submitted through a collection link have no person behind them, so any approver may decide. 409 `DESTINATION_NOT_PENDING_APPROVAL` when the details are not waiting. Audited (`bank_account_approved` / `bank_account_rejected`).
+         *
+         *     Roles: `business_admin`, `business_approver`; from a session, a password or two-factor confirmation within the last STEP_UP_WINDOW_MINUTES (5 by default) is needed, else 401 `STEP_UP_REQUIRED`.
+         */
+        post: operations["rejectBankAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/bank-account-approvals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List bank details waiting for approval
+         * @description Every live destination of the environment whose bank details wait for approval (`approval_status: pending_approval`), newest first (at most 500), with who added them (`added_by`) and when (`details_changed_at`).
+         *
+         *     Roles: `business_admin`, `business_approver`, `business_read_only`.
+         */
+        get: operations["listBankAccountApprovals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/destination-policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the destination policy
+         * @description The environment's destination policy: approval of new and changed bank details, cooling-off before a destination may be paid, payee name check and sanctions screening. The defaults (everything off, `updated_at` null) until an admin sets it.
+         *
+         *     Roles: `business_admin`, `business_approver`, `business_read_only`.
+         */
+        get: operations["getDestinationPolicy"];
+        /**
+         * Change the destination policy
+         * @description Changes the fields given (an absent field keeps its value); applies to destinations added or changed and payouts created afterwards (approved destinations stay approved). Audited (`destination_policy_changed`, before and after). Weakening it (`require_approval` off, a shorter `cooling_off_hours`, a laxer `name_check` (block > warn > off), `screening` off) needs a person: an API key gets 403 `CONTROL_WEAKENING_NEEDS_PERSON`, a dashboard session a recent confirmation; every admin is then e-mailed and the audit log records `control_weakened`. Tightening it with a key is allowed and sends nothing.
+         *
+         *     Roles: `business_admin`; from a session, a password or two-factor confirmation within the last STEP_UP_WINDOW_MINUTES (5 by default) is needed, else 401 `STEP_UP_REQUIRED`.
+         */
+        put: operations["updateDestinationPolicy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/beneficiaries/export": {
         parameters: {
             query?: never;
@@ -2304,6 +2398,66 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "beneficiary.bank_account.review_required": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * beneficiary.bank_account.review_required
+         * @description New or changed bank details wait for approval (destination policy `require_approval`): no payout can be created to them until a person other than the one who added them approves (`POST /v1/beneficiaries/{id}/bank-accounts/{accountId}/approve`). Delivered by HTTPS POST to the subscription's URL when `beneficiary.bank_account.review_required` is in its `enabled_events`. Acknowledge with any 2xx within 10 seconds; anything else is retried after 30 s, 1, 2, 4, 8, 16 and 32 min (8 attempts), then abandoned (see the delivery log).
+         */
+        post: operations["beneficiaryBankAccountReviewRequiredEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "beneficiary.bank_account.approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * beneficiary.bank_account.approved
+         * @description A person approved bank details that waited for approval. Delivered by HTTPS POST to the subscription's URL when `beneficiary.bank_account.approved` is in its `enabled_events`. Acknowledge with any 2xx within 10 seconds; anything else is retried after 30 s, 1, 2, 4, 8, 16 and 32 min (8 attempts), then abandoned (see the delivery log).
+         */
+        post: operations["beneficiaryBankAccountApprovedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "beneficiary.bank_account.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * beneficiary.bank_account.rejected
+         * @description A person rejected bank details that waited for approval: no payout can ever be made to them. Delivered by HTTPS POST to the subscription's URL when `beneficiary.bank_account.rejected` is in its `enabled_events`. Acknowledge with any 2xx within 10 seconds; anything else is retried after 30 s, 1, 2, 4, 8, 16 and 32 min (8 attempts), then abandoned (see the delivery log).
+         */
+        post: operations["beneficiaryBankAccountRejectedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "bank_file.refused": {
         parameters: {
             query?: never;
@@ -2720,10 +2874,15 @@ export interface components {
          *       "card_expiry_year": null,
          *       "rail_rejection_reason": null,
          *       "notification_of_change": null,
-         *       "name_check_result": "match",
-         *       "name_check_bank_name": null,
-         *       "name_check_source": "local",
-         *       "name_check_at": "2026-05-27T12:01:01.000Z",
+         *       "approval_status": "approved",
+         *       "approved_by": "0197a3c2-0000-7000-8000-00000000a002",
+         *       "approved_at": "2026-05-27T12:03:00.000Z",
+         *       "added_by": {
+         *         "kind": "api_key",
+         *         "id": "0197a3c2-0000-7000-8000-00000000a001"
+         *       },
+         *       "details_changed_at": "2026-05-27T12:01:00.000Z",
+         *       "usable_from": "2026-05-28T12:03:00.000Z",
          *       "created_at": "2026-05-27T12:01:00.000Z"
          *     }
          */
@@ -2793,16 +2952,71 @@ export interface components {
                 /** @description When the Business applied the correction; null until then. */
                 applied_at: string | null;
             } | null;
-            /** @description The latest payee name check of `account_holder_name` against the Beneficiary's legal name (`name`), as the EU's Verification of Payee answers it: `match`, `close_match` (see `name_check_bank_name`), `no_match`, or `not_possible` (the check could not be made). Null until the first check has run: it runs in the background within seconds of the account being added or corrected, or the legal name changing. Under the destination policy's `name_check: block` a `no_match` account receives no payouts (422 `NAME_CHECK_NO_MATCH`); under `warn` the answer is shown to approvers. */
-            name_check_result: ("match" | "close_match" | "no_match" | "not_possible") | null;
-            /** @description With a `close_match`: the name the bank holds for the account, so the Business can correct the name it gave. Null otherwise. */
-            name_check_bank_name: string | null;
-            /** @description Who answered the name check: `local` (the service's own comparison of the two names), `simulator` (the sandbox and the production simulator, which answer by magic values), or a Verification of Payee provider's name. */
-            name_check_source: string | null;
-            /** @description When the name check answered. */
-            name_check_at: string | null;
+            /**
+             * @description Approval of the bank details (destination policy `require_approval`): `pending_approval` from when they are added or changed until a person other than the one who added them approves (`POST …/approve`); `rejected` by a person (`POST …/reject`). Only `approved` destinations can receive payouts (422 `DESTINATION_NOT_APPROVED`). Destinations added while the policy does not require approval are `approved` at once.
+             * @enum {string}
+             */
+            approval_status: "approved" | "pending_approval" | "rejected";
+            /**
+             * Format: uuid
+             * @description The membership of the person who approved (or rejected) the bank details; null while pending and when they were approved without review (the policy did not require it).
+             */
+            approved_by: string | null;
+            /**
+             * Format: date-time
+             * @description When the bank details were approved or rejected by a person; null otherwise.
+             */
+            approved_at: string | null;
+            /** @description Who added the bank details or last changed them (both null for destinations added before this was kept). */
+            added_by: {
+                /** @enum {string|null} */
+                kind: "api_key" | "session" | "collection_link" | null;
+                /**
+                 * Format: uuid
+                 * @description The API key, the membership (dashboard session) or the collection link.
+                 */
+                id: string | null;
+            };
+            /**
+             * Format: date-time
+             * @description When the account details were set: creation, or their last change (an applied notification of change).
+             */
+            details_changed_at: string;
+            /**
+             * Format: date-time
+             * @description From when payouts may be created to this destination: its approval (or creation, when approval is not required) plus the policy's `cooling_off_hours`, restarted when it becomes the declared destination. Before then, creation answers 422 `DESTINATION_COOLING_OFF` with `details.usable_from`. Null while pending or rejected.
+             */
+            usable_from: string | null;
             /** Format: date-time */
             created_at: string;
+        };
+        DestinationPolicy: {
+            /** @enum {string} */
+            environment: "sandbox" | "production";
+            /** @description Every new destination and every change of one (API, dashboard, import, collection link, applied notification of change) waits in `pending_approval` until a person other than the one who added it approves. */
+            require_approval: boolean;
+            /** @description Hours after approval (or creation, without `require_approval`) before a destination may be paid; restarted when it becomes the declared destination. */
+            cooling_off_hours: number;
+            /**
+             * @description Payee name check: `warn` shows the result to approvers, `block` makes a `no_match` not payout-usable.
+             * @enum {string}
+             */
+            name_check: "off" | "warn" | "block";
+            /**
+             * @description Sanctions screening of Beneficiaries.
+             * @enum {string}
+             */
+            screening: "off" | "on";
+            /**
+             * Format: date-time
+             * @description Null while the defaults apply.
+             */
+            updated_at: string | null;
+            /**
+             * Format: uuid
+             * @description The membership that last changed it.
+             */
+            updated_by: string | null;
         };
         /**
          * @description One row of an import. Required: `email`, `bank`, and either `first_name` and `last_name` (a person) or `business_name` (a business). Unknown fields fail the row.
@@ -3075,7 +3289,7 @@ export interface components {
              * @description The event type; `data` has that type's shape (see the `webhooks` section).
              * @enum {string}
              */
-            type: "payout.disbursement_submitted" | "payout.acknowledged" | "payout.estimated_arrival_at" | "payout.disbursed" | "payout.delivered" | "payout.settled" | "payout.canceled" | "payout.rejected" | "payout.failed" | "payout.returned" | "payout.awaiting_funds" | "payout.funds_reserved" | "funding_account.low_balance" | "beneficiary.details_submitted" | "beneficiary.bank_account.registered" | "beneficiary.enrollment_rejected" | "beneficiary.bank_account.notification_of_change" | "beneficiary.bank_account.corrected" | "bank_file.refused" | "bank_file.item_unmatched" | "top_up.approved" | "top_up.rejected";
+            type: "payout.disbursement_submitted" | "payout.acknowledged" | "payout.estimated_arrival_at" | "payout.disbursed" | "payout.delivered" | "payout.settled" | "payout.canceled" | "payout.rejected" | "payout.failed" | "payout.returned" | "payout.awaiting_funds" | "payout.funds_reserved" | "funding_account.low_balance" | "beneficiary.details_submitted" | "beneficiary.bank_account.registered" | "beneficiary.enrollment_rejected" | "beneficiary.bank_account.notification_of_change" | "beneficiary.bank_account.corrected" | "beneficiary.bank_account.review_required" | "beneficiary.bank_account.approved" | "beneficiary.bank_account.rejected" | "bank_file.refused" | "bank_file.item_unmatched" | "top_up.approved" | "top_up.rejected";
             /** @description Version of the `data` shape (date-shaped; currently `2026-05-27`). */
             api_version: string;
             /**
@@ -3108,9 +3322,7 @@ export interface components {
          *         "country": "DE",
          *         "currency": "EUR",
          *         "last4": "3000",
-         *         "deleted": false,
-         *         "name_check_result": "match",
-         *         "name_check_bank_name": null
+         *         "deleted": false
          *       }
          *     }
          */
@@ -3143,10 +3355,6 @@ export interface components {
                 last4: string;
                 /** @description True when the destination was deleted after the payout was created. */
                 deleted: boolean;
-                /** @description The destination's latest payee name check (its `name_check_result`): whether the bank holds the account in the payee's name, shown so an approver sees it before deciding. Null until checked. */
-                name_check_result: ("match" | "close_match" | "no_match" | "not_possible") | null;
-                /** @description With a `close_match`: the name the bank holds for the account. Null otherwise. */
-                name_check_bank_name: string | null;
             };
         };
         /**
@@ -3194,9 +3402,7 @@ export interface components {
          *           "country": "DE",
          *           "currency": "EUR",
          *           "last4": "3000",
-         *           "deleted": false,
-         *           "name_check_result": "match",
-         *           "name_check_bank_name": null
+         *           "deleted": false
          *         }
          *       }
          *     }
@@ -3379,6 +3585,8 @@ export interface components {
                 min_beneficiary_age_hours?: number;
                 /** @description Only Beneficiaries created at most this long ago (new ones). */
                 max_beneficiary_age_hours?: number;
+                /** @description Only destinations whose bank details were set (added or last changed) at least this long ago, and whose cooling-off (destination policy) ended at least this long ago: an `approve` rule with it never pays a fresh destination. */
+                min_destination_age_hours?: number;
             }[];
             /** @description When true, the person who created a payout (its key, membership or user) may not approve it, with any of their keys: four eyes means two people. */
             maker_checker: boolean;
@@ -4658,7 +4866,7 @@ export interface components {
             audit_records: {
                 /** Format: uuid */
                 id: string;
-                /** @description One of `sign_in`, `sign_in_failed`, `signed_out`, `signed_out_everywhere`, `session_ended`, `session_confirmed`, `business_switched`, `password_changed`, `password_reset_requested`, `password_reset`, `two_factor_enabled`, `two_factor_disabled`, `recovery_code_used`, `recovery_codes_regenerated`, `session_expired`, `bank_rail_configured`, `bank_rail_removed`, `bank_file_content_read`, `bank_rail_connection_tested`, `member_invited`, `invitation_revoked`, `member_joined`, `member_role_changed`, `member_removed`, `security_settings_changed`, `business_profile_changed`, `api_key_created`, `api_key_revoked`, `webhook_secret_rotated`, `approval_policy_changed`, `payout_decided`, `webhook_subscription_created`, `webhook_subscription_changed`, `webhook_subscription_deleted`, `branding_changed`, `bank_account_added`, `bank_account_removed`, `bank_account_corrected`, `declared_destination_changed`, `payout_created`, `payouts_created`, `payout_canceled`, `payouts_exported`, `beneficiaries_exported`, `beneficiaries_imported`, `control_weakened`, `funding_account_updated`, `sandbox_credit_posted`, `top_up_created`, `top_up_decided`. */
+                /** @description One of `sign_in`, `sign_in_failed`, `signed_out`, `signed_out_everywhere`, `session_ended`, `session_confirmed`, `business_switched`, `password_changed`, `password_reset_requested`, `password_reset`, `two_factor_enabled`, `two_factor_disabled`, `recovery_code_used`, `recovery_codes_regenerated`, `session_expired`, `bank_rail_configured`, `bank_rail_removed`, `bank_file_content_read`, `bank_rail_connection_tested`, `member_invited`, `invitation_revoked`, `member_joined`, `member_role_changed`, `member_removed`, `security_settings_changed`, `business_profile_changed`, `api_key_created`, `api_key_revoked`, `webhook_secret_rotated`, `approval_policy_changed`, `payout_decided`, `webhook_subscription_created`, `webhook_subscription_changed`, `webhook_subscription_deleted`, `branding_changed`, `bank_account_added`, `bank_account_removed`, `bank_account_corrected`, `declared_destination_changed`, `payout_created`, `payouts_created`, `payout_canceled`, `payouts_exported`, `beneficiaries_exported`, `beneficiaries_imported`, `control_weakened`, `funding_account_updated`, `sandbox_credit_posted`, `top_up_created`, `top_up_decided`, `destination_policy_changed`, `bank_account_approved`, `bank_account_rejected`. */
                 action: string;
                 /** Format: date-time */
                 occurred_at: string;
@@ -4929,10 +5137,15 @@ export interface components {
          *           "card_expiry_year": null,
          *           "rail_rejection_reason": null,
          *           "notification_of_change": null,
-         *           "name_check_result": "match",
-         *           "name_check_bank_name": null,
-         *           "name_check_source": "local",
-         *           "name_check_at": "2026-05-27T12:01:01.000Z",
+         *           "approval_status": "approved",
+         *           "approved_by": "0197a3c2-0000-7000-8000-00000000a002",
+         *           "approved_at": "2026-05-27T12:03:00.000Z",
+         *           "added_by": {
+         *             "kind": "api_key",
+         *             "id": "0197a3c2-0000-7000-8000-00000000a001"
+         *           },
+         *           "details_changed_at": "2026-05-27T12:01:00.000Z",
+         *           "usable_from": "2026-05-28T12:03:00.000Z",
          *           "created_at": "2026-05-27T12:01:00.000Z"
          *         }
          *       ]
@@ -5000,6 +5213,30 @@ export interface components {
              * @description A payout-usable destination the Beneficiary holds.
              */
             destination_id: string;
+        };
+        DestinationDecisionRequest: {
+            /** @description Must contain a letter or digit. */
+            reason?: string;
+        };
+        PendingDestinationList: {
+            bank_accounts: components["schemas"]["Destination"][];
+        };
+        /** @description The fields to change; an absent field keeps its value. */
+        UpdateDestinationPolicyRequest: {
+            /** @description Every new destination and every change of one (API, dashboard, import, collection link, applied notification of change) waits in `pending_approval` until a person other than the one who added it approves. */
+            require_approval?: boolean;
+            /** @description Hours after approval (or creation, without `require_approval`) before a destination may be paid; restarted when it becomes the declared destination. */
+            cooling_off_hours?: number;
+            /**
+             * @description Payee name check: `warn` shows the result to approvers, `block` makes a `no_match` not payout-usable.
+             * @enum {string}
+             */
+            name_check?: "off" | "warn" | "block";
+            /**
+             * @description Sanctions screening of Beneficiaries.
+             * @enum {string}
+             */
+            screening?: "off" | "on";
         };
         /**
          * @example {
@@ -5163,7 +5400,7 @@ export interface components {
             /** @description HTTPS URL whose host is, or resolves only to, public addresses, and which does not answer with a redirect (a test POST with `X-Service-Endpoint-Check: 1` and no signature is sent to check; any status but 3xx is fine). */
             url: string;
             /** @description Event types to send. Events of other types are neither sent nor kept for later. */
-            enabled_events: ("payout.disbursement_submitted" | "payout.acknowledged" | "payout.estimated_arrival_at" | "payout.disbursed" | "payout.delivered" | "payout.settled" | "payout.canceled" | "payout.rejected" | "payout.failed" | "payout.returned" | "payout.awaiting_funds" | "payout.funds_reserved" | "funding_account.low_balance" | "beneficiary.details_submitted" | "beneficiary.bank_account.registered" | "beneficiary.enrollment_rejected" | "beneficiary.bank_account.notification_of_change" | "beneficiary.bank_account.corrected" | "bank_file.refused" | "bank_file.item_unmatched" | "top_up.approved" | "top_up.rejected")[];
+            enabled_events: ("payout.disbursement_submitted" | "payout.acknowledged" | "payout.estimated_arrival_at" | "payout.disbursed" | "payout.delivered" | "payout.settled" | "payout.canceled" | "payout.rejected" | "payout.failed" | "payout.returned" | "payout.awaiting_funds" | "payout.funds_reserved" | "funding_account.low_balance" | "beneficiary.details_submitted" | "beneficiary.bank_account.registered" | "beneficiary.enrollment_rejected" | "beneficiary.bank_account.notification_of_change" | "beneficiary.bank_account.corrected" | "beneficiary.bank_account.review_required" | "beneficiary.bank_account.approved" | "beneficiary.bank_account.rejected" | "bank_file.refused" | "bank_file.item_unmatched" | "top_up.approved" | "top_up.rejected")[];
         };
         /**
          * @example {
@@ -5196,7 +5433,7 @@ export interface components {
             /** @description HTTPS URL whose host is, or resolves only to, public addresses, and which does not answer with a redirect (a test POST with `X-Service-Endpoint-Check: 1` and no signature is sent to check; any status but 3xx is fine). */
             url?: string;
             /** @description Event types to send. Events of other types are neither sent nor kept for later. */
-            enabled_events?: ("payout.disbursement_submitted" | "payout.acknowledged" | "payout.estimated_arrival_at" | "payout.disbursed" | "payout.delivered" | "payout.settled" | "payout.canceled" | "payout.rejected" | "payout.failed" | "payout.returned" | "payout.awaiting_funds" | "payout.funds_reserved" | "funding_account.low_balance" | "beneficiary.details_submitted" | "beneficiary.bank_account.registered" | "beneficiary.enrollment_rejected" | "beneficiary.bank_account.notification_of_change" | "beneficiary.bank_account.corrected" | "bank_file.refused" | "bank_file.item_unmatched" | "top_up.approved" | "top_up.rejected")[];
+            enabled_events?: ("payout.disbursement_submitted" | "payout.acknowledged" | "payout.estimated_arrival_at" | "payout.disbursed" | "payout.delivered" | "payout.settled" | "payout.canceled" | "payout.rejected" | "payout.failed" | "payout.returned" | "payout.awaiting_funds" | "payout.funds_reserved" | "funding_account.low_balance" | "beneficiary.details_submitted" | "beneficiary.bank_account.registered" | "beneficiary.enrollment_rejected" | "beneficiary.bank_account.notification_of_change" | "beneficiary.bank_account.corrected" | "beneficiary.bank_account.review_required" | "beneficiary.bank_account.approved" | "beneficiary.bank_account.rejected" | "bank_file.refused" | "bank_file.item_unmatched" | "top_up.approved" | "top_up.rejected")[];
             enabled?: boolean;
         };
         /**
@@ -5324,9 +5561,7 @@ export interface components {
          *               "country": "DE",
          *               "currency": "EUR",
          *               "last4": "3000",
-         *               "deleted": false,
-         *               "name_check_result": "match",
-         *               "name_check_bank_name": null
+         *               "deleted": false
          *             }
          *           }
          *         }
@@ -5611,9 +5846,7 @@ export interface components {
          *             "country": "DE",
          *             "currency": "EUR",
          *             "last4": "3000",
-         *             "deleted": false,
-         *             "name_check_result": "match",
-         *             "name_check_bank_name": null
+         *             "deleted": false
          *           }
          *         }
          *       }
@@ -5672,6 +5905,8 @@ export interface components {
                 min_beneficiary_age_hours?: number;
                 /** @description Only Beneficiaries created at most this long ago (new ones). */
                 max_beneficiary_age_hours?: number;
+                /** @description Only destinations whose bank details were set (added or last changed) at least this long ago, and whose cooling-off (destination policy) ended at least this long ago: an `approve` rule with it never pays a fresh destination. */
+                min_destination_age_hours?: number;
             }[];
             maker_checker?: boolean;
         };
@@ -9507,7 +9742,7 @@ export interface operations {
                 limit?: number;
                 /** @description The `next_cursor` of the previous page; omit for the first page. */
                 cursor?: string;
-                action?: "sign_in" | "sign_in_failed" | "signed_out" | "signed_out_everywhere" | "session_ended" | "session_confirmed" | "business_switched" | "password_changed" | "password_reset_requested" | "password_reset" | "two_factor_enabled" | "two_factor_disabled" | "recovery_code_used" | "recovery_codes_regenerated" | "session_expired" | "bank_rail_configured" | "bank_rail_removed" | "bank_file_content_read" | "bank_rail_connection_tested" | "member_invited" | "invitation_revoked" | "member_joined" | "member_role_changed" | "member_removed" | "security_settings_changed" | "business_profile_changed" | "api_key_created" | "api_key_revoked" | "webhook_secret_rotated" | "approval_policy_changed" | "payout_decided" | "webhook_subscription_created" | "webhook_subscription_changed" | "webhook_subscription_deleted" | "branding_changed" | "bank_account_added" | "bank_account_removed" | "bank_account_corrected" | "declared_destination_changed" | "payout_created" | "payouts_created" | "payout_canceled" | "payouts_exported" | "beneficiaries_exported" | "beneficiaries_imported" | "control_weakened" | "funding_account_updated" | "sandbox_credit_posted" | "top_up_created" | "top_up_decided";
+                action?: "sign_in" | "sign_in_failed" | "signed_out" | "signed_out_everywhere" | "session_ended" | "session_confirmed" | "business_switched" | "password_changed" | "password_reset_requested" | "password_reset" | "two_factor_enabled" | "two_factor_disabled" | "recovery_code_used" | "recovery_codes_regenerated" | "session_expired" | "bank_rail_configured" | "bank_rail_removed" | "bank_file_content_read" | "bank_rail_connection_tested" | "member_invited" | "invitation_revoked" | "member_joined" | "member_role_changed" | "member_removed" | "security_settings_changed" | "business_profile_changed" | "api_key_created" | "api_key_revoked" | "webhook_secret_rotated" | "approval_policy_changed" | "payout_decided" | "webhook_subscription_created" | "webhook_subscription_changed" | "webhook_subscription_deleted" | "branding_changed" | "bank_account_added" | "bank_account_removed" | "bank_account_corrected" | "declared_destination_changed" | "payout_created" | "payouts_created" | "payout_canceled" | "payouts_exported" | "beneficiaries_exported" | "beneficiaries_imported" | "control_weakened" | "funding_account_updated" | "sandbox_credit_posted" | "top_up_created" | "top_up_decided" | "destination_policy_changed" | "bank_account_approved" | "bank_account_rejected";
                 actor_user_id?: string;
                 /** @description Records at or after this time. */
                 since?: string;
@@ -12218,8 +12453,688 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope; code `BANK_ACCOUNT_NOT_VALIDATED` or `BANK_ACCOUNT_REJECTED` or `BENEFICIARY_ARCHIVED`. */
+            /** @description Error envelope; code `BANK_ACCOUNT_NOT_VALIDATED` or `BANK_ACCOUNT_REJECTED` or `DESTINATION_NOT_APPROVED` or `BENEFICIARY_ARCHIVED`. */
             422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `internal_error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `service_unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    approveBankAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DestinationDecisionRequest"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Destination"];
+                };
+            };
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `unauthorized` or `SESSION_EXPIRED` or `TWO_FACTOR_REQUIRED` or `STEP_UP_REQUIRED`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `forbidden` or `CSRF_TOKEN_INVALID` or `CROSS_SITE_REQUEST` or `DESTINATION_MAKER_CHECKER_VIOLATION`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `not_found` or `BANK_ACCOUNT_NOT_FOUND`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `DESTINATION_NOT_PENDING_APPROVAL`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `payload_too_large`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `BENEFICIARY_ARCHIVED`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `internal_error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `service_unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    rejectBankAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DestinationDecisionRequest"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Destination"];
+                };
+            };
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `unauthorized` or `SESSION_EXPIRED` or `TWO_FACTOR_REQUIRED` or `STEP_UP_REQUIRED`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `forbidden` or `CSRF_TOKEN_INVALID` or `CROSS_SITE_REQUEST` or `DESTINATION_MAKER_CHECKER_VIOLATION`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `not_found` or `BANK_ACCOUNT_NOT_FOUND`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `DESTINATION_NOT_PENDING_APPROVAL`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `payload_too_large`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `BENEFICIARY_ARCHIVED`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `internal_error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `service_unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listBankAccountApprovals: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PendingDestinationList"];
+                };
+            };
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `unauthorized` or `SESSION_EXPIRED` or `TWO_FACTOR_REQUIRED`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `forbidden`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `internal_error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `service_unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getDestinationPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DestinationPolicy"];
+                };
+            };
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `unauthorized` or `SESSION_EXPIRED` or `TWO_FACTOR_REQUIRED`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `forbidden`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `internal_error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `service_unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateDestinationPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The fields to change; an absent field keeps its value. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateDestinationPolicyRequest"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DestinationPolicy"];
+                };
+            };
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `unauthorized` or `SESSION_EXPIRED` or `TWO_FACTOR_REQUIRED` or `STEP_UP_REQUIRED`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `forbidden` or `CSRF_TOKEN_INVALID` or `CROSS_SITE_REQUEST` or `CONTROL_WEAKENING_NEEDS_PERSON`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `payload_too_large`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `unsupported_media_type`. */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -13549,7 +14464,7 @@ export interface operations {
                 /** @description The `next_cursor` of the previous page; omit for the first page. */
                 cursor?: string;
                 /** @description An event type (see the `webhooks` section). */
-                event_type?: "payout.disbursement_submitted" | "payout.acknowledged" | "payout.estimated_arrival_at" | "payout.disbursed" | "payout.delivered" | "payout.settled" | "payout.canceled" | "payout.rejected" | "payout.failed" | "payout.returned" | "payout.awaiting_funds" | "payout.funds_reserved" | "funding_account.low_balance" | "beneficiary.details_submitted" | "beneficiary.bank_account.registered" | "beneficiary.enrollment_rejected" | "beneficiary.bank_account.notification_of_change" | "beneficiary.bank_account.corrected" | "bank_file.refused" | "bank_file.item_unmatched" | "top_up.approved" | "top_up.rejected";
+                event_type?: "payout.disbursement_submitted" | "payout.acknowledged" | "payout.estimated_arrival_at" | "payout.disbursed" | "payout.delivered" | "payout.settled" | "payout.canceled" | "payout.rejected" | "payout.failed" | "payout.returned" | "payout.awaiting_funds" | "payout.funds_reserved" | "funding_account.low_balance" | "beneficiary.details_submitted" | "beneficiary.bank_account.registered" | "beneficiary.enrollment_rejected" | "beneficiary.bank_account.notification_of_change" | "beneficiary.bank_account.corrected" | "beneficiary.bank_account.review_required" | "beneficiary.bank_account.approved" | "beneficiary.bank_account.rejected" | "bank_file.refused" | "bank_file.item_unmatched" | "top_up.approved" | "top_up.rejected";
                 status?: "pending" | "succeeded" | "abandoned" | "dropped";
                 /** @description Deliveries created at or after this time. */
                 since?: string;
@@ -13909,7 +14824,7 @@ export interface operations {
                 /** @description The `next_cursor` of the previous page; omit for the first page. */
                 cursor?: string;
                 /** @description Only events of this type. */
-                type?: "payout.disbursement_submitted" | "payout.acknowledged" | "payout.estimated_arrival_at" | "payout.disbursed" | "payout.delivered" | "payout.settled" | "payout.canceled" | "payout.rejected" | "payout.failed" | "payout.returned" | "payout.awaiting_funds" | "payout.funds_reserved" | "funding_account.low_balance" | "beneficiary.details_submitted" | "beneficiary.bank_account.registered" | "beneficiary.enrollment_rejected" | "beneficiary.bank_account.notification_of_change" | "beneficiary.bank_account.corrected" | "bank_file.refused" | "bank_file.item_unmatched" | "top_up.approved" | "top_up.rejected";
+                type?: "payout.disbursement_submitted" | "payout.acknowledged" | "payout.estimated_arrival_at" | "payout.disbursed" | "payout.delivered" | "payout.settled" | "payout.canceled" | "payout.rejected" | "payout.failed" | "payout.returned" | "payout.awaiting_funds" | "payout.funds_reserved" | "funding_account.low_balance" | "beneficiary.details_submitted" | "beneficiary.bank_account.registered" | "beneficiary.enrollment_rejected" | "beneficiary.bank_account.notification_of_change" | "beneficiary.bank_account.corrected" | "beneficiary.bank_account.review_required" | "beneficiary.bank_account.approved" | "beneficiary.bank_account.rejected" | "bank_file.refused" | "bank_file.item_unmatched" | "top_up.approved" | "top_up.rejected";
                 /** @description Only events about this Payout (payout.*), Beneficiary (beneficiary.*) or inbound bank file (bank_file.*): `data.payout_id`, `data.beneficiary_id` or `data.inbound_file_id`. */
                 subject_id?: string;
                 /** @description Events recorded at or after this time. */
@@ -14545,7 +15460,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope; code `BENEFICIARY_ARCHIVED` or `REACKNOWLEDGMENT_REQUIRED` or `BENEFICIARY_NOT_COMPLIANT` or `BENEFICIARY_ENROLLMENT_REJECTED` or `BANK_ACCOUNT_REJECTED` or `BANK_ACCOUNT_NOT_VALIDATED` or `NAME_CHECK_NO_MATCH` or `NO_PAYOUT_DESTINATION` or `DESTINATION_AMBIGUOUS` or `CURRENCY_MISMATCH` or `REPLACED_PAYOUT_NOT_FOUND` or `REPLACED_PAYOUT_NOT_FAILED` or `REPLACEMENT_BENEFICIARY_MISMATCH` or `NO_RAIL_FOR_DESTINATION` or `SEPA_ADDRESS_NOT_STRUCTURED` or `SEPA_NAME_NOT_REPRESENTABLE` or `SEPA_BIC_REQUIRED` or `SEPA_BIC_MISMATCH` or `SEPA_AMOUNT_OUT_OF_RANGE` or `SEPA_FIELD_TOO_LONG` or `ACH_NAME_NOT_REPRESENTABLE` or `ACH_AMOUNT_OUT_OF_RANGE` or `ACH_FIELD_TOO_LONG` or `IDEMPOTENCY_KEY_REUSED`. */
+            /** @description Error envelope; code `BENEFICIARY_ARCHIVED` or `REACKNOWLEDGMENT_REQUIRED` or `BENEFICIARY_NOT_COMPLIANT` or `BENEFICIARY_ENROLLMENT_REJECTED` or `BANK_ACCOUNT_REJECTED` or `BANK_ACCOUNT_NOT_VALIDATED` or `DESTINATION_NOT_APPROVED` or `DESTINATION_COOLING_OFF` or `NO_PAYOUT_DESTINATION` or `DESTINATION_AMBIGUOUS` or `CURRENCY_MISMATCH` or `REPLACED_PAYOUT_NOT_FOUND` or `REPLACED_PAYOUT_NOT_FAILED` or `REPLACEMENT_BENEFICIARY_MISMATCH` or `NO_RAIL_FOR_DESTINATION` or `SEPA_ADDRESS_NOT_STRUCTURED` or `SEPA_NAME_NOT_REPRESENTABLE` or `SEPA_BIC_REQUIRED` or `SEPA_BIC_MISMATCH` or `SEPA_AMOUNT_OUT_OF_RANGE` or `SEPA_FIELD_TOO_LONG` or `ACH_NAME_NOT_REPRESENTABLE` or `ACH_AMOUNT_OUT_OF_RANGE` or `ACH_FIELD_TOO_LONG` or `IDEMPOTENCY_KEY_REUSED`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -20778,6 +21693,259 @@ export interface operations {
                         last4: string;
                         /** @description The masked number before it. */
                         previous_last4: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within 10 s) fails this attempt; it is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    beneficiaryBankAccountReviewRequiredEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>" keyed with the UTF-8 bytes of the whole signing secret>`. Reject (non-2xx) when missing or malformed, when t differs from your clock by more than 300 s, or when v1 differs (constant-time compare). Each attempt is signed when sent, with the subscription's current secret. The receiver kit (src/receiver-kit) implements this. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Delivery id: the event's id, identical on every retry and redelivery; the deduplication key.
+                     */
+                    id: string;
+                    /** @enum {string} */
+                    type: "beneficiary.bank_account.review_required";
+                    /**
+                     * @description Version of the `data` shape (date-shaped).
+                     * @enum {string}
+                     */
+                    api_version: "2026-05-27";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened; identical on every retry.
+                     */
+                    occurred_at: string;
+                    /**
+                     * Format: date-time
+                     * @description When this attempt was sent; differs on each retry.
+                     */
+                    created_at: string;
+                    /** @description Tiebreaker for equal occurred_at (a database sequence: orders, never counts). */
+                    sequence: number;
+                    /** @description New or changed bank details wait for approval (destination policy `require_approval`): no payout can be created to them until a person other than the one who added them approves (`POST /v1/beneficiaries/{id}/bank-accounts/{accountId}/approve`). */
+                    data: {
+                        /**
+                         * Format: uuid
+                         * @description The Beneficiary; the ordering subject.
+                         */
+                        beneficiary_id: string;
+                        /**
+                         * Format: uuid
+                         * @description The bank account (or card) waiting for approval.
+                         */
+                        bank_account_id: string;
+                        /**
+                         * @description `added`: a new destination; `changed`: its details changed (an applied notification of change).
+                         * @enum {string}
+                         */
+                        change: "added" | "changed";
+                        /** @description The masked account number. */
+                        last4: string;
+                        country: string;
+                        currency: string;
+                        /** @description Who added or changed the details: an API key, a membership (dashboard session) or a collection link. */
+                        added_by: {
+                            /** @enum {string|null} */
+                            kind: "api_key" | "session" | "collection_link" | null;
+                            /** Format: uuid */
+                            id: string | null;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within 10 s) fails this attempt; it is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    beneficiaryBankAccountApprovedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>" keyed with the UTF-8 bytes of the whole signing secret>`. Reject (non-2xx) when missing or malformed, when t differs from your clock by more than 300 s, or when v1 differs (constant-time compare). Each attempt is signed when sent, with the subscription's current secret. The receiver kit (src/receiver-kit) implements this. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Delivery id: the event's id, identical on every retry and redelivery; the deduplication key.
+                     */
+                    id: string;
+                    /** @enum {string} */
+                    type: "beneficiary.bank_account.approved";
+                    /**
+                     * @description Version of the `data` shape (date-shaped).
+                     * @enum {string}
+                     */
+                    api_version: "2026-05-27";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened; identical on every retry.
+                     */
+                    occurred_at: string;
+                    /**
+                     * Format: date-time
+                     * @description When this attempt was sent; differs on each retry.
+                     */
+                    created_at: string;
+                    /** @description Tiebreaker for equal occurred_at (a database sequence: orders, never counts). */
+                    sequence: number;
+                    /** @description A person approved bank details that waited for approval. */
+                    data: {
+                        /**
+                         * Format: uuid
+                         * @description The Beneficiary; the ordering subject.
+                         */
+                        beneficiary_id: string;
+                        /**
+                         * Format: uuid
+                         * @description The bank account approved.
+                         */
+                        bank_account_id: string;
+                        /** @description The masked account number. */
+                        last4: string;
+                        /**
+                         * Format: uuid
+                         * @description The membership of the person who approved.
+                         */
+                        decided_by: string;
+                        /**
+                         * Format: date-time
+                         * @description From when payouts may be created to it (approval plus the policy's cooling-off).
+                         */
+                        usable_from: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within 10 s) fails this attempt; it is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    beneficiaryBankAccountRejectedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>" keyed with the UTF-8 bytes of the whole signing secret>`. Reject (non-2xx) when missing or malformed, when t differs from your clock by more than 300 s, or when v1 differs (constant-time compare). Each attempt is signed when sent, with the subscription's current secret. The receiver kit (src/receiver-kit) implements this. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Delivery id: the event's id, identical on every retry and redelivery; the deduplication key.
+                     */
+                    id: string;
+                    /** @enum {string} */
+                    type: "beneficiary.bank_account.rejected";
+                    /**
+                     * @description Version of the `data` shape (date-shaped).
+                     * @enum {string}
+                     */
+                    api_version: "2026-05-27";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened; identical on every retry.
+                     */
+                    occurred_at: string;
+                    /**
+                     * Format: date-time
+                     * @description When this attempt was sent; differs on each retry.
+                     */
+                    created_at: string;
+                    /** @description Tiebreaker for equal occurred_at (a database sequence: orders, never counts). */
+                    sequence: number;
+                    /** @description A person rejected bank details that waited for approval: no payout can ever be made to them. */
+                    data: {
+                        /**
+                         * Format: uuid
+                         * @description The Beneficiary; the ordering subject.
+                         */
+                        beneficiary_id: string;
+                        /**
+                         * Format: uuid
+                         * @description The bank account rejected.
+                         */
+                        bank_account_id: string;
+                        /** @description The masked account number. */
+                        last4: string;
+                        /**
+                         * Format: uuid
+                         * @description The membership of the person who rejected.
+                         */
+                        decided_by: string;
+                        /** @description The reason given, when one was. */
+                        reason?: string;
                     } & {
                         [key: string]: unknown;
                     };
