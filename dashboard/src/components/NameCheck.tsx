@@ -38,11 +38,12 @@ const COLOURS: Readonly<Record<NameCheckResult, string | undefined>> = {
 
 export function NameCheck({ facts }: { facts: NameCheckFacts }) {
   const result = facts.name_check_result;
+  const colour = result === null ? "dimmed" : COLOURS[result];
   return (
     <Text
       size="xs"
-      c={result === null ? "dimmed" : COLOURS[result]}
-      fw={result === "no_match" ? 700 : 400}
+      {...(colour === undefined ? {} : { c: colour })}
+      fw={result === "no_match" || result === "close_match" ? 700 : 400}
       data-testid="name-check"
     >
       {nameCheckText(facts)}
