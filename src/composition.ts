@@ -7,7 +7,12 @@ import { defineBeneficiaryImport } from "./modules/beneficiary-import/index.js";
 import { defineBusinessProfile } from "./modules/business-profile/index.js";
 import { closeLinksOfArchivedBeneficiary, defineCollection } from "./modules/collection/index.js";
 import { defineControlChanges } from "./modules/control-changes/index.js";
-import { defineDestinations, destinationRoutingFactsOf } from "./modules/destinations/index.js";
+import {
+  createNameCheckRequests,
+  defineDestinations,
+  destinationRoutingFactsOf,
+  findDestinationPolicy,
+} from "./modules/destinations/index.js";
 import { defineEmails } from "./modules/emails/index.js";
 import { defineEnrollment, type EnrollmentPorts } from "./modules/enrollment/index.js";
 import { defineEvents } from "./modules/events/index.js";
@@ -29,6 +34,7 @@ import type { ModuleDefinition, ModuleJobs, PlatformServices, SharedSchema } fro
 import type { TargetPolicy } from "./platform/outbound-http/url-safety.js";
 import type { WebhookSender } from "./platform/outbound-http/webhook-sender.js";
 import { isBankStatement, readStatementsOrRefuse } from "./rails/bank-files/statement-reader.js";
+import { createPayeeNameVerifiers } from "./rails/payee-name/registry.js";
 import type { RailRegistry } from "./rails/rail.js";
 import { createMaskingBackfillHandler, MASKING_BACKFILL_JOB } from "./worker/masking-backfill.js";
 import { createRetentionHandler, RETENTION_SWEEP_JOB } from "./worker/retention.js";
@@ -243,6 +249,9 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
   );
   const businessProfile = defineBusinessProfile(platform, { recordAudit });
   const enrollment = defineEnrollment(platform, { rails: deps.rails }, { readBeneficiary: readBeneficiary.call });
+  // Payee name checks are queued by the destinations module's job definition from the job store alone, so the
+  // beneficiaries module (legal name changes) and the import (accounts written in bulk) get them before it exists.
+  const nameChecks = createNameCheckRequests(platform.jobStore);
   const beneficiaries = defineBeneficiaries(
     platform,
     { identityRequirements: identityRequirementsOf(config.identityRequired) },
@@ -251,6 +260,7 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
       enrollAfterCommit: enrollment.offers.enrollAfterCommit,
       // Archiving closes the live collection link in its own transaction (collection owns the links).
       closeLinksOnArchive: closeLinksOfArchivedBeneficiary,
+      requestNameChecks: nameChecks.ofBeneficiary,
       recordAudit,
     },
   );
@@ -284,19 +294,25 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
       checkRailRoutes: bankRails.offers.checkRoutes,
       bankRails: bankRails.offers.queue,
       funding: funding.offers.payoutPostings,
+      // The destination policy's `name_check` of the tenant, read in the creating transaction.
+      nameCheckMode: async (tx, tenant) => (await findDestinationPolicy(tx, tenant)).nameCheck,
       recordAudit,
       limits: payoutLimits.offers.rules,
       guardWeakening,
     },
   );
-  const destinations = defineDestinations(platform, {
-    beneficiaries: beneficiaries.offers.service,
-    enrollAfterCommit: enrollment.offers.enrollAfterCommit,
-    checkBankRailAccount: bankRails.offers.checkAccount,
-    pendingPayoutHeadsTo: payouts.offers.pendingPayoutHeadsTo,
-    recordAudit,
-    reportWeakenedControl,
-  });
+  const destinations = defineDestinations(
+    platform,
+    { nameVerifiers: createPayeeNameVerifiers(config.nameCheck.verifier) },
+    {
+      beneficiaries: beneficiaries.offers.service,
+      enrollAfterCommit: enrollment.offers.enrollAfterCommit,
+      checkBankRailAccount: bankRails.offers.checkAccount,
+      pendingPayoutHeadsTo: payouts.offers.pendingPayoutHeadsTo,
+      recordAudit,
+      reportWeakenedControl,
+    },
+  );
   const beneficiaryExport = defineBeneficiaryExport(platform, {
     presentBeneficiary: beneficiaries.offers.service.present,
     recordAudit,
@@ -305,6 +321,7 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
     prepareBeneficiary: beneficiaries.offers.service.prepareBeneficiary,
     prepareBankAccount: destinations.offers.service.prepareBankAccount,
     enqueueEnrollment: enrollment.offers.enqueueEnrollment,
+    requestNameChecks: nameChecks.ofDestinations,
     recordAudit,
   });
   const collection = defineCollection(

@@ -80,6 +80,11 @@ export interface Config {
   };
   /** The rail production payouts use: only the production simulator until a real rail is configured. */
   readonly productionRail: ProductionRail;
+  /** Payee name checks (issue 29). */
+  readonly nameCheck: {
+    /** NAME_CHECK_VERIFIER: who answers production's checks: `local` (the comparator, default) or `simulator` (magic values). Sandbox always uses the simulator. */
+    readonly verifier: "local" | "simulator";
+  };
   /** Bank rails (SEPA, ACH by bank file). */
   readonly bankRails: {
     /**
@@ -351,6 +356,15 @@ function readNameList(env: Env, name: string): readonly string[] | null {
     .filter((field) => field !== "");
 }
 
+function readChoice<const C extends readonly string[]>(env: Env, name: string, choices: C, fallback: C[number]): C[number] {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const found = choices.find((choice) => choice === raw);
+  if (found === undefined)
+    throw new ConfigError(`${name} must be one of ${choices.map((c) => `"${c}"`).join(", ")}, got "${raw}"`);
+  return found;
+}
+
 function readProductionRail(env: Env): ProductionRail {
   const raw = env.PRODUCTION_RAIL || "simulator";
   if (raw !== "simulator") {
@@ -452,6 +466,9 @@ export function loadConfig(env: Env = process.env): Config {
     },
     webhooks: { allowPrivateTargets: readBool(env, "WEBHOOK_ALLOW_PRIVATE_TARGETS", false) },
     productionRail: readProductionRail(env),
+    nameCheck: {
+      verifier: readChoice(env, "NAME_CHECK_VERIFIER", ["local", "simulator"] as const, "local"),
+    },
     simulatorControlToken: readSimulatorControlToken(env),
     bankRails: {
       localRoot: readBankRailLocalRoot(env),

@@ -169,6 +169,10 @@ const destination = {
   card_expiry_year: null,
   rail_rejection_reason: null,
   notification_of_change: null,
+  name_check_result: "match",
+  name_check_bank_name: null,
+  name_check_source: "local",
+  name_check_at: "2026-05-27T12:01:01.000Z",
   approval_status: "approved",
   approved_by: "0197a3c2-0000-7000-8000-00000000a002",
   approved_at: "2026-05-27T12:03:00.000Z",
@@ -193,6 +197,8 @@ const payoutPayee = {
     approval_status: "approved",
     details_changed_at: "2026-05-27T12:01:00.000Z",
     first_payout: true,
+    name_check_result: "match",
+    name_check_bank_name: null,
   },
 };
 

@@ -101,6 +101,9 @@ describe("the payee summary", () => {
         approval_status: "approved",
         details_changed_at: expect.any(String),
         first_payout: true,
+        // No worker ran in this file: the account's payee name check has not answered yet.
+        name_check_result: null,
+        name_check_bank_name: null,
       },
     });
     // The nickname, when set, is the display name (as the Beneficiary's own `display_name`).

@@ -7,6 +7,7 @@ import { DecisionDialog } from "../components/DecisionDialog";
 import { ErrorAlert } from "../components/ErrorAlert";
 import { Money } from "../components/Money";
 import { MutationError } from "../components/MutationError";
+import { NameCheck } from "../components/NameCheck";
 import { PayoutActivity } from "../components/PayoutActivity";
 import { countryName, DestinationFacts, destinationText } from "../components/payouts/Payee";
 import { StatusBadge } from "../components/StatusBadge";
@@ -165,6 +166,7 @@ export function PayoutPage() {
           <Field label="Destination">
             {destinationText(p.payee.destination)}
             <DestinationFacts destination={p.payee.destination} />
+            <NameCheck facts={p.payee.destination} />
           </Field>
           <Field label="Created">
             <Time value={p.created_at} />

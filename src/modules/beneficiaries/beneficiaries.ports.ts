@@ -11,6 +11,8 @@ export interface BeneficiariesPorts {
   readonly enrollAfterCommit: (tenant: Tenant, beneficiaryId: string) => Promise<void>;
   /** From the collection module (which owns the links): archiving closes the live link in its transaction. */
   readonly closeLinksOnArchive: (tx: Tx, tenant: Tenant, beneficiaryId: string, at: Date) => Promise<void>;
+  /** From the destinations module: a change of the legal name queues the payee name check of the live accounts, in its transaction. */
+  readonly requestNameChecks: (tx: Tx, tenant: Tenant, beneficiaryId: string) => Promise<void>;
   /** From the people module: security-relevant changes are recorded in their transaction. */
   readonly recordAudit: RecordActorAudit;
 }

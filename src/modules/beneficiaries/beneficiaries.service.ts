@@ -67,6 +67,8 @@ export interface BeneficiaryServiceDeps {
   readonly closeLinksOnArchive?: (tx: Tx, tenant: Tenant, beneficiaryId: string, at: Date) => Promise<void>;
   /** The audit log (people module, a port passed in src/composition.ts): every change of a declared destination is recorded. */
   readonly recordAudit: RecordActorAudit;
+  /** Queues the payee name check of the Beneficiary's live accounts (destinations module) when its legal name changes. */
+  readonly requestNameChecks?: (tx: Tx, tenant: Tenant, beneficiaryId: string) => Promise<void>;
 }
 
 export type BeneficiaryService = ReturnType<typeof createBeneficiaryService>;
@@ -399,7 +401,12 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
    */
   async function update(actor: Actor, id: string, body: UpdateBeneficiaryBody): Promise<BeneficiaryBody> {
     checkIdentityValues(body);
-    return changeActive(actor, id, async (_tx, row) => identityUpdatePatch(row, body));
+    return changeActive(actor, id, async (tx, row, tenant) => {
+      const patch = identityUpdatePatch(row, body);
+      // The legal name is what the accounts' holder names are checked against: check them again.
+      if (patch.name !== undefined && patch.name !== row.name) await deps.requestNameChecks?.(tx, tenant, row.id);
+      return patch;
+    });
   }
 
   /** Whether the update changes a field the compliance acknowledgment was about (tax id compared in full). */

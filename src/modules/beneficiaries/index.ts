@@ -39,6 +39,7 @@ export function defineBeneficiaries(platform: PlatformServices, settings: Benefi
     enrollAfterCommit: ports.enrollAfterCommit,
     closeLinksOnArchive: ports.closeLinksOnArchive,
     recordAudit: ports.recordAudit,
+    requestNameChecks: ports.requestNameChecks,
   });
   return defineModule({
     name: "beneficiaries",

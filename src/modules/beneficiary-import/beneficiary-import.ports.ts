@@ -12,6 +12,8 @@ export interface BeneficiaryImportPorts {
   readonly prepareBankAccount: DestinationService["prepareBankAccount"];
   /** From the enrollment module: queues the enrollment of acknowledged rows with the payout rail, in the import's transaction. */
   readonly enqueueEnrollment: (tx: Tx, tenant: Tenant, beneficiaryIds: readonly string[]) => Promise<void>;
+  /** From the destinations module: queues the payee name check of the imported accounts, in the import's transaction. */
+  readonly requestNameChecks: (tx: Tx, tenant: Tenant, destinationIds: readonly string[]) => Promise<void>;
   /** From the people module: every import is recorded with its actor. */
   readonly recordAudit: RecordActorAudit;
 }

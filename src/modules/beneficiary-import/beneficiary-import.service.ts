@@ -66,6 +66,8 @@ export interface BeneficiaryImportServiceDeps {
    * transaction; the worker enrolls them after commit, so the import never waits on the rail.
    */
   readonly enqueueEnrollment?: (tx: Tx, tenant: Tenant, beneficiaryIds: readonly string[]) => Promise<void>;
+  /** Queues the payee name check of the accounts written (destinations module). */
+  readonly requestNameChecks?: (tx: Tx, tenant: Tenant, destinationIds: readonly string[]) => Promise<void>;
   /** The audit log: each insert transaction records the bank accounts it added (one entry, not one per row). */
   readonly recordAudit: RecordActorAudit;
 }
@@ -274,6 +276,14 @@ export function createBeneficiaryImportService(deps: BeneficiaryImportServiceDep
         .filter((p) => p.beneficiary.id !== undefined && inserted.has(p.beneficiary.id))
         .map((p) => p.destination);
       await insertDestinations(tx, added);
+      const firstAdded = added[0];
+      if (deps.requestNameChecks !== undefined && firstAdded !== undefined) {
+        await deps.requestNameChecks(
+          tx,
+          { businessId: firstAdded.businessId, environment: firstAdded.environment },
+          added.map((d) => d.id as string),
+        );
+      }
       for (const d of added) {
         if (d.approvalStatus !== "pending_approval") continue;
         await deps.events.record(tx, {

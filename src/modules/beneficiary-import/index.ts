@@ -20,6 +20,7 @@ export function defineBeneficiaryImport(platform: PlatformServices, ports: Benef
     prepareBeneficiary: ports.prepareBeneficiary,
     prepareBankAccount: ports.prepareBankAccount,
     enqueueEnrollment: ports.enqueueEnrollment,
+    requestNameChecks: ports.requestNameChecks,
   });
   return defineModule({
     name: "beneficiary-import",

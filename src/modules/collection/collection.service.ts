@@ -73,7 +73,7 @@ export interface CollectionServiceDeps {
   >;
   readonly destinations: Pick<
     DestinationService,
-    "prepareBankAccount" | "insertPrepared" | "liveDestinations" | "findOne" | "restartCoolingOff"
+    "prepareBankAccount" | "insertPrepared" | "liveDestinations" | "findOne" | "requestNameChecksOf" | "restartCoolingOff"
   >;
   /**
    * The routing check payout creation runs (bank-rails, a port passed in src/composition.ts). A submission runs it on the
@@ -579,6 +579,8 @@ export function createCollectionService(deps: CollectionServiceDeps) {
         }
         const patch = beneficiaries.identityUpdatePatch(locked, submission.identity);
         await recordDetailsSubmitted(tx, tenant, locked.id, patch, now);
+        // A new legal name: every account's holder name is checked against it again (the new one's check is queued).
+        if (patch.name !== undefined && patch.name !== locked.name) await destinations.requestNameChecksOf(tx, tenant, locked.id);
         await refuseWhatTheRailWould(tx, tenant, destination, settled.created);
         await declare();
         await events.record(tx, {

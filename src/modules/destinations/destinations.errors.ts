@@ -34,6 +34,13 @@ export const DESTINATION_ERRORS = defineErrorCodes({
     description:
       "The notification of change names an account the Beneficiary already has: pay that account (and delete this one) instead of applying the correction.",
   },
+  NAME_CHECK_NO_MATCH: {
+    status: 422,
+    message:
+      "The payee name check found that the bank holds this account in another name, and the destination policy blocks such accounts: check the account holder name and the account with the payee, and register the account again.",
+    description:
+      "The destination's `name_check_result` is `no_match` and the destination policy's `name_check` is `block`. Check the account holder name and the account details with the payee; a corrected registration is checked again.",
+  },
   DESTINATION_HAS_PENDING_PAYOUT: {
     status: 409,
     message: "A payout awaiting approval is headed to this destination: reject that payout first, then delete the destination.",

@@ -165,6 +165,29 @@ export async function findRoutingFactsOf(db: Db, tenant: Tenant, ids: readonly s
     .where(and(ownedBy(destinations, tenant), inArray(destinations.id, [...new Set(ids)])));
 }
 
+/** A destination of the tenant by id, deleted ones included (the name-check job knows no Beneficiary id). */
+export async function findDestinationOfTenant(db: Db, tenant: Tenant, id: string): Promise<DestinationRow | null> {
+  const [row] = await db
+    .select()
+    .from(destinations)
+    .where(and(ownedBy(destinations, tenant), eq(destinations.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Records a payee name check's answer on a destination (the row is locked by the caller). */
+export async function recordNameCheck(
+  tx: Tx,
+  tenant: Tenant,
+  id: string,
+  check: Pick<NewDestinationRow, "nameCheckResult" | "nameCheckBankName" | "nameCheckSource" | "nameCheckAt">,
+): Promise<void> {
+  await tx
+    .update(destinations)
+    .set(check)
+    .where(and(ownedBy(destinations, tenant), eq(destinations.id, id)));
+}
+
 // Destination policy -------------------------------------------------------------------------------------------
 
 export type DestinationPolicyRow = typeof destinationPolicies.$inferSelect;

@@ -27,6 +27,8 @@ export const destinationAddedByEnum = pgEnum("destination_added_by_kind", ["api_
 export const nameCheckModeEnum = pgEnum("destination_name_check_mode", ["off", "warn", "block"]);
 export const screeningModeEnum = pgEnum("destination_screening_mode", ["off", "on"]);
 export const destinationVerificationEnum = pgEnum("destination_verification_status", ["unverified", "verified", "rejected"]);
+/** The answers of a payee name check (src/rails/payee-name): the same four as the EU's Verification of Payee. */
+export const nameCheckResultEnum = pgEnum("name_check_result", ["match", "close_match", "no_match", "not_possible"]);
 
 /** An ACH notification of change as kept on the destination (see the column below). */
 export interface NotificationOfChange {
@@ -95,6 +97,17 @@ export const destinations = pgTable(
      * changes only when the Business applies the correction.
      */
     notificationOfChange: jsonb("notification_of_change").$type<NotificationOfChange>(),
+    /**
+     * The latest payee name check of the account holder name against the payee's legal name (issue 29): its
+     * answer, the name the bank holds (a close match only), who answered (`local`, `simulator`, or a Verification
+     * of Payee provider's name) and when. All null until the first check has run (the name-check job, after the
+     * destination or the payee's legal name was written); rows from before the check existed stay null until
+     * their holder or legal name changes.
+     */
+    nameCheckResult: nameCheckResultEnum("name_check_result"),
+    nameCheckBankName: text("name_check_bank_name"),
+    nameCheckSource: text("name_check_source"),
+    nameCheckAt: timestamp("name_check_at", { withTimezone: true, mode: "date" }),
     /**
      * Approval of the bank details (destination policy `require_approval`): `pending_approval` from the moment
      * they are added or changed until a person other than the one who added them approves; rows from before

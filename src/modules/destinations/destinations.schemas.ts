@@ -114,6 +114,21 @@ export const DestinationSchema = Type.Object(
           "The latest ACH notification of change (NOC) the receiving bank sent about this account, or null (event `beneficiary.bank_account.notification_of_change`). The service does not change the account by itself: NACHA expects the originator to apply the correction before the next entry (within six banking days); apply it with one call (`POST …/notification-of-change/apply`, the account keeps its id) or register the corrected bank account. Payouts to this account are not blocked meanwhile: the bank still credits the corrected account.",
       },
     ),
+    name_check_result: Type.Union([stringEnum(["match", "close_match", "no_match", "not_possible"]), Type.Null()], {
+      description:
+        "The latest payee name check of `account_holder_name` against the Beneficiary's legal name (`name`), as the EU's Verification of Payee answers it: `match`, `close_match` (see `name_check_bank_name`), `no_match`, or `not_possible` (the check could not be made). Null until the first check has run: it runs in the background within seconds of the account being added or corrected, or the legal name changing. Under the destination policy's `name_check: block` a `no_match` account receives no payouts (422 `NAME_CHECK_NO_MATCH`); under `warn` the answer is shown to approvers.",
+    }),
+    name_check_bank_name: Type.Union([Type.String(), Type.Null()], {
+      description:
+        "With a `close_match`: the name the bank holds for the account, so the Business can correct the name it gave. Null otherwise.",
+    }),
+    name_check_source: Type.Union([Type.String(), Type.Null()], {
+      description:
+        "Who answered the name check: `local` (the service's own comparison of the two names), `simulator` (the sandbox and the production simulator, which answer by magic values), or a Verification of Payee provider's name.",
+    }),
+    name_check_at: Type.Union([Type.String({ format: "date-time" }), Type.Null()], {
+      description: "When the name check answered.",
+    }),
     approval_status: stringEnum(["approved", "pending_approval", "rejected"], {
       description:
         "Approval of the bank details (destination policy `require_approval`): `pending_approval` from when they are added or changed until a person other than the one who added them approves (`POST …/approve`); `rejected` by a person (`POST …/reject`). Only `approved` destinations can receive payouts (422 `DESTINATION_NOT_APPROVED`). Destinations added while the policy does not require approval are `approved` at once.",

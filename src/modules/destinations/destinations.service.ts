@@ -19,6 +19,7 @@ import { BENEFICIARY_ERRORS } from "../beneficiaries/beneficiaries.errors.js";
 import { findBeneficiary, lockBeneficiary } from "../beneficiaries/beneficiaries.shared.js";
 import type { BeneficiaryBody, BeneficiaryRow, BeneficiaryService } from "../beneficiaries/index.js";
 import { DESTINATION_ERRORS } from "./destinations.errors.js";
+import type { NameCheckRequests } from "./destinations.name-check.js";
 import {
   anyDestinationToRemask,
   correctDestination,
@@ -91,6 +92,8 @@ export interface DestinationServiceDeps {
   readonly pendingPayoutHeadsTo: (tx: Tx, tenant: Tenant, destinationId: string) => Promise<boolean>;
   /** The audit log (people module, a port passed in src/composition.ts): every account added or removed is recorded with its actor. */
   readonly recordAudit: RecordActorAudit;
+  /** Queues the payee name check of destinations written in the transaction (destinations.name-check.ts). */
+  readonly nameChecks: NameCheckRequests;
   /** People module: a weakened destination policy is refused to API keys, audited and e-mailed to every admin. */
   readonly reportWeakenedControl: ReportWeakenedControl;
 }
@@ -167,6 +170,10 @@ export function presentDestination(row: DestinationRow): DestinationBody {
     card_expiry_year: row.cardExpiryYear,
     rail_rejection_reason: row.railRejectionReason,
     notification_of_change: presentNotification(row.notificationOfChange ?? null),
+    name_check_result: row.nameCheckResult ?? null,
+    name_check_bank_name: row.nameCheckBankName ?? null,
+    name_check_source: row.nameCheckSource ?? null,
+    name_check_at: row.nameCheckAt?.toISOString() ?? null,
     approval_status: row.approvalStatus,
     approved_by: row.approvedBy,
     approved_at: row.approvedAt?.toISOString() ?? null,
@@ -331,6 +338,8 @@ export function createDestinationService(deps: DestinationServiceDeps) {
       createdAt: now,
       updatedAt: now,
     });
+    // Every new destination, whatever the path (API, dashboard, collection link), gets its payee name checked.
+    await deps.nameChecks.ofDestinations(tx, tenant, [row.id]);
     if (row.approvalStatus === "pending_approval") await announceReviewRequired(tx, tenant, row, "added");
     if (announce) {
       // The stored ids, not the path's spelling: a path id in capitals must not make a second subject.
@@ -544,6 +553,8 @@ export function createDestinationService(deps: DestinationServiceDeps) {
           notificationOfChange: { ...kept, applied_at: now.toISOString() },
           updatedAt: now,
         });
+        // The account changed: its name check is asked again (the bank that answers may be another).
+        if (row.fingerprint !== destination.fingerprint) await deps.nameChecks.ofDestinations(tx, tenant, [row.id]);
         const fields = [...(notice.corrected_fields ?? [])];
         await deps.recordAudit(tx, actor, {
           action: "bank_account_corrected",
@@ -732,7 +743,13 @@ export function createDestinationService(deps: DestinationServiceDeps) {
     });
   }
 
+  /** Queues the payee name check of the Beneficiary's live accounts in `tx` (its legal name changed there). */
+  async function requestNameChecksOf(tx: Tx, tenant: Tenant, beneficiaryId: string): Promise<void> {
+    await deps.nameChecks.ofBeneficiary(tx, tenant, beneficiaryId);
+  }
+
   return {
+    requestNameChecksOf,
     getPolicy,
     putPolicy,
     listPending,

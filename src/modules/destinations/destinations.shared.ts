@@ -325,6 +325,7 @@ export type GateDestination = Pick<
   | "usableFrom"
   | "detailsChangedAt"
   | "createdAt"
+  | "nameCheckResult"
 >;
 
 /**
@@ -350,11 +351,12 @@ export async function listLiveDestinationsForGates(
     usable_from: string | Date | null;
     details_changed_at: string | Date | null;
     created_at: string | Date;
+    name_check_result: DestinationRow["nameCheckResult"];
   }>(
     tx,
     "payouts_live_destinations_for_gates",
     sql`select id, beneficiary_id, status, validation_status, currency, last4, approval_status, usable_from,
-        details_changed_at, created_at from destinations
+        details_changed_at, created_at, name_check_result from destinations
       where beneficiary_id = any(${toPgArray(beneficiaryIds)}::uuid[]) and business_id = ${tenant.businessId}::uuid
         and environment = ${tenant.environment}::environment and deleted_at is null
       order by id`,
@@ -367,6 +369,7 @@ export async function listLiveDestinationsForGates(
     deletedAt: null,
     currency: row.currency,
     last4: row.last4,
+    nameCheckResult: row.name_check_result,
     approvalStatus: row.approval_status,
     usableFrom: asDate(row.usable_from),
     detailsChangedAt: asDate(row.details_changed_at),
@@ -432,6 +435,9 @@ export interface DestinationSummary {
   readonly approvalStatus: "approved" | "pending_approval" | "rejected";
   /** When its details were set: creation, or their last change. */
   readonly detailsChangedAt: Date;
+  /** The latest payee name check's answer, and the bank's name with a close match (null until checked). */
+  readonly nameCheckResult: DestinationRow["nameCheckResult"];
+  readonly nameCheckBankName: string | null;
 }
 
 /**
@@ -457,6 +463,8 @@ export async function findDestinationSummaries(
       approvalStatus: destinations.approvalStatus,
       detailsChangedAt: destinations.detailsChangedAt,
       createdAt: destinations.createdAt,
+      nameCheckResult: destinations.nameCheckResult,
+      nameCheckBankName: destinations.nameCheckBankName,
     })
     .from(destinations)
     .where(and(ownedBy(destinations, tenant), inArray(destinations.id, unique)));

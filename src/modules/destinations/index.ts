@@ -1,6 +1,13 @@
 import { defineModule, type PlatformServices } from "../../platform/modules/module-definition.js";
+import type { PayeeNameVerifiers } from "../../rails/payee-name/payee-name-verifier.js";
 import { destinationsRouteRoles } from "./destinations.access.js";
 import { DESTINATION_ERRORS } from "./destinations.errors.js";
+import {
+  createNameCheckJobHandler,
+  createNameCheckRequests,
+  DESTINATION_NAME_CHECK_JOB,
+  type NameCheckRequests,
+} from "./destinations.name-check.js";
 import type { DestinationsPorts } from "./destinations.ports.js";
 import { registerDestinationRoutes } from "./destinations.routes.js";
 import { DestinationPolicySchema, DestinationSchema } from "./destinations.schemas.js";
@@ -51,9 +58,21 @@ export {
   isCurrencyCode,
   isSepaCountry,
 } from "./validation/index.js";
+/**
+ * For the composition root: queues payee name checks in another module's transaction (the beneficiaries module
+ * when a legal name changes, the import for the accounts it writes). Built from the platform's job store alone,
+ * so it exists before the modules that need it.
+ */
+export { createNameCheckRequests, DESTINATION_NAME_CHECK_JOB, type NameCheckRequests };
 
 /** Destinations (bank accounts and cards) of Beneficiaries: their API and the checks the import and collection reuse. */
-export function defineDestinations(platform: PlatformServices, ports: DestinationsPorts) {
+export interface DestinationsSettings {
+  /** Who answers payee name checks, per environment (src/rails/payee-name/registry.ts). */
+  readonly nameVerifiers: PayeeNameVerifiers;
+}
+
+export function defineDestinations(platform: PlatformServices, settings: DestinationsSettings, ports: DestinationsPorts) {
+  const nameChecks = createNameCheckRequests(platform.jobStore);
   const service = createDestinationService({
     db: platform.db,
     clock: platform.clock,
@@ -67,6 +86,13 @@ export function defineDestinations(platform: PlatformServices, ports: Destinatio
     pendingPayoutHeadsTo: ports.pendingPayoutHeadsTo,
     recordAudit: ports.recordAudit,
     reportWeakenedControl: ports.reportWeakenedControl,
+    nameChecks,
+  });
+  const nameCheckHandler = createNameCheckJobHandler({
+    db: platform.db,
+    clock: platform.clock,
+    cipher: platform.cipher,
+    verifiers: settings.nameVerifiers,
   });
   return defineModule({
     name: "destinations",
@@ -74,6 +100,7 @@ export function defineDestinations(platform: PlatformServices, ports: Destinatio
     errorCodes: DESTINATION_ERRORS,
     registerRoutes: (app) => registerDestinationRoutes(app, service),
     sharedSchemas: [DestinationSchema, DestinationPolicySchema],
+    jobs: { definitions: [DESTINATION_NAME_CHECK_JOB], handlers: nameCheckHandler },
     offers: {
       /** For the import and collection: accounts prepared and written by the same checks as the API's. */
       service,

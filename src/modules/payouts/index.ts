@@ -63,6 +63,7 @@ export function definePayouts(platform: PlatformServices, settings: PayoutsSetti
     lifecycle,
     checkRailRoutes: ports.checkRailRoutes,
     perPayoutMaxima: ports.limits.perPayoutMaxima,
+    nameCheckMode: ports.nameCheckMode,
     recordAudit: ports.recordAudit,
   });
   const service = createPayoutService({

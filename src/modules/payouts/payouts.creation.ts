@@ -33,7 +33,7 @@ import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import { currencyExponent } from "../../platform/reference/iso-codes.js";
 import { PAYOUT_ERRORS } from "./payouts.errors.js";
-import { checkPayoutLimit, checkReplacement, resolveDestination } from "./payouts.gates.js";
+import { checkPayoutLimit, checkReplacement, type NameCheckMode, resolveDestination } from "./payouts.gates.js";
 import type { Lifecycle, PayoutLimitRules } from "./payouts.lifecycle.js";
 import { evaluatePolicy } from "./payouts.policy.js";
 import {
@@ -170,6 +170,8 @@ export interface PayoutWriterDeps {
   readonly checkRailRoutes: RailRouteCheck;
   /** From the payout-limits module (a port): the per-payout maxima of the currencies of a creation, one query. */
   readonly perPayoutMaxima: PayoutLimitRules["perPayoutMaxima"];
+  /** The destination policy's `name_check` mode of the tenant (destinations module), read in the creating transaction. */
+  readonly nameCheckMode: (tx: Tx, tenant: Tenant) => Promise<NameCheckMode>;
   /** The audit log (people module, a port passed in src/composition.ts): every creation is recorded with its maker. */
   readonly recordAudit: RecordActorAudit;
 }
@@ -463,9 +465,16 @@ export function createPayoutWriter(deps: PayoutWriterDeps) {
         tenant,
         fresh.map((i) => (requests[i] as PayoutRequest).currency),
       );
+      const nameCheckMode = await deps.nameCheckMode(tx, tenant);
       const gates = fresh.map((i) => {
         const request = requests[i] as PayoutRequest;
-        const gate = resolveDestination(claimed.beneficiaries.get(request.beneficiaryId) ?? null, live, request, now);
+        const gate = resolveDestination(
+          claimed.beneficiaries.get(request.beneficiaryId) ?? null,
+          live,
+          request,
+          now,
+          nameCheckMode,
+        );
         if (!gate.ok) return gate;
         const overLimit = checkPayoutLimit(maxima.get(request.currency), request.amountMinor, request.currency);
         return overLimit === null ? gate : { ok: false as const, error: overLimit };

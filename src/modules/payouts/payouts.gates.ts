@@ -15,6 +15,9 @@ export interface GateInput {
   readonly currency: string;
 }
 
+/** The destination policy's `name_check` (issue 29): `block` refuses a destination whose name check found no match. */
+export type NameCheckMode = "off" | "warn" | "block";
+
 /**
  * Order: the Beneficiary (exists, not archived, not suspended, no pending re-acknowledgment, compliant,
  * enrollment not rejected), then the destination (named; else declared; else the only payout-usable one),
@@ -26,6 +29,7 @@ export function resolveDestination(
   liveDestinations: readonly GateDestination[],
   input: GateInput,
   now: Date,
+  nameCheckMode: NameCheckMode = "warn",
 ): { ok: true; destination: GateDestination } | { ok: false; error: AppError } {
   const fail = (error: AppError) => ({ ok: false as const, error });
   if (beneficiary === null) return fail(new AppError("not_found", { message: "No such Beneficiary." }));
@@ -54,6 +58,9 @@ export function resolveDestination(
     if (usable.length > 1) return fail(new AppError(PAYOUT_ERRORS.DESTINATION_AMBIGUOUS));
     destination = usable[0] as GateDestination;
   }
+  // The resolved destination, however it was chosen: under `block` the bank holds it in another name.
+  if (nameCheckMode === "block" && destination.nameCheckResult === "no_match")
+    return fail(new AppError(DESTINATION_ERRORS.NAME_CHECK_NO_MATCH));
   if (destination.currency !== input.currency) {
     return fail(
       new AppError(PAYOUT_ERRORS.CURRENCY_MISMATCH, {

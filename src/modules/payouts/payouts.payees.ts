@@ -49,6 +49,8 @@ export async function payeesOf(db: Db, tenant: Tenant, rows: readonly PayoutRow[
         approval_status: destination.approvalStatus,
         details_changed_at: destination.detailsChangedAt.toISOString(),
         first_payout: firsts.get(row.destinationId) === row.id,
+        name_check_result: destination.nameCheckResult,
+        name_check_bank_name: destination.nameCheckBankName,
       },
     };
   });

@@ -1,7 +1,7 @@
 // What the payouts module needs from other modules, named and required: the composition root (src/composition.ts)
 // passes each one; a test passes an explicit fake. None may be optional (test/startup/module-ports.test.ts).
 import type { GuardWeakening, RecordActorAudit } from "../../platform/auth/audit.js";
-import type { RailRouteCheck } from "./payouts.creation.js";
+import type { PayoutWriterDeps, RailRouteCheck } from "./payouts.creation.js";
 import type { BankRailQueue } from "./payouts.disbursement.js";
 import type { PayoutFundingRules, PayoutLimitRules } from "./payouts.lifecycle.js";
 
@@ -12,6 +12,8 @@ export interface PayoutsPorts {
   readonly checkRailRoutes: RailRouteCheck;
   /** From the bank-rails module: whether a production payout waits for a bank file, and its queueing there. */
   readonly bankRails: BankRailQueue;
+  /** From the destinations module: the destination policy's `name_check` mode (`findDestinationPolicy`, src/composition.ts). */
+  readonly nameCheckMode: PayoutWriterDeps["nameCheckMode"];
   /** From the people module: creations, cancellations, Decisions and policy changes, in their transaction. */
   readonly recordAudit: RecordActorAudit;
   /** From the payout-limits module: per-payout maxima at creation, the day's usage at approval and on void. */

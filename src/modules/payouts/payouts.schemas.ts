@@ -52,6 +52,13 @@ export const PayoutPayeeSchema = Type.Object(
           description: "When the destination's bank details were added or last changed: an approver sees how fresh they are.",
         }),
         first_payout: Type.Boolean({ description: "True when this is the first payout ever created to this destination." }),
+        name_check_result: Type.Union([stringEnum(["match", "close_match", "no_match", "not_possible"]), Type.Null()], {
+          description:
+            "The destination's latest payee name check (its `name_check_result`): whether the bank holds the account in the payee's name, shown so an approver sees it before deciding. Null until checked.",
+        }),
+        name_check_bank_name: Type.Union([Type.String(), Type.Null()], {
+          description: "With a `close_match`: the name the bank holds for the account. Null otherwise.",
+        }),
       },
       { description: "Where the money goes, masked." },
     ),

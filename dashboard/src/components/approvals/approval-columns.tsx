@@ -6,6 +6,7 @@ import { Link } from "react-router";
 import type { Payout } from "../../lib/payouts";
 import type { DataColumn } from "../DataList";
 import { Money } from "../Money";
+import { NameCheck } from "../NameCheck";
 import { DestinationFacts, destinationText, PayeeCell, PayeeName } from "../payouts/Payee";
 import { Time } from "../Time";
 
@@ -28,6 +29,7 @@ export function approvalColumns({ ruleText, verdict }: ApprovalColumnsInput, pho
           return (
             <Stack gap={0}>
               <PayeeCell payee={payout.payee} />
+              <NameCheck facts={payout.payee.destination} />
               {blocked && (
                 <Text size="xs" c="red.9">
                   {text}
@@ -56,12 +58,13 @@ export function approvalColumns({ ruleText, verdict }: ApprovalColumnsInput, pho
     {
       header: "Destination",
       cell: (payout) => (
-        <>
+        <Stack gap={0}>
           <Text size="sm" data-testid="payee-destination">
             {destinationText(payout.payee.destination)}
           </Text>
           <DestinationFacts destination={payout.payee.destination} />
-        </>
+          <NameCheck facts={payout.payee.destination} />
+        </Stack>
       ),
     },
     { header: "Amount", align: "right", cell: (payout) => <Money minor={payout.amount_minor} currency={payout.currency} /> },

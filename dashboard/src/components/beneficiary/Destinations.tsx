@@ -1,10 +1,11 @@
-// A Beneficiary's destinations, masked: rail status, payout usability, the rail's rejection reason, which one is
-// declared; an admin declares a usable one or deletes one (confirmed).
+// A Beneficiary's destinations, masked: the holder's name with its payee name check, rail status, payout
+// usability, the rail's rejection reason, which one is declared; an admin declares a usable one or deletes one (confirmed).
 import { Badge, Button, Card, Group, Table, Text, Title } from "@mantine/core";
 import type { Beneficiary, Destination } from "../../hooks/api/beneficiaries/types";
 import { countryLabel, currencyLabel, destinationStatusName, schemeName } from "../../lib/labels";
 import { ConfirmButton } from "../ConfirmButton";
 import { ErrorAlert } from "../ErrorAlert";
+import { NameCheck } from "../NameCheck";
 
 export function Destinations(props: {
   b: Beneficiary;
@@ -81,7 +82,10 @@ export function Destinations(props: {
                         </Group>
                       )}
                     </Table.Td>
-                    <Table.Td>{d.account_holder_name}</Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{d.account_holder_name}</Text>
+                      <NameCheck facts={d} />
+                    </Table.Td>
                     <Table.Td>
                       <Text size="sm">{destinationStatusName(d.status)}</Text>
                       {d.rail_rejection_reason !== null && (

@@ -3278,6 +3278,10 @@ export interface components {
          *       "card_expiry_year": null,
          *       "rail_rejection_reason": null,
          *       "notification_of_change": null,
+         *       "name_check_result": "match",
+         *       "name_check_bank_name": null,
+         *       "name_check_source": "local",
+         *       "name_check_at": "2026-05-27T12:01:01.000Z",
          *       "approval_status": "approved",
          *       "approved_by": "0197a3c2-0000-7000-8000-00000000a002",
          *       "approved_at": "2026-05-27T12:03:00.000Z",
@@ -3356,6 +3360,14 @@ export interface components {
                 /** @description When the Business applied the correction; null until then. */
                 applied_at: string | null;
             } | null;
+            /** @description The latest payee name check of `account_holder_name` against the Beneficiary's legal name (`name`), as the EU's Verification of Payee answers it: `match`, `close_match` (see `name_check_bank_name`), `no_match`, or `not_possible` (the check could not be made). Null until the first check has run: it runs in the background within seconds of the account being added or corrected, or the legal name changing. Under the destination policy's `name_check: block` a `no_match` account receives no payouts (422 `NAME_CHECK_NO_MATCH`); under `warn` the answer is shown to approvers. */
+            name_check_result: ("match" | "close_match" | "no_match" | "not_possible") | null;
+            /** @description With a `close_match`: the name the bank holds for the account, so the Business can correct the name it gave. Null otherwise. */
+            name_check_bank_name: string | null;
+            /** @description Who answered the name check: `local` (the service's own comparison of the two names), `simulator` (the sandbox and the production simulator, which answer by magic values), or a Verification of Payee provider's name. */
+            name_check_source: string | null;
+            /** @description When the name check answered. */
+            name_check_at: string | null;
             /**
              * @description Approval of the bank details (destination policy `require_approval`): `pending_approval` from when they are added or changed until a person other than the one who added them approves (`POST …/approve`); `rejected` by a person (`POST …/reject`). Only `approved` destinations can receive payouts (422 `DESTINATION_NOT_APPROVED`). Destinations added while the policy does not require approval are `approved` at once.
              * @enum {string}
@@ -3740,7 +3752,9 @@ export interface components {
          *         "deleted": false,
          *         "approval_status": "approved",
          *         "details_changed_at": "2026-05-27T12:01:00.000Z",
-         *         "first_payout": true
+         *         "first_payout": true,
+         *         "name_check_result": "match",
+         *         "name_check_bank_name": null
          *       }
          *     }
          */
@@ -3785,6 +3799,10 @@ export interface components {
                 details_changed_at: string;
                 /** @description True when this is the first payout ever created to this destination. */
                 first_payout: boolean;
+                /** @description The destination's latest payee name check (its `name_check_result`): whether the bank holds the account in the payee's name, shown so an approver sees it before deciding. Null until checked. */
+                name_check_result: ("match" | "close_match" | "no_match" | "not_possible") | null;
+                /** @description With a `close_match`: the name the bank holds for the account. Null otherwise. */
+                name_check_bank_name: string | null;
             };
         };
         /**
@@ -3837,7 +3855,9 @@ export interface components {
          *           "deleted": false,
          *           "approval_status": "approved",
          *           "details_changed_at": "2026-05-27T12:01:00.000Z",
-         *           "first_payout": true
+         *           "first_payout": true,
+         *           "name_check_result": "match",
+         *           "name_check_bank_name": null
          *         }
          *       }
          *     }
@@ -5896,6 +5916,10 @@ export interface components {
          *           "card_expiry_year": null,
          *           "rail_rejection_reason": null,
          *           "notification_of_change": null,
+         *           "name_check_result": "match",
+         *           "name_check_bank_name": null,
+         *           "name_check_source": "local",
+         *           "name_check_at": "2026-05-27T12:01:01.000Z",
          *           "approval_status": "approved",
          *           "approved_by": "0197a3c2-0000-7000-8000-00000000a002",
          *           "approved_at": "2026-05-27T12:03:00.000Z",
@@ -6006,6 +6030,10 @@ export interface components {
          *           "card_expiry_year": null,
          *           "rail_rejection_reason": null,
          *           "notification_of_change": null,
+         *           "name_check_result": "match",
+         *           "name_check_bank_name": null,
+         *           "name_check_source": "local",
+         *           "name_check_at": "2026-05-27T12:01:01.000Z",
          *           "approval_status": "pending_approval",
          *           "approved_by": null,
          *           "approved_at": null,
@@ -6374,7 +6402,9 @@ export interface components {
          *               "deleted": false,
          *               "approval_status": "approved",
          *               "details_changed_at": "2026-05-27T12:01:00.000Z",
-         *               "first_payout": true
+         *               "first_payout": true,
+         *               "name_check_result": "match",
+         *               "name_check_bank_name": null
          *             }
          *           }
          *         }
@@ -6664,7 +6694,9 @@ export interface components {
          *             "deleted": false,
          *             "approval_status": "approved",
          *             "details_changed_at": "2026-05-27T12:01:00.000Z",
-         *             "first_payout": true
+         *             "first_payout": true,
+         *             "name_check_result": "match",
+         *             "name_check_bank_name": null
          *           }
          *         }
          *       }
@@ -16374,7 +16406,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope; code `PAYOUT_LIMIT_EXCEEDED` or `BENEFICIARY_ARCHIVED` or `REACKNOWLEDGMENT_REQUIRED` or `BENEFICIARY_NOT_COMPLIANT` or `BENEFICIARY_ENROLLMENT_REJECTED` or `BANK_ACCOUNT_REJECTED` or `BANK_ACCOUNT_NOT_VALIDATED` or `DESTINATION_NOT_APPROVED` or `DESTINATION_COOLING_OFF` or `NO_PAYOUT_DESTINATION` or `DESTINATION_AMBIGUOUS` or `CURRENCY_MISMATCH` or `REPLACED_PAYOUT_NOT_FOUND` or `REPLACED_PAYOUT_NOT_FAILED` or `REPLACEMENT_BENEFICIARY_MISMATCH` or `NO_RAIL_FOR_DESTINATION` or `SEPA_ADDRESS_NOT_STRUCTURED` or `SEPA_NAME_NOT_REPRESENTABLE` or `SEPA_BIC_REQUIRED` or `SEPA_BIC_MISMATCH` or `SEPA_AMOUNT_OUT_OF_RANGE` or `SEPA_FIELD_TOO_LONG` or `ACH_NAME_NOT_REPRESENTABLE` or `ACH_AMOUNT_OUT_OF_RANGE` or `ACH_FIELD_TOO_LONG` or `IDEMPOTENCY_KEY_REUSED`. */
+            /** @description Error envelope; code `PAYOUT_LIMIT_EXCEEDED` or `BENEFICIARY_ARCHIVED` or `REACKNOWLEDGMENT_REQUIRED` or `BENEFICIARY_NOT_COMPLIANT` or `BENEFICIARY_ENROLLMENT_REJECTED` or `BANK_ACCOUNT_REJECTED` or `BANK_ACCOUNT_NOT_VALIDATED` or `NAME_CHECK_NO_MATCH` or `DESTINATION_NOT_APPROVED` or `DESTINATION_COOLING_OFF` or `NO_PAYOUT_DESTINATION` or `DESTINATION_AMBIGUOUS` or `CURRENCY_MISMATCH` or `REPLACED_PAYOUT_NOT_FOUND` or `REPLACED_PAYOUT_NOT_FAILED` or `REPLACEMENT_BENEFICIARY_MISMATCH` or `NO_RAIL_FOR_DESTINATION` or `SEPA_ADDRESS_NOT_STRUCTURED` or `SEPA_NAME_NOT_REPRESENTABLE` or `SEPA_BIC_REQUIRED` or `SEPA_BIC_MISMATCH` or `SEPA_AMOUNT_OUT_OF_RANGE` or `SEPA_FIELD_TOO_LONG` or `ACH_NAME_NOT_REPRESENTABLE` or `ACH_AMOUNT_OUT_OF_RANGE` or `ACH_FIELD_TOO_LONG` or `IDEMPOTENCY_KEY_REUSED`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
