@@ -30,6 +30,8 @@ export const EVENT_TYPES = [
   "bank_file.item_unmatched",
   "top_up.approved",
   "top_up.rejected",
+  "beneficiary.screening_hit",
+  "beneficiary.screening_cleared",
 ] as const satisfies readonly EventType[];
 true satisfies CompleteList<typeof EVENT_TYPES, EventType>;
 

@@ -39,6 +39,7 @@ export function defineBeneficiaries(platform: PlatformServices, settings: Benefi
     enrollAfterCommit: ports.enrollAfterCommit,
     closeLinksOnArchive: ports.closeLinksOnArchive,
     recordAudit: ports.recordAudit,
+    screenInTransaction: ports.screenInTransaction,
   });
   return defineModule({
     name: "beneficiaries",
@@ -76,7 +77,8 @@ export {
   type NoticeDestination,
   type PreparedBeneficiary,
   remaskStoredBeneficiaries,
+  type ScreenInTransaction,
 } from "./beneficiaries.service.js";
 /** For the bank-rails module (a port, src/composition.ts): the address a SEPA file carries. */
-export { findPostalAddresses } from "./beneficiaries.shared.js";
+export { findPostalAddresses, type ScreenedBeneficiary } from "./beneficiaries.shared.js";
 export { BENEFICIARY_ERRORS, beneficiariesRouteRoles };

@@ -19,6 +19,7 @@ export function defineBeneficiaryImport(platform: PlatformServices, ports: Benef
     prepareBeneficiary: ports.prepareBeneficiary,
     prepareBankAccount: ports.prepareBankAccount,
     enqueueEnrollment: ports.enqueueEnrollment,
+    screenBeneficiaries: ports.screenBeneficiaries,
   });
   return defineModule({
     name: "beneficiary-import",

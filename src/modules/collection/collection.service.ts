@@ -69,7 +69,7 @@ export interface CollectionServiceDeps {
   readonly publicBaseUrl: string;
   readonly beneficiaries: Pick<
     BeneficiaryService,
-    "identityProblems" | "identityUpdatePatch" | "identityRequirements" | "changeDeclaredDestination"
+    "identityProblems" | "identityUpdatePatch" | "identityRequirements" | "changeDeclaredDestination" | "screenChanged"
   >;
   readonly destinations: Pick<DestinationService, "prepareBankAccount" | "insertPrepared" | "liveDestinations" | "findOne">;
   /**
@@ -560,6 +560,7 @@ export function createCollectionService(deps: CollectionServiceDeps) {
               typeof beneficiaries.identityUpdatePatch
             >[1]);
             await recordAddressFromLink(tx, tenant, locked.id, patch, now);
+            await beneficiaries.screenChanged(tx, tenant, [locked.id], null);
           }
           await refuseWhatTheRailWould(tx, tenant, destination, settled.created);
           await declare();
@@ -567,6 +568,7 @@ export function createCollectionService(deps: CollectionServiceDeps) {
         }
         const patch = beneficiaries.identityUpdatePatch(locked, submission.identity);
         await recordDetailsSubmitted(tx, tenant, locked.id, patch, now);
+        await beneficiaries.screenChanged(tx, tenant, [locked.id], null);
         await refuseWhatTheRailWould(tx, tenant, destination, settled.created);
         await declare();
         await events.record(tx, {

@@ -4,7 +4,7 @@ import { payoutsRouteRoles } from "./payouts.access.js";
 import { createPayoutBankFileHooks } from "./payouts.bank-files.js";
 import { createPayoutBulkService } from "./payouts.bulk.js";
 import { createPayoutWriter } from "./payouts.creation.js";
-import { createDisbursementHandlers } from "./payouts.disbursement.js";
+import { createDisbursementHandlers, createScreeningHoldRelease } from "./payouts.disbursement.js";
 import { PAYOUT_ERRORS } from "./payouts.errors.js";
 import { createPayoutExportService } from "./payouts.export.js";
 import { createFundsExpiryHandler, createWaitingPayoutQueue } from "./payouts.funding.js";
@@ -108,6 +108,8 @@ export function definePayouts(platform: PlatformServices, settings: PayoutsSetti
       bankFiles: createPayoutBankFileHooks({ clock, cipher, lifecycle }),
       /** For the funding module's release: the payouts waiting for funds, and the record of a reservation. */
       waitingPayouts: createWaitingPayoutQueue({ events, jobStore }),
+      /** For the screening module: a cleared hit dispatches the Beneficiary's held approved payouts again. */
+      releaseScreeningHold: createScreeningHoldRelease({ jobStore }),
     },
   });
 }

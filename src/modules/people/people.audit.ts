@@ -62,6 +62,8 @@ export const AUDIT_ACTIONS = [
   // Money into a funding account (issue 27): recorded by one person, approved or rejected by another.
   "top_up_created",
   "top_up_decided",
+  // Sanctions screening (issue 29): an admin cleared or confirmed a Beneficiary's hits.
+  "beneficiary_screening_decided",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -33,6 +33,8 @@ export const EVENT_TYPES = [
   "bank_file.item_unmatched",
   "top_up.approved",
   "top_up.rejected",
+  "beneficiary.screening_hit",
+  "beneficiary.screening_cleared",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

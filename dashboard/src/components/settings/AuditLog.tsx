@@ -66,6 +66,7 @@ const ACTIONS = [
   "sandbox_credit_posted",
   "top_up_created",
   "top_up_decided",
+  "beneficiary_screening_decided",
 ] as const satisfies readonly AuditAction[];
 true satisfies CompleteList<typeof ACTIONS, AuditAction>;
 type Action = (typeof ACTIONS)[number];
