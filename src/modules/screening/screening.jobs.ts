@@ -6,5 +6,5 @@ import { defineJob } from "../../platform/jobs/job-definition.js";
 export const SCREENING_RESCREEN_JOB = defineJob({
   type: "screening.rescreen",
   version: 1,
-  payload: Type.Object({ runId: Type.String({ format: "uuid" }) }),
+  payload: Type.Object({ runId: Type.String({ minLength: 36, maxLength: 36 }) }),
 });

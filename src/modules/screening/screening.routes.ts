@@ -131,7 +131,15 @@ export function registerScreeningRoutes(app: AppInstance, service: ScreeningServ
         ),
       },
     },
-    async (request) => service.loadList(request.params.listId, request.body.files, "operator"),
+    async (request) =>
+      service.loadList(
+        request.params.listId,
+        request.body.files.map((file) => ({
+          format: file.format,
+          content: Buffer.from(file.content_base64, "base64").toString("utf8"),
+        })),
+        "operator",
+      ),
   );
 
   app.get(

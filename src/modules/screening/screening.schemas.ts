@@ -111,7 +111,13 @@ export const LoadListBodySchema = Type.Object(
           format: stringEnum(LIST_FORMATS, {
             description: "`ofac_sdn` (sdn.csv), `ofac_alt` (alt.csv), `ofac_add` (add.csv), `eu_csv` or `eu_xml`.",
           }),
-          content: Type.String({ maxLength: 64 * 1024 * 1024, description: "The file's text, as published (UTF-8)." }),
+          content_base64: Type.String({
+            maxLength: 96 * 1024 * 1024,
+            pattern: "^[A-Za-z0-9+/]*={0,2}$",
+            contentEncoding: "base64",
+            description:
+              "The file's bytes as published (UTF-8), base64-encoded: the files carry line breaks and OFAC's end with a 0x1A byte, which JSON text fields here refuse.",
+          }),
         },
         { additionalProperties: false },
       ),
