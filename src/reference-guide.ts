@@ -147,6 +147,11 @@ export function referenceTags(config: Config): ReferenceTag[] {
       description:
         "Money a Business moved into a funding account's bank account, recorded by an admin and credited to the account (a ledger transfer) only when a different person approves it: maker-checker by person, always on. Events `top_up.approved` and `top_up.rejected`.",
     },
+    {
+      name: "Sanctions screening",
+      description:
+        "With the destination policy's `screening` on and lists loaded by the operator (US OFAC SDN, EU consolidated), every Beneficiary is screened at creation, when its name or country changes, and again whenever a list changes. A name at or above SCREENING_THRESHOLD (default 0.9; normalised, transliterated, word order ignored, Jaro-Winkler per word) is a hit: `screening_status` `potential_match`, new payouts refused (422 `SANCTIONS_REVIEW_REQUIRED`), approved ones not yet sent held, until an admin other than the person whose change was screened clears (false positive) or confirms it. Events `beneficiary.screening_hit` and `beneficiary.screening_cleared`.",
+    },
     { name: "Webhooks", description: "The webhook endpoint of the environment, and the delivery log." },
     {
       name: "Events",
@@ -161,6 +166,11 @@ export function referenceTags(config: Config): ReferenceTag[] {
     {
       name: "Sandbox mailbox",
       description: "E-mail the service would have sent in sandbox, captured for the Business to read instead of delivered.",
+    },
+    {
+      name: "Sanctions lists (operator)",
+      description:
+        "The installation operator loads the sanctions lists (also SANCTIONS_LISTS at start), with OPERATOR_TOKEN; present only when it is set.",
     },
     {
       name: "Production simulator (operator)",
