@@ -65,6 +65,7 @@ describe("the module list", () => {
       "ledger",
       "funding",
       "top-ups",
+      "screening",
     ]);
   });
 

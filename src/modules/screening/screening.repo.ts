@@ -90,6 +90,16 @@ export async function findKeyedNamesByKey(
   return rows.map((row) => ({ key: row.key, entryId: row.entry_id, nameNo: Number(row.name_no) }));
 }
 
+/** The whole candidate index (the rescreen run keeps it in memory per list version). */
+export async function findAllKeyedNames(db: Db): Promise<{ key: string; entryId: string; nameNo: number }[]> {
+  const rows = await db.select().from(sanctionsNameKeys);
+  return rows.map((row) => ({ key: row.key, entryId: row.entryId, nameNo: row.nameNo }));
+}
+
+export async function findAllEntries(db: Db): Promise<EntryRow[]> {
+  return db.select().from(sanctionsEntries);
+}
+
 export async function findEntries(db: Db, ids: readonly string[]): Promise<EntryRow[]> {
   if (ids.length === 0) return [];
   const out: EntryRow[] = [];

@@ -31,6 +31,8 @@ import { createTokenSimilarity, nameKeys, nameTokens } from "./screening.names.j
 import {
   decideHits,
   type EntryRow,
+  findAllEntries,
+  findAllKeyedNames,
   findEntries,
   findHit,
   findKeyedNamesByKey,
@@ -180,19 +182,49 @@ export function createScreeningService(deps: ScreeningServiceDeps) {
   // Screening ----------------------------------------------------------------------------------------------------
 
   /** The candidates of each Beneficiary of a batch: one read of the key index and one of the entries. */
-  async function candidatesOf(tx: Db, batch: readonly { id: string; names: ReturnType<typeof screenedNames> }[]) {
-    const allKeys = new Set<string>();
-    for (const b of batch) for (const name of b.names) for (const key of name.keys) allKeys.add(key);
-    const keyed = await findKeyedNamesByKey(tx, [...allKeys]);
+  /**
+   * The rescreen run reads the whole index once per process and list version (tens of thousands of rows, a few
+   * MB) instead of once per batch: the versions are read in the batch's transaction, so a reload is seen at once.
+   */
+  let cachedIndex: {
+    versions: string;
+    byKey: Map<string, { entryId: string; nameNo: number }[]>;
+    entries: Map<string, CandidateEntry>;
+  } | null = null;
+  async function wholeIndex(tx: Db) {
+    const versions = (await listLists(tx)).map((list) => `${list.listId}:${list.version}`).join(",");
+    if (cachedIndex?.versions === versions) return cachedIndex;
     const byKey = new Map<string, { entryId: string; nameNo: number }[]>();
-    for (const row of keyed) {
+    for (const row of await findAllKeyedNames(tx)) {
       const list = byKey.get(row.key) ?? [];
       list.push(row);
       byKey.set(row.key, list);
     }
-    const entryIds = [...new Set(keyed.map((row) => row.entryId))];
     const entries = new Map<string, CandidateEntry>();
-    for (const row of await findEntries(tx, entryIds)) entries.set(row.id, toCandidate(row));
+    for (const row of await findAllEntries(tx)) entries.set(row.id, toCandidate(row));
+    cachedIndex = { versions, byKey, entries };
+    return cachedIndex;
+  }
+
+  async function candidatesOf(tx: Db, batch: readonly { id: string; names: ReturnType<typeof screenedNames> }[], whole: boolean) {
+    let byKey: Map<string, { entryId: string; nameNo: number }[]>;
+    let entries: Map<string, CandidateEntry>;
+    if (whole) {
+      ({ byKey, entries } = await wholeIndex(tx));
+    } else {
+      const allKeys = new Set<string>();
+      for (const b of batch) for (const name of b.names) for (const key of name.keys) allKeys.add(key);
+      const keyed = await findKeyedNamesByKey(tx, [...allKeys]);
+      byKey = new Map();
+      for (const row of keyed) {
+        const list = byKey.get(row.key) ?? [];
+        list.push(row);
+        byKey.set(row.key, list);
+      }
+      entries = new Map();
+      for (const row of await findEntries(tx, [...new Set(keyed.map((row) => row.entryId))]))
+        entries.set(row.id, toCandidate(row));
+    }
     const out = new Map<string, Map<string, { entry: CandidateEntry; nameNos: Set<number> }>>();
     for (const b of batch) {
       const candidates = new Map<string, { entry: CandidateEntry; nameNos: Set<number> }>();
@@ -247,11 +279,12 @@ export function createScreeningService(deps: ScreeningServiceDeps) {
     tx: Tx,
     beneficiaries: readonly ScreenedBeneficiary[],
     trigger: MakerIdentity | null,
+    whole = false,
   ): Promise<number> {
     if (beneficiaries.length === 0) return 0;
     const now = clock.now();
     const prepared = beneficiaries.map((b) => ({ b, id: b.id, names: screenedNames(b) }));
-    const candidates = await candidatesOf(tx, prepared);
+    const candidates = await candidatesOf(tx, prepared, whole);
     const live = await lockLiveHitsOf(
       tx,
       beneficiaries.map((b) => b.id),
@@ -379,7 +412,7 @@ export function createScreeningService(deps: ScreeningServiceDeps) {
           }
           if (on) screened.push(b);
         }
-        const hits = await screenBatch(tx, screened, null);
+        const hits = await screenBatch(tx, screened, null, true);
         const last = batch.at(-1);
         const done = batch.length < RESCREEN_BATCH;
         await updateRun(tx, runId, {
