@@ -1,7 +1,12 @@
 import type { Config } from "./config.js";
 import { defineApiKeys } from "./modules/api-keys/index.js";
 import { defineBankRails, type InboundStatements } from "./modules/bank-rails/index.js";
-import { defineBeneficiaries, findPostalAddresses, identityRequirementsOf } from "./modules/beneficiaries/index.js";
+import {
+  type BeneficiariesPorts,
+  defineBeneficiaries,
+  findPostalAddresses,
+  identityRequirementsOf,
+} from "./modules/beneficiaries/index.js";
 import { defineBeneficiaryExport } from "./modules/beneficiary-export/index.js";
 import { defineBeneficiaryImport } from "./modules/beneficiary-import/index.js";
 import { defineBusinessProfile } from "./modules/business-profile/index.js";
@@ -24,6 +29,7 @@ import { createAuditRecorder, definePeople } from "./modules/people/index.js";
 import { defineRailSimulator } from "./modules/rail-simulator/index.js";
 import { defineReconciliation } from "./modules/reconciliation/index.js";
 import { defineRegistration, emailRecipientFacts } from "./modules/registration/index.js";
+import { defineScreening } from "./modules/screening/index.js";
 import { defineTopUps } from "./modules/top-ups/index.js";
 import { defineWebhooks } from "./modules/webhooks/index.js";
 import type { ControlChangeApplier } from "./platform/auth/audit.js";
@@ -83,6 +89,8 @@ export interface ComposedModules {
   readonly errorCodes: ErrorCodeTable;
   /** The collection service the hosted collection pages (src/pages/collection) serve. */
   readonly collectionPages: ReturnType<typeof defineCollection>["offers"]["service"];
+  /** Loads SANCTIONS_LISTS: called once the database is migrated, by a process that runs the worker. */
+  readonly loadConfiguredSanctionsLists: () => Promise<void>;
   /** Runs every module's onClose (the process is ending). */
   close(): Promise<void>;
 }
@@ -127,6 +135,7 @@ function portFilledLater<Args extends unknown[], Result>(name: string) {
 
 type Hook<Name extends keyof PayoutBankFileHooks> = PayoutBankFileHooks[Name];
 type ReadBeneficiary = EnrollmentPorts["readBeneficiary"];
+type ScreenInTransaction = BeneficiariesPorts["screenInTransaction"];
 type Waiting<Name extends keyof WaitingPayoutQueue> = WaitingPayoutQueue[Name];
 
 /** Every module of the service, built once per process (runtime.ts); the API and the worker read the result. */
@@ -159,6 +168,11 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
   //   rules of every move).
   // Each loop is cut on the side whose need is met at call time only, never while building.
   const readBeneficiary = portFilledLater<Parameters<ReadBeneficiary>, ReturnType<ReadBeneficiary>>("enrollment.readBeneficiary");
+  // beneficiaries -> screening (a creation or a change is screened in its transaction), screening -> payouts
+  // (a cleared hit releases held payouts), payouts -> beneficiaries (the gates): screening comes after payouts.
+  const screenInTransaction = portFilledLater<Parameters<ScreenInTransaction>, ReturnType<ScreenInTransaction>>(
+    "screening.screenInTransaction",
+  );
   const lockWaiting = portFilledLater<Parameters<Hook<"lockWaiting">>, ReturnType<Hook<"lockWaiting">>>(
     "bank-rails.payoutFiles.lockWaiting",
   );
@@ -262,6 +276,7 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
       closeLinksOnArchive: closeLinksOfArchivedBeneficiary,
       requestNameChecks: nameChecks.ofBeneficiary,
       recordAudit,
+      screenInTransaction: screenInTransaction.call,
     },
   );
   const bankRails = defineBankRails(
@@ -320,6 +335,7 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
   const beneficiaryImport = defineBeneficiaryImport(platform, {
     prepareBeneficiary: beneficiaries.offers.service.prepareBeneficiary,
     prepareBankAccount: destinations.offers.service.prepareBankAccount,
+    screenBeneficiaries: beneficiaries.offers.service.screenChanged,
     enqueueEnrollment: enrollment.offers.enqueueEnrollment,
     requestNameChecks: nameChecks.ofDestinations,
     recordAudit,
@@ -364,6 +380,16 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
       recordAudit,
     },
   );
+  // Sanctions screening, switched per Business and environment by the destination policy's `screening`.
+  const screening = defineScreening(
+    platform,
+    { threshold: config.screening.threshold, lists: config.screening.lists, operatorToken: config.operatorToken },
+    {
+      screeningEnabled: async (db, tenant) => (await findDestinationPolicy(db, tenant)).screening === "on",
+      releaseScreeningHold: payouts.offers.releaseScreeningHold,
+      recordAudit,
+    },
+  );
   const webhooks = defineWebhooks(platform, { policy: deps.webhookPolicy, sender: deps.webhookSender }, { recordAudit });
   const events = defineEvents(platform, { connectionTimeoutMs: config.http.connectionTimeoutMs });
   // The production simulator's operator control endpoint exists only when a control token is configured.
@@ -373,6 +399,7 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
 
   // Second step: the loops' ports now reach their providers.
   readBeneficiary.fill(beneficiaries.offers.readBeneficiary);
+  screenInTransaction.fill(screening.offers.screenInTransaction);
   lockWaiting.fill(payouts.offers.bankFiles.lockWaiting);
   recordSubmission.fill(payouts.offers.bankFiles.recordSubmission);
   failBeforeSubmission.fill(payouts.offers.bankFiles.failBeforeSubmission);
@@ -409,6 +436,7 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
     payoutLimits,
     controlChanges,
     reconciliation,
+    screening,
   ];
 
   const rank = (module: ModuleDefinition) => {
@@ -454,6 +482,7 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
     ]),
     access: { authenticate: apiKeys.offers.authenticate, sessions: people.offers.sessions },
     collectionPages: collection.offers.service,
+    loadConfiguredSanctionsLists: screening.offers.loadConfiguredLists,
     close: async () => {
       for (const module of modules) await module.onClose?.();
     },

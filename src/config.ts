@@ -110,6 +110,21 @@ export interface Config {
   /** Operator token of the simulator control endpoint; null leaves the endpoint off (it answers 404). */
   readonly simulatorControlToken: string | null;
   /**
+   * OPERATOR_TOKEN: the installation operator's bearer token for `/operator/...` routes other than the
+   * simulator's (loading sanctions lists); null leaves those routes off (they answer 404).
+   */
+  readonly operatorToken: string | null;
+  /** Sanctions screening (issue 29). */
+  readonly screening: {
+    /**
+     * SANCTIONS_LISTS: files loaded at every start of an `all` or `worker` process (comma-separated paths, each
+     * `format:path` or a path whose name or content says its format: sdn.csv, alt.csv, add.csv, the EU CSV or XML).
+     */
+    readonly lists: readonly { readonly format: string | null; readonly path: string }[];
+    /** SCREENING_THRESHOLD: the lowest name similarity (0.5 to 1, default 0.9) that is a hit. */
+    readonly threshold: number;
+  };
+  /**
    * Where Prometheus reads /metrics. On its own listener when `port` is set (METRICS_PORT, bound to `host`);
    * otherwise on the API port only with a `token` (METRICS_TOKEN); with neither, /metrics is not served.
    * A set token is required on either listener.
@@ -391,6 +406,44 @@ function readSimulatorControlToken(env: Env): string | null {
 }
 
 /** The value is a secret, so no message quotes it. */
+function readOperatorToken(env: Env): string | null {
+  const raw = env.OPERATOR_TOKEN;
+  if (raw === undefined || raw === "") return null;
+  if (raw.length < 32 || /\s/.test(raw)) {
+    throw new ConfigError("OPERATOR_TOKEN must be at least 32 characters without spaces (openssl rand -hex 32)");
+  }
+  return raw;
+}
+
+const SANCTIONS_FORMATS = ["ofac_sdn", "ofac_alt", "ofac_add", "eu_csv", "eu_xml"];
+
+function readSanctionsLists(env: Env): { format: string | null; path: string }[] {
+  const raw = env.SANCTIONS_LISTS;
+  if (raw === undefined || raw.trim() === "") return [];
+  return raw
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item !== "")
+    .map((item) => {
+      const colon = item.indexOf(":");
+      const prefix = colon > 0 ? item.slice(0, colon) : "";
+      const named = SANCTIONS_FORMATS.includes(prefix);
+      const file = named ? item.slice(colon + 1) : item;
+      if (!path.isAbsolute(file)) throw new ConfigError(`SANCTIONS_LISTS: "${file}" must be an absolute path`);
+      return { format: named ? prefix : null, path: path.resolve(file) };
+    });
+}
+
+function readThreshold(env: Env): number {
+  const raw = env.SCREENING_THRESHOLD;
+  if (raw === undefined || raw === "") return 0.9;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0.5 || value > 1)
+    throw new ConfigError(`SCREENING_THRESHOLD must be a number from 0.5 to 1, got "${raw}"`);
+  return value;
+}
+
+/** The value is a secret, so no message quotes it. */
 function readMetricsToken(env: Env): string | null {
   const raw = env.METRICS_TOKEN;
   if (raw === undefined || raw === "") return null;
@@ -470,6 +523,8 @@ export function loadConfig(env: Env = process.env): Config {
       verifier: readChoice(env, "NAME_CHECK_VERIFIER", ["local", "simulator"] as const, "local"),
     },
     simulatorControlToken: readSimulatorControlToken(env),
+    operatorToken: readOperatorToken(env),
+    screening: { lists: readSanctionsLists(env), threshold: readThreshold(env) },
     bankRails: {
       localRoot: readBankRailLocalRoot(env),
       allowPrivateHosts: readBool(env, "BANK_RAIL_ALLOW_PRIVATE_HOSTS", false),

@@ -138,6 +138,9 @@ async function main(): Promise<void> {
     await scheduleRetentionSweep(runtime.deps.database.db, runtime.deps.jobStore, runtime.deps.clock.now()).catch(
       (error: unknown) => logger.warn({ err: error }, "could not schedule the retention sweep; the next start tries again"),
     );
+    // SANCTIONS_LISTS: loaded (and every Beneficiary screened again by a job) when the files changed since the
+    // last load; a file that cannot be read stops the start, as a bad configuration value does.
+    await runtime.deps.modules.loadConfiguredSanctionsLists();
     worker.start();
     logger.info("worker started");
   }

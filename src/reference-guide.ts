@@ -167,6 +167,11 @@ export function referenceTags(config: Config): ReferenceTag[] {
       description:
         "Bank statements (camt.053 `.001.02`/`.001.08`, camt.052, BAI2), uploaded or read from a bank rail's inbound folder, each of a funding account by its account. Every booked line is matched, in order, by `end_to_end_id` (one payout), `batch` (a payment block's PmtInfId: the block less its rejected transfers), `return` (the original EndToEndId or ACH trace: the payout is returned, what did not come back posts to fees), `top_up` (its reference) and `amount_date` (the exact amount, one payout sent within RECONCILIATION_WINDOW_BUSINESS_DAYS): a matched debit disburses the payout at the booking date when not yet and marks it `reconciled` (`payout.reconciled`). More than one possible answer is `needs_review` with its candidates (`statement_line.needs_review`), never a guess. A credit matching nothing funds the account (`funding_account.credited`); a debit matching nothing goes to suspense, lowering `available_minor`. Each statement's closing booked balance is proved against the ledger; a difference or missing statements raise `funding_account.balance_mismatch`. A line is recorded once (the bank's reference, else a fingerprint of its facts): statements sent again, overlapping intraday and end-of-day reports and out-of-order files add nothing. Pending entries move no money.",
     },
+    {
+      name: "Sanctions screening",
+      description:
+        "With the destination policy's `screening` on and lists loaded by the operator (US OFAC SDN, EU consolidated), every Beneficiary is screened at creation, when its name or country changes, and again whenever a list changes. A name at or above SCREENING_THRESHOLD (default 0.9; normalised, transliterated, word order ignored, Jaro-Winkler per word) is a hit: `screening_status` `potential_match`, new payouts refused (422 `SANCTIONS_REVIEW_REQUIRED`), approved ones not yet sent held, until an admin other than the person whose change was screened clears (false positive) or confirms it. Events `beneficiary.screening_hit` and `beneficiary.screening_cleared`.",
+    },
     { name: "Webhooks", description: "The webhook endpoint of the environment, and the delivery log." },
     {
       name: "Events",
@@ -181,6 +186,11 @@ export function referenceTags(config: Config): ReferenceTag[] {
     {
       name: "Sandbox mailbox",
       description: "E-mail the service would have sent in sandbox, captured for the Business to read instead of delivered.",
+    },
+    {
+      name: "Sanctions lists (operator)",
+      description:
+        "The installation operator loads the sanctions lists (also SANCTIONS_LISTS at start), with OPERATOR_TOKEN; present only when it is set.",
     },
     {
       name: "Production simulator (operator)",

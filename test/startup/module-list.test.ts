@@ -68,6 +68,7 @@ describe("the module list", () => {
       "payout-limits",
       "control-changes",
       "reconciliation",
+      "screening",
     ]);
   });
 

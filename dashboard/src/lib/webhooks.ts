@@ -37,6 +37,8 @@ export const EVENT_TYPES = [
   "statement_line.needs_review",
   "funding_account.credited",
   "funding_account.balance_mismatch",
+  "beneficiary.screening_hit",
+  "beneficiary.screening_cleared",
 ] as const satisfies readonly EventType[];
 true satisfies CompleteList<typeof EVENT_TYPES, EventType>;
 

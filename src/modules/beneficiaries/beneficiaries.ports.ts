@@ -3,6 +3,7 @@ import type { Tenant } from "../../platform/auth/actor.js";
 import type { RecordActorAudit } from "../../platform/auth/audit.js";
 import type { Tx } from "../../platform/db/client.js";
 import type { MailOutbox } from "../emails/index.js";
+import type { ScreenInTransaction } from "./beneficiaries.service.js";
 
 export interface BeneficiariesPorts {
   /** From the emails module: notices to Beneficiaries go through the outbox. */
@@ -15,4 +16,6 @@ export interface BeneficiariesPorts {
   readonly requestNameChecks: (tx: Tx, tenant: Tenant, beneficiaryId: string) => Promise<void>;
   /** From the people module: security-relevant changes are recorded in their transaction. */
   readonly recordAudit: RecordActorAudit;
+  /** From the screening module: a created Beneficiary, or one whose name or country changed, is screened in that transaction. */
+  readonly screenInTransaction: ScreenInTransaction;
 }

@@ -18,6 +18,22 @@ import { businesses, createdAt, environmentEnum } from "../../platform/db/shared
 export const beneficiaryTypeEnum = pgEnum("beneficiary_type", ["person", "business"]);
 export const complianceStatusEnum = pgEnum("compliance_status", ["pending", "compliant", "suspended"]);
 export const collectionStatusEnum = pgEnum("collection_status", ["not_invited", "invited", "details_submitted"]);
+/** Sanctions screening (the screening module decides it; docs/decisions.md "Sanctions screening"). */
+export const SCREENING_STATUSES = ["not_screened", "clear", "potential_match", "cleared", "confirmed_match"] as const;
+export type ScreeningStatus = (typeof SCREENING_STATUSES)[number];
+export const screeningStatusEnum = pgEnum("screening_status", SCREENING_STATUSES);
+
+/** The hit a Beneficiary's screening status is about (the highest-scoring live one), as the API shows it. */
+export interface ScreeningMatchValue {
+  hit_id: string;
+  list_id: string;
+  entry_ref: string;
+  entry_name: string;
+  matched_name: string;
+  score: number;
+  status: "open" | "cleared" | "confirmed";
+}
+
 export const enrollmentStatusEnum = pgEnum("enrollment_status", ["pending", "verified", "rejected", "suspended", "closed"]);
 
 /** Who changed a Beneficiary's declared destination: the Business through its API key, or a collection link's submission. */
@@ -117,6 +133,13 @@ export const beneficiaries = pgTable(
      * `masking.backfill` job; new rows are written with the current version.
      */
     maskVersion: smallint("mask_version").notNull().default(0),
+    /**
+     * Written only by the screening module (through beneficiaries.shared.ts `recordScreeningOutcome`):
+     * `potential_match` and `confirmed_match` refuse new payouts and hold approved ones not yet sent.
+     */
+    screeningStatus: screeningStatusEnum("screening_status").notNull().default("not_screened"),
+    screeningMatch: jsonb("screening_match").$type<ScreeningMatchValue>(),
+    screenedAt: timestamp("screened_at", { withTimezone: true, mode: "date" }),
   },
   (t) => [
     index("beneficiaries_tenant_list_idx").on(t.businessId, t.environment, t.id).where(sql`archived_at is null`),

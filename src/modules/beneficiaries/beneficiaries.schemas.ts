@@ -4,6 +4,7 @@ import { type Static, Type } from "@sinclair/typebox";
 import { DOCUMENTED_AS } from "../../platform/http/openapi-document.js";
 import { nameString, nullable, stringEnum } from "../../platform/http/schema-types.js";
 import { PageQuerySchema } from "../../platform/pagination/cursor.js";
+import { SCREENING_STATUSES } from "./beneficiaries.schema.js";
 
 export const CountryCodeSchema = Type.String({
   pattern: "^[A-Z]{2}$",
@@ -153,6 +154,16 @@ export const DeclaredDestinationChangeSchema = Type.Object(
 );
 export type DeclaredDestinationChangeBody = Static<typeof DeclaredDestinationChangeSchema>;
 
+const ScreeningMatchSchema = Type.Object({
+  hit_id: Type.String({ format: "uuid", description: "The hit (GET /v1/screening-hits/{id})." }),
+  list_id: Type.String({ description: "`ofac_sdn` or `eu_consolidated`." }),
+  entry_ref: Type.String({ description: "The publisher's id of the entry." }),
+  entry_name: Type.String({ description: "The entry's primary name." }),
+  matched_name: Type.String({ description: "The listed name (primary or alias) closest to the Beneficiary's." }),
+  score: Type.Number({ minimum: 0, maximum: 1, description: "Name similarity, 0 to 1." }),
+  status: stringEnum(["open", "cleared", "confirmed"], { description: "The hit's status." }),
+});
+
 export const BeneficiarySchema = Type.Object(
   {
     id: Type.String({ format: "uuid" }),
@@ -251,6 +262,17 @@ export const BeneficiarySchema = Type.Object(
       type: ["object", "null"],
       description: "The latest tax form submitted over a `tax_documents` link, masked (schema `TaxDocument`); null when none.",
     }),
+    screening_status: stringEnum(SCREENING_STATUSES, {
+      description:
+        "Sanctions screening (destination policy `screening: on`, lists loaded by the operator): `not_screened`, `clear` (no listed name close enough), `potential_match` (a hit waits for an admin: new payouts are refused with 422 `SANCTIONS_REVIEW_REQUIRED`, approved ones not yet sent are held), `cleared` (an admin found the hits false positives) or `confirmed_match` (an admin confirmed one: blocked while the entry is listed). Screened at creation, on a change of name or country, and again whenever a list changes.",
+    }),
+    screening_match: Type.Unsafe<ScreeningMatchBody | null>({
+      ...ScreeningMatchSchema,
+      type: ["object", "null"],
+      description:
+        "The hit the `screening_status` is about (the highest-scoring live one; GET /v1/screening-hits?beneficiary_id= lists all); null when none.",
+    }),
+    screened_at: nullable({ ...timestamp, description: "When it was last screened; null when never." }),
     archived_at: nullable(timestamp),
     environment: stringEnum(["sandbox", "production"]),
     created_at: timestamp,
@@ -260,6 +282,7 @@ export const BeneficiarySchema = Type.Object(
 );
 export type BeneficiaryBody = Static<typeof BeneficiarySchema>;
 
+export type ScreeningMatchBody = Static<typeof ScreeningMatchSchema>;
 export const BeneficiaryIdParamsSchema = Type.Object({ id: Type.String({ format: "uuid" }) });
 
 export const ListBeneficiariesQuerySchema = Type.Object(

@@ -3,6 +3,7 @@
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
 import { noActor, type RecordActorAudit } from "../../platform/auth/audit.js";
+import type { MakerIdentity } from "../../platform/auth/maker-checker.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
 import { type Db, type Tx, transaction } from "../../platform/db/client.js";
@@ -69,7 +70,28 @@ export interface BeneficiaryServiceDeps {
   readonly recordAudit: RecordActorAudit;
   /** Queues the payee name check of the Beneficiary's live accounts (destinations module) when its legal name changes. */
   readonly requestNameChecks?: (tx: Tx, tenant: Tenant, beneficiaryId: string) => Promise<void>;
+  /** Sanctions screening (screening module, a port): Beneficiaries created or whose name or country changed, in that transaction. */
+  readonly screenInTransaction?: ScreenInTransaction;
 }
+
+/** Screens the tenant's Beneficiaries in the caller's transaction; `by` is whose change it was (null: no person's). */
+export type ScreenInTransaction = (
+  tx: Tx,
+  tenant: Tenant,
+  beneficiaryIds: readonly string[],
+  by: MakerIdentity | null,
+) => Promise<void>;
+
+/** The columns whose change is screened again: the names and the countries. */
+const SCREENED_COLUMNS = [
+  "name",
+  "firstName",
+  "lastName",
+  "businessName",
+  "countryOfResidence",
+  "countryOfIncorporation",
+  "postalAddress",
+] as const;
 
 export type BeneficiaryService = ReturnType<typeof createBeneficiaryService>;
 
@@ -202,6 +224,9 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
         .filter((request) => request.expiresAt > now)
         .map((request) => ({ id: request.id, scope: request.scope, expires_at: request.expiresAt.toISOString() })),
       tax_document: row.taxDocument === null ? null : presentTaxDocument(row.taxDocument, now),
+      screening_status: row.screeningStatus,
+      screening_match: row.screeningMatch ?? null,
+      screened_at: iso(row.screenedAt),
       archived_at: iso(row.archivedAt),
       environment: row.environment,
       created_at: row.createdAt.toISOString(),
@@ -337,7 +362,9 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
           createdAt: now,
           updatedAt: now,
         });
-        return present({ row, payoutUsableDestinations: 0 });
+        if (deps.screenInTransaction === undefined) return present({ row, payoutUsableDestinations: 0 });
+        await deps.screenInTransaction(tx, tenant, [row.id], actor);
+        return readOrFail(tx, tenant, row.id);
       });
     } catch (error) {
       if (isUniqueViolation(error, "beneficiaries_tenant_email_key")) throw emailTaken();
@@ -387,6 +414,9 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
         if (row.archivedAt !== null) throw new AppError(BENEFICIARY_ERRORS.BENEFICIARY_ARCHIVED);
         const patch = await change(tx, row, tenant);
         if (patch !== null) await updateBeneficiary(tx, tenant, id, { ...patch, updatedAt: clock.now() });
+        if (patch !== null && SCREENED_COLUMNS.some((column) => patch[column] !== undefined)) {
+          await screenChanged(tx, tenant, [id], actor);
+        }
         return readOrFail(tx, tenant, id);
       });
     } catch (error) {
@@ -629,10 +659,16 @@ export function createBeneficiaryService(deps: BeneficiaryServiceDeps) {
     });
   }
 
+  /** For the import and the collection pages: screening of the Beneficiaries they created or changed, in their transaction. */
+  async function screenChanged(tx: Tx, tenant: Tenant, ids: readonly string[], by: MakerIdentity | null): Promise<void> {
+    if (deps.screenInTransaction !== undefined) await deps.screenInTransaction(tx, tenant, ids, by);
+  }
+
   return {
     create,
     get,
     list,
+    screenChanged,
     update,
     acknowledge,
     archive,

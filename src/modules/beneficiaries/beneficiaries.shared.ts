@@ -12,6 +12,8 @@ import {
   beneficiaries,
   type enrollmentStatusEnum,
   type PostalAddressValue,
+  type ScreeningMatchValue,
+  type ScreeningStatus,
   type TaxDocumentSummaryValue,
 } from "./beneficiaries.schema.js";
 
@@ -19,7 +21,12 @@ export type { BeneficiaryRow, BeneficiaryWithCounts } from "./beneficiaries.repo
 /** A Beneficiary of the tenant with its derived-status inputs (usable destinations, open request), or null. */
 /** Locks a Beneficiary of the tenant for the rest of the transaction (concurrent changes of one Beneficiary take turns). */
 export { findBeneficiary, lockBeneficiary } from "./beneficiaries.repo.js";
-export type { PostalAddressValue, TaxDocumentSummaryValue } from "./beneficiaries.schema.js";
+export type {
+  PostalAddressValue,
+  ScreeningMatchValue,
+  ScreeningStatus,
+  TaxDocumentSummaryValue,
+} from "./beneficiaries.schema.js";
 
 export type EnrollmentStatus = (typeof enrollmentStatusEnum.enumValues)[number];
 
@@ -169,6 +176,7 @@ export type GateBeneficiary = Pick<
   | "enrollmentStatus"
   | "declaredDestinationId"
   | "createdAt"
+  | "screeningStatus"
 >;
 
 /** Share-locks several Beneficiaries in id order (bulk; a fixed order so two uploads cannot deadlock). */
@@ -189,7 +197,8 @@ export async function lockBeneficiariesShared(tx: Tx, tenant: Tenant, ids: reado
  * interpolated, so the text is fixed and the caller's statement may be a named one.
  */
 export function shareLockedGateBeneficiary(tenant: Tenant, beneficiaryId: string): SQL {
-  return sql`select id, archived_at, compliance_status, reacknowledgment_required, enrollment_status, declared_destination_id, created_at
+  return sql`select id, archived_at, compliance_status, reacknowledgment_required, enrollment_status, declared_destination_id, created_at,
+          screening_status
         from beneficiaries
         where id = ${beneficiaryId}::uuid and business_id = ${tenant.businessId}::uuid
           and environment = ${tenant.environment}::environment
@@ -331,4 +340,98 @@ export function beneficiaryIdsNamedLike(tenant: Tenant, text: string): SQL {
   return sql`select ${beneficiaries.id} from ${beneficiaries}
     where ${ownedBy(beneficiaries, tenant)}
       and (${beneficiaries.name} ilike ${pattern} or ${beneficiaries.nickname} ilike ${pattern})`;
+}
+
+// Sanctions screening (the screening module) ------------------------------------------------------------------
+
+/** What screening reads of a Beneficiary: every name it goes by and its country. */
+export interface ScreenedBeneficiary {
+  readonly id: string;
+  readonly businessId: string;
+  readonly environment: BeneficiaryRow["environment"];
+  /** The name, and the legal name when it differs (first and last name, or the business name). */
+  readonly names: readonly string[];
+  /** Residence or incorporation, else the postal address's country. */
+  readonly country: string | null;
+  readonly screeningStatus: ScreeningStatus;
+}
+
+const screenedColumns = {
+  id: beneficiaries.id,
+  businessId: beneficiaries.businessId,
+  environment: beneficiaries.environment,
+  name: beneficiaries.name,
+  firstName: beneficiaries.firstName,
+  lastName: beneficiaries.lastName,
+  businessName: beneficiaries.businessName,
+  countryOfResidence: beneficiaries.countryOfResidence,
+  countryOfIncorporation: beneficiaries.countryOfIncorporation,
+  postalAddress: beneficiaries.postalAddress,
+  screeningStatus: beneficiaries.screeningStatus,
+};
+
+function toScreened(row: {
+  id: string;
+  businessId: string;
+  environment: BeneficiaryRow["environment"];
+  name: string;
+  firstName: string | null;
+  lastName: string | null;
+  businessName: string | null;
+  countryOfResidence: string | null;
+  countryOfIncorporation: string | null;
+  postalAddress: PostalAddressValue | null;
+  screeningStatus: ScreeningStatus;
+}): ScreenedBeneficiary {
+  const legal = [row.firstName, row.lastName].filter((part) => part !== null && part !== "").join(" ");
+  const names = [...new Set([row.name, legal, row.businessName ?? ""].map((name) => name.trim()).filter((name) => name !== ""))];
+  return {
+    id: row.id,
+    businessId: row.businessId,
+    environment: row.environment,
+    names,
+    country: row.countryOfResidence ?? row.countryOfIncorporation ?? row.postalAddress?.country ?? null,
+    screeningStatus: row.screeningStatus,
+  };
+}
+
+/** The tenant's Beneficiaries by id (archived ones too), in the caller's transaction. */
+export async function findBeneficiariesToScreen(db: Db, tenant: Tenant, ids: readonly string[]): Promise<ScreenedBeneficiary[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select(screenedColumns)
+    .from(beneficiaries)
+    .where(and(ownedBy(beneficiaries, tenant), inArray(beneficiaries.id, [...ids])));
+  return rows.map(toScreened);
+}
+
+/**
+ * Every tenant's active Beneficiaries in id order after `afterId` (the rescreen run's batches), locked: a change
+ * of one of them (screened in its own transaction) waits, so the batch never writes a verdict on an old name.
+ */
+export async function listBeneficiariesToScreen(tx: Tx, afterId: string | null, limit: number): Promise<ScreenedBeneficiary[]> {
+  const rows = await tx
+    .select(screenedColumns)
+    .from(beneficiaries)
+    .where(and(isNull(beneficiaries.archivedAt), afterId === null ? undefined : sql`${beneficiaries.id} > ${afterId}::uuid`))
+    .orderBy(asc(beneficiaries.id))
+    .limit(limit)
+    .for("update");
+  return rows.map(toScreened);
+}
+
+export interface ScreeningOutcome {
+  readonly id: string;
+  readonly status: ScreeningStatus;
+  readonly match: ScreeningMatchValue | null;
+}
+
+/** Writes screening outcomes (one statement for a whole batch); `updated_at` is left alone: the Business changed nothing. */
+export async function recordScreeningOutcomes(tx: Tx, outcomes: readonly ScreeningOutcome[], at: Date): Promise<void> {
+  if (outcomes.length === 0) return;
+  const rows = JSON.stringify(outcomes.map((o) => ({ id: o.id, status: o.status, match: o.match })));
+  await tx.execute(sql`update beneficiaries b
+    set screening_status = v.status::screening_status, screening_match = v.match, screened_at = ${at.toISOString()}::timestamptz
+    from jsonb_to_recordset(${rows}::jsonb) as v(id uuid, status text, match jsonb)
+    where b.id = v.id`);
 }

@@ -40,6 +40,7 @@ export function defineBeneficiaries(platform: PlatformServices, settings: Benefi
     closeLinksOnArchive: ports.closeLinksOnArchive,
     recordAudit: ports.recordAudit,
     requestNameChecks: ports.requestNameChecks,
+    screenInTransaction: ports.screenInTransaction,
   });
   return defineModule({
     name: "beneficiaries",
@@ -77,7 +78,8 @@ export {
   type NoticeDestination,
   type PreparedBeneficiary,
   remaskStoredBeneficiaries,
+  type ScreenInTransaction,
 } from "./beneficiaries.service.js";
 /** For the bank-rails module (a port, src/composition.ts): the address a SEPA file carries. */
-export { findPostalAddresses } from "./beneficiaries.shared.js";
+export { findPostalAddresses, type ScreenedBeneficiary } from "./beneficiaries.shared.js";
 export { BENEFICIARY_ERRORS, beneficiariesRouteRoles };

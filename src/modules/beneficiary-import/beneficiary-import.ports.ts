@@ -8,6 +8,8 @@ import type { DestinationService } from "../destinations/index.js";
 export interface BeneficiaryImportPorts {
   /** From the beneficiaries module: a row's Beneficiary checked and prepared by the API's own rules. */
   readonly prepareBeneficiary: BeneficiaryService["prepareBeneficiary"];
+  /** From the beneficiaries module: sanctions screening of the imported Beneficiaries, in the import's transaction. */
+  readonly screenBeneficiaries: BeneficiaryService["screenChanged"];
   /** From the destinations module: a row's bank account checked and prepared by the API's own rules. */
   readonly prepareBankAccount: DestinationService["prepareBankAccount"];
   /** From the enrollment module: queues the enrollment of acknowledged rows with the payout rail, in the import's transaction. */

@@ -70,6 +70,8 @@ export interface BeneficiaryImportServiceDeps {
   readonly requestNameChecks?: (tx: Tx, tenant: Tenant, destinationIds: readonly string[]) => Promise<void>;
   /** The audit log: each insert transaction records the bank accounts it added (one entry, not one per row). */
   readonly recordAudit: RecordActorAudit;
+  /** Sanctions screening of the inserted Beneficiaries, in the insert transaction (the importer is whose change it was). */
+  readonly screenBeneficiaries?: (tx: Tx, tenant: Tenant, ids: readonly string[], by: Actor) => Promise<void>;
 }
 
 export type BeneficiaryImportService = ReturnType<typeof createBeneficiaryImportService>;
@@ -301,6 +303,7 @@ export function createBeneficiaryImportService(deps: BeneficiaryImportServiceDep
           },
         });
       }
+      await deps.screenBeneficiaries?.(tx, tenantOf(actor), [...inserted], actor);
       if (added.length > 0) {
         // New places money can go, added by this import: one entry per insert transaction, masked values only.
         await deps.recordAudit(tx, actor, {

@@ -21,6 +21,7 @@ export function defineBeneficiaryImport(platform: PlatformServices, ports: Benef
     prepareBankAccount: ports.prepareBankAccount,
     enqueueEnrollment: ports.enqueueEnrollment,
     requestNameChecks: ports.requestNameChecks,
+    screenBeneficiaries: ports.screenBeneficiaries,
   });
   return defineModule({
     name: "beneficiary-import",

@@ -69,7 +69,7 @@ export interface CollectionServiceDeps {
   readonly publicBaseUrl: string;
   readonly beneficiaries: Pick<
     BeneficiaryService,
-    "identityProblems" | "identityUpdatePatch" | "identityRequirements" | "changeDeclaredDestination"
+    "identityProblems" | "identityUpdatePatch" | "identityRequirements" | "changeDeclaredDestination" | "screenChanged"
   >;
   readonly destinations: Pick<
     DestinationService,
@@ -572,6 +572,7 @@ export function createCollectionService(deps: CollectionServiceDeps) {
               typeof beneficiaries.identityUpdatePatch
             >[1]);
             await recordAddressFromLink(tx, tenant, locked.id, patch, now);
+            await beneficiaries.screenChanged(tx, tenant, [locked.id], null);
           }
           await refuseWhatTheRailWould(tx, tenant, destination, settled.created);
           await declare();
@@ -581,6 +582,7 @@ export function createCollectionService(deps: CollectionServiceDeps) {
         await recordDetailsSubmitted(tx, tenant, locked.id, patch, now);
         // A new legal name: every account's holder name is checked against it again (the new one's check is queued).
         if (patch.name !== undefined && patch.name !== locked.name) await destinations.requestNameChecksOf(tx, tenant, locked.id);
+        await beneficiaries.screenChanged(tx, tenant, [locked.id], null);
         await refuseWhatTheRailWould(tx, tenant, destination, settled.created);
         await declare();
         await events.record(tx, {

@@ -4,7 +4,7 @@ import { payoutsRouteRoles } from "./payouts.access.js";
 import { createPayoutBankFileHooks } from "./payouts.bank-files.js";
 import { createPayoutBulkService } from "./payouts.bulk.js";
 import { createPayoutWriter } from "./payouts.creation.js";
-import { createDisbursementHandlers } from "./payouts.disbursement.js";
+import { createDisbursementHandlers, createScreeningHoldRelease } from "./payouts.disbursement.js";
 import { PAYOUT_ERRORS } from "./payouts.errors.js";
 import { createPayoutExportService } from "./payouts.export.js";
 import { createFundsExpiryHandler, createWaitingPayoutQueue } from "./payouts.funding.js";
@@ -116,6 +116,8 @@ export function definePayouts(platform: PlatformServices, settings: PayoutsSetti
       controlChange: { kind: "approval_policy", apply: service.applyApprovedPolicyChange },
       /** For the reconciliation module: the payouts a statement line names, marked reconciled or returned. */
       reconciliation: createPayoutReconciliation({ clock, events, lifecycle }),
+      /** For the screening module: a cleared hit dispatches the Beneficiary's held approved payouts again. */
+      releaseScreeningHold: createScreeningHoldRelease({ jobStore }),
     },
   });
 }

@@ -17,6 +17,7 @@
 //   applies (a repeat, or the payout moved on) is logged and completed, never retried. Outcomes a rail
 //   scheduled at submission are chained (each job enqueues the next), so they apply in the rail's order.
 // `payout.settle`: at the close of the return window, a production payout still `disbursed` settles.
+import type { Tenant } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
 import { type Db, type Tx, transaction } from "../../platform/db/client.js";
@@ -32,6 +33,7 @@ import {
   serializeRailOutcome,
 } from "../../rails/rail.js";
 import { railDestinationOf } from "../destinations/index.js";
+import { isScreeningBlocked } from "./payouts.gates.js";
 import { PAYOUT_DISBURSE_JOB, PAYOUT_RAIL_OUTCOME_JOB, PAYOUT_SETTLE_JOB } from "./payouts.jobs.js";
 import type { Lifecycle } from "./payouts.lifecycle.js";
 import {
@@ -40,6 +42,7 @@ import {
   findDestinationById,
   findLatestAttempt,
   insertAttempt,
+  lockDeferredPayoutsOf,
   lockPayoutById,
   type PayoutRow,
   resolveAttempt,
@@ -157,6 +160,13 @@ export function createDisbursementHandlers(deps: DisbursementDeps): JobHandlers 
         return latest.status === "submitting" ? { payout, attempt: latest } : null;
       }
       if (latest !== null) return null; // waiting for its bank file, or already in one
+      // A sanctions screening hit waiting for review (or confirmed): nothing is sent; clearing the hit
+      // dispatches it again (releaseScreeningHold below).
+      const beneficiary = await findBeneficiaryById(tx, payout.beneficiaryId);
+      if (beneficiary !== null && isScreeningBlocked(beneficiary.screeningStatus)) {
+        await updatePayoutIf(tx, payoutId, "approved", { disbursementDeferredAt: clock.now() });
+        return null;
+      }
       const bankRoute = payout.environment === "production" ? await deps.bankRails.route(tx, payout) : null;
       if (bankRoute !== null && "refused" in bankRoute) {
         await lifecycle.apply(
@@ -329,4 +339,25 @@ export function createDisbursementHandlers(deps: DisbursementDeps): JobHandlers 
   });
 
   return { ...disburse, ...applyOutcome, ...settle };
+}
+
+/**
+ * For the screening module: a Beneficiary's screening hit was cleared (or withdrawn), so its approved payouts
+ * held before the rail heard of them are dispatched again, in the caller's transaction.
+ */
+export function createScreeningHoldRelease(deps: { readonly jobStore: Pick<JobStore, "enqueue"> }) {
+  return async function releaseScreeningHold(tx: Tx, tenant: Tenant, beneficiaryId: string): Promise<number> {
+    const held = await lockDeferredPayoutsOf(tx, tenant, beneficiaryId);
+    for (const payout of held) {
+      const deferredAt = payout.disbursementDeferredAt as Date;
+      await updatePayoutIf(tx, payout.id, "approved", { disbursementDeferredAt: null });
+      await deps.jobStore.enqueue(
+        tx,
+        PAYOUT_DISBURSE_JOB,
+        { payoutId: payout.id },
+        { dedupeKey: `payout-disburse:${payout.id}:released:${deferredAt.getTime()}` },
+      );
+    }
+    return held.length;
+  };
 }

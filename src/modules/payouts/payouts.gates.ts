@@ -6,9 +6,15 @@ import { AppError } from "../../platform/errors.js";
 import { BENEFICIARY_ERRORS } from "../beneficiaries/beneficiaries.errors.js";
 import { DESTINATION_ERRORS, hasUsableDetails } from "../destinations/index.js";
 import { PAYOUT_LIMIT_ERRORS } from "../payout-limits/payout-limits.errors.js";
+import { SCREENING_ERRORS } from "../screening/screening.errors.js";
 import { PAYOUT_ERRORS } from "./payouts.errors.js";
 import type { DailyLimitRefusal } from "./payouts.lifecycle.js";
 import type { GateBeneficiary, GateDestination, PayoutRow } from "./payouts.repo.js";
+
+/** A sanctions hit waiting for review, or confirmed: no new payout, and approved ones are held (payouts.disbursement.ts). */
+export function isScreeningBlocked(status: GateBeneficiary["screeningStatus"]): boolean {
+  return status === "potential_match" || status === "confirmed_match";
+}
 
 export interface GateInput {
   readonly bankAccountId: string | null;
@@ -38,6 +44,7 @@ export function resolveDestination(
   if (beneficiary.reacknowledgmentRequired) return fail(new AppError(PAYOUT_ERRORS.REACKNOWLEDGMENT_REQUIRED));
   if (beneficiary.complianceStatus !== "compliant") return fail(new AppError(PAYOUT_ERRORS.BENEFICIARY_NOT_COMPLIANT));
   if (beneficiary.enrollmentStatus === "rejected") return fail(new AppError(PAYOUT_ERRORS.BENEFICIARY_ENROLLMENT_REJECTED));
+  if (isScreeningBlocked(beneficiary.screeningStatus)) return fail(new AppError(SCREENING_ERRORS.SANCTIONS_REVIEW_REQUIRED));
 
   let destination: GateDestination | undefined;
   // Stored ids are lower case; a request may spell a UUID in capitals.

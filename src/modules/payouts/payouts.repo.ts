@@ -72,6 +72,7 @@ export async function claimKeyAndReadGates(
       enrollment_status: BeneficiaryRow["enrollmentStatus"];
       declared_destination_id: string | null;
       created_at: string;
+      screening_status: BeneficiaryRow["screeningStatus"];
     } | null;
     policy: { rules: unknown; maker_checker: boolean; updated_at: string } | null;
   }>(
@@ -111,6 +112,7 @@ ${shareLockedGateBeneficiary(tenant, claim.beneficiaryId)})
             enrollmentStatus: b.enrollment_status,
             declaredDestinationId: b.declared_destination_id,
             createdAt: new Date(b.created_at),
+            screeningStatus: b.screening_status,
           },
     policy:
       p === null
@@ -275,6 +277,27 @@ export async function findPayoutsByIds(tx: Tx, tenant: Tenant, ids: readonly str
 export async function lockPayoutById(tx: Tx, id: string): Promise<PayoutRow | null> {
   const [row] = await tx.select().from(payouts).where(eq(payouts.id, id)).for("update");
   return row ?? null;
+}
+
+/**
+ * The Beneficiary's approved payouts whose disbursement job ended on a hold before the rail heard of them
+ * (a sanctions screening hit), locked in id order: the release dispatches them again.
+ */
+export async function lockDeferredPayoutsOf(tx: Tx, tenant: Tenant, beneficiaryId: string): Promise<PayoutRow[]> {
+  return tx
+    .select()
+    .from(payouts)
+    .where(
+      and(
+        ownedBy(payouts, tenant),
+        eq(payouts.beneficiaryId, beneficiaryId),
+        eq(payouts.status, "approved"),
+        isNotNull(payouts.disbursementDeferredAt),
+        isNull(payouts.disbursementStartedAt),
+      ),
+    )
+    .orderBy(asc(payouts.id))
+    .for("update");
 }
 
 /** One payout of the tenant, locked for update: a use case that decides on its state holds it until commit. */

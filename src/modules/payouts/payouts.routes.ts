@@ -7,6 +7,7 @@ import { BENEFICIARY_ERRORS } from "../beneficiaries/beneficiaries.errors.js";
 import { DESTINATION_ERRORS } from "../destinations/destinations.errors.js";
 import { PAYOUT_LIMIT_ERRORS } from "../payout-limits/payout-limits.errors.js";
 import { PEOPLE_ERRORS } from "../people/people.errors.js";
+import { SCREENING_ERRORS } from "../screening/screening.errors.js";
 import type { PayoutBulkService } from "./payouts.bulk.js";
 import { PAYOUT_ERRORS } from "./payouts.errors.js";
 import { describePayoutExportColumns, type PayoutExportService } from "./payouts.export.js";
@@ -43,6 +44,7 @@ const CREATE_CODES = [
   PAYOUT_ERRORS.REACKNOWLEDGMENT_REQUIRED,
   PAYOUT_ERRORS.BENEFICIARY_NOT_COMPLIANT,
   PAYOUT_ERRORS.BENEFICIARY_ENROLLMENT_REJECTED,
+  SCREENING_ERRORS.SANCTIONS_REVIEW_REQUIRED,
   DESTINATION_ERRORS.BANK_ACCOUNT_NOT_FOUND,
   DESTINATION_ERRORS.BANK_ACCOUNT_REJECTED,
   DESTINATION_ERRORS.BANK_ACCOUNT_NOT_VALIDATED,

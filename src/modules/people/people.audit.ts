@@ -71,6 +71,8 @@ export const AUDIT_ACTIONS = [
   "destination_policy_changed",
   "bank_account_approved",
   "bank_account_rejected",
+  // Sanctions screening (issue 29): an admin cleared or confirmed a Beneficiary's hits.
+  "beneficiary_screening_decided",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

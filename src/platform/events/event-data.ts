@@ -412,6 +412,54 @@ export const EVENT_DATA_SCHEMAS: Readonly<Record<EventType, TSchema>> = {
       description: "A bank statement's closing balance disagrees with the ledger, or statements are missing.",
     },
   ),
+  "beneficiary.screening_hit": Type.Object(
+    {
+      beneficiary_id: uuid("The Beneficiary; the ordering subject."),
+      screening_status: Type.Unsafe<string>({
+        type: "string",
+        enum: ["potential_match", "confirmed_match"],
+        description: "The Beneficiary's `screening_status` after the screening.",
+      }),
+      hit: Type.Object(
+        {
+          hit_id: uuid("The hit (GET /v1/screening-hits/{id})."),
+          list_id: Type.String({ description: "`ofac_sdn` or `eu_consolidated`." }),
+          entry_ref: Type.String({ description: "The publisher's id of the entry." }),
+          entry_name: Type.String({ description: "The entry's primary name." }),
+          matched_name: Type.String({ description: "The listed name (primary or alias) closest to the Beneficiary's." }),
+          score: Type.Number({ description: "Name similarity, 0 to 1." }),
+        },
+        { additionalProperties: true, description: "The best new hit of this screening." },
+      ),
+    },
+    {
+      additionalProperties: true,
+      description:
+        "Sanctions screening found the Beneficiary's name close to a listed name: new payouts are refused (422 `SANCTIONS_REVIEW_REQUIRED`) and approved ones not yet sent are held until an admin clears the hit.",
+    },
+  ),
+  "beneficiary.screening_cleared": Type.Object(
+    {
+      beneficiary_id: uuid("The Beneficiary; the ordering subject."),
+      screening_status: Type.Unsafe<string>({
+        type: "string",
+        enum: ["clear", "cleared"],
+        description: "`cleared` (an admin cleared the hits) or `clear` (a later screening no longer found them).",
+      }),
+      cleared_by: Type.Unsafe<string>({
+        type: "string",
+        enum: ["admin", "rescreening"],
+        description:
+          "`admin` (POST /v1/beneficiaries/{id}/screening/clear) or `rescreening` (a list reload or a change of name).",
+      }),
+      reason: nullableString("The admin's reason; null for a rescreening."),
+      hit_ids: Type.Array(uuid("A hit cleared."), { description: "The hits the admin cleared; empty for a rescreening." }),
+    },
+    {
+      additionalProperties: true,
+      description: "The Beneficiary is no longer blocked by sanctions screening: payouts go ahead, held ones are dispatched.",
+    },
+  ),
 };
 
 /** The envelope of one event type (spec "Envelope"). */

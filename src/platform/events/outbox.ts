@@ -40,6 +40,8 @@ export const EVENT_TYPES = [
   "statement_line.needs_review",
   "funding_account.credited",
   "funding_account.balance_mismatch",
+  "beneficiary.screening_hit",
+  "beneficiary.screening_cleared",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -73,6 +73,7 @@ const ACTIONS = [
   "destination_policy_changed",
   "bank_account_approved",
   "bank_account_rejected",
+  "beneficiary_screening_decided",
 ] as const satisfies readonly AuditAction[];
 true satisfies CompleteList<typeof ACTIONS, AuditAction>;
 type Action = (typeof ACTIONS)[number];

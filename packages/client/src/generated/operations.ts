@@ -24,9 +24,11 @@ export const OPERATIONS = {
   cancelPayout: { method: "POST", path: "/v1/payouts/{payoutId}/cancel", retry: "always", idempotencyKey: false, body: true, response: "json", listKey: null },
   changeMemberRole: { method: "PATCH", path: "/v1/members/{membershipId}", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
   changePassword: { method: "PUT", path: "/v1/session/password", retry: "always", idempotencyKey: false, body: true, response: "json", listKey: null },
+  clearBeneficiaryScreening: { method: "POST", path: "/v1/beneficiaries/{id}/screening/clear", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
   completeTwoFactor: { method: "POST", path: "/v1/session/two-factor", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
   configureAchRail: { method: "PUT", path: "/v1/bank-rails/ach", retry: "always", idempotencyKey: false, body: true, response: "json", listKey: null },
   configureSepaRail: { method: "PUT", path: "/v1/bank-rails/sepa", retry: "always", idempotencyKey: false, body: true, response: "json", listKey: null },
+  confirmBeneficiaryScreening: { method: "POST", path: "/v1/beneficiaries/{id}/screening/confirm", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
   confirmPasswordReset: { method: "POST", path: "/v1/password-resets/confirmation", retry: "unsent", idempotencyKey: false, body: true, response: "none", listKey: null },
   confirmSession: { method: "POST", path: "/v1/session/confirmation", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
   confirmTwoFactorEnrolment: { method: "POST", path: "/v1/session/two-factor/enrolment/confirmation", retry: "unsent", idempotencyKey: false, body: true, response: "json", listKey: null },
@@ -70,6 +72,7 @@ export const OPERATIONS = {
   getPayoutLimits: { method: "GET", path: "/v1/payout-limits", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getPayoutVolume: { method: "GET", path: "/v1/payouts/volume", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getSandboxEmail: { method: "GET", path: "/v1/sandbox/emails/{id}", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
+  getScreeningHit: { method: "GET", path: "/v1/screening-hits/{id}", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getSecuritySettings: { method: "GET", path: "/v1/security-settings", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getSepaRail: { method: "GET", path: "/v1/bank-rails/sepa", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   getSession: { method: "GET", path: "/v1/session", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
@@ -98,6 +101,7 @@ export const OPERATIONS = {
   listPayoutDecisions: { method: "GET", path: "/v1/payouts/{payoutId}/decisions", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: null },
   listPayouts: { method: "GET", path: "/v1/payouts", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "payouts" },
   listSandboxEmails: { method: "GET", path: "/v1/sandbox/emails", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "emails" },
+  listScreeningHits: { method: "GET", path: "/v1/screening-hits", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "screening_hits" },
   listStatementLines: { method: "GET", path: "/v1/statement-lines", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "statement_lines" },
   listTopUps: { method: "GET", path: "/v1/top-ups", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "top_ups" },
   listWebhookDeliveries: { method: "GET", path: "/v1/webhook-deliveries", retry: "always", idempotencyKey: false, body: false, response: "json", listKey: "deliveries" },
@@ -158,6 +162,7 @@ export interface ListOperations {
   listFundingAccountTransfers: "transfers";
   listPayouts: "payouts";
   listSandboxEmails: "emails";
+  listScreeningHits: "screening_hits";
   listStatementLines: "statement_lines";
   listTopUps: "top_ups";
   listWebhookDeliveries: "deliveries";
@@ -228,4 +233,4 @@ export const SIMULATOR_SCENARIOS: readonly { readonly name: string; readonly amo
 ];
 
 /** Every event type the service records (webhooks and the events API). */
-export const EVENT_TYPES = ["payout.disbursement_submitted","payout.acknowledged","payout.estimated_arrival_at","payout.disbursed","payout.delivered","payout.settled","payout.canceled","payout.rejected","payout.failed","payout.returned","payout.awaiting_funds","payout.funds_reserved","funding_account.low_balance","beneficiary.details_submitted","beneficiary.bank_account.registered","beneficiary.enrollment_rejected","beneficiary.bank_account.notification_of_change","beneficiary.bank_account.corrected","beneficiary.bank_account.review_required","beneficiary.bank_account.approved","beneficiary.bank_account.rejected","bank_file.refused","bank_file.item_unmatched","top_up.approved","top_up.rejected","payout.reconciled","statement_line.needs_review","funding_account.credited","funding_account.balance_mismatch"] as const;
+export const EVENT_TYPES = ["payout.disbursement_submitted","payout.acknowledged","payout.estimated_arrival_at","payout.disbursed","payout.delivered","payout.settled","payout.canceled","payout.rejected","payout.failed","payout.returned","payout.awaiting_funds","payout.funds_reserved","funding_account.low_balance","beneficiary.details_submitted","beneficiary.bank_account.registered","beneficiary.enrollment_rejected","beneficiary.bank_account.notification_of_change","beneficiary.bank_account.corrected","beneficiary.bank_account.review_required","beneficiary.bank_account.approved","beneficiary.bank_account.rejected","bank_file.refused","bank_file.item_unmatched","top_up.approved","top_up.rejected","payout.reconciled","statement_line.needs_review","funding_account.credited","funding_account.balance_mismatch","beneficiary.screening_hit","beneficiary.screening_cleared"] as const;

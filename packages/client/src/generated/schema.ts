@@ -2356,6 +2356,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/screening-hits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List screening hits
+         * @description Beneficiaries whose name was found close to a name on a loaded sanctions list, newest first, in cursor pages; filters `status` (`open` for the review queue) and `beneficiary_id`. Every role.
+         *
+         *     Roles: `business_admin`, `business_approver`, `business_read_only`.
+         */
+        get: operations["listScreeningHits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/screening-hits/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a screening hit
+         * @description One hit, with the entry as it was listed, the score and who decided it. Every role.
+         *
+         *     Roles: `business_admin`, `business_approver`, `business_read_only`.
+         */
+        get: operations["getScreeningHit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/beneficiaries/{id}/screening/clear": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Clear a Beneficiary's screening hits (false positive)
+         * @description The open hits become `cleared` with the `reason`; the Beneficiary's `screening_status` becomes `cleared` (unless a confirmed hit remains), new payouts are accepted again and approved payouts held by the hit are dispatched. Records `beneficiary.screening_cleared`. A later screening that finds the same entry for the same name keeps it cleared; a new entry or a changed name is a new hit. Admins (step-up from a session), never the person whose change of the Beneficiary was screened (compared by person, with any of their keys: 403 `SCREENING_MAKER_CHECKER_VIOLATION`). Acts on every `open` hit of the Beneficiary (409 `SCREENING_NO_OPEN_HIT` when there is none; the loser of two decisions at once gets 409 `SCREENING_HIT_ALREADY_DECIDED`). Audited.
+         *
+         *     Roles: `business_admin`; from a session, a password or two-factor confirmation within the last STEP_UP_WINDOW_MINUTES (5 by default) is needed, else 401 `STEP_UP_REQUIRED`.
+         */
+        post: operations["clearBeneficiaryScreening"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/beneficiaries/{id}/screening/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a Beneficiary's screening hits
+         * @description The open hits become `confirmed` with the `reason`; the Beneficiary's `screening_status` becomes `confirmed_match`: new payouts stay refused (422 `SANCTIONS_REVIEW_REQUIRED`) and approved ones stay held, for as long as the entry is listed (a change of name does not lift it). Admins (step-up from a session), never the person whose change of the Beneficiary was screened (compared by person, with any of their keys: 403 `SCREENING_MAKER_CHECKER_VIOLATION`). Acts on every `open` hit of the Beneficiary (409 `SCREENING_NO_OPEN_HIT` when there is none; the loser of two decisions at once gets 409 `SCREENING_HIT_ALREADY_DECIDED`). Audited.
+         *
+         *     Roles: `business_admin`; from a session, a password or two-factor confirmation within the last STEP_UP_WINDOW_MINUTES (5 by default) is needed, else 401 `STEP_UP_REQUIRED`.
+         */
+        post: operations["confirmBeneficiaryScreening"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payout.disbursement_submitted": {
@@ -2938,6 +3026,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "beneficiary.screening_hit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * beneficiary.screening_hit
+         * @description Sanctions screening found the Beneficiary's name close to a listed name: new payouts are refused (422 `SANCTIONS_REVIEW_REQUIRED`) and approved ones not yet sent are held until an admin clears the hit. Delivered by HTTPS POST to the subscription's URL when `beneficiary.screening_hit` is in its `enabled_events`. Acknowledge with any 2xx within 10 seconds; anything else is retried after 30 s, 1, 2, 4, 8, 16 and 32 min (8 attempts), then abandoned (see the delivery log).
+         */
+        post: operations["beneficiaryScreeningHitEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "beneficiary.screening_cleared": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * beneficiary.screening_cleared
+         * @description The Beneficiary is no longer blocked by sanctions screening: payouts go ahead, held ones are dispatched. Delivered by HTTPS POST to the subscription's URL when `beneficiary.screening_cleared` is in its `enabled_events`. Acknowledge with any 2xx within 10 seconds; anything else is retried after 30 s, 1, 2, 4, 8, 16 and 32 min (8 attempts), then abandoned (see the delivery log).
+         */
+        post: operations["beneficiaryScreeningClearedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -3176,6 +3304,9 @@ export interface components {
          *       "missing_for_ready": [],
          *       "pending_requests": [],
          *       "tax_document": null,
+         *       "screening_status": "clear",
+         *       "screening_match": null,
+         *       "screened_at": "2026-05-27T12:00:00.000Z",
          *       "archived_at": null,
          *       "environment": "sandbox",
          *       "created_at": "2026-05-27T12:00:00.000Z",
@@ -3247,6 +3378,39 @@ export interface components {
             pending_requests: components["schemas"]["PendingCollectionRequest"][];
             /** @description The latest tax form submitted over a `tax_documents` link, masked (schema `TaxDocument`); null when none. */
             tax_document: components["schemas"]["TaxDocument"] | null;
+            /**
+             * @description Sanctions screening (destination policy `screening: on`, lists loaded by the operator): `not_screened`, `clear` (no listed name close enough), `potential_match` (a hit waits for an admin: new payouts are refused with 422 `SANCTIONS_REVIEW_REQUIRED`, approved ones not yet sent are held), `cleared` (an admin found the hits false positives) or `confirmed_match` (an admin confirmed one: blocked while the entry is listed). Screened at creation, on a change of name or country, and again whenever a list changes.
+             * @enum {string}
+             */
+            screening_status: "not_screened" | "clear" | "potential_match" | "cleared" | "confirmed_match";
+            /** @description The hit the `screening_status` is about (the highest-scoring live one; GET /v1/screening-hits?beneficiary_id= lists all); null when none. */
+            screening_match: {
+                /**
+                 * Format: uuid
+                 * @description The hit (GET /v1/screening-hits/{id}).
+                 */
+                hit_id: string;
+                /** @description `ofac_sdn` or `eu_consolidated`. */
+                list_id: string;
+                /** @description The publisher's id of the entry. */
+                entry_ref: string;
+                /** @description The entry's primary name. */
+                entry_name: string;
+                /** @description The listed name (primary or alias) closest to the Beneficiary's. */
+                matched_name: string;
+                /** @description Name similarity, 0 to 1. */
+                score: number;
+                /**
+                 * @description The hit's status.
+                 * @enum {string}
+                 */
+                status: "open" | "cleared" | "confirmed";
+            } | null;
+            /**
+             * Format: date-time
+             * @description When it was last screened; null when never.
+             */
+            screened_at: string | null;
             /** Format: date-time */
             archived_at: string | null;
             /** @enum {string} */
@@ -3716,7 +3880,7 @@ export interface components {
              * @description The event type; `data` has that type's shape (see the `webhooks` section).
              * @enum {string}
              */
-            type: "payout.disbursement_submitted" | "payout.acknowledged" | "payout.estimated_arrival_at" | "payout.disbursed" | "payout.delivered" | "payout.settled" | "payout.canceled" | "payout.rejected" | "payout.failed" | "payout.returned" | "payout.awaiting_funds" | "payout.funds_reserved" | "funding_account.low_balance" | "beneficiary.details_submitted" | "beneficiary.bank_account.registered" | "beneficiary.enrollment_rejected" | "beneficiary.bank_account.notification_of_change" | "beneficiary.bank_account.corrected" | "beneficiary.bank_account.review_required" | "beneficiary.bank_account.approved" | "beneficiary.bank_account.rejected" | "bank_file.refused" | "bank_file.item_unmatched" | "top_up.approved" | "top_up.rejected" | "payout.reconciled" | "statement_line.needs_review" | "funding_account.credited" | "funding_account.balance_mismatch";
+            type: "payout.disbursement_submitted" | "payout.acknowledged" | "payout.estimated_arrival_at" | "payout.disbursed" | "payout.delivered" | "payout.settled" | "payout.canceled" | "payout.rejected" | "payout.failed" | "payout.returned" | "payout.awaiting_funds" | "payout.funds_reserved" | "funding_account.low_balance" | "beneficiary.details_submitted" | "beneficiary.bank_account.registered" | "beneficiary.enrollment_rejected" | "beneficiary.bank_account.notification_of_change" | "beneficiary.bank_account.corrected" | "beneficiary.bank_account.review_required" | "beneficiary.bank_account.approved" | "beneficiary.bank_account.rejected" | "bank_file.refused" | "bank_file.item_unmatched" | "top_up.approved" | "top_up.rejected" | "payout.reconciled" | "statement_line.needs_review" | "funding_account.credited" | "funding_account.balance_mismatch" | "beneficiary.screening_hit" | "beneficiary.screening_cleared";
             /** @description Version of the `data` shape (date-shaped; currently `2026-05-27`). */
             api_version: string;
             /**
@@ -4992,6 +5156,90 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        ScreeningHit: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            object: "screening_hit";
+            /**
+             * Format: uuid
+             * @description The Beneficiary whose name was found close to a listed one.
+             */
+            beneficiary_id: string;
+            /**
+             * @description `open` until an admin decides: `cleared` (a false positive: payouts go ahead) or `confirmed` (the Beneficiary stays blocked); `withdrawn` when a later screening no longer found it (the name changed, or the entry left the list).
+             * @enum {string}
+             */
+            status: "open" | "cleared" | "confirmed" | "withdrawn";
+            /** @description Name similarity, 0 to 1 (three decimals); hits are at or above the installation's threshold. */
+            score: number;
+            /** @description The Beneficiary's name(s) as screened. */
+            screened_name: string;
+            /** @description The Beneficiary's country as screened (ISO 3166-1 alpha-2). */
+            screened_country: string | null;
+            /** @description The listed name (primary or alias) closest to the Beneficiary's. */
+            matched_name: string;
+            /** @description The entry as it was when the hit was found. */
+            entry: {
+                /**
+                 * @description `ofac_sdn` (US OFAC SDN) or `eu_consolidated` (EU consolidated financial sanctions list).
+                 * @enum {string}
+                 */
+                list_id: "ofac_sdn" | "eu_consolidated";
+                /** @description The publisher's id: OFAC ent_num, EU logical id. */
+                ref: string;
+                /** @description `individual`, `entity`, `vessel`, `aircraft` or `other`. */
+                kind: string;
+                /** @description The entry's primary name. */
+                name: string;
+                /** @description Its other names. */
+                aliases: string[];
+                /** @description Countries the list gives (addresses, citizenship), ISO 3166-1 alpha-2. */
+                countries: string[];
+                /** @description Sanctions programs (OFAC) or regimes (EU). */
+                programs: string[];
+                /** @description Addresses, as the list gives them. */
+                addresses: string[];
+            };
+            /** @description Whose change of the Beneficiary was screened (its creation, or a change of its name or country); null for a list reload or a collection link. That person may not decide the hit. */
+            triggered_by: {
+                /**
+                 * Format: uuid
+                 * @description The key; null from a dashboard session.
+                 */
+                api_key_id: string | null;
+                /**
+                 * Format: uuid
+                 * @description The member behind the key or session.
+                 */
+                membership_id: string | null;
+                /** Format: uuid */
+                user_id: string | null;
+            } | null;
+            /** @description Who cleared or confirmed it; null otherwise. */
+            decided_by: {
+                /**
+                 * Format: uuid
+                 * @description The key; null from a dashboard session.
+                 */
+                api_key_id: string | null;
+                /**
+                 * Format: uuid
+                 * @description The member behind the key or session.
+                 */
+                membership_id: string | null;
+                /** Format: uuid */
+                user_id: string | null;
+            } | null;
+            /** Format: date-time */
+            decided_at: string | null;
+            /** @description Why it was cleared or confirmed. */
+            reason: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
         /**
          * @example {
          *       "business_name": "Acme Payouts GmbH",
@@ -5645,7 +5893,7 @@ export interface components {
             audit_records: {
                 /** Format: uuid */
                 id: string;
-                /** @description One of `sign_in`, `sign_in_failed`, `signed_out`, `signed_out_everywhere`, `session_ended`, `session_confirmed`, `business_switched`, `password_changed`, `password_reset_requested`, `password_reset`, `two_factor_enabled`, `two_factor_disabled`, `recovery_code_used`, `recovery_codes_regenerated`, `session_expired`, `bank_rail_configured`, `bank_rail_removed`, `bank_file_content_read`, `bank_rail_connection_tested`, `member_invited`, `invitation_revoked`, `member_joined`, `member_role_changed`, `member_removed`, `security_settings_changed`, `business_profile_changed`, `api_key_created`, `api_key_revoked`, `webhook_secret_rotated`, `approval_policy_changed`, `payout_decided`, `webhook_subscription_created`, `webhook_subscription_changed`, `webhook_subscription_deleted`, `branding_changed`, `bank_account_added`, `bank_account_removed`, `bank_account_corrected`, `declared_destination_changed`, `payout_created`, `payouts_created`, `payout_canceled`, `payouts_exported`, `beneficiaries_exported`, `beneficiaries_imported`, `control_weakened`, `funding_account_updated`, `sandbox_credit_posted`, `top_up_created`, `top_up_decided`, `payout_limits_changed`, `control_change_proposed`, `control_change_approved`, `control_change_discarded`, `destination_policy_changed`, `bank_account_approved`, `bank_account_rejected`. */
+                /** @description One of `sign_in`, `sign_in_failed`, `signed_out`, `signed_out_everywhere`, `session_ended`, `session_confirmed`, `business_switched`, `password_changed`, `password_reset_requested`, `password_reset`, `two_factor_enabled`, `two_factor_disabled`, `recovery_code_used`, `recovery_codes_regenerated`, `session_expired`, `bank_rail_configured`, `bank_rail_removed`, `bank_file_content_read`, `bank_rail_connection_tested`, `member_invited`, `invitation_revoked`, `member_joined`, `member_role_changed`, `member_removed`, `security_settings_changed`, `business_profile_changed`, `api_key_created`, `api_key_revoked`, `webhook_secret_rotated`, `approval_policy_changed`, `payout_decided`, `webhook_subscription_created`, `webhook_subscription_changed`, `webhook_subscription_deleted`, `branding_changed`, `bank_account_added`, `bank_account_removed`, `bank_account_corrected`, `declared_destination_changed`, `payout_created`, `payouts_created`, `payout_canceled`, `payouts_exported`, `beneficiaries_exported`, `beneficiaries_imported`, `control_weakened`, `funding_account_updated`, `sandbox_credit_posted`, `top_up_created`, `top_up_decided`, `payout_limits_changed`, `control_change_proposed`, `control_change_approved`, `control_change_discarded`, `destination_policy_changed`, `bank_account_approved`, `bank_account_rejected`, `beneficiary_screening_decided`. */
                 action: string;
                 /** Format: date-time */
                 occurred_at: string;
@@ -5800,6 +6048,9 @@ export interface components {
          *           "missing_for_ready": [],
          *           "pending_requests": [],
          *           "tax_document": null,
+         *           "screening_status": "clear",
+         *           "screening_match": null,
+         *           "screened_at": "2026-05-27T12:00:00.000Z",
          *           "archived_at": null,
          *           "environment": "sandbox",
          *           "created_at": "2026-05-27T12:00:00.000Z",
@@ -6236,7 +6487,7 @@ export interface components {
             /** @description HTTPS URL whose host is, or resolves only to, public addresses, and which does not answer with a redirect (a test POST with `X-Service-Endpoint-Check: 1` and no signature is sent to check; any status but 3xx is fine). */
             url: string;
             /** @description Event types to send. Events of other types are neither sent nor kept for later. */
-            enabled_events: ("payout.disbursement_submitted" | "payout.acknowledged" | "payout.estimated_arrival_at" | "payout.disbursed" | "payout.delivered" | "payout.settled" | "payout.canceled" | "payout.rejected" | "payout.failed" | "payout.returned" | "payout.awaiting_funds" | "payout.funds_reserved" | "funding_account.low_balance" | "beneficiary.details_submitted" | "beneficiary.bank_account.registered" | "beneficiary.enrollment_rejected" | "beneficiary.bank_account.notification_of_change" | "beneficiary.bank_account.corrected" | "beneficiary.bank_account.review_required" | "beneficiary.bank_account.approved" | "beneficiary.bank_account.rejected" | "bank_file.refused" | "bank_file.item_unmatched" | "top_up.approved" | "top_up.rejected" | "payout.reconciled" | "statement_line.needs_review" | "funding_account.credited" | "funding_account.balance_mismatch")[];
+            enabled_events: ("payout.disbursement_submitted" | "payout.acknowledged" | "payout.estimated_arrival_at" | "payout.disbursed" | "payout.delivered" | "payout.settled" | "payout.canceled" | "payout.rejected" | "payout.failed" | "payout.returned" | "payout.awaiting_funds" | "payout.funds_reserved" | "funding_account.low_balance" | "beneficiary.details_submitted" | "beneficiary.bank_account.registered" | "beneficiary.enrollment_rejected" | "beneficiary.bank_account.notification_of_change" | "beneficiary.bank_account.corrected" | "beneficiary.bank_account.review_required" | "beneficiary.bank_account.approved" | "beneficiary.bank_account.rejected" | "bank_file.refused" | "bank_file.item_unmatched" | "top_up.approved" | "top_up.rejected" | "payout.reconciled" | "statement_line.needs_review" | "funding_account.credited" | "funding_account.balance_mismatch" | "beneficiary.screening_hit" | "beneficiary.screening_cleared")[];
         };
         /**
          * @example {
@@ -6269,7 +6520,7 @@ export interface components {
             /** @description HTTPS URL whose host is, or resolves only to, public addresses, and which does not answer with a redirect (a test POST with `X-Service-Endpoint-Check: 1` and no signature is sent to check; any status but 3xx is fine). */
             url?: string;
             /** @description Event types to send. Events of other types are neither sent nor kept for later. */
-            enabled_events?: ("payout.disbursement_submitted" | "payout.acknowledged" | "payout.estimated_arrival_at" | "payout.disbursed" | "payout.delivered" | "payout.settled" | "payout.canceled" | "payout.rejected" | "payout.failed" | "payout.returned" | "payout.awaiting_funds" | "payout.funds_reserved" | "funding_account.low_balance" | "beneficiary.details_submitted" | "beneficiary.bank_account.registered" | "beneficiary.enrollment_rejected" | "beneficiary.bank_account.notification_of_change" | "beneficiary.bank_account.corrected" | "beneficiary.bank_account.review_required" | "beneficiary.bank_account.approved" | "beneficiary.bank_account.rejected" | "bank_file.refused" | "bank_file.item_unmatched" | "top_up.approved" | "top_up.rejected" | "payout.reconciled" | "statement_line.needs_review" | "funding_account.credited" | "funding_account.balance_mismatch")[];
+            enabled_events?: ("payout.disbursement_submitted" | "payout.acknowledged" | "payout.estimated_arrival_at" | "payout.disbursed" | "payout.delivered" | "payout.settled" | "payout.canceled" | "payout.rejected" | "payout.failed" | "payout.returned" | "payout.awaiting_funds" | "payout.funds_reserved" | "funding_account.low_balance" | "beneficiary.details_submitted" | "beneficiary.bank_account.registered" | "beneficiary.enrollment_rejected" | "beneficiary.bank_account.notification_of_change" | "beneficiary.bank_account.corrected" | "beneficiary.bank_account.review_required" | "beneficiary.bank_account.approved" | "beneficiary.bank_account.rejected" | "bank_file.refused" | "bank_file.item_unmatched" | "top_up.approved" | "top_up.rejected" | "payout.reconciled" | "statement_line.needs_review" | "funding_account.credited" | "funding_account.balance_mismatch" | "beneficiary.screening_hit" | "beneficiary.screening_cleared")[];
             enabled?: boolean;
         };
         /**
@@ -7431,6 +7682,22 @@ export interface components {
         ResolveStatementMismatchRequest: {
             /** @description Why, in words (kept and audited). */
             reason: string;
+        };
+        ScreeningHitList: {
+            screening_hits: components["schemas"]["ScreeningHit"][];
+            next_cursor: string | null;
+        };
+        ScreeningDecisionRequest: {
+            /** @description Why (kept on each hit decided, in the audit log and, for a clearance, in the event). */
+            reason: string;
+        };
+        ScreeningDecision: {
+            /** Format: uuid */
+            beneficiary_id: string;
+            /** @description The Beneficiary's screening status after the decision. */
+            screening_status: string;
+            /** @description The hits this decision decided. */
+            hits: components["schemas"]["ScreeningHit"][];
         };
     };
     responses: never;
@@ -10688,7 +10955,7 @@ export interface operations {
                 limit?: number;
                 /** @description The `next_cursor` of the previous page; omit for the first page. */
                 cursor?: string;
-                action?: "sign_in" | "sign_in_failed" | "signed_out" | "signed_out_everywhere" | "session_ended" | "session_confirmed" | "business_switched" | "password_changed" | "password_reset_requested" | "password_reset" | "two_factor_enabled" | "two_factor_disabled" | "recovery_code_used" | "recovery_codes_regenerated" | "session_expired" | "bank_rail_configured" | "bank_rail_removed" | "bank_file_content_read" | "bank_rail_connection_tested" | "member_invited" | "invitation_revoked" | "member_joined" | "member_role_changed" | "member_removed" | "security_settings_changed" | "business_profile_changed" | "api_key_created" | "api_key_revoked" | "webhook_secret_rotated" | "approval_policy_changed" | "payout_decided" | "webhook_subscription_created" | "webhook_subscription_changed" | "webhook_subscription_deleted" | "branding_changed" | "bank_account_added" | "bank_account_removed" | "bank_account_corrected" | "declared_destination_changed" | "payout_created" | "payouts_created" | "payout_canceled" | "payouts_exported" | "beneficiaries_exported" | "beneficiaries_imported" | "control_weakened" | "funding_account_updated" | "sandbox_credit_posted" | "top_up_created" | "top_up_decided" | "payout_limits_changed" | "control_change_proposed" | "control_change_approved" | "control_change_discarded" | "destination_policy_changed" | "bank_account_approved" | "bank_account_rejected";
+                action?: "sign_in" | "sign_in_failed" | "signed_out" | "signed_out_everywhere" | "session_ended" | "session_confirmed" | "business_switched" | "password_changed" | "password_reset_requested" | "password_reset" | "two_factor_enabled" | "two_factor_disabled" | "recovery_code_used" | "recovery_codes_regenerated" | "session_expired" | "bank_rail_configured" | "bank_rail_removed" | "bank_file_content_read" | "bank_rail_connection_tested" | "member_invited" | "invitation_revoked" | "member_joined" | "member_role_changed" | "member_removed" | "security_settings_changed" | "business_profile_changed" | "api_key_created" | "api_key_revoked" | "webhook_secret_rotated" | "approval_policy_changed" | "payout_decided" | "webhook_subscription_created" | "webhook_subscription_changed" | "webhook_subscription_deleted" | "branding_changed" | "bank_account_added" | "bank_account_removed" | "bank_account_corrected" | "declared_destination_changed" | "payout_created" | "payouts_created" | "payout_canceled" | "payouts_exported" | "beneficiaries_exported" | "beneficiaries_imported" | "control_weakened" | "funding_account_updated" | "sandbox_credit_posted" | "top_up_created" | "top_up_decided" | "payout_limits_changed" | "control_change_proposed" | "control_change_approved" | "control_change_discarded" | "destination_policy_changed" | "bank_account_approved" | "bank_account_rejected" | "beneficiary_screening_decided";
                 actor_user_id?: string;
                 /** @description Records at or after this time. */
                 since?: string;
@@ -15410,7 +15677,7 @@ export interface operations {
                 /** @description The `next_cursor` of the previous page; omit for the first page. */
                 cursor?: string;
                 /** @description An event type (see the `webhooks` section). */
-                event_type?: "payout.disbursement_submitted" | "payout.acknowledged" | "payout.estimated_arrival_at" | "payout.disbursed" | "payout.delivered" | "payout.settled" | "payout.canceled" | "payout.rejected" | "payout.failed" | "payout.returned" | "payout.awaiting_funds" | "payout.funds_reserved" | "funding_account.low_balance" | "beneficiary.details_submitted" | "beneficiary.bank_account.registered" | "beneficiary.enrollment_rejected" | "beneficiary.bank_account.notification_of_change" | "beneficiary.bank_account.corrected" | "beneficiary.bank_account.review_required" | "beneficiary.bank_account.approved" | "beneficiary.bank_account.rejected" | "bank_file.refused" | "bank_file.item_unmatched" | "top_up.approved" | "top_up.rejected" | "payout.reconciled" | "statement_line.needs_review" | "funding_account.credited" | "funding_account.balance_mismatch";
+                event_type?: "payout.disbursement_submitted" | "payout.acknowledged" | "payout.estimated_arrival_at" | "payout.disbursed" | "payout.delivered" | "payout.settled" | "payout.canceled" | "payout.rejected" | "payout.failed" | "payout.returned" | "payout.awaiting_funds" | "payout.funds_reserved" | "funding_account.low_balance" | "beneficiary.details_submitted" | "beneficiary.bank_account.registered" | "beneficiary.enrollment_rejected" | "beneficiary.bank_account.notification_of_change" | "beneficiary.bank_account.corrected" | "beneficiary.bank_account.review_required" | "beneficiary.bank_account.approved" | "beneficiary.bank_account.rejected" | "bank_file.refused" | "bank_file.item_unmatched" | "top_up.approved" | "top_up.rejected" | "payout.reconciled" | "statement_line.needs_review" | "funding_account.credited" | "funding_account.balance_mismatch" | "beneficiary.screening_hit" | "beneficiary.screening_cleared";
                 status?: "pending" | "succeeded" | "abandoned" | "dropped";
                 /** @description Deliveries created at or after this time. */
                 since?: string;
@@ -15770,7 +16037,7 @@ export interface operations {
                 /** @description The `next_cursor` of the previous page; omit for the first page. */
                 cursor?: string;
                 /** @description Only events of this type. */
-                type?: "payout.disbursement_submitted" | "payout.acknowledged" | "payout.estimated_arrival_at" | "payout.disbursed" | "payout.delivered" | "payout.settled" | "payout.canceled" | "payout.rejected" | "payout.failed" | "payout.returned" | "payout.awaiting_funds" | "payout.funds_reserved" | "funding_account.low_balance" | "beneficiary.details_submitted" | "beneficiary.bank_account.registered" | "beneficiary.enrollment_rejected" | "beneficiary.bank_account.notification_of_change" | "beneficiary.bank_account.corrected" | "beneficiary.bank_account.review_required" | "beneficiary.bank_account.approved" | "beneficiary.bank_account.rejected" | "bank_file.refused" | "bank_file.item_unmatched" | "top_up.approved" | "top_up.rejected" | "payout.reconciled" | "statement_line.needs_review" | "funding_account.credited" | "funding_account.balance_mismatch";
+                type?: "payout.disbursement_submitted" | "payout.acknowledged" | "payout.estimated_arrival_at" | "payout.disbursed" | "payout.delivered" | "payout.settled" | "payout.canceled" | "payout.rejected" | "payout.failed" | "payout.returned" | "payout.awaiting_funds" | "payout.funds_reserved" | "funding_account.low_balance" | "beneficiary.details_submitted" | "beneficiary.bank_account.registered" | "beneficiary.enrollment_rejected" | "beneficiary.bank_account.notification_of_change" | "beneficiary.bank_account.corrected" | "beneficiary.bank_account.review_required" | "beneficiary.bank_account.approved" | "beneficiary.bank_account.rejected" | "bank_file.refused" | "bank_file.item_unmatched" | "top_up.approved" | "top_up.rejected" | "payout.reconciled" | "statement_line.needs_review" | "funding_account.credited" | "funding_account.balance_mismatch" | "beneficiary.screening_hit" | "beneficiary.screening_cleared";
                 /** @description Only events about this Payout (payout.*), Beneficiary (beneficiary.*) or inbound bank file (bank_file.*): `data.payout_id`, `data.beneficiary_id` or `data.inbound_file_id`. */
                 subject_id?: string;
                 /** @description Events recorded at or after this time. */
@@ -16406,7 +16673,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope; code `PAYOUT_LIMIT_EXCEEDED` or `BENEFICIARY_ARCHIVED` or `REACKNOWLEDGMENT_REQUIRED` or `BENEFICIARY_NOT_COMPLIANT` or `BENEFICIARY_ENROLLMENT_REJECTED` or `BANK_ACCOUNT_REJECTED` or `BANK_ACCOUNT_NOT_VALIDATED` or `NAME_CHECK_NO_MATCH` or `DESTINATION_NOT_APPROVED` or `DESTINATION_COOLING_OFF` or `NO_PAYOUT_DESTINATION` or `DESTINATION_AMBIGUOUS` or `CURRENCY_MISMATCH` or `REPLACED_PAYOUT_NOT_FOUND` or `REPLACED_PAYOUT_NOT_FAILED` or `REPLACEMENT_BENEFICIARY_MISMATCH` or `NO_RAIL_FOR_DESTINATION` or `SEPA_ADDRESS_NOT_STRUCTURED` or `SEPA_NAME_NOT_REPRESENTABLE` or `SEPA_BIC_REQUIRED` or `SEPA_BIC_MISMATCH` or `SEPA_AMOUNT_OUT_OF_RANGE` or `SEPA_FIELD_TOO_LONG` or `ACH_NAME_NOT_REPRESENTABLE` or `ACH_AMOUNT_OUT_OF_RANGE` or `ACH_FIELD_TOO_LONG` or `IDEMPOTENCY_KEY_REUSED`. */
+            /** @description Error envelope; code `PAYOUT_LIMIT_EXCEEDED` or `BENEFICIARY_ARCHIVED` or `REACKNOWLEDGMENT_REQUIRED` or `BENEFICIARY_NOT_COMPLIANT` or `BENEFICIARY_ENROLLMENT_REJECTED` or `SANCTIONS_REVIEW_REQUIRED` or `BANK_ACCOUNT_REJECTED` or `BANK_ACCOUNT_NOT_VALIDATED` or `NAME_CHECK_NO_MATCH` or `DESTINATION_NOT_APPROVED` or `DESTINATION_COOLING_OFF` or `NO_PAYOUT_DESTINATION` or `DESTINATION_AMBIGUOUS` or `CURRENCY_MISMATCH` or `REPLACED_PAYOUT_NOT_FOUND` or `REPLACED_PAYOUT_NOT_FAILED` or `REPLACEMENT_BENEFICIARY_MISMATCH` or `NO_RAIL_FOR_DESTINATION` or `SEPA_ADDRESS_NOT_STRUCTURED` or `SEPA_NAME_NOT_REPRESENTABLE` or `SEPA_BIC_REQUIRED` or `SEPA_BIC_MISMATCH` or `SEPA_AMOUNT_OUT_OF_RANGE` or `SEPA_FIELD_TOO_LONG` or `ACH_NAME_NOT_REPRESENTABLE` or `ACH_AMOUNT_OUT_OF_RANGE` or `ACH_FIELD_TOO_LONG` or `IDEMPOTENCY_KEY_REUSED`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -23261,6 +23528,549 @@ export interface operations {
             };
         };
     };
+    listScreeningHits: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 200. */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page; omit for the first page. */
+                cursor?: string;
+                status?: "open" | "cleared" | "confirmed" | "withdrawn";
+                /** @description Only this Beneficiary's hits. */
+                beneficiary_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScreeningHitList"];
+                };
+            };
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `unauthorized` or `SESSION_EXPIRED` or `TWO_FACTOR_REQUIRED`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `forbidden`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `internal_error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `service_unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getScreeningHit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScreeningHit"];
+                };
+            };
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `unauthorized` or `SESSION_EXPIRED` or `TWO_FACTOR_REQUIRED`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `forbidden`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `internal_error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `service_unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    clearBeneficiaryScreening: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScreeningDecisionRequest"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScreeningDecision"];
+                };
+            };
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `unauthorized` or `SESSION_EXPIRED` or `TWO_FACTOR_REQUIRED` or `STEP_UP_REQUIRED`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `forbidden` or `CSRF_TOKEN_INVALID` or `CROSS_SITE_REQUEST` or `SCREENING_MAKER_CHECKER_VIOLATION`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `SCREENING_NO_OPEN_HIT` or `SCREENING_HIT_ALREADY_DECIDED`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `payload_too_large`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `internal_error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `service_unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    confirmBeneficiaryScreening: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScreeningDecisionRequest"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScreeningDecision"];
+                };
+            };
+            /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `unauthorized` or `SESSION_EXPIRED` or `TWO_FACTOR_REQUIRED` or `STEP_UP_REQUIRED`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `forbidden` or `CSRF_TOKEN_INVALID` or `CROSS_SITE_REQUEST` or `SCREENING_MAKER_CHECKER_VIOLATION`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `SCREENING_NO_OPEN_HIT` or `SCREENING_HIT_ALREADY_DECIDED`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `payload_too_large`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `RATE_LIMITED`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `internal_error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; code `service_unavailable`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     payoutDisbursementSubmittedEvent: {
         parameters: {
             query?: never;
@@ -25719,6 +26529,179 @@ export interface operations {
                         difference_minor: number | null;
                         /** @description The statement sequence number expected and the one received, when statements are missing. */
                         sequence_gap: Record<string, never> | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within 10 s) fails this attempt; it is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    beneficiaryScreeningHitEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>" keyed with the UTF-8 bytes of the whole signing secret>`. Reject (non-2xx) when missing or malformed, when t differs from your clock by more than 300 s, or when v1 differs (constant-time compare). Each attempt is signed when sent, with the subscription's current secret. The receiver kit (src/receiver-kit) implements this. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Delivery id: the event's id, identical on every retry and redelivery; the deduplication key.
+                     */
+                    id: string;
+                    /** @enum {string} */
+                    type: "beneficiary.screening_hit";
+                    /**
+                     * @description Version of the `data` shape (date-shaped).
+                     * @enum {string}
+                     */
+                    api_version: "2026-05-27";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened; identical on every retry.
+                     */
+                    occurred_at: string;
+                    /**
+                     * Format: date-time
+                     * @description When this attempt was sent; differs on each retry.
+                     */
+                    created_at: string;
+                    /** @description Tiebreaker for equal occurred_at (a database sequence: orders, never counts). */
+                    sequence: number;
+                    /** @description Sanctions screening found the Beneficiary's name close to a listed name: new payouts are refused (422 `SANCTIONS_REVIEW_REQUIRED`) and approved ones not yet sent are held until an admin clears the hit. */
+                    data: {
+                        /**
+                         * Format: uuid
+                         * @description The Beneficiary; the ordering subject.
+                         */
+                        beneficiary_id: string;
+                        /**
+                         * @description The Beneficiary's `screening_status` after the screening.
+                         * @enum {string}
+                         */
+                        screening_status: "potential_match" | "confirmed_match";
+                        /** @description The best new hit of this screening. */
+                        hit: {
+                            /**
+                             * Format: uuid
+                             * @description The hit (GET /v1/screening-hits/{id}).
+                             */
+                            hit_id: string;
+                            /** @description `ofac_sdn` or `eu_consolidated`. */
+                            list_id: string;
+                            /** @description The publisher's id of the entry. */
+                            entry_ref: string;
+                            /** @description The entry's primary name. */
+                            entry_name: string;
+                            /** @description The listed name (primary or alias) closest to the Beneficiary's. */
+                            matched_name: string;
+                            /** @description Name similarity, 0 to 1. */
+                            score: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within 10 s) fails this attempt; it is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    beneficiaryScreeningClearedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>" keyed with the UTF-8 bytes of the whole signing secret>`. Reject (non-2xx) when missing or malformed, when t differs from your clock by more than 300 s, or when v1 differs (constant-time compare). Each attempt is signed when sent, with the subscription's current secret. The receiver kit (src/receiver-kit) implements this. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Delivery id: the event's id, identical on every retry and redelivery; the deduplication key.
+                     */
+                    id: string;
+                    /** @enum {string} */
+                    type: "beneficiary.screening_cleared";
+                    /**
+                     * @description Version of the `data` shape (date-shaped).
+                     * @enum {string}
+                     */
+                    api_version: "2026-05-27";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened; identical on every retry.
+                     */
+                    occurred_at: string;
+                    /**
+                     * Format: date-time
+                     * @description When this attempt was sent; differs on each retry.
+                     */
+                    created_at: string;
+                    /** @description Tiebreaker for equal occurred_at (a database sequence: orders, never counts). */
+                    sequence: number;
+                    /** @description The Beneficiary is no longer blocked by sanctions screening: payouts go ahead, held ones are dispatched. */
+                    data: {
+                        /**
+                         * Format: uuid
+                         * @description The Beneficiary; the ordering subject.
+                         */
+                        beneficiary_id: string;
+                        /**
+                         * @description `cleared` (an admin cleared the hits) or `clear` (a later screening no longer found them).
+                         * @enum {string}
+                         */
+                        screening_status: "clear" | "cleared";
+                        /**
+                         * @description `admin` (POST /v1/beneficiaries/{id}/screening/clear) or `rescreening` (a list reload or a change of name).
+                         * @enum {string}
+                         */
+                        cleared_by: "admin" | "rescreening";
+                        /** @description The admin's reason; null for a rescreening. */
+                        reason: string | null;
+                        /** @description The hits the admin cleared; empty for a rescreening. */
+                        hit_ids: string[];
                     } & {
                         [key: string]: unknown;
                     };
