@@ -441,6 +441,100 @@ const controlChange = {
   created_at: "2026-05-27T12:00:00.000Z",
 };
 
+// Reconciliation (issue 28)
+const bankStatement = {
+  id: "0196f1a7-5a10-7a2b-9c3d-4e5f60718293",
+  object: "bank_statement",
+  funding_account_id: "0196f1a7-4f50-7172-b5dd-0a1b2c3d4e5f",
+  format: "camt.053",
+  message_version: "camt.053.001.08",
+  statement_id: "STMT-2026-05-27-001",
+  sequence_number: 148,
+  period_from: "2026-05-27",
+  period_to: "2026-05-27",
+  opening_booked_minor: 5000000,
+  closing_booked_minor: 4875000,
+  currency: "EUR",
+  line_count: 3,
+  lines_received: 3,
+  lines_by_status: { matched: 2, needs_review: 1, unmatched: 0, ignored: 0, pending: 0 },
+  balance_check: {
+    status: "agrees",
+    ledger_minor: 4875000,
+    bank_minor: 4875000,
+    difference_minor: 0,
+    sequence_gap: null,
+    resolved_reason: null,
+  },
+  created_at: "2026-05-28T06:00:00.000Z",
+  source: "inbound_folder",
+};
+const statementLine = {
+  id: "0196f1a7-5a11-7b3c-8d4e-5f6071829304",
+  object: "statement_line",
+  statement_id: bankStatement.id,
+  funding_account_id: bankStatement.funding_account_id,
+  status: "matched",
+  entry_status: "booked",
+  booking_date: "2026-05-27",
+  value_date: "2026-05-27",
+  direction: "debit",
+  amount_minor: 125000,
+  currency: "EUR",
+  bank_reference: "BANKREF-20260527-0042",
+  references: {
+    end_to_end_ids: ["PO0196f1a74f507172b5dd"],
+    payment_information_id: null,
+    instruction_ids: [],
+    ach_trace: null,
+  },
+  remittance: "INV-2026-0042",
+  match: {
+    rule: "end_to_end_id",
+    payout_ids: [PAYOUT_ID],
+    top_up_id: null,
+    difference_minor: 0,
+    matched_by: { kind: "auto", api_key_id: null, membership_id: null, user_id: null },
+    matched_at: "2026-05-28T06:00:01.000Z",
+  },
+  candidates: [],
+  review_reason: null,
+  ignored_reason: null,
+  transfer_id: null,
+  created_at: "2026-05-28T06:00:00.000Z",
+};
+// Sanctions screening (issue 29)
+const screeningHit = {
+  id: "0196f1a7-5a12-7c4d-9e5f-607182930415",
+  object: "screening_hit",
+  beneficiary_id: "0196f1a7-4f50-7172-b5dd-1a2b3c4d5e6f",
+  status: "open",
+  score: 0.953,
+  screened_name: "Rustam Karimoff",
+  screened_country: "DE",
+  matched_name: "KARIMOV, Rustam",
+  entry: {
+    list_id: "ofac_sdn",
+    ref: "7160",
+    kind: "individual",
+    name: "KARIMOV, Rustam Ilyich",
+    aliases: ["KARIMOV, Rustam"],
+    countries: ["UZ"],
+    programs: ["SDGT"],
+    addresses: ["Tashkent, Uzbekistan"],
+  },
+  triggered_by: {
+    api_key_id: null,
+    membership_id: "0196f1a7-4f50-7172-b5dd-2a3b4c5d6e7f",
+    user_id: "0196f1a7-4f50-7172-b5dd-3a4b5c6d7e8f",
+  },
+  decided_by: null,
+  decided_at: null,
+  reason: null,
+  created_at: "2026-05-27T10:00:00.000Z",
+  updated_at: "2026-05-27T10:00:00.000Z",
+};
+
 export const COMPONENT_EXAMPLES: Readonly<Record<string, unknown>> = {
   // Registration
   RegisterBusinessRequest: {
@@ -909,4 +1003,30 @@ export const COMPONENT_EXAMPLES: Readonly<Record<string, unknown>> = {
   ControlChange: controlChange,
   ControlChangeList: { control_changes: [controlChange], next_cursor: null },
   TopUpList: { top_ups: [topUp], next_cursor: null },
+  // Reconciliation (issue 28)
+  BankStatement: bankStatement,
+  ListBankStatementsResponse: { bank_statements: [bankStatement], next_cursor: null },
+  StatementLine: statementLine,
+  ListStatementLinesResponse: { statement_lines: [statementLine], next_cursor: null },
+  MatchStatementLineRequest: { payout_ids: [PAYOUT_ID] },
+  IgnoreStatementLineRequest: { reason: "Bank charges for May, booked by hand in the ledger." },
+  ResolveStatementMismatchRequest: { reason: "The bank's fee of 1.00 was posted by hand; the difference is explained." },
+  // Sanctions screening (issue 29)
+  ScreeningHit: screeningHit,
+  ScreeningHitList: { screening_hits: [screeningHit], next_cursor: null },
+  ScreeningDecisionRequest: { reason: "Different person: date of birth and nationality differ from the listed entry." },
+  ScreeningDecision: {
+    beneficiary_id: screeningHit.beneficiary_id,
+    screening_status: "cleared",
+    hits: [
+      {
+        ...screeningHit,
+        status: "cleared",
+        decided_by: { api_key_id: null, membership_id: "0196f1a7-4f50-7172-b5dd-4a5b6c7d8e9f", user_id: null },
+        decided_at: "2026-05-27T11:00:00.000Z",
+        reason: "Different person: date of birth and nationality differ from the listed entry.",
+        updated_at: "2026-05-27T11:00:00.000Z",
+      },
+    ],
+  },
 };

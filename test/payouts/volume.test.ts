@@ -17,6 +17,8 @@ describe("GET /v1/payouts/volume", () => {
 
   beforeAll(async () => {
     t = await buildTestApp();
+    // Everything starts 40 days ago (a payee's bank details are usable from their creation, never before it).
+    t.clock.set(new Date(TEST_START.getTime() - 40 * DAY));
     biz = await registerBusiness(t.app, "Volume Co");
     other = await registerBusiness(t.app, "Other Volume Co");
     const { beneficiaryId } = await payableBeneficiary(t.app, biz.keys.sandbox);
@@ -24,7 +26,6 @@ describe("GET /v1/payouts/volume", () => {
     const pay = (amount: number, key = biz.keys.sandbox, payee = beneficiaryId) =>
       createPayout(t.app, key, { beneficiary_id: payee, amount_minor: amount });
     // 40 days ago: outside a 30-day window.
-    t.clock.set(new Date(TEST_START.getTime() - 40 * DAY));
     await pay(9_999);
     // Day one (2026-05-27): two payouts.
     t.clock.set(TEST_START);

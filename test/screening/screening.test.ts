@@ -44,6 +44,14 @@ describe("sanctions screening", () => {
     business = await registerBusiness(t.app);
     second = await addTeamMember(t, business.businessId);
     key = business.keys.sandbox;
+    // Screening is the destination policy's switch (off by default); turning it on tightens, so it applies at once.
+    const policy = await t.app.inject({
+      method: "PUT",
+      url: "/v1/destination-policy",
+      headers: bearer(key),
+      payload: { screening: "on" },
+    });
+    expect(policy.statusCode, policy.body).toBe(200);
   });
   afterAll(async () => t?.close());
 
@@ -246,8 +254,17 @@ describe("sanctions screening", () => {
     expect(audit?.n).toBe(1);
   });
 
-  it("another Business sees none of the hits", async () => {
+  it("another Business sees none of the hits; with its destination policy's screening off, its payees are not screened", async () => {
     const other = await registerBusiness(t.app);
+    const { beneficiaryId: unscreened } = await payableBeneficiary(t.app, other.keys.sandbox);
+    const renamed = await t.app.inject({
+      method: "PUT",
+      url: `/v1/beneficiaries/${unscreened}`,
+      headers: bearer(other.keys.sandbox),
+      payload: { first_name: "Rustam", last_name: "Karimoff", name: "Rustam Karimoff" },
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(renamed.json()).toMatchObject({ screening_status: "not_screened", screening_match: null });
     const mine = await t.app.inject({ method: "GET", url: "/v1/screening-hits", headers: bearer(key) });
     const hitId = mine.json().screening_hits[0].id;
     expect(

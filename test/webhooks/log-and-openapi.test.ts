@@ -59,6 +59,19 @@ describe("webhooks in the OpenAPI document and the delivery log", () => {
         expect(schema.properties.data.required).toEqual(
           expect.arrayContaining(["top_up_id", "funding_account_id", "amount", "amount_minor", "currency", "status"]),
         );
+      } else if (type.startsWith("statement_line.")) {
+        // The ordering subject of statement_line.* events is the bank statement's line.
+        expect(schema.properties.data.required).toEqual(
+          expect.arrayContaining(["statement_line_id", "statement_id", "funding_account_id", "amount_minor", "currency"]),
+        );
+      } else if (type === "funding_account.balance_mismatch") {
+        // The statement whose closing balance or sequence number disagrees with the ledger.
+        expect(schema.properties.data.required).toEqual(expect.arrayContaining(["funding_account_id", "statement_id"]));
+      } else if (type === "funding_account.credited") {
+        // A statement credit that matched nothing funded the account: its amount and the balances after it.
+        expect(schema.properties.data.required).toEqual(
+          expect.arrayContaining(["funding_account_id", "currency", "amount_minor", "posted_minor", "available_minor"]),
+        );
       } else if (type.startsWith("funding_account.")) {
         // The ordering subject of funding_account.* events is the funding account; its balances after the posting.
         expect(schema.properties.data.required).toEqual(
