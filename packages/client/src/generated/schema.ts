@@ -4986,6 +4986,41 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        /**
+         * @example {
+         *       "id": "0196f1a7-5a10-7a2b-9c3d-4e5f60718293",
+         *       "object": "bank_statement",
+         *       "funding_account_id": "0196f1a7-4f50-7172-b5dd-0a1b2c3d4e5f",
+         *       "format": "camt.053",
+         *       "message_version": "camt.053.001.08",
+         *       "statement_id": "STMT-2026-05-27-001",
+         *       "sequence_number": 148,
+         *       "period_from": "2026-05-27",
+         *       "period_to": "2026-05-27",
+         *       "opening_booked_minor": 5000000,
+         *       "closing_booked_minor": 4875000,
+         *       "currency": "EUR",
+         *       "line_count": 3,
+         *       "lines_received": 3,
+         *       "lines_by_status": {
+         *         "matched": 2,
+         *         "needs_review": 1,
+         *         "unmatched": 0,
+         *         "ignored": 0,
+         *         "pending": 0
+         *       },
+         *       "balance_check": {
+         *         "status": "agrees",
+         *         "ledger_minor": 4875000,
+         *         "bank_minor": 4875000,
+         *         "difference_minor": 0,
+         *         "sequence_gap": null,
+         *         "resolved_reason": null
+         *       },
+         *       "created_at": "2026-05-28T06:00:00.000Z",
+         *       "source": "inbound_folder"
+         *     }
+         */
         BankStatement: {
             /** Format: uuid */
             id: string;
@@ -5061,6 +5096,51 @@ export interface components {
             /** @enum {string} */
             source: "upload" | "inbound_folder";
         };
+        /**
+         * @example {
+         *       "id": "0196f1a7-5a11-7b3c-8d4e-5f6071829304",
+         *       "object": "statement_line",
+         *       "statement_id": "0196f1a7-5a10-7a2b-9c3d-4e5f60718293",
+         *       "funding_account_id": "0196f1a7-4f50-7172-b5dd-0a1b2c3d4e5f",
+         *       "status": "matched",
+         *       "entry_status": "booked",
+         *       "booking_date": "2026-05-27",
+         *       "value_date": "2026-05-27",
+         *       "direction": "debit",
+         *       "amount_minor": 125000,
+         *       "currency": "EUR",
+         *       "bank_reference": "BANKREF-20260527-0042",
+         *       "references": {
+         *         "end_to_end_ids": [
+         *           "PO0196f1a74f507172b5dd"
+         *         ],
+         *         "payment_information_id": null,
+         *         "instruction_ids": [],
+         *         "ach_trace": null
+         *       },
+         *       "remittance": "INV-2026-0042",
+         *       "match": {
+         *         "rule": "end_to_end_id",
+         *         "payout_ids": [
+         *           "0196f1a4-1c2d-7e30-a077-a2b3c4d5e6f8"
+         *         ],
+         *         "top_up_id": null,
+         *         "difference_minor": 0,
+         *         "matched_by": {
+         *           "kind": "auto",
+         *           "api_key_id": null,
+         *           "membership_id": null,
+         *           "user_id": null
+         *         },
+         *         "matched_at": "2026-05-28T06:00:01.000Z"
+         *       },
+         *       "candidates": [],
+         *       "review_reason": null,
+         *       "ignored_reason": null,
+         *       "transfer_id": null,
+         *       "created_at": "2026-05-28T06:00:00.000Z"
+         *     }
+         */
         StatementLine: {
             /** Format: uuid */
             id: string;
@@ -5156,6 +5236,46 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        /**
+         * @example {
+         *       "id": "0196f1a7-5a12-7c4d-9e5f-607182930415",
+         *       "object": "screening_hit",
+         *       "beneficiary_id": "0196f1a7-4f50-7172-b5dd-1a2b3c4d5e6f",
+         *       "status": "open",
+         *       "score": 0.953,
+         *       "screened_name": "Rustam Karimoff",
+         *       "screened_country": "DE",
+         *       "matched_name": "KARIMOV, Rustam",
+         *       "entry": {
+         *         "list_id": "ofac_sdn",
+         *         "ref": "7160",
+         *         "kind": "individual",
+         *         "name": "KARIMOV, Rustam Ilyich",
+         *         "aliases": [
+         *           "KARIMOV, Rustam"
+         *         ],
+         *         "countries": [
+         *           "UZ"
+         *         ],
+         *         "programs": [
+         *           "SDGT"
+         *         ],
+         *         "addresses": [
+         *           "Tashkent, Uzbekistan"
+         *         ]
+         *       },
+         *       "triggered_by": {
+         *         "api_key_id": null,
+         *         "membership_id": "0196f1a7-4f50-7172-b5dd-2a3b4c5d6e7f",
+         *         "user_id": "0196f1a7-4f50-7172-b5dd-3a4b5c6d7e8f"
+         *       },
+         *       "decided_by": null,
+         *       "decided_at": null,
+         *       "reason": null,
+         *       "created_at": "2026-05-27T10:00:00.000Z",
+         *       "updated_at": "2026-05-27T10:00:00.000Z"
+         *     }
+         */
         ScreeningHit: {
             /** Format: uuid */
             id: string;
@@ -7655,17 +7775,114 @@ export interface components {
             control_changes: components["schemas"]["ControlChange"][];
             next_cursor: string | null;
         };
+        /**
+         * @example {
+         *       "bank_statements": [
+         *         {
+         *           "id": "0196f1a7-5a10-7a2b-9c3d-4e5f60718293",
+         *           "object": "bank_statement",
+         *           "funding_account_id": "0196f1a7-4f50-7172-b5dd-0a1b2c3d4e5f",
+         *           "format": "camt.053",
+         *           "message_version": "camt.053.001.08",
+         *           "statement_id": "STMT-2026-05-27-001",
+         *           "sequence_number": 148,
+         *           "period_from": "2026-05-27",
+         *           "period_to": "2026-05-27",
+         *           "opening_booked_minor": 5000000,
+         *           "closing_booked_minor": 4875000,
+         *           "currency": "EUR",
+         *           "line_count": 3,
+         *           "lines_received": 3,
+         *           "lines_by_status": {
+         *             "matched": 2,
+         *             "needs_review": 1,
+         *             "unmatched": 0,
+         *             "ignored": 0,
+         *             "pending": 0
+         *           },
+         *           "balance_check": {
+         *             "status": "agrees",
+         *             "ledger_minor": 4875000,
+         *             "bank_minor": 4875000,
+         *             "difference_minor": 0,
+         *             "sequence_gap": null,
+         *             "resolved_reason": null
+         *           },
+         *           "created_at": "2026-05-28T06:00:00.000Z",
+         *           "source": "inbound_folder"
+         *         }
+         *       ],
+         *       "next_cursor": null
+         *     }
+         */
         ListBankStatementsResponse: {
             bank_statements: components["schemas"]["BankStatement"][];
             next_cursor: string | null;
         };
         /** @description The statement file's bytes as UTF-8 text: camt.053 (`.001.02`, `.001.08`), camt.052 or BAI2. `Content-Type: application/xml` (or `text/xml`) or `text/plain`. */
         UploadBankStatementRequest: string;
+        /**
+         * @example {
+         *       "statement_lines": [
+         *         {
+         *           "id": "0196f1a7-5a11-7b3c-8d4e-5f6071829304",
+         *           "object": "statement_line",
+         *           "statement_id": "0196f1a7-5a10-7a2b-9c3d-4e5f60718293",
+         *           "funding_account_id": "0196f1a7-4f50-7172-b5dd-0a1b2c3d4e5f",
+         *           "status": "matched",
+         *           "entry_status": "booked",
+         *           "booking_date": "2026-05-27",
+         *           "value_date": "2026-05-27",
+         *           "direction": "debit",
+         *           "amount_minor": 125000,
+         *           "currency": "EUR",
+         *           "bank_reference": "BANKREF-20260527-0042",
+         *           "references": {
+         *             "end_to_end_ids": [
+         *               "PO0196f1a74f507172b5dd"
+         *             ],
+         *             "payment_information_id": null,
+         *             "instruction_ids": [],
+         *             "ach_trace": null
+         *           },
+         *           "remittance": "INV-2026-0042",
+         *           "match": {
+         *             "rule": "end_to_end_id",
+         *             "payout_ids": [
+         *               "0196f1a4-1c2d-7e30-a077-a2b3c4d5e6f8"
+         *             ],
+         *             "top_up_id": null,
+         *             "difference_minor": 0,
+         *             "matched_by": {
+         *               "kind": "auto",
+         *               "api_key_id": null,
+         *               "membership_id": null,
+         *               "user_id": null
+         *             },
+         *             "matched_at": "2026-05-28T06:00:01.000Z"
+         *           },
+         *           "candidates": [],
+         *           "review_reason": null,
+         *           "ignored_reason": null,
+         *           "transfer_id": null,
+         *           "created_at": "2026-05-28T06:00:00.000Z"
+         *         }
+         *       ],
+         *       "next_cursor": null
+         *     }
+         */
         ListStatementLinesResponse: {
             statement_lines: components["schemas"]["StatementLine"][];
             next_cursor: string | null;
         };
-        /** @description Exactly one of `payout_ids` and `top_up_id`. */
+        /**
+         * @description Exactly one of `payout_ids` and `top_up_id`.
+         * @example {
+         *       "payout_ids": [
+         *         "0196f1a4-1c2d-7e30-a077-a2b3c4d5e6f8"
+         *       ]
+         *     }
+         */
         MatchStatementLineRequest: {
             /** @description The payouts the line books (a debit: one or a batch; a credit: the one payout it returns). */
             payout_ids?: string[];
@@ -7675,22 +7892,132 @@ export interface components {
              */
             top_up_id?: string;
         };
+        /**
+         * @example {
+         *       "reason": "Bank charges for May, booked by hand in the ledger."
+         *     }
+         */
         IgnoreStatementLineRequest: {
             /** @description Why, in words (kept and audited). */
             reason: string;
         };
+        /**
+         * @example {
+         *       "reason": "The bank's fee of 1.00 was posted by hand; the difference is explained."
+         *     }
+         */
         ResolveStatementMismatchRequest: {
             /** @description Why, in words (kept and audited). */
             reason: string;
         };
+        /**
+         * @example {
+         *       "screening_hits": [
+         *         {
+         *           "id": "0196f1a7-5a12-7c4d-9e5f-607182930415",
+         *           "object": "screening_hit",
+         *           "beneficiary_id": "0196f1a7-4f50-7172-b5dd-1a2b3c4d5e6f",
+         *           "status": "open",
+         *           "score": 0.953,
+         *           "screened_name": "Rustam Karimoff",
+         *           "screened_country": "DE",
+         *           "matched_name": "KARIMOV, Rustam",
+         *           "entry": {
+         *             "list_id": "ofac_sdn",
+         *             "ref": "7160",
+         *             "kind": "individual",
+         *             "name": "KARIMOV, Rustam Ilyich",
+         *             "aliases": [
+         *               "KARIMOV, Rustam"
+         *             ],
+         *             "countries": [
+         *               "UZ"
+         *             ],
+         *             "programs": [
+         *               "SDGT"
+         *             ],
+         *             "addresses": [
+         *               "Tashkent, Uzbekistan"
+         *             ]
+         *           },
+         *           "triggered_by": {
+         *             "api_key_id": null,
+         *             "membership_id": "0196f1a7-4f50-7172-b5dd-2a3b4c5d6e7f",
+         *             "user_id": "0196f1a7-4f50-7172-b5dd-3a4b5c6d7e8f"
+         *           },
+         *           "decided_by": null,
+         *           "decided_at": null,
+         *           "reason": null,
+         *           "created_at": "2026-05-27T10:00:00.000Z",
+         *           "updated_at": "2026-05-27T10:00:00.000Z"
+         *         }
+         *       ],
+         *       "next_cursor": null
+         *     }
+         */
         ScreeningHitList: {
             screening_hits: components["schemas"]["ScreeningHit"][];
             next_cursor: string | null;
         };
+        /**
+         * @example {
+         *       "reason": "Different person: date of birth and nationality differ from the listed entry."
+         *     }
+         */
         ScreeningDecisionRequest: {
             /** @description Why (kept on each hit decided, in the audit log and, for a clearance, in the event). */
             reason: string;
         };
+        /**
+         * @example {
+         *       "beneficiary_id": "0196f1a7-4f50-7172-b5dd-1a2b3c4d5e6f",
+         *       "screening_status": "cleared",
+         *       "hits": [
+         *         {
+         *           "id": "0196f1a7-5a12-7c4d-9e5f-607182930415",
+         *           "object": "screening_hit",
+         *           "beneficiary_id": "0196f1a7-4f50-7172-b5dd-1a2b3c4d5e6f",
+         *           "status": "cleared",
+         *           "score": 0.953,
+         *           "screened_name": "Rustam Karimoff",
+         *           "screened_country": "DE",
+         *           "matched_name": "KARIMOV, Rustam",
+         *           "entry": {
+         *             "list_id": "ofac_sdn",
+         *             "ref": "7160",
+         *             "kind": "individual",
+         *             "name": "KARIMOV, Rustam Ilyich",
+         *             "aliases": [
+         *               "KARIMOV, Rustam"
+         *             ],
+         *             "countries": [
+         *               "UZ"
+         *             ],
+         *             "programs": [
+         *               "SDGT"
+         *             ],
+         *             "addresses": [
+         *               "Tashkent, Uzbekistan"
+         *             ]
+         *           },
+         *           "triggered_by": {
+         *             "api_key_id": null,
+         *             "membership_id": "0196f1a7-4f50-7172-b5dd-2a3b4c5d6e7f",
+         *             "user_id": "0196f1a7-4f50-7172-b5dd-3a4b5c6d7e8f"
+         *           },
+         *           "decided_by": {
+         *             "api_key_id": null,
+         *             "membership_id": "0196f1a7-4f50-7172-b5dd-4a5b6c7d8e9f",
+         *             "user_id": null
+         *           },
+         *           "decided_at": "2026-05-27T11:00:00.000Z",
+         *           "reason": "Different person: date of birth and nationality differ from the listed entry.",
+         *           "created_at": "2026-05-27T10:00:00.000Z",
+         *           "updated_at": "2026-05-27T11:00:00.000Z"
+         *         }
+         *       ]
+         *     }
+         */
         ScreeningDecision: {
             /** Format: uuid */
             beneficiary_id: string;
