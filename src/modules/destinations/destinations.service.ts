@@ -702,7 +702,7 @@ export function createDestinationService(deps: DestinationServiceDeps) {
           control: "destination_policy",
           subjectType: "destination_policy",
           subjectId: tenant.environment,
-          summary: `The destination policy was relaxed (${weakened.join(", ")}): new or changed bank details can be paid sooner or with fewer checks.`,
+          summary: `The destination policy is relaxed (${weakened.join(", ")}): new or changed bank details can be paid sooner or with fewer checks.`,
           details: {
             weakened,
             before: controlsOf(before),
