@@ -205,6 +205,7 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
     payout_limits: applierFilledLater("payout_limits"),
     approval_policy: applierFilledLater("approval_policy"),
     funding_account: applierFilledLater("funding_account"),
+    destination_policy: applierFilledLater("destination_policy"),
   };
 
   const apiKeys = defineApiKeys(platform, { recordAudit });
@@ -325,7 +326,7 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
       checkBankRailAccount: bankRails.offers.checkAccount,
       pendingPayoutHeadsTo: payouts.offers.pendingPayoutHeadsTo,
       recordAudit,
-      reportWeakenedControl,
+      guardWeakening,
     },
   );
   const beneficiaryExport = defineBeneficiaryExport(platform, {
@@ -405,7 +406,12 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
   failBeforeSubmission.fill(payouts.offers.bankFiles.failBeforeSubmission);
   lockWaitingForFunds.fill(payouts.offers.waitingPayouts.lockWaiting);
   markFundsReserved.fill(payouts.offers.waitingPayouts.markReserved);
-  for (const owner of [payoutLimits.offers.controlChange, payouts.offers.controlChange, funding.offers.controlChange]) {
+  for (const owner of [
+    payoutLimits.offers.controlChange,
+    payouts.offers.controlChange,
+    funding.offers.controlChange,
+    destinations.offers.controlChange,
+  ]) {
     const port = appliers[owner.kind as keyof typeof appliers];
     if (port === undefined) throw new Error(`no applier port for control changes of kind ${owner.kind}`);
     port.fill(owner.apply);

@@ -2,7 +2,8 @@
 // policy's require_approval, an account added by another person's key is listed beside the payout approvals with
 // the payee, the masked account and who added it; approving it empties the queue and makes the account payable.
 // An account the signed-in person added from the dashboard is shown as theirs, with no buttons (maker-checker).
-// The destination policy is shown and changed in Settings.
+// The destination policy is shown and changed in Settings; with maker-checker on, relaxing it shows that the change
+// waits for a second admin (and nothing changes).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { browserAvailable, browserRequired, type DashboardHarness, startDashboard } from "../helpers/dashboard-browser.js";
 import { bearer, createBeneficiary, GERMAN_IBAN_ACCOUNT } from "../helpers/factories.js";
@@ -125,6 +126,37 @@ describe.skipIf(!browserAvailable && !browserRequired)("bank details awaiting ap
       await page.goto(`${h.base}/dashboard/payouts/${created.payout_id}`);
       const onPage = page.getByTestId("destination-facts");
       await expect.poll(() => onPage.textContent(), { timeout: 15_000 }).toContain("First payout to this account");
+    } finally {
+      await context.close();
+    }
+  });
+
+  // Last: maker-checker stays on afterwards.
+  it("with maker-checker on, relaxing the destination policy waits for a second admin", async () => {
+    const key = h.biz.keys.sandbox;
+    const on = await h.t.app.inject({
+      method: "PUT",
+      url: "/v1/approval-policy",
+      headers: bearer(key),
+      payload: { rules: [], maker_checker: true },
+    });
+    expect(on.statusCode, on.body).toBe(200);
+    const { context, page } = await h.newPage();
+    try {
+      await h.signIn(page, h.biz.email, REGISTRATION_PASSWORD);
+      await page.goto(`${h.base}/dashboard/settings?tab=destination-policy`);
+      const approval = page.getByLabel(/^Require approval/);
+      await expect.poll(() => approval.isChecked(), { timeout: 15_000 }).toBe(true);
+      await approval.uncheck();
+      await page.getByRole("button", { name: "Save destination policy" }).click();
+      await page.getByTestId("waiting-for-second-admin").waitFor({ timeout: 15_000 });
+      expect(await page.getByText("Destination policy saved.").isVisible()).toBe(false);
+      const read = await h.t.app.inject({ method: "GET", url: "/v1/destination-policy", headers: bearer(key) });
+      expect(read.json()).toMatchObject({ require_approval: true });
+      const pending = await h.t.app.inject({ method: "GET", url: "/v1/control-changes?status=pending", headers: bearer(key) });
+      expect(pending.json().control_changes).toMatchObject([
+        { kind: "destination_policy", proposed: { require_approval: false } },
+      ]);
     } finally {
       await context.close();
     }

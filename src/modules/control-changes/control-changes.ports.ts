@@ -12,8 +12,8 @@ export interface ControlChangesPorts {
   /** From the payouts module: whether maker-checker is on in the environment (its approval policy). */
   readonly makerCheckerOn: (db: Db, tenant: Tenant) => Promise<boolean>;
   /**
-   * From each control's owner: applies an approved change (payout limits, the approval policy, a funding account;
-   * the destination policy when merged). Keyed by the proposal's `kind`; a kind without an applier is refused at
+   * From each control's owner: applies an approved change (payout limits, the approval policy, a funding account,
+   * the destination policy). Keyed by the proposal's `kind`; a kind without an applier is refused at
    * proposal.
    */
   readonly appliers: Readonly<Record<string, ControlChangeApplier>>;

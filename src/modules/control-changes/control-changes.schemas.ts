@@ -20,14 +20,14 @@ export const ControlChangeSchema = Type.Object(
     object: Type.Literal("control_change"),
     kind: Type.String({
       description:
-        "Which control: `payout_limits` (PUT /v1/payout-limits), `approval_policy` (PUT /v1/approval-policy), `funding_account` (PATCH /v1/funding-accounts/{id}).",
+        "Which control: `payout_limits` (PUT /v1/payout-limits), `approval_policy` (PUT /v1/approval-policy), `funding_account` (PATCH /v1/funding-accounts/{id}), `destination_policy` (PUT /v1/destination-policy).",
     }),
     subject_id: Type.String({
       description: "The controlled thing: the environment for a policy or limits, a funding account's id.",
     }),
     control: Type.String({
       description:
-        "The weakened control as the admins' e-mail names it (`maker_checker`, `approval_rules`, `payout_limits`, `funding_enforcement`).",
+        "The weakened control as the admins' e-mail names it (`maker_checker`, `approval_rules`, `payout_limits`, `funding_enforcement`, `destination_policy`).",
     }),
     summary: Type.String({ description: "What the change does, in one sentence." }),
     base: Type.Unknown({

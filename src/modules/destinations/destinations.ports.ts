@@ -1,6 +1,6 @@
 // What the destinations module needs from other modules, named and required (test/startup/module-ports.test.ts).
 import type { Tenant } from "../../platform/auth/actor.js";
-import type { RecordActorAudit, ReportWeakenedControl } from "../../platform/auth/audit.js";
+import type { GuardWeakening, RecordActorAudit } from "../../platform/auth/audit.js";
 import type { BeneficiaryService } from "../beneficiaries/index.js";
 import type { DestinationServiceDeps } from "./destinations.service.js";
 
@@ -15,6 +15,9 @@ export interface DestinationsPorts {
   readonly pendingPayoutHeadsTo: DestinationServiceDeps["pendingPayoutHeadsTo"];
   /** From the people module: every account added or removed is recorded with its actor. */
   readonly recordAudit: RecordActorAudit;
-  /** From the people module: a relaxed destination policy is refused to keys, audited and e-mailed to every admin. */
-  readonly reportWeakenedControl: ReportWeakenedControl;
+  /**
+   * From the control-changes module: a relaxed destination policy waits for a second admin when maker-checker is
+   * on; otherwise it is refused to keys, audited and e-mailed to every admin, and applied.
+   */
+  readonly guardWeakening: GuardWeakening;
 }

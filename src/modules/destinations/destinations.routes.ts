@@ -281,14 +281,20 @@ function registerApprovalRoutes(app: AppInstance, service: DestinationService): 
         operationId: "updateDestinationPolicy",
         summary: "Change the destination policy",
         description:
-          "Changes the fields given (an absent field keeps its value); applies to destinations added or changed and payouts created afterwards (approved destinations stay approved). Audited (`destination_policy_changed`, before and after). Weakening it (`require_approval` off, a shorter `cooling_off_hours`, a laxer `name_check` (block > warn > off), `screening` off) needs a person: an API key gets 403 `CONTROL_WEAKENING_NEEDS_PERSON`, a dashboard session a recent confirmation; every admin is then e-mailed and the audit log records `control_weakened`. Tightening it with a key is allowed and sends nothing.",
+          "Changes the fields given (an absent field keeps its value); applies to destinations added or changed and payouts created afterwards (approved destinations stay approved). Audited (`destination_policy_changed`, before and after). Weakening it (`require_approval` off, a shorter `cooling_off_hours`, a laxer `name_check` (block > warn > off), `screening` off) needs a person: an API key gets 403 `CONTROL_WEAKENING_NEEDS_PERSON`, a dashboard session a recent confirmation. With maker-checker on (the approval policy) a weakening is not applied but answered 202 with a pending control change (kind `destination_policy`, the whole request) that a second admin approves (POST /v1/control-changes/{id}/approve; stale if the policy changed meanwhile); otherwise it applies at once. Either way every admin is e-mailed and the audit log records `control_weakened`. Tightening it applies at once, with a key too, and sends nothing.",
         body: PutDestinationPolicyBodySchema,
         response: routeResponses(
-          { 200: Type.Ref("DestinationPolicy") },
+          {
+            200: Type.Ref("DestinationPolicy"),
+            202: Type.Ref("ControlChange", { description: "The change waits for a second admin (maker-checker on)." }),
+          },
           { access: "write", hasBody: true, codes: [PEOPLE_ERRORS.CONTROL_WEAKENING_NEEDS_PERSON] },
         ),
       },
     },
-    async (request) => service.putPolicy(requireActor(request), request.body),
+    async (request, reply) => {
+      const outcome = await service.putPolicy(requireActor(request), request.body);
+      return outcome.kind === "pending" ? reply.code(202).send(outcome.change) : outcome.policy;
+    },
   );
 }

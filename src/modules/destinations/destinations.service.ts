@@ -5,8 +5,9 @@
 
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
-import type { RecordActorAudit, ReportWeakenedControl } from "../../platform/auth/audit.js";
+import type { ControlChangeApplier, GuardWeakening, PendingControlChange, RecordActorAudit } from "../../platform/auth/audit.js";
 import { isSameMaker } from "../../platform/auth/maker-checker.js";
+import { canonicalJson } from "../../platform/canonical-json.js";
 import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
 import { type Db, type Tx, transaction } from "../../platform/db/client.js";
@@ -94,8 +95,11 @@ export interface DestinationServiceDeps {
   readonly recordAudit: RecordActorAudit;
   /** Queues the payee name check of destinations written in the transaction (destinations.name-check.ts). */
   readonly nameChecks: NameCheckRequests;
-  /** People module: a weakened destination policy is refused to API keys, audited and e-mailed to every admin. */
-  readonly reportWeakenedControl: ReportWeakenedControl;
+  /**
+   * Control-changes module: a relaxed destination policy waits for a second admin when maker-checker is on;
+   * otherwise it is refused to API keys, audited and e-mailed to every admin, and applied.
+   */
+  readonly guardWeakening: GuardWeakening;
 }
 
 /** What the audit log keeps of a destination: where it is and its masked last four, never the number. */
@@ -237,6 +241,9 @@ export type PreparedDestination = Omit<
 >;
 
 const HOUR_MS = 3_600_000;
+
+/** The control-changes kind of a pending relaxation of the destination policy (its applier: applyApprovedPolicyChange). */
+export const DESTINATION_POLICY_CONTROL = "destination_policy";
 
 /** Schemes validated only by shape (a generic SWIFT corridor) are `unvalidated` until the rail verifies them. */
 const SHAPE_ONLY_SCHEMES = new Set(["swift"]);
@@ -627,55 +634,101 @@ export function createDestinationService(deps: DestinationServiceDeps) {
     return presentDestinationPolicy(tenant.environment, await findDestinationPolicy(db, tenant));
   }
 
+  /** What a pending control change of the policy records as its base: the four controls (not who or when). */
+  function controlsOf(p: DestinationPolicy) {
+    return {
+      require_approval: p.requireApproval,
+      cooling_off_hours: p.coolingOffHours,
+      name_check: p.nameCheck,
+      screening: p.screening,
+    };
+  }
+
+  /** The change's write and audit, on the locked policy (the request's and an approved control change's alike). */
+  async function writePolicy(
+    tx: Tx,
+    actor: Actor,
+    tenant: Tenant,
+    before: DestinationPolicy,
+    body: PutDestinationPolicyBody,
+  ): Promise<DestinationPolicy> {
+    const row = await upsertDestinationPolicy(tx, {
+      businessId: tenant.businessId,
+      environment: tenant.environment,
+      ...mergedControls(before, body),
+      updatedAt: clock.now(),
+      updatedBy: actor.membershipId,
+    });
+    const after = policyOfRow(row);
+    await deps.recordAudit(tx, actor, {
+      action: "destination_policy_changed",
+      subjectType: "destination_policy",
+      subjectId: tenant.environment,
+      details: { before: controlsOf(before), after: controlsOf(after) },
+    });
+    return after;
+  }
+
+  function mergedControls(before: DestinationPolicy, body: PutDestinationPolicyBody) {
+    return {
+      requireApproval: body.require_approval ?? before.requireApproval,
+      coolingOffHours: body.cooling_off_hours ?? before.coolingOffHours,
+      nameCheck: body.name_check ?? before.nameCheck,
+      screening: body.screening ?? before.screening,
+    };
+  }
+
   /**
-   * Changes the fields given. Weakening (approval no longer required, a shorter cooling-off, a laxer name
-   * check, screening off) is refused to API keys, recorded as `control_weakened` and e-mailed to every admin;
-   * every change is audited (`destination_policy_changed`). Applies to destinations added or changed afterwards
-   * (and to payouts created afterwards); destinations already approved stay approved.
+   * Changes the fields given. Weakening (approval no longer required, a shorter cooling-off, a laxer name check,
+   * screening off) goes through the control-changes guard: with maker-checker on, the whole change waits for a
+   * second admin (answered as a pending control change, nothing applied); otherwise it is refused to API keys,
+   * recorded as `control_weakened`, e-mailed to every admin and applied. Tightening applies at once. Every applied
+   * change is audited (`destination_policy_changed`). Applies to destinations added or changed afterwards (and to
+   * payouts created afterwards); destinations already approved stay approved.
    */
-  async function putPolicy(actor: Actor, body: PutDestinationPolicyBody): Promise<DestinationPolicyBody> {
+  async function putPolicy(
+    actor: Actor,
+    body: PutDestinationPolicyBody,
+  ): Promise<{ kind: "applied"; policy: DestinationPolicyBody } | { kind: "pending"; change: PendingControlChange }> {
     const tenant = tenantOf(actor);
-    const saved = await transaction(db, async (tx) => {
+    return transaction(db, async (tx) => {
       // Locked, so two concurrent changes each compare against what the other left.
       const before = policyOfRow(await lockDestinationPolicy(tx, tenant));
-      const now = clock.now();
-      const row = await upsertDestinationPolicy(tx, {
-        businessId: tenant.businessId,
-        environment: tenant.environment,
-        requireApproval: body.require_approval ?? before.requireApproval,
-        coolingOffHours: body.cooling_off_hours ?? before.coolingOffHours,
-        nameCheck: body.name_check ?? before.nameCheck,
-        screening: body.screening ?? before.screening,
-        updatedAt: now,
-        updatedBy: actor.membershipId,
-      });
-      const after = policyOfRow(row);
-      const controls = (p: DestinationPolicy) => ({
-        require_approval: p.requireApproval,
-        cooling_off_hours: p.coolingOffHours,
-        name_check: p.nameCheck,
-        screening: p.screening,
-      });
-      await deps.recordAudit(tx, actor, {
-        action: "destination_policy_changed",
-        subjectType: "destination_policy",
-        subjectId: tenant.environment,
-        details: { before: controls(before), after: controls(after) },
-      });
-      const weakened = destinationPolicyWeakens(before, after);
+      const proposed = mergedControls(before, body);
+      const weakened = destinationPolicyWeakens(before, proposed);
       if (weakened.length > 0) {
-        await deps.reportWeakenedControl(tx, actor, {
+        const pending = await deps.guardWeakening(tx, actor, {
+          kind: DESTINATION_POLICY_CONTROL,
           control: "destination_policy",
           subjectType: "destination_policy",
           subjectId: tenant.environment,
-          summary: `The destination policy was relaxed (${weakened.join(", ")}): new or changed bank details can be paid sooner or with fewer checks.`,
-          details: { weakened, before: controls(before), after: controls(after) },
+          summary: `The destination policy is relaxed (${weakened.join(", ")}): new or changed bank details can be paid sooner or with fewer checks.`,
+          details: {
+            weakened,
+            before: controlsOf(before),
+            after: controlsOf({ ...before, ...proposed }),
+          },
+          base: controlsOf(before),
+          proposed: body,
         });
+        if (pending !== null) return { kind: "pending" as const, change: pending };
       }
-      return after;
+      const after = await writePolicy(tx, actor, tenant, before, body);
+      return { kind: "applied" as const, policy: presentDestinationPolicy(tenant.environment, after) };
     });
-    return presentDestinationPolicy(tenant.environment, saved);
   }
+
+  /**
+   * The applier of an approved `destination_policy` change (control-changes), in the approval's transaction, as
+   * the approving admin: applied only while the policy is still what it was when proposed.
+   */
+  const applyApprovedPolicyChange: ControlChangeApplier = async (tx, actor, change) => {
+    const tenant = tenantOf(actor);
+    const before = policyOfRow(await lockDestinationPolicy(tx, tenant));
+    if (canonicalJson(controlsOf(before)) !== canonicalJson(change.base)) return "stale";
+    await writePolicy(tx, actor, tenant, before, change.proposed as PutDestinationPolicyBody);
+    return "applied";
+  };
 
   /** Bank details waiting for approval, newest first, with their Beneficiaries' names (the dashboard's queue). */
   async function listPending(actor: Actor): Promise<{ bank_accounts: DestinationBody[] }> {
@@ -752,6 +805,7 @@ export function createDestinationService(deps: DestinationServiceDeps) {
     requestNameChecksOf,
     getPolicy,
     putPolicy,
+    applyApprovedPolicyChange,
     listPending,
     approve: (actor: Actor, beneficiaryId: string, accountId: string, body: DestinationDecisionBody) =>
       decide(actor, beneficiaryId, accountId, "approved", body),

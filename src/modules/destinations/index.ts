@@ -11,7 +11,7 @@ import {
 import type { DestinationsPorts } from "./destinations.ports.js";
 import { registerDestinationRoutes } from "./destinations.routes.js";
 import { DestinationPolicySchema, DestinationSchema } from "./destinations.schemas.js";
-import { createDestinationService } from "./destinations.service.js";
+import { createDestinationService, DESTINATION_POLICY_CONTROL } from "./destinations.service.js";
 
 export type { DestinationsPorts } from "./destinations.ports.js";
 export { railDestinationOf } from "./destinations.rail.js";
@@ -85,7 +85,7 @@ export function defineDestinations(platform: PlatformServices, settings: Destina
     checkBankRailAccount: ports.checkBankRailAccount,
     pendingPayoutHeadsTo: ports.pendingPayoutHeadsTo,
     recordAudit: ports.recordAudit,
-    reportWeakenedControl: ports.reportWeakenedControl,
+    guardWeakening: ports.guardWeakening,
     nameChecks,
   });
   const nameCheckHandler = createNameCheckJobHandler({
@@ -104,6 +104,8 @@ export function defineDestinations(platform: PlatformServices, settings: Destina
     offers: {
       /** For the import and collection: accounts prepared and written by the same checks as the API's. */
       service,
+      /** For control-changes: applies an approved relaxation of the destination policy. */
+      controlChange: { kind: DESTINATION_POLICY_CONTROL, apply: service.applyApprovedPolicyChange },
     },
   });
 }

@@ -1,12 +1,14 @@
 // The destination policy of the chosen environment (GET|PUT /v1/destination-policy): approval of new and changed
 // bank details by a second person, the cooling-off before a destination may be paid, the payee name check and
-// sanctions screening. Admins change it (relaxing it asks a confirmation and e-mails every admin).
-import { Button, NumberInput, Select, Stack, Switch, Text } from "@mantine/core";
+// sanctions screening. Admins change it (relaxing it asks a confirmation and e-mails every admin; with maker-checker
+// on, a relaxation is not applied but waits for a second admin, shown here as waiting).
+import { Alert, Button, NumberInput, Select, Stack, Switch, Text } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { useEffect } from "react";
 import { type DestinationPolicyInput, useUpdateDestinationPolicy } from "../../hooks/api/destination-approvals/mutations";
 import { useDestinationPolicy } from "../../hooks/api/destination-approvals/queries";
 import { setFieldErrors, withCode } from "../../hooks/api/form-errors";
+import { isControlChange } from "../../hooks/api/payout-limits/types";
 import { useSignedIn } from "../../lib/session";
 import { ErrorAlert } from "../ErrorAlert";
 import { Time } from "../Time";
@@ -35,6 +37,9 @@ export function DestinationPolicyEditor() {
     const { require_approval, cooling_off_hours, name_check, screening } = policy.data;
     setValues({ require_approval, cooling_off_hours, name_check, screening });
   }, [policy.data, setValues]);
+
+  const waiting = update.isSuccess && isControlChange(update.data);
+  const saved = update.isSuccess && !waiting;
 
   if (policy.isPending) return <Text c="dimmed">Loading the destination policy…</Text>;
   if (policy.isError) return <ErrorAlert error={policy.error} />;
@@ -89,10 +94,16 @@ export function DestinationPolicyEditor() {
           {...form.getInputProps("screening")}
         />
         <ErrorAlert error={update.error} />
-        {update.isSuccess && (
+        {saved && (
           <Text role="status" c="teal.9">
             Destination policy saved.
           </Text>
+        )}
+        {waiting && (
+          <Alert color="yellow" title="Waiting for a second admin" data-testid="waiting-for-second-admin">
+            Maker-checker is on, so relaxing the destination policy applies only once another admin approves it (Settings,
+            Limits).
+          </Alert>
         )}
         {admin ? (
           <Button type="submit" loading={update.isPending} w="fit-content">

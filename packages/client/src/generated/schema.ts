@@ -936,7 +936,7 @@ export interface paths {
         get: operations["getDestinationPolicy"];
         /**
          * Change the destination policy
-         * @description Changes the fields given (an absent field keeps its value); applies to destinations added or changed and payouts created afterwards (approved destinations stay approved). Audited (`destination_policy_changed`, before and after). Weakening it (`require_approval` off, a shorter `cooling_off_hours`, a laxer `name_check` (block > warn > off), `screening` off) needs a person: an API key gets 403 `CONTROL_WEAKENING_NEEDS_PERSON`, a dashboard session a recent confirmation; every admin is then e-mailed and the audit log records `control_weakened`. Tightening it with a key is allowed and sends nothing.
+         * @description Changes the fields given (an absent field keeps its value); applies to destinations added or changed and payouts created afterwards (approved destinations stay approved). Audited (`destination_policy_changed`, before and after). Weakening it (`require_approval` off, a shorter `cooling_off_hours`, a laxer `name_check` (block > warn > off), `screening` off) needs a person: an API key gets 403 `CONTROL_WEAKENING_NEEDS_PERSON`, a dashboard session a recent confirmation. With maker-checker on (the approval policy) a weakening is not applied but answered 202 with a pending control change (kind `destination_policy`, the whole request) that a second admin approves (POST /v1/control-changes/{id}/approve; stale if the policy changed meanwhile); otherwise it applies at once. Either way every admin is e-mailed and the audit log records `control_weakened`. Tightening it applies at once, with a key too, and sends nothing.
          *
          *     Roles: `business_admin`; from a session, a password or two-factor confirmation within the last STEP_UP_WINDOW_MINUTES (5 by default) is needed, else 401 `STEP_UP_REQUIRED`.
          */
@@ -4934,11 +4934,11 @@ export interface components {
             id: string;
             /** @enum {string} */
             object: "control_change";
-            /** @description Which control: `payout_limits` (PUT /v1/payout-limits), `approval_policy` (PUT /v1/approval-policy), `funding_account` (PATCH /v1/funding-accounts/{id}). */
+            /** @description Which control: `payout_limits` (PUT /v1/payout-limits), `approval_policy` (PUT /v1/approval-policy), `funding_account` (PATCH /v1/funding-accounts/{id}), `destination_policy` (PUT /v1/destination-policy). */
             kind: string;
             /** @description The controlled thing: the environment for a policy or limits, a funding account's id. */
             subject_id: string;
-            /** @description The weakened control as the admins' e-mail names it (`maker_checker`, `approval_rules`, `payout_limits`, `funding_enforcement`). */
+            /** @description The weakened control as the admins' e-mail names it (`maker_checker`, `approval_rules`, `payout_limits`, `funding_enforcement`, `destination_policy`). */
             control: string;
             /** @description What the change does, in one sentence. */
             summary: string;
@@ -14622,6 +14622,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DestinationPolicy"];
+                };
+            };
+            /** @description The change waits for a second admin (maker-checker on). */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlChange"];
                 };
             };
             /** @description Error envelope; code `ENVIRONMENT_REQUIRED` or `ENVIRONMENT_MISMATCH` or `validation_failed` or `bad_request`. */

@@ -2,6 +2,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { api, call, type Schemas } from "../../../api/client";
 import { useSession } from "../../../lib/session-context";
+import { isControlChange } from "../payout-limits/types";
 import { queryKeys } from "../query-keys";
 import { useApiMutation } from "../use-api-mutation";
 
@@ -12,7 +13,14 @@ export function useUpdateDestinationPolicy() {
   const queryClient = useQueryClient();
   return useApiMutation({
     mutationFn: (body: DestinationPolicyInput) => call(api.PUT("/v1/destination-policy", { body })),
-    onSuccess: (answer) => queryClient.setQueryData(queryKeys.destinationPolicy(environment), answer),
+    // A relaxation while maker-checker is on answers 202 with a pending control change: nothing changed yet.
+    onSuccess: (answer) => {
+      if (isControlChange(answer)) {
+        return queryClient.invalidateQueries({ queryKey: queryKeys.controlChanges.all(environment) });
+      }
+      queryClient.setQueryData(queryKeys.destinationPolicy(environment), answer);
+      return undefined;
+    },
   });
 }
 
