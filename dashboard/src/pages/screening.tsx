@@ -144,7 +144,7 @@ export function ScreeningPage() {
               </Button>
               <Button
                 size="xs"
-                color="red.8"
+                color="red"
                 variant="light"
                 onClick={() => setDialog({ outcome: "confirm", beneficiaryId: hit.beneficiary_id, name })}
                 aria-label={`Confirm the screening match of ${name}`}
