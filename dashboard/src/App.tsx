@@ -47,6 +47,7 @@ const BeneficiaryPage = page("beneficiary", (m) => m.BeneficiaryPage);
 const SettingsPage = page("settings", (m) => m.SettingsPage);
 const BankFilesPage = page("bankFiles", (m) => m.BankFilesPage);
 const ReconciliationPage = page("reconciliation", (m) => m.ReconciliationPage);
+const ScreeningPage = page("screening", (m) => m.ScreeningPage);
 
 function Loading() {
   return (
@@ -100,6 +101,7 @@ export function App() {
           <Route path="settings" element={<SettingsPage />} />
           <Route path="bank-files" element={<BankFilesPage />} />
           <Route path="reconciliation" element={<ReconciliationPage />} />
+          <Route path="screening" element={<ScreeningPage />} />
           {/* Inside the signed-in frame: an unknown address says so (after sign-in), never silently goes Home. */}
           <Route path="*" element={<NotFoundPage />} />
         </Route>

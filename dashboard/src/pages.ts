@@ -20,6 +20,7 @@ const pageChunks = {
   settings: () => import("./pages/settings"),
   bankFiles: () => import("./pages/bank-files"),
   reconciliation: () => import("./pages/reconciliation"),
+  screening: () => import("./pages/screening"),
 } as const;
 
 export type PageName = keyof typeof pageChunks;
@@ -58,6 +59,7 @@ function pageAt(path: string): PageName | null {
     settings: "settings",
     "bank-files": "bankFiles",
     reconciliation: "reconciliation",
+    screening: "screening",
   };
   return single[first] ?? null;
 }

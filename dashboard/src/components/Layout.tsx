@@ -32,6 +32,7 @@ const NAV = [
   { to: "/payouts", label: "Payouts" },
   { to: "/balances", label: "Balances" },
   { to: "/reconciliation", label: "Reconciliation" },
+  { to: "/screening", label: "Screening" },
   { to: "/uploads", label: "Bulk upload" },
   { to: "/beneficiaries", label: "Beneficiaries" },
   { to: "/developers", label: "Developers" },

@@ -67,6 +67,38 @@ export const beneficiaryTypeName = lookup({ person: "Person", business: "Busines
 /** The environment. */
 export const environmentName = lookup({ sandbox: "Sandbox", production: "Production" });
 
+/** A Beneficiary's sanctions screening state (`screening_status`). */
+export const screeningStatusName = lookup({
+  not_screened: "Not screened",
+  clear: "No match on the sanctions lists",
+  potential_match: "Sanctions review required",
+  cleared: "Cleared by an admin (false positive)",
+  confirmed_match: "Confirmed sanctions match: blocked",
+});
+
+/** A screening hit's state (`status`). */
+export const screeningHitStatusName = lookup({
+  open: "Waiting for review",
+  cleared: "Cleared (false positive)",
+  confirmed: "Confirmed match",
+  withdrawn: "Withdrawn (no longer found)",
+});
+
+/** A sanctions list (`list_id`). */
+export const sanctionsListName = lookup({
+  ofac_sdn: "OFAC SDN (US)",
+  eu_consolidated: "EU consolidated list",
+});
+
+/** A listed entry's kind (`entry.kind`). */
+export const sanctionsEntryKindName = lookup({
+  individual: "Individual",
+  entity: "Entity",
+  vessel: "Vessel",
+  aircraft: "Aircraft",
+  other: "Other",
+});
+
 /** An event type in words: `payout.disbursement_submitted` → "Payout disbursement submitted". */
 export function eventTypeName(type: string): string {
   return fallback(type);

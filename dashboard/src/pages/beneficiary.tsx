@@ -14,6 +14,7 @@ import { EditIdentityButton } from "../components/beneficiary/EditIdentity";
 import { IdentityCard } from "../components/beneficiary/IdentityCard";
 import { Readiness } from "../components/beneficiary/Readiness";
 import { RetryEnrollment } from "../components/beneficiary/RetryEnrollment";
+import { ScreeningState } from "../components/beneficiary/ScreeningState";
 import { ConfirmButton } from "../components/ConfirmButton";
 import { ErrorAlert } from "../components/ErrorAlert";
 import {
@@ -26,6 +27,7 @@ import {
 } from "../hooks/api/beneficiaries/mutations";
 import { useBeneficiary, useDestinations } from "../hooks/api/beneficiaries/queries";
 import { lastError, settle } from "../hooks/api/use-api-mutation";
+import { screeningStatusName } from "../lib/labels";
 import { useSignedIn } from "../lib/session";
 
 export function BeneficiaryPage() {
@@ -65,6 +67,11 @@ export function BeneficiaryPage() {
           <Title order={1}>{b.display_name}</Title>
           <Group gap="xs">
             <BeneficiaryStatusBadge status={b.status} />
+            {(b.screening_status === "potential_match" || b.screening_status === "confirmed_match") && (
+              <Badge color="red.8" variant="filled">
+                {screeningStatusName(b.screening_status)}
+              </Badge>
+            )}
             {archived && (
               <Badge color="gray.7" variant="filled">
                 Archived
@@ -102,6 +109,7 @@ export function BeneficiaryPage() {
       </Group>
       <ErrorAlert error={actionError} />
       <Readiness b={b} />
+      <ScreeningState b={b} />
       <IdentityCard b={b} />
       {admin && <RetryEnrollment b={b} />}
       <Destinations

@@ -18,6 +18,7 @@ import { configFile, DEFAULT_BASE_URL, readConfig, writeConfig } from "./config.
 import { registerEventCommands } from "./events.js";
 import { registerFundingCommands } from "./funding.js";
 import { CliError, EXIT, printError, table } from "./output.js";
+import { registerScreeningCommands } from "./screening.js";
 import { registerStatementCommands } from "./statements.js";
 
 const IMPORT_BATCH = 500;
@@ -371,6 +372,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): { program: C
   registerEventCommands(program, action);
   registerFundingCommands(program, action);
   registerStatementCommands(program, action);
+  registerScreeningCommands(program, action);
 
   // Every command (and the program) answers --help; usage errors exit 2.
   return { program, exitCode: () => exitCode };

@@ -124,6 +124,16 @@ export const queryKeys = {
     mismatches: (env: Environment) => [env, "reconciliation", "mismatches"] as const,
   },
 
+  /**
+   * GET /v1/screening-hits: sanctions screening hits. A decision changes the hits and the Beneficiary (its
+   * `screening_status`), so it invalidates this and `beneficiaries.all` together.
+   */
+  screening: {
+    all: (env: Environment) => [env, "screening-hits"] as const,
+    list: (env: Environment, filters: KeyFilters, cursor: string | null) =>
+      [env, "screening-hits", "list", filters, cursor] as const,
+  },
+
   /** GET /v1/destination-policy: approval of bank details, cooling-off, name check, screening. */
   destinationPolicy: (env: Environment) => [env, "destination-policy"] as const,
   /** GET /v1/bank-account-approvals: bank details waiting for a second person. Under beneficiaries: a decision refreshes both. */
