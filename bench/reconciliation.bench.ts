@@ -409,9 +409,16 @@ async function runEngine(context: BenchContext, engine: Engine, corpus: Reconcil
     // The module: every file through its intake, in delivery order, one transaction each.
     // Statements sent to the server during the intake (PostgreSQL: node-postgres; each one a round trip).
     let statements = 0;
+    const statementKinds = new Map<string, number>();
     const originalQuery = pg.Client.prototype.query;
     pg.Client.prototype.query = function counted(this: pg.Client, ...args: unknown[]) {
       statements += 1;
+      const first = args[0] as string | { text?: string } | undefined;
+      const text = typeof first === "string" ? first : (first?.text ?? "");
+      const verb = /^\s*(\w+)/.exec(text)?.[1]?.toLowerCase() ?? "?";
+      const table = /\b(?:into|update|from)\s+"?(\w+)"?/i.exec(text)?.[1] ?? "";
+      const kind = `${verb} ${table}`.trim();
+      statementKinds.set(kind, (statementKinds.get(kind) ?? 0) + 1);
       return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
     } as typeof originalQuery;
     const started = performance.now();
@@ -462,6 +469,8 @@ async function runEngine(context: BenchContext, engine: Engine, corpus: Reconcil
       bench_process_cpu_ms: round((cpu.user + cpu.system) / 1000),
       statements_sent: engine === "postgres" ? statements : null,
       statements_per_distinct_line: engine === "postgres" ? round(statements / Math.max(1, distinct), 1) : null,
+      statements_by_kind:
+        engine === "postgres" ? Object.fromEntries([...statementKinds.entries()].sort((a, b) => b[1] - a[1]).slice(0, 20)) : null,
       per_file_ms: { p50: round(sorted[Math.floor(sorted.length / 2)] ?? 0), max: round(sorted[sorted.length - 1] ?? 0) },
       lines_by_status: byStatus as unknown as Json,
       statements_balance: { agreed: balances?.agreed ?? 0, other: balances?.other ?? 0 },
