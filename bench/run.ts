@@ -28,6 +28,7 @@ import type { Benchmark, BenchSettings, Engine, Json } from "./lib/types.js";
 import { listenBenchmark } from "./listen.bench.js";
 import { payoutBulkBenchmark, payoutCreateBenchmark } from "./payouts.bench.js";
 import { payoutsListBenchmark } from "./payouts-list.bench.js";
+import { reconciliationBenchmark } from "./reconciliation.bench.js";
 import { screeningBenchmark } from "./screening.bench.js";
 import { sessionsBenchmark } from "./sessions.bench.js";
 import { webhookDeliveryBenchmark } from "./webhook-delivery.bench.js";
@@ -50,6 +51,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   ledgerHotAccountBenchmark,
   ledgerPayoutApprovalBenchmark,
   screeningBenchmark,
+  reconciliationBenchmark,
 ];
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
