@@ -24,6 +24,8 @@ describe.skipIf(!onPostgres)("daily limit races on PostgreSQL", () => {
   afterAll(async () => t?.close());
 
   it(`a daily limit of 100.00 and ${APPROVALS} concurrent approvals of 10.00: exactly 10 pass`, async () => {
+    // Everything starts the day before the race (bank details are never usable before their creation).
+    t.clock.set(new Date(TEST_START.getTime() - 86_400_000));
     const business = await registerBusiness(t.app, "Daily limit race");
     const key = business.keys.sandbox;
     const { beneficiaryId } = await payableBeneficiary(t.app, key);
@@ -36,7 +38,6 @@ describe.skipIf(!onPostgres)("daily limit races on PostgreSQL", () => {
     expect(put.statusCode, put.body).toBe(200);
     // The first approval in a currency opens the sandbox funding account: done the day before, so the race is on
     // the day's usage alone and the opener takes nothing of it.
-    t.clock.set(new Date(TEST_START.getTime() - 86_400_000));
     const opener = await createPayout(t.app, key, { beneficiary_id: beneficiaryId, amount_minor: AMOUNT });
     expect((await decide(t.app, key, opener.payout_id, "approve")).statusCode).toBe(201);
     t.clock.set(TEST_START);
