@@ -4,12 +4,12 @@
 // it at once. A second admin's approval locks the change, checks the approver is another person, hands the change
 // back to the owner's applier (which applies it only if the control is still what it was) and reports the
 // weakening, all in one transaction.
-import type { Actor } from "../../platform/auth/actor.js";
+import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
 import type { ControlChangeProposal, GuardWeakening, WeakenedControl } from "../../platform/auth/audit.js";
 import { isSameMaker } from "../../platform/auth/maker-checker.js";
 import type { Clock } from "../../platform/clock.js";
-import { type Db, transaction } from "../../platform/db/client.js";
+import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import { decodeCursor, toPage } from "../../platform/pagination/cursor.js";
@@ -135,23 +135,28 @@ export function createControlChangeService(deps: {
       });
       const applied = await applier(tx, actor, { subjectId: row.subjectId, base: row.base, proposed: row.proposed });
       if (applied === "stale") throw new AppError(CONTROL_CHANGE_ERRORS.CONTROL_CHANGE_STALE);
-      const after = await decideControlChange(tx, tenant, row.id, {
-        status: "approved",
-        decidedAt: clock.now(),
-        decidedByApiKeyId: actor.apiKeyId,
-        decidedByMembershipId: actor.membershipId,
-        decidedByUserId: actor.userId,
-      });
-      if (after === null) throw new Error("a locked control change changed under its lock");
-      await ports.recordAudit(tx, actor, {
-        action: "control_change_approved",
-        subjectType: "control_change",
-        subjectId: row.id,
-        details: { kind: row.kind, subject_id: row.subjectId, control: row.control },
-      });
-      return after;
+      return close(tx, tenant, actor, row, "approved");
     });
     return presentControlChange(decided);
+  }
+
+  /** Records the decision on the locked pending change, and its audit entry, in the deciding transaction. */
+  async function close(tx: Tx, tenant: Tenant, actor: Actor, row: ControlChangeRow, status: "approved" | "discarded") {
+    const after = await decideControlChange(tx, tenant, row.id, {
+      status,
+      decidedAt: clock.now(),
+      decidedByApiKeyId: actor.apiKeyId,
+      decidedByMembershipId: actor.membershipId,
+      decidedByUserId: actor.userId,
+    });
+    if (after === null) throw new Error("a locked control change changed under its lock");
+    await ports.recordAudit(tx, actor, {
+      action: status === "approved" ? "control_change_approved" : "control_change_discarded",
+      subjectType: "control_change",
+      subjectId: row.id,
+      details: { kind: row.kind, subject_id: row.subjectId, control: row.control },
+    });
+    return after;
   }
 
   /** Any admin may discard a pending change, its proposer included (a withdrawal). Nothing is applied. */
@@ -161,21 +166,7 @@ export function createControlChangeService(deps: {
       const row = await lockControlChange(tx, tenant, id);
       if (row === null) throw notFound();
       if (row.status !== "pending") throw notPending(row);
-      const after = await decideControlChange(tx, tenant, row.id, {
-        status: "discarded",
-        decidedAt: clock.now(),
-        decidedByApiKeyId: actor.apiKeyId,
-        decidedByMembershipId: actor.membershipId,
-        decidedByUserId: actor.userId,
-      });
-      if (after === null) throw new Error("a locked control change changed under its lock");
-      await ports.recordAudit(tx, actor, {
-        action: "control_change_discarded",
-        subjectType: "control_change",
-        subjectId: row.id,
-        details: { kind: row.kind, subject_id: row.subjectId, control: row.control },
-      });
-      return after;
+      return close(tx, tenant, actor, row, "discarded");
     });
     return presentControlChange(decided);
   }
