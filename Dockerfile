@@ -21,6 +21,9 @@ COPY src ./src
 COPY drizzle ./drizzle
 COPY scripts/write-openapi.ts ./scripts/
 COPY dashboard ./dashboard
+# The one file of the client the dashboard bundles (the bulk upload id, so a file sent from the dashboard, the
+# client or the CLI is the same upload); Vite and tsc read it through the package's "source" export condition.
+COPY packages/client/src/upload-id.ts ./packages/client/src/
 RUN npm run build:service && npm run build:dashboard
 
 # --- production dependencies only: the build's lockfile install with the dev dependencies pruned ----------
