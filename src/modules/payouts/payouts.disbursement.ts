@@ -303,26 +303,37 @@ export function createDisbursementHandlers(deps: DisbursementDeps): JobHandlers 
       const payout = await lockPayoutById(tx, payoutId);
       if (payout === null) {
         logger.warn({ payout_id: payoutId, outcome: outcome.type }, "rail outcome for an unknown payout ignored");
+        await completeOutcomeJob(tx);
       } else {
-        const applied = await lifecycle.apply(tx, payout, asTrigger(outcome));
-        if (applied.kind === "moved") {
-          if (outcome.type === "disbursed") await enqueueSettlement(tx, applied.payout, "disbursed");
-          if (outcome.type === "compliance_hold_cleared" && applied.payout.status === "disbursed")
-            await enqueueSettlement(tx, applied.payout, "hold-cleared");
-          if (outcome.type === "compliance_hold_cleared") await redispatchDeferred(tx, applied.payout);
-        } else {
+        // The move's follow-ups and the job's completion are written before its posting on the funding account
+        // (beforeMoney), so that the posting is the transaction's last statement and the funding account's row,
+        // shared by every payout of the account, stays locked for its commit only.
+        const applied = await lifecycle.apply(tx, payout, asTrigger(outcome), {
+          beforeMoney: async (tx, moved) => {
+            if (outcome.type === "disbursed") await enqueueSettlement(tx, moved, "disbursed");
+            if (outcome.type === "compliance_hold_cleared" && moved.status === "disbursed")
+              await enqueueSettlement(tx, moved, "hold-cleared");
+            if (outcome.type === "compliance_hold_cleared") await redispatchDeferred(tx, moved);
+            await completeOutcomeJob(tx);
+          },
+        });
+        if (applied.kind !== "moved") {
           // A repeat or an outcome that no longer applies: recorded in the log, never retried.
           logger.info(
             { payout_id: payoutId, outcome: outcome.type, status: payout.status, result: applied.kind },
             "rail outcome not applied",
           );
+          await completeOutcomeJob(tx);
         }
       }
+    });
+
+    async function completeOutcomeJob(tx: Tx): Promise<void> {
       if (chained.next !== undefined && chained.chainId !== undefined) {
         await enqueueNext(tx, payoutId, chained.chainId, (chained.position ?? 0) + 1, chained.next);
       }
       if (!(await context.completeWithin(tx))) throw new LeaseLostError();
-    });
+    }
   });
 
   const settle = jobHandler(PAYOUT_SETTLE_JOB, async ({ payoutId }, context) => {

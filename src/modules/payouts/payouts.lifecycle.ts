@@ -133,6 +133,22 @@ export interface LifecycleDeps {
 
 const ENDED_WITHOUT_MONEY: ReadonlySet<PayoutStatus> = new Set(["failed", "canceled", "rejected"]);
 
+/**
+ * The funding status a move (other than an approval, which decides it on the funding row) will leave, foreseen
+ * from the funding module's posting rules (funding.postings.ts: post a reserved hold, void a hold or leave the
+ * queue, reverse a posted one) so that it is written with the move itself and the posting stays the transaction's
+ * last statement on the funding account's hot row (issue 27). applyFunding writes the rules' real answer where it
+ * differs.
+ */
+export function plannedFundingStatus(payout: PayoutRow, from: PayoutStatus, to: PayoutStatus): PayoutFundingStatus {
+  const current = payout.fundingStatus;
+  if (payout.fundingAccountId === null || from === to) return current;
+  if (to === "disbursed" && from !== "compliance_hold") return current === "reserved" ? "posted" : current;
+  if (ENDED_WITHOUT_MONEY.has(to)) return current === "reserved" || current === "awaiting_funds" ? "released" : current;
+  if (to === "returned") return current === "posted" ? "reversed" : current;
+  return current;
+}
+
 export function createLifecycle(deps: LifecycleDeps) {
   const { clock, events, jobStore, funding } = deps;
 
@@ -141,7 +157,13 @@ export function createLifecycle(deps: LifecycleDeps) {
    * payout row is locked; the funding row is taken last): approval holds or makes it wait, `disbursed` posts the
    * hold, `failed`/`canceled`/`rejected` void it (or take it off the queue), `returned` reverses it.
    */
-  async function applyFunding(tx: Tx, payout: PayoutRow, from: PayoutStatus, trigger: PayoutTrigger): Promise<PayoutRow> {
+  async function applyFunding(
+    tx: Tx,
+    payout: PayoutRow,
+    fundingStatusBefore: PayoutFundingStatus,
+    from: PayoutStatus,
+    trigger: PayoutTrigger,
+  ): Promise<PayoutRow> {
     const to = payout.status;
     if (trigger.type === "approve") {
       // An approved payout's disbursement is dispatched now, unless it waits for funds (the release that reserves
@@ -203,13 +225,18 @@ export function createLifecycle(deps: LifecycleDeps) {
       }
       return updated;
     }
-    let next: PayoutFundingStatus = payout.fundingStatus;
-    if (to === "disbursed" && from !== "disbursed" && from !== "compliance_hold") next = await funding.postForPayout(tx, payout);
-    else if (ENDED_WITHOUT_MONEY.has(to) && from !== to) next = await funding.voidForPayout(tx, payout);
+    // `payout` already carries the funding status plannedFundingStatus foresaw (written with the move), so the
+    // posting below is the transaction's last statement on the funding row. The funding module's answer decides:
+    // where it differs from the plan, the payout is written again (not expected; a plan is not a fact). The rules
+    // read the funding status the payout had before the move.
+    const asBefore = { ...payout, fundingStatus: fundingStatusBefore };
+    let next: PayoutFundingStatus = fundingStatusBefore;
+    if (to === "disbursed" && from !== "disbursed" && from !== "compliance_hold") next = await funding.postForPayout(tx, asBefore);
+    else if (ENDED_WITHOUT_MONEY.has(to) && from !== to) next = await funding.voidForPayout(tx, asBefore);
     else if (to === "returned" && from !== "returned")
       next = await funding.reverseForPayout(
         tx,
-        payout,
+        asBefore,
         trigger.type === "returned" && trigger.returnedAmountMinor !== undefined
           ? trigger.returnedAmountMinor
           : payout.amountMinor,
@@ -244,9 +271,11 @@ export function createLifecycle(deps: LifecycleDeps) {
       if (refusal !== null) return { kind: "limit_exceeded", payout, refusal };
     }
     const now = clock.now();
+    const plannedFunding = plannedFundingStatus(payout, result.from, result.to);
     const updated = await updatePayoutIfUnchanged(tx, payout, {
       ...patchOf(trigger, now),
       ...options.extraPatch,
+      ...(plannedFunding === payout.fundingStatus ? {} : { fundingStatus: plannedFunding, awaitingFundsSince: null }),
       status: result.to,
       heldFromStatus: result.heldFromStatus,
       updatedAt: now,
@@ -272,7 +301,7 @@ export function createLifecycle(deps: LifecycleDeps) {
       });
     }
     await options.beforeMoney?.(tx, updated);
-    const funded = await applyFunding(tx, updated, result.from, trigger);
+    const funded = await applyFunding(tx, updated, payout.fundingStatus, result.from, trigger);
     return { kind: "moved", payout: funded, from: result.from, event: result.event };
   }
 
