@@ -7,10 +7,11 @@
 //     funding account row (autocommit, prepared), which is the row lock every posting has to queue behind.
 //     Target: >= 1,000 holds+posts per second on 2 cores.
 //   ledger_payout_approval: POST /v1/payouts then POST /v1/payouts/{id}/approve (sandbox: the approval holds on
-//     the sandbox funding account), 32 closed loops over HTTP, with the ledger (this build) and without it (the
-//     build before the ledger: BENCH_LEDGER_BASELINE_ENTRY, a main.js built from main at 3889047, see README),
-//     alternated on, off, on, off so a change of the machine's load hits both. Target: throughput >= 85% of the
-//     build without the ledger, p99 at most 20% higher.
+//     the sandbox funding account), 32 closed loops over HTTP, with the ledger (this build) and without it
+//     (BENCH_LEDGER_BASELINE_ENTRY: this commit with the posting rules switched off, built by
+//     bench/ledger-baseline.sh), alternated on, off, on, off... (BENCH_LEDGER_PASSES pairs, 3 by default) so a
+//     change of the machine's load hits both. Target: throughput >= 85% of the build without the ledger, p99 at
+//     most 20% higher.
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -293,14 +294,15 @@ async function runApprovals(context: BenchContext, engine: Engine): Promise<{ re
   const baselineEntry = process.env.BENCH_LEDGER_BASELINE_ENTRY;
   if (!baselineEntry) {
     return {
-      skipped: "set BENCH_LEDGER_BASELINE_ENTRY to a main.js built from the commit before the ledger (see bench/README.md)",
+      skipped: "set BENCH_LEDGER_BASELINE_ENTRY=$(bash bench/ledger-baseline.sh): this commit built with the ledger off (see bench/README.md)",
     };
   }
   const baseline = await prepareServiceBuild(ROOT, "entry", context.log, baselineEntry);
   const withoutLedger = { ...context, service: baseline };
   const on: Measured[] = [];
   const off: Measured[] = [];
-  for (let pass = 0; pass < 2; pass += 1) {
+  const passes = Math.max(1, Number(process.env.BENCH_LEDGER_PASSES || 3));
+  for (let pass = 0; pass < passes; pass += 1) {
     on.push(await measureApprovals(context, engine, "ledger on"));
     off.push(await measureApprovals(withoutLedger, engine, "ledger off"));
   }
@@ -341,7 +343,7 @@ export const ledgerHotAccountBenchmark: Benchmark = {
 
 export const ledgerPayoutApprovalBenchmark: Benchmark = {
   name: "ledger_payout_approval",
-  description: `POST /v1/payouts then approve, ${LOOPS} loops, with the ledger and with the build before it (BENCH_LEDGER_BASELINE_ENTRY)`,
+  description: `POST /v1/payouts then approve, ${LOOPS} loops, with the ledger and with this commit built with the ledger off (BENCH_LEDGER_BASELINE_ENTRY)`,
   async run(context) {
     const engines: Record<string, Json> = {};
     for (const engine of context.settings.engines) engines[engine] = await runApprovals(context, engine);

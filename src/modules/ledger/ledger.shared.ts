@@ -221,8 +221,8 @@ export type PostingOutcome<Row> =
  * in its WHERE). The funding row is locked by that statement and for the rest of the caller's transaction only: no
  * look-up runs between the lock and the writes. `accountIds` come from findLedgerAccountIds (or a cache of it).
  * `balanceUpdate` must always render the same SQL text for one `statementName` (a named prepared statement on
- * PostgreSQL), with RETURNING the row's columns. Entries must sum to zero (checked here, and at commit by the
- * ledger_entries_balanced trigger).
+ * PostgreSQL), with RETURNING the row's columns. Entries must sum to zero (checked here, and by the
+ * ledger_entries_balanced trigger over the entries each statement inserts).
  */
 export async function postTransfer<Row>(
   tx: Tx,
