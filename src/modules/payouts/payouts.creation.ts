@@ -27,14 +27,14 @@ import { createHash } from "node:crypto";
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import type { RecordActorAudit } from "../../platform/auth/audit.js";
 import type { Clock } from "../../platform/clock.js";
-import type { Tx } from "../../platform/db/client.js";
+import { type Tx, transaction } from "../../platform/db/client.js";
 import { isUniqueViolation } from "../../platform/db/errors.js";
 import { AppError } from "../../platform/errors.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import { currencyExponent } from "../../platform/reference/iso-codes.js";
 import { PAYOUT_ERRORS } from "./payouts.errors.js";
 import { checkPayoutLimit, checkReplacement, type NameCheckMode, resolveDestination } from "./payouts.gates.js";
-import type { Lifecycle, PayoutLimitRules } from "./payouts.lifecycle.js";
+import { type ApplyOutcome, DailyLimitExceeded, type Lifecycle, type PayoutLimitRules } from "./payouts.lifecycle.js";
 import { evaluatePolicy } from "./payouts.policy.js";
 import {
   claimKeyAndReadGates,
@@ -342,35 +342,46 @@ export function createPayoutWriter(deps: PayoutWriterDeps) {
       now,
     });
     if (rule === null) return payout;
-    const reason = `Approval policy rule "${rule.name}"`;
-    // The Decision is written with the move, before its posting on the funding account (see lifecycle.apply).
-    const moved = await lifecycle.apply(
-      tx,
-      payout,
-      { type: rule.outcome },
-      {
-        extraData: { reason },
-        beforeMoney: async () => {
-          await insertDecision(tx, {
-            id: ids.newId(),
-            businessId: payout.businessId,
-            environment: payout.environment,
-            payoutId: payout.id,
-            outcome: rule.outcome,
-            reason,
-            validatorType: "automated",
-            validatorName: "approval_policy",
-            policyRule: rule.name,
-            createdAt: now,
-          });
-        },
-      },
-    );
-    // The day's limit is reached: the policy does not approve it; it waits for a person (who meets the same limit).
-    if (moved.kind === "limit_exceeded") return payout;
+    const matched = rule;
+    const reason = `Approval policy rule "${matched.name}"`;
+    // The Decision is written with the move, before its posting on the funding account (see lifecycle.apply); in a
+    // savepoint, because a daily limit refusing the approval throws after those writes and only they roll back.
+    let moved: ApplyOutcome;
+    try {
+      moved = await transaction(tx, (savepoint) => applyPolicyDecision(savepoint));
+    } catch (error) {
+      // The day's limit is reached: the policy does not approve it; it waits for a person (who meets the same limit).
+      if (error instanceof DailyLimitExceeded) return payout;
+      throw error;
+    }
     if (moved.kind !== "moved") throw new Error(`policy decision on a new payout did not apply: ${moved.kind}`);
     // An approval's disbursement is enqueued by the lifecycle (not for a payout waiting for funds).
     return moved.payout;
+
+    async function applyPolicyDecision(tx: Tx): Promise<ApplyOutcome> {
+      return lifecycle.apply(
+        tx,
+        payout,
+        { type: matched.outcome },
+        {
+          extraData: { reason },
+          beforeMoney: async () => {
+            await insertDecision(tx, {
+              id: ids.newId(),
+              businessId: payout.businessId,
+              environment: payout.environment,
+              payoutId: payout.id,
+              outcome: matched.outcome,
+              reason,
+              validatorType: "automated",
+              validatorName: "approval_policy",
+              policyRule: matched.name,
+              createdAt: now,
+            });
+          },
+        },
+      );
+    }
   }
 
   /**

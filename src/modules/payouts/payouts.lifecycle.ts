@@ -24,9 +24,19 @@ export type ApplyOutcome =
   | { readonly kind: "moved"; readonly payout: PayoutRow; readonly from: PayoutStatus; readonly event: PayoutEventType | null }
   | { readonly kind: "noop" | "refused"; readonly payout: PayoutRow; readonly reason: string }
   /** The conditional update matched nothing: another transaction moved the payout first. */
-  | { readonly kind: "lost"; readonly payout: PayoutRow }
-  /** An approval the currency's daily limit refuses (payout-limits): nothing changed, the payout stays pending. */
-  | { readonly kind: "limit_exceeded"; readonly payout: PayoutRow; readonly refusal: DailyLimitRefusal };
+  | { readonly kind: "lost"; readonly payout: PayoutRow };
+
+/**
+ * An approval the currency's daily limit refuses (payout-limits), thrown by `apply` after the move's other writes:
+ * the caller's transaction (or the savepoint it opened around `apply`) must roll back, and the payout stays
+ * pending. Thrown rather than returned so that no caller can commit an approval the limit refused.
+ */
+export class DailyLimitExceeded extends Error {
+  constructor(readonly refusal: DailyLimitRefusal) {
+    super("the daily limit refuses this approval");
+    this.name = "DailyLimitExceeded";
+  }
+}
 
 export function tenantOfPayout(row: PayoutRow): Tenant {
   return { businessId: row.businessId, environment: row.environment };
@@ -231,7 +241,8 @@ export function createLifecycle(deps: LifecycleDeps) {
     // read the funding status the payout had before the move.
     const asBefore = { ...payout, fundingStatus: fundingStatusBefore };
     let next: PayoutFundingStatus = fundingStatusBefore;
-    if (to === "disbursed" && from !== "disbursed" && from !== "compliance_hold") next = await funding.postForPayout(tx, asBefore);
+    if (to === "disbursed" && from !== "disbursed" && from !== "compliance_hold")
+      next = await funding.postForPayout(tx, asBefore);
     else if (ENDED_WITHOUT_MONEY.has(to) && from !== to) next = await funding.voidForPayout(tx, asBefore);
     else if (to === "returned" && from !== "returned")
       next = await funding.reverseForPayout(
@@ -265,11 +276,6 @@ export function createLifecycle(deps: LifecycleDeps) {
   ): Promise<ApplyOutcome> {
     const result: TransitionResult = transition(stateViewOf(payout), trigger);
     if (result.kind !== "move") return { kind: result.kind, payout, reason: result.reason };
-    // The day's usage first (one conditional update): a refused approval changes nothing, the payout stays pending.
-    if (trigger.type === "approve") {
-      const refusal = await deps.limits.reserveDaily(tx, payout);
-      if (refusal !== null) return { kind: "limit_exceeded", payout, refusal };
-    }
     const now = clock.now();
     const plannedFunding = plannedFundingStatus(payout, result.from, result.to);
     const updated = await updatePayoutIfUnchanged(tx, payout, {
@@ -280,13 +286,7 @@ export function createLifecycle(deps: LifecycleDeps) {
       heldFromStatus: result.heldFromStatus,
       updatedAt: now,
     });
-    if (updated === null) {
-      if (trigger.type === "approve") await deps.limits.releaseDaily(tx, payout.id);
-      return { kind: "lost", payout };
-    }
-    // A payout voided after its approval (canceled, failed) gives its amount back to the day it was counted in;
-    // a returned one does not (the money left that day). Rejected never follows an approval.
-    if (ENDED_WITHOUT_MONEY.has(result.to) && result.from !== result.to) await deps.limits.releaseDaily(tx, updated.id);
+    if (updated === null) return { kind: "lost", payout };
     // The move's event first, the posting on the funding account last (its row is locked until the commit).
     if (result.event !== null) {
       await events.record(tx, {
@@ -301,6 +301,17 @@ export function createLifecycle(deps: LifecycleDeps) {
       });
     }
     await options.beforeMoney?.(tx, updated);
+    // The day's usage (payout-limits: one conditional upsert of the day's row, which every approval of the
+    // Business's currency that day updates) and the funding account's row are the two rows many transactions
+    // share: both are written last, usage then funding (the one lock order), so each stays locked for about its
+    // commit only. A refused approval throws, and the caller's rollback undoes the move and its writes.
+    if (trigger.type === "approve") {
+      const refusal = await deps.limits.reserveDaily(tx, updated);
+      if (refusal !== null) throw new DailyLimitExceeded(refusal);
+    }
+    // A payout voided after its approval (canceled, failed) gives its amount back to the day it was counted in;
+    // a returned one does not (the money left that day). Rejected never follows an approval.
+    if (ENDED_WITHOUT_MONEY.has(result.to) && result.from !== result.to) await deps.limits.releaseDaily(tx, updated.id);
     const funded = await applyFunding(tx, updated, payout.fundingStatus, result.from, trigger);
     return { kind: "moved", payout: funded, from: result.from, event: result.event };
   }

@@ -197,8 +197,7 @@ export function createPayoutReconciliation(deps: {
     if (moved.kind === "moved") return { kind: "returned" };
     if (moved.kind === "noop") return { kind: "already" };
     if (moved.kind === "lost") return { kind: "refused", reason: "the payout moved meanwhile" };
-    // A return is never counted against a daily limit (only approvals are): no limit_exceeded here.
-    return { kind: "refused", reason: moved.kind === "limit_exceeded" ? "a daily limit" : moved.reason };
+    return { kind: "refused", reason: moved.reason };
   }
 
   return { findPayouts, lockPayouts, payeeNames, amountDateCandidates, markReconciled, markUnreconciled, returnPayout };

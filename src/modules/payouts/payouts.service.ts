@@ -22,7 +22,7 @@ import { canonicalUploadId } from "./payouts.bulk.js";
 import { creationErrorOf, currencyError, type Maker, type PayoutWriter, payoutRequestOf } from "./payouts.creation.js";
 import { PAYOUT_ERRORS } from "./payouts.errors.js";
 import { dailyLimitError } from "./payouts.gates.js";
-import { type Lifecycle, majorAmount } from "./payouts.lifecycle.js";
+import { type ApplyOutcome, DailyLimitExceeded, type Lifecycle, majorAmount } from "./payouts.lifecycle.js";
 import { payeesOf } from "./payouts.payees.js";
 import { approvalRulesLoosened } from "./payouts.policy.js";
 import {
@@ -361,37 +361,43 @@ export function createPayoutService(deps: PayoutServiceDeps) {
       // The Decision and its audit record are written with the move, before its posting on the funding account
       // (beforeMoney), so that the funding row is locked by the transaction's last writes only.
       let decision = null as DecisionRow | null;
-      const moved = await lifecycle.apply(
-        tx,
-        payout,
-        { type: body.outcome },
-        {
-          extraData: { reason },
-          beforeMoney: async () => {
-            decision = await insertDecision(tx, {
-              id: ids.newId(),
-              businessId: payout.businessId,
-              environment: payout.environment,
-              payoutId: payout.id,
-              outcome: body.outcome,
-              reason,
-              validatorType: body.validator?.type ?? "human",
-              validatorName: body.validator?.type === "automated" ? (body.validator.name ?? null) : null,
-              apiKeyId: actor.apiKeyId,
-              userId: actor.userId,
-              membershipId: actor.membershipId,
-              createdAt: clock.now(),
-            });
-            await recordAudit(tx, actor, {
-              action: "payout_decided",
-              subjectType: "payout",
-              subjectId: payout.id,
-              details: { outcome: body.outcome, decision_id: decision.id },
-            });
+      let moved: ApplyOutcome;
+      try {
+        moved = await lifecycle.apply(
+          tx,
+          payout,
+          { type: body.outcome },
+          {
+            extraData: { reason },
+            beforeMoney: async () => {
+              decision = await insertDecision(tx, {
+                id: ids.newId(),
+                businessId: payout.businessId,
+                environment: payout.environment,
+                payoutId: payout.id,
+                outcome: body.outcome,
+                reason,
+                validatorType: body.validator?.type ?? "human",
+                validatorName: body.validator?.type === "automated" ? (body.validator.name ?? null) : null,
+                apiKeyId: actor.apiKeyId,
+                userId: actor.userId,
+                membershipId: actor.membershipId,
+                createdAt: clock.now(),
+              });
+              await recordAudit(tx, actor, {
+                action: "payout_decided",
+                subjectType: "payout",
+                subjectId: payout.id,
+                details: { outcome: body.outcome, decision_id: decision.id },
+              });
+            },
           },
-        },
-      );
-      if (moved.kind === "limit_exceeded") throw dailyLimitError(moved.refusal, payout.currency);
+        );
+      } catch (error) {
+        // The daily limit refuses it (thrown after the move's writes: this transaction rolls back, still pending).
+        if (error instanceof DailyLimitExceeded) throw dailyLimitError(error.refusal, payout.currency);
+        throw error;
+      }
       if (moved.kind !== "moved" || decision === null) return { kind: "decided" as const };
       // An approval's disbursement is enqueued by the lifecycle (not for a payout waiting for funds).
       return { kind: "created" as const, decision, payout: moved.payout };
@@ -451,7 +457,6 @@ export function createPayoutService(deps: PayoutServiceDeps) {
       }
       if (moved.kind === "moved" || moved.kind === "noop") return presentOne(tx, tenant, moved.payout);
       if (moved.kind === "lost") throw new Error("a locked payout changed under its lock");
-      if (moved.kind === "limit_exceeded") throw new Error("a cancellation meets no limit");
       throw new AppError(PAYOUT_ERRORS.PAYOUT_NOT_CANCELABLE, {
         message: `The payout can no longer be canceled (${moved.reason}).`,
       });
