@@ -534,7 +534,16 @@ export function createScreeningService(deps: ScreeningServiceDeps) {
     });
   }
 
-  return { loadList, lists, screenInTransaction, screenAfterEnabled, list, get, decide, jobs: { ...rescreen } satisfies JobHandlers };
+  return {
+    loadList,
+    lists,
+    screenInTransaction,
+    screenAfterEnabled,
+    list,
+    get,
+    decide,
+    jobs: { ...rescreen } satisfies JobHandlers,
+  };
 }
 
 export type ScreeningService = ReturnType<typeof createScreeningService>;
