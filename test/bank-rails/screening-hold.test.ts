@@ -1,7 +1,7 @@
 // A sanctions hit on a payout waiting for its bank file (issue 29): two approved production payouts wait for the
 // SEPA cut-off; a list load then names one payee (a potential match). At the cut-off the file carries only the
-// other payout: the held one is not written, goes back to "not dispatched" (no rail, no disbursement status) and
-// stays approved. Clearing the hit queues it again, and the next cut-off's file carries it. A payout already in
+// other payout: the held ones are not written, go back to "not dispatched" (no rail, no disbursement status) and
+// stay approved, so the Business may cancel one. Clearing the hit queues it again, and the next cut-off's file carries it. A payout already in
 // a delivered file is not recalled: it stays submitted, and its `payee.screening_status` shows the hit.
 // Runs on PGlite and, with TEST_DATABASE_URL, on PostgreSQL.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -110,6 +110,7 @@ describe("a sanctions hit on a payout waiting for its bank file", () => {
     const olga = await payee("Olga", "Sorokina", "ES9121000418450200051332");
     const ana = await payee("Ana", "Pérez", "ES7921000813610123456789");
     const held = await approved(olga, 1_000);
+    const canceled = await approved(olga, 1_500);
     const sent = await approved(ana, 2_000);
     await drain();
     expect(await getPayout(t.app, key, held)).toMatchObject({ status: "approved", rail: "sepa", disbursement_status: "queued" });
@@ -134,6 +135,11 @@ describe("a sanctions hit on a payout waiting for its bank file", () => {
       disbursement_status: null,
       payee: { screening_status: "potential_match" },
     });
+
+    // No bank has it: the Business may cancel a held payout (here the second one).
+    const cancel = await t.app.inject({ method: "POST", url: `/v1/payouts/${canceled}/cancel`, headers: bearer(key) });
+    expect(cancel.statusCode, cancel.body).toBe(200);
+    expect(cancel.json()).toMatchObject({ status: "canceled" });
 
     // Cleared by an admin (a reload's hit: any admin may decide): queued again, in the next cut-off's file.
     const cleared = await t.app.inject({
