@@ -168,7 +168,7 @@ export function PayoutPage() {
             {destinationText(p.payee.destination)}
             <DestinationFacts destination={p.payee.destination} />
             <NameCheck facts={p.payee.destination} />
-            <PayeeScreening payee={p.payee} />
+            <PayeeScreening payout={p} />
           </Field>
           <Field label="Created">
             <Time value={p.created_at} />

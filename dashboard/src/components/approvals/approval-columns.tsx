@@ -31,7 +31,7 @@ export function approvalColumns({ ruleText, verdict }: ApprovalColumnsInput, pho
             <Stack gap={0}>
               <PayeeCell payee={payout.payee} />
               <NameCheck facts={payout.payee.destination} />
-              <PayeeScreening payee={payout.payee} />
+              <PayeeScreening payout={payout} />
               {blocked && (
                 <Text size="xs" c="red.9">
                   {text}
@@ -66,7 +66,7 @@ export function approvalColumns({ ruleText, verdict }: ApprovalColumnsInput, pho
           </Text>
           <DestinationFacts destination={payout.payee.destination} />
           <NameCheck facts={payout.payee.destination} />
-          <PayeeScreening payee={payout.payee} />
+          <PayeeScreening payout={payout} />
         </Stack>
       ),
     },
