@@ -3594,7 +3594,7 @@ export interface components {
              */
             name_check: "off" | "warn" | "block";
             /**
-             * @description Sanctions screening of Beneficiaries.
+             * @description Sanctions screening of Beneficiaries (against the lists the operator loaded). Nothing is screened while it is `off`; turning it on screens every Beneficiary of the environment in the background (a job started by the change), then each one at creation and on a change of name or country.
              * @enum {string}
              */
             screening: "off" | "on";
@@ -6447,7 +6447,7 @@ export interface components {
              */
             name_check?: "off" | "warn" | "block";
             /**
-             * @description Sanctions screening of Beneficiaries.
+             * @description Sanctions screening of Beneficiaries (against the lists the operator loaded). Nothing is screened while it is `off`; turning it on screens every Beneficiary of the environment in the background (a job started by the change), then each one at creation and on a change of name or country.
              * @enum {string}
              */
             screening?: "off" | "on";
