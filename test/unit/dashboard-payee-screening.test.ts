@@ -2,22 +2,20 @@
 // not sent yet says it is held until an admin clears it; on a payout already sent to the bank (a bank file built, or
 // disbursed) it says it is not recalled; no hit reads as the state in words.
 import { describe, expect, it } from "vitest";
-import { payeeScreeningText } from "../../dashboard/src/lib/payee-screening.js";
-import type { Payout } from "../../dashboard/src/lib/payouts.js";
+import { type PayoutScreeningFacts, payeeScreeningText } from "../../dashboard/src/lib/payee-screening.js";
 
-type Facts = Pick<Payout, "status" | "disbursement_status" | "payee">;
-const payout = (
-  status: Payout["status"],
-  screening: Payout["payee"]["screening_status"],
-  disbursement: Payout["disbursement_status"] = null,
-): Facts => ({ status, disbursement_status: disbursement, payee: { screening_status: screening } as Payout["payee"] });
+const payout = (status: string, screening: string, disbursement: string | null = null): PayoutScreeningFacts => ({
+  status,
+  disbursement_status: disbursement,
+  payee: { screening_status: screening },
+});
 
 describe("payeeScreeningText", () => {
   it("says a hit holds a payout not sent yet", () => {
     expect(payeeScreeningText(payout("pending_approval", "potential_match"))).toBe(
       "Sanctions review required: not sent until an admin clears the hit",
     );
-    expect(payeeScreeningText(payout("approved", "potential_match", "queued" as Payout["disbursement_status"]))).toBe(
+    expect(payeeScreeningText(payout("approved", "potential_match", "queued"))).toBe(
       "Sanctions review required: not sent until an admin clears the hit",
     );
     expect(payeeScreeningText(payout("approved", "confirmed_match"))).toBe("Confirmed sanctions match: this payout is not sent");
