@@ -14,6 +14,7 @@ import { closeLinksOfArchivedBeneficiary, defineCollection } from "./modules/col
 import { defineControlChanges } from "./modules/control-changes/index.js";
 import {
   createNameCheckRequests,
+  type DestinationsPorts,
   defineDestinations,
   destinationRoutingFactsOf,
   findDestinationPolicy,
@@ -136,6 +137,7 @@ function portFilledLater<Args extends unknown[], Result>(name: string) {
 type Hook<Name extends keyof PayoutBankFileHooks> = PayoutBankFileHooks[Name];
 type ReadBeneficiary = EnrollmentPorts["readBeneficiary"];
 type ScreenInTransaction = BeneficiariesPorts["screenInTransaction"];
+type ScreenAfterEnabled = DestinationsPorts["screenAfterEnabled"];
 type Waiting<Name extends keyof WaitingPayoutQueue> = WaitingPayoutQueue[Name];
 
 /** Every module of the service, built once per process (runtime.ts); the API and the worker read the result. */
@@ -172,6 +174,10 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
   // (a cleared hit releases held payouts), payouts -> beneficiaries (the gates): screening comes after payouts.
   const screenInTransaction = portFilledLater<Parameters<ScreenInTransaction>, ReturnType<ScreenInTransaction>>(
     "screening.screenInTransaction",
+  );
+  // destinations -> screening (turning the policy's screening on starts a rescreen run in its transaction).
+  const screenAfterEnabled = portFilledLater<Parameters<ScreenAfterEnabled>, ReturnType<ScreenAfterEnabled>>(
+    "screening.screenAfterEnabled",
   );
   const lockWaiting = portFilledLater<Parameters<Hook<"lockWaiting">>, ReturnType<Hook<"lockWaiting">>>(
     "bank-rails.payoutFiles.lockWaiting",
@@ -327,6 +333,7 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
       pendingPayoutHeadsTo: payouts.offers.pendingPayoutHeadsTo,
       recordAudit,
       guardWeakening,
+      screenAfterEnabled: screenAfterEnabled.call,
     },
   );
   const beneficiaryExport = defineBeneficiaryExport(platform, {
@@ -401,6 +408,7 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
   // Second step: the loops' ports now reach their providers.
   readBeneficiary.fill(beneficiaries.offers.readBeneficiary);
   screenInTransaction.fill(screening.offers.screenInTransaction);
+  screenAfterEnabled.fill(screening.offers.screenAfterEnabled);
   lockWaiting.fill(payouts.offers.bankFiles.lockWaiting);
   recordSubmission.fill(payouts.offers.bankFiles.recordSubmission);
   failBeforeSubmission.fill(payouts.offers.bankFiles.failBeforeSubmission);

@@ -189,6 +189,7 @@ const payoutPayee = {
   beneficiary_id: BENEFICIARY_ID,
   display_name: "Jane Doe",
   country: "DE",
+  screening_status: "clear",
   destination: {
     bank_account_id: DESTINATION_ID,
     type: "bank_account",

@@ -90,6 +90,8 @@ describe("the payee summary", () => {
       beneficiary_id: ids.annaBeneficiary,
       display_name: "Anna Schmidt",
       country: "DE",
+      // The destination policy's screening is off by default: nothing screened.
+      screening_status: "not_screened",
       destination: {
         bank_account_id: ids.annaDestination,
         type: "bank_account",

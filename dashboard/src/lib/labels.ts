@@ -6,6 +6,7 @@
 // words live beside their components (components/bank-rails/words.ts, components/reconciliation/words.ts), in
 // those pages' own chunks.
 import { BENEFICIARY_STATUS_LABELS } from "../components/beneficiary/BeneficiaryStatusBadge";
+import { SCREENING_STATUS_WORDS } from "./payee-screening";
 import { STATUS_LABELS } from "./payouts";
 import { roleName } from "./roles";
 
@@ -68,13 +69,7 @@ export const beneficiaryTypeName = lookup({ person: "Person", business: "Busines
 export const environmentName = lookup({ sandbox: "Sandbox", production: "Production" });
 
 /** A Beneficiary's sanctions screening state (`screening_status`). */
-export const screeningStatusName = lookup({
-  not_screened: "Not screened",
-  clear: "No match on the sanctions lists",
-  potential_match: "Sanctions review required",
-  cleared: "Cleared by an admin (false positive)",
-  confirmed_match: "Confirmed sanctions match: blocked",
-});
+export const screeningStatusName = lookup(SCREENING_STATUS_WORDS);
 
 /** A screening hit's state (`status`). */
 export const screeningHitStatusName = lookup({

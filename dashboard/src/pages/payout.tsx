@@ -10,6 +10,7 @@ import { MutationError } from "../components/MutationError";
 import { NameCheck } from "../components/NameCheck";
 import { PayoutActivity } from "../components/PayoutActivity";
 import { countryName, DestinationFacts, destinationText } from "../components/payouts/Payee";
+import { PayeeScreening } from "../components/payouts/PayeeScreening";
 import { StatusBadge } from "../components/StatusBadge";
 import { Time } from "../components/Time";
 import { useApprovalPolicy } from "../hooks/api/approval-policy/queries";
@@ -167,6 +168,7 @@ export function PayoutPage() {
             {destinationText(p.payee.destination)}
             <DestinationFacts destination={p.payee.destination} />
             <NameCheck facts={p.payee.destination} />
+            <PayeeScreening payout={p} />
           </Field>
           <Field label="Created">
             <Time value={p.created_at} />

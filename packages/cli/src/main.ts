@@ -15,6 +15,7 @@ import { SingleBar } from "cli-progress";
 import { Command, CommanderError, Option } from "commander";
 import { createActionWrapper, type GlobalOptions } from "./command.js";
 import { configFile, DEFAULT_BASE_URL, readConfig, writeConfig } from "./config.js";
+import { registerControlCommands } from "./controls.js";
 import { registerEventCommands } from "./events.js";
 import { registerFundingCommands } from "./funding.js";
 import { CliError, EXIT, printError, table } from "./output.js";
@@ -373,6 +374,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): { program: C
   registerFundingCommands(program, action);
   registerStatementCommands(program, action);
   registerScreeningCommands(program, action);
+  registerControlCommands(program, action);
 
   // Every command (and the program) answers --help; usage errors exit 2.
   return { program, exitCode: () => exitCode };

@@ -27,6 +27,8 @@ export type {
   ScreeningStatus,
   TaxDocumentSummaryValue,
 } from "./beneficiaries.schema.js";
+/** The screening states a Beneficiary can be in (the payouts' `payee` object shows the same values). */
+export { SCREENING_STATUSES } from "./beneficiaries.schema.js";
 
 export type EnrollmentStatus = (typeof enrollmentStatusEnum.enumValues)[number];
 
@@ -304,12 +306,14 @@ export async function insertBeneficiariesSkippingTakenEmails(tx: Tx, rows: reado
   return inserted.map((row) => row.id);
 }
 
-/** How a payout names its payee (the payouts module's `payee` summary): the name and the country, nothing else. */
+/** How a payout names its payee (the payouts module's `payee` summary): the name, the country and the screening state. */
 export interface PayeeName {
   /** The nickname when set, else the legal name (the Beneficiary's `display_name`). */
   readonly displayName: string;
   /** Country of residence (individual) or of incorporation (business); null while not given. */
   readonly country: string | null;
+  /** Its sanctions screening state now (shown to whoever decides or reviews a payout to it). */
+  readonly screeningStatus: ScreeningStatus;
 }
 
 /**
@@ -324,10 +328,13 @@ export async function findPayeeNames(db: Db, tenant: Tenant, ids: readonly strin
       id: beneficiaries.id,
       displayName: sql<string>`coalesce(${beneficiaries.nickname}, ${beneficiaries.name})`,
       country: sql<string | null>`coalesce(${beneficiaries.countryOfResidence}, ${beneficiaries.countryOfIncorporation})`,
+      screeningStatus: beneficiaries.screeningStatus,
     })
     .from(beneficiaries)
     .where(and(ownedBy(beneficiaries, tenant), inArray(beneficiaries.id, unique)));
-  return new Map(rows.map((row) => [row.id, { displayName: row.displayName, country: row.country }]));
+  return new Map(
+    rows.map((row) => [row.id, { displayName: row.displayName, country: row.country, screeningStatus: row.screeningStatus }]),
+  );
 }
 
 /**

@@ -20,4 +20,9 @@ export interface DestinationsPorts {
    * on; otherwise it is refused to keys, audited and e-mailed to every admin, and applied.
    */
   readonly guardWeakening: GuardWeakening;
+  /**
+   * From the screening module: the policy's `screening` went from off to on in this transaction; the Business's
+   * Beneficiaries, never screened while it was off, are screened by a durable job enqueued here.
+   */
+  readonly screenAfterEnabled: DestinationServiceDeps["screenAfterEnabled"];
 }

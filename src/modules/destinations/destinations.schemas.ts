@@ -217,7 +217,10 @@ const policyFields = {
   name_check: stringEnum(["off", "warn", "block"], {
     description: "Payee name check: `warn` shows the result to approvers, `block` makes a `no_match` not payout-usable.",
   }),
-  screening: stringEnum(["off", "on"], { description: "Sanctions screening of Beneficiaries." }),
+  screening: stringEnum(["off", "on"], {
+    description:
+      "Sanctions screening of Beneficiaries (against the lists the operator loaded). Nothing is screened while it is `off`; turning it on screens every Beneficiary of the environment in the background (a job started by the change), then each one at creation and on a change of name or country.",
+  }),
 };
 
 export const DestinationPolicySchema = Type.Object(

@@ -100,6 +100,8 @@ export interface DestinationServiceDeps {
    * otherwise it is refused to API keys, audited and e-mailed to every admin, and applied.
    */
   readonly guardWeakening: GuardWeakening;
+  /** The policy's `screening` went from off to on in this transaction: the Business's Beneficiaries are screened (a job). */
+  readonly screenAfterEnabled: (tx: Tx, tenant: Tenant) => Promise<string | null>;
 }
 
 /** What the audit log keeps of a destination: where it is and its masked last four, never the number. */
@@ -660,6 +662,9 @@ export function createDestinationService(deps: DestinationServiceDeps) {
       updatedBy: actor.membershipId,
     });
     const after = policyOfRow(row);
+    // Nothing was screened while screening was off: turning it on screens the Business's Beneficiaries, by a
+    // durable job enqueued in this transaction (the request's and an approved control change's alike).
+    if (before.screening === "off" && after.screening === "on") await deps.screenAfterEnabled(tx, tenant);
     await deps.recordAudit(tx, actor, {
       action: "destination_policy_changed",
       subjectType: "destination_policy",

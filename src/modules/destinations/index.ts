@@ -86,6 +86,7 @@ export function defineDestinations(platform: PlatformServices, settings: Destina
     pendingPayoutHeadsTo: ports.pendingPayoutHeadsTo,
     recordAudit: ports.recordAudit,
     guardWeakening: ports.guardWeakening,
+    screenAfterEnabled: ports.screenAfterEnabled,
     nameChecks,
   });
   const nameCheckHandler = createNameCheckJobHandler({

@@ -8,8 +8,17 @@ import type { Tx } from "../../platform/db/client.js";
 import type { RailDestination } from "../../rails/rail.js";
 import type { PostalAddressValue } from "../beneficiaries/index.js";
 import { railDestinationOf } from "../destinations/index.js";
+import { isScreeningBlocked } from "./payouts.gates.js";
 import type { Lifecycle } from "./payouts.lifecycle.js";
-import { findBeneficiaryById, findDestinationById, findLatestAttempt, lockPayoutById, resolveAttempt } from "./payouts.repo.js";
+import {
+  deleteUnsentAttempt,
+  findBeneficiaryById,
+  findDestinationById,
+  findLatestAttempt,
+  lockPayoutById,
+  resolveAttempt,
+  updatePayoutIf,
+} from "./payouts.repo.js";
 
 export interface BankFilePayout {
   readonly payoutId: string;
@@ -33,7 +42,14 @@ export function createPayoutBankFileHooks(deps: {
 
   /**
    * Locks the payouts (in id order, so two callers cannot deadlock) and returns those still waiting for
-   * their bank file: approved, their attempt recorded and not yet resolved. Others are left out.
+   * their bank file: approved, their attempt recorded and not yet resolved. Others are left out (the cut-off
+   * takes them out of the queue).
+   *
+   * A payout whose Beneficiary became a sanctions `potential_match` or `confirmed_match` while it waited is held,
+   * not written into the file: the bank has not heard of it, so it goes back to the state the disbursement job
+   * leaves a payout it holds (approved, not dispatched, `disbursement_deferred_at` set; its unsent attempt
+   * removed), and clearing the hit dispatches it again through the same release (`releaseScreeningHold`), which
+   * queues it for the next cut-off. Until then the Business may cancel it, as any payout the rail never heard of.
    */
   async function lockWaiting(tx: Tx, payoutIds: readonly string[]): Promise<BankFilePayout[]> {
     const out: BankFilePayout[] = [];
@@ -45,6 +61,10 @@ export function createPayoutBankFileHooks(deps: {
       const destination = await findDestinationById(tx, payout.destinationId);
       const beneficiary = await findBeneficiaryById(tx, payout.beneficiaryId);
       if (destination === null || beneficiary === null) continue;
+      if (isScreeningBlocked(beneficiary.screeningStatus)) {
+        await holdForScreening(tx, id, attempt.id);
+        continue;
+      }
       out.push({
         payoutId: id,
         amountMinor: payout.amountMinor,
@@ -58,6 +78,18 @@ export function createPayoutBankFileHooks(deps: {
       });
     }
     return out;
+  }
+
+  async function holdForScreening(tx: Tx, payoutId: string, attemptId: string): Promise<void> {
+    if (!(await deleteUnsentAttempt(tx, attemptId))) throw new Error("a waiting payout's attempt left submitting while locked");
+    const held = await updatePayoutIf(tx, payoutId, "approved", {
+      disbursementStartedAt: null,
+      rail: null,
+      disbursementStatus: null,
+      disbursementDeferredAt: clock.now(),
+      updatedAt: clock.now(),
+    });
+    if (held === null) throw new Error("payout left approved while locked");
   }
 
   /** The payout went out in a bank file: its attempt is submitted with `railRef`, `payout.disbursement_submitted`. */

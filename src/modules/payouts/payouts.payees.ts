@@ -38,6 +38,7 @@ export async function payeesOf(db: Db, tenant: Tenant, rows: readonly PayoutRow[
       beneficiary_id: row.beneficiaryId,
       display_name: name.displayName,
       country: name.country,
+      screening_status: name.screeningStatus,
       destination: {
         bank_account_id: row.destinationId,
         type: destination.kind,

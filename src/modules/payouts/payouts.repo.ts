@@ -549,6 +549,18 @@ export async function insertAttempt(tx: Tx, row: typeof payoutAttempts.$inferIns
 }
 
 /** Conditional: only an attempt still `submitting` is resolved (a repeat of the job finds it resolved). */
+/**
+ * Removes an attempt that never reached its rail (still `submitting`, waiting for a bank file's cut-off): the
+ * payout goes back to "not dispatched", and a later dispatch records attempt 1 again with the same key.
+ */
+export async function deleteUnsentAttempt(tx: Tx, id: string): Promise<boolean> {
+  const rows = await tx
+    .delete(payoutAttempts)
+    .where(and(eq(payoutAttempts.id, id), eq(payoutAttempts.status, "submitting")))
+    .returning({ id: payoutAttempts.id });
+  return rows.length === 1;
+}
+
 export async function resolveAttempt(
   tx: Tx,
   id: string,

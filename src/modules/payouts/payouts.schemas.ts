@@ -3,6 +3,7 @@ import { type Static, Type } from "@sinclair/typebox";
 import { DOCUMENTED_AS, DOCUMENTED_REQUIRED } from "../../platform/http/openapi-document.js";
 import { nameString, nullable, stringEnum } from "../../platform/http/schema-types.js";
 import { PageQuerySchema } from "../../platform/pagination/cursor.js";
+import { SCREENING_STATUSES } from "../beneficiaries/beneficiaries.shared.js";
 import { PAYOUT_FUNDING_STATUSES, PAYOUT_STATUSES } from "./payouts.state.js";
 
 const nullableString = nullable(Type.String());
@@ -29,6 +30,10 @@ export const PayoutPayeeSchema = Type.Object(
           "The Beneficiary's country (ISO 3166-1 alpha-2): of residence for an individual, of incorporation for a business; null while not given.",
       }),
     ),
+    screening_status: stringEnum(SCREENING_STATUSES, {
+      description:
+        "The Beneficiary's sanctions screening state now (its `screening_status`), shown so an approver sees it before deciding: `not_screened`, `clear`, `potential_match` (a hit waits for an admin's review: this payout is not sent while it waits), `cleared` (an admin found the hits false positives) or `confirmed_match` (blocked).",
+    }),
     destination: Type.Object(
       {
         bank_account_id: Type.String({ format: "uuid", description: "The same as the payout's `bank_account_id`." }),

@@ -79,6 +79,8 @@ export function defineScreening(platform: PlatformServices, settings: ScreeningS
     offers: {
       /** For the beneficiaries module (a port): screening in the transaction of a creation or a change. */
       screenInTransaction: service.screenInTransaction,
+      /** For the destinations module (a port): the policy's `screening` turned on starts a rescreen run. */
+      screenAfterEnabled: service.screenAfterEnabled,
       loadConfiguredLists,
       /** For tests and the benchmark: the same use case the operator route runs. */
       loadList: service.loadList,

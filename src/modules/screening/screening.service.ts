@@ -396,6 +396,18 @@ export function createScreeningService(deps: ScreeningServiceDeps) {
     for (let i = 0; i < rows.length; i += RESCREEN_BATCH) await screenBatch(tx, rows.slice(i, i + RESCREEN_BATCH), by);
   }
 
+  /**
+   * For the destinations module (a port): the Business turned its policy's `screening` on in this transaction.
+   * Its Beneficiaries were not screened while it was off, so a run screening every Beneficiary again starts here,
+   * in the same transaction (the same durable run a list load starts; Businesses with screening off are skipped
+   * by the run). Nothing while no list is loaded: there is nothing to screen against, and a load starts its own
+   * run. Returns the run's id, or null.
+   */
+  async function screenAfterEnabled(tx: Tx, tenant: Tenant): Promise<string | null> {
+    if (!(await listsLoaded(tx))) return null;
+    return startRun(tx, `screening_enabled:${tenant.businessId}:${tenant.environment}`);
+  }
+
   const rescreen = jobHandler(SCREENING_RESCREEN_JOB, async ({ runId }, context) => {
     await transaction(db, async (tx) => {
       const run = await lockRun(tx, runId);
@@ -522,7 +534,16 @@ export function createScreeningService(deps: ScreeningServiceDeps) {
     });
   }
 
-  return { loadList, lists, screenInTransaction, list, get, decide, jobs: { ...rescreen } satisfies JobHandlers };
+  return {
+    loadList,
+    lists,
+    screenInTransaction,
+    screenAfterEnabled,
+    list,
+    get,
+    decide,
+    jobs: { ...rescreen } satisfies JobHandlers,
+  };
 }
 
 export type ScreeningService = ReturnType<typeof createScreeningService>;

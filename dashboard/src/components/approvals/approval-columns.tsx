@@ -8,6 +8,7 @@ import type { DataColumn } from "../DataList";
 import { Money } from "../Money";
 import { NameCheck } from "../NameCheck";
 import { DestinationFacts, destinationText, PayeeCell, PayeeName } from "../payouts/Payee";
+import { PayeeScreening } from "../payouts/PayeeScreening";
 import { Time } from "../Time";
 
 export interface ApprovalColumnsInput {
@@ -30,6 +31,7 @@ export function approvalColumns({ ruleText, verdict }: ApprovalColumnsInput, pho
             <Stack gap={0}>
               <PayeeCell payee={payout.payee} />
               <NameCheck facts={payout.payee.destination} />
+              <PayeeScreening payout={payout} />
               {blocked && (
                 <Text size="xs" c="red.9">
                   {text}
@@ -64,6 +66,7 @@ export function approvalColumns({ ruleText, verdict }: ApprovalColumnsInput, pho
           </Text>
           <DestinationFacts destination={payout.payee.destination} />
           <NameCheck facts={payout.payee.destination} />
+          <PayeeScreening payout={payout} />
         </Stack>
       ),
     },

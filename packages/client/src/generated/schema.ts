@@ -3594,7 +3594,7 @@ export interface components {
              */
             name_check: "off" | "warn" | "block";
             /**
-             * @description Sanctions screening of Beneficiaries.
+             * @description Sanctions screening of Beneficiaries (against the lists the operator loaded). Nothing is screened while it is `off`; turning it on screens every Beneficiary of the environment in the background (a job started by the change), then each one at creation and on a change of name or country.
              * @enum {string}
              */
             screening: "off" | "on";
@@ -3906,6 +3906,7 @@ export interface components {
          *       "beneficiary_id": "0196f1a3-0a1b-7c20-8e55-8091a2b3c4d6",
          *       "display_name": "Jane Doe",
          *       "country": "DE",
+         *       "screening_status": "clear",
          *       "destination": {
          *         "bank_account_id": "0196f1a3-0a1b-7c21-9f66-91a2b3c4d5e7",
          *         "type": "bank_account",
@@ -3932,6 +3933,11 @@ export interface components {
             display_name: string;
             /** @description The Beneficiary's country (ISO 3166-1 alpha-2): of residence for an individual, of incorporation for a business; null while not given. */
             country: string | null;
+            /**
+             * @description The Beneficiary's sanctions screening state now (its `screening_status`), shown so an approver sees it before deciding: `not_screened`, `clear`, `potential_match` (a hit waits for an admin's review: this payout is not sent while it waits), `cleared` (an admin found the hits false positives) or `confirmed_match` (blocked).
+             * @enum {string}
+             */
+            screening_status: "not_screened" | "clear" | "potential_match" | "cleared" | "confirmed_match";
             /** @description Where the money goes, masked. */
             destination: {
                 /**
@@ -4009,6 +4015,7 @@ export interface components {
          *         "beneficiary_id": "0196f1a3-0a1b-7c20-8e55-8091a2b3c4d6",
          *         "display_name": "Jane Doe",
          *         "country": "DE",
+         *         "screening_status": "clear",
          *         "destination": {
          *           "bank_account_id": "0196f1a3-0a1b-7c21-9f66-91a2b3c4d5e7",
          *           "type": "bank_account",
@@ -6440,7 +6447,7 @@ export interface components {
              */
             name_check?: "off" | "warn" | "block";
             /**
-             * @description Sanctions screening of Beneficiaries.
+             * @description Sanctions screening of Beneficiaries (against the lists the operator loaded). Nothing is screened while it is `off`; turning it on screens every Beneficiary of the environment in the background (a job started by the change), then each one at creation and on a change of name or country.
              * @enum {string}
              */
             screening?: "off" | "on";
@@ -6763,6 +6770,7 @@ export interface components {
          *             "beneficiary_id": "0196f1a3-0a1b-7c20-8e55-8091a2b3c4d6",
          *             "display_name": "Jane Doe",
          *             "country": "DE",
+         *             "screening_status": "clear",
          *             "destination": {
          *               "bank_account_id": "0196f1a3-0a1b-7c21-9f66-91a2b3c4d5e7",
          *               "type": "bank_account",
@@ -7055,6 +7063,7 @@ export interface components {
          *           "beneficiary_id": "0196f1a3-0a1b-7c20-8e55-8091a2b3c4d6",
          *           "display_name": "Jane Doe",
          *           "country": "DE",
+         *           "screening_status": "clear",
          *           "destination": {
          *             "bank_account_id": "0196f1a3-0a1b-7c21-9f66-91a2b3c4d5e7",
          *             "type": "bank_account",
