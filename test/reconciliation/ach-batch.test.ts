@@ -13,7 +13,13 @@ import { readNachaFile } from "../../src/rails/bank-files/nacha-reader.js";
 import { type BankStatement, readBankStatements } from "../../src/rails/bank-files/statements.js";
 import { achConfig, localFolder, US_ACCOUNT, uniqueAchOriginator } from "../bank-rails/bank-rail-fixtures.js";
 import { writeBai2File } from "../fixtures/statements/writers.js";
-import { bearer, createBeneficiary, type RegisteredBusiness, registerBankAccount, registerBusiness } from "../helpers/factories.js";
+import {
+  bearer,
+  createBeneficiary,
+  type RegisteredBusiness,
+  registerBankAccount,
+  registerBusiness,
+} from "../helpers/factories.js";
 import type { TestApp } from "../helpers/test-app.js";
 import { bankAchReturnFile } from "../helpers/test-bank.js";
 import { createPayout, decide, getPayout } from "../payouts/payout-fixtures.js";
@@ -120,7 +126,12 @@ function bai2BookingTheBatch(s: AchScenario, amountMinor: number, entries: numbe
     ],
   };
   const text = writeBai2File(
-    { sender: "091000019", receiver: "PAYOUTSCO", fileId: unique("F").replace(/[^A-Za-z0-9]/g, ""), createdAt: statement.createdAt },
+    {
+      sender: "091000019",
+      receiver: "PAYOUTSCO",
+      fileId: unique("F").replace(/[^A-Za-z0-9]/g, ""),
+      createdAt: statement.createdAt,
+    },
     [statement],
   );
   return readBankStatements(text);
