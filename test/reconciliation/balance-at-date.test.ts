@@ -3,7 +3,16 @@
 // today's end-of-day statement, processed after it, agrees too; and a late statement is checked, not skipped.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestApp } from "../helpers/test-app.js";
-import { bookingOf, buildReconApp, getJson, line, reconService, type Scenario, sentPayouts, statement } from "./recon-fixtures.js";
+import {
+  bookingOf,
+  buildReconApp,
+  getJson,
+  line,
+  reconService,
+  type Scenario,
+  sentPayouts,
+  statement,
+} from "./recon-fixtures.js";
 
 let t: TestApp;
 
@@ -40,8 +49,15 @@ describe("balance at the statement's date", () => {
     ]);
     expect(await posted(s)).toBe(before + 10_000);
     // Monday's statement, after that: it books the payout; its closing balance is Monday's, without Tuesday's credit.
-    const monday = await check(s, [statement(s, [bookingOf(s.payouts[0] as string, 5_000)], { closingBookedMinor: before - 5_000 })]);
-    expect(monday).toMatchObject({ status: "agrees", ledger_minor: before - 5_000, bank_minor: before - 5_000, difference_minor: 0 });
+    const monday = await check(s, [
+      statement(s, [bookingOf(s.payouts[0] as string, 5_000)], { closingBookedMinor: before - 5_000 }),
+    ]);
+    expect(monday).toMatchObject({
+      status: "agrees",
+      ledger_minor: before - 5_000,
+      bank_minor: before - 5_000,
+      difference_minor: 0,
+    });
     expect(await posted(s)).toBe(before + 5_000);
     // Tuesday's end-of-day statement carries the same credit (known: nothing posted twice) and agrees with now.
     const tuesday = await check(s, [
