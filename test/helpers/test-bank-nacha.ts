@@ -29,10 +29,13 @@ export function bankAchReturnFile(options: {
   readonly odfiIdentification: string;
   readonly returns: readonly BankAchReturn[];
   readonly changes: readonly BankAchReturn[];
+  /** The file's creation date and its batches' effective date, YYYY-MM-DD (default 2026-11-26). */
+  readonly createdDate?: string;
 }): string {
+  const day = (options.createdDate ?? "2026-11-26").replaceAll("-", "").slice(2);
   const lines: string[] = [];
   lines.push(
-    `101 ${options.odfiIdentification}1 0910000192611260800A094101${field("ACME BANK", 23)}${field("FEDERAL RESERVE", 23)}${" ".repeat(8)}`,
+    `101 ${options.odfiIdentification}1 091000019${day}0800A094101${field("ACME BANK", 23)}${field("FEDERAL RESERVE", 23)}${" ".repeat(8)}`,
   );
   let batchNo = 0;
   let fileEntries = 0;
@@ -43,7 +46,7 @@ export function bankAchReturnFile(options: {
     if (items.length === 0) return;
     batchNo += 1;
     lines.push(
-      `5220${field("ACME PAYOUTS", 16)}${" ".repeat(20)}${field(options.companyIdentification, 10)}${sec}${field(addendaType === "99" ? "RETURN" : "NOC", 10)}${" ".repeat(6)}261126   1${field("09100001", 8)}${String(batchNo).padStart(7, "0")}`,
+      `5220${field("ACME PAYOUTS", 16)}${" ".repeat(20)}${field(options.companyIdentification, 10)}${sec}${field(addendaType === "99" ? "RETURN" : "NOC", 10)}${" ".repeat(6)}${day}   1${field("09100001", 8)}${String(batchNo).padStart(7, "0")}`,
     );
     let hash = 0;
     let credit = 0;
