@@ -409,7 +409,8 @@ export function createBankFiles(deps: BankFilesDeps) {
             accountLast4: lastFour(account),
             bankCode: credit?.routingNumber ?? null,
             transactionCode: credit?.accountType === "savings" ? "32" : "22",
-            paymentInfoId: null,
+            // The batch's reference (in its Company Discretionary Data): a line booking the batch as one names it.
+            paymentInfoId: t.batchReference,
           };
           return [t.payoutId, { reference: t.traceNumber, facts }];
         }),

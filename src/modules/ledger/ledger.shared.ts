@@ -2,7 +2,7 @@
 // transfer with its entries, and the reads of transfers and past balances. Every function runs in the caller's
 // handle or transaction; the caller (funding) holds the funding account's row lock while it records a transfer,
 // and writes the balances after it on that row in the same transaction.
-import { and, asc, desc, eq, inArray, isNull, lt, lte, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNull, lt, lte, type SQL, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
 import { type Db, namedQueryRows, type Tx } from "../../platform/db/client.js";
 import { ownedBy } from "../../platform/db/tenant-scope.js";
@@ -386,6 +386,46 @@ export async function balancesAt(
     .orderBy(desc(ledgerTransfers.createdAt), desc(ledgerTransfers.seq))
     .limit(1);
   return row ?? null;
+}
+
+/**
+ * Every transfer of the funding account recorded after `at`, with what it changed the account's posted balance by
+ * (its posted entries on the account's ledger accounts) and what caused it: the reconciliation takes back, from the
+ * posted balance now, those that belong to a bank day after a statement's end (its balance at that end).
+ */
+export async function postedMovementsAfter(
+  db: Db,
+  fundingAccountId: string,
+  at: Date,
+): Promise<
+  ReadonlyArray<{
+    readonly causeType: TransferCauseType;
+    readonly causeId: string;
+    readonly step: TransferStep;
+    readonly postedDeltaMinor: number;
+  }>
+> {
+  const rows = await db
+    .select({
+      causeType: ledgerTransfers.causeType,
+      causeId: ledgerTransfers.causeId,
+      step: ledgerTransfers.step,
+      posted: sql<string>`coalesce(sum(case when ${ledgerEntries.pending} then 0 else ${ledgerEntries.amountMinor} end), 0)`,
+    })
+    .from(ledgerTransfers)
+    .innerJoin(ledgerEntries, eq(ledgerEntries.transferId, ledgerTransfers.id))
+    .innerJoin(
+      ledgerAccounts,
+      and(eq(ledgerAccounts.id, ledgerEntries.ledgerAccountId), eq(ledgerAccounts.fundingAccountId, fundingAccountId)),
+    )
+    .where(and(eq(ledgerTransfers.fundingAccountId, fundingAccountId), gt(ledgerTransfers.createdAt, at)))
+    .groupBy(ledgerTransfers.id, ledgerTransfers.causeType, ledgerTransfers.causeId, ledgerTransfers.step);
+  return rows.map((row) => ({
+    causeType: row.causeType,
+    causeId: row.causeId,
+    step: row.step,
+    postedDeltaMinor: Number(row.posted),
+  }));
 }
 
 /**

@@ -128,6 +128,15 @@ export async function readLookups(
   return { items, blocks, payouts };
 }
 
+/**
+ * An item the bank books a block without: rejected by its status report (pain.002 RJCT), or its payout failed before
+ * the booking (an ACH entry the bank returned before it settled fails its payout, and the batch settles without it).
+ * A payout failed for any other reason whose money the bank did book makes the amounts disagree: review, as before.
+ */
+function leftOutOfBlock(item: SentItemFacts, lookups: Lookups): boolean {
+  return item.rejected || lookups.payouts.get(item.payoutId)?.status === "failed";
+}
+
 export function createMatcher(ports: Pick<ReconciliationPorts, "payouts" | "topUps">, settings: MatchSettings) {
   const within = (difference: number) => Math.abs(difference) <= settings.toleranceMinor;
 
@@ -165,7 +174,7 @@ export function createMatcher(ports: Pick<ReconciliationPorts, "payouts" | "topU
 
   /** `batch`: a block of ours booked as one line, less its rejected transfers. */
   function batchOf(line: LineFacts, reference: string, block: readonly SentItemFacts[], lookups: Lookups): Decision {
-    const remaining = block.filter((item) => !item.rejected);
+    const remaining = block.filter((item) => !leftOutOfBlock(item, lookups));
     const rejected = block.length - remaining.length;
     const payouts = remaining.flatMap((item) => lookups.payouts.get(item.payoutId) ?? []);
     const expected = remaining.reduce((sum, item) => sum + item.amountMinor, 0);

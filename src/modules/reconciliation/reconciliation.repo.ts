@@ -102,21 +102,6 @@ export async function highestSequence(
   return row?.highest ?? null;
 }
 
-/** The latest closing date of the account's other statements with a closing balance. */
-export async function latestClosingDate(db: Db, fundingAccountId: string, exceptId: string): Promise<string | null> {
-  const [row] = await db
-    .select({ latest: max(bankStatements.closingDate) })
-    .from(bankStatements)
-    .where(
-      and(
-        eq(bankStatements.fundingAccountId, fundingAccountId),
-        ne(bankStatements.id, exceptId),
-        sql`${bankStatements.closingBookedMinor} is not null`,
-      ),
-    );
-  return row?.latest ?? null;
-}
-
 /** Whether an opening balance was accepted on the account from any statement. */
 export async function openingAccepted(db: Db, fundingAccountId: string): Promise<boolean> {
   const [row] = await db

@@ -46,9 +46,13 @@ export const BankStatementSchema = Type.Object(
       {
         status: stringEnum(BALANCE_CHECK_STATUSES, {
           description:
-            "`agrees`: the closing booked balance is the ledger's posted balance; `mismatch`: it is not, or statements are missing (`sequence_gap`); `not_checked`: no closing balance, or a later statement was already checked; `resolved`: a person explained the mismatch.",
+            "`agrees`: the closing booked balance is the ledger's posted balance at the end of the statement's closing date; `mismatch`: it is not, or statements are missing (`sequence_gap`); `not_checked`: the statement carries no closing booked balance; `resolved`: a person explained the mismatch.",
         }),
-        ledger_minor: nullable(minor("The funding account's posted balance when the statement was applied.")),
+        ledger_minor: nullable(
+          minor(
+            "The funding account's posted balance at the end of the statement's closing date (24:00 UTC), as the bank counts it: the posted balance when the statement was applied, less what was posted since for money the bank moved after that date (a later statement's lines, payouts booked later).",
+          ),
+        ),
         bank_minor: nullable(minor("The statement's closing booked balance.")),
         difference_minor: nullable(minor("bank_minor - ledger_minor.")),
         sequence_gap: nullableObject(

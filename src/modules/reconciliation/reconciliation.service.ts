@@ -14,6 +14,7 @@ import type { IdGenerator } from "../../platform/ids.js";
 import { DEFAULT_PAGE_SIZE, decodeCursor, toPage } from "../../platform/pagination/cursor.js";
 import { statementLineFingerprints } from "../../rails/bank-files/statements.js";
 import type { PayoutForReconciliation } from "../payouts/index.js";
+import { postedBalanceAtEndOf } from "./reconciliation.balance-at.js";
 import { RECONCILIATION_ERRORS } from "./reconciliation.errors.js";
 import { createMatcher, type Decision, type LineFacts, type MatchSettings, readLookups } from "./reconciliation.matching.js";
 import type { FundingAccountFacts, ReconciliationPorts } from "./reconciliation.ports.js";
@@ -31,7 +32,6 @@ import {
   insertStatementIfNew,
   type LineCounts,
   type LineRow,
-  latestClosingDate,
   listLines,
   listStatements,
   lockLine,
@@ -480,19 +480,18 @@ export function createReconciliationService(deps: ReconciliationServiceDeps) {
     const gap = expected === null || statement.sequenceNumber === null ? null : { expected, received: statement.sequenceNumber };
     let patch: Partial<StatementRow> = { balanceStatus: "not_checked" };
     if (statement.closingBookedMinor !== null) {
-      const later = await latestClosingDate(tx, statement.fundingAccountId, statement.id);
-      const superseded = later !== null && statement.closingDate !== null && later > statement.closingDate;
-      if (!superseded) {
-        const account = await ports.findFundingAccount(tx, tenant, statement.fundingAccountId);
-        const ledger = account?.postedMinor ?? 0;
-        const difference = statement.closingBookedMinor - ledger;
-        patch = {
-          balanceStatus: difference === 0 && gap === null ? "agrees" : "mismatch",
-          ledgerMinor: ledger,
-          bankMinor: statement.closingBookedMinor,
-          differenceMinor: difference,
-        };
-      }
+      const account = await ports.findFundingAccount(tx, tenant, statement.fundingAccountId);
+      // The ledger at the statement's date, not now (reconciliation.balance-at.ts): a late statement is checked too.
+      const day = statement.closingDate ?? statement.periodTo;
+      const now = account?.postedMinor ?? 0;
+      const ledger = day === null ? now : await postedBalanceAtEndOf(tx, tenant, ports, statement.fundingAccountId, day, now);
+      const difference = statement.closingBookedMinor - ledger;
+      patch = {
+        balanceStatus: difference === 0 && gap === null ? "agrees" : "mismatch",
+        ledgerMinor: ledger,
+        bankMinor: statement.closingBookedMinor,
+        differenceMinor: difference,
+      };
     }
     if (gap !== null)
       patch = { ...patch, balanceStatus: "mismatch", sequenceExpected: gap.expected, sequenceReceived: gap.received };

@@ -36,6 +36,8 @@ export interface NachaEntry {
 export interface NachaBatch {
   readonly serviceClassCode: string;
   readonly companyName: string;
+  /** Company Discretionary Data (positions 21-40): our writer puts the batch's reference there. */
+  readonly companyDiscretionaryData: string;
   readonly companyIdentification: string;
   readonly secCode: string;
   readonly entryDescription: string;
@@ -294,6 +296,7 @@ function readBatch(records: readonly string[], start: number): { batch: NachaBat
     batch: {
       serviceClassCode,
       companyName: cols(header, 5, 20).trim(),
+      companyDiscretionaryData: cols(header, 21, 40).trim(),
       companyIdentification: cols(header, 41, 50).trim(),
       secCode: cols(header, 51, 53),
       entryDescription: cols(header, 54, 63).trim(),

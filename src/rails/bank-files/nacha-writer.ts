@@ -166,10 +166,24 @@ export function traceNumber(odfiIdentification: string, sequence: number): strin
   return `${odfiIdentification}${numeric(((sequence - 1) % TRACE_SEQUENCE_SPACE) + 1, 7)}`;
 }
 
+/**
+ * The reference of a file's batch (issue 28): the file's creation date (YYMMDD) and File ID Modifier, which name the
+ * file among the originator's files of that day, then the batch number (seven digits), e.g. `261126A0000001`.
+ * Written in the batch header's Company Discretionary Data (positions 21-40, the originator's own field) so the
+ * bank has it to report when it books the batch as one line (the BAI2 customer reference of the settlement line);
+ * kept on each item (bank_file_items.payment_info_id) as a SEPA PmtInfId is, for the reconciliation's batch rule.
+ */
+export function achBatchReference(createdDate: string, fileIdModifier: string, batchNumber: number): string {
+  return `${yymmdd(createdDate)}${fileIdModifier}${numeric(batchNumber, 7)}`;
+}
+
 export interface BuiltAchFile {
   readonly content: string;
-  /** Each payout's trace number, in file order: what returns and notifications of change refer to. */
-  readonly traces: ReadonlyArray<{ readonly payoutId: string; readonly traceNumber: string }>;
+  /**
+   * Each payout's trace number, in file order: what returns and notifications of change refer to; and the
+   * reference of the batch it went in (achBatchReference).
+   */
+  readonly traces: ReadonlyArray<{ readonly payoutId: string; readonly traceNumber: string; readonly batchReference: string }>;
   readonly entryCount: number;
   readonly totalCreditMinor: number;
 }
@@ -197,7 +211,7 @@ export function buildNachaFile(file: AchFile): BuiltAchFile {
 
   const odfi = originator.odfiRoutingNumber.slice(0, 8);
   const lines: string[] = [];
-  const traces: Array<{ payoutId: string; traceNumber: string }> = [];
+  const traces: Array<{ payoutId: string; traceNumber: string; batchReference: string }> = [];
   lines.push(
     record(
       "1",
@@ -223,13 +237,15 @@ export function buildNachaFile(file: AchFile): BuiltAchFile {
   const batches = groupIntoBatches(file.credits);
   batches.forEach((batch, batchIndex) => {
     const batchNumber = numeric(batchIndex + 1, 7);
+    const batchReference = achBatchReference(file.createdDate, file.fileIdModifier, batchIndex + 1);
     const companyId = originator.companyIdentification.padEnd(10, " ");
     lines.push(
       record(
         "5",
         "220", // credits only
         alpha(originator.companyName, 16),
-        " ".repeat(20),
+        batchReference.padEnd(20, " "), // Company Discretionary Data: our batch reference
+
         companyId,
         batch.secCode,
         batch.entryDescription,
@@ -246,7 +262,7 @@ export function buildNachaFile(file: AchFile): BuiltAchFile {
     for (const credit of batch.credits) {
       const trace = traceNumber(odfi, (file.firstTraceSequence ?? 1) + entryIndex);
       entryIndex += 1;
-      traces.push({ payoutId: credit.payoutId, traceNumber: trace });
+      traces.push({ payoutId: credit.payoutId, traceNumber: trace, batchReference });
       const rdfi = credit.routingNumber.slice(0, 8);
       batchHash += BigInt(rdfi);
       batchCreditMinor += BigInt(credit.amountMinor);

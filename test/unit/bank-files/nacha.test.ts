@@ -76,6 +76,19 @@ describe("NACHA credits file", () => {
     expect(second.traces.map((t) => t.traceNumber)).toEqual(["091000010000004", "091000010000005", "091000010000006"]);
   });
 
+  it("names each batch by its file's date and modifier and its number, in the batch header's discretionary data", () => {
+    const built = buildNachaFile({ ...GOLDEN_ACH, fileIdModifier: "C" });
+    const file = readNachaFile(built.content);
+    expect(file.batches.map((b) => [b.batchNumber, b.companyDiscretionaryData])).toEqual([
+      [1, "261125C0000001"],
+      [2, "261125C0000002"],
+      [3, "261125C0000003"],
+    ]);
+    // Each entry's batch reference is the batch it went in (what bank_file_items.payment_info_id keeps).
+    const inFile = file.batches.flatMap((b) => b.entries.map((e) => [e.traceNumber, b.companyDiscretionaryData]));
+    expect(built.traces.map((t) => [t.traceNumber, t.batchReference])).toEqual(inFile);
+  });
+
   it("wraps the trace sequence after 9,999,999 and refuses a sequence below 1", () => {
     expect(traceNumber("09100001", 9_999_999)).toBe("091000019999999");
     expect(traceNumber("09100001", 10_000_000)).toBe("091000010000001");

@@ -1,16 +1,23 @@
 // The reconciliation corpus (test/fixtures/statements/corpus.ts): the same seed makes the same corpus, every file
 // it writes reads back (and every camt one validates against its ISO 20022 schema), every line the files carry has
-// its expected outcome, and the outcomes agree with the payouts, blocks and top-ups the corpus says exist.
+// its expected outcome, and the outcomes agree with the payouts, blocks and top-ups the corpus says exist. The files
+// we sent (pain.001 by the bank rails' writer, valid against the EPC schema; NACHA, read back by the independent
+// reader) and the bank's answers (pain.002, valid against ISO 20022; NACHA returns) carry the references, amounts and
+// blocks the statements name, and each batch line is its block less the items the bank's answers reject.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { validateXML } from "xmllint-wasm";
 import { isFederalReserveBusinessDay, isTarget2BusinessDay } from "../../../src/rails/bank-files/calendars.js";
+import { readPain001Blocks, readPain002 } from "../../../src/rails/bank-files/iso-readers.js";
+import { readNachaFile } from "../../../src/rails/bank-files/nacha-reader.js";
 import { type BankStatement, readBankStatements, statementLineFingerprints } from "../../../src/rails/bank-files/statements.js";
 import { type CorpusLine, generateReconciliationCorpus, type ReconciliationCorpus } from "../../fixtures/statements/corpus.js";
 import { isoSchemasAvailable } from "../../helpers/iso-xsd.js";
+import { EPC_SCHEMA_PATH, epcSchemaAvailable } from "./xsd.js";
 
 const SEED = 20260402;
+const ISO_PAIN002_PATH = resolve(import.meta.dirname, "../../../../shared/standards/pain.002.001.10.xsd");
 const corpus = generateReconciliationCorpus({ seed: SEED, payouts: 160 });
 
 function readAll(c: ReconciliationCorpus): Array<{ name: string; statements: BankStatement[] }> {
@@ -182,6 +189,139 @@ describe("reconciliation corpus", () => {
         version,
       ).toEqual([]);
     }
+  });
+
+  it("holds the files we sent and the bank's answers: both rails, partial and whole rejections, ACH returns", () => {
+    expect(new Set(corpus.sentFiles.map((f) => f.format))).toEqual(new Set(["pain.001.001.09", "nacha"]));
+    const statuses = corpus.bankAnswers
+      .filter((a) => a.format === "pain.002.001.10")
+      .map((a) => readPain002(a.content).groupStatus);
+    expect(statuses).toContain("ACCP");
+    expect(statuses).toContain("PART");
+    expect(corpus.bankAnswers.some((a) => a.format === "nacha_returns")).toBe(true);
+    // Every payout went in exactly one file.
+    const sent = corpus.sentFiles.flatMap((f) => f.payoutKeys);
+    expect(sent.length).toBe(corpus.payouts.length);
+    expect(new Set(sent)).toEqual(new Set(corpus.payouts.map((p) => p.key)));
+  });
+
+  it("the files we sent and the bank's answers carry what the statements name; each batch line is its block less the rejected", () => {
+    // What we sent, by reference (EndToEndId, ACH trace), and the blocks (PmtInfId, ACH batch reference).
+    const sentItems = new Map<string, { amountMinor: number; block: string; effectiveDate: string | null }>();
+    const blocks = new Map<string, string[]>();
+    const add = (reference: string, amountMinor: number, block: string, effectiveDate: string | null) => {
+      expect(sentItems.has(reference), `${reference} sent twice`).toBe(false);
+      sentItems.set(reference, { amountMinor, block, effectiveDate });
+      blocks.set(block, [...(blocks.get(block) ?? []), reference]);
+    };
+    const messageIds = new Set(corpus.sentFiles.map((f) => f.messageId));
+    for (const file of corpus.sentFiles) {
+      if (file.format === "nacha") {
+        const nacha = readNachaFile(file.content);
+        expect(`${nacha.creationDate}-${nacha.fileIdModifier}`).toBe(file.messageId);
+        for (const batch of nacha.batches)
+          for (const entry of batch.entries)
+            add(entry.traceNumber, entry.amountMinor, batch.companyDiscretionaryData, batch.effectiveDate);
+      } else {
+        expect(file.content).toContain(`<MsgId>${file.messageId}</MsgId>`);
+        for (const block of readPain001Blocks(file.content))
+          for (const tx of block.transactions) add(tx.endToEndId, tx.amountMinor, block.paymentInfoId, null);
+      }
+    }
+    // What the bank's answers reject: pain.002 RJCT transactions, NACHA return entries (before settlement).
+    const rejected = new Set<string>();
+    for (const answer of corpus.bankAnswers) {
+      if (answer.format === "pain.002.001.10") {
+        const report = readPain002(answer.content);
+        expect(messageIds.has(report.originalMessageId), answer.name).toBe(true);
+        for (const tx of report.transactions) {
+          expect(tx.status, answer.name).toBe("RJCT");
+          expect(sentItems.get(tx.endToEndId)?.amountMinor, answer.name).toBe(tx.originalAmountMinor);
+          rejected.add(tx.endToEndId);
+        }
+      } else {
+        for (const batch of readNachaFile(answer.content).batches)
+          for (const entry of batch.entries) {
+            const original = entry.returnInfo?.originalTrace ?? "";
+            expect(sentItems.get(original)?.amountMinor, answer.name).toBe(entry.amountMinor);
+            rejected.add(original);
+          }
+      }
+    }
+    const payouts = new Map(corpus.payouts.map((p) => [p.key, p]));
+    for (const payout of corpus.payouts) {
+      expect(sentItems.get(payout.reference)?.amountMinor, payout.key).toBe(payout.amountMinor);
+      expect(rejected.has(payout.reference), payout.key).toBe(payout.fate === "rejected");
+    }
+    for (const batch of corpus.batches) expect(blocks.get(batch.reference)?.length, batch.key).toBe(batch.payoutKeys.length);
+
+    const expected = new Map(corpus.lines.map((line) => [line.fingerprint, line]));
+    const referenceOf = (key: string) => payouts.get(key)?.reference ?? "";
+    const batchLines = new Set<string>();
+    for (const { name, statements } of readAll(corpus))
+      for (const statement of statements)
+        statementLineFingerprints(statement).forEach((print, index) => {
+          const line = statement.lines[index];
+          const known = expected.get(print)?.expected;
+          if (line === undefined || known === undefined || line.status !== "booked") return;
+          const what = `${name} line ${index + 1} (${JSON.stringify(known)})`;
+          const named = [
+            ...line.details.flatMap((d) => [d.endToEndId, d.returnInfo?.originalEndToEndId ?? null]),
+            line.achTrace,
+          ].filter((r): r is string => r !== null && sentItems.has(r));
+          if (typeof known === "string" || known.rule === "amount_date" || known.rule === "top_up") {
+            // Money known by its amount, or not ours: the line names nothing we sent.
+            expect(named, what).toEqual([]);
+            return;
+          }
+          const references = known.payoutKeys.map(referenceOf);
+          if (known.rule === "batch") {
+            batchLines.add(print);
+            const block = line.paymentInformationId ?? line.achTrace ?? "";
+            const members = blocks.get(block) ?? [];
+            const accepted = members.filter((r) => !rejected.has(r));
+            expect([...accepted].sort(), what).toEqual([...references].sort());
+            expect(
+              accepted.reduce((sum, r) => sum + (sentItems.get(r)?.amountMinor ?? 0), 0),
+              what,
+            ).toBe(line.amountMinor);
+            if (line.batchCount !== null) expect(line.batchCount, what).toBe(accepted.length);
+            for (const id of line.details.flatMap((d) => d.endToEndId ?? [])) expect(accepted, what).toContain(id);
+            // An ACH batch settles on the effective date of its batch header.
+            if (line.achTrace !== null) expect(sentItems.get(members[0] ?? "")?.effectiveDate, what).toBe(line.bookingDate);
+          } else {
+            expect(named, what).toEqual(references);
+            const sent = sentItems.get(references[0] ?? "");
+            if (known.rule === "end_to_end_id") {
+              expect(sent?.amountMinor, what).toBe(line.amountMinor);
+              if (sent?.effectiveDate) expect(sent.effectiveDate, what).toBe(line.bookingDate);
+            } else expect(line.amountMinor, what).toBeLessThanOrEqual(sent?.amountMinor ?? 0);
+            expect(rejected.has(references[0] ?? ""), what).toBe(false);
+          }
+        });
+    expect(batchLines.size).toBe(
+      corpus.lines.filter((l) => typeof l.expected !== "string" && l.expected.rule === "batch").length,
+    );
+  });
+
+  it.skipIf(!epcSchemaAvailable())("every pain.001 it writes is valid against the EPC schema", async () => {
+    const files = corpus.sentFiles.filter((f) => f.format === "pain.001.001.09");
+    const result = await validateXML({
+      xml: files.map((f) => ({ fileName: f.name, contents: f.content })),
+      schema: [{ fileName: "epc.xsd", contents: readFileSync(EPC_SCHEMA_PATH, "utf8") }],
+      maxMemoryPages: 16384,
+    });
+    expect(result.errors.map((e) => e.rawMessage)).toEqual([]);
+  });
+
+  it.skipIf(!isoSchemasAvailable())("every pain.002 it writes is valid against its ISO 20022 schema", async () => {
+    const answers = corpus.bankAnswers.filter((a) => a.format === "pain.002.001.10");
+    const result = await validateXML({
+      xml: answers.map((a) => ({ fileName: a.name, contents: a.content })),
+      schema: [{ fileName: "pain.002.001.10.xsd", contents: readFileSync(ISO_PAIN002_PATH, "utf8") }],
+      maxMemoryPages: 16384,
+    });
+    expect(result.errors.map((e) => e.rawMessage)).toEqual([]);
   });
 
   it("grows to the bench's 10,000 lines", () => {

@@ -5079,11 +5079,11 @@ export interface components {
             /** @description The closing balance proved against the ledger. */
             balance_check: {
                 /**
-                 * @description `agrees`: the closing booked balance is the ledger's posted balance; `mismatch`: it is not, or statements are missing (`sequence_gap`); `not_checked`: no closing balance, or a later statement was already checked; `resolved`: a person explained the mismatch.
+                 * @description `agrees`: the closing booked balance is the ledger's posted balance at the end of the statement's closing date; `mismatch`: it is not, or statements are missing (`sequence_gap`); `not_checked`: the statement carries no closing booked balance; `resolved`: a person explained the mismatch.
                  * @enum {string}
                  */
                 status: "agrees" | "mismatch" | "not_checked" | "resolved";
-                /** @description The funding account's posted balance when the statement was applied. */
+                /** @description The funding account's posted balance at the end of the statement's closing date (24:00 UTC), as the bank counts it: the posted balance when the statement was applied, less what was posted since for money the bank moved after that date (a later statement's lines, payouts booked later). */
                 ledger_minor: number | null;
                 /** @description The statement's closing booked balance. */
                 bank_minor: number | null;
