@@ -1,6 +1,6 @@
 // Drizzle queries on the reconciliation module's tables; every read is scoped to the caller's Business and
 // environment (the line and statement ids of a job carry their tenant with them).
-import { and, desc, eq, inArray, lt, max, ne, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, lt, max, ne, or, type SQL, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
 import type { Db, Tx } from "../../platform/db/client.js";
 import { ownedBy } from "../../platform/db/tenant-scope.js";
@@ -274,6 +274,87 @@ export async function matchesOfLines(db: Db, lineIds: readonly string[]): Promis
 
 export async function deleteMatchesOfLine(tx: Tx, lineId: string): Promise<MatchRow[]> {
   return tx.delete(statementMatches).where(eq(statementMatches.lineId, lineId)).returning();
+}
+
+/**
+ * The claims of these match rows already taken (`debit:<payout>`, `return:<payout>`, `top_up:<top-up>`, as the
+ * unique indexes of matches see them), for a statement's lines in one query.
+ */
+export async function matchClaimsTaken(db: Db, rows: readonly NewMatchRow[]): Promise<Set<string>> {
+  const payoutIds = [...new Set(rows.flatMap((r) => (r.payoutId == null ? [] : [r.payoutId])))];
+  const topUpIds = [...new Set(rows.flatMap((r) => (r.topUpId == null ? [] : [r.topUpId])))];
+  const conditions: SQL[] = [];
+  if (payoutIds.length > 0) conditions.push(inArray(statementMatches.payoutId, payoutIds));
+  if (topUpIds.length > 0) conditions.push(inArray(statementMatches.topUpId, topUpIds));
+  if (conditions.length === 0) return new Set();
+  const found = await db
+    .select({ kind: statementMatches.kind, payoutId: statementMatches.payoutId, topUpId: statementMatches.topUpId })
+    .from(statementMatches)
+    .where(or(...conditions));
+  return new Set(found.map((m) => (m.payoutId === null ? `top_up:${m.topUpId}` : `${m.kind}:${m.payoutId}`)));
+}
+
+/** The matches not taken meanwhile (ON CONFLICT DO NOTHING on the unique indexes): those inserted answer. */
+export async function insertMatchesIfFree(tx: Tx, rows: readonly NewMatchRow[]): Promise<MatchRow[]> {
+  const inserted: MatchRow[] = [];
+  for (let i = 0; i < rows.length; i += CHUNK)
+    inserted.push(
+      ...(await tx
+        .insert(statementMatches)
+        .values(rows.slice(i, i + CHUNK))
+        .onConflictDoNothing()
+        .returning()),
+    );
+  return inserted;
+}
+
+export async function deleteMatches(tx: Tx, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await tx.delete(statementMatches).where(inArray(statementMatches.id, [...ids]));
+}
+
+/** What matching sets on a line (every field, so one statement writes all the lines of a statement). */
+export interface LinePatch {
+  readonly id: string;
+  readonly status: LineStatus;
+  readonly matchRule: LineRow["matchRule"];
+  readonly matchTopUpId: string | null;
+  readonly matchDifferenceMinor: number | null;
+  readonly matchedBy: LineRow["matchedBy"];
+  readonly matchedAt: Date | null;
+  readonly candidates: LineRow["candidates"];
+  readonly reviewReason: string | null;
+  readonly transferId: string | null;
+  readonly updatedAt: Date;
+}
+
+/** The lines a statement's matching decided, in one UPDATE per 500 lines (the values as one JSON parameter). */
+export async function updateLinesAfterMatching(tx: Tx, patches: readonly LinePatch[]): Promise<void> {
+  for (let i = 0; i < patches.length; i += CHUNK) {
+    const chunk = patches.slice(i, i + CHUNK).map((p) => ({
+      id: p.id,
+      status: p.status,
+      match_rule: p.matchRule,
+      match_top_up_id: p.matchTopUpId,
+      match_difference_minor: p.matchDifferenceMinor,
+      matched_by: p.matchedBy,
+      matched_at: p.matchedAt?.toISOString() ?? null,
+      candidates: p.candidates,
+      review_reason: p.reviewReason,
+      transfer_id: p.transferId,
+      updated_at: p.updatedAt.toISOString(),
+    }));
+    if (chunk.length === 0) continue;
+    await tx.execute(sql`
+      update statement_lines l set status = v.status, match_rule = v.match_rule, match_top_up_id = v.match_top_up_id,
+        match_difference_minor = v.match_difference_minor, matched_by = v.matched_by, matched_at = v.matched_at,
+        candidates = coalesce(v.candidates, '[]'::jsonb), review_reason = v.review_reason, transfer_id = v.transfer_id,
+        updated_at = v.updated_at
+      from jsonb_to_recordset(${JSON.stringify(chunk)}::jsonb) as v(id uuid, status text, match_rule text,
+        match_top_up_id uuid, match_difference_minor bigint, matched_by jsonb, matched_at timestamptz, candidates jsonb,
+        review_reason text, transfer_id uuid, updated_at timestamptz)
+      where l.id = v.id`);
+  }
 }
 
 /** Payouts of these ids already matched by a debit line (amount_date leaves them out). */
