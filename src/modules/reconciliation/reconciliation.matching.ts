@@ -75,8 +75,21 @@ function isBusinessDay(date: string, currency: string): boolean {
   return day !== 0 && day !== 6;
 }
 
+/** Windows already counted (each statement asks the same few days for hundreds of lines); cleared when large. */
+const windowStarts = new Map<string, string>();
+
 /** The date `days` business days before `date` (the window's first day). */
 export function businessDaysBefore(date: string, days: number, currency: string): string {
+  const key = `${date}|${days}|${currency}`;
+  const known = windowStarts.get(key);
+  if (known !== undefined) return known;
+  if (windowStarts.size >= 10_000) windowStarts.clear();
+  const start = countBusinessDaysBack(date, days, currency);
+  windowStarts.set(key, start);
+  return start;
+}
+
+function countBusinessDaysBack(date: string, days: number, currency: string): string {
   let current = date;
   let left = days;
   while (left > 0) {
