@@ -109,6 +109,11 @@ export function createPayoutReconciliation(deps: {
    * range (their disbursement started, or they were disbursed, in it), not reconciled yet, at most 50 by id: the
    * `amount_date` rule's candidates, for every line of a statement in two round trips (the ids by a lateral
    * look-up on the amount index per query, then the payouts). Answers one list per query, in the queries' order.
+   * Written so that only `payouts_tenant_amount_idx` serves it, with or without statistics: ordered by the id's
+   * text (the same order for these lowercase UUIDs) and the currency compared as an expression; as plain
+   * `order by id limit 50` and `currency =`, a table without statistics was read in id order through the
+   * currency index, every payout of the tenant in that currency per window (measured: 200,000 payouts, 278 ms
+   * per window; this way 0.08 ms).
    */
   async function amountDateCandidates(
     db: Db,
@@ -131,7 +136,7 @@ export function createPayoutReconciliation(deps: {
           cross join lateral (
             select p.id from payouts p
             where p.business_id = ${tenant.businessId} and p.environment = ${tenant.environment}
-              and p.amount_minor = q.amount_minor and p.currency = q.currency
+              and p.amount_minor = q.amount_minor and p.currency::text || '' = q.currency
               and p.reconciliation_status = 'unreconciled'
               and p.status::text in (${sql.join(
                 SENT_STATUSES.map((status) => sql`${status}`),
@@ -140,7 +145,7 @@ export function createPayoutReconciliation(deps: {
               and p.disbursement_started_at is not null
               and ((p.disbursement_started_at >= q.from_at and p.disbursement_started_at <= q.to_at)
                 or (p.disbursed_at >= q.from_at and p.disbursed_at <= q.to_at))
-            order by p.id
+            order by p.id::text
             limit 50
           ) c`,
     );
