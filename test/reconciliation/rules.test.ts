@@ -67,9 +67,7 @@ describe("one statement, set by set", () => {
       bookingOf(second, 2_500, { bankReference: "OTHER-C" }),
     ];
     const applied = await reconService(t).receiveStatements(s.tenant, [statement(s, lines)]);
-    const byRef = new Map(
-      (await linesOf(t, s.key, String(applied.statements[0]?.id))).map((l) => [String(l.bank_reference), l]),
-    );
+    const byRef = new Map((await linesOf(t, s.key, String(applied.statements[0]?.id))).map((l) => [String(l.bank_reference), l]));
     expect(byRef.get("TWICE-A")).toMatchObject({ status: "matched", match: { rule: "end_to_end_id", payout_ids: [first] } });
     expect(byRef.get("TWICE-B")).toMatchObject({
       status: "needs_review",
