@@ -9,7 +9,7 @@ import type { Logger } from "pino";
 import type { AppDeps } from "./app.js";
 import { type ComposedModules, type CompositionDeps, composeModules } from "./composition.js";
 import type { Config } from "./config.js";
-import { createDeliveryHook } from "./modules/webhooks/index.js";
+import { createDeliveriesHook, createDeliveryHook } from "./modules/webhooks/index.js";
 import { type Clock, systemClock } from "./platform/clock.js";
 import { createFieldCipher, type FieldCipher } from "./platform/crypto.js";
 import { makeDataDirPrivate } from "./platform/data-dir.js";
@@ -175,7 +175,12 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   started.catch(() => {});
   if (!waitForDatabase) await started;
   // Webhooks: every recorded event is matched against the tenant's subscription in its own transaction.
-  const events = createEventRecorder({ clock, ids, onRecorded: createDeliveryHook({ clock, ids }) });
+  const events = createEventRecorder({
+    clock,
+    ids,
+    onRecorded: createDeliveryHook({ clock, ids }),
+    onRecordedMany: createDeliveriesHook({ clock, ids }),
+  });
   const webhookPolicy: TargetPolicy = {
     allowPrivateTargets: config.webhooks.allowPrivateTargets,
     resolve: options.webhookResolver ?? systemResolver,

@@ -57,6 +57,33 @@ describe("end_to_end_id", () => {
   });
 });
 
+describe("one statement, set by set", () => {
+  it("two entries naming the same payout: the first books it, the second goes to review; the other entries are matched", async () => {
+    const s = await sentPayouts(t, [1_500, 2_500]);
+    const [first, second] = s.payouts as [string, string];
+    const lines = [
+      bookingOf(first, 1_500, { bankReference: "TWICE-A" }),
+      bookingOf(first, 1_500, { bankReference: "TWICE-B" }),
+      bookingOf(second, 2_500, { bankReference: "OTHER-C" }),
+    ];
+    const applied = await reconService(t).receiveStatements(s.tenant, [statement(s, lines)]);
+    const byRef = new Map((await linesOf(t, s.key, String(applied.statements[0]?.id))).map((l) => [String(l.bank_reference), l]));
+    expect(byRef.get("TWICE-A")).toMatchObject({ status: "matched", match: { rule: "end_to_end_id", payout_ids: [first] } });
+    expect(byRef.get("TWICE-B")).toMatchObject({
+      status: "needs_review",
+      match: null,
+      review_reason: "A payout this entry names is matched to another line already.",
+      candidates: [{ payout_id: first, amount_minor: 1_500 }],
+    });
+    expect(byRef.get("OTHER-C")).toMatchObject({ status: "matched", match: { rule: "end_to_end_id", payout_ids: [second] } });
+    // Each payout moved once: one payout.reconciled each, whatever the statement said twice.
+    for (const payoutId of [first, second]) {
+      expect((await payoutEvents(db(), payoutId)).filter((e) => e.type === "payout.reconciled")).toHaveLength(1);
+      expect(await getPayout(t.app, s.key, payoutId)).toMatchObject({ reconciliation_status: "reconciled" });
+    }
+  });
+});
+
 async function account(s: Scenario) {
   return getJson(t, s.key, `/v1/funding-accounts/${s.fundingAccountId}`);
 }

@@ -22,7 +22,13 @@ export type { BankRailQueue } from "./payouts.disbursement.js";
 export { PAYOUT_DISBURSE_JOB, PAYOUT_FUNDS_EXPIRY_JOB, PAYOUT_RAIL_OUTCOME_JOB, PAYOUT_SETTLE_JOB } from "./payouts.jobs.js";
 export type { DailyLimitRefusal, PayoutLimitRules } from "./payouts.lifecycle.js";
 export type { PayoutsPorts } from "./payouts.ports.js";
-export type { PayoutForReconciliation, PayoutReconciliation, ReconcileOutcome } from "./payouts.reconciliation.js";
+export type {
+  MoveOutcome,
+  PayoutForReconciliation,
+  PayoutReconciliation,
+  ReconcileOutcome,
+  StatementMove,
+} from "./payouts.reconciliation.js";
 /** For the masking backfill (worker): re-masks the destination copies payouts keep. */
 export { makerCheckerOn, replaceDestinationLast4 } from "./payouts.shared.js";
 export { type PayoutStatus, transition } from "./payouts.state.js";

@@ -2,12 +2,12 @@
 // the moves a matched line makes, in the caller's transaction and through the lifecycle (the only path of every
 // status change): a matched debit disburses the payout at the booking date when not yet, and marks it reconciled
 // (`payout.reconciled`); a return line returns it, with what came back (less: a bank fee).
-import { and, asc, eq, gte, inArray, isNotNull, lte, or } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
-import type { Db, Tx } from "../../platform/db/client.js";
+import { type Db, queryRows, type Tx } from "../../platform/db/client.js";
 import { ownedBy } from "../../platform/db/tenant-scope.js";
-import type { EventRecorder } from "../../platform/events/outbox.js";
+import type { EventRecorder, NewEvent } from "../../platform/events/outbox.js";
 import { findPayeeNames } from "../beneficiaries/beneficiaries.shared.js";
 import { eventData, type Lifecycle } from "./payouts.lifecycle.js";
 import { lockPayout, type PayoutRow } from "./payouts.repo.js";
@@ -54,6 +54,19 @@ export type ReconcileOutcome =
   | { readonly kind: "reconciled"; readonly payout: PayoutForReconciliation }
   | { readonly kind: "refused"; readonly reason: string };
 
+/** A move a statement line makes on a payout (see `applyStatementMoves`). */
+export type StatementMove =
+  | {
+      readonly kind: "reconcile";
+      readonly payoutId: string;
+      readonly bookedAt: Date;
+      readonly statementLineId: string;
+      readonly rule: string;
+    }
+  | { readonly kind: "return"; readonly payoutId: string; readonly reason: string; readonly returnedAmountMinor: number };
+
+export type MoveOutcome = ReconcileOutcome | { readonly kind: "returned" | "already" };
+
 export function createPayoutReconciliation(deps: {
   readonly clock: Clock;
   readonly events: EventRecorder;
@@ -92,75 +105,195 @@ export function createPayoutReconciliation(deps: {
   }
 
   /**
-   * Payouts of one amount and currency whose money may have left between `from` and `to` (their disbursement
-   * started, or they were disbursed, in that range), not reconciled yet: the `amount_date` rule's candidates.
+   * For each query (an amount and currency, a range): the payouts of that amount whose money may have left in the
+   * range (their disbursement started, or they were disbursed, in it), not reconciled yet, at most 50 by id: the
+   * `amount_date` rule's candidates, for every line of a statement in two round trips (the ids by a lateral
+   * look-up on the amount index per query, then the payouts). Answers one list per query, in the queries' order.
+   * Written so that only `payouts_tenant_amount_idx` serves it, with or without statistics: ordered by the id's
+   * text (the same order for these lowercase UUIDs) and the currency compared as an expression; as plain
+   * `order by id limit 50` and `currency =`, a table without statistics was read in id order through the
+   * currency index, every payout of the tenant in that currency per window (measured: 200,000 payouts, 278 ms
+   * per window; this way 0.08 ms).
    */
   async function amountDateCandidates(
     db: Db,
     tenant: Tenant,
-    query: { readonly currency: string; readonly amountMinor: number; readonly from: Date; readonly to: Date },
-  ): Promise<PayoutForReconciliation[]> {
-    const rows = await db
-      .select()
-      .from(payouts)
-      .where(
-        and(
-          ownedBy(payouts, tenant),
-          eq(payouts.amountMinor, query.amountMinor),
-          eq(payouts.currency, query.currency),
-          eq(payouts.reconciliationStatus, "unreconciled"),
-          inArray(payouts.status, [...SENT_STATUSES]),
-          isNotNull(payouts.disbursementStartedAt),
-          or(
-            and(gte(payouts.disbursementStartedAt, query.from), lte(payouts.disbursementStartedAt, query.to)),
-            and(gte(payouts.disbursedAt, query.from), lte(payouts.disbursedAt, query.to)),
-          ),
-        ),
-      )
-      .orderBy(asc(payouts.id))
-      .limit(50);
-    return rows.map(view);
+    queries: ReadonlyArray<{ readonly currency: string; readonly amountMinor: number; readonly from: Date; readonly to: Date }>,
+  ): Promise<PayoutForReconciliation[][]> {
+    if (queries.length === 0) return [];
+    const input = queries.map((q, n) => ({
+      n,
+      amount_minor: q.amountMinor,
+      currency: q.currency,
+      from_at: q.from.toISOString(),
+      to_at: q.to.toISOString(),
+    }));
+    const hits = await queryRows<{ n: number; id: string }>(
+      db,
+      sql`select q.n, c.id::text as id
+          from jsonb_to_recordset(${JSON.stringify(input)}::jsonb)
+            as q(n int, amount_minor bigint, currency text, from_at timestamptz, to_at timestamptz)
+          cross join lateral (
+            select p.id from payouts p
+            where p.business_id = ${tenant.businessId} and p.environment = ${tenant.environment}
+              and p.amount_minor = q.amount_minor and p.currency::text || '' = q.currency
+              and p.reconciliation_status = 'unreconciled'
+              and p.status::text in (${sql.join(
+                SENT_STATUSES.map((status) => sql`${status}`),
+                sql`, `,
+              )})
+              and p.disbursement_started_at is not null
+              and ((p.disbursement_started_at >= q.from_at and p.disbursement_started_at <= q.to_at)
+                or (p.disbursed_at >= q.from_at and p.disbursed_at <= q.to_at))
+            order by p.id::text
+            limit 50
+          ) c`,
+    );
+    const found = await findPayouts(db, tenant, [...new Set(hits.map((h) => h.id))]);
+    const out: PayoutForReconciliation[][] = queries.map(() => []);
+    for (const hit of hits) {
+      const payout = found.get(hit.id);
+      if (payout !== undefined) out[Number(hit.n)]?.push(payout);
+    }
+    for (const list of out) list.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return out;
   }
 
   /**
-   * A debit line matched to the payout: `disbursed` at the booking date when it is still approved (the posting
-   * rule posts its hold), then `reconciled` with `payout.reconciled`. A payout whose money cannot have left
-   * (failed, canceled...) is refused, never moved.
+   * The moves the lines of one statement make, in one go: the payouts locked in one `SELECT ... FOR UPDATE` in id
+   * order (the same order as `lockPayouts`), then each move decided on the row it locked, in the order given.
+   * `reconcile` (a matched debit): `disbursed` at the booking date through the lifecycle when it is still approved
+   * (the posting rule posts its hold), then `reconciled` with `payout.reconciled`; a payout whose money cannot
+   * have left (failed, canceled...) is refused, never moved. The `reconciled` marks are written together (one
+   * UPDATE, their events in one INSERT) before any later move of the same payout, so each payout's events keep
+   * their order. `return` (a return line): `returned` through the lifecycle with what came back.
    */
+  async function applyStatementMoves(tx: Tx, tenant: Tenant, moves: readonly StatementMove[]): Promise<MoveOutcome[]> {
+    const outcomes: MoveOutcome[] = moves.map(() => ({ kind: "refused", reason: "not applied" }));
+    if (moves.length === 0) return outcomes;
+    const locked = await tx
+      .select()
+      .from(payouts)
+      .where(and(ownedBy(payouts, tenant), inArray(payouts.id, [...new Set(moves.map((m) => m.payoutId))])))
+      .orderBy(asc(payouts.id))
+      .for("update");
+    const current = new Map(locked.map((row) => [row.id, row]));
+    let marks: Array<{ index: number; id: string; move: Extract<StatementMove, { kind: "reconcile" }> }> = [];
+
+    async function flushMarks(): Promise<void> {
+      if (marks.length === 0) return;
+      const batch = marks;
+      marks = [];
+      const now = clock.now();
+      const updated = await tx
+        .update(payouts)
+        .set({ reconciliationStatus: "reconciled", reconciledAt: now, updatedAt: now })
+        .where(
+          and(
+            inArray(
+              payouts.id,
+              batch.map((m) => m.id),
+            ),
+            eq(payouts.reconciliationStatus, "unreconciled"),
+          ),
+        )
+        .returning();
+      const byId = new Map(updated.map((row) => [row.id, row]));
+      const recorded: NewEvent[] = [];
+      for (const mark of batch) {
+        const row = byId.get(mark.id);
+        if (row === undefined) {
+          outcomes[mark.index] = { kind: "refused", reason: "the payout was reconciled meanwhile" };
+          continue;
+        }
+        current.set(row.id, row);
+        recorded.push({
+          tenant,
+          type: "payout.reconciled",
+          subjectId: row.id,
+          data: eventData(row, "payout.reconciled", {
+            reconciliation_status: "reconciled",
+            reconciled_at: now.toISOString(),
+            statement_line_id: mark.move.statementLineId,
+            rule: mark.move.rule,
+          }),
+        });
+        outcomes[mark.index] = { kind: "reconciled", payout: view(row) };
+      }
+      await events.recordMany(tx, recorded);
+    }
+
+    for (let index = 0; index < moves.length; index += 1) {
+      const move = moves[index];
+      if (move === undefined) continue;
+      // A payout waiting for its reconciled mark moves again: the mark first (the events' order).
+      if (marks.some((m) => m.id === move.payoutId)) await flushMarks();
+      let row = current.get(move.payoutId);
+      if (row === undefined) {
+        outcomes[index] = { kind: "refused", reason: "no such payout" };
+        continue;
+      }
+      if (move.kind === "reconcile") {
+        if (!SENT_STATUSES.includes(row.status)) {
+          outcomes[index] = { kind: "refused", reason: `the payout is ${row.status}` };
+          continue;
+        }
+        if (row.status === "approved") {
+          const moved = await lifecycle.apply(tx, row, { type: "disbursed", disbursedAt: move.bookedAt });
+          if (moved.kind === "lost") {
+            outcomes[index] = { kind: "refused", reason: "the payout moved meanwhile" };
+            continue;
+          }
+          if (moved.kind === "moved") {
+            row = moved.payout;
+            current.set(row.id, row);
+          }
+        }
+        if (row.reconciliationStatus === "reconciled") outcomes[index] = { kind: "reconciled", payout: view(row) };
+        else marks.push({ index, id: row.id, move });
+        continue;
+      }
+      if (row.status === "returned") {
+        outcomes[index] = { kind: "already" };
+        continue;
+      }
+      // A return booked for a payout never reported disbursed: the money left first (the bank says so by returning it).
+      if (row.status === "approved" && row.disbursementStartedAt !== null) {
+        const moved = await lifecycle.apply(tx, row, { type: "disbursed" });
+        if (moved.kind === "moved") {
+          row = moved.payout;
+          current.set(row.id, row);
+        }
+      }
+      const moved = await lifecycle.apply(tx, row, {
+        type: "returned",
+        reason: move.reason,
+        returnedAmountMinor: move.returnedAmountMinor,
+      });
+      if (moved.kind === "moved") current.set(moved.payout.id, moved.payout);
+      outcomes[index] =
+        moved.kind === "moved"
+          ? { kind: "returned" }
+          : moved.kind === "noop"
+            ? { kind: "already" }
+            : moved.kind === "lost"
+              ? { kind: "refused", reason: "the payout moved meanwhile" }
+              : { kind: "refused", reason: moved.reason };
+    }
+    await flushMarks();
+    return outcomes;
+  }
+
+  /** One matched debit (a person's match): `applyStatementMoves` with one move. */
   async function markReconciled(
     tx: Tx,
     tenant: Tenant,
     payoutId: string,
     facts: { readonly bookedAt: Date; readonly statementLineId: string; readonly rule: string },
   ): Promise<ReconcileOutcome> {
-    let row = await lockPayout(tx, tenant, payoutId);
-    if (row === null) return { kind: "refused", reason: "no such payout" };
-    if (!SENT_STATUSES.includes(row.status)) return { kind: "refused", reason: `the payout is ${row.status}` };
-    if (row.status === "approved") {
-      const moved = await lifecycle.apply(tx, row, { type: "disbursed", disbursedAt: facts.bookedAt });
-      if (moved.kind === "moved") row = moved.payout;
-      else if (moved.kind === "lost") return { kind: "refused", reason: "the payout moved meanwhile" };
-    }
-    if (row.reconciliationStatus === "reconciled") return { kind: "reconciled", payout: view(row) };
-    const now = clock.now();
-    const [updated] = await tx
-      .update(payouts)
-      .set({ reconciliationStatus: "reconciled", reconciledAt: now, updatedAt: now })
-      .where(and(eq(payouts.id, row.id), eq(payouts.reconciliationStatus, "unreconciled")))
-      .returning();
-    if (updated === undefined) return { kind: "refused", reason: "the payout was reconciled meanwhile" };
-    await events.record(tx, {
-      tenant,
-      type: "payout.reconciled",
-      subjectId: updated.id,
-      data: eventData(updated, "payout.reconciled", {
-        reconciliation_status: "reconciled",
-        reconciled_at: now.toISOString(),
-        statement_line_id: facts.statementLineId,
-        rule: facts.rule,
-      }),
-    });
-    return { kind: "reconciled", payout: view(updated) };
+    const [outcome] = await applyStatementMoves(tx, tenant, [{ kind: "reconcile", payoutId, ...facts }]);
+    if (outcome?.kind === "reconciled" || outcome?.kind === "refused") return outcome;
+    return { kind: "refused", reason: "not a reconciliation" };
   }
 
   /** A match undone by a person: back to `unreconciled` (the status the booking brought stays: money left). */
@@ -173,34 +306,28 @@ export function createPayoutReconciliation(deps: {
       .where(eq(payouts.id, row.id));
   }
 
-  /** A return line: `returned` through the lifecycle with what came back (the rest posts to fees). */
+  /** One return line (a person's match): `applyStatementMoves` with one move. */
   async function returnPayout(
     tx: Tx,
     tenant: Tenant,
     payoutId: string,
     facts: { readonly reason: string; readonly returnedAmountMinor: number },
   ): Promise<{ readonly kind: "returned" | "already" } | { readonly kind: "refused"; readonly reason: string }> {
-    const row = await lockPayout(tx, tenant, payoutId);
-    if (row === null) return { kind: "refused", reason: "no such payout" };
-    if (row.status === "returned") return { kind: "already" };
-    let current = row;
-    // A return booked for a payout never reported disbursed: the money left first (the bank says so by returning it).
-    if (current.status === "approved" && current.disbursementStartedAt !== null) {
-      const moved = await lifecycle.apply(tx, current, { type: "disbursed" });
-      if (moved.kind === "moved") current = moved.payout;
-    }
-    const moved = await lifecycle.apply(tx, current, {
-      type: "returned",
-      reason: facts.reason,
-      returnedAmountMinor: facts.returnedAmountMinor,
-    });
-    if (moved.kind === "moved") return { kind: "returned" };
-    if (moved.kind === "noop") return { kind: "already" };
-    if (moved.kind === "lost") return { kind: "refused", reason: "the payout moved meanwhile" };
-    return { kind: "refused", reason: moved.reason };
+    const [outcome] = await applyStatementMoves(tx, tenant, [{ kind: "return", payoutId, ...facts }]);
+    if (outcome === undefined || outcome.kind === "reconciled") return { kind: "refused", reason: "not a return" };
+    return outcome;
   }
 
-  return { findPayouts, lockPayouts, payeeNames, amountDateCandidates, markReconciled, markUnreconciled, returnPayout };
+  return {
+    findPayouts,
+    lockPayouts,
+    payeeNames,
+    amountDateCandidates,
+    applyStatementMoves,
+    markReconciled,
+    markUnreconciled,
+    returnPayout,
+  };
 }
 
 export type PayoutReconciliation = ReturnType<typeof createPayoutReconciliation>;

@@ -75,8 +75,21 @@ function isBusinessDay(date: string, currency: string): boolean {
   return day !== 0 && day !== 6;
 }
 
+/** Windows already counted (each statement asks the same few days for hundreds of lines); cleared when large. */
+const windowStarts = new Map<string, string>();
+
 /** The date `days` business days before `date` (the window's first day). */
 export function businessDaysBefore(date: string, days: number, currency: string): string {
+  const key = `${date}|${days}|${currency}`;
+  const known = windowStarts.get(key);
+  if (known !== undefined) return known;
+  if (windowStarts.size >= 10_000) windowStarts.clear();
+  const start = countBusinessDaysBack(date, days, currency);
+  windowStarts.set(key, start);
+  return start;
+}
+
+function countBusinessDaysBack(date: string, days: number, currency: string): string {
   let current = date;
   let left = days;
   while (left > 0) {
@@ -232,37 +245,57 @@ export function createMatcher(ports: Pick<ReconciliationPorts, "payouts" | "topU
     );
   }
 
-  /** `amount_date`: the exact amount, a unique payout sent within the window of business days before the booking. */
-  async function debitByAmountDate(db: Db, tenant: Tenant, fundingAccountId: string, line: LineFacts): Promise<Decision> {
-    const booked = line.bookingDate ?? line.valueDate;
-    if (booked === null) return { kind: "unmatched", reason: "The entry has no booking date and names none of our transfers." };
-    const from = businessDaysBefore(booked, settings.windowBusinessDays, line.currency);
-    const to = addCalendarDays(booked, 1);
-    const found = await ports.payouts.amountDateCandidates(db, tenant, {
-      currency: line.currency,
-      amountMinor: line.amountMinor,
-      from: new Date(`${from}T00:00:00.000Z`),
-      to: new Date(`${to}T23:59:59.999Z`),
-    });
-    const ofAccount = found.filter((p) => p.fundingAccountId === null || p.fundingAccountId === fundingAccountId);
-    const taken = await payoutsMatched(
-      db,
-      ofAccount.map((p) => p.id),
-      "debit",
-    );
-    const open = ofAccount.filter((p) => !taken.has(p.id));
-    if (open.length === 1) return { kind: "debit", rule: "amount_date", payouts: open, differenceMinor: 0 };
-    if (open.length > 1)
+  /**
+   * `amount_date`, for every debit of a statement naming none of our transfers at once: the exact amount, a unique
+   * payout sent within the window of business days before the booking, not matched yet. Two queries for all.
+   */
+  async function debitsByAmountDate(
+    db: Db,
+    tenant: Tenant,
+    fundingAccountId: string,
+    lines: readonly LineFacts[],
+  ): Promise<Decision[]> {
+    const windows = lines.map((line) => {
+      const booked = line.bookingDate ?? line.valueDate;
+      if (booked === null) return null;
+      const from = businessDaysBefore(booked, settings.windowBusinessDays, line.currency);
+      const to = addCalendarDays(booked, 1);
       return {
-        kind: "review",
-        candidates: open,
-        reason: `${open.length} payouts of ${money(line.amountMinor, line.currency)} were sent within ${settings.windowBusinessDays} business days before ${booked}, and the entry names none of them.`,
+        booked,
+        query: {
+          currency: line.currency,
+          amountMinor: line.amountMinor,
+          from: new Date(`${from}T00:00:00.000Z`),
+          to: new Date(`${to}T23:59:59.999Z`),
+        },
       };
-    return {
-      kind: "unmatched",
-      reason:
-        "The entry names none of our transfers and no payout of this amount was sent in the window: a debit we did not make.",
-    };
+    });
+    const asked = windows.flatMap((w) => (w === null ? [] : [w.query]));
+    const answers = await ports.payouts.amountDateCandidates(db, tenant, asked);
+    const ofAccount = answers.map((found) =>
+      found.filter((p) => p.fundingAccountId === null || p.fundingAccountId === fundingAccountId),
+    );
+    const taken = await payoutsMatched(db, [...new Set(ofAccount.flat().map((p) => p.id))], "debit");
+    let next = 0;
+    return lines.map((line, i): Decision => {
+      const window = windows[i];
+      if (window === null || window === undefined)
+        return { kind: "unmatched", reason: "The entry has no booking date and names none of our transfers." };
+      const open = (ofAccount[next] ?? []).filter((p) => !taken.has(p.id));
+      next += 1;
+      if (open.length === 1) return { kind: "debit", rule: "amount_date", payouts: open, differenceMinor: 0 };
+      if (open.length > 1)
+        return {
+          kind: "review",
+          candidates: open,
+          reason: `${open.length} payouts of ${money(line.amountMinor, line.currency)} were sent within ${settings.windowBusinessDays} business days before ${window.booked}, and the entry names none of them.`,
+        };
+      return {
+        kind: "unmatched",
+        reason:
+          "The entry names none of our transfers and no payout of this amount was sent in the window: a debit we did not make.",
+      };
+    });
   }
 
   function creditByReturn(line: LineFacts, lookups: Lookups): Decision | null {
@@ -314,13 +347,13 @@ export function createMatcher(ports: Pick<ReconciliationPorts, "payouts" | "topU
     };
   }
 
-  async function creditByTopUp(db: Db, tenant: Tenant, fundingAccountId: string, line: LineFacts): Promise<Decision | null> {
-    const topUps = await ports.topUps.ofAmount(db, tenant, fundingAccountId, line.amountMinor);
-    if (topUps.length === 0) return null;
+  function creditByTopUp(line: LineFacts, topUps: readonly TopUpFacts[]): Decision | null {
+    const ofAmount = topUps.filter((t) => t.amountMinor === line.amountMinor);
+    if (ofAmount.length === 0) return null;
     const said = normaliseText(
       [line.remittance ?? "", line.bankReference ?? "", ...line.endToEndIds, ...line.instructionIds].join(" "),
     );
-    const named = topUps.filter((t) => {
+    const named = ofAmount.filter((t) => {
       const reference = normaliseText(t.reference);
       return reference.length >= 4 && said.includes(reference);
     });
@@ -334,21 +367,50 @@ export function createMatcher(ports: Pick<ReconciliationPorts, "payouts" | "topU
     return null;
   }
 
-  /** The decision for one booked line. */
-  async function decide(db: Db, tenant: Tenant, fundingAccountId: string, line: LineFacts, lookups: Lookups): Promise<Decision> {
-    if (line.direction === "debit") {
-      const byReference = debitByReference(line, lookups);
-      if (byReference !== null) return byReference;
-      return debitByAmountDate(db, tenant, fundingAccountId, line);
+  /**
+   * The decisions for the booked lines of one statement, in the rules' order, each as if alone (decisions are all
+   * taken before any is applied): the references first (read for all lines by `readLookups`), then what is left
+   * of the debits by amount and date and of the credits by top-up, each in one go for the statement.
+   */
+  async function decideAll(
+    db: Db,
+    tenant: Tenant,
+    fundingAccountId: string,
+    lines: readonly LineFacts[],
+    lookups: Lookups,
+  ): Promise<Decision[]> {
+    const decisions: Array<Decision | null> = lines.map((line) =>
+      line.direction === "debit" ? debitByReference(line, lookups) : creditByReturn(line, lookups),
+    );
+    const debitsLeft = lines.flatMap((line, i) => (decisions[i] === null && line.direction === "debit" ? [i] : []));
+    const creditsLeft = lines.flatMap((line, i) => (decisions[i] === null && line.direction === "credit" ? [i] : []));
+    if (debitsLeft.length > 0) {
+      const byAmountDate = await debitsByAmountDate(
+        db,
+        tenant,
+        fundingAccountId,
+        debitsLeft.map((i) => lines[i] as LineFacts),
+      );
+      debitsLeft.forEach((lineIndex, k) => {
+        decisions[lineIndex] = byAmountDate[k] ?? null;
+      });
     }
-    const byReturn = creditByReturn(line, lookups);
-    if (byReturn !== null) return byReturn;
-    const byTopUp = await creditByTopUp(db, tenant, fundingAccountId, line);
-    if (byTopUp !== null) return byTopUp;
-    return { kind: "unmatched", reason: "A credit naming none of our transfers or top-ups: it funded the account." };
+    if (creditsLeft.length > 0) {
+      const topUps = await ports.topUps.ofAmounts(
+        db,
+        tenant,
+        fundingAccountId,
+        creditsLeft.map((i) => (lines[i] as LineFacts).amountMinor),
+      );
+      for (const i of creditsLeft) decisions[i] = creditByTopUp(lines[i] as LineFacts, topUps);
+    }
+    return decisions.map(
+      (d): Decision =>
+        d ?? { kind: "unmatched", reason: "A credit naming none of our transfers or top-ups: it funded the account." },
+    );
   }
 
-  return { decide, within };
+  return { decideAll, within };
 }
 
 export type Matcher = ReturnType<typeof createMatcher>;

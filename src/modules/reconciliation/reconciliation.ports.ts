@@ -51,7 +51,8 @@ export interface TopUpFacts {
 }
 
 export interface StatementTopUps {
-  ofAmount(db: Db, tenant: Tenant, fundingAccountId: string, amountMinor: number): Promise<TopUpFacts[]>;
+  /** Not rejected, of any of these amounts (at most 50 per amount, newest first): one query for a statement's credits. */
+  ofAmounts(db: Db, tenant: Tenant, fundingAccountId: string, amountsMinor: readonly number[]): Promise<TopUpFacts[]>;
   find(db: Db, tenant: Tenant, id: string): Promise<TopUpFacts | null>;
 }
 

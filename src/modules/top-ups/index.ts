@@ -5,7 +5,7 @@ import type { TopUpsPorts } from "./top-ups.ports.js";
 import { registerTopUpRoutes } from "./top-ups.routes.js";
 import { TopUpSchema } from "./top-ups.schemas.js";
 import { createTopUpService } from "./top-ups.service.js";
-import { findTopUpForStatement, findTopUpsOfAmount } from "./top-ups.shared.js";
+import { findTopUpForStatement, findTopUpsOfAmounts } from "./top-ups.shared.js";
 
 export type { CreditFundingAccount, FindFundingAccount, TopUpsPorts } from "./top-ups.ports.js";
 export type { TopUpRow } from "./top-ups.shared.js";
@@ -34,7 +34,7 @@ export function defineTopUps(platform: PlatformServices, ports: TopUpsPorts) {
     offers: {
       /** For reconciliation: a statement credit is matched to a top-up by its reference (never credited twice). */
       statementTopUps: {
-        ofAmount: findTopUpsOfAmount,
+        ofAmounts: findTopUpsOfAmounts,
         find: findTopUpForStatement,
       },
     },

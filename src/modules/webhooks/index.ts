@@ -11,6 +11,8 @@ import { WebhookDeliverySchema, WebhookSubscriptionSchema } from "./webhooks.sch
 import { createWebhookService } from "./webhooks.service.js";
 
 export {
+  /** `createDeliveryHook` for the events of one `recordMany`. */
+  createDeliveriesHook,
   /** For the events outbox (runtime.ts, built before any module): every recorded event is matched to the subscription. */
   createDeliveryHook,
   MAX_ATTEMPTS,

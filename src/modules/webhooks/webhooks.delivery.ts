@@ -8,7 +8,7 @@ import type { Clock } from "../../platform/clock.js";
 import type { FieldCipher } from "../../platform/crypto.js";
 import { type Db, type Tx, transaction } from "../../platform/db/client.js";
 import { eventEnvelope } from "../../platform/events/envelope.js";
-import type { EventRecordedHook } from "../../platform/events/outbox.js";
+import type { EventRecordedHook, EventsRecordedHook } from "../../platform/events/outbox.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import { jobHandler } from "../../platform/jobs/job-definition.js";
 import { conditionalEnqueueSql, type JobStore } from "../../platform/jobs/job-store.js";
@@ -18,6 +18,7 @@ import { WEBHOOK_DELIVER_JOB } from "./webhooks.jobs.js";
 import {
   attemptOutcomeGroupedEffects,
   attemptOutcomeValues,
+  createDeliveriesForEvents,
   createDeliveryForEvent,
   type DeliveryForAttempt,
   findDeliveriesForAttempts,
@@ -61,6 +62,17 @@ export function createDeliveryHook(deps: { clock: Clock; ids: IdGenerator }): Ev
         { id: deps.ids.newId(), now },
         condition,
       ),
+    );
+  };
+}
+
+/** `createDeliveryHook` for the events of one `recordMany`: the same decision, one statement for all of them. */
+export function createDeliveriesHook(deps: { clock: Clock; ids: IdGenerator }): EventsRecordedHook {
+  return async (tx, recorded) => {
+    await createDeliveriesForEvents(
+      tx,
+      recorded.map((event) => ({ id: event.id, tenant: event.tenant, type: event.type, jobId: deps.ids.newId() })),
+      deps.clock.now(),
     );
   };
 }

@@ -129,6 +129,55 @@ export async function createDeliveryForEvent(
   return Number(rows[0]?.created ?? 0) > 0;
 }
 
+/**
+ * `createDeliveryForEvent` for many events of one transaction in one statement: a delivery (and its first
+ * attempt's job, `jobIds` in the events' order) for each event whose tenant's enabled subscription lists its type.
+ */
+export async function createDeliveriesForEvents(
+  db: Db,
+  list: ReadonlyArray<{ id: string; tenant: Tenant; type: string; jobId: string }>,
+  at: Date,
+): Promise<number> {
+  if (list.length === 0) return 0;
+  const now = at.toISOString();
+  const input = list.map((e) => ({
+    id: e.id,
+    business_id: e.tenant.businessId,
+    environment: e.tenant.environment,
+    type: e.type,
+    job_id: e.jobId,
+  }));
+  const rows = await queryRows<{ created: string | number }>(
+    db,
+    sql`
+      with input as (
+        select * from jsonb_to_recordset(${JSON.stringify(input)}::jsonb)
+          as v(id uuid, business_id uuid, environment text, type text, job_id uuid)
+      ),
+      created as (
+        insert into webhook_deliveries
+          (id, business_id, environment, subscription_id, event_type, status, series, attempts_in_series, next_attempt_at, created_at, updated_at)
+        select i.id, s.business_id, s.environment, s.id, i.type, 'pending', 1, 0, ${now}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
+        from input i join webhook_subscriptions s
+          on s.business_id = i.business_id and s.environment = i.environment::environment and s.enabled and i.type = any(s.enabled_events)
+        returning id
+      ),
+      job as (${enqueueFromRowsSql(
+        WEBHOOK_DELIVER_JOB,
+        {
+          id: sql`i.job_id`,
+          runAt: sql`${now}::timestamptz`,
+          now: sql`${now}::timestamptz`,
+          payload: { delivery_id: sql`c.id::text`, series: sql`1`, attempt: sql`1` },
+        },
+        sql`from created c join input i on i.id = c.id`,
+      )}),
+      wake as (select ${wakeWorkersSql()} where exists (select 1 from created))
+      select (select count(*) from created) as created, (select count(*) from job) as jobs, (select count(*) from wake) as woken`,
+  );
+  return Number(rows[0]?.created ?? 0);
+}
+
 export interface DeliveryForAttempt {
   readonly delivery: DeliveryRow;
   readonly event: { occurredAt: Date; sequence: number; data: unknown; type: string; apiVersion: string };

@@ -4,7 +4,7 @@
 import { sql } from "drizzle-orm";
 import type { Tenant } from "../auth/actor.js";
 import type { Clock } from "../clock.js";
-import { type Db, namedQueryRows } from "../db/client.js";
+import { type Db, namedQueryRows, queryRows } from "../db/client.js";
 import type { IdGenerator } from "../ids.js";
 
 /** Version of the `data` shape (spec: Versioning 2). A breaking change to any `data` changes it. */
@@ -87,9 +87,17 @@ export interface RecordedEventInfo extends RecordedEvent {
  */
 export type EventRecordedHook = (tx: Db, event: RecordedEventInfo) => Promise<void>;
 
+/** The same decision for many events of one transaction at once (one statement for all of them). */
+export type EventsRecordedHook = (tx: Db, events: readonly RecordedEventInfo[]) => Promise<void>;
+
 export interface EventRecorder {
   /** Must be called with the transaction that makes the change. */
   record(tx: Db, event: NewEvent): Promise<RecordedEvent>;
+  /**
+   * Many events of one transaction in one INSERT (sequences in the order given, so each subject's events keep
+   * their order), then the hook once for all of them: what a use case moving hundreds of rows at once uses.
+   */
+  recordMany(tx: Db, events: readonly NewEvent[]): Promise<RecordedEvent[]>;
 }
 
 export function createEventRecorder(deps: {
@@ -97,8 +105,53 @@ export function createEventRecorder(deps: {
   readonly ids: IdGenerator;
   /** Called in the same transaction for every recorded event (webhook deliveries). */
   readonly onRecorded?: EventRecordedHook;
+  /** `onRecorded` for the events of one `recordMany`; without it, `onRecorded` is called for each. */
+  readonly onRecordedMany?: EventsRecordedHook;
 }): EventRecorder {
   return {
+    async recordMany(tx, list) {
+      if (list.length === 0) return [];
+      const now = deps.clock.now();
+      const rows = list.map((event, n) => ({
+        n,
+        id: deps.ids.newId(),
+        business_id: event.tenant.businessId,
+        environment: event.tenant.environment,
+        type: event.type,
+        subject_id: event.subjectId,
+        data: event.data,
+        occurred_at: (event.occurredAt ?? now).toISOString(),
+      }));
+      // One row per element in order (inserted ORDER BY its index n: each row's sequence is drawn in that
+      // order); one NOTIFY per environment, delivered at commit as `record`'s.
+      const feeds = [...new Set(list.map((event) => eventFeedKey(event.tenant)))];
+      const inserted = await queryRows<{ id: string; sequence: string | number }>(
+        tx,
+        sql`
+          with inserted as (
+            insert into events (id, business_id, environment, type, api_version, subject_id, data, occurred_at, created_at)
+            select v.id, v.business_id, v.environment::environment, v.type, ${EVENT_API_VERSION}, v.subject_id, v.data, v.occurred_at,
+              ${now.toISOString()}::timestamptz
+            from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+              as v(id uuid, business_id uuid, environment text, type text, subject_id uuid, data jsonb, occurred_at timestamptz, n int)
+            order by n
+            returning id, sequence
+          ),
+          woken as (select pg_notify('${sql.raw(EVENTS_RECORDED_CHANNEL)}', f) from jsonb_array_elements_text(${JSON.stringify(feeds)}::jsonb) as f
+            where exists (select 1 from inserted))
+          select id::text as id, sequence, (select count(*) from woken) as woken from inserted`,
+      );
+      const byId = new Map(inserted.map((r) => [r.id, Number(r.sequence)]));
+      const recorded = rows.map((row, i) => {
+        const sequence = byId.get(row.id);
+        const event = list[i];
+        if (sequence === undefined || event === undefined) throw new Error("event insert returned no row");
+        return { id: row.id, sequence, tenant: event.tenant, type: event.type };
+      });
+      if (deps.onRecordedMany !== undefined) await deps.onRecordedMany(tx, recorded);
+      else if (deps.onRecorded !== undefined) for (const event of recorded) await deps.onRecorded(tx, event);
+      return recorded.map((r) => ({ id: r.id, sequence: r.sequence }));
+    },
     async record(tx, event) {
       const now = deps.clock.now();
       // Named (parsed and planned once per connection): every use case that changes something records here.
