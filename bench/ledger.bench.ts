@@ -294,7 +294,8 @@ async function runApprovals(context: BenchContext, engine: Engine): Promise<{ re
   const baselineEntry = process.env.BENCH_LEDGER_BASELINE_ENTRY;
   if (!baselineEntry) {
     return {
-      skipped: "set BENCH_LEDGER_BASELINE_ENTRY=$(bash bench/ledger-baseline.sh): this commit built with the ledger off (see bench/README.md)",
+      skipped:
+        "set BENCH_LEDGER_BASELINE_ENTRY=$(bash bench/ledger-baseline.sh): this commit built with the ledger off (see bench/README.md)",
     };
   }
   const baseline = await prepareServiceBuild(ROOT, "entry", context.log, baselineEntry);

@@ -134,7 +134,11 @@ describe("daily limit at approval", () => {
     const waits = await createPayout(t.app, key, { beneficiary_id: payee.beneficiaryId, amount_minor: 1 });
     expect(waits.status).toBe("pending_approval");
     // Nothing of the refused automatic approval remains: no Decision, and the day's usage is what was approved.
-    const decisions = await t.app.inject({ method: "GET", url: `/v1/payouts/${waits.payout_id}/decisions`, headers: bearer(key) });
+    const decisions = await t.app.inject({
+      method: "GET",
+      url: `/v1/payouts/${waits.payout_id}/decisions`,
+      headers: bearer(key),
+    });
     expect(decisions.json()).toEqual({ decisions: [] });
     expect((await getLimits(key)).limits[0]).toMatchObject({ used_today_minor: 10_000, remaining_today_minor: 0 });
   });
