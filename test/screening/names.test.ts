@@ -31,6 +31,18 @@ describe("scoring fast paths", () => {
     expect(jaroWinklerOfWords("abc", "xyz")).toBe(0);
   });
 
+  it("the memo answers what the library does, also for the reversed pair and after it was cleared", () => {
+    const memoised = createTokenSimilarity(3);
+    fc.assert(
+      fc.property(word, word, (a, b) => {
+        expect(memoised(a, b)).toBe(a === b ? 1 : jaroWinkler(a, b));
+        expect(memoised(b, a)).toBe(a === b ? 1 : jaroWinkler(b, a));
+        expect(memoised(a, b)).toBe(a === b ? 1 : jaroWinkler(a, b));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it("a name's score is the one the sort of every word pair gives", () => {
     const similarity = createTokenSimilarity();
     fc.assert(
