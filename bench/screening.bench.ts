@@ -85,7 +85,8 @@ async function runOn(database: Database, log: (message: string) => void): Promis
   log(`screening: inserting ${BENEFICIARIES} Beneficiaries`);
   const seeded = await insertBeneficiaries(database, businessId, people, parties);
 
-  // The ceiling first (it leaves every status `clear`, which the service's run overwrites anyway).
+  // The ceiling first. It leaves every status `clear`, so the service's run then writes only the Beneficiaries
+  // whose outcome differs (those with hits): the run writes less than its ceiling does.
   log("screening: ceiling (read, lock and write every Beneficiary in batches, no matching)");
   const ceilingStarted = performance.now();
   let cursor = "00000000-0000-0000-0000-000000000000";
