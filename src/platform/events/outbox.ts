@@ -4,7 +4,7 @@
 import { sql } from "drizzle-orm";
 import type { Tenant } from "../auth/actor.js";
 import type { Clock } from "../clock.js";
-import { type Db, namedQueryRows } from "../db/client.js";
+import { type Db, namedQueryRows, queryRows } from "../db/client.js";
 import type { IdGenerator } from "../ids.js";
 
 /** Version of the `data` shape (spec: Versioning 2). A breaking change to any `data` changes it. */
@@ -90,6 +90,12 @@ export type EventRecordedHook = (tx: Db, event: RecordedEventInfo) => Promise<vo
 export interface EventRecorder {
   /** Must be called with the transaction that makes the change. */
   record(tx: Db, event: NewEvent): Promise<RecordedEvent>;
+  /**
+   * The same for several events of one transaction in one INSERT: sequences in the order given, one NOTIFY per
+   * environment (PostgreSQL folds a transaction's identical notifications into one anyway), the hook called for
+   * each in that order. For a batch job that records thousands (the sanctions rescreen).
+   */
+  recordMany(tx: Db, events: readonly NewEvent[]): Promise<RecordedEvent[]>;
 }
 
 export function createEventRecorder(deps: {
@@ -122,6 +128,54 @@ export function createEventRecorder(deps: {
       if (row === undefined) throw new Error("event insert returned no row");
       if (deps.onRecorded !== undefined) await deps.onRecorded(tx, { ...row, tenant: event.tenant, type: event.type });
       return row;
+    },
+    async recordMany(tx, events) {
+      if (events.length === 0) return [];
+      const now = deps.clock.now();
+      const rows = events.map((event, n) => ({
+        n,
+        id: deps.ids.newId(),
+        business_id: event.tenant.businessId,
+        environment: event.tenant.environment,
+        type: event.type,
+        subject_id: event.subjectId,
+        data: event.data,
+        occurred_at: (event.occurredAt ?? now).toISOString(),
+      }));
+      const feeds = [...new Set(events.map((event) => eventFeedKey(event.tenant)))];
+      // `order by n`: the rows are inserted, and take their sequence numbers, in the order given.
+      const inserted = await queryRows<{ id: string; sequence: string | number }>(
+        tx,
+        sql`
+          with inserted as (
+            insert into events (id, business_id, environment, type, api_version, subject_id, data, occurred_at, created_at)
+            select v.id, v.business_id, v.environment::environment, v.type, ${EVENT_API_VERSION}, v.subject_id, v.data,
+              v.occurred_at, ${now.toISOString()}::timestamptz
+            from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+              as v(n int, id uuid, business_id uuid, environment text, type text, subject_id uuid, data jsonb, occurred_at timestamptz)
+            order by v.n
+            returning id, sequence
+          ),
+          woken as (
+            select pg_notify('${sql.raw(EVENTS_RECORDED_CHANNEL)}', feed)
+            from unnest(${`{${feeds.map((feed) => `"${feed}"`).join(",")}}`}::text[]) as feed
+            where exists (select 1 from inserted)
+          )
+          select id, sequence, (select count(*) from woken) as woken from inserted`,
+      );
+      const sequenceOf = new Map(inserted.map((row) => [row.id, Number(row.sequence)]));
+      const recorded = rows.map((row, n) => {
+        const sequence = sequenceOf.get(row.id);
+        if (sequence === undefined) throw new Error(`event ${n} of ${rows.length}: the insert returned no row`);
+        return { id: row.id, sequence };
+      });
+      if (deps.onRecorded !== undefined) {
+        for (const [n, row] of recorded.entries()) {
+          const event = events[n] as NewEvent;
+          await deps.onRecorded(tx, { ...row, tenant: event.tenant, type: event.type });
+        }
+      }
+      return recorded;
     },
   };
 }
