@@ -87,13 +87,15 @@ export interface RecordedEventInfo extends RecordedEvent {
  */
 export type EventRecordedHook = (tx: Db, event: RecordedEventInfo) => Promise<void>;
 
+/** The same decision for many events of one transaction at once (one statement for all of them). */
+export type EventsRecordedHook = (tx: Db, events: readonly RecordedEventInfo[]) => Promise<void>;
+
 export interface EventRecorder {
   /** Must be called with the transaction that makes the change. */
   record(tx: Db, event: NewEvent): Promise<RecordedEvent>;
   /**
-   * The same for several events of one transaction in one INSERT: sequences in the order given, one NOTIFY per
-   * environment (PostgreSQL folds a transaction's identical notifications into one anyway), the hook called for
-   * each in that order. For a batch job that records thousands (the sanctions rescreen).
+   * Many events of one transaction in one INSERT (sequences in the order given, so each subject's events keep
+   * their order), then the hook once for all of them: what a use case moving hundreds of rows at once uses.
    */
   recordMany(tx: Db, events: readonly NewEvent[]): Promise<RecordedEvent[]>;
 }
@@ -103,8 +105,53 @@ export function createEventRecorder(deps: {
   readonly ids: IdGenerator;
   /** Called in the same transaction for every recorded event (webhook deliveries). */
   readonly onRecorded?: EventRecordedHook;
+  /** `onRecorded` for the events of one `recordMany`; without it, `onRecorded` is called for each. */
+  readonly onRecordedMany?: EventsRecordedHook;
 }): EventRecorder {
   return {
+    async recordMany(tx, list) {
+      if (list.length === 0) return [];
+      const now = deps.clock.now();
+      const rows = list.map((event, n) => ({
+        n,
+        id: deps.ids.newId(),
+        business_id: event.tenant.businessId,
+        environment: event.tenant.environment,
+        type: event.type,
+        subject_id: event.subjectId,
+        data: event.data,
+        occurred_at: (event.occurredAt ?? now).toISOString(),
+      }));
+      // One row per element in order (inserted ORDER BY its index n: each row's sequence is drawn in that
+      // order); one NOTIFY per environment, delivered at commit as `record`'s.
+      const feeds = [...new Set(list.map((event) => eventFeedKey(event.tenant)))];
+      const inserted = await queryRows<{ id: string; sequence: string | number }>(
+        tx,
+        sql`
+          with inserted as (
+            insert into events (id, business_id, environment, type, api_version, subject_id, data, occurred_at, created_at)
+            select v.id, v.business_id, v.environment::environment, v.type, ${EVENT_API_VERSION}, v.subject_id, v.data, v.occurred_at,
+              ${now.toISOString()}::timestamptz
+            from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+              as v(id uuid, business_id uuid, environment text, type text, subject_id uuid, data jsonb, occurred_at timestamptz, n int)
+            order by n
+            returning id, sequence
+          ),
+          woken as (select pg_notify('${sql.raw(EVENTS_RECORDED_CHANNEL)}', f) from jsonb_array_elements_text(${JSON.stringify(feeds)}::jsonb) as f
+            where exists (select 1 from inserted))
+          select id::text as id, sequence, (select count(*) from woken) as woken from inserted`,
+      );
+      const byId = new Map(inserted.map((r) => [r.id, Number(r.sequence)]));
+      const recorded = rows.map((row, i) => {
+        const sequence = byId.get(row.id);
+        const event = list[i];
+        if (sequence === undefined || event === undefined) throw new Error("event insert returned no row");
+        return { id: row.id, sequence, tenant: event.tenant, type: event.type };
+      });
+      if (deps.onRecordedMany !== undefined) await deps.onRecordedMany(tx, recorded);
+      else if (deps.onRecorded !== undefined) for (const event of recorded) await deps.onRecorded(tx, event);
+      return recorded.map((r) => ({ id: r.id, sequence: r.sequence }));
+    },
     async record(tx, event) {
       const now = deps.clock.now();
       // Named (parsed and planned once per connection): every use case that changes something records here.
@@ -128,54 +175,6 @@ export function createEventRecorder(deps: {
       if (row === undefined) throw new Error("event insert returned no row");
       if (deps.onRecorded !== undefined) await deps.onRecorded(tx, { ...row, tenant: event.tenant, type: event.type });
       return row;
-    },
-    async recordMany(tx, events) {
-      if (events.length === 0) return [];
-      const now = deps.clock.now();
-      const rows = events.map((event, n) => ({
-        n,
-        id: deps.ids.newId(),
-        business_id: event.tenant.businessId,
-        environment: event.tenant.environment,
-        type: event.type,
-        subject_id: event.subjectId,
-        data: event.data,
-        occurred_at: (event.occurredAt ?? now).toISOString(),
-      }));
-      const feeds = [...new Set(events.map((event) => eventFeedKey(event.tenant)))];
-      // `order by n`: the rows are inserted, and take their sequence numbers, in the order given.
-      const inserted = await queryRows<{ id: string; sequence: string | number }>(
-        tx,
-        sql`
-          with inserted as (
-            insert into events (id, business_id, environment, type, api_version, subject_id, data, occurred_at, created_at)
-            select v.id, v.business_id, v.environment::environment, v.type, ${EVENT_API_VERSION}, v.subject_id, v.data,
-              v.occurred_at, ${now.toISOString()}::timestamptz
-            from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-              as v(n int, id uuid, business_id uuid, environment text, type text, subject_id uuid, data jsonb, occurred_at timestamptz)
-            order by v.n
-            returning id, sequence
-          ),
-          woken as (
-            select pg_notify('${sql.raw(EVENTS_RECORDED_CHANNEL)}', feed)
-            from unnest(${`{${feeds.map((feed) => `"${feed}"`).join(",")}}`}::text[]) as feed
-            where exists (select 1 from inserted)
-          )
-          select id, sequence, (select count(*) from woken) as woken from inserted`,
-      );
-      const sequenceOf = new Map(inserted.map((row) => [row.id, Number(row.sequence)]));
-      const recorded = rows.map((row, n) => {
-        const sequence = sequenceOf.get(row.id);
-        if (sequence === undefined) throw new Error(`event ${n} of ${rows.length}: the insert returned no row`);
-        return { id: row.id, sequence };
-      });
-      if (deps.onRecorded !== undefined) {
-        for (const [n, row] of recorded.entries()) {
-          const event = events[n] as NewEvent;
-          await deps.onRecorded(tx, { ...row, tenant: event.tenant, type: event.type });
-        }
-      }
-      return recorded;
     },
   };
 }
