@@ -24,92 +24,19 @@ import { registerCleanup } from "./lib/cleanup.js";
 import { createScratchDatabase } from "./lib/scratch-postgres.js";
 import { round } from "./lib/stats.js";
 import type { BenchContext, Benchmark, Json } from "./lib/types.js";
+import { type Population, population, prng } from "./screening.population.js";
 
 const BENEFICIARIES = Number(process.env.BENCH_SCREENING_BENEFICIARIES ?? 100_000);
 const ENTRIES = Number(process.env.BENCH_SCREENING_ENTRIES ?? 10_000);
 const SEEDED = 200;
+/** Beneficiaries per rescreen transaction (the service's RESCREEN_BATCH unless compared). */
+const BATCH = Number(process.env.BENCH_SCREENING_BATCH ?? RESCREEN_BATCH);
 const TARGET_MS = 60_000;
-
-/** A small deterministic generator, so every run screens the same names. */
-function prng(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
-
-const SYLLABLES = [
-  "ka",
-  "ri",
-  "mo",
-  "ve",
-  "lan",
-  "dor",
-  "si",
-  "ta",
-  "ne",
-  "ul",
-  "bre",
-  "gon",
-  "pa",
-  "zu",
-  "fi",
-  "sha",
-  "ro",
-  "tem",
-  "qa",
-  "wy",
-  "ix",
-  "ob",
-  "el",
-  "ha",
-];
-
-function word(random: () => number, parts: number): string {
-  let out = "";
-  for (let i = 0; i < parts; i++) out += SYLLABLES[Math.floor(random() * SYLLABLES.length)];
-  return out.charAt(0).toUpperCase() + out.slice(1);
-}
-
-interface Names {
-  readonly firstNames: string[];
-  readonly lastNames: string[];
-}
-
-function namePools(): Names {
-  const random = prng(42);
-  const firstNames = [...new Set(Array.from({ length: 400 }, () => word(random, 2)))];
-  const lastNames = [...new Set(Array.from({ length: 20_000 }, () => word(random, 3 + Math.floor(random() * 2))))];
-  return { firstNames, lastNames };
-}
-
-/** The list: individuals "LAST, First" with an alias each, and companies. */
-function listParties(pools: Names): ListedParty[] {
-  const random = prng(7);
-  const pick = <T>(values: readonly T[]) => values[Math.floor(random() * values.length)] as T;
-  return Array.from({ length: ENTRIES }, (_, i) => {
-    const first = pick(pools.firstNames);
-    const last = pick(pools.lastNames);
-    return i % 5 === 4
-      ? {
-          ref: String(10_000 + i),
-          kind: "entity" as const,
-          name: `${last.toUpperCase()} ${pick(["TRADING", "SHIPPING", "HOLDING"])} LLC`,
-        }
-      : {
-          ref: String(10_000 + i),
-          kind: "individual" as const,
-          name: `${last.toUpperCase()}, ${first}`,
-          aliases: [`${first} ${pick(pools.lastNames)}`],
-        };
-  });
-}
 
 /** A listed individual's name as a payee would write it: reordered, one letter changed, an accent added. */
 function seededVariant(party: ListedParty, i: number): string {
   const [last = "", first = ""] = party.name.split(", ");
-  const proper = last.charAt(0) + last.slice(1).toLowerCase();
+  const proper = last.replace(/[A-Z]+/g, (part) => part.charAt(0) + part.slice(1).toLowerCase());
   switch (i % 3) {
     case 0:
       return `${first} ${proper}`;
@@ -122,10 +49,10 @@ function seededVariant(party: ListedParty, i: number): string {
   }
 }
 
-async function insertBeneficiaries(database: Database, businessId: string, pools: Names, parties: ListedParty[]) {
+async function insertBeneficiaries(database: Database, businessId: string, people: Population, parties: ListedParty[]) {
   const random = prng(99);
-  const pick = <T>(values: readonly T[]) => values[Math.floor(random() * values.length)] as T;
-  const individuals = parties.filter((p) => p.kind === "individual");
+  // Seeded from individuals with a family name long enough for a typo to be a typo (not "Li" becoming "Lia").
+  const individuals = parties.filter((p) => p.kind === "individual" && (p.name.split(", ")[0] ?? "").length >= 5);
   const seeded = new Map<string, string>();
   const now = new Date().toISOString();
   const chunk = 5000;
@@ -133,7 +60,7 @@ async function insertBeneficiaries(database: Database, businessId: string, pools
     const rows = [];
     for (let i = start; i < Math.min(BENEFICIARIES, start + chunk); i++) {
       const id = uuidV7Generator.newId();
-      let name = `${pick(pools.firstNames)} ${pick(pools.lastNames)}`;
+      let name = people.payeeName(random);
       if (i % Math.floor(BENEFICIARIES / SEEDED) === 0 && seeded.size < SEEDED) {
         const party = individuals[seeded.size % individuals.length] as ListedParty;
         name = seededVariant(party, seeded.size);
@@ -153,12 +80,13 @@ async function runOn(database: Database, log: (message: string) => void): Promis
   await runMigrations(db);
   const businessId = randomUUID();
   await db.insert(businesses).values({ id: businessId, name: "Bench screening", createdAt: new Date() });
-  const pools = namePools();
-  const parties = listParties(pools);
+  const people = population();
+  const parties = people.listParties(ENTRIES, prng(7));
   log(`screening: inserting ${BENEFICIARIES} Beneficiaries`);
-  const seeded = await insertBeneficiaries(database, businessId, pools, parties);
+  const seeded = await insertBeneficiaries(database, businessId, people, parties);
 
-  // The ceiling first (it leaves every status `clear`, which the service's run overwrites anyway).
+  // The ceiling first. It leaves every status `clear`, so the service's run then writes only the Beneficiaries
+  // whose outcome differs (those with hits): the run writes less than its ceiling does.
   log("screening: ceiling (read, lock and write every Beneficiary in batches, no matching)");
   const ceilingStarted = performance.now();
   let cursor = "00000000-0000-0000-0000-000000000000";
@@ -167,7 +95,7 @@ async function runOn(database: Database, log: (message: string) => void): Promis
       const rows = await queryRows<{ id: string; name: string }>(
         tx,
         sql`select id, name, first_name, last_name, business_name, country_of_residence, screening_status from beneficiaries
-            where archived_at is null and id > ${cursor}::uuid order by id limit ${RESCREEN_BATCH} for update`,
+            where archived_at is null and id > ${cursor}::uuid order by id limit ${BATCH} for update`,
       );
       if (rows.length > 0) {
         await tx.execute(sql`update beneficiaries b set screening_status = 'clear', screened_at = now()
@@ -191,6 +119,7 @@ async function runOn(database: Database, log: (message: string) => void): Promis
     screeningEnabled: async () => true,
     releaseScreeningHold: async () => 0,
     recordAudit: noAudit,
+    rescreenBatch: BATCH,
   });
   log(`screening: loading a ${ENTRIES}-entry OFAC list`);
   const loadStarted = performance.now();
@@ -228,6 +157,7 @@ async function runOn(database: Database, log: (message: string) => void): Promis
   const missed = [...seeded].filter(([id, ref]) => !foundPairs.has(`${id}:${ref}`));
   return {
     beneficiaries: BENEFICIARIES,
+    batch: BATCH,
     entries: loaded.entry_count,
     load_ms: round(loadMs, 0),
     rescreen_ms: round(runMs, 0),
@@ -237,7 +167,7 @@ async function runOn(database: Database, log: (message: string) => void): Promis
     seeded_missed: missed.length,
     ceiling: {
       ms: round(ceilingMs, 0),
-      what: "every Beneficiary read, locked and its status written, 1,000 per transaction, no matching",
+      what: `every Beneficiary read, locked and its status written, ${BATCH} per transaction, no matching`,
     },
     ms_over_ceiling: round(runMs / ceilingMs, 2),
     target_ms: TARGET_MS,

@@ -126,4 +126,60 @@ describe("events outbox", () => {
     // created_at still says when we wrote it.
     expect(row?.createdAt.toISOString()).toBe(TEST_START.toISOString());
   });
+
+  it("records several events in one statement as one by one would: in order, each with its data, the hook per event", async () => {
+    const hooked: { id: string; sequence: number; type: string }[] = [];
+    const hookedRecorder = createEventRecorder({
+      clock,
+      ids: uuidV7Generator,
+      onRecorded: async (_tx, event) => {
+        hooked.push({ id: event.id, sequence: event.sequence, type: event.type });
+      },
+    });
+    const other: Tenant = { businessId: tenant.businessId, environment: "production" };
+    const arrivedAt = new Date("2026-05-26T08:30:00.250Z");
+    // Subjects in descending id order and mixed environments: an order by anything but the position would show.
+    const subjects = [subjectId(), subjectId(), subjectId(), subjectId()].reverse();
+    const batch = [
+      {
+        tenant,
+        type: "beneficiary.screening_hit" as const,
+        subjectId: subjects[0] as string,
+        data: { n: 0, hit: { score: 0.93 } },
+      },
+      { tenant: other, type: "beneficiary.screening_cleared" as const, subjectId: subjects[1] as string, data: { n: 1 } },
+      { tenant, type: "payout.delivered" as const, subjectId: subjects[2] as string, data: { n: 2 }, occurredAt: arrivedAt },
+      {
+        tenant,
+        type: "beneficiary.screening_hit" as const,
+        subjectId: subjects[3] as string,
+        data: { n: 3, text: 'a "quoted" \\ name' },
+      },
+    ];
+    const recorded = await transaction(db, (tx) => hookedRecorder.recordMany(tx, batch));
+    expect(await transaction(db, (tx) => hookedRecorder.recordMany(tx, []))).toEqual([]);
+
+    const rows = await db
+      .select()
+      .from(events)
+      .where(
+        inArray(
+          events.id,
+          recorded.map((r) => r.id),
+        ),
+      )
+      .orderBy(events.sequence);
+    expect(rows.map((row) => row.id)).toEqual(recorded.map((r) => r.id));
+    expect(rows.map((row) => row.sequence)).toEqual(recorded.map((r) => r.sequence));
+    expect(rows.map((row) => [row.type, row.environment, row.subjectId, row.data, row.apiVersion])).toEqual(
+      batch.map((event) => [event.type, event.tenant.environment, event.subjectId, event.data, EVENT_API_VERSION]),
+    );
+    expect(rows.map((row) => row.occurredAt.toISOString())).toEqual([
+      TEST_START.toISOString(),
+      TEST_START.toISOString(),
+      arrivedAt.toISOString(),
+      TEST_START.toISOString(),
+    ]);
+    expect(hooked).toEqual(recorded.map((r, n) => ({ ...r, type: batch[n]?.type })));
+  });
 });
