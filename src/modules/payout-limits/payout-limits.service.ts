@@ -199,8 +199,8 @@ export function createPayoutLimitsService(deps: { readonly db: Db; readonly cloc
       return { dailyMaxMinor: dailyMax as number, usedMinor: used, day };
     };
     if (dailyMax !== null && payout.amountMinor > dailyMax) return refusal();
-    const total = await addToDailyUsage(tx, { tenant, currency: payout.currency, day }, payout.amountMinor, dailyMax);
-    if (total === null) return refusal();
+    // The payout's own consumption row first, the day's shared row last (held from here to the commit). A refusal
+    // is thrown by the caller and rolls the consumption back with everything else.
     await insertConsumption(tx, {
       payoutId: payout.id,
       businessId: payout.businessId,
@@ -210,6 +210,8 @@ export function createPayoutLimitsService(deps: { readonly db: Db; readonly cloc
       amountMinor: payout.amountMinor,
       createdAt: now,
     });
+    const total = await addToDailyUsage(tx, { tenant, currency: payout.currency, day }, payout.amountMinor, dailyMax);
+    if (total === null) return refusal();
     return null;
   }
 

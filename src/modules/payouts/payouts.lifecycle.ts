@@ -115,7 +115,10 @@ export type PayoutFundingRules = Pick<FundingPostings, "holdForPayout" | "postFo
  */
 export interface PayoutLimitRules {
   perPayoutMaxima(tx: Tx, tenant: Tenant, currencies: readonly string[]): Promise<ReadonlyMap<string, number>>;
-  /** Null when taken; else the refusal, nothing changed. */
+  /**
+   * Null when taken; else the refusal, and the caller's transaction must roll back (the payout's consumption row is
+   * written before the day's shared row is tried, so that the shared row is the last write).
+   */
   reserveDaily(
     tx: Tx,
     payout: Pick<PayoutRow, "id" | "businessId" | "environment" | "currency" | "amountMinor">,
@@ -178,9 +181,18 @@ export function createLifecycle(deps: LifecycleDeps) {
     if (trigger.type === "approve") {
       // An approved payout's disbursement is dispatched now, unless it waits for funds (the release that reserves
       // it dispatches it then).
+      // The day's usage (payout-limits: one conditional upsert of the day's row, which every approval of the
+      // Business's currency that day updates) and the funding account's row are the two rows many transactions
+      // share: both are written last, usage then funding (the one lock order), so each stays locked for about
+      // its commit only. A refused approval throws, and the caller's rollback undoes the move and its writes.
+      const reserveDaily = async () => {
+        const refusal = await deps.limits.reserveDaily(tx, payout);
+        if (refusal !== null) throw new DailyLimitExceeded(refusal);
+      };
       const source = await deps.fundingSourceOf(tx, payout);
       if (source === null) {
         await enqueueDisbursement(jobStore, tx, payout.id);
+        await reserveDaily();
         return payout;
       }
       // The payout's funding fields and its disbursement are written before the hold, as if it will be reserved
@@ -197,6 +209,7 @@ export function createLifecycle(deps: LifecycleDeps) {
             awaitingFundsSince: null,
           });
           disbursementJob = await enqueueDisbursement(jobStore, tx, payout.id);
+          await reserveDaily();
         },
       });
       const now = clock.now();
@@ -301,14 +314,6 @@ export function createLifecycle(deps: LifecycleDeps) {
       });
     }
     await options.beforeMoney?.(tx, updated);
-    // The day's usage (payout-limits: one conditional upsert of the day's row, which every approval of the
-    // Business's currency that day updates) and the funding account's row are the two rows many transactions
-    // share: both are written last, usage then funding (the one lock order), so each stays locked for about its
-    // commit only. A refused approval throws, and the caller's rollback undoes the move and its writes.
-    if (trigger.type === "approve") {
-      const refusal = await deps.limits.reserveDaily(tx, updated);
-      if (refusal !== null) throw new DailyLimitExceeded(refusal);
-    }
     // A payout voided after its approval (canceled, failed) gives its amount back to the day it was counted in;
     // a returned one does not (the money left that day). Rejected never follows an approval.
     if (ENDED_WITHOUT_MONEY.has(result.to) && result.from !== result.to) await deps.limits.releaseDaily(tx, updated.id);
