@@ -323,7 +323,9 @@ export type BulkPostingOutcome<Row> =
       /** The funding row as the one balance update left it; null when every key was recorded already. */
       readonly row: Row | null;
       /** Per transfer given: recorded now, or its key was recorded before (this call's earlier transfer, or before it). */
-      readonly results: ReadonlyArray<{ readonly kind: "recorded"; readonly transfer: TransferWithEntries } | { readonly kind: "duplicate" }>;
+      readonly results: ReadonlyArray<
+        { readonly kind: "recorded"; readonly transfer: TransferWithEntries } | { readonly kind: "duplicate" }
+      >;
     }
   /** The balance update matched no row (no such account): nothing was changed. */
   | { readonly kind: "refused" };
