@@ -77,8 +77,7 @@ describe("statement movements posted in one statement", () => {
     );
     expect(third.map((x) => x.id)).toEqual([first[0]?.id]);
 
-    for (const cause of ["a", "b", "c", "d"])
-      expect(await listTransfersCausedBy(db(), tenant, line(cause))).toHaveLength(1);
+    for (const cause of ["a", "b", "c", "d"]) expect(await listTransfersCausedBy(db(), tenant, line(cause))).toHaveLength(1);
     const after = await onlyFundingAccount(t.app, key);
     expect(after).toMatchObject({ posted_minor: 1250, pending_minor: 100 });
     await expectLedgerConsistent(db(), after);
