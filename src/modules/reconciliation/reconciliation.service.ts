@@ -14,7 +14,7 @@ import type { EventRecorder, NewEvent } from "../../platform/events/outbox.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import { DEFAULT_PAGE_SIZE, decodeCursor, toPage } from "../../platform/pagination/cursor.js";
 import { statementLineFingerprints } from "../../rails/bank-files/statements.js";
-import type { PayoutForReconciliation, StatementMove } from "../payouts/index.js";
+import type { LockedPayouts, PayoutForReconciliation, StatementMove } from "../payouts/index.js";
 import { postedBalanceAtEndOf } from "./reconciliation.balance-at.js";
 import { RECONCILIATION_ERRORS } from "./reconciliation.errors.js";
 import { createMatcher, type Decision, type LineFacts, type MatchSettings, readLookups } from "./reconciliation.matching.js";
@@ -375,13 +375,14 @@ export function createReconciliationService(deps: ReconciliationServiceDeps) {
    * funding module's postStatementMovements), the lines in one UPDATE and their events in one INSERT. Only the
    * returns' lifecycle moves (with their postings) go one by one. A payout (or top-up) matched by another
    * line already, or by an earlier line of this statement, sends the line to review instead, as line by line.
-   * The payouts are locked (id order) before this runs.
+   * The payouts are locked (id order) before this runs (`locked`: the payouts' moves use those rows, no second lock).
    */
   async function applyDecisions(
     tx: Tx,
     tenant: Tenant,
     lines: readonly LineRow[],
     decisions: readonly Decision[],
+    locked: LockedPayouts,
   ): Promise<void> {
     const now = clock.now();
     const rowsOf = lines.map((line, i): NewMatchRow[] => {
@@ -456,7 +457,7 @@ export function createReconciliationService(deps: ReconciliationServiceDeps) {
           movesOfLine.push(i);
         }
     });
-    const outcomes = await ports.payouts.applyStatementMoves(tx, tenant, moves);
+    const outcomes = await ports.payouts.applyStatementMoves(tx, tenant, moves, locked);
     outcomes.forEach((outcome, k) => {
       if (outcome.kind === "refused") {
         const move = moves[k];
@@ -803,8 +804,8 @@ export function createReconciliationService(deps: ReconciliationServiceDeps) {
     const moving = final.flatMap((d) =>
       d.kind === "debit" ? d.payouts.map((p) => p.id) : d.kind === "return" ? d.returns.map((r) => r.payout.id) : [],
     );
-    await ports.payouts.lockPayouts(tx, tenant, moving);
-    await applyDecisions(tx, tenant, lines, final);
+    const locked = await ports.payouts.lockPayouts(tx, tenant, moving);
+    await applyDecisions(tx, tenant, lines, final, locked);
   }
 
   /** Reads a file and applies its statements in one transaction (the caller's, or a new one). */
