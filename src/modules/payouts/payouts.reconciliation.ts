@@ -248,11 +248,21 @@ export function createPayoutReconciliation(deps: {
       await events.recordMany(tx, recorded);
     }
 
+    // The returns' `payout.returned` events, recorded together (one statement) like the marks' events.
+    let returnedEvents: NewEvent[] = [];
+    async function flushReturnedEvents(): Promise<void> {
+      if (returnedEvents.length === 0) return;
+      const batch = returnedEvents;
+      returnedEvents = [];
+      await events.recordMany(tx, batch);
+    }
+
     for (let index = 0; index < moves.length; index += 1) {
       const move = moves[index];
       if (move === undefined) continue;
-      // A payout waiting for its reconciled mark moves again: the mark first (the events' order).
+      // A payout waiting for its reconciled mark (or its returned event) moves again: those first (the events' order).
       if (marks.some((m) => m.id === move.payoutId)) await flushMarks();
+      if (returnedEvents.some((e) => e.subjectId === move.payoutId)) await flushReturnedEvents();
       let row = current.get(move.payoutId);
       if (row === undefined) {
         outcomes[index] = { kind: "refused", reason: "no such payout" };
@@ -290,11 +300,12 @@ export function createPayoutReconciliation(deps: {
           current.set(row.id, row);
         }
       }
-      const moved = await lifecycle.apply(tx, row, {
-        type: "returned",
-        reason: move.reason,
-        returnedAmountMinor: move.returnedAmountMinor,
-      });
+      const moved = await lifecycle.apply(
+        tx,
+        row,
+        { type: "returned", reason: move.reason, returnedAmountMinor: move.returnedAmountMinor },
+        { deferEvent: (event) => returnedEvents.push(event) },
+      );
       if (moved.kind === "moved") current.set(moved.payout.id, moved.payout);
       outcomes[index] =
         moved.kind === "moved"
@@ -306,6 +317,7 @@ export function createPayoutReconciliation(deps: {
               : { kind: "refused", reason: moved.reason };
     }
     await flushMarks();
+    await flushReturnedEvents();
     return outcomes;
   }
 
