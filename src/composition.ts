@@ -382,6 +382,7 @@ export function composeModules(deps: CompositionDeps): ComposedModules {
       findFundingAccount: funding.offers.findFundingAccount,
       creditFundingAccount: funding.offers.creditFundingAccount,
       postStatementMovement: funding.offers.postStatementMovement,
+      postStatementMovements: funding.offers.postStatementMovements,
       statementFacts: bankRails.offers.statementFacts,
       payouts: payouts.offers.reconciliation,
       topUps: topUps.offers.statementTopUps,

@@ -15,6 +15,7 @@ import {
   type LedgerAccountIds,
   openLedgerAccounts,
   postTransfer,
+  postTransfers,
   type TransferCauseType,
   type TransferLeg,
   type TransferStep,
@@ -22,6 +23,8 @@ import {
 } from "../ledger/ledger.shared.js";
 import { FUNDING_RELEASE_JOB } from "./funding.jobs.js";
 import {
+  BULK_POSTING_STATEMENT_NAME,
+  balanceTotalsUpdateSql,
   balanceUpdateSql,
   findFundingAccountRow,
   fundingRowFromRaw,
@@ -308,6 +311,75 @@ export function createFundingPostings(deps: FundingPostingsDeps) {
     return posted.transfer;
   };
 
+  /**
+   * For reconciliation (issue 28): several statement movements of ONE funding account (postStatementMovement's,
+   * for a statement's unmatched lines and fees), posted in one statement (ledger.shared.ts postTransfers): the
+   * funding row updated once, each transfer with the balances after it in the order given. Each key is
+   * idempotent as in postStatementMovement (a key recorded before, or earlier in the list, returns its transfer);
+   * the release of waiting payouts is scheduled for each credit and the low-balance check made for each debit, in
+   * order, on the balances after it, as one by one. Returns the transfers in the order given.
+   */
+  const postStatementMovements = async (
+    tx: Tx,
+    tenant: Tenant,
+    fundingAccountId: string,
+    movements: ReadonlyArray<{
+      readonly amountMinor: number;
+      readonly counterpart: "suspense" | "fees" | "outside_world";
+      readonly step: TransferStep;
+      readonly cause: { readonly type: Exclude<TransferCauseType, "payout">; readonly id: string };
+      readonly idempotencyKey: string;
+    }>,
+  ): Promise<TransferWithEntries[]> => {
+    if (movements.length === 0) return [];
+    for (const m of movements)
+      if (!Number.isSafeInteger(m.amountMinor) || m.amountMinor === 0) throw new Error("a movement must be a non-zero integer");
+    const account = await findFundingAccountRow(tx, tenant, fundingAccountId);
+    if (account === null) throw new Error("no such funding account");
+    const accountIds = await ledgerIdsOf(tx, tenant, account.id, account.currency);
+    const posted = await postTransfers(tx, ids, tenant, {
+      statementName: BULK_POSTING_STATEMENT_NAME,
+      balanceUpdate: balanceTotalsUpdateSql({ tenant, id: account.id, now: clock.now() }),
+      mapRow: fundingRowFromRaw,
+      accountIds,
+      transfers: movements.map((m) => ({
+        step: m.step,
+        cause: m.cause,
+        idempotencyKey: m.idempotencyKey,
+        postedDelta: m.amountMinor,
+        pendingDelta: 0,
+        legs: [
+          { account: m.counterpart, amountMinor: -m.amountMinor, pending: false },
+          { account: "funding", amountMinor: m.amountMinor, pending: false },
+        ],
+      })),
+    });
+    if (posted.kind === "refused") throw new Error("funding account vanished");
+    const transfers: TransferWithEntries[] = [];
+    const ofKey = new Map<string, TransferWithEntries>();
+    for (const [i, result] of posted.results.entries()) {
+      const movement = movements[i];
+      if (movement === undefined) continue;
+      if (result.kind === "duplicate") {
+        const existing =
+          ofKey.get(movement.idempotencyKey) ?? (await findTransferWithEntriesByKey(tx, tenant, movement.idempotencyKey));
+        if (existing === null) throw new Error("a duplicate transfer vanished");
+        transfers.push(existing);
+        continue;
+      }
+      const { transfer } = result;
+      ofKey.set(movement.idempotencyKey, transfer);
+      transfers.push(transfer);
+      if (posted.row === null) throw new Error("a recorded transfer without its funding row");
+      // The row as this transfer left it (movements change only the posted balance; awaiting stays as it is).
+      const after = { ...posted.row, postedMinor: transfer.postedAfterMinor, pendingMinor: transfer.pendingAfterMinor };
+      if (movement.amountMinor > 0)
+        await scheduleRelease(tx, after, `${movement.step === "credit" ? "credit" : "statement"}:${transfer.id}`);
+      else await reportLowBalance(tx, availableOf(after) - movement.amountMinor, after);
+    }
+    return transfers;
+  };
+
   const key = (payoutId: string, step: TransferStep) => `payout:${payoutId}:${step}`;
   const payoutCause = (payout: PayoutForFunding) => ({ type: "payout" as const, id: payout.id });
 
@@ -497,6 +569,7 @@ export function createFundingPostings(deps: FundingPostingsDeps) {
     openRailFundingAccount,
     creditFundingAccount,
     postStatementMovement,
+    postStatementMovements,
     holdForPayout,
     reserveWaiting,
     postForPayout,

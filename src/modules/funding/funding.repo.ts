@@ -197,6 +197,31 @@ export function balanceUpdateSql(change: PostingBalanceChange): (guard: SQL) => 
     returning funding_accounts.*`;
 }
 
+/** The name of the bulk posting statement built around balanceTotalsUpdateSql (ledger.shared.ts postTransfers). */
+export const BULK_POSTING_STATEMENT_NAME = "funding_post_transfers_v1";
+
+/**
+ * The one balance update of a bulk posting (ledger.shared.ts postTransfers): the ledger's totals of the transfers
+ * it records added to the balances, scoped to the tenant, with its `guard` (some transfer is new) in the WHERE,
+ * RETURNING the whole row. No cover check (statement movements are never refused for funds).
+ */
+export function balanceTotalsUpdateSql(target: {
+  readonly tenant: Tenant;
+  readonly id: string;
+  readonly now: Date;
+}): (guard: SQL, totals: { readonly posted: SQL; readonly pending: SQL }) => SQL {
+  const now = target.now.toISOString();
+  return (guard, totals) => sql`update funding_accounts set
+      posted_minor = posted_minor + ${totals.posted},
+      pending_minor = pending_minor + ${totals.pending},
+      last_transfer_at = greatest(coalesce(last_transfer_at, ${now}::timestamptz), ${now}::timestamptz),
+      updated_at = ${now}::timestamptz
+    where id = ${target.id}::uuid and business_id = ${target.tenant.businessId}::uuid
+      and environment = ${target.tenant.environment}::environment
+      and ${guard}
+    returning funding_accounts.*`;
+}
+
 const FUNDING_COLUMNS = Object.entries(getTableColumns(fundingAccounts));
 
 /** A funding_accounts row read by raw SQL (column names, driver values) as the query builder would return it. */

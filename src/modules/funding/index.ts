@@ -61,6 +61,8 @@ export function defineFunding(platform: PlatformServices, ports: FundingPorts) {
       findRailFundingAccount,
       /** For reconciliation: statement movements (unknown debits to suspense, fees, opening balances). */
       postStatementMovement: postings.postStatementMovement,
+      /** For reconciliation: a statement's movements of one funding account posted in one statement. */
+      postStatementMovements: postings.postStatementMovements,
       /** For bank-rails: the funding account of a configured rail's debtor account. */
       openRailFundingAccount: postings.openRailFundingAccount,
       /** For control-changes: applies an approved weakening of a funding account's settings. */

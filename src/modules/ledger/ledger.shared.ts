@@ -306,6 +306,178 @@ export async function postTransfer<Row>(
   };
 }
 
+/** One transfer of a bulk posting (see postTransfers): what it changes the funding row's balances by, and its legs. */
+export interface BulkTransfer {
+  readonly step: TransferStep;
+  readonly cause: { readonly type: TransferCauseType; readonly id: string };
+  readonly idempotencyKey: string;
+  readonly legs: readonly TransferLeg[];
+  readonly postedDelta: number;
+  readonly pendingDelta: number;
+}
+
+/** What a bulk posting did to each transfer, in the order given. */
+export type BulkPostingOutcome<Row> =
+  | {
+      readonly kind: "posted";
+      /** The funding row as the one balance update left it; null when every key was recorded already. */
+      readonly row: Row | null;
+      /** Per transfer given: recorded now, or its key was recorded before (this call's earlier transfer, or before it). */
+      readonly results: ReadonlyArray<
+        { readonly kind: "recorded"; readonly transfer: TransferWithEntries } | { readonly kind: "duplicate" }
+      >;
+    }
+  /** The balance update matched no row (no such account): nothing was changed. */
+  | { readonly kind: "refused" };
+
+/**
+ * Several postings of ONE funding account as ONE statement (postTransfer's, for many): the keys recorded already
+ * are looked up, the rest (the first of each key given) insert their transfers in the order given, each with the
+ * balances after it (the row's balances before the update plus the running sum of the deltas, in that order), and
+ * their entries; the funding row is updated once by the deltas' total (`balanceUpdate(guard, totals)`, which must
+ * put `guard` in its WHERE and add the totals). A key recorded before posts nothing (`duplicate`), so does a key
+ * repeated within the call after its first. No cover check: for movements that are never refused for funds.
+ * Entries must sum to zero per transfer (checked here, and by the ledger_entries_balanced trigger).
+ */
+export async function postTransfers<Row>(
+  tx: Tx,
+  ids: IdGenerator,
+  tenant: Tenant,
+  input: {
+    readonly statementName: string;
+    readonly balanceUpdate: (guard: SQL, totals: { readonly posted: SQL; readonly pending: SQL }) => SQL;
+    readonly mapRow: (raw: Record<string, unknown>) => Row;
+    readonly accountIds: LedgerAccountIds;
+    readonly transfers: readonly BulkTransfer[];
+  },
+): Promise<BulkPostingOutcome<Row>> {
+  if (input.transfers.length === 0) return { kind: "posted", row: null, results: [] };
+  for (const t of input.transfers) {
+    assertBalanced(t.legs);
+    if (!Number.isSafeInteger(t.postedDelta) || !Number.isSafeInteger(t.pendingDelta))
+      throw new Error("a transfer's balance change must be an integer");
+  }
+  // Only the first transfer of a key is sent: a later one in the same call is a duplicate of it.
+  const firstOfKey = new Map<string, number>();
+  input.transfers.forEach((t, i) => {
+    if (!firstOfKey.has(t.idempotencyKey)) firstOfKey.set(t.idempotencyKey, i);
+  });
+  const sent = [...firstOfKey.values()].map((index, ord) => ({ index, ord, id: ids.newId() }));
+  const transfers = sent.map(({ index, ord, id }) => {
+    const t = input.transfers[index] as BulkTransfer;
+    return {
+      ord,
+      id,
+      step: t.step,
+      cause_type: t.cause.type,
+      cause_id: t.cause.id,
+      idempotency_key: t.idempotencyKey,
+      posted_delta: t.postedDelta,
+      pending_delta: t.pendingDelta,
+    };
+  });
+  const entries = sent.flatMap(({ index, id }) =>
+    (input.transfers[index] as BulkTransfer).legs.map((leg) => ({
+      id: ids.newId(),
+      transfer_id: id,
+      account: input.accountIds[leg.account],
+      amount: leg.amountMinor,
+      pending: leg.pending,
+    })),
+  );
+  const guard = sql`exists (select 1 from fresh)`;
+  const totals = {
+    posted: sql`(select coalesce(sum(posted_delta), 0) from fresh)::bigint`,
+    pending: sql`(select coalesce(sum(pending_delta), 0) from fresh)::bigint`,
+  };
+  const rows = await namedQueryRows<Record<string, unknown>>(
+    tx,
+    input.statementName,
+    sql`with input as (
+          select * from jsonb_to_recordset(${JSON.stringify(transfers)}::jsonb)
+            as t(ord integer, id uuid, step text, cause_type text, cause_id text, idempotency_key text,
+                 posted_delta bigint, pending_delta bigint)
+        ),
+        existing as (
+          select idempotency_key from ledger_transfers
+          where business_id = ${tenant.businessId}::uuid and environment = ${tenant.environment}::environment
+            and idempotency_key in (select idempotency_key from input)
+        ),
+        fresh as (
+          select i.*,
+            sum(i.posted_delta) over (order by i.ord rows between unbounded preceding and current row) as posted_run,
+            sum(i.pending_delta) over (order by i.ord rows between unbounded preceding and current row) as pending_run,
+            sum(i.posted_delta) over () as posted_total,
+            sum(i.pending_delta) over () as pending_total
+          from input i
+          where not exists (select 1 from existing e where e.idempotency_key = i.idempotency_key)
+        ),
+        moved as (${input.balanceUpdate(guard, totals)}),
+        transfer as (
+          insert into ledger_transfers (id, business_id, environment, funding_account_id, currency, step, cause_type,
+            cause_id, idempotency_key, posted_after_minor, pending_after_minor, created_at)
+          select f.id, m.business_id, m.environment, m.id, m.currency, f.step, f.cause_type, f.cause_id,
+            f.idempotency_key, m.posted_minor - f.posted_total + f.posted_run,
+            m.pending_minor - f.pending_total + f.pending_run, m.last_transfer_at
+          from fresh f cross join moved m
+          order by f.ord
+          returning id, seq, created_at, posted_after_minor, pending_after_minor
+        ),
+        entries as (
+          insert into ledger_entries (id, transfer_id, ledger_account_id, amount_minor, pending)
+          select e.id, e.transfer_id, e.account, e.amount, e.pending
+          from jsonb_to_recordset(${JSON.stringify(entries)}::jsonb)
+            as e(id uuid, transfer_id uuid, account uuid, amount bigint, pending boolean)
+          join transfer t on t.id = e.transfer_id
+          returning 1
+        )
+        select i.ord as ledger_ord, (x.idempotency_key is not null) as ledger_duplicate, t.seq as ledger_transfer_seq,
+          t.created_at as ledger_transfer_created_at, t.posted_after_minor as ledger_posted_after,
+          t.pending_after_minor as ledger_pending_after, m.*
+        from input i left join existing x on x.idempotency_key = i.idempotency_key
+          left join transfer t on t.id = i.id left join moved m on true
+        order by i.ord`,
+  );
+  const byOrd = new Map(rows.map((raw) => [Number(raw.ledger_ord), raw]));
+  const moved = rows.find((raw) => raw.id !== null && raw.id !== undefined);
+  const fresh = rows.some((raw) => raw.ledger_duplicate !== true);
+  if (fresh && moved === undefined) return { kind: "refused" };
+  const resultOfSent = sent.map(({ index, ord, id }) => {
+    const raw = byOrd.get(ord);
+    if (raw === undefined) throw new Error("bulk posting statement lost a transfer");
+    if (raw.ledger_duplicate === true) return { kind: "duplicate" as const };
+    if (raw.ledger_transfer_seq === null || raw.ledger_transfer_seq === undefined)
+      throw new Error("bulk posting statement did not record a transfer");
+    const t = input.transfers[index] as BulkTransfer;
+    const createdAt = raw.ledger_transfer_created_at;
+    return {
+      kind: "recorded" as const,
+      transfer: {
+        id,
+        businessId: tenant.businessId,
+        environment: tenant.environment,
+        seq: Number(raw.ledger_transfer_seq),
+        fundingAccountId: String(raw.id),
+        currency: String(raw.currency),
+        step: t.step,
+        causeType: t.cause.type,
+        causeId: t.cause.id,
+        idempotencyKey: t.idempotencyKey,
+        postedAfterMinor: Number(raw.ledger_posted_after),
+        pendingAfterMinor: Number(raw.ledger_pending_after),
+        createdAt: createdAt instanceof Date ? createdAt : new Date(String(createdAt)),
+        entries: t.legs.map((leg) => ({ account: leg.account, amountMinor: leg.amountMinor, pending: leg.pending })),
+      } satisfies TransferWithEntries,
+    };
+  });
+  const resultOfIndex = new Map(sent.map(({ index }, k) => [index, resultOfSent[k]]));
+  return {
+    kind: "posted",
+    row: moved === undefined ? null : input.mapRow(moved),
+    results: input.transfers.map((_, i) => resultOfIndex.get(i) ?? { kind: "duplicate" as const }),
+  };
+}
+
 async function withEntries(db: Db, rows: readonly TransferRow[]): Promise<TransferWithEntries[]> {
   if (rows.length === 0) return [];
   const entries = await db

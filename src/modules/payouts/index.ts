@@ -23,6 +23,7 @@ export { PAYOUT_DISBURSE_JOB, PAYOUT_FUNDS_EXPIRY_JOB, PAYOUT_RAIL_OUTCOME_JOB, 
 export type { DailyLimitRefusal, PayoutLimitRules } from "./payouts.lifecycle.js";
 export type { PayoutsPorts } from "./payouts.ports.js";
 export type {
+  LockedPayouts,
   MoveOutcome,
   PayoutForReconciliation,
   PayoutReconciliation,

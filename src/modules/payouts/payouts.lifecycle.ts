@@ -4,7 +4,7 @@
 import type { Tenant } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Tx } from "../../platform/db/client.js";
-import type { EventRecorder } from "../../platform/events/outbox.js";
+import type { EventRecorder, NewEvent } from "../../platform/events/outbox.js";
 import type { JobStore } from "../../platform/jobs/job-store.js";
 import { currencyExponent } from "../../platform/reference/iso-codes.js";
 import type { FundingPostings, FundingSource } from "../funding/index.js";
@@ -285,6 +285,12 @@ export function createLifecycle(deps: LifecycleDeps) {
        * and before the posting on the funding account, so that the funding row is locked as late as possible.
        */
       beforeMoney?: (tx: Tx, moved: PayoutRow) => Promise<void>;
+      /**
+       * Hands the move's event to the caller instead of recording it (a batch of moves records theirs in one
+       * statement, EventRecorder.recordMany): the caller records it in this transaction, before any later event
+       * of the same payout.
+       */
+      deferEvent?: (event: NewEvent) => void;
     } = {},
   ): Promise<ApplyOutcome> {
     const result: TransitionResult = transition(stateViewOf(payout), trigger);
@@ -302,7 +308,7 @@ export function createLifecycle(deps: LifecycleDeps) {
     if (updated === null) return { kind: "lost", payout };
     // The move's event first, the posting on the funding account last (its row is locked until the commit).
     if (result.event !== null) {
-      await events.record(tx, {
+      const event: NewEvent = {
         tenant: tenantOfPayout(updated),
         type: result.event,
         subjectId: updated.id,
@@ -311,7 +317,9 @@ export function createLifecycle(deps: LifecycleDeps) {
         ...(trigger.type === "delivered" ? { occurredAt: trigger.deliveredAt } : {}),
         // payout.disbursed occurs when the money left: the bank's booking date when the rail reports one.
         ...(trigger.type === "disbursed" && trigger.disbursedAt !== undefined ? { occurredAt: trigger.disbursedAt } : {}),
-      });
+      };
+      if (options.deferEvent !== undefined) options.deferEvent(event);
+      else await events.record(tx, event);
     }
     await options.beforeMoney?.(tx, updated);
     // A payout voided after its approval (canceled, failed) gives its amount back to the day it was counted in;

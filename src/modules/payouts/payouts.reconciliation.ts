@@ -67,6 +67,16 @@ export type StatementMove =
 
 export type MoveOutcome = ReconcileOutcome | { readonly kind: "returned" | "already" };
 
+/**
+ * Payouts `lockPayouts` locked in a transaction, as read under the lock: nothing else changes them until that
+ * transaction ends, so `applyStatementMoves` decides on these rows instead of locking them again. Opaque to callers.
+ */
+export interface LockedPayouts {
+  readonly tx: Tx;
+  readonly ids: ReadonlySet<string>;
+  readonly rows: ReadonlyMap<string, PayoutRow>;
+}
+
 export function createPayoutReconciliation(deps: {
   readonly clock: Clock;
   readonly events: EventRecorder;
@@ -87,15 +97,18 @@ export function createPayoutReconciliation(deps: {
   /**
    * Locks the payouts a statement is about to move, in id order (every transaction that locks several takes
    * them in the same order: no deadlock between two statements), before the funding row (taken last by postings).
+   * Returns them as read under the lock, for `applyStatementMoves` in the same transaction (no second lock).
    */
-  async function lockPayouts(tx: Tx, tenant: Tenant, ids: readonly string[]): Promise<void> {
-    if (ids.length === 0) return;
-    await tx
-      .select({ id: payouts.id })
+  async function lockPayouts(tx: Tx, tenant: Tenant, ids: readonly string[]): Promise<LockedPayouts> {
+    const wanted = [...new Set(ids)];
+    if (wanted.length === 0) return { tx, ids: new Set(), rows: new Map() };
+    const rows = await tx
+      .select()
       .from(payouts)
-      .where(and(ownedBy(payouts, tenant), inArray(payouts.id, [...new Set(ids)])))
+      .where(and(ownedBy(payouts, tenant), inArray(payouts.id, wanted)))
       .orderBy(asc(payouts.id))
       .for("update");
+    return { tx, ids: new Set(wanted), rows: new Map(rows.map((row) => [row.id, row])) };
   }
 
   /** The payee's name of each Beneficiary (a review candidate shows who the payout was for). */
@@ -161,23 +174,35 @@ export function createPayoutReconciliation(deps: {
 
   /**
    * The moves the lines of one statement make, in one go: the payouts locked in one `SELECT ... FOR UPDATE` in id
-   * order (the same order as `lockPayouts`), then each move decided on the row it locked, in the order given.
+   * order (`lockPayouts`; or the rows the caller's `lockPayouts` of this transaction read, when it locked every
+   * payout moved), then each move decided on the row it locked, in the order given.
    * `reconcile` (a matched debit): `disbursed` at the booking date through the lifecycle when it is still approved
    * (the posting rule posts its hold), then `reconciled` with `payout.reconciled`; a payout whose money cannot
    * have left (failed, canceled...) is refused, never moved. The `reconciled` marks are written together (one
    * UPDATE, their events in one INSERT) before any later move of the same payout, so each payout's events keep
    * their order. `return` (a return line): `returned` through the lifecycle with what came back.
    */
-  async function applyStatementMoves(tx: Tx, tenant: Tenant, moves: readonly StatementMove[]): Promise<MoveOutcome[]> {
+  async function applyStatementMoves(
+    tx: Tx,
+    tenant: Tenant,
+    moves: readonly StatementMove[],
+    lockedAlready?: LockedPayouts,
+  ): Promise<MoveOutcome[]> {
     const outcomes: MoveOutcome[] = moves.map(() => ({ kind: "refused", reason: "not applied" }));
     if (moves.length === 0) return outcomes;
-    const locked = await tx
-      .select()
-      .from(payouts)
-      .where(and(ownedBy(payouts, tenant), inArray(payouts.id, [...new Set(moves.map((m) => m.payoutId))])))
-      .orderBy(asc(payouts.id))
-      .for("update");
-    const current = new Map(locked.map((row) => [row.id, row]));
+    const covered =
+      lockedAlready !== undefined && lockedAlready.tx === tx && moves.every((m) => lockedAlready.ids.has(m.payoutId));
+    const current = new Map(
+      covered
+        ? lockedAlready.rows
+        : (
+            await lockPayouts(
+              tx,
+              tenant,
+              moves.map((m) => m.payoutId),
+            )
+          ).rows,
+    );
     let marks: Array<{ index: number; id: string; move: Extract<StatementMove, { kind: "reconcile" }> }> = [];
 
     async function flushMarks(): Promise<void> {
@@ -223,11 +248,21 @@ export function createPayoutReconciliation(deps: {
       await events.recordMany(tx, recorded);
     }
 
+    // The returns' `payout.returned` events, recorded together (one statement) like the marks' events.
+    let returnedEvents: NewEvent[] = [];
+    async function flushReturnedEvents(): Promise<void> {
+      if (returnedEvents.length === 0) return;
+      const batch = returnedEvents;
+      returnedEvents = [];
+      await events.recordMany(tx, batch);
+    }
+
     for (let index = 0; index < moves.length; index += 1) {
       const move = moves[index];
       if (move === undefined) continue;
-      // A payout waiting for its reconciled mark moves again: the mark first (the events' order).
+      // A payout waiting for its reconciled mark (or its returned event) moves again: those first (the events' order).
       if (marks.some((m) => m.id === move.payoutId)) await flushMarks();
+      if (returnedEvents.some((e) => e.subjectId === move.payoutId)) await flushReturnedEvents();
       let row = current.get(move.payoutId);
       if (row === undefined) {
         outcomes[index] = { kind: "refused", reason: "no such payout" };
@@ -265,11 +300,12 @@ export function createPayoutReconciliation(deps: {
           current.set(row.id, row);
         }
       }
-      const moved = await lifecycle.apply(tx, row, {
-        type: "returned",
-        reason: move.reason,
-        returnedAmountMinor: move.returnedAmountMinor,
-      });
+      const moved = await lifecycle.apply(
+        tx,
+        row,
+        { type: "returned", reason: move.reason, returnedAmountMinor: move.returnedAmountMinor },
+        { deferEvent: (event) => returnedEvents.push(event) },
+      );
       if (moved.kind === "moved") current.set(moved.payout.id, moved.payout);
       outcomes[index] =
         moved.kind === "moved"
@@ -281,6 +317,7 @@ export function createPayoutReconciliation(deps: {
               : { kind: "refused", reason: moved.reason };
     }
     await flushMarks();
+    await flushReturnedEvents();
     return outcomes;
   }
 

@@ -69,6 +69,23 @@ export type StatementMovement = (
   },
 ) => Promise<TransferRef>;
 
+/**
+ * Several movements of one funding account (StatementMovement's, in one statement): the transfers in the order
+ * given, each with the balances after it; a key recorded before (or earlier in the list) returns its transfer.
+ */
+export type StatementMovements = (
+  tx: Tx,
+  tenant: Tenant,
+  fundingAccountId: string,
+  movements: ReadonlyArray<{
+    readonly amountMinor: number;
+    readonly counterpart: "suspense" | "fees" | "outside_world";
+    readonly step: "post" | "reverse" | "credit" | "fee";
+    readonly cause: { readonly type: "statement_line"; readonly id: string };
+    readonly idempotencyKey: string;
+  }>,
+) => Promise<TransferRef[]>;
+
 export interface ReconciliationPorts {
   /** From the funding module: the funding account of a bank rail in a currency. */
   readonly findRailFundingAccount: (
@@ -92,6 +109,8 @@ export interface ReconciliationPorts {
   ) => Promise<TransferRef>;
   /** From the funding module: unknown debits to suspense, fees, releases, opening balances. */
   readonly postStatementMovement: StatementMovement;
+  /** From the funding module: a statement's unmatched lines and fees of one funding account, in one statement. */
+  readonly postStatementMovements: StatementMovements;
   /** From the bank-rails module: a statement's account, the payouts a reference or a payment block names. */
   readonly statementFacts: StatementFacts;
   /** From the payouts module: candidates, and the moves a matched line makes (through the lifecycle). */

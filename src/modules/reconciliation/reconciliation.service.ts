@@ -14,11 +14,11 @@ import type { EventRecorder, NewEvent } from "../../platform/events/outbox.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import { DEFAULT_PAGE_SIZE, decodeCursor, toPage } from "../../platform/pagination/cursor.js";
 import { statementLineFingerprints } from "../../rails/bank-files/statements.js";
-import type { PayoutForReconciliation, StatementMove } from "../payouts/index.js";
+import type { LockedPayouts, PayoutForReconciliation, StatementMove } from "../payouts/index.js";
 import { postedBalanceAtEndOf } from "./reconciliation.balance-at.js";
 import { RECONCILIATION_ERRORS } from "./reconciliation.errors.js";
 import { createMatcher, type Decision, type LineFacts, type MatchSettings, readLookups } from "./reconciliation.matching.js";
-import type { FundingAccountFacts, ReconciliationPorts } from "./reconciliation.ports.js";
+import type { FundingAccountFacts, ReconciliationPorts, StatementMovements, TransferRef } from "./reconciliation.ports.js";
 import {
   bookPendingLine,
   countLinesByStatus,
@@ -371,16 +371,18 @@ export function createReconciliationService(deps: ReconciliationServiceDeps) {
   /**
    * Applies the decisions of a statement's new (or newly booked) lines, in the statement's transaction, set by
    * set: the matches in one INSERT, the payouts' moves in one batch of the payouts module (one lock, the marks
-   * together, each lifecycle move of its own), the lines in one UPDATE and their events in one INSERT. Only the
-   * ledger postings of unmatched money, fees and returns go one by one. A payout (or top-up) matched by another
+   * together, each lifecycle move of its own), the postings of unmatched money and fees in one statement (the
+   * funding module's postStatementMovements), the lines in one UPDATE and their events in one INSERT. Only the
+   * returns' lifecycle moves (with their postings) go one by one. A payout (or top-up) matched by another
    * line already, or by an earlier line of this statement, sends the line to review instead, as line by line.
-   * The payouts are locked (id order) before this runs.
+   * The payouts are locked (id order) before this runs (`locked`: the payouts' moves use those rows, no second lock).
    */
   async function applyDecisions(
     tx: Tx,
     tenant: Tenant,
     lines: readonly LineRow[],
     decisions: readonly Decision[],
+    locked: LockedPayouts,
   ): Promise<void> {
     const now = clock.now();
     const rowsOf = lines.map((line, i): NewMatchRow[] => {
@@ -455,7 +457,7 @@ export function createReconciliationService(deps: ReconciliationServiceDeps) {
           movesOfLine.push(i);
         }
     });
-    const outcomes = await ports.payouts.applyStatementMoves(tx, tenant, moves);
+    const outcomes = await ports.payouts.applyStatementMoves(tx, tenant, moves, locked);
     outcomes.forEach((outcome, k) => {
       if (outcome.kind === "refused") {
         const move = moves[k];
@@ -465,7 +467,59 @@ export function createReconciliationService(deps: ReconciliationServiceDeps) {
       }
     });
 
-    // The lines: their postings (one by one: each is a ledger transfer), then all of them in one UPDATE.
+    // The lines' postings (unmatched money, fees), in line order, in one statement per funding account (a
+    // statement has one): each a ledger transfer with the balances after it, as one by one.
+    type Movement = Parameters<StatementMovements>[3][number];
+    const movementsOf = new Map<string, Array<{ index: number; movement: Movement }>>();
+    lines.forEach((line, i) => {
+      const decision = decisions[i];
+      if (decision === undefined) return;
+      let movement: Movement | null = null;
+      if (decision.kind === "debit" && kept[i] && decision.differenceMinor !== 0)
+        movement = {
+          amountMinor: -decision.differenceMinor,
+          counterpart: "fees",
+          step: "fee",
+          cause: { type: "statement_line", id: line.id },
+          idempotencyKey: `statement_line:${line.id}:fee:auto`,
+        };
+      if (decision.kind === "unmatched" && line.amountMinor !== 0)
+        movement =
+          line.direction === "credit"
+            ? {
+                amountMinor: line.amountMinor,
+                counterpart: "outside_world",
+                step: "credit",
+                cause: { type: "statement_line", id: line.id },
+                idempotencyKey: `statement_line:${line.id}:credit`,
+              }
+            : {
+                amountMinor: -line.amountMinor,
+                counterpart: "suspense",
+                step: "post",
+                cause: { type: "statement_line", id: line.id },
+                idempotencyKey: `statement_line:${line.id}:suspense`,
+              };
+      if (movement === null) return;
+      const ofAccount = movementsOf.get(line.fundingAccountId) ?? [];
+      ofAccount.push({ index: i, movement });
+      movementsOf.set(line.fundingAccountId, ofAccount);
+    });
+    const transferOf = new Map<number, TransferRef>();
+    for (const [fundingAccountId, movements] of movementsOf) {
+      const transfers = await ports.postStatementMovements(
+        tx,
+        tenant,
+        fundingAccountId,
+        movements.map((m) => m.movement),
+      );
+      movements.forEach((m, k) => {
+        const transfer = transfers[k];
+        if (transfer !== undefined) transferOf.set(m.index, transfer);
+      });
+    }
+
+    // The lines, all of them in one UPDATE.
     const reviews: Array<{ index: number; candidates: readonly PayoutForReconciliation[]; reason: string }> = [];
     const patches: LinePatch[] = [];
     const lineEvents: NewEvent[] = [];
@@ -490,7 +544,6 @@ export function createReconciliationService(deps: ReconciliationServiceDeps) {
             });
             continue;
           }
-          await postDifference(tx, tenant, line, decision.differenceMinor, "auto");
           patches.push(matched(line, { matchRule: decision.rule, matchDifferenceMinor: decision.differenceMinor }));
           continue;
         case "return": {
@@ -517,24 +570,7 @@ export function createReconciliationService(deps: ReconciliationServiceDeps) {
           reviews.push({ index: i, candidates: decision.candidates, reason: decision.reason });
           continue;
         case "unmatched": {
-          const transfer =
-            line.direction === "credit"
-              ? await ports.creditFundingAccount(tx, tenant, {
-                  fundingAccountId: line.fundingAccountId,
-                  amountMinor: line.amountMinor,
-                  cause: { type: "statement_line", id: line.id },
-                  idempotencyKey: `statement_line:${line.id}:credit`,
-                })
-              : line.amountMinor === 0
-                ? null
-                : await ports.postStatementMovement(tx, tenant, {
-                    fundingAccountId: line.fundingAccountId,
-                    amountMinor: -line.amountMinor,
-                    counterpart: "suspense",
-                    step: "post",
-                    cause: { type: "statement_line", id: line.id },
-                    idempotencyKey: `statement_line:${line.id}:suspense`,
-                  });
+          const transfer = transferOf.get(i) ?? null;
           patches.push({
             ...openPatch(line.id, now),
             status: "unmatched",
@@ -768,8 +804,8 @@ export function createReconciliationService(deps: ReconciliationServiceDeps) {
     const moving = final.flatMap((d) =>
       d.kind === "debit" ? d.payouts.map((p) => p.id) : d.kind === "return" ? d.returns.map((r) => r.payout.id) : [],
     );
-    await ports.payouts.lockPayouts(tx, tenant, moving);
-    await applyDecisions(tx, tenant, lines, final);
+    const locked = await ports.payouts.lockPayouts(tx, tenant, moving);
+    await applyDecisions(tx, tenant, lines, final, locked);
   }
 
   /** Reads a file and applies its statements in one transaction (the caller's, or a new one). */
