@@ -17,7 +17,8 @@ import {
 } from "../helpers/factories.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import { createPayout, decide, getPayout } from "../payouts/payout-fixtures.js";
-import { euXml, type ListedParty } from "../screening/list-writers.js";
+import type { ListedParty } from "../screening/list-writers.js";
+import { loadEuXmlList } from "../screening/operator-lists.js";
 import { localFolder, sepaConfig } from "./bank-rail-fixtures.js";
 
 const OPERATOR_TOKEN = "op-bank-hold-".padEnd(40, "x");
@@ -44,15 +45,7 @@ const filePayouts = async (fileId: string) =>
       payout_id: string;
     }>
   ).map((p) => p.payout_id);
-const loadEu = async (parties: ListedParty[]) => {
-  const loaded = await t.app.inject({
-    method: "PUT",
-    url: "/operator/sanctions-lists/eu_consolidated",
-    headers: { authorization: `Bearer ${OPERATOR_TOKEN}` },
-    payload: { files: [{ format: "eu_xml", content_base64: Buffer.from(euXml(parties)).toString("base64") }] },
-  });
-  expect(loaded.statusCode, loaded.body).toBe(200);
-};
+const loadEu = (parties: ListedParty[]) => loadEuXmlList(t.app, OPERATOR_TOKEN, parties);
 
 async function payee(first: string, last: string, iban: string): Promise<string> {
   const name = `${first} ${last}`;

@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer, createBeneficiary, type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
-import { type ListedParty, ofacAltCsv, ofacSdnCsv } from "../screening/list-writers.js";
+import type { ListedParty } from "../screening/list-writers.js";
+import { loadOfacList } from "../screening/operator-lists.js";
 import { type CliHarness, createCliHarness } from "./cli-helpers.js";
 
 const OPERATOR_TOKEN = "op-cli-".padEnd(40, "x");
@@ -32,17 +33,7 @@ beforeAll(async () => {
     payload: { screening: "on" },
   });
   expect(policy.statusCode, policy.body).toBe(200);
-  const files = [
-    { format: "ofac_sdn", content: ofacSdnCsv(SDN) },
-    { format: "ofac_alt", content: ofacAltCsv(SDN) },
-  ];
-  const loaded = await t.app.inject({
-    method: "PUT",
-    url: "/operator/sanctions-lists/ofac_sdn",
-    headers: { authorization: `Bearer ${OPERATOR_TOKEN}` },
-    payload: { files: files.map((f) => ({ format: f.format, content_base64: Buffer.from(f.content).toString("base64") })) },
-  });
-  expect(loaded.statusCode, loaded.body).toBe(200);
+  await loadOfacList(t.app, OPERATOR_TOKEN, SDN);
   await t.runtime.createWorker(`w-${Math.random()}`).drain();
   const created = await createBeneficiary(t.app, key, {
     beneficiary_type: "business",

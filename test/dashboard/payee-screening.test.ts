@@ -22,7 +22,7 @@ import {
 import { REGISTRATION_PASSWORD } from "../helpers/sessions.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import { createPayout } from "../payouts/payout-fixtures.js";
-import { euXml } from "../screening/list-writers.js";
+import { loadEuXmlList } from "../screening/operator-lists.js";
 
 if (!browserAvailable && !browserRequired) console.warn("NOTICE: dashboard payee screening tests skipped: no Chromium");
 
@@ -80,14 +80,7 @@ describe.skipIf(!browserAvailable && !browserRequired)("the payee's screening wh
     ids.annaPayout = (
       await createPayout(t.app, key, { beneficiary_id: ids.anna, amount_minor: 10_000, external_ref: "INV-ANNA" })
     ).payout_id;
-    const listed = euXml([{ ref: "13", kind: "individual", name: "Olga Vasilyevna Sorokina" }]);
-    const loaded = await t.app.inject({
-      method: "PUT",
-      url: "/operator/sanctions-lists/eu_consolidated",
-      headers: { authorization: `Bearer ${OPERATOR_TOKEN}` },
-      payload: { files: [{ format: "eu_xml", content_base64: Buffer.from(listed).toString("base64") }] },
-    });
-    expect(loaded.statusCode, loaded.body).toBe(200);
+    await loadEuXmlList(t.app, OPERATOR_TOKEN, [{ ref: "13", kind: "individual", name: "Olga Vasilyevna Sorokina" }]);
     await t.runtime.createWorker("payee-screening-browser").drain();
     const olga = await t.app.inject({ method: "GET", url: `/v1/beneficiaries/${ids.olga}`, headers: bearer(key) });
     expect(olga.json().screening_status).toBe("potential_match");

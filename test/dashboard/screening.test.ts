@@ -17,7 +17,8 @@ import {
 import { bearer, createBeneficiary, type RegisteredBusiness, registerBusiness } from "../helpers/factories.js";
 import { addMember, REGISTRATION_PASSWORD, STRONG_PASSWORD } from "../helpers/sessions.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
-import { type ListedParty, ofacAltCsv, ofacSdnCsv } from "../screening/list-writers.js";
+import type { ListedParty } from "../screening/list-writers.js";
+import { loadOfacList } from "../screening/operator-lists.js";
 
 if (!browserAvailable && !browserRequired) console.warn("NOTICE: dashboard screening tests skipped: no Chromium");
 
@@ -46,17 +47,7 @@ describe.skipIf(!browserAvailable && !browserRequired)("the Screening page", () 
       payload: { screening: "on" },
     });
     expect(policy.statusCode, policy.body).toBe(200);
-    const files = [
-      { format: "ofac_sdn", content: ofacSdnCsv(SDN) },
-      { format: "ofac_alt", content: ofacAltCsv(SDN) },
-    ];
-    const loaded = await t.app.inject({
-      method: "PUT",
-      url: "/operator/sanctions-lists/ofac_sdn",
-      headers: { authorization: `Bearer ${OPERATOR_TOKEN}` },
-      payload: { files: files.map((f) => ({ format: f.format, content_base64: Buffer.from(f.content).toString("base64") })) },
-    });
-    expect(loaded.statusCode, loaded.body).toBe(200);
+    await loadOfacList(t.app, OPERATOR_TOKEN, SDN);
     await t.runtime.createWorker(`w-${Math.random()}`).drain();
     // Created with the signed-in admin's own key: that admin made the screened change.
     const created = await createBeneficiary(t.app, key, {

@@ -11,7 +11,8 @@ import { bearer, createBeneficiary, type RegisteredBusiness, registerBusiness } 
 import { addMember, asPerson, STRONG_PASSWORD } from "../helpers/sessions.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import { newKey } from "../payouts/payout-fixtures.js";
-import { type ListedParty, ofacAltCsv, ofacSdnCsv } from "./list-writers.js";
+import type { ListedParty } from "./list-writers.js";
+import { loadOfacList } from "./operator-lists.js";
 
 const OPERATOR_TOKEN = "op-enabled-".padEnd(40, "x");
 const SDN: ListedParty[] = [
@@ -23,17 +24,7 @@ describe("turning screening on screens the Business's Beneficiaries", () => {
 
   beforeAll(async () => {
     t = await buildTestApp({ env: { OPERATOR_TOKEN } });
-    const files = [
-      { format: "ofac_sdn", content: ofacSdnCsv(SDN) },
-      { format: "ofac_alt", content: ofacAltCsv(SDN) },
-    ];
-    const loaded = await t.app.inject({
-      method: "PUT",
-      url: "/operator/sanctions-lists/ofac_sdn",
-      headers: { authorization: `Bearer ${OPERATOR_TOKEN}` },
-      payload: { files: files.map((f) => ({ format: f.format, content_base64: Buffer.from(f.content).toString("base64") })) },
-    });
-    expect(loaded.statusCode, loaded.body).toBe(200);
+    await loadOfacList(t.app, OPERATOR_TOKEN, SDN);
     await drain();
   });
   afterAll(async () => t?.close());

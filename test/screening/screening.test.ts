@@ -10,6 +10,7 @@ import { addTeamMember, type TeamMember } from "../helpers/team.js";
 import { buildTestApp, type TestApp } from "../helpers/test-app.js";
 import { createPayout, decide, getPayout, newKey, payableBeneficiary, postPayout } from "../payouts/payout-fixtures.js";
 import { euCsv, euXml, type ListedParty, ofacAddCsv, ofacAltCsv, ofacSdnCsv } from "./list-writers.js";
+import { putSanctionsList } from "./operator-lists.js";
 
 const OPERATOR_TOKEN = "op-".padEnd(40, "x");
 const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };
@@ -56,12 +57,7 @@ describe("sanctions screening", () => {
   afterAll(async () => t?.close());
 
   const loadList = (listId: string, files: { format: string; content: string }[], headers = operator) =>
-    t.app.inject({
-      method: "PUT",
-      url: `/operator/sanctions-lists/${listId}`,
-      headers,
-      payload: { files: files.map((f) => ({ format: f.format, content_base64: Buffer.from(f.content).toString("base64") })) },
-    });
+    putSanctionsList(t.app, headers, listId, files);
   const loadOfac = (parties: ListedParty[]) =>
     loadList("ofac_sdn", [
       { format: "ofac_sdn", content: ofacSdnCsv(parties) },
