@@ -413,6 +413,7 @@ async function runEngine(context: BenchContext, engine: Engine, corpus: Reconcil
     // Statements sent to the server during the intake (PostgreSQL: node-postgres; each one a round trip).
     let statements = 0;
     const statementKinds = new Map<string, number>();
+    const statementMs = new Map<string, number>();
     const originalQuery = pg.Client.prototype.query;
     pg.Client.prototype.query = function counted(this: pg.Client, ...args: unknown[]) {
       statements += 1;
@@ -422,7 +423,15 @@ async function runEngine(context: BenchContext, engine: Engine, corpus: Reconcil
       const table = /\b(?:into|update|from)\s+"?(\w+)"?/i.exec(text)?.[1] ?? "";
       const kind = `${verb} ${table}`.trim();
       statementKinds.set(kind, (statementKinds.get(kind) ?? 0) + 1);
-      return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
+      const sent = performance.now();
+      const answer = (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
+      // Until the answer is read (the server's time, the round trip and the driver's parsing of the rows).
+      if (answer instanceof Promise)
+        answer.then(
+          () => statementMs.set(kind, (statementMs.get(kind) ?? 0) + performance.now() - sent),
+          () => undefined,
+        );
+      return answer;
     } as typeof originalQuery;
     const started = performance.now();
     const cpuBefore = process.cpuUsage();
@@ -474,6 +483,15 @@ async function runEngine(context: BenchContext, engine: Engine, corpus: Reconcil
       statements_per_distinct_line: engine === "postgres" ? round(statements / Math.max(1, distinct), 1) : null,
       statements_by_kind:
         engine === "postgres" ? Object.fromEntries([...statementKinds.entries()].sort((a, b) => b[1] - a[1]).slice(0, 20)) : null,
+      statement_ms_by_kind:
+        engine === "postgres"
+          ? Object.fromEntries(
+              [...statementMs.entries()]
+                .sort((a, b) => b[1] - a[1])
+                .slice(0, 20)
+                .map(([kind, ms]) => [kind, round(ms)]),
+            )
+          : null,
       per_file_ms: { p50: round(sorted[Math.floor(sorted.length / 2)] ?? 0), max: round(sorted[sorted.length - 1] ?? 0) },
       lines_by_status: byStatus as unknown as Json,
       statements_balance: { agreed: balances?.agreed ?? 0, other: balances?.other ?? 0 },

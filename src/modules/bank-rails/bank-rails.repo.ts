@@ -1,17 +1,10 @@
 // Queries of the bank-rails module's tables; each takes the transaction (or handle) it runs in.
 import { and, asc, desc, eq, isNull, lt, lte, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
+import { textArrayLiteral } from "../../platform/db/arrays.js";
 import type { Db } from "../../platform/db/client.js";
 import { ownedBy } from "../../platform/db/tenant-scope.js";
 import { bankFileItems, bankFiles, bankInboundFiles, bankRailConfigs, bankRailCounters } from "./bank-rails.schema.js";
-
-/**
- * A PostgreSQL array literal of texts, sent as one parameter (thousands of values in one statement). Each
- * value is quoted with its quotes and backslashes escaped, so no value can break out of its element.
- */
-function textArrayLiteral(values: readonly string[]): string {
-  return `{${values.map((v) => `"${v.replace(/(["\\])/g, "\\$1")}"`).join(",")}}`;
-}
 
 export type BankRailConfigRow = typeof bankRailConfigs.$inferSelect;
 export type NewBankRailConfigRow = typeof bankRailConfigs.$inferInsert;

@@ -564,6 +564,60 @@ export function createFundingPostings(deps: FundingPostingsDeps) {
     return "reversed";
   }
 
+  /**
+   * `returned` for several payouts at once (a statement's return lines): reverseForPayout's rule for each, posted
+   * per funding account in one statement (ledger.shared.ts postTransfers: the funding row updated once, each
+   * transfer with the balances after it in the order given), the release of waiting payouts scheduled once per
+   * account after its last credit. Answers each payout's funding status after it, in the order given.
+   */
+  async function reverseForPayouts(
+    tx: Tx,
+    items: ReadonlyArray<{ readonly payout: PayoutForFunding; readonly returnedAmountMinor: number }>,
+  ): Promise<FundingStatus[]> {
+    const statuses: FundingStatus[] = items.map((item) => item.payout.fundingStatus);
+    const ofAccount = new Map<string, number[]>();
+    items.forEach(({ payout }, index) => {
+      if (payout.fundingStatus !== "posted" || payout.fundingAccountId === null) return;
+      const list = ofAccount.get(payout.fundingAccountId) ?? [];
+      list.push(index);
+      ofAccount.set(payout.fundingAccountId, list);
+    });
+    for (const [fundingAccountId, indexes] of ofAccount) {
+      const first = items[indexes[0] as number]?.payout;
+      if (first === undefined) continue;
+      const tenant = tenantOfRow(first);
+      const accountIds = await ledgerIdsOf(tx, tenant, fundingAccountId, first.currency);
+      const transfers = indexes.map((index) => {
+        const { payout, returnedAmountMinor } = items[index] as (typeof items)[number];
+        const returned = Math.min(Math.max(returnedAmountMinor, 0), payout.amountMinor);
+        const shortfall = payout.amountMinor - returned;
+        const legs: TransferLeg[] = [{ account: "payees_in_transit", amountMinor: -payout.amountMinor, pending: false }];
+        if (returned > 0) legs.push({ account: "funding", amountMinor: returned, pending: false });
+        if (shortfall > 0) legs.push({ account: "fees", amountMinor: shortfall, pending: false });
+        return {
+          step: "reverse" as const,
+          cause: payoutCause(payout),
+          idempotencyKey: key(payout.id, "reverse"),
+          postedDelta: returned,
+          pendingDelta: 0,
+          legs,
+        };
+      });
+      const posted = await postTransfers(tx, ids, tenant, {
+        statementName: BULK_POSTING_STATEMENT_NAME,
+        balanceUpdate: balanceTotalsUpdateSql({ tenant, id: fundingAccountId, now: clock.now() }),
+        mapRow: fundingRowFromRaw,
+        accountIds,
+        transfers,
+      });
+      if (posted.kind === "refused") throw new Error("funding account vanished");
+      for (const index of indexes) statuses[index] = "reversed";
+      const last = [...posted.results].reverse().find((r) => r.kind === "recorded");
+      if (posted.row !== null && last?.kind === "recorded") await scheduleRelease(tx, posted.row, `reverse:${last.transfer.id}`);
+    }
+    return statuses;
+  }
+
   return {
     ensureFundingAccount,
     openRailFundingAccount,
@@ -575,6 +629,7 @@ export function createFundingPostings(deps: FundingPostingsDeps) {
     postForPayout,
     voidForPayout,
     reverseForPayout,
+    reverseForPayouts,
     scheduleRelease,
   };
 }

@@ -9,7 +9,13 @@ import type { JobStore } from "../../platform/jobs/job-store.js";
 import { currencyExponent } from "../../platform/reference/iso-codes.js";
 import type { FundingPostings, FundingSource } from "../funding/index.js";
 import { enqueueDisbursement, PAYOUT_FUNDS_EXPIRY_JOB } from "./payouts.jobs.js";
-import { type PayoutPatch, type PayoutRow, setPayoutFunding, updatePayoutIfUnchanged } from "./payouts.repo.js";
+import {
+  type PayoutPatch,
+  type PayoutRow,
+  setPayoutFunding,
+  updatePayoutIfUnchanged,
+  updatePayoutsIfUnchanged,
+} from "./payouts.repo.js";
 import {
   formatMajorAmount,
   type PayoutEventType,
@@ -107,7 +113,10 @@ function patchOf(trigger: PayoutTrigger, now: Date): PayoutPatch {
 }
 
 /** The posting rules of the funding module a payout's moves run (a port of the payouts module). */
-export type PayoutFundingRules = Pick<FundingPostings, "holdForPayout" | "postForPayout" | "voidForPayout" | "reverseForPayout">;
+export type PayoutFundingRules = Pick<
+  FundingPostings,
+  "holdForPayout" | "postForPayout" | "voidForPayout" | "reverseForPayout" | "reverseForPayouts"
+>;
 
 /**
  * The payout limits' rules (the payout-limits module, a port of payouts): the per-payout maxima at creation, the
@@ -329,7 +338,109 @@ export function createLifecycle(deps: LifecycleDeps) {
     return { kind: "moved", payout: funded, from: result.from, event: result.event };
   }
 
-  return { apply };
+  /**
+   * `apply` for many payouts at once (a statement's return lines): the same moves, events and posting rules, in
+   * fewer statements: the conditional updates in one statement (updatePayoutsIfUnchanged, the same condition per
+   * row), the events in one, the reversals of returned payouts in one per funding account (the funding row locked
+   * last, as in `apply`); other postings one by one. Approvals are not taken (their hold decides on the funding
+   * row, one by one: use `apply`). Each payout at most once; callers pass rows they locked in `tx`. Answers each
+   * item's outcome in the order given.
+   */
+  async function applyMany(
+    tx: Tx,
+    items: ReadonlyArray<{ readonly payout: PayoutRow; readonly trigger: PayoutTrigger }>,
+    options: { deferEvent?: (event: NewEvent) => void } = {},
+  ): Promise<ApplyOutcome[]> {
+    if (new Set(items.map((item) => item.payout.id)).size < items.length) throw new Error("applyMany: a payout given twice");
+    if (items.some((item) => item.trigger.type === "approve")) throw new Error("applyMany: approvals go through apply");
+    const now = clock.now();
+    const outcomes: ApplyOutcome[] = [];
+    const moving: Array<{
+      index: number;
+      read: PayoutRow;
+      patch: PayoutPatch;
+      result: Extract<TransitionResult, { kind: "move" }>;
+    }> = [];
+    items.forEach(({ payout, trigger }, index) => {
+      const result = transition(stateViewOf(payout), trigger);
+      if (result.kind !== "move") {
+        outcomes[index] = { kind: result.kind, payout, reason: result.reason };
+        return;
+      }
+      const plannedFunding = plannedFundingStatus(payout, result.from, result.to);
+      moving.push({
+        index,
+        read: payout,
+        result,
+        patch: {
+          ...patchOf(trigger, now),
+          ...(plannedFunding === payout.fundingStatus ? {} : { fundingStatus: plannedFunding, awaitingFundsSince: null }),
+          status: result.to,
+          heldFromStatus: result.heldFromStatus,
+          updatedAt: now,
+        },
+      });
+    });
+    const updated = await updatePayoutsIfUnchanged(tx, moving);
+    const moved: Array<{ index: number; before: PayoutRow; row: PayoutRow; result: (typeof moving)[number]["result"] }> = [];
+    const recorded: NewEvent[] = [];
+    for (const move of moving) {
+      const row = updated.get(move.read.id);
+      if (row === undefined) {
+        outcomes[move.index] = { kind: "lost", payout: move.read };
+        continue;
+      }
+      moved.push({ index: move.index, before: move.read, row, result: move.result });
+      const trigger = items[move.index]?.trigger;
+      if (move.result.event === null || trigger === undefined) continue;
+      const event: NewEvent = {
+        tenant: tenantOfPayout(row),
+        type: move.result.event,
+        subjectId: row.id,
+        data: eventData(row, move.result.event),
+        ...(trigger.type === "delivered" ? { occurredAt: trigger.deliveredAt } : {}),
+        ...(trigger.type === "disbursed" && trigger.disbursedAt !== undefined ? { occurredAt: trigger.disbursedAt } : {}),
+      };
+      if (options.deferEvent !== undefined) options.deferEvent(event);
+      else recorded.push(event);
+    }
+    await events.recordMany(tx, recorded);
+    // The postings: the reversals together (returned is never followed by another move here), the rest one by one.
+    const reversals = moved.filter((m) => m.row.status === "returned" && m.result.from !== "returned");
+    for (const m of moved) {
+      if (reversals.includes(m)) continue;
+      if (ENDED_WITHOUT_MONEY.has(m.result.to) && m.result.from !== m.result.to) await deps.limits.releaseDaily(tx, m.row.id);
+      const trigger = items[m.index]?.trigger as PayoutTrigger;
+      const funded = await applyFunding(tx, m.row, m.before.fundingStatus, m.result.from, trigger);
+      outcomes[m.index] = { kind: "moved", payout: funded, from: m.result.from, event: m.result.event };
+    }
+    if (reversals.length > 0) {
+      const statuses = await funding.reverseForPayouts(
+        tx,
+        reversals.map((m) => {
+          const trigger = items[m.index]?.trigger;
+          return {
+            payout: { ...m.row, fundingStatus: m.before.fundingStatus },
+            returnedAmountMinor:
+              trigger?.type === "returned" && trigger.returnedAmountMinor !== undefined
+                ? trigger.returnedAmountMinor
+                : m.row.amountMinor,
+          };
+        }),
+      );
+      for (const [k, m] of reversals.entries()) {
+        const next = statuses[k] ?? m.before.fundingStatus;
+        const payout =
+          next === m.row.fundingStatus
+            ? m.row
+            : await setPayoutFunding(tx, m.row.id, { fundingStatus: next, awaitingFundsSince: null });
+        outcomes[m.index] = { kind: "moved", payout, from: m.result.from, event: m.result.event };
+      }
+    }
+    return outcomes;
+  }
+
+  return { apply, applyMany };
 }
 
 export type Lifecycle = ReturnType<typeof createLifecycle>;

@@ -248,21 +248,45 @@ export function createPayoutReconciliation(deps: {
       await events.recordMany(tx, recorded);
     }
 
-    // The returns' `payout.returned` events, recorded together (one statement) like the marks' events.
-    let returnedEvents: NewEvent[] = [];
-    async function flushReturnedEvents(): Promise<void> {
-      if (returnedEvents.length === 0) return;
-      const batch = returnedEvents;
-      returnedEvents = [];
-      await events.recordMany(tx, batch);
+    // The returns, applied together (lifecycle.applyMany: one update, one statement of events, the reversals in one
+    // posting per funding account) when the batch is flushed: before any later move of one of its payouts, and at
+    // the end.
+    let returns: Array<{ index: number; row: PayoutRow; move: Extract<StatementMove, { kind: "return" }> }> = [];
+    async function flushReturns(): Promise<void> {
+      if (returns.length === 0) return;
+      const batch = returns;
+      returns = [];
+      const returnedEvents: NewEvent[] = [];
+      const applied = await lifecycle.applyMany(
+        tx,
+        batch.map(({ row, move }) => ({
+          payout: row,
+          trigger: { type: "returned", reason: move.reason, returnedAmountMinor: move.returnedAmountMinor },
+        })),
+        { deferEvent: (event) => returnedEvents.push(event) },
+      );
+      await events.recordMany(tx, returnedEvents);
+      batch.forEach(({ index }, k) => {
+        const moved = applied[k];
+        if (moved === undefined) return;
+        if (moved.kind === "moved") current.set(moved.payout.id, moved.payout);
+        outcomes[index] =
+          moved.kind === "moved"
+            ? { kind: "returned" }
+            : moved.kind === "noop"
+              ? { kind: "already" }
+              : moved.kind === "lost"
+                ? { kind: "refused", reason: "the payout moved meanwhile" }
+                : { kind: "refused", reason: moved.reason };
+      });
     }
 
     for (let index = 0; index < moves.length; index += 1) {
       const move = moves[index];
       if (move === undefined) continue;
-      // A payout waiting for its reconciled mark (or its returned event) moves again: those first (the events' order).
+      // A payout waiting for its reconciled mark (or its return) moves again: those first (the events' order).
       if (marks.some((m) => m.id === move.payoutId)) await flushMarks();
-      if (returnedEvents.some((e) => e.subjectId === move.payoutId)) await flushReturnedEvents();
+      if (returns.some((r) => r.row.id === move.payoutId)) await flushReturns();
       let row = current.get(move.payoutId);
       if (row === undefined) {
         outcomes[index] = { kind: "refused", reason: "no such payout" };
@@ -300,24 +324,10 @@ export function createPayoutReconciliation(deps: {
           current.set(row.id, row);
         }
       }
-      const moved = await lifecycle.apply(
-        tx,
-        row,
-        { type: "returned", reason: move.reason, returnedAmountMinor: move.returnedAmountMinor },
-        { deferEvent: (event) => returnedEvents.push(event) },
-      );
-      if (moved.kind === "moved") current.set(moved.payout.id, moved.payout);
-      outcomes[index] =
-        moved.kind === "moved"
-          ? { kind: "returned" }
-          : moved.kind === "noop"
-            ? { kind: "already" }
-            : moved.kind === "lost"
-              ? { kind: "refused", reason: "the payout moved meanwhile" }
-              : { kind: "refused", reason: moved.reason };
+      returns.push({ index, row, move });
     }
     await flushMarks();
-    await flushReturnedEvents();
+    await flushReturns();
     return outcomes;
   }
 

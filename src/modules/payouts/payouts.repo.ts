@@ -1,6 +1,22 @@
 // Drizzle queries for payouts, their idempotency keys, Decisions, attempts and the approval policy.
 // Every tenant read filters on (business, environment); job-side reads go by payout id (the job carries it).
-import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, or, sql } from "drizzle-orm";
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  getTableColumns,
+  gt,
+  gte,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  lte,
+  or,
+  type SQL,
+  sql,
+} from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
 import { type Db, namedQueryRows, preparedQuery, queryRows, type Tx } from "../../platform/db/client.js";
 import { ownedBy, ownedByPlaceholders } from "../../platform/db/tenant-scope.js";
@@ -338,6 +354,69 @@ export async function updatePayoutIfUnchanged(tx: Tx, read: PayoutRow, patch: Pa
     )
     .returning();
   return row ?? null;
+}
+
+/**
+ * updatePayoutIfUnchanged for many payouts, one statement per set of patched columns: each row updated only while
+ * it still holds every value its decision read (the same condition, row by row, from a JSON record set). Answers
+ * the rows updated, by id; a payout absent from the answer was moved by another transaction first.
+ */
+export async function updatePayoutsIfUnchanged(
+  tx: Tx,
+  moves: ReadonlyArray<{ readonly read: PayoutRow; readonly patch: PayoutPatch }>,
+): Promise<Map<string, PayoutRow>> {
+  const updated = new Map<string, PayoutRow>();
+  const columns = getTableColumns(payouts);
+  const groups = new Map<string, Array<(typeof moves)[number]>>();
+  for (const move of moves) {
+    const keys = Object.keys(move.patch)
+      .filter((k) => move.patch[k as keyof PayoutPatch] !== undefined)
+      .sort()
+      .join(",");
+    groups.set(keys, [...(groups.get(keys) ?? []), move]);
+  }
+  for (const [keyList, group] of groups) {
+    const keys = keyList === "" ? [] : (keyList.split(",") as Array<keyof PayoutPatch & keyof typeof columns>);
+    if (keys.length === 0) continue;
+    const definitions = keys.map((key, i) => `c${i} ${columns[key].getSQLType()}`);
+    const records = group.map(({ read, patch }) => {
+      const record: Record<string, unknown> = {
+        id: read.id,
+        r_status: read.status,
+        r_held: read.heldFromStatus,
+        r_started: read.disbursementStartedAt !== null,
+        r_delivered: read.deliveredAt?.toISOString() ?? null,
+        r_arrival: read.estimatedArrivalAt?.toISOString() ?? null,
+      };
+      keys.forEach((key, i) => {
+        const value = patch[key];
+        const column = columns[key];
+        record[`c${i}`] =
+          value === null || value === undefined || /^jsonb?$/.test(column.getSQLType())
+            ? (value ?? null)
+            : column.mapToDriverValue(value);
+      });
+      return record;
+    });
+    const set = Object.fromEntries(keys.map((key, i) => [key, sql.raw(`v.c${i}`)])) as Record<string, SQL>;
+    const rows = await tx
+      .update(payouts)
+      .set(set)
+      .from(
+        sql`jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as v(id uuid, r_status text, r_held text, r_started boolean,
+              r_delivered timestamptz, r_arrival timestamptz, ${sql.raw(definitions.join(", "))})`,
+      )
+      .where(
+        sql`${payouts.id} = v.id and ${payouts.status}::text = v.r_status
+            and ${payouts.heldFromStatus}::text is not distinct from v.r_held
+            and (${payouts.disbursementStartedAt} is not null) = v.r_started
+            and ${payouts.deliveredAt} is not distinct from v.r_delivered
+            and ${payouts.estimatedArrivalAt} is not distinct from v.r_arrival`,
+      )
+      .returning(columns);
+    for (const row of rows) updated.set(row.id, row);
+  }
+  return updated;
 }
 
 /** Marks the start of the disbursement of a locked, approved payout (the step before the rail call). */

@@ -2,6 +2,7 @@
 // environment (the line and statement ids of a job carry their tenant with them).
 import { and, desc, eq, inArray, lt, max, ne, or, type SQL, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
+import { textArrayLiteral } from "../../platform/db/arrays.js";
 import { type Db, queryRows, type Tx } from "../../platform/db/client.js";
 import { ownedBy } from "../../platform/db/tenant-scope.js";
 import { bankStatements, type LineStatus, statementLines, statementMatches } from "./reconciliation.schema.js";
@@ -133,7 +134,7 @@ export async function countLinesByStatus(db: Db, statementIds: readonly string[]
 const json = <T>(value: T): T => (value === undefined || value === null ? value : (JSON.parse(JSON.stringify(value)) as T));
 
 /** A line as stored: the row inserted, with the table's defaults (what `returning *` would read back). */
-function storedLine(row: NewLineRow & { readonly createdAt: Date }): LineRow {
+export function storedLine(row: NewLineRow & { readonly createdAt: Date }): LineRow {
   return {
     id: row.id,
     businessId: row.businessId,
@@ -208,6 +209,13 @@ export async function insertLinesIfNew(
         remittance: line.remittance,
         details: line.details,
         candidates: line.candidates,
+        match_rule: line.matchRule,
+        match_top_up_id: line.matchTopUpId,
+        match_difference_minor: line.matchDifferenceMinor,
+        matched_by: line.matchedBy,
+        matched_at: line.matchedAt?.toISOString() ?? null,
+        review_reason: line.reviewReason,
+        transfer_id: line.transferId,
         created_at: line.createdAt.toISOString(),
         updated_at: line.updatedAt.toISOString(),
       };
@@ -216,17 +224,20 @@ export async function insertLinesIfNew(
       tx,
       sql`insert into statement_lines (id, business_id, environment, funding_account_id, statement_id, line_key, status,
           entry_status, booking_date, value_date, direction, amount_minor, currency, reversal, bank_reference,
-          bank_transaction_code, "references", batch_count, batch_total_minor, remittance, details, candidates, created_at,
-          updated_at)
+          bank_transaction_code, "references", batch_count, batch_total_minor, remittance, details, candidates, match_rule,
+          match_top_up_id, match_difference_minor, matched_by, matched_at, review_reason, transfer_id, created_at, updated_at)
         select v.id, v.business_id, v.environment::environment, v.funding_account_id, v.statement_id, v.line_key, v.status,
           v.entry_status, v.booking_date, v.value_date, v.direction, v.amount_minor, v.currency, v.reversal, v.bank_reference,
-          v.bank_transaction_code, v."references", v.batch_count, v.batch_total_minor, v.remittance, v.details, v.candidates,
-          v.created_at, v.updated_at
+          v.bank_transaction_code, v."references", v.batch_count, v.batch_total_minor, v.remittance, v.details,
+          coalesce(v.candidates, '[]'::jsonb), v.match_rule, v.match_top_up_id, v.match_difference_minor, v.matched_by,
+          v.matched_at, v.review_reason, v.transfer_id, v.created_at, v.updated_at
         from jsonb_to_recordset(${JSON.stringify(values)}::jsonb) as v(id uuid, business_id uuid, environment text,
           funding_account_id uuid, statement_id uuid, line_key text, status text, entry_status text, booking_date date,
           value_date date, direction text, amount_minor bigint, currency text, reversal boolean, bank_reference text,
           bank_transaction_code text, "references" jsonb, batch_count integer, batch_total_minor bigint, remittance text,
-          details jsonb, candidates jsonb, created_at timestamptz, updated_at timestamptz)
+          details jsonb, candidates jsonb, match_rule text, match_top_up_id uuid, match_difference_minor bigint,
+          matched_by jsonb, matched_at timestamptz, review_reason text, transfer_id uuid, created_at timestamptz,
+          updated_at timestamptz)
         on conflict do nothing
         returning id::text as id`,
     );
@@ -237,6 +248,26 @@ export async function insertLinesIfNew(
     }
   }
   return inserted;
+}
+
+/**
+ * Of these keys, those the account knows already, with the entry status of the line known (one statement, the keys
+ * as one array parameter).
+ */
+export async function knownLineKeys(
+  db: Db,
+  tenant: Tenant,
+  fundingAccountId: string,
+  keys: readonly string[],
+): Promise<Map<string, LineRow["entryStatus"]>> {
+  if (keys.length === 0) return new Map();
+  const rows = await queryRows<{ line_key: string; entry_status: LineRow["entryStatus"] }>(
+    db,
+    sql`select line_key, entry_status from statement_lines
+        where business_id = ${tenant.businessId} and environment = ${tenant.environment}
+          and funding_account_id = ${fundingAccountId} and line_key = any(${textArrayLiteral(keys)}::text[])`,
+  );
+  return new Map(rows.map((r) => [r.line_key, r.entry_status]));
 }
 
 /** Lines of the account with these keys (those known before this statement). */

@@ -33,6 +33,7 @@ import {
   insertMatchesAllOrNothing,
   insertMatchesIfFree,
   insertStatementIfNew,
+  knownLineKeys,
   type LineCounts,
   type LinePatch,
   type LineRow,
@@ -47,6 +48,7 @@ import {
   type NewMatchRow,
   openingAccepted,
   type StatementRow,
+  storedLine,
   updateLine,
   updateLinesAfterMatching,
   updateStatement,
@@ -377,12 +379,64 @@ export function createReconciliationService(deps: ReconciliationServiceDeps) {
    * line already, or by an earlier line of this statement, sends the line to review instead, as line by line.
    * The payouts are locked (id order) before this runs (`locked`: the payouts' moves use those rows, no second lock).
    */
+  /**
+   * What a line becomes given its decision and whether its match rows are its own (`kept`): matched with its rule,
+   * in review with its candidates (a person decides), or unmatched with the reason.
+   */
+  type LineOutcome =
+    | { readonly kind: "matched"; readonly patch: Partial<LinePatch> }
+    | { readonly kind: "review"; readonly candidates: readonly PayoutForReconciliation[]; readonly reason: string }
+    | { readonly kind: "unmatched"; readonly reason: string }
+    | { readonly kind: "open" };
+
+  function outcomeOf(line: LineRow, decision: Decision | undefined, kept: boolean): LineOutcome {
+    if (decision === undefined) return { kind: "open" };
+    switch (decision.kind) {
+      case "debit":
+        return kept
+          ? { kind: "matched", patch: { matchRule: decision.rule, matchDifferenceMinor: decision.differenceMinor } }
+          : {
+              kind: "review",
+              candidates: decision.payouts,
+              reason: "A payout this entry names is matched to another line already.",
+            };
+      case "return": {
+        if (!kept)
+          return {
+            kind: "review",
+            candidates: decision.returns.map((r) => r.payout),
+            reason: "The payout this return names was returned by another line already.",
+          };
+        const returned = decision.returns.reduce((sum, r) => sum + r.payout.amountMinor, 0);
+        return { kind: "matched", patch: { matchRule: "return", matchDifferenceMinor: line.amountMinor - returned } };
+      }
+      case "top_up":
+        return kept
+          ? { kind: "matched", patch: { matchRule: "top_up", matchTopUpId: decision.topUp.id, matchDifferenceMinor: 0 } }
+          : { kind: "review", candidates: [], reason: `Top-up ${decision.topUp.id} is matched to another line already.` };
+      case "review":
+        return { kind: "review", candidates: decision.candidates, reason: decision.reason };
+      case "unmatched":
+        return { kind: "unmatched", reason: decision.reason };
+    }
+  }
+
+  /**
+   * The decisions of a statement's booked lines, applied: `fresh` lines (not stored yet) are inserted with what
+   * matching decided (one INSERT, no second write of the line: a line known to the account already, inserted by a
+   * concurrent intake, is left to that intake and its decision dropped), together with `alsoInsert` (fresh lines
+   * nothing decides, pending ones); lines stored before (a pending entry booked now) are updated. Then the match
+   * rows (the unique indexes the backstop: a line short of any row goes to review), the payouts' moves, the
+   * postings, and the lines' events.
+   */
   async function applyDecisions(
     tx: Tx,
     tenant: Tenant,
     lines: readonly LineRow[],
     decisions: readonly Decision[],
     locked: LockedPayouts,
+    fresh: ReadonlySet<string>,
+    alsoInsert: readonly LineRow[],
   ): Promise<void> {
     const now = clock.now();
     const rowsOf = lines.map((line, i): NewMatchRow[] => {
@@ -421,27 +475,87 @@ export function createReconciliationService(deps: ReconciliationServiceDeps) {
       for (const claim of claims) taken.add(claim);
       return true;
     });
+
+    // Each line's outcome as the decisions stand; the payees' names of the review candidates read once.
+    const outcomes = lines.map((line, i) => outcomeOf(line, decisions[i], kept[i] === true));
+    const namesOf = async (indexes: readonly number[]) => {
+      const beneficiaryIds = indexes.flatMap((i) => {
+        const outcome = outcomes[i];
+        return outcome?.kind === "review" ? outcome.candidates.map((p) => p.beneficiaryId) : [];
+      });
+      return beneficiaryIds.length === 0 ? new Map<string, string>() : await ports.payouts.payeeNames(tx, tenant, beneficiaryIds);
+    };
+    const patchOf = (i: number, names: ReadonlyMap<string, string>, transfer: TransferRef | null): LinePatch | null => {
+      const line = lines[i];
+      const outcome = outcomes[i];
+      if (line === undefined || outcome === undefined) return null;
+      switch (outcome.kind) {
+        case "matched":
+          return { ...openPatch(line.id, now), status: "matched", matchedBy: AUTO, matchedAt: now, ...outcome.patch };
+        case "review":
+          return {
+            ...openPatch(line.id, now),
+            status: "needs_review",
+            candidates: candidateValuesOf(outcome.candidates, names),
+            reviewReason: outcome.reason,
+          };
+        case "unmatched":
+          return {
+            ...openPatch(line.id, now),
+            status: "unmatched",
+            reviewReason: outcome.reason,
+            transferId: transfer?.id ?? null,
+          };
+        case "open":
+          return null;
+      }
+    };
+    let names = await namesOf(outcomes.map((_, i) => i));
+
+    // The fresh lines, stored with their outcome; one a concurrent intake stored first is not ours to apply.
+    const insertedIds = new Set(
+      (
+        await insertLinesIfNew(tx, [
+          ...lines.flatMap((line, i) => {
+            if (!fresh.has(line.id)) return [];
+            const patch = patchOf(i, names, null);
+            return [patch === null ? line : { ...line, ...patch }];
+          }),
+          ...alsoInsert,
+        ])
+      ).map((line) => line.id),
+    );
+    const applied = lines.map((line) => !fresh.has(line.id) || insertedIds.has(line.id));
+    applied.forEach((ours, i) => {
+      if (!ours) kept[i] = false;
+    });
+
     const wanted = rowsOf.flatMap((rows, i) => (kept[i] ? rows : []));
     const inserted = new Set(await insertMatchesIfFree(tx, wanted));
+    // Lines whose outcome changes after the match rows (written again below).
+    const changed = new Set<number>();
     if (inserted.size < wanted.length) {
       // A race on a target nobody locks (a top-up: payouts are locked): a line short of any row keeps none.
       const lost: string[] = [];
       rowsOf.forEach((rows, i) => {
         if (!kept[i] || rows.every((r) => inserted.has(r.id as string))) return;
         kept[i] = false;
+        changed.add(i);
+        const line = lines[i];
+        if (line !== undefined) outcomes[i] = outcomeOf(line, decisions[i], false);
         for (const r of rows) if (inserted.has(r.id as string)) lost.push(r.id as string);
       });
       await deleteMatches(tx, lost);
+      names = new Map([...names, ...(await namesOf([...changed]))]);
     }
 
     // The payouts' moves, in line order.
     const moves: StatementMove[] = [];
-    const movesOfLine: number[] = [];
     lines.forEach((line, i) => {
       const decision = decisions[i];
       if (!kept[i] || decision === undefined) return;
       if (decision.kind === "debit")
-        for (const payout of decision.payouts) {
+        for (const payout of decision.payouts)
           moves.push({
             kind: "reconcile",
             payoutId: payout.id,
@@ -449,16 +563,12 @@ export function createReconciliationService(deps: ReconciliationServiceDeps) {
             statementLineId: line.id,
             rule: decision.rule,
           });
-          movesOfLine.push(i);
-        }
       if (decision.kind === "return")
-        for (const r of decision.returns) {
+        for (const r of decision.returns)
           moves.push({ kind: "return", payoutId: r.payout.id, reason: r.reason, returnedAmountMinor: r.returnedMinor });
-          movesOfLine.push(i);
-        }
     });
-    const outcomes = await ports.payouts.applyStatementMoves(tx, tenant, moves, locked);
-    outcomes.forEach((outcome, k) => {
+    const moved = await ports.payouts.applyStatementMoves(tx, tenant, moves, locked);
+    moved.forEach((outcome, k) => {
       if (outcome.kind === "refused") {
         const move = moves[k];
         throw new Error(
@@ -473,7 +583,7 @@ export function createReconciliationService(deps: ReconciliationServiceDeps) {
     const movementsOf = new Map<string, Array<{ index: number; movement: Movement }>>();
     lines.forEach((line, i) => {
       const decision = decisions[i];
-      if (decision === undefined) return;
+      if (decision === undefined || !applied[i]) return;
       let movement: Movement | null = null;
       if (decision.kind === "debit" && kept[i] && decision.differenceMinor !== 0)
         movement = {
@@ -519,101 +629,43 @@ export function createReconciliationService(deps: ReconciliationServiceDeps) {
       });
     }
 
-    // The lines, all of them in one UPDATE.
-    const reviews: Array<{ index: number; candidates: readonly PayoutForReconciliation[]; reason: string }> = [];
+    // Written again: lines stored before this statement, lines whose match rows were lost, unmatched lines with
+    // their posting (all in one UPDATE); then the lines' events.
     const patches: LinePatch[] = [];
-    const lineEvents: NewEvent[] = [];
-    const matched = (line: LineRow, patch: Partial<LinePatch>): LinePatch => ({
-      ...openPatch(line.id, now),
-      status: "matched",
-      matchedBy: AUTO,
-      matchedAt: now,
-      ...patch,
+    const creditedEvents: NewEvent[] = [];
+    const reviewEvents: NewEvent[] = [];
+    lines.forEach((line, i) => {
+      if (!applied[i]) return;
+      const outcome = outcomes[i];
+      const transfer = transferOf.get(i) ?? null;
+      if (!fresh.has(line.id) || changed.has(i) || (outcome?.kind === "unmatched" && transfer !== null)) {
+        const patch = patchOf(i, names, transfer);
+        if (patch !== null) patches.push(patch);
+      }
+      if (outcome?.kind === "review") {
+        const values = candidateValuesOf(outcome.candidates, names);
+        reviewEvents.push(reviewEvent(tenant, line, values, outcome.reason));
+      }
+      if (outcome?.kind === "unmatched" && line.direction === "credit" && transfer !== null)
+        creditedEvents.push({
+          tenant,
+          type: "funding_account.credited",
+          subjectId: line.fundingAccountId,
+          data: {
+            funding_account_id: line.fundingAccountId,
+            currency: line.currency,
+            amount_minor: line.amountMinor,
+            statement_line_id: line.id,
+            transfer_id: transfer.id,
+            posted_minor: transfer.postedAfterMinor,
+            available_minor: transfer.postedAfterMinor - transfer.pendingAfterMinor,
+            booking_date: line.bookingDate,
+            remittance: line.remittance,
+          },
+        });
     });
-    for (let i = 0; i < lines.length; i += 1) {
-      const line = lines[i];
-      const decision = decisions[i];
-      if (line === undefined || decision === undefined) continue;
-      switch (decision.kind) {
-        case "debit":
-          if (!kept[i]) {
-            reviews.push({
-              index: i,
-              candidates: decision.payouts,
-              reason: "A payout this entry names is matched to another line already.",
-            });
-            continue;
-          }
-          patches.push(matched(line, { matchRule: decision.rule, matchDifferenceMinor: decision.differenceMinor }));
-          continue;
-        case "return": {
-          if (!kept[i]) {
-            reviews.push({
-              index: i,
-              candidates: decision.returns.map((r) => r.payout),
-              reason: "The payout this return names was returned by another line already.",
-            });
-            continue;
-          }
-          const returned = decision.returns.reduce((sum, r) => sum + r.payout.amountMinor, 0);
-          patches.push(matched(line, { matchRule: "return", matchDifferenceMinor: line.amountMinor - returned }));
-          continue;
-        }
-        case "top_up":
-          if (!kept[i]) {
-            reviews.push({ index: i, candidates: [], reason: `Top-up ${decision.topUp.id} is matched to another line already.` });
-            continue;
-          }
-          patches.push(matched(line, { matchRule: "top_up", matchTopUpId: decision.topUp.id, matchDifferenceMinor: 0 }));
-          continue;
-        case "review":
-          reviews.push({ index: i, candidates: decision.candidates, reason: decision.reason });
-          continue;
-        case "unmatched": {
-          const transfer = transferOf.get(i) ?? null;
-          patches.push({
-            ...openPatch(line.id, now),
-            status: "unmatched",
-            reviewReason: decision.reason,
-            transferId: transfer?.id ?? null,
-          });
-          if (line.direction === "credit" && transfer !== null)
-            lineEvents.push({
-              tenant,
-              type: "funding_account.credited",
-              subjectId: line.fundingAccountId,
-              data: {
-                funding_account_id: line.fundingAccountId,
-                currency: line.currency,
-                amount_minor: line.amountMinor,
-                statement_line_id: line.id,
-                transfer_id: transfer.id,
-                posted_minor: transfer.postedAfterMinor,
-                available_minor: transfer.postedAfterMinor - transfer.pendingAfterMinor,
-                booking_date: line.bookingDate,
-                remittance: line.remittance,
-              },
-            });
-          continue;
-        }
-      }
-    }
-    if (reviews.length > 0) {
-      const names = await ports.payouts.payeeNames(
-        tx,
-        tenant,
-        reviews.flatMap((r) => r.candidates.map((p) => p.beneficiaryId)),
-      );
-      for (const review of reviews) {
-        const line = lines[review.index];
-        if (line === undefined) continue;
-        const values = candidateValuesOf(review.candidates, names);
-        patches.push({ ...openPatch(line.id, now), status: "needs_review", candidates: values, reviewReason: review.reason });
-        lineEvents.push(reviewEvent(tenant, line, values, review.reason));
-      }
-    }
     await updateLinesAfterMatching(tx, patches);
-    await events.recordMany(tx, lineEvents);
+    await events.recordMany(tx, [...creditedEvents, ...reviewEvents]);
   }
 
   /** The closing booked balance against the ledger's posted balance, and the sequence numbers; the mismatch event. */
@@ -745,19 +797,24 @@ export function createReconciliationService(deps: ReconciliationServiceDeps) {
     });
     // One entry twice in the same file (the same bank reference): the first is kept.
     const unique = [...new Map(candidates.map((c) => [c.lineKey, c])).values()];
-    const inserted = await insertLinesIfNew(tx, unique);
-    const insertedKeys = new Set(inserted.map((l) => l.lineKey));
-    // Entries known before: a pending one booked now is booked (once, of two statements racing).
-    const known = unique.filter((c) => !insertedKeys.has(c.lineKey));
+    // Entries known before (another file had them): not stored again. A pending one booked now is booked (once, of
+    // two statements racing) and matched.
+    const known = await knownLineKeys(
+      tx,
+      tenant,
+      account.id,
+      unique.map((c) => c.lineKey),
+    );
     const toBook: LineRow[] = [];
-    if (known.some((c) => c.entryStatus === "booked")) {
+    const bookable = unique.filter((c) => c.entryStatus === "booked" && known.get(c.lineKey) === "pending");
+    if (bookable.length > 0) {
       const existing = await findLinesByKeys(
         tx,
         tenant,
         account.id,
-        known.filter((c) => c.entryStatus === "booked").map((c) => c.lineKey),
+        bookable.map((c) => c.lineKey),
       );
-      const incoming = new Map(known.map((c) => [c.lineKey, c]));
+      const incoming = new Map(bookable.map((c) => [c.lineKey, c]));
       for (const line of existing) {
         if (line.entryStatus !== "pending") continue;
         const fresh = incoming.get(line.lineKey);
@@ -775,13 +832,28 @@ export function createReconciliationService(deps: ReconciliationServiceDeps) {
         if (booked !== null) toBook.push(booked);
       }
     }
-    const booked = [...inserted.filter((l) => l.entryStatus === "booked"), ...toBook];
-    if (booked.length > 0) await matchLines(tx, tenant, account.id, booked);
+    const fresh = unique.filter((c) => !known.has(c.lineKey)).map(storedLine);
+    const freshBooked = fresh.filter((l) => l.entryStatus === "booked");
+    const notDecided = fresh.filter((l) => l.entryStatus !== "booked");
+    if (freshBooked.length + toBook.length > 0)
+      await matchLines(tx, tenant, account.id, [...freshBooked, ...toBook], new Set(freshBooked.map((l) => l.id)), notDecided);
+    else await insertLinesIfNew(tx, notDecided);
     return { created: true, row: await checkBalance(tx, tenant, row) };
   }
 
-  /** Decides every booked line first (reads, a few queries for all), locks the payouts they move in id order, then applies them. */
-  async function matchLines(tx: Tx, tenant: Tenant, fundingAccountId: string, lines: readonly LineRow[]): Promise<void> {
+  /**
+   * Decides every booked line first (reads, a few queries for all), locks the payouts they move in id order, then
+   * applies them (`fresh`: the lines not stored yet, stored with their outcome; `alsoInsert`: fresh lines nothing
+   * decides).
+   */
+  async function matchLines(
+    tx: Tx,
+    tenant: Tenant,
+    fundingAccountId: string,
+    lines: readonly LineRow[],
+    fresh: ReadonlySet<string>,
+    alsoInsert: readonly LineRow[],
+  ): Promise<void> {
     const facts = lines.map(factsOf);
     const lookups = await readLookups(tx, tenant, ports, facts);
     const decisions = await matcher.decideAll(tx, tenant, fundingAccountId, facts, lookups);
@@ -805,7 +877,7 @@ export function createReconciliationService(deps: ReconciliationServiceDeps) {
       d.kind === "debit" ? d.payouts.map((p) => p.id) : d.kind === "return" ? d.returns.map((r) => r.payout.id) : [],
     );
     const locked = await ports.payouts.lockPayouts(tx, tenant, moving);
-    await applyDecisions(tx, tenant, lines, final, locked);
+    await applyDecisions(tx, tenant, lines, final, locked, fresh, alsoInsert);
   }
 
   /** Reads a file and applies its statements in one transaction (the caller's, or a new one). */
