@@ -2,9 +2,10 @@
 // the moves a matched line makes, in the caller's transaction and through the lifecycle (the only path of every
 // status change): a matched debit disburses the payout at the booking date when not yet, and marks it reconciled
 // (`payout.reconciled`); a return line returns it, with what came back (less: a bank fee).
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
+import { anyOf } from "../../platform/db/arrays.js";
 import { type Db, queryRows, type Tx } from "../../platform/db/client.js";
 import { ownedBy } from "../../platform/db/tenant-scope.js";
 import type { EventRecorder, NewEvent } from "../../platform/events/outbox.js";
@@ -90,7 +91,7 @@ export function createPayoutReconciliation(deps: {
     const rows = await db
       .select()
       .from(payouts)
-      .where(and(ownedBy(payouts, tenant), inArray(payouts.id, [...ids])));
+      .where(and(ownedBy(payouts, tenant), anyOf(payouts.id, ids)));
     return new Map(rows.map((row) => [row.id, view(row)]));
   }
 
@@ -105,7 +106,7 @@ export function createPayoutReconciliation(deps: {
     const rows = await tx
       .select()
       .from(payouts)
-      .where(and(ownedBy(payouts, tenant), inArray(payouts.id, wanted)))
+      .where(and(ownedBy(payouts, tenant), anyOf(payouts.id, wanted)))
       .orderBy(asc(payouts.id))
       .for("update");
     return { tx, ids: new Set(wanted), rows: new Map(rows.map((row) => [row.id, row])) };
@@ -215,7 +216,7 @@ export function createPayoutReconciliation(deps: {
         .set({ reconciliationStatus: "reconciled", reconciledAt: now, updatedAt: now })
         .where(
           and(
-            inArray(
+            anyOf(
               payouts.id,
               batch.map((m) => m.id),
             ),

@@ -11,8 +11,9 @@
 //   - caused by a top-up: the booking day of the line matched to it, else the day it was recorded;
 //   - a sandbox credit: the day it was recorded.
 // The day ends at 24:00 UTC: booking dates are the bank's and the module keeps no bank time zone.
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
+import { anyOf } from "../../platform/db/arrays.js";
 import type { Db } from "../../platform/db/client.js";
 import { ownedBy } from "../../platform/db/tenant-scope.js";
 import { addCalendarDays } from "../../rails/bank-files/calendars.js";
@@ -52,12 +53,12 @@ export async function postedBalanceAtEndOf(
     const lines = await db
       .select({ id: statementLines.id, bookingDate: statementLines.bookingDate, valueDate: statementLines.valueDate })
       .from(statementLines)
-      .where(and(ownedBy(statementLines, tenant), inArray(statementLines.id, lineIds)));
+      .where(and(ownedBy(statementLines, tenant), anyOf(statementLines.id, lineIds)));
     for (const line of lines) lineDays.set(line.id, line.bookingDate ?? line.valueDate);
     const opened = await db
       .select({ id: bankStatements.id })
       .from(bankStatements)
-      .where(and(ownedBy(bankStatements, tenant), inArray(bankStatements.id, lineIds)));
+      .where(and(ownedBy(bankStatements, tenant), anyOf(bankStatements.id, lineIds)));
     for (const statement of opened) statements.add(statement.id);
   }
   // The booking day of the line matched to each payout (by kind) and top-up.
@@ -77,7 +78,7 @@ export async function postedBalanceAtEndOf(
       })
       .from(statementMatches)
       .innerJoin(statementLines, eq(statementLines.id, statementMatches.lineId))
-      .where(and(ownedBy(statementMatches, tenant), inArray(column, list)));
+      .where(and(ownedBy(statementMatches, tenant), anyOf(column, list)));
     for (const row of rows) matchedDay.set(`${row.payoutId ?? row.topUpId}:${row.kind}`, row.bookingDate ?? row.valueDate);
   }
   const payouts = payoutIds.length > 0 ? await ports.payouts.findPayouts(db, tenant, payoutIds) : new Map();

@@ -2,7 +2,7 @@
 // environment (the line and statement ids of a job carry their tenant with them).
 import { and, desc, eq, inArray, lt, max, ne, or, type SQL, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
-import { textArrayLiteral } from "../../platform/db/arrays.js";
+import { anyOf, textArrayLiteral } from "../../platform/db/arrays.js";
 import { type Db, queryRows, type Tx } from "../../platform/db/client.js";
 import { ownedBy } from "../../platform/db/tenant-scope.js";
 import { bankStatements, type LineStatus, statementLines, statementMatches } from "./reconciliation.schema.js";
@@ -122,7 +122,7 @@ export async function countLinesByStatus(db: Db, statementIds: readonly string[]
   const rows = await db
     .select({ statementId: statementLines.statementId, status: statementLines.status, count: sql<string>`count(*)` })
     .from(statementLines)
-    .where(inArray(statementLines.statementId, [...statementIds]))
+    .where(anyOf(statementLines.statementId, statementIds))
     .groupBy(statementLines.statementId, statementLines.status);
   for (const row of rows) {
     const counts = out.get(row.statementId);
@@ -289,7 +289,7 @@ export async function findLinesByKeys(
           and(
             ownedBy(statementLines, tenant),
             eq(statementLines.fundingAccountId, fundingAccountId),
-            inArray(statementLines.lineKey, chunk),
+            anyOf(statementLines.lineKey, chunk, "text"),
           ),
         )),
     );
@@ -380,7 +380,7 @@ export async function matchesOfLines(db: Db, lineIds: readonly string[]): Promis
   const rows = await db
     .select()
     .from(statementMatches)
-    .where(inArray(statementMatches.lineId, [...lineIds]))
+    .where(anyOf(statementMatches.lineId, lineIds))
     .orderBy(statementMatches.id);
   for (const row of rows) out.set(row.lineId, [...(out.get(row.lineId) ?? []), row]);
   return out;
@@ -398,8 +398,8 @@ export async function matchClaimsTaken(db: Db, rows: readonly NewMatchRow[]): Pr
   const payoutIds = [...new Set(rows.flatMap((r) => (r.payoutId == null ? [] : [r.payoutId])))];
   const topUpIds = [...new Set(rows.flatMap((r) => (r.topUpId == null ? [] : [r.topUpId])))];
   const conditions: SQL[] = [];
-  if (payoutIds.length > 0) conditions.push(inArray(statementMatches.payoutId, payoutIds));
-  if (topUpIds.length > 0) conditions.push(inArray(statementMatches.topUpId, topUpIds));
+  if (payoutIds.length > 0) conditions.push(anyOf(statementMatches.payoutId, payoutIds));
+  if (topUpIds.length > 0) conditions.push(anyOf(statementMatches.topUpId, topUpIds));
   if (conditions.length === 0) return new Set();
   const found = await db
     .select({ kind: statementMatches.kind, payoutId: statementMatches.payoutId, topUpId: statementMatches.topUpId })
@@ -446,6 +446,14 @@ export async function insertMatchesIfFree(
     inserted.push(...ids.map((r) => r.id));
   }
   return inserted;
+}
+
+/**
+ * Marks every plan this connection cached as stale (`DISCARD PLANS`, allowed in a transaction): each is made again
+ * at its next use, for the tables as they are then. Prepared statements stay prepared.
+ */
+export async function discardCachedPlans(tx: Tx): Promise<void> {
+  await tx.execute(sql`discard plans`);
 }
 
 export async function deleteMatches(tx: Tx, ids: readonly string[]): Promise<void> {
@@ -503,6 +511,6 @@ export async function payoutsMatched(db: Db, payoutIds: readonly string[], kind:
   const rows = await db
     .select({ payoutId: statementMatches.payoutId })
     .from(statementMatches)
-    .where(and(inArray(statementMatches.payoutId, [...payoutIds]), eq(statementMatches.kind, kind)));
+    .where(and(anyOf(statementMatches.payoutId, payoutIds), eq(statementMatches.kind, kind)));
   return new Set(rows.flatMap((r) => (r.payoutId === null ? [] : [r.payoutId])));
 }

@@ -4,7 +4,6 @@
 // Each use case is one transaction with its postings, events and audit records. Lock order: statement row (its
 // unique key), the payouts a statement moves (in id order), the funding row last (by the postings).
 import { createHash } from "node:crypto";
-import { sql } from "drizzle-orm";
 import type { Actor, Tenant } from "../../platform/auth/actor.js";
 import { tenantOf } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
@@ -24,6 +23,7 @@ import {
   countLinesByStatus,
   deleteMatches,
   deleteMatchesOfLine,
+  discardCachedPlans,
   findLine,
   findLinesByKeys,
   findStatement,
@@ -531,6 +531,11 @@ export function createReconciliationService(deps: ReconciliationServiceDeps) {
     });
 
     const wanted = rowsOf.flatMap((rows, i) => (kept[i] ? rows : []));
+    // Each match row's foreign-key check on statement_lines runs a plan the connection cached: made while that table
+    // was small (a sequential scan), it read the whole table for every row until an autoanalyze (measured: 41
+    // million rows, 9 s for 10,000 lines). Discarded here, it is made again for the table as it is now, its lines
+    // included; planning every check instead (force_custom_plan, before) cost about 1 s per 10,000 lines.
+    if (wanted.length > 0) await discardCachedPlans(tx);
     const inserted = new Set(await insertMatchesIfFree(tx, wanted));
     // Lines whose outcome changes after the match rows (written again below).
     const changed = new Set<number>();
@@ -888,11 +893,6 @@ export function createReconciliationService(deps: ReconciliationServiceDeps) {
     source: "upload" | "inbound_folder",
   ): Promise<ReceiveOutcome> {
     const statements = parse(content);
-    // Custom plans for this transaction: the foreign-key checks of the lines' matches (one per match row) and the
-    // named statements keep the plan first cached on their connection, which, made while statement_lines was
-    // small, reads the whole table for each row until an autoanalyze invalidates it (measured: 41 million rows
-    // read for 10,000 lines, 9 s of the intake). Planning each costs far less than that.
-    await tx.execute(sql`set local plan_cache_mode = force_custom_plan`);
     const accounts = await accountsOf(tx, tenant, statements);
     const contentSha256 = sha256(content);
     const rows: StatementRow[] = [];
