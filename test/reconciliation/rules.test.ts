@@ -4,6 +4,8 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bankFileItems } from "../../src/modules/bank-rails/bank-rails.schema.js";
+import type { PayoutReconciliation } from "../../src/modules/payouts/payouts.reconciliation.js";
+import { transaction } from "../../src/platform/db/client.js";
 import { bearer } from "../helpers/factories.js";
 import type { TestApp } from "../helpers/test-app.js";
 import { getPayout, payoutEvents } from "../payouts/payout-fixtures.js";
@@ -149,6 +151,74 @@ describe("batch", () => {
 });
 
 describe("return", () => {
+  const returnLine = (payoutId: string, originalMinor: number, feeMinor = 0) =>
+    line({
+      direction: "credit",
+      amountMinor: originalMinor - feeMinor,
+      bookingDate: "2026-06-03",
+      valueDate: "2026-06-03",
+      details: [
+        {
+          endToEndId: null,
+          instructionId: null,
+          paymentInformationId: null,
+          amountMinor: originalMinor - feeMinor,
+          returnInfo: { originalEndToEndId: e2e(payoutId), reasonCode: "AC04", originalAmountMinor: originalMinor, feeMinor },
+          remittance: null,
+        },
+      ],
+    });
+
+  it("three returns in one statement (one with a fee) return each payout once: one event and one reversal each", async () => {
+    const s = await sentPayouts(t, [1_000, 2_000, 3_000]);
+    const [a, b, c] = s.payouts as [string, string, string];
+    await apply(s, [bookingOf(a, 1_000), bookingOf(b, 2_000), bookingOf(c, 3_000)]);
+    const before = await account(s);
+    const { lines } = await apply(s, [returnLine(a, 1_000), returnLine(b, 2_000, 150), returnLine(c, 3_000)]);
+    expect(lines.map((l) => l.status)).toEqual(["matched", "matched", "matched"]);
+    for (const id of [a, b, c]) {
+      expect(await getPayout(t.app, s.key, id)).toMatchObject({ status: "returned", funding_status: "reversed" });
+      const types = (await payoutEvents(db(), id)).map((e) => e.type);
+      expect(types.filter((type) => type === "payout.returned")).toHaveLength(1);
+      expect(types.indexOf("payout.returned")).toBeGreaterThan(types.indexOf("payout.reconciled"));
+    }
+    const after = await account(s);
+    expect(Number(after.posted_minor) - Number(before.posted_minor)).toBe(1_000 + 1_850 + 3_000);
+    const transfers = (await getJson(t, s.key, `/v1/funding-accounts/${s.fundingAccountId}/transfers`)).transfers as Array<{
+      step: string;
+      cause: { id: string };
+      entries: Array<{ account: string; amount_minor: number }>;
+    }>;
+    const reversals = transfers.filter((tr) => tr.step === "reverse");
+    expect(reversals.map((tr) => tr.cause.id).sort()).toEqual([a, b, c].sort());
+    expect(reversals.find((tr) => tr.cause.id === b)?.entries).toContainEqual(
+      expect.objectContaining({ account: "fees", amount_minor: 150 }),
+    );
+  });
+
+  it("a return decided on a row another transaction moved since is refused and moves nothing", async () => {
+    const s = await sentPayouts(t, [4_000]);
+    const payoutId = s.payouts[0] as string;
+    await apply(s, [bookingOf(payoutId, 4_000)]);
+    const payoutsModule = t.runtime.deps.modules.modules.find((m) => m.name === "payouts");
+    const moves = (payoutsModule?.offers as { reconciliation?: PayoutReconciliation } | undefined)?.reconciliation;
+    if (moves === undefined) throw new Error("no payouts module");
+    const stale = await transaction(db(), (tx) => moves.lockPayouts(tx, s.tenant, [payoutId]));
+    // Returned meanwhile (a return line of another statement).
+    await apply(s, [returnLine(payoutId, 4_000)]);
+    const posted = Number((await account(s)).posted_minor);
+    const outcomes = await transaction(db(), async (tx) =>
+      moves.applyStatementMoves(tx, s.tenant, [{ kind: "return", payoutId, reason: "AC04", returnedAmountMinor: 4_000 }], {
+        ...stale,
+        tx,
+      }),
+    );
+    expect(outcomes).toEqual([{ kind: "refused", reason: "the payout moved meanwhile" }]);
+    expect(Number((await account(s)).posted_minor)).toBe(posted);
+    const types = (await payoutEvents(db(), payoutId)).map((e) => e.type);
+    expect(types.filter((type) => type === "payout.returned")).toHaveLength(1);
+  });
+
   it("a return with a fee returns the payout: the amount that came back is credited, the fee posted to fees", async () => {
     const s = await sentPayouts(t, [10_000]);
     const payoutId = s.payouts[0] as string;
