@@ -3,7 +3,7 @@
 // reconciliation corpus (statements, the pain.001 we send, the bank's pain.002 answers) for several seeds, on the
 // golden files and the test bank's writers, and on generated documents; and parseXml's outcome (tree or refusal)
 // unchanged on generated documents with a character broken, and on the shapes left to XMLParser.
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import fc from "fast-check";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
@@ -17,6 +17,9 @@ import { bankCamt054, bankPain002 } from "../../helpers/test-bank.js";
 import { GOLDEN_SEPA } from "./fixtures.js";
 
 const isRepeated = (name: string) => REPEATED_ELEMENTS.has(name);
+
+// The genkgo/camt samples (real banks' shapes), read where they are kept, never copied (statements-camt.test.ts).
+const SAMPLES = resolve(import.meta.dirname, "../../../../shared/standards/samples");
 
 /** XMLParser exactly as parseXml set it up before the one-pass builder. */
 function reference(text: string): unknown {
@@ -134,6 +137,12 @@ describe("the one-pass XML tree", () => {
       ]),
     ];
     for (const text of texts) expectSameTree(text);
+  });
+
+  it.skipIf(!existsSync(SAMPLES))("builds XMLParser's tree for the genkgo/camt sample statements and notifications", () => {
+    const samples = readdirSync(SAMPLES).filter((name) => name.endsWith(".xml"));
+    expect(samples.length).toBeGreaterThan(0);
+    for (const name of samples) expectSameTree(readFileSync(resolve(SAMPLES, name), "utf8"));
   });
 
   it("builds XMLParser's tree for generated documents: prefixes, xmlns, attributes, whitespace, entities, comments, CDATA, repeats", () => {
