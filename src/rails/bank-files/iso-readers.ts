@@ -3,8 +3,8 @@
 // the account, or a returned one credited back). Parsed by parseXml below: a document type declaration refused
 // outright, well-formedness decided by fast-xml-parser's XMLValidator, the tree built by xml-tree.ts (or by
 // fast-xml-parser's XMLParser for the rare shapes it leaves alone), no entity expanded, and every value kept as
-// a string (amounts and ids keep their leading zeros; amounts become minor units without floating point). Any version of either message is read:
-// only elements common to all of them are used.
+// a string (amounts and ids keep their leading zeros; amounts become minor units without floating point). Any
+// version of either message is read: only elements common to all of them are used.
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { readXmlTree } from "./xml-tree.js";
 
