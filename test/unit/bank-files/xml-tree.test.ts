@@ -216,7 +216,19 @@ const elementNames = fc.constantFrom(
   "xmlns:e",
 );
 const attributeNames = fc.constantFrom("Ccy", "xsi:type", "xmlns", "xmlns:x", "a:id", "b:id", "id", "v", "x:y:z", "xmlnsx", "p:");
-const attributeValues = fc.constantFrom("", " EUR ", "a &amp; b", "it's", 'say "hi"', "x > y", "1 < 2", "\n t \t", "1/", "/", "0");
+const attributeValues = fc.constantFrom(
+  "",
+  " EUR ",
+  "a &amp; b",
+  "it's",
+  'say "hi"',
+  "x > y",
+  "1 < 2",
+  "\n t \t",
+  "1/",
+  "/",
+  "0",
+);
 const spaces = fc.constantFrom("", " ", "\n", "\t", "\r\n  ");
 const texts = fc.constantFrom(
   "",
