@@ -1,7 +1,7 @@
 // Reader of the ISO 20022 account statements: camt.053 (BankToCustomerStatement, end of day) and camt.052
 // (BankToCustomerAccountReport, intraday), versions .001.02 (2009) and .001.08 (2019). Parsed with the same
-// safe fast-xml-parser setup as the camt.054 and pain.002 readers (iso-readers.ts: no DTD, no entities, every
-// value a string). Only elements the two versions share are read, except where version 08 moved one (entry
+// safe parseXml as the camt.054 and pain.002 readers (iso-readers.ts: no DTD, no entities, every value a
+// string). Only elements the two versions share are read, except where version 08 moved one (entry
 // status is a code in 02 and a choice Sts/Cd in 08; a transaction's amount is TxDtls/Amt in 08 and only
 // AmtDtls in 02; charges are repeated Chrgs/Amt in 02 and Chrgs/Rcrd/Amt in 08).
 import { currencyExponent } from "../../platform/reference/iso-codes.js";
@@ -24,7 +24,7 @@ const SUPPORTED = ["camt.053.001.02", "camt.053.001.08", "camt.052.001.02", "cam
  * EUR is refused, `2700` JPY is 2700, `1.5` JPY refused).
  */
 export function isoAmountMinor(value: string, currency: string, where: string): number {
-  const exponent = currencyExponent(currency);
+  const exponent = exponentOf(currency);
   if (exponent === null) throw new StatementParseError(`${where}: ${JSON.stringify(currency)} is not an ISO 4217 currency code`);
   const match = /^(\d{1,18})(?:\.(\d{1,5}))?$/.exec(value.trim());
   if (!match)
@@ -39,6 +39,18 @@ export function isoAmountMinor(value: string, currency: string, where: string): 
   return Number(digits);
 }
 
+// A statement names its one or two currencies on every amount: the ISO table is asked once per currency. Only
+// ISO codes are kept, so the map stays as small as the table whatever a file holds.
+const exponents = new Map<string, number>();
+
+function exponentOf(currency: string): number | null {
+  const known = exponents.get(currency);
+  if (known !== undefined) return known;
+  const exponent = currencyExponent(currency);
+  if (exponent !== null) exponents.set(currency, exponent);
+  return exponent;
+}
+
 const DATE = /^(\d{4}-\d{2}-\d{2})(?:$|T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})?$)/;
 
 /** The `YYYY-MM-DD` of an ISODate or ISODateTime as written (the bank's own day, whatever its offset). */
@@ -47,11 +59,18 @@ function dayOf(value: string | null, where: string): string | null {
   const match = DATE.exec(value.trim());
   if (!match) throw new StatementParseError(`${where}: ${JSON.stringify(value)} is not an ISO date or date-time`);
   const day = match[1] as string;
+  if (calendarDays.has(day)) return day;
   const parsed = new Date(`${day}T00:00:00Z`);
   if (Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== day)
     throw new StatementParseError(`${where}: ${day} is not a calendar date`);
+  // A file repeats the same few days on thousands of entries: each is checked once. Bounded: emptied when full.
+  if (calendarDays.size >= 4096) calendarDays.clear();
+  calendarDays.add(day);
   return day;
 }
+
+/** Days already found to be calendar dates (see dayOf). */
+const calendarDays = new Set<string>();
 
 function dateChoice(node: unknown, name: string, where: string): string | null {
   return dayOf(text(node, name, "Dt") ?? text(node, name, "DtTm"), where);

@@ -1,10 +1,12 @@
 // Readers of the bank's ISO 20022 answers: pain.002 (customer payment status report: was the file, a payment
 // block or a transaction accepted or rejected) and camt.054 (debit/credit notification: a transfer booked on
-// the account, or a returned one credited back). Parsed with fast-xml-parser with entity processing off, a
-// document type declaration refused outright, and every value kept as a string (amounts and ids keep their
-// leading zeros; amounts become minor units without floating point). Any version of either message is read:
-// only elements common to all of them are used.
+// the account, or a returned one credited back). Parsed by parseXml below: a document type declaration refused
+// outright, well-formedness decided by fast-xml-parser's XMLValidator, the tree built by xml-tree.ts (or by
+// fast-xml-parser's XMLParser for the rare shapes it leaves alone), no entity expanded, and every value kept as
+// a string (amounts and ids keep their leading zeros; amounts become minor units without floating point). Any
+// version of either message is read: only elements common to all of them are used.
 import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { readXmlTree } from "./xml-tree.js";
 
 export class IsoParseError extends Error {
   constructor(message: string) {
@@ -15,7 +17,8 @@ export class IsoParseError extends Error {
 
 export type XmlNode = { readonly [key: string]: unknown };
 
-const REPEATED = new Set([
+/** The elements always read as lists, however many a file holds (one `Ntry` is still a list of one). */
+export const REPEATED_ELEMENTS: ReadonlySet<string> = new Set([
   "OrgnlPmtInfAndSts",
   "TxInfAndSts",
   "StsRsnInf",
@@ -37,8 +40,10 @@ const REPEATED = new Set([
   "Rcrd",
 ]);
 
-export function parseXml(text: string): XmlNode {
-  if (/<!DOCTYPE/i.test(text) || /<!ENTITY/i.test(text)) throw new IsoParseError("document type declarations are not accepted");
+const isRepeated = (name: string) => REPEATED_ELEMENTS.has(name);
+
+/** fast-xml-parser's XMLParser with the options the readers were written against; xml-tree.ts builds the same. */
+function parseWithXmlParser(text: string): unknown {
   const parser = new XMLParser({
     ignoreAttributes: false,
     attributeNamePrefix: "@",
@@ -48,16 +53,26 @@ export function parseXml(text: string): XmlNode {
     processEntities: false,
     htmlEntities: false,
     trimValues: true,
-    isArray: (name) => REPEATED.has(name),
+    isArray: isRepeated,
   });
-  const validation = XMLValidator.validate(text);
-  if (validation !== true) throw new IsoParseError(notWellFormed(text, validation.err));
-  let parsed: unknown;
   try {
-    parsed = parser.parse(text);
+    return parser.parse(text);
   } catch (error) {
     throw new IsoParseError(`the file is not well-formed XML: ${(error as Error).message}`);
   }
+}
+
+/**
+ * The tree of an ISO 20022 file: a document type declaration refused, then XMLValidator decides whether the file
+ * is well-formed (its refusal said in words by notWellFormed), then readXmlTree builds the tree in one pass; a file
+ * of a shape it leaves alone (see xml-tree.ts) is read by XMLParser instead. Either way the same object: every
+ * value a trimmed string as written (no entity expanded), attributes as `@name`, namespace prefixes dropped.
+ */
+export function parseXml(text: string): XmlNode {
+  if (/<!DOCTYPE/i.test(text) || /<!ENTITY/i.test(text)) throw new IsoParseError("document type declarations are not accepted");
+  const validation = XMLValidator.validate(text);
+  if (validation !== true) throw new IsoParseError(notWellFormed(text, validation.err));
+  const parsed = readXmlTree(text, isRepeated) ?? parseWithXmlParser(text);
   if (typeof parsed !== "object" || parsed === null) throw new IsoParseError("empty document");
   return parsed as XmlNode;
 }
@@ -138,6 +153,8 @@ export function attribute(node: unknown, path: string[], name: string): string |
 }
 
 function decodeXmlEntities(value: string): string {
+  // Most values hold no reference at all: not run through the expression.
+  if (!value.includes("&")) return value;
   return value.replace(
     /&(lt|gt|amp|quot|apos);/g,
     (_, name: string) => ({ lt: "<", gt: ">", amp: "&", quot: '"', apos: "'" })[name] ?? "",
