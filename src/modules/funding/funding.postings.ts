@@ -329,6 +329,8 @@ export function createFundingPostings(deps: FundingPostingsDeps) {
       readonly step: TransferStep;
       readonly cause: { readonly type: Exclude<TransferCauseType, "payout">; readonly id: string };
       readonly idempotencyKey: string;
+      /** The bank's booking day of the movement, when known (ledger_transfers.booked_on). */
+      readonly bookedOn?: string | null;
     }>,
   ): Promise<TransferWithEntries[]> => {
     if (movements.length === 0) return [];
@@ -346,6 +348,7 @@ export function createFundingPostings(deps: FundingPostingsDeps) {
         step: m.step,
         cause: m.cause,
         idempotencyKey: m.idempotencyKey,
+        bookedOn: m.bookedOn ?? null,
         postedDelta: m.amountMinor,
         pendingDelta: 0,
         legs: [
@@ -572,7 +575,12 @@ export function createFundingPostings(deps: FundingPostingsDeps) {
    */
   async function reverseForPayouts(
     tx: Tx,
-    items: ReadonlyArray<{ readonly payout: PayoutForFunding; readonly returnedAmountMinor: number }>,
+    items: ReadonlyArray<{
+      readonly payout: PayoutForFunding;
+      readonly returnedAmountMinor: number;
+      /** The bank's booking day of the return, when a statement says it (ledger_transfers.booked_on). */
+      readonly bookedOn?: string | null;
+    }>,
   ): Promise<FundingStatus[]> {
     const statuses: FundingStatus[] = items.map((item) => item.payout.fundingStatus);
     const ofAccount = new Map<string, number[]>();
@@ -588,7 +596,7 @@ export function createFundingPostings(deps: FundingPostingsDeps) {
       const tenant = tenantOfRow(first);
       const accountIds = await ledgerIdsOf(tx, tenant, fundingAccountId, first.currency);
       const transfers = indexes.map((index) => {
-        const { payout, returnedAmountMinor } = items[index] as (typeof items)[number];
+        const { payout, returnedAmountMinor, bookedOn } = items[index] as (typeof items)[number];
         const returned = Math.min(Math.max(returnedAmountMinor, 0), payout.amountMinor);
         const shortfall = payout.amountMinor - returned;
         const legs: TransferLeg[] = [{ account: "payees_in_transit", amountMinor: -payout.amountMinor, pending: false }];
@@ -598,6 +606,7 @@ export function createFundingPostings(deps: FundingPostingsDeps) {
           step: "reverse" as const,
           cause: payoutCause(payout),
           idempotencyKey: key(payout.id, "reverse"),
+          bookedOn: bookedOn ?? null,
           postedDelta: returned,
           pendingDelta: 0,
           legs,

@@ -198,7 +198,7 @@ export function balanceUpdateSql(change: PostingBalanceChange): (guard: SQL) => 
 }
 
 /** The name of the bulk posting statement built around balanceTotalsUpdateSql (ledger.shared.ts postTransfers). */
-export const BULK_POSTING_STATEMENT_NAME = "funding_post_transfers_v1";
+export const BULK_POSTING_STATEMENT_NAME = "funding_post_transfers_v2";
 
 /**
  * The one balance update of a bulk posting (ledger.shared.ts postTransfers): the ledger's totals of the transfers

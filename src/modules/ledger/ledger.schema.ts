@@ -1,6 +1,6 @@
 // The ledger module's tables: accounts, immutable transfers and their entries (double entry, integer minor units).
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, boolean, check, index, pgTable, text, uniqueIndex, uuid, varchar } from "drizzle-orm/pg-core";
+import { bigint, bigserial, boolean, check, date, index, pgTable, text, uniqueIndex, uuid, varchar } from "drizzle-orm/pg-core";
 import { businesses, createdAt, environmentEnum } from "../../platform/db/shared.schema.js";
 
 export const LEDGER_ACCOUNT_KINDS = ["funding", "payees_in_transit", "fees", "suspense", "outside_world"] as const;
@@ -64,6 +64,11 @@ export const ledgerTransfers = pgTable(
     idempotencyKey: text("idempotency_key").notNull(),
     postedAfterMinor: bigint("posted_after_minor", { mode: "number" }).notNull(),
     pendingAfterMinor: bigint("pending_after_minor", { mode: "number" }).notNull(),
+    /**
+     * The day the bank booked the money, when the posting knows it (a statement line's booking date: unknown money,
+     * a fee, a return): the balance on a bank's day counts the transfer by it, not by when it was recorded.
+     */
+    bookedOn: date("booked_on", { mode: "string" }),
     createdAt: createdAt(),
   },
   (t) => [

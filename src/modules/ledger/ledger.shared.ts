@@ -4,7 +4,7 @@
 // and writes the balances after it on that row in the same transaction.
 import { and, asc, desc, eq, gt, inArray, isNull, lt, lte, type SQL, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
-import { type Db, namedQueryRows, type Tx } from "../../platform/db/client.js";
+import { type Db, namedQueryRows, queryRows, type Tx } from "../../platform/db/client.js";
 import { ownedBy } from "../../platform/db/tenant-scope.js";
 import type { IdGenerator } from "../../platform/ids.js";
 import {
@@ -298,6 +298,7 @@ export async function postTransfer<Row>(
       causeType: input.cause.type,
       causeId: input.cause.id,
       idempotencyKey: input.idempotencyKey,
+      bookedOn: null,
       postedAfterMinor,
       pendingAfterMinor,
       createdAt: createdAt instanceof Date ? createdAt : new Date(String(createdAt)),
@@ -314,6 +315,8 @@ export interface BulkTransfer {
   readonly legs: readonly TransferLeg[];
   readonly postedDelta: number;
   readonly pendingDelta: number;
+  /** The bank's booking day of the money (YYYY-MM-DD), when the posting knows it (ledger_transfers.booked_on). */
+  readonly bookedOn?: string | null;
 }
 
 /** What a bulk posting did to each transfer, in the order given. */
@@ -374,6 +377,7 @@ export async function postTransfers<Row>(
       idempotency_key: t.idempotencyKey,
       posted_delta: t.postedDelta,
       pending_delta: t.pendingDelta,
+      booked_on: t.bookedOn ?? null,
     };
   });
   const entries = sent.flatMap(({ index, id }) =>
@@ -396,7 +400,7 @@ export async function postTransfers<Row>(
     sql`with input as (
           select * from jsonb_to_recordset(${JSON.stringify(transfers)}::jsonb)
             as t(ord integer, id uuid, step text, cause_type text, cause_id text, idempotency_key text,
-                 posted_delta bigint, pending_delta bigint)
+                 posted_delta bigint, pending_delta bigint, booked_on date)
         ),
         existing as (
           select idempotency_key from ledger_transfers
@@ -415,10 +419,10 @@ export async function postTransfers<Row>(
         moved as (${input.balanceUpdate(guard, totals)}),
         transfer as (
           insert into ledger_transfers (id, business_id, environment, funding_account_id, currency, step, cause_type,
-            cause_id, idempotency_key, posted_after_minor, pending_after_minor, created_at)
+            cause_id, idempotency_key, posted_after_minor, pending_after_minor, booked_on, created_at)
           select f.id, m.business_id, m.environment, m.id, m.currency, f.step, f.cause_type, f.cause_id,
             f.idempotency_key, m.posted_minor - f.posted_total + f.posted_run,
-            m.pending_minor - f.pending_total + f.pending_run, m.last_transfer_at
+            m.pending_minor - f.pending_total + f.pending_run, f.booked_on, m.last_transfer_at
           from fresh f cross join moved m
           order by f.ord
           returning id, seq, created_at, posted_after_minor, pending_after_minor
@@ -463,6 +467,7 @@ export async function postTransfers<Row>(
         causeType: t.cause.type,
         causeId: t.cause.id,
         idempotencyKey: t.idempotencyKey,
+        bookedOn: t.bookedOn ?? null,
         postedAfterMinor: Number(raw.ledger_posted_after),
         pendingAfterMinor: Number(raw.ledger_pending_after),
         createdAt: createdAt instanceof Date ? createdAt : new Date(String(createdAt)),
@@ -561,43 +566,52 @@ export async function balancesAt(
 }
 
 /**
- * Every transfer of the funding account recorded after `at`, with what it changed the account's posted balance by
- * (its posted entries on the account's ledger accounts) and what caused it: the reconciliation takes back, from the
- * posted balance now, those that belong to a bank day after a statement's end (its balance at that end).
+ * The funding account's posted movements recorded after `at`, for its balance on the bank's day `day` (YYYY-MM-DD):
+ * the posted total of those the bank booked after that day by their own booking day (`booked_on`, summed here),
+ * and, one by one, those whose booking day the posting did not know (the caller finds it from their cause).
  */
 export async function postedMovementsAfter(
   db: Db,
   fundingAccountId: string,
   at: Date,
-): Promise<
-  ReadonlyArray<{
+  day: string,
+): Promise<{
+  readonly bookedAfterDayMinor: number;
+  readonly undated: ReadonlyArray<{
     readonly causeType: TransferCauseType;
     readonly causeId: string;
     readonly step: TransferStep;
     readonly postedDeltaMinor: number;
-  }>
-> {
-  const rows = await db
-    .select({
-      causeType: ledgerTransfers.causeType,
-      causeId: ledgerTransfers.causeId,
-      step: ledgerTransfers.step,
-      posted: sql<string>`coalesce(sum(case when ${ledgerEntries.pending} then 0 else ${ledgerEntries.amountMinor} end), 0)`,
-    })
-    .from(ledgerTransfers)
-    .innerJoin(ledgerEntries, eq(ledgerEntries.transferId, ledgerTransfers.id))
-    .innerJoin(
-      ledgerAccounts,
-      and(eq(ledgerAccounts.id, ledgerEntries.ledgerAccountId), eq(ledgerAccounts.fundingAccountId, fundingAccountId)),
-    )
-    .where(and(eq(ledgerTransfers.fundingAccountId, fundingAccountId), gt(ledgerTransfers.createdAt, at)))
-    .groupBy(ledgerTransfers.id, ledgerTransfers.causeType, ledgerTransfers.causeId, ledgerTransfers.step);
-  return rows.map((row) => ({
-    causeType: row.causeType,
-    causeId: row.causeId,
-    step: row.step,
-    postedDeltaMinor: Number(row.posted),
-  }));
+  }>;
+}> {
+  const rows = await queryRows<{
+    cause_type: TransferCauseType | null;
+    cause_id: string | null;
+    step: TransferStep | null;
+    posted: string;
+  }>(
+    db,
+    sql`with movement as (
+          select t.id, t.cause_type, t.cause_id, t.step, t.booked_on,
+            sum(case when e.pending then 0 else e.amount_minor end) as posted
+          from ledger_transfers t
+          join ledger_entries e on e.transfer_id = t.id
+          join ledger_accounts a on a.id = e.ledger_account_id and a.funding_account_id = ${fundingAccountId}::uuid
+          where t.funding_account_id = ${fundingAccountId}::uuid and t.created_at > ${at.toISOString()}::timestamptz
+          group by t.id
+        )
+        select null as cause_type, null as cause_id, null as step, coalesce(sum(posted), 0)::text as posted
+        from movement where booked_on > ${day}::date
+        union all
+        select cause_type, cause_id, step, posted::text from movement where booked_on is null and posted <> 0`,
+  );
+  let bookedAfterDayMinor = 0;
+  const undated: Array<{ causeType: TransferCauseType; causeId: string; step: TransferStep; postedDeltaMinor: number }> = [];
+  for (const row of rows) {
+    if (row.cause_type === null || row.cause_id === null || row.step === null) bookedAfterDayMinor += Number(row.posted);
+    else undated.push({ causeType: row.cause_type, causeId: row.cause_id, step: row.step, postedDeltaMinor: Number(row.posted) });
+  }
+  return { bookedAfterDayMinor, undated };
 }
 
 /**

@@ -348,7 +348,12 @@ export function createLifecycle(deps: LifecycleDeps) {
    */
   async function applyMany(
     tx: Tx,
-    items: ReadonlyArray<{ readonly payout: PayoutRow; readonly trigger: PayoutTrigger }>,
+    items: ReadonlyArray<{
+      readonly payout: PayoutRow;
+      readonly trigger: PayoutTrigger;
+      /** The bank's booking day of the move's money, when a statement says it (recorded on its posting). */
+      readonly bookedOn?: string | null;
+    }>,
     options: { deferEvent?: (event: NewEvent) => void } = {},
   ): Promise<ApplyOutcome[]> {
     if (new Set(items.map((item) => item.payout.id)).size < items.length) throw new Error("applyMany: a payout given twice");
@@ -420,6 +425,7 @@ export function createLifecycle(deps: LifecycleDeps) {
         reversals.map((m) => {
           const trigger = items[m.index]?.trigger;
           return {
+            bookedOn: items[m.index]?.bookedOn ?? null,
             payout: { ...m.row, fundingStatus: m.before.fundingStatus },
             returnedAmountMinor:
               trigger?.type === "returned" && trigger.returnedAmountMinor !== undefined

@@ -64,7 +64,14 @@ export type StatementMove =
       readonly statementLineId: string;
       readonly rule: string;
     }
-  | { readonly kind: "return"; readonly payoutId: string; readonly reason: string; readonly returnedAmountMinor: number };
+  | {
+      readonly kind: "return";
+      readonly payoutId: string;
+      readonly reason: string;
+      readonly returnedAmountMinor: number;
+      /** The return line's booking day (recorded on the reversal's posting). */
+      readonly bookedOn?: string | null;
+    };
 
 export type MoveOutcome = ReconcileOutcome | { readonly kind: "returned" | "already" };
 
@@ -262,6 +269,7 @@ export function createPayoutReconciliation(deps: {
         tx,
         batch.map(({ row, move }) => ({
           payout: row,
+          bookedOn: move.bookedOn ?? null,
           trigger: { type: "returned", reason: move.reason, returnedAmountMinor: move.returnedAmountMinor },
         })),
         { deferEvent: (event) => returnedEvents.push(event) },

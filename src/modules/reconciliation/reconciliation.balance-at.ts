@@ -10,6 +10,8 @@
 //     it); else the day it was recorded;
 //   - caused by a top-up: the booking day of the line matched to it, else the day it was recorded;
 //   - a sandbox credit: the day it was recorded.
+// A transfer posted with the bank's booking day (ledger_transfers.booked_on: a statement's postings of unknown money,
+// fees and returns) is counted by that day without looking up its cause: the same day the rules above find.
 // The day ends at 24:00 UTC: booking dates are the bank's and the module keeps no bank time zone.
 import { and, eq } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
@@ -40,8 +42,10 @@ export async function postedBalanceAtEndOf(
   postedNowMinor: number,
 ): Promise<number> {
   const end = endOfDayUtc(day);
-  const after = (await postedMovementsAfter(db, fundingAccountId, end)).filter((m) => m.postedDeltaMinor !== 0);
-  if (after.length === 0) return postedNowMinor;
+  // Transfers that carry the bank's booking day (the statement postings) are counted by it in the query; the others
+  // one by one, below, by their cause.
+  const { bookedAfterDayMinor, undated: after } = await postedMovementsAfter(db, fundingAccountId, end, day);
+  if (after.length === 0) return postedNowMinor - bookedAfterDayMinor;
 
   const ids = (type: string) => [...new Set(after.filter((m) => m.causeType === type).map((m) => m.causeId))];
   const lineIds = ids("statement_line");
@@ -102,5 +106,5 @@ export async function postedBalanceAtEndOf(
     }
     if (!within) laterMinor += movement.postedDeltaMinor;
   }
-  return postedNowMinor - laterMinor;
+  return postedNowMinor - bookedAfterDayMinor - laterMinor;
 }

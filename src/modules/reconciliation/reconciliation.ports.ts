@@ -83,6 +83,8 @@ export type StatementMovements = (
     readonly step: "post" | "reverse" | "credit" | "fee";
     readonly cause: { readonly type: "statement_line"; readonly id: string };
     readonly idempotencyKey: string;
+    /** The line's booking (else value) day: the ledger counts the transfer on that bank day. */
+    readonly bookedOn: string | null;
   }>,
 ) => Promise<TransferRef[]>;
 

@@ -570,7 +570,13 @@ export function createReconciliationService(deps: ReconciliationServiceDeps) {
           });
       if (decision.kind === "return")
         for (const r of decision.returns)
-          moves.push({ kind: "return", payoutId: r.payout.id, reason: r.reason, returnedAmountMinor: r.returnedMinor });
+          moves.push({
+            kind: "return",
+            payoutId: r.payout.id,
+            reason: r.reason,
+            returnedAmountMinor: r.returnedMinor,
+            bookedOn: line.bookingDate ?? line.valueDate,
+          });
     });
     const moved = await ports.payouts.applyStatementMoves(tx, tenant, moves, locked);
     moved.forEach((outcome, k) => {
@@ -597,6 +603,7 @@ export function createReconciliationService(deps: ReconciliationServiceDeps) {
           step: "fee",
           cause: { type: "statement_line", id: line.id },
           idempotencyKey: `statement_line:${line.id}:fee:auto`,
+          bookedOn: line.bookingDate ?? line.valueDate,
         };
       if (decision.kind === "unmatched" && line.amountMinor !== 0)
         movement =
@@ -607,6 +614,7 @@ export function createReconciliationService(deps: ReconciliationServiceDeps) {
                 step: "credit",
                 cause: { type: "statement_line", id: line.id },
                 idempotencyKey: `statement_line:${line.id}:credit`,
+                bookedOn: line.bookingDate ?? line.valueDate,
               }
             : {
                 amountMinor: -line.amountMinor,
@@ -614,6 +622,7 @@ export function createReconciliationService(deps: ReconciliationServiceDeps) {
                 step: "post",
                 cause: { type: "statement_line", id: line.id },
                 idempotencyKey: `statement_line:${line.id}:suspense`,
+                bookedOn: line.bookingDate ?? line.valueDate,
               };
       if (movement === null) return;
       const ofAccount = movementsOf.get(line.fundingAccountId) ?? [];

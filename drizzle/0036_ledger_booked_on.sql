@@ -1,0 +1,1 @@
+ALTER TABLE "ledger_transfers" ADD COLUMN "booked_on" date;
