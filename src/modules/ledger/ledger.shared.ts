@@ -2,7 +2,7 @@
 // transfer with its entries, and the reads of transfers and past balances. Every function runs in the caller's
 // handle or transaction; the caller (funding) holds the funding account's row lock while it records a transfer,
 // and writes the balances after it on that row in the same transaction.
-import { and, asc, desc, eq, gt, inArray, isNull, lt, lte, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, lt, lte, type SQL, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
 import { type Db, namedQueryRows, queryRows, type Tx } from "../../platform/db/client.js";
 import { ownedBy } from "../../platform/db/tenant-scope.js";
