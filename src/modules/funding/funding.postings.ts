@@ -541,6 +541,19 @@ export function createFundingPostings(deps: FundingPostingsDeps) {
   }
 
   /**
+   * A return's legs: payees in transit gives back the payout's amount; what came back (at most the amount) credits
+   * the funding account, the rest (a bank's charge) goes to fees.
+   */
+  function reversal(payout: PayoutForFunding, returnedAmountMinor: number): { returned: number; legs: TransferLeg[] } {
+    const returned = Math.min(Math.max(returnedAmountMinor, 0), payout.amountMinor);
+    const shortfall = payout.amountMinor - returned;
+    const legs: TransferLeg[] = [{ account: "payees_in_transit", amountMinor: -payout.amountMinor, pending: false }];
+    if (returned > 0) legs.push({ account: "funding", amountMinor: returned, pending: false });
+    if (shortfall > 0) legs.push({ account: "fees", amountMinor: shortfall, pending: false });
+    return { returned, legs };
+  }
+
+  /**
    * `returned` (also after `settled`): a reversing credit of the amount that came back; what did not come back
    * (a bank's charge) moves from payees in transit to fees.
    */
@@ -551,11 +564,7 @@ export function createFundingPostings(deps: FundingPostingsDeps) {
   ): Promise<FundingStatus> {
     const { fundingAccountId } = payout;
     if (payout.fundingStatus !== "posted" || fundingAccountId === null) return payout.fundingStatus;
-    const returned = Math.min(Math.max(returnedAmountMinor, 0), payout.amountMinor);
-    const shortfall = payout.amountMinor - returned;
-    const legs: TransferLeg[] = [{ account: "payees_in_transit", amountMinor: -payout.amountMinor, pending: false }];
-    if (returned > 0) legs.push({ account: "funding", amountMinor: returned, pending: false });
-    if (shortfall > 0) legs.push({ account: "fees", amountMinor: shortfall, pending: false });
+    const { returned, legs } = reversal(payout, returnedAmountMinor);
     const reversed = await postOfPayout(
       tx,
       { ...payout, fundingAccountId },
@@ -597,11 +606,7 @@ export function createFundingPostings(deps: FundingPostingsDeps) {
       const accountIds = await ledgerIdsOf(tx, tenant, fundingAccountId, first.currency);
       const transfers = indexes.map((index) => {
         const { payout, returnedAmountMinor, bookedOn } = items[index] as (typeof items)[number];
-        const returned = Math.min(Math.max(returnedAmountMinor, 0), payout.amountMinor);
-        const shortfall = payout.amountMinor - returned;
-        const legs: TransferLeg[] = [{ account: "payees_in_transit", amountMinor: -payout.amountMinor, pending: false }];
-        if (returned > 0) legs.push({ account: "funding", amountMinor: returned, pending: false });
-        if (shortfall > 0) legs.push({ account: "fees", amountMinor: shortfall, pending: false });
+        const { returned, legs } = reversal(payout, returnedAmountMinor);
         return {
           step: "reverse" as const,
           cause: payoutCause(payout),

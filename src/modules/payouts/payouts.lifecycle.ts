@@ -171,6 +171,8 @@ export function plannedFundingStatus(payout: PayoutRow, from: PayoutStatus, to: 
   return current;
 }
 
+type MoveResult = Extract<TransitionResult, { kind: "move" }>;
+
 export function createLifecycle(deps: LifecycleDeps) {
   const { clock, events, jobStore, funding } = deps;
 
@@ -278,6 +280,61 @@ export function createLifecycle(deps: LifecycleDeps) {
     return setPayoutFunding(tx, payout.id, { fundingStatus: next, awaitingFundsSince: null });
   }
 
+  /** The conditional update's patch of a move: the trigger's columns, the funding status it will leave, the status. */
+  function movePatch(
+    payout: PayoutRow,
+    trigger: PayoutTrigger,
+    result: MoveResult,
+    now: Date,
+    extraPatch: PayoutPatch = {},
+  ): PayoutPatch {
+    const plannedFunding = plannedFundingStatus(payout, result.from, result.to);
+    return {
+      ...patchOf(trigger, now),
+      ...extraPatch,
+      ...(plannedFunding === payout.fundingStatus ? {} : { fundingStatus: plannedFunding, awaitingFundsSince: null }),
+      status: result.to,
+      heldFromStatus: result.heldFromStatus,
+      updatedAt: now,
+    };
+  }
+
+  /** The move's event, of the payout as the move left it. */
+  function moveEvent(
+    updated: PayoutRow,
+    type: PayoutEventType,
+    trigger: PayoutTrigger,
+    extraData?: Readonly<Record<string, unknown>>,
+  ): NewEvent {
+    return {
+      tenant: tenantOfPayout(updated),
+      type,
+      subjectId: updated.id,
+      data: eventData(updated, type, extraData),
+      // Spec: payout.delivered occurs at the arrival of the money, possibly before payout.disbursed.
+      ...(trigger.type === "delivered" ? { occurredAt: trigger.deliveredAt } : {}),
+      // payout.disbursed occurs when the money left: the bank's booking date when the rail reports one.
+      ...(trigger.type === "disbursed" && trigger.disbursedAt !== undefined ? { occurredAt: trigger.disbursedAt } : {}),
+    };
+  }
+
+  /**
+   * The money of a move, after its update and event: a payout voided after its approval (canceled, failed) gives its
+   * amount back to the day it was counted in (a returned one does not: the money left that day; rejected never
+   * follows an approval), then the posting rule on the funding account, last (its row is locked until the commit).
+   */
+  async function settleMove(
+    tx: Tx,
+    before: PayoutRow,
+    updated: PayoutRow,
+    result: MoveResult,
+    trigger: PayoutTrigger,
+  ): Promise<ApplyOutcome> {
+    if (ENDED_WITHOUT_MONEY.has(result.to) && result.from !== result.to) await deps.limits.releaseDaily(tx, updated.id);
+    const funded = await applyFunding(tx, updated, before.fundingStatus, result.from, trigger);
+    return { kind: "moved", payout: funded, from: result.from, event: result.event };
+  }
+
   /**
    * Moves the payout if the state machine allows it: one conditional update (on every value the decision
    * read, see updatePayoutIfUnchanged) and its event, in `tx`. Callers pass a row they locked in `tx`. `extraPatch` adds columns (rail_ref on submission...); `extraData` adds event fields.
@@ -294,48 +351,20 @@ export function createLifecycle(deps: LifecycleDeps) {
        * and before the posting on the funding account, so that the funding row is locked as late as possible.
        */
       beforeMoney?: (tx: Tx, moved: PayoutRow) => Promise<void>;
-      /**
-       * Hands the move's event to the caller instead of recording it (a batch of moves records theirs in one
-       * statement, EventRecorder.recordMany): the caller records it in this transaction, before any later event
-       * of the same payout.
-       */
-      deferEvent?: (event: NewEvent) => void;
     } = {},
   ): Promise<ApplyOutcome> {
     const result: TransitionResult = transition(stateViewOf(payout), trigger);
     if (result.kind !== "move") return { kind: result.kind, payout, reason: result.reason };
-    const now = clock.now();
-    const plannedFunding = plannedFundingStatus(payout, result.from, result.to);
-    const updated = await updatePayoutIfUnchanged(tx, payout, {
-      ...patchOf(trigger, now),
-      ...options.extraPatch,
-      ...(plannedFunding === payout.fundingStatus ? {} : { fundingStatus: plannedFunding, awaitingFundsSince: null }),
-      status: result.to,
-      heldFromStatus: result.heldFromStatus,
-      updatedAt: now,
-    });
+    const updated = await updatePayoutIfUnchanged(
+      tx,
+      payout,
+      movePatch(payout, trigger, result, clock.now(), options.extraPatch),
+    );
     if (updated === null) return { kind: "lost", payout };
     // The move's event first, the posting on the funding account last (its row is locked until the commit).
-    if (result.event !== null) {
-      const event: NewEvent = {
-        tenant: tenantOfPayout(updated),
-        type: result.event,
-        subjectId: updated.id,
-        data: eventData(updated, result.event, options.extraData),
-        // Spec: payout.delivered occurs at the arrival of the money, possibly before payout.disbursed.
-        ...(trigger.type === "delivered" ? { occurredAt: trigger.deliveredAt } : {}),
-        // payout.disbursed occurs when the money left: the bank's booking date when the rail reports one.
-        ...(trigger.type === "disbursed" && trigger.disbursedAt !== undefined ? { occurredAt: trigger.disbursedAt } : {}),
-      };
-      if (options.deferEvent !== undefined) options.deferEvent(event);
-      else await events.record(tx, event);
-    }
+    if (result.event !== null) await events.record(tx, moveEvent(updated, result.event, trigger, options.extraData));
     await options.beforeMoney?.(tx, updated);
-    // A payout voided after its approval (canceled, failed) gives its amount back to the day it was counted in;
-    // a returned one does not (the money left that day). Rejected never follows an approval.
-    if (ENDED_WITHOUT_MONEY.has(result.to) && result.from !== result.to) await deps.limits.releaseDaily(tx, updated.id);
-    const funded = await applyFunding(tx, updated, payout.fundingStatus, result.from, trigger);
-    return { kind: "moved", payout: funded, from: result.from, event: result.event };
+    return settleMove(tx, payout, updated, result, trigger);
   }
 
   /**
@@ -354,85 +383,44 @@ export function createLifecycle(deps: LifecycleDeps) {
       /** The bank's booking day of the move's money, when a statement says it (recorded on its posting). */
       readonly bookedOn?: string | null;
     }>,
-    options: { deferEvent?: (event: NewEvent) => void } = {},
   ): Promise<ApplyOutcome[]> {
     if (new Set(items.map((item) => item.payout.id)).size < items.length) throw new Error("applyMany: a payout given twice");
     if (items.some((item) => item.trigger.type === "approve")) throw new Error("applyMany: approvals go through apply");
     const now = clock.now();
     const outcomes: ApplyOutcome[] = [];
-    const moving: Array<{
-      index: number;
-      read: PayoutRow;
-      patch: PayoutPatch;
-      result: Extract<TransitionResult, { kind: "move" }>;
-    }> = [];
+    const moving: Array<{ index: number; read: PayoutRow; patch: PayoutPatch; result: MoveResult }> = [];
     items.forEach(({ payout, trigger }, index) => {
       const result = transition(stateViewOf(payout), trigger);
-      if (result.kind !== "move") {
-        outcomes[index] = { kind: result.kind, payout, reason: result.reason };
-        return;
-      }
-      const plannedFunding = plannedFundingStatus(payout, result.from, result.to);
-      moving.push({
-        index,
-        read: payout,
-        result,
-        patch: {
-          ...patchOf(trigger, now),
-          ...(plannedFunding === payout.fundingStatus ? {} : { fundingStatus: plannedFunding, awaitingFundsSince: null }),
-          status: result.to,
-          heldFromStatus: result.heldFromStatus,
-          updatedAt: now,
-        },
-      });
+      if (result.kind !== "move") outcomes[index] = { kind: result.kind, payout, reason: result.reason };
+      else moving.push({ index, read: payout, result, patch: movePatch(payout, trigger, result, now) });
     });
     const updated = await updatePayoutsIfUnchanged(tx, moving);
-    const moved: Array<{ index: number; before: PayoutRow; row: PayoutRow; result: (typeof moving)[number]["result"] }> = [];
-    const recorded: NewEvent[] = [];
+    const moved: Array<{ index: number; before: PayoutRow; row: PayoutRow; result: MoveResult; trigger: PayoutTrigger }> = [];
     for (const move of moving) {
       const row = updated.get(move.read.id);
-      if (row === undefined) {
-        outcomes[move.index] = { kind: "lost", payout: move.read };
-        continue;
-      }
-      moved.push({ index: move.index, before: move.read, row, result: move.result });
-      const trigger = items[move.index]?.trigger;
-      if (move.result.event === null || trigger === undefined) continue;
-      const event: NewEvent = {
-        tenant: tenantOfPayout(row),
-        type: move.result.event,
-        subjectId: row.id,
-        data: eventData(row, move.result.event),
-        ...(trigger.type === "delivered" ? { occurredAt: trigger.deliveredAt } : {}),
-        ...(trigger.type === "disbursed" && trigger.disbursedAt !== undefined ? { occurredAt: trigger.disbursedAt } : {}),
-      };
-      if (options.deferEvent !== undefined) options.deferEvent(event);
-      else recorded.push(event);
+      const item = items[move.index];
+      if (row === undefined || item === undefined) outcomes[move.index] = { kind: "lost", payout: move.read };
+      else moved.push({ index: move.index, before: move.read, row, result: move.result, trigger: item.trigger });
     }
-    await events.recordMany(tx, recorded);
+    await events.recordMany(
+      tx,
+      moved.flatMap((m) => (m.result.event === null ? [] : [moveEvent(m.row, m.result.event, m.trigger)])),
+    );
     // The postings: the reversals together (returned is never followed by another move here), the rest one by one.
-    const reversals = moved.filter((m) => m.row.status === "returned" && m.result.from !== "returned");
-    for (const m of moved) {
-      if (reversals.includes(m)) continue;
-      if (ENDED_WITHOUT_MONEY.has(m.result.to) && m.result.from !== m.result.to) await deps.limits.releaseDaily(tx, m.row.id);
-      const trigger = items[m.index]?.trigger as PayoutTrigger;
-      const funded = await applyFunding(tx, m.row, m.before.fundingStatus, m.result.from, trigger);
-      outcomes[m.index] = { kind: "moved", payout: funded, from: m.result.from, event: m.result.event };
-    }
+    const isReversal = (m: (typeof moved)[number]) => m.result.to === "returned" && m.result.from !== "returned";
+    for (const m of moved) if (!isReversal(m)) outcomes[m.index] = await settleMove(tx, m.before, m.row, m.result, m.trigger);
+    const reversals = moved.filter(isReversal);
     if (reversals.length > 0) {
       const statuses = await funding.reverseForPayouts(
         tx,
-        reversals.map((m) => {
-          const trigger = items[m.index]?.trigger;
-          return {
-            bookedOn: items[m.index]?.bookedOn ?? null,
-            payout: { ...m.row, fundingStatus: m.before.fundingStatus },
-            returnedAmountMinor:
-              trigger?.type === "returned" && trigger.returnedAmountMinor !== undefined
-                ? trigger.returnedAmountMinor
-                : m.row.amountMinor,
-          };
-        }),
+        reversals.map((m) => ({
+          bookedOn: items[m.index]?.bookedOn ?? null,
+          payout: { ...m.row, fundingStatus: m.before.fundingStatus },
+          returnedAmountMinor:
+            m.trigger.type === "returned" && m.trigger.returnedAmountMinor !== undefined
+              ? m.trigger.returnedAmountMinor
+              : m.row.amountMinor,
+        })),
       );
       for (const [k, m] of reversals.entries()) {
         const next = statuses[k] ?? m.before.fundingStatus;

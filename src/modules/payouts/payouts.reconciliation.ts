@@ -264,7 +264,6 @@ export function createPayoutReconciliation(deps: {
       if (returns.length === 0) return;
       const batch = returns;
       returns = [];
-      const returnedEvents: NewEvent[] = [];
       const applied = await lifecycle.applyMany(
         tx,
         batch.map(({ row, move }) => ({
@@ -272,9 +271,7 @@ export function createPayoutReconciliation(deps: {
           bookedOn: move.bookedOn ?? null,
           trigger: { type: "returned", reason: move.reason, returnedAmountMinor: move.returnedAmountMinor },
         })),
-        { deferEvent: (event) => returnedEvents.push(event) },
       );
-      await events.recordMany(tx, returnedEvents);
       batch.forEach(({ index }, k) => {
         const moved = applied[k];
         if (moved === undefined) return;

@@ -373,11 +373,13 @@ export async function updatePayoutsIfUnchanged(
       .filter((k) => move.patch[k as keyof PayoutPatch] !== undefined)
       .sort()
       .join(",");
-    groups.set(keys, [...(groups.get(keys) ?? []), move]);
+    const group = groups.get(keys);
+    if (group === undefined) groups.set(keys, [move]);
+    else group.push(move);
   }
   for (const [keyList, group] of groups) {
-    const keys = keyList === "" ? [] : (keyList.split(",") as Array<keyof PayoutPatch & keyof typeof columns>);
-    if (keys.length === 0) continue;
+    if (keyList === "") throw new Error("updatePayoutsIfUnchanged: a move with an empty patch");
+    const keys = keyList.split(",") as Array<keyof PayoutPatch & keyof typeof columns>;
     const definitions = keys.map((key, i) => `c${i} ${columns[key].getSQLType()}`);
     const records = group.map(({ read, patch }) => {
       const record: Record<string, unknown> = {

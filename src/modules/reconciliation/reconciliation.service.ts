@@ -205,9 +205,12 @@ export function presentLine(row: LineRow, matches: readonly MatchRow[]): Stateme
   };
 }
 
+/** The day the bank booked the line's money: its booking date, else its value date. */
+const bankDayOf = (row: LineRow): string | null => row.bookingDate ?? row.valueDate;
+
 /** Start of the booking day (UTC): when a matched payout is recorded disbursed. */
 const bookedAt = (row: LineRow, now: Date) => {
-  const date = row.bookingDate ?? row.valueDate;
+  const date = bankDayOf(row);
   return date === null ? now : new Date(`${date}T00:00:00.000Z`);
 };
 
@@ -371,15 +374,6 @@ export function createReconciliationService(deps: ReconciliationServiceDeps) {
   }
 
   /**
-   * Applies the decisions of a statement's new (or newly booked) lines, in the statement's transaction, set by
-   * set: the matches in one INSERT, the payouts' moves in one batch of the payouts module (one lock, the marks
-   * together, each lifecycle move of its own), the postings of unmatched money and fees in one statement (the
-   * funding module's postStatementMovements), the lines in one UPDATE and their events in one INSERT. Only the
-   * returns' lifecycle moves (with their postings) go one by one. A payout (or top-up) matched by another
-   * line already, or by an earlier line of this statement, sends the line to review instead, as line by line.
-   * The payouts are locked (id order) before this runs (`locked`: the payouts' moves use those rows, no second lock).
-   */
-  /**
    * What a line becomes given its decision and whether its match rows are its own (`kept`): matched with its rule,
    * in review with its candidates (a person decides), or unmatched with the reason.
    */
@@ -422,12 +416,16 @@ export function createReconciliationService(deps: ReconciliationServiceDeps) {
   }
 
   /**
-   * The decisions of a statement's booked lines, applied: `fresh` lines (not stored yet) are inserted with what
-   * matching decided (one INSERT, no second write of the line: a line known to the account already, inserted by a
-   * concurrent intake, is left to that intake and its decision dropped), together with `alsoInsert` (fresh lines
-   * nothing decides, pending ones); lines stored before (a pending entry booked now) are updated. Then the match
-   * rows (the unique indexes the backstop: a line short of any row goes to review), the payouts' moves, the
-   * postings, and the lines' events.
+   * The decisions of a statement's booked lines, applied in the statement's transaction, set by set: `fresh` lines
+   * (not stored yet) are inserted with what matching decided (one INSERT, no second write of the line: a line known
+   * to the account already, inserted by a concurrent intake, is left to that intake and its decision dropped),
+   * together with `alsoInsert` (fresh lines nothing decides, pending ones); lines stored before (a pending entry
+   * booked now) are updated. Then the match rows in one INSERT (a payout or top-up matched by another line already,
+   * or by an earlier line of this statement, sends the line to review instead, as line by line; the unique indexes
+   * are the backstop: a line short of any row goes to review), the payouts' moves in one batch of the payouts module
+   * (the marks together, the returns together), the postings of unmatched money and fees in one statement (the
+   * funding module's postStatementMovements), and the lines' events in one INSERT. The payouts are locked (id order)
+   * before this runs (`locked`: the payouts' moves use those rows, no second lock).
    */
   async function applyDecisions(
     tx: Tx,
@@ -575,7 +573,7 @@ export function createReconciliationService(deps: ReconciliationServiceDeps) {
             payoutId: r.payout.id,
             reason: r.reason,
             returnedAmountMinor: r.returnedMinor,
-            bookedOn: line.bookingDate ?? line.valueDate,
+            bookedOn: bankDayOf(line),
           });
     });
     const moved = await ports.payouts.applyStatementMoves(tx, tenant, moves, locked);
@@ -603,7 +601,7 @@ export function createReconciliationService(deps: ReconciliationServiceDeps) {
           step: "fee",
           cause: { type: "statement_line", id: line.id },
           idempotencyKey: `statement_line:${line.id}:fee:auto`,
-          bookedOn: line.bookingDate ?? line.valueDate,
+          bookedOn: bankDayOf(line),
         };
       if (decision.kind === "unmatched" && line.amountMinor !== 0)
         movement =
@@ -614,7 +612,7 @@ export function createReconciliationService(deps: ReconciliationServiceDeps) {
                 step: "credit",
                 cause: { type: "statement_line", id: line.id },
                 idempotencyKey: `statement_line:${line.id}:credit`,
-                bookedOn: line.bookingDate ?? line.valueDate,
+                bookedOn: bankDayOf(line),
               }
             : {
                 amountMinor: -line.amountMinor,
@@ -622,7 +620,7 @@ export function createReconciliationService(deps: ReconciliationServiceDeps) {
                 step: "post",
                 cause: { type: "statement_line", id: line.id },
                 idempotencyKey: `statement_line:${line.id}:suspense`,
-                bookedOn: line.bookingDate ?? line.valueDate,
+                bookedOn: bankDayOf(line),
               };
       if (movement === null) return;
       const ofAccount = movementsOf.get(line.fundingAccountId) ?? [];
