@@ -28,6 +28,20 @@ export async function findConfig(
   return row ?? null;
 }
 
+/** The tenant's configurations of these rails, by rail (one query). */
+export async function findConfigsOfRails(
+  db: Db,
+  tenant: Tenant,
+  rails: readonly string[],
+): Promise<Map<string, BankRailConfigRow>> {
+  if (rails.length === 0) return new Map();
+  const rows = await db
+    .select()
+    .from(bankRailConfigs)
+    .where(and(ownedBy(bankRailConfigs, tenant), sql`${bankRailConfigs.rail} = any(${textArrayLiteral(rails)}::text[])`));
+  return new Map(rows.map((row) => [row.rail, row]));
+}
+
 /** The unique index that gives a debtor account to one Business per environment. */
 export const DEBTOR_ACCOUNT_KEY_INDEX = "bank_rail_configs_debtor_account_key";
 
@@ -410,26 +424,46 @@ export async function setItemBankStatuses(
     where bank_file_items.payout_id = v.payout_id`);
 }
 
-/** The tenant's items of a rail by reference, in one query (unknown references are absent). */
+/** The tenant's items of one rail carrying these references (one per reference: the last found), by reference. */
 export async function findItemsByReferences(
   db: Db,
   tenant: Tenant,
   rail: string,
   references: readonly string[],
 ): Promise<Map<string, BankFileItemRow>> {
-  if (references.length === 0) return new Map();
-  const rows = await db
+  const rows = await findItemsByReferencesOnRails(db, tenant, [rail], references);
+  return new Map(rows.map((row) => [row.reference ?? "", row]));
+}
+
+/** The tenant's items of these rails carrying one of these references (a reconciliation looks on every rail at once). */
+export async function findItemsByReferencesOnRails(
+  db: Db,
+  tenant: Tenant,
+  rails: readonly string[],
+  references: readonly string[],
+): Promise<BankFileItemRow[]> {
+  if (references.length === 0 || rails.length === 0) return [];
+  // One array parameter, however many references (a camt.054 or a return file may name thousands), each looked up
+  // in the reference index on its own (a lateral probe the planner cannot fold into a join): as
+  // `reference = any(...)` the planner read the whole table when it judged a hundred index probes dearer than
+  // one scan (measured: 13,000 items, 3 ms per statement against 0.3 ms).
+  return db
     .select()
     .from(bankFileItems)
     .where(
       and(
         ownedBy(bankFileItems, tenant),
-        eq(bankFileItems.rail, rail),
-        // One array parameter, however many references (a camt.054 or a return file may name thousands).
-        sql`${bankFileItems.reference} = any(${textArrayLiteral([...new Set(references)])}::text[])`,
+        sql`${bankFileItems.payoutId} = any(array(
+          select found.payout_id from unnest(${textArrayLiteral([...new Set(references)])}::text[]) as wanted(reference)
+          cross join unnest(${textArrayLiteral(rails)}::text[]) as on_rail(rail)
+          cross join lateral (
+            select i.payout_id from bank_file_items i
+            where i.business_id = ${tenant.businessId} and i.environment = ${tenant.environment}
+              and i.rail = on_rail.rail and i.reference = wanted.reference
+            offset 0
+          ) found))`,
       ),
     );
-  return new Map(rows.map((row) => [row.reference ?? "", row]));
 }
 
 /** Items of the tenant whose payment block (PmtInfId, or an ACH batch reference) is one of these (reconciliation). */

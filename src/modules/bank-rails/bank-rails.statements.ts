@@ -5,7 +5,7 @@ import { electronicFormatIBAN } from "ibantools";
 import type { Tenant } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/client.js";
 import { classOf } from "./bank-rails.iso-answers.js";
-import { findConfig, findItemsByPaymentInfoIds, findItemsByReferences } from "./bank-rails.repo.js";
+import { findConfigsOfRails, findItemsByPaymentInfoIds, findItemsByReferencesOnRails } from "./bank-rails.repo.js";
 import type { BankRailSettings } from "./bank-rails.service.js";
 
 /** A payout we sent in a bank file, as a statement line may name it. */
@@ -26,19 +26,24 @@ export async function statementAccountRail(
   tenant: Tenant,
   account: { readonly iban: string | null; readonly number: string | null },
 ): Promise<"sepa" | "ach" | null> {
+  // Both rails' configurations in one query (an ACH statement may name the SEPA account by its number).
+  const configs = await findConfigsOfRails(db, tenant, ["sepa", "ach"]);
+  const sepa = configs.get("sepa") ?? null;
+  const ach = configs.get("ach") ?? null;
+  const sepaIban = sepa === null ? null : String((sepa.settings as BankRailSettings).originator.iban ?? "");
   if (account.iban !== null) {
-    const sepa = await findConfig(db, tenant, "sepa");
-    const ours = sepa === null ? null : String((sepa.settings as BankRailSettings).originator.iban ?? "");
-    if (ours !== null && normalise(electronicFormatIBAN(ours) ?? ours) === normalise(account.iban)) return "sepa";
+    if (sepaIban !== null && normalise(electronicFormatIBAN(sepaIban) ?? sepaIban) === normalise(account.iban)) return "sepa";
   }
   if (account.number !== null) {
-    const ach = await findConfig(db, tenant, "ach");
     const ours = ach === null ? null : (ach.settings as BankRailSettings).originator.account_number;
     if (typeof ours === "string" && ours !== "" && normalise(ours) === normalise(account.number)) return "ach";
     // A statement may name the SEPA account by its number (the IBAN's BBAN) rather than the IBAN.
-    const sepa = await findConfig(db, tenant, "sepa");
-    const iban = sepa === null ? null : String((sepa.settings as BankRailSettings).originator.iban ?? "");
-    if (iban !== null && iban.length > 4 && normalise(iban).endsWith(normalise(account.number)) && account.number.length >= 8)
+    if (
+      sepaIban !== null &&
+      sepaIban.length > 4 &&
+      normalise(sepaIban).endsWith(normalise(account.number)) &&
+      account.number.length >= 8
+    )
       return "sepa";
   }
   return null;
@@ -53,8 +58,10 @@ export async function sentItemsByReferences(
   const out = new Map<string, SentItem>();
   if (references.length === 0) return out;
   const wanted = [...new Set(references.flatMap((r) => [r, r.toLowerCase()]))];
+  // Both rails in one query; a reference found on both is the SEPA item's, as when they were read one after the other.
+  const rows = await findItemsByReferencesOnRails(db, tenant, ["sepa", "ach"], wanted);
   for (const rail of ["sepa", "ach"] as const) {
-    const found = await findItemsByReferences(db, tenant, rail, wanted);
+    const found = new Map(rows.flatMap((row) => (row.rail === rail ? [[row.reference ?? "", row] as const] : [])));
     for (const reference of references) {
       const item = found.get(reference) ?? found.get(reference.toLowerCase());
       if (item === undefined || item.fileId === null || out.has(reference)) continue;

@@ -35,6 +35,23 @@ export interface PayoutForReconciliation {
 /** Statuses in which the money of a payout may have left (a debit line can be its booking). */
 export const SENT_STATUSES: readonly PayoutStatus[] = ["approved", "disbursed", "settled", "returned", "compliance_hold"];
 
+/** The columns of a `PayoutForReconciliation`: what the look-ups read (not the whole row: 10,000 per statement file). */
+const VIEW_COLUMNS = {
+  id: payouts.id,
+  status: payouts.status,
+  amountMinor: payouts.amountMinor,
+  currency: payouts.currency,
+  fundingAccountId: payouts.fundingAccountId,
+  beneficiaryId: payouts.beneficiaryId,
+  destinationLast4: payouts.destinationLast4,
+  externalRef: payouts.externalRef,
+  rail: payouts.rail,
+  reconciliationStatus: payouts.reconciliationStatus,
+  disbursementStartedAt: payouts.disbursementStartedAt,
+  disbursedAt: payouts.disbursedAt,
+  createdAt: payouts.createdAt,
+};
+
 const view = (row: PayoutRow): PayoutForReconciliation => ({
   id: row.id,
   status: row.status,
@@ -95,11 +112,11 @@ export function createPayoutReconciliation(deps: {
   /** The tenant's payouts of these ids (missing ones absent). */
   async function findPayouts(db: Db, tenant: Tenant, ids: readonly string[]): Promise<Map<string, PayoutForReconciliation>> {
     if (ids.length === 0) return new Map();
-    const rows = await db
-      .select()
+    const rows: PayoutForReconciliation[] = await db
+      .select(VIEW_COLUMNS)
       .from(payouts)
       .where(and(ownedBy(payouts, tenant), anyOf(payouts.id, ids)));
-    return new Map(rows.map((row) => [row.id, view(row)]));
+    return new Map(rows.map((row) => [row.id, row]));
   }
 
   /**
@@ -218,9 +235,12 @@ export function createPayoutReconciliation(deps: {
       const batch = marks;
       marks = [];
       const now = clock.now();
+      const patch = { reconciliationStatus: "reconciled" as const, reconciledAt: now, updatedAt: now };
+      // Only the ids come back: every mark is of a row this transaction locked and read (`current`), so the row after
+      // it is that row with the patch (reading 10,000 whole rows back cost about 0.2 s per 10,000 lines).
       const updated = await tx
         .update(payouts)
-        .set({ reconciliationStatus: "reconciled", reconciledAt: now, updatedAt: now })
+        .set(patch)
         .where(
           and(
             anyOf(
@@ -230,15 +250,16 @@ export function createPayoutReconciliation(deps: {
             eq(payouts.reconciliationStatus, "unreconciled"),
           ),
         )
-        .returning();
-      const byId = new Map(updated.map((row) => [row.id, row]));
+        .returning({ id: payouts.id });
+      const marked = new Set(updated.map((row) => row.id));
       const recorded: NewEvent[] = [];
       for (const mark of batch) {
-        const row = byId.get(mark.id);
-        if (row === undefined) {
+        const before = current.get(mark.id);
+        if (before === undefined || !marked.has(mark.id)) {
           outcomes[mark.index] = { kind: "refused", reason: "the payout was reconciled meanwhile" };
           continue;
         }
+        const row: PayoutRow = { ...before, ...patch };
         current.set(row.id, row);
         recorded.push({
           tenant,

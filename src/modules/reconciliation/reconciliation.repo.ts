@@ -131,9 +131,11 @@ export async function countLinesByStatus(db: Db, statementIds: readonly string[]
   return out;
 }
 
-const json = <T>(value: T): T => (value === undefined || value === null ? value : (JSON.parse(JSON.stringify(value)) as T));
-
-/** A line as stored: the row inserted, with the table's defaults (what `returning *` would read back). */
+/**
+ * A line as stored: the row inserted, with the table's defaults (what `returning *` would read back). Its JSON
+ * columns are kept as given, not copied: they are plain data from the statement readers (their types have no
+ * optional or non-JSON field), so reading them back would give the same values.
+ */
 export function storedLine(row: NewLineRow & { readonly createdAt: Date }): LineRow {
   return {
     id: row.id,
@@ -152,17 +154,17 @@ export function storedLine(row: NewLineRow & { readonly createdAt: Date }): Line
     reversal: row.reversal ?? false,
     bankReference: row.bankReference ?? null,
     bankTransactionCode: row.bankTransactionCode ?? null,
-    references: json(row.references),
+    references: row.references,
     batchCount: row.batchCount ?? null,
     batchTotalMinor: row.batchTotalMinor ?? null,
     remittance: row.remittance ?? null,
-    details: json(row.details),
+    details: row.details,
     matchRule: row.matchRule ?? null,
     matchTopUpId: row.matchTopUpId ?? null,
     matchDifferenceMinor: row.matchDifferenceMinor ?? null,
-    matchedBy: json(row.matchedBy ?? null),
+    matchedBy: row.matchedBy ?? null,
     matchedAt: row.matchedAt ?? null,
-    candidates: json(row.candidates ?? []),
+    candidates: row.candidates ?? [],
     reviewReason: row.reviewReason ?? null,
     ignoredReason: row.ignoredReason ?? null,
     transferId: row.transferId ?? null,
@@ -174,13 +176,13 @@ export function storedLine(row: NewLineRow & { readonly createdAt: Date }): Line
 /**
  * New lines only (ON CONFLICT DO NOTHING on the account's line key): a line already known returns nothing. One
  * INSERT per 500 lines, the values as one JSON parameter (the query builder spent more time building a wide
- * multi-row INSERT than the database spent running it); the ids inserted come back, the rows are what was sent.
+ * multi-row INSERT than the database spent running it); answers the ids inserted.
  */
 export async function insertLinesIfNew(
   tx: Tx,
   rows: ReadonlyArray<NewLineRow & { readonly createdAt: Date }>,
-): Promise<LineRow[]> {
-  const inserted: LineRow[] = [];
+): Promise<Set<string>> {
+  const inserted = new Set<string>();
   for (let i = 0; i < rows.length; i += CHUNK) {
     const chunk = rows.slice(i, i + CHUNK);
     if (chunk.length === 0) continue;
@@ -241,11 +243,7 @@ export async function insertLinesIfNew(
         on conflict do nothing
         returning id::text as id`,
     );
-    const sent = new Map(chunk.map((r) => [r.id, r]));
-    for (const { id } of ids) {
-      const row = sent.get(id);
-      if (row !== undefined) inserted.push(storedLine(row));
-    }
+    for (const { id } of ids) inserted.add(id);
   }
   return inserted;
 }
@@ -261,11 +259,21 @@ export async function knownLineKeys(
   keys: readonly string[],
 ): Promise<Map<string, LineRow["entryStatus"]>> {
   if (keys.length === 0) return new Map();
+  // Each key looked up in the account's key index (statement_lines_account_key) on its own, a lateral probe the
+  // planner cannot fold into a join, with nothing another index could serve: as `line_key = any(...)` beside the
+  // tenant's columns, a table grown since its statistics was read through the tenant's status index, every line of
+  // the tenant per statement (measured: 2 ms per statement at 5,000 lines, growing with each; 0.2 ms this way).
+  // The tenant is checked on the rows found (the probe's OFFSET keeps that filter out of it).
   const rows = await queryRows<{ line_key: string; entry_status: LineRow["entryStatus"] }>(
     db,
-    sql`select line_key, entry_status from statement_lines
-        where business_id = ${tenant.businessId} and environment = ${tenant.environment}
-          and funding_account_id = ${fundingAccountId} and line_key = any(${textArrayLiteral(keys)}::text[])`,
+    sql`select found.line_key, found.entry_status
+        from unnest(${textArrayLiteral(keys)}::text[]) as wanted(line_key)
+        cross join lateral (
+          select l.line_key, l.entry_status, l.business_id, l.environment from statement_lines l
+          where l.funding_account_id = ${fundingAccountId} and l.line_key = wanted.line_key
+          offset 0
+        ) found
+        where found.business_id = ${tenant.businessId} and found.environment = ${tenant.environment}`,
   );
   return new Map(rows.map((r) => [r.line_key, r.entry_status]));
 }

@@ -153,7 +153,9 @@ export const statementLines = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
   },
   (t) => [
-    uniqueIndex("statement_lines_key").on(t.businessId, t.environment, t.fundingAccountId, t.lineKey),
+    // Once per funding account (an account is one tenant's): led by the account, so the intake's look-up of the keys
+    // it is about to store has this index to itself, whatever the statistics say of the tenant's other indexes.
+    uniqueIndex("statement_lines_account_key").on(t.fundingAccountId, t.lineKey),
     index("statement_lines_tenant_status_idx").on(t.businessId, t.environment, t.status, t.id),
     index("statement_lines_statement_idx").on(t.statementId, t.id),
     check("statement_lines_status", sql`${t.status} in ('matched', 'needs_review', 'unmatched', 'ignored', 'pending')`),

@@ -511,18 +511,14 @@ export function createReconciliationService(deps: ReconciliationServiceDeps) {
     let names = await namesOf(outcomes.map((_, i) => i));
 
     // The fresh lines, stored with their outcome; one a concurrent intake stored first is not ours to apply.
-    const insertedIds = new Set(
-      (
-        await insertLinesIfNew(tx, [
-          ...lines.flatMap((line, i) => {
-            if (!fresh.has(line.id)) return [];
-            const patch = patchOf(i, names, null);
-            return [patch === null ? line : { ...line, ...patch }];
-          }),
-          ...alsoInsert,
-        ])
-      ).map((line) => line.id),
-    );
+    const insertedIds = await insertLinesIfNew(tx, [
+      ...lines.flatMap((line, i) => {
+        if (!fresh.has(line.id)) return [];
+        const patch = patchOf(i, names, null);
+        return [patch === null ? line : { ...line, ...patch }];
+      }),
+      ...alsoInsert,
+    ]);
     const applied = lines.map((line) => !fresh.has(line.id) || insertedIds.has(line.id));
     applied.forEach((ours, i) => {
       if (!ours) kept[i] = false;
