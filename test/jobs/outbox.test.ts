@@ -182,4 +182,65 @@ describe("events outbox", () => {
     ]);
     expect(hooked).toEqual(recorded.map((r, n) => ({ ...r, type: batch[n]?.type })));
   });
+
+  it("holds back the events of a transaction while holdWithin runs and writes them at its end, in the order recorded", async () => {
+    const hookCalls: Array<Array<{ id: string; sequence: number }>> = [];
+    const hookedRecorder = createEventRecorder({
+      clock,
+      ids: uuidV7Generator,
+      onRecordedMany: async (_tx, recorded) => {
+        hookCalls.push(recorded.map((r) => ({ id: r.id, sequence: r.sequence })));
+      },
+    });
+    const first = subjectId();
+    const second = subjectId();
+    const heldIds: string[] = [];
+    let seenInside = -1;
+    await transaction(db, (tx) =>
+      hookedRecorder.holdWithin(tx, async () => {
+        const one = await hookedRecorder.record(tx, { tenant, type: "payout.disbursed", subjectId: first, data: { n: 0 } });
+        clock.advance(1_000);
+        const many = await hookedRecorder.recordMany(tx, [
+          { tenant, type: "payout.reconciled", subjectId: first, data: { n: 1 } },
+          { tenant, type: "payout.returned", subjectId: second, data: { n: 2 } },
+        ]);
+        heldIds.push(one.id, ...many.map((r) => r.id));
+        expect([one, ...many].map((r) => r.sequence)).toEqual([null, null, null]);
+        // Nested: the outer call writes.
+        await hookedRecorder.holdWithin(tx, async () => {
+          heldIds.push((await hookedRecorder.record(tx, { tenant, type: "payout.settled", subjectId: second, data: { n: 3 } })).id);
+        });
+        const [count] = await tx.select({ n: sql<number>`count(*)::int` }).from(events);
+        seenInside = count?.n ?? -1;
+      }),
+    );
+    expect(seenInside).toBe(0);
+    const rows = await db.select().from(events).orderBy(events.sequence);
+    expect(rows.map((row) => row.id)).toEqual(heldIds);
+    expect(rows.map((row) => row.data)).toEqual([{ n: 0 }, { n: 1 }, { n: 2 }, { n: 3 }]);
+    // Each keeps the time it was recorded, not the time it was written.
+    expect(rows.map((row) => row.createdAt.toISOString())).toEqual([
+      TEST_START.toISOString(),
+      new Date(TEST_START.getTime() + 1_000).toISOString(),
+      new Date(TEST_START.getTime() + 1_000).toISOString(),
+      new Date(TEST_START.getTime() + 1_000).toISOString(),
+    ]);
+    expect(hookCalls).toEqual([rows.map((row) => ({ id: row.id, sequence: Number(row.sequence) }))]);
+
+    // Work that throws writes nothing; the recorder is back to writing at once afterwards.
+    await db.execute(sql`truncate events`);
+    await expect(
+      transaction(db, (tx) =>
+        hookedRecorder.holdWithin(tx, async () => {
+          await hookedRecorder.record(tx, { tenant, type: "payout.failed", subjectId: first, data: {} });
+          throw new Rollback("the statement failed");
+        }),
+      ),
+    ).rejects.toBeInstanceOf(Rollback);
+    await transaction(db, async (tx) => {
+      const written = await hookedRecorder.record(tx, { tenant, type: "payout.failed", subjectId: first, data: {} });
+      expect(written.sequence).not.toBeNull();
+    });
+    expect((await db.select().from(events)).map((row) => row.type)).toEqual(["payout.failed"]);
+  });
 });

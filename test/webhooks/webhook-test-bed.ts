@@ -28,7 +28,7 @@ export interface WebhookTestBed {
   recordEvent(
     type: EventType,
     options?: { data?: Record<string, unknown>; environment?: Environment; business?: RegisteredBusiness; occurredAt?: Date },
-  ): Promise<{ id: string; sequence: number }>;
+  ): Promise<{ id: string; sequence: number | null }>;
   /** Runs every due job (moving the clock is the test's job). */
   drain(): Promise<number>;
   patch(body: Record<string, unknown>, key?: string): Promise<LightMyRequestResponse>;

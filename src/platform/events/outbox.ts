@@ -71,11 +71,14 @@ export interface NewEvent {
 
 export interface RecordedEvent {
   readonly id: string;
-  readonly sequence: number;
+  /** Null for an event held back by `holdWithin`: its sequence is drawn when it is written, at the end. */
+  readonly sequence: number | null;
 }
 
 /** What a hook learns about an event just written (inside the same transaction). */
-export interface RecordedEventInfo extends RecordedEvent {
+export interface RecordedEventInfo {
+  readonly id: string;
+  readonly sequence: number;
   readonly tenant: Tenant;
   readonly type: EventType;
 }
@@ -98,6 +101,20 @@ export interface EventRecorder {
    * their order), then the hook once for all of them: what a use case moving hundreds of rows at once uses.
    */
   recordMany(tx: Db, events: readonly NewEvent[]): Promise<RecordedEvent[]>;
+  /**
+   * Runs `work` with every event recorded on `tx` meanwhile held back, then writes them as one `recordMany` (in
+   * the order recorded, each with the time it was recorded): for a use case whose steps, in several modules, each
+   * record a few events (a bank statement's marks, returns, credits and reviews). Only events recorded on this very
+   * `tx` object are held; a nested call runs inside the outer one; if `work` throws, nothing is written.
+   */
+  holdWithin<T>(tx: Db, work: () => Promise<T>): Promise<T>;
+}
+
+/** An event accepted for writing: its id and the time it was recorded are fixed then, not when it is written. */
+interface PendingEvent {
+  readonly event: NewEvent;
+  readonly id: string;
+  readonly recordedAt: Date;
 }
 
 export function createEventRecorder(deps: {
@@ -108,52 +125,83 @@ export function createEventRecorder(deps: {
   /** `onRecorded` for the events of one `recordMany`; without it, `onRecorded` is called for each. */
   readonly onRecordedMany?: EventsRecordedHook;
 }): EventRecorder {
+  // The transactions inside `holdWithin`, with the events held for each.
+  const held = new WeakMap<Db, PendingEvent[]>();
+
+  async function write(tx: Db, pending: readonly PendingEvent[]): Promise<RecordedEvent[]> {
+    const rows = pending.map(({ event, id, recordedAt }, n) => ({
+      n,
+      id,
+      business_id: event.tenant.businessId,
+      environment: event.tenant.environment,
+      type: event.type,
+      subject_id: event.subjectId,
+      data: event.data,
+      occurred_at: (event.occurredAt ?? recordedAt).toISOString(),
+      created_at: recordedAt.toISOString(),
+    }));
+    // One row per element in order (inserted ORDER BY its index n: each row's sequence is drawn in that
+    // order); one NOTIFY per environment, delivered at commit as `record`'s.
+    const feeds = [...new Set(pending.map(({ event }) => eventFeedKey(event.tenant)))];
+    const inserted = await queryRows<{ id: string; sequence: string | number }>(
+      tx,
+      sql`
+        with inserted as (
+          insert into events (id, business_id, environment, type, api_version, subject_id, data, occurred_at, created_at)
+          select v.id, v.business_id, v.environment::environment, v.type, ${EVENT_API_VERSION}, v.subject_id, v.data, v.occurred_at,
+            v.created_at
+          from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+            as v(id uuid, business_id uuid, environment text, type text, subject_id uuid, data jsonb, occurred_at timestamptz,
+              created_at timestamptz, n int)
+          order by n
+          returning id, sequence
+        ),
+        woken as (select pg_notify('${sql.raw(EVENTS_RECORDED_CHANNEL)}', f) from jsonb_array_elements_text(${JSON.stringify(feeds)}::jsonb) as f
+          where exists (select 1 from inserted))
+        select id::text as id, sequence, (select count(*) from woken) as woken from inserted`,
+    );
+    const byId = new Map(inserted.map((r) => [r.id, Number(r.sequence)]));
+    const recorded = pending.map(({ event, id }) => {
+      const sequence = byId.get(id);
+      if (sequence === undefined) throw new Error("event insert returned no row");
+      return { id, sequence, tenant: event.tenant, type: event.type };
+    });
+    if (deps.onRecordedMany !== undefined) await deps.onRecordedMany(tx, recorded);
+    else if (deps.onRecorded !== undefined) for (const event of recorded) await deps.onRecorded(tx, event);
+    return recorded.map((r) => ({ id: r.id, sequence: r.sequence }));
+  }
+
   return {
     async recordMany(tx, list) {
       if (list.length === 0) return [];
-      const now = deps.clock.now();
-      const rows = list.map((event, n) => ({
-        n,
-        id: deps.ids.newId(),
-        business_id: event.tenant.businessId,
-        environment: event.tenant.environment,
-        type: event.type,
-        subject_id: event.subjectId,
-        data: event.data,
-        occurred_at: (event.occurredAt ?? now).toISOString(),
-      }));
-      // One row per element in order (inserted ORDER BY its index n: each row's sequence is drawn in that
-      // order); one NOTIFY per environment, delivered at commit as `record`'s.
-      const feeds = [...new Set(list.map((event) => eventFeedKey(event.tenant)))];
-      const inserted = await queryRows<{ id: string; sequence: string | number }>(
-        tx,
-        sql`
-          with inserted as (
-            insert into events (id, business_id, environment, type, api_version, subject_id, data, occurred_at, created_at)
-            select v.id, v.business_id, v.environment::environment, v.type, ${EVENT_API_VERSION}, v.subject_id, v.data, v.occurred_at,
-              ${now.toISOString()}::timestamptz
-            from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-              as v(id uuid, business_id uuid, environment text, type text, subject_id uuid, data jsonb, occurred_at timestamptz, n int)
-            order by n
-            returning id, sequence
-          ),
-          woken as (select pg_notify('${sql.raw(EVENTS_RECORDED_CHANNEL)}', f) from jsonb_array_elements_text(${JSON.stringify(feeds)}::jsonb) as f
-            where exists (select 1 from inserted))
-          select id::text as id, sequence, (select count(*) from woken) as woken from inserted`,
-      );
-      const byId = new Map(inserted.map((r) => [r.id, Number(r.sequence)]));
-      const recorded = rows.map((row, i) => {
-        const sequence = byId.get(row.id);
-        const event = list[i];
-        if (sequence === undefined || event === undefined) throw new Error("event insert returned no row");
-        return { id: row.id, sequence, tenant: event.tenant, type: event.type };
-      });
-      if (deps.onRecordedMany !== undefined) await deps.onRecordedMany(tx, recorded);
-      else if (deps.onRecorded !== undefined) for (const event of recorded) await deps.onRecorded(tx, event);
-      return recorded.map((r) => ({ id: r.id, sequence: r.sequence }));
+      const recordedAt = deps.clock.now();
+      const pending = list.map((event) => ({ event, id: deps.ids.newId(), recordedAt }));
+      const queue = held.get(tx);
+      if (queue === undefined) return write(tx, pending);
+      queue.push(...pending);
+      return pending.map(({ id }) => ({ id, sequence: null }));
+    },
+    async holdWithin(tx, work) {
+      if (held.has(tx)) return work();
+      const queue: PendingEvent[] = [];
+      held.set(tx, queue);
+      try {
+        const result = await work();
+        held.delete(tx);
+        if (queue.length > 0) await write(tx, queue);
+        return result;
+      } finally {
+        held.delete(tx);
+      }
     },
     async record(tx, event) {
       const now = deps.clock.now();
+      const queue = held.get(tx);
+      if (queue !== undefined) {
+        const id = deps.ids.newId();
+        queue.push({ event, id, recordedAt: now });
+        return { id, sequence: null };
+      }
       // Named (parsed and planned once per connection): every use case that changes something records here.
       // The NOTIFY is delivered at commit (and only then), once per transaction and environment: it wakes
       // the requests waiting on this environment's event feed in every API process.
