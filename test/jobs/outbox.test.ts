@@ -208,7 +208,9 @@ describe("events outbox", () => {
         expect([one, ...many].map((r) => r.sequence)).toEqual([null, null, null]);
         // Nested: the outer call writes.
         await hookedRecorder.holdWithin(tx, async () => {
-          heldIds.push((await hookedRecorder.record(tx, { tenant, type: "payout.settled", subjectId: second, data: { n: 3 } })).id);
+          heldIds.push(
+            (await hookedRecorder.record(tx, { tenant, type: "payout.settled", subjectId: second, data: { n: 3 } })).id,
+          );
         });
         const [count] = await tx.select({ n: sql<number>`count(*)::int` }).from(events);
         seenInside = count?.n ?? -1;
