@@ -1,6 +1,6 @@
 // The matching rules (issue 28), each on both databases: end_to_end_id, batch (one line for a 3-payout batch, a
 // partially rejected batch booked as one line of the accepted amount), return (with a fee), top_up, amount_date
-// (unique, and two equal amounts to review); unknown debit and credit.
+// (unique, and two equal amounts to review); a difference within the tolerance to fees; unknown debit and credit.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bankFileItems } from "../../src/modules/bank-rails/bank-rails.schema.js";
@@ -258,6 +258,38 @@ describe("return", () => {
     }>;
     const reverse = transfers.find((tr) => tr.step === "reverse");
     expect(reverse?.entries).toContainEqual(expect.objectContaining({ account: "fees", amount_minor: 300 }));
+  });
+});
+
+describe("tolerance", () => {
+  it("a debit within the configured tolerance is matched with its difference posted to fees; beyond it, review", async () => {
+    const tolerant = (await buildReconApp({ RECONCILIATION_TOLERANCE_MINOR: "50" })).t;
+    try {
+      const s = await sentPayouts(tolerant, [4_000, 6_000]);
+      const [within, beyond] = s.payouts as [string, string];
+      const applied = await reconService(tolerant).receiveStatements(s.tenant, [
+        statement(s, [
+          bookingOf(within, 4_030, { bankReference: "FEE-30" }),
+          bookingOf(beyond, 6_060, { bankReference: "FEE-60" }),
+        ]),
+      ]);
+      const lines = await linesOf(tolerant, s.key, String(applied.statements[0]?.id));
+      const byRef = new Map(lines.map((l) => [String(l.bank_reference), l]));
+      expect(byRef.get("FEE-30")).toMatchObject({
+        status: "matched",
+        match: { rule: "end_to_end_id", payout_ids: [within], difference_minor: 30 },
+      });
+      expect(byRef.get("FEE-60")).toMatchObject({ status: "needs_review" });
+      expect(await getPayout(tolerant.app, s.key, within)).toMatchObject({ reconciliation_status: "reconciled" });
+      expect(await getPayout(tolerant.app, s.key, beyond)).toMatchObject({ reconciliation_status: "unreconciled" });
+      const transfers = (await getJson(tolerant, s.key, `/v1/funding-accounts/${s.fundingAccountId}/transfers`))
+        .transfers as Array<{ step: string; entries: Array<{ account: string; amount_minor: number }> }>;
+      const fee = transfers.filter((tr) => tr.step === "fee");
+      expect(fee).toHaveLength(1);
+      expect(fee[0]?.entries).toContainEqual(expect.objectContaining({ account: "fees", amount_minor: 30 }));
+    } finally {
+      await tolerant.close();
+    }
   });
 });
 

@@ -1,7 +1,7 @@
 // Queries of the bank-rails module's tables; each takes the transaction (or handle) it runs in.
 import { and, asc, desc, eq, isNull, lt, lte, sql } from "drizzle-orm";
 import type { Tenant } from "../../platform/auth/actor.js";
-import { textArrayLiteral } from "../../platform/db/arrays.js";
+import { anyOf, textArrayLiteral } from "../../platform/db/arrays.js";
 import type { Db } from "../../platform/db/client.js";
 import { ownedBy } from "../../platform/db/tenant-scope.js";
 import { bankFileItems, bankFiles, bankInboundFiles, bankRailConfigs, bankRailCounters } from "./bank-rails.schema.js";
@@ -38,7 +38,7 @@ export async function findConfigsOfRails(
   const rows = await db
     .select()
     .from(bankRailConfigs)
-    .where(and(ownedBy(bankRailConfigs, tenant), sql`${bankRailConfigs.rail} = any(${textArrayLiteral(rails)}::text[])`));
+    .where(and(ownedBy(bankRailConfigs, tenant), anyOf(bankRailConfigs.rail, rails, "text")));
   return new Map(rows.map((row) => [row.rail, row]));
 }
 

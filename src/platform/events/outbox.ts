@@ -185,14 +185,14 @@ export function createEventRecorder(deps: {
       if (held.has(tx)) return work();
       const queue: PendingEvent[] = [];
       held.set(tx, queue);
+      let result: Awaited<ReturnType<typeof work>>;
       try {
-        const result = await work();
-        held.delete(tx);
-        if (queue.length > 0) await write(tx, queue);
-        return result;
+        result = await work();
       } finally {
         held.delete(tx);
       }
+      if (queue.length > 0) await write(tx, queue);
+      return result;
     },
     async record(tx, event) {
       const now = deps.clock.now();
